@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what pykc needs to build and test, from Debian's packages and PyPI.
+# Idempotent: does nothing when everything is present. Needs root (or sudo).
+set -euo pipefail
+
+packages=(cmake g++ make ninja-build llvm-19-dev libzstd-dev libcli11-dev libspdlog-dev
+          libfmt-dev libgtest-dev libgmock-dev nlohmann-json3-dev clang-19
+          libclang-rt-19-dev hyperfine)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "deps: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ ! -d /usr/local/cuda/lib64 ] || [ ! -e /usr/local/cuda/nvvm/libdevice/libdevice.10.bc ]; then
+  echo "deps: error: the CUDA 13 toolkit is expected at /usr/local/cuda" >&2
+  exit 3
+fi
+
+# Python packages for the test suite, kept inside the checkout.
+root=$(cd "$(dirname "$0")/.." && pwd)
+pydeps="$root/build/pydeps"
+if [ ! -f "$pydeps/.ok" ]; then
+  python3 -m pip install -q --disable-pip-version-check --target "$pydeps" pytest numpy
+  touch "$pydeps/.ok"
+fi

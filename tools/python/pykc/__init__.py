@@ -1,0 +1,192 @@
+"""pykc run-time loader: load ``pykc compile`` output and launch its kernels.
+
+    import pykc
+    mod = pykc.load("build/kernels")            # the folder, or its manifest.json
+    mod.saxpy[blocks, threads](2.0, x, y, out)  # numba-like launch syntax
+    mod["saxpy"][grid, block, stream, dynamic_shared_bytes](...)
+
+Arguments: CuPy / PyTorch / numba device arrays (``__cuda_array_interface__``), DLPack
+tensors, NumPy arrays (copied to the device and back, synchronising), scalars and tuples.
+Every argument is checked against the compiled signature (docs/ABI.md) before launch.
+See docs/LOADER.md.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ._args import (ArgumentError, ArrayArg, LaunchPlan, ScalarArg, TupleArg, describe,
+                    plan_launch, select_entry)
+from ._backends import BACKENDS, CudaError, stream_handle
+from ._manifest import (KernelEntry, Manifest, ManifestError, Param, read_manifest,
+                        select_target)
+
+__version__ = "0.1.0"
+__all__ = ["load", "Module", "Kernel", "plan_launch", "describe", "read_manifest",
+           "select_target", "ArgumentError", "ManifestError", "CudaError", "LaunchPlan",
+           "KernelEntry", "Param", "normalize_dims"]
+
+
+def normalize_dims(dims, what: str) -> tuple:
+    """An int or a tuple of 1 to 3 positive ints -> a 3-tuple."""
+    t = (dims,) if isinstance(dims, int) else tuple(dims)
+    if not 1 <= len(t) <= 3 or not all(isinstance(d, int) and d >= 1 for d in t):
+        raise ValueError(f"{what} must be a positive int or a tuple of 1 to 3 positive "
+                         f"ints, got {dims!r}")
+    return t + (1,) * (3 - len(t))
+
+
+def _make_backend(name: str, device):
+    if name not in BACKENDS:
+        raise ValueError(f"unknown pykc backend {name!r} (choose from {sorted(BACKENDS)})")
+    return BACKENDS[name](device)
+
+
+class Module:
+    """A loaded pykc output folder. ``mod.name`` / ``mod["name"]`` gives a Kernel."""
+
+    def __init__(self, manifest: Manifest, backend, sync: bool = False):
+        self.manifest, self.backend, self.sync = manifest, backend, sync
+        self.target, self.code_kind = select_target(manifest.targets, backend.cc_version)
+        path = self.target.cubin if self.code_kind == "cubin" else self.target.ptx
+        self._code = backend.load(path, self.code_kind)
+        self._kernels = {n: Kernel(self, es) for n, es in manifest.by_name().items()}
+        for k in self._kernels.values():  # resolve every symbol now: fail early, clearly
+            for e in k.entries:
+                k.function(e)
+
+    @property
+    def kernels(self) -> list:
+        return list(self._kernels)
+
+    def __getitem__(self, name: str) -> "Kernel":
+        try:
+            return self._kernels[name]
+        except KeyError:
+            raise KeyError(f"no kernel {name!r} in {self.manifest.path}; it has: "
+                           f"{', '.join(self._kernels) or 'none'}") from None
+
+    def __getattr__(self, name: str) -> "Kernel":
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError as e:
+            raise AttributeError(e.args[0]) from None
+
+    def __dir__(self):
+        return [*super().__dir__(), *self._kernels]
+
+    def __repr__(self):
+        return (f"<pykc.Module {self.manifest.path} target={self.target.arch} "
+                f"({self.code_kind}) backend={self.backend.name} kernels={self.kernels}>")
+
+
+class Kernel:
+    """All signatures of one kernel; ``kernel[grid, block(, stream(, shared))](*args)``."""
+
+    def __init__(self, module: Module, entries: list):
+        self.module, self.entries, self.name = module, entries, entries[0].name
+        self._functions: dict = {}
+
+    @property
+    def signatures(self) -> list:
+        return [e.signature for e in self.entries]
+
+    def function(self, entry: KernelEntry):
+        """The backend's function object for one signature (loaded on first use)."""
+        f = self._functions.get(entry.symbol)
+        if f is None:
+            f = self._functions[entry.symbol] = self.module.backend.get_function(
+                self.module._code, entry.symbol, entry.cooperative)
+        return f
+
+    def __getitem__(self, config) -> "_Configured":
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise ValueError(f"launch with kernel[grid, block], kernel[grid, block, stream] or "
+                             f"kernel[grid, block, stream, dynamic_shared_bytes], got {config!r}")
+        return _Configured(self, *config)
+
+    def launch(self, grid, block, *args, stream=None, shared_mem: int = 0):
+        return _Configured(self, grid, block, stream, shared_mem)(*args)
+
+    def __repr__(self):
+        return f"<pykc.Kernel {self.name} signatures={self.signatures}>"
+
+
+class _Configured:
+    def __init__(self, kernel: Kernel, grid, block, stream=None, shared_mem: int = 0):
+        self.kernel = kernel
+        self.grid, self.block = normalize_dims(grid, "grid"), normalize_dims(block, "block")
+        if not isinstance(shared_mem, int) or shared_mem < 0:
+            raise ValueError(f"dynamic shared memory must be a non-negative int, "
+                             f"got {shared_mem!r}")
+        self.stream, self.shared_mem = stream, shared_mem
+
+    def __call__(self, *args):
+        k, mod = self.kernel, self.kernel.module
+        be = mod.backend
+        handle = stream_handle(self.stream)
+        descs = [describe(a, handle) for a in args]
+        entry = select_entry(k.entries, descs)
+        # The manifest's per-kernel limit, else the hardware's (1024 on sm_75 and newer).
+        limit = entry.max_threads_per_block(mod.target.arch) or 1024
+        threads = self.block[0] * self.block[1] * self.block[2]
+        if threads > limit:
+            raise ValueError(f"kernel '{k.name}' {entry.signature}: block {self.block} has "
+                             f"{threads} threads, more than its limit of {limit} on "
+                             f"{mod.target.arch}")
+        fn = k.function(entry)
+        stream = be.stream(handle)
+        plan, synced = None, False
+        try:
+            plan = plan_launch(entry, descs, upload=lambda a: be.upload(a, stream),
+                               stream=handle)
+            be.wait_for(plan.wait_streams, stream, handle)
+            be.launch(fn, self.grid, self.block, self.shared_mem, entry.cooperative, stream,
+                      plan.packed())
+            if plan.copy_back or mod.sync or any(map(_is_copy, plan.keep_alive)):
+                be.sync(stream)       # NumPy arguments: wait, then copy back (like numba)
+                synced = True
+            for host, dev in plan.copy_back:
+                be.download(dev, host, stream)
+        finally:
+            copies = [d for d in (plan.keep_alive if plan else ()) if _is_copy(d)]
+            if copies and not synced:  # failed half-way: let queued work finish first
+                try:
+                    be.sync(stream)
+                except Exception:
+                    pass
+            for dev in copies:
+                be.free(dev)
+
+
+def _is_copy(obj) -> bool:
+    """keep_alive holds device copies of NumPy arrays (to free) and DLPack capsules."""
+    return hasattr(obj, "__cuda_array_interface__")
+
+
+def load(path: str, *, backend: str | None = None, device: int | None = None,
+         sync: bool | None = None) -> Module:
+    """Load a pykc output (its folder, or its ``manifest.json``).
+
+    ``backend``: ``"cuda.core"`` or ``"cupy"``; default ``$PYKC_BACKEND``, else cuda.core
+    with CuPy as fallback. ``device``: the device ordinal (default: the current one).
+    ``sync``: synchronise and check errors after every launch (default ``$PYKC_SYNC``).
+    """
+    manifest = read_manifest(path)
+    backend = backend or os.environ.get("PYKC_BACKEND") or None
+    if sync is None:
+        sync = os.environ.get("PYKC_SYNC", "") not in ("", "0")
+    if backend:
+        return Module(manifest, _make_backend(backend, device), sync)
+    reasons = []
+    for name in ("cuda.core", "cupy"):  # fall back to CuPy when cuda.core fails anywhere
+        try:
+            return Module(manifest, _make_backend(name, device), sync)
+        except ManifestError:
+            raise
+        except Exception as e:  # ImportError, no driver, no device, load failure, ...
+            reasons.append(f"  {name}: {type(e).__name__}: {e}")
+    raise RuntimeError(f"pykc: no CUDA backend could load {manifest.path}:\n"
+                       + "\n".join(reasons))

@@ -1,0 +1,186 @@
+"""Reading ``manifest.json`` (docs/ABI.md, ABI version 1) and choosing a target.
+
+Pure Python, no CUDA: everything here is testable on a machine without a GPU.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+
+ABI_VERSION = 1
+
+#: dtype names the ABI allows (NumPy's names).
+SCALAR_DTYPES = frozenset(
+    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 "
+    "float16 float32 float64 complex64 complex128".split())
+
+
+class ManifestError(ValueError):
+    """The manifest is missing, malformed, or of an unsupported ABI version."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared kernel parameter (a node of the manifest's ``params`` tree)."""
+    name: str
+    kind: str                      # "scalar" | "array" | "tuple"
+    dtype: str | None = None       # scalar and array
+    ndim: int = 0                  # array
+    layout: str = "A"              # array: "C", "F" or "A"
+    elements: tuple = ()           # tuple: tuple[Param, ...]
+
+    def type_str(self) -> str:
+        """The numba spelling of the type: ``float32[::1]``, ``int64``, ``Tuple(...)``."""
+        if self.kind == "scalar":
+            return self.dtype
+        if self.kind == "tuple":
+            return "Tuple(" + ", ".join(e.type_str() for e in self.elements) + ")"
+        if self.ndim == 0:
+            return f"{self.dtype}[()]"
+        dims = [":"] * self.ndim
+        if self.layout == "C":
+            dims[-1] = "::1"
+        elif self.layout == "F":
+            dims[0] = "::1"
+        return f"{self.dtype}[{', '.join(dims)}]"
+
+
+@dataclass(frozen=True)
+class KernelEntry:
+    """One (kernel, signature) pair: one cubin entry symbol."""
+    name: str
+    signature: str
+    symbol: str
+    params: tuple                  # tuple[Param, ...]
+    cooperative: bool = False
+    dynamic_shared_memory: bool = False
+    resources: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def max_threads_per_block(self, arch: str) -> int | None:
+        return (self.resources.get(arch) or {}).get("max_threads_per_block")
+
+
+@dataclass(frozen=True)
+class Target:
+    arch: str                      # "sm_90", "sm_90a", ...
+    cubin: str | None              # absolute paths (None when absent)
+    ptx: str | None
+
+
+@dataclass
+class Manifest:
+    path: str                      # the manifest file
+    source: str
+    compiler: dict
+    targets: list                  # list[Target]
+    kernels: list                  # list[KernelEntry], in manifest order
+
+    def by_name(self) -> dict:
+        """Kernel name -> list of its entries (one per signature), in manifest order."""
+        out: dict = {}
+        for k in self.kernels:
+            out.setdefault(k.name, []).append(k)
+        return out
+
+
+def _param(d: dict, where: str) -> Param:
+    try:
+        kind = d["kind"]
+        name = d.get("name", "")
+        if kind == "scalar":
+            if d["dtype"] not in SCALAR_DTYPES:
+                raise ManifestError(f"{where}: unknown dtype {d['dtype']!r}")
+            return Param(name, kind, d["dtype"])
+        if kind == "array":
+            if d["dtype"] not in SCALAR_DTYPES:
+                raise ManifestError(f"{where}: unknown dtype {d['dtype']!r}")
+            ndim, layout = int(d["ndim"]), d.get("layout", "A")
+            if ndim < 0 or layout not in ("C", "F", "A"):
+                raise ManifestError(f"{where}: bad ndim/layout {ndim!r}/{layout!r}")
+            return Param(name, kind, d["dtype"], ndim, layout)
+        if kind == "tuple":
+            elems = tuple(_param(e, f"{where}.{i}") for i, e in enumerate(d["elements"]))
+            return Param(name, kind, elements=elems)
+    except (KeyError, TypeError) as e:
+        raise ManifestError(f"{where}: malformed parameter {d!r} ({e})") from None
+    raise ManifestError(f"{where}: unknown parameter kind {kind!r}")
+
+
+def read_manifest(path: str) -> Manifest:
+    """Read a manifest given its file or the output folder holding ``manifest.json``."""
+    if os.path.isdir(path):
+        path = os.path.join(path, "manifest.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            m = json.load(f)
+    except OSError as e:
+        raise ManifestError(f"cannot read pykc manifest {path}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise ManifestError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(m, dict) or m.get("format") != "pykc-manifest":
+        raise ManifestError(f"{path}: not a pykc manifest (format != 'pykc-manifest')")
+    if m.get("abi_version") != ABI_VERSION:
+        raise ManifestError(f"{path}: ABI version {m.get('abi_version')!r} is not supported "
+                            f"by this loader (it reads version {ABI_VERSION})")
+    base = os.path.dirname(os.path.abspath(path))
+    rel = lambda p: os.path.join(base, p) if p else None  # noqa: E731
+    try:
+        targets = [Target(t["arch"], rel(t.get("cubin")), rel(t.get("ptx")))
+                   for t in m["targets"]]
+        kernels = [KernelEntry(k["name"], k.get("signature", ""), k["symbol"],
+                               tuple(_param(p, f"{k['name']}.params[{i}]")
+                                     for i, p in enumerate(k["params"])),
+                               bool(k.get("cooperative", False)),
+                               bool(k.get("dynamic_shared_memory", False)),
+                               dict(k.get("resources") or {}))
+                   for k in m["kernels"]]
+    except (KeyError, TypeError) as e:
+        raise ManifestError(f"{path}: malformed manifest ({e!r})") from None
+    return Manifest(path, m.get("source", ""), dict(m.get("compiler") or {}), targets, kernels)
+
+
+_ARCH = re.compile(r"^(?:sm|compute)_(\d+)(\d)([af]?)$")
+
+
+def parse_arch(arch: str) -> tuple:
+    """``"sm_90a"`` -> ``(9, 0, "a")``."""
+    m = _ARCH.match(arch)
+    if not m:
+        raise ManifestError(f"unrecognised target arch {arch!r}")
+    return int(m[1]), int(m[2]), m[3]
+
+
+def select_target(targets, cc: tuple) -> tuple:
+    """Pick the code to load on a device of compute capability ``cc = (major, minor)``.
+
+    Returns ``(target, kind)`` with kind ``"cubin"`` or ``"ptx"``. Rules (docs/ABI.md):
+    a cubin whose arch equals the device (``sm_90`` for 9.0; then ``sm_90a``, which runs
+    only on exactly 9.0), else the newest cubin of the same major version not newer than
+    the device (``a`` variants excluded; ``f`` family variants allowed). When no cubin
+    fits, the newest PTX not newer than the device (any major, no ``a``), JIT-compiled
+    by the driver. Raises ManifestError listing the targets when nothing fits.
+    """
+    major, minor = cc
+    best, best_key = None, None
+    for t in targets:
+        if not t.cubin:
+            continue
+        tmaj, tmin, suf = parse_arch(t.arch)
+        if tmaj != major or tmin > minor or (suf == "a" and tmin != minor):
+            continue
+        # Exact "sm_XY" wins, then "sm_XYa", then the newest lower minor.
+        key = (tmin == minor and suf == "", tmin == minor and suf == "a", tmin)
+        if best_key is None or key > best_key:
+            best, best_key = t, key
+    if best is not None:
+        return best, "cubin"
+    ptx = [t for t in targets if t.ptx and parse_arch(t.arch)[2] != "a"
+           and parse_arch(t.arch)[:2] <= (major, minor)]
+    if ptx:
+        return max(ptx, key=lambda t: parse_arch(t.arch)[:2]), "ptx"
+    raise ManifestError(
+        f"no target fits a device of compute capability {major}.{minor}: the manifest has "
+        + (", ".join(t.arch for t in targets) or "no targets"))
