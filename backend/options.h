@@ -1,0 +1,32 @@
+#pragma once
+// Code generation options: what the driver's `--arch`, `-O`, `--use-fast-math`,
+// `--ftz`, `--maxrregcount`, `--lineinfo` and `-G` set. Every field is part of
+// the cache key (cache/ hashes them by name), so a new field needs a key field.
+#include <string>
+
+namespace backend {
+
+struct CodegenOptions {
+  // Target GPU: one of supportedArchs() (target.h), e.g. "sm_90" or "sm_90a".
+  std::string arch = "sm_90";
+  // LLVM optimisation level, 0-3 (the new pass manager's O0..O3 pipelines and
+  // the matching codegen level).
+  unsigned optLevel = 3;
+  // nvcc's --use-fast-math: `fast` flags on the module's own floating-point
+  // instructions (contraction included), approximate division and square root,
+  // flush-to-zero, and libdevice's approximate paths.
+  bool fastMath = false;
+  // Flush single-precision denormals to zero (implied by fastMath).
+  bool ftz = false;
+  // Register limit per thread for every kernel (`.maxnreg`); 0 means none.
+  unsigned maxRegisters = 0;
+  // Keep source line tables (`.loc` in PTX, nvcc's --lineinfo).
+  bool lineInfo = false;
+  // Keep full debug information (nvcc's -G); implies lineInfo.
+  bool debug = false;
+  // libdevice bitcode; empty means the one found at build time
+  // (`$CUDA/nvvm/libdevice/libdevice.10.bc`).
+  std::string libdevicePath;
+};
+
+}  // namespace backend
