@@ -1,11 +1,22 @@
 // `pykc compile`: Python kernel file -> cubins, PTX and manifest.json.
 #include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
 
+#include <llvm/Config/llvm-config.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "backend/nvjitlink.h"
+#include "backend/target.h"
+#include "frontend/check.h"
 #include "tools/command.h"
 #include "tools/invocation.h"
+#include "tools/pipeline.h"
 
 namespace tools {
 namespace {
@@ -22,7 +33,36 @@ struct CompileOptions {
   bool fastMath = false;
   int maxRegisters = 0;
   bool noCache = false;
+  // Stop after this stage: check, llvm, ptx or cubin (the default).
+  std::string phase = "cubin";
+  bool dumpTyped = false;
 };
+
+// Writes `bytes` to `path` through a temporary file renamed into place.
+llvm::Error writeFile(const std::string& path, std::string_view bytes) {
+  std::string temp = path + ".tmp";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(temp, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      return llvm::createStringError(ec, "cannot write `%s`: %s", temp.c_str(),
+                                     ec.message().c_str());
+    }
+    out << bytes;
+    out.close();
+    if (out.has_error()) {
+      std::error_code err = out.error();
+      out.clear_error();
+      return llvm::createStringError(err, "cannot write `%s`: %s", temp.c_str(),
+                                     err.message().c_str());
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
+    return llvm::createStringError(ec, "cannot rename `%s` to `%s`: %s", temp.c_str(),
+                                   path.c_str(), ec.message().c_str());
+  }
+  return llvm::Error::success();
+}
 
 class CompileCommand final : public Command {
 public:
@@ -57,16 +97,155 @@ public:
     sub->add_option("--maxrregcount", opts_.maxRegisters,
                     "Limit registers per thread (0: no limit)");
     sub->add_flag("--no-cache", opts_.noCache, "Do not read or write the kernel cache");
+    sub->add_option("--phase", opts_.phase,
+                    "Stop after this stage: check, llvm, ptx or cubin (writes what it has)")
+        ->check(CLI::IsMember({"check", "llvm", "ptx", "cubin"}))
+        ->capture_default_str();
+    sub->add_flag("--dump-typed", opts_.dumpTyped,
+                  "Print every kernel/device function instance and its variables' types");
   }
 
-  int run(Invocation& inv) override {
-    std::fprintf(inv.err, "pykc: error: `compile` is not implemented in this build yet\n");
-    return kExitEnvironment;
-  }
+  int run(Invocation& inv) override;
 
 private:
   CompileOptions opts_;
 };
+
+int CompileCommand::run(Invocation& inv) {
+  frontend::RenderOptions render;
+  render.showKinds = inv.diagKinds;
+  render.color = inv.color;
+  auto fail = [&](llvm::Error error) {
+    std::string message = llvm::toString(std::move(error));
+    std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
+    return kExitEnvironment;
+  };
+  // The command line first.
+  std::vector<std::string> archs;
+  for (const std::string& a : opts_.archs) {
+    if (std::find(archs.begin(), archs.end(), a) != archs.end()) continue;
+    if (auto sm = backend::smVersion(a); !sm) {
+      std::string message = llvm::toString(sm.takeError());
+      std::fprintf(inv.err, "pykc: error: --arch %s: %s\n", a.c_str(), message.c_str());
+      return kExitUsage;
+    }
+    archs.push_back(a);
+  }
+  bool wantLlvm = false, wantPtx = false, wantCubin = false;
+  for (const std::string& e : opts_.emit) {
+    if (e == "llvm") {
+      wantLlvm = true;
+    } else if (e == "ptx") {
+      wantPtx = true;
+    } else if (e == "cubin") {
+      wantCubin = true;
+    } else {
+      std::fprintf(inv.err, "pykc: error: --emit %s: expected llvm, ptx or cubin\n", e.c_str());
+      return kExitUsage;
+    }
+  }
+  if (opts_.phase == "llvm") {
+    wantLlvm = true;
+    wantPtx = wantCubin = false;
+  } else if (opts_.phase == "ptx") {
+    wantCubin = false;
+    wantPtx = true;
+  }
+  if (opts_.maxRegisters < 0 || opts_.maxRegisters > 255) {
+    std::fprintf(inv.err, "pykc: error: --maxrregcount must be 0 to 255\n");
+    return kExitUsage;
+  }
+
+  frontend::DiagnosticSink diags;
+  Compilation compilation;
+  FrontendOptions frontendOptions;
+  frontendOptions.sigs = opts_.sigs;
+  frontendOptions.defines = opts_.defines;
+  if (llvm::Error error = runFrontend(opts_.input, frontendOptions, compilation, diags)) {
+    diags.render(inv.err, render);
+    return fail(std::move(error));
+  }
+  diags.render(inv.err, render);
+  if (diags.hasErrors() || !compilation.typed) return kExitSourceErrors;
+  if (opts_.dumpTyped) {
+    std::string text = frontend::dumpTyped(*compilation.typed);
+    std::fwrite(text.data(), 1, text.size(), inv.out);
+  }
+  if (opts_.phase == "check") return kExitOk;
+
+  // Output folder and file stem.
+  llvm::SmallString<256> stem(llvm::sys::path::filename(opts_.input));
+  if (llvm::sys::path::extension(stem) == ".py") llvm::sys::path::replace_extension(stem, "");
+  std::string outputDir = opts_.outputDir;
+  if (outputDir.empty()) {
+    llvm::SmallString<256> dir(opts_.input);
+    if (llvm::sys::path::extension(dir) == ".py") llvm::sys::path::replace_extension(dir, "");
+    outputDir = std::string(dir);
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
+    std::fprintf(inv.err, "pykc: error: cannot create `%s`: %s\n", outputDir.c_str(),
+                 ec.message().c_str());
+    return kExitEnvironment;
+  }
+  auto outPath = [&](const std::string& arch, const char* ext) {
+    llvm::SmallString<256> p(outputDir);
+    llvm::sys::path::append(p, std::string(stem) + "." + arch + ext);
+    return std::string(p);
+  };
+
+  std::optional<backend::NvJitLink> nvJitLink;
+  std::string nvJitLinkVersion = "none";
+  if (wantCubin) {
+    auto loaded = backend::NvJitLink::load();
+    if (!loaded) return fail(loaded.takeError());
+    nvJitLink.emplace(std::move(*loaded));
+    auto version = backend::nvJitLinkVersion(*nvJitLink);
+    if (!version) return fail(version.takeError());
+    nvJitLinkVersion = std::to_string(version->first) + "." + std::to_string(version->second);
+  }
+  backend::initializeNvptxTarget();
+
+  std::vector<ArchArtifacts> artifacts;
+  std::vector<lowering::KernelInfo> kernels;
+  for (const std::string& arch : archs) {
+    ArchRequest request;
+    request.codegen.arch = arch;
+    request.codegen.optLevel = static_cast<unsigned>(opts_.optLevel);
+    request.codegen.fastMath = opts_.fastMath;
+    request.codegen.maxRegisters = static_cast<unsigned>(opts_.maxRegisters);
+    request.codegen.lineInfo = opts_.lineInfo;
+    request.lowering.lineInfo = opts_.lineInfo;
+    request.wantLlvm = wantLlvm;
+    request.wantCubin = wantCubin;
+    if (inv.log) inv.log->info("compiling {} for {}", opts_.input, arch);
+    auto result = compileForArch(compilation, request, nvJitLink ? &*nvJitLink : nullptr, kernels);
+    if (!result) return fail(result.takeError());
+    if (wantLlvm) {
+      if (llvm::Error e = writeFile(outPath(arch, ".ll"), result->llvmIr)) return fail(std::move(e));
+    }
+    if (wantPtx) {
+      if (llvm::Error e = writeFile(outPath(arch, ".ptx"), result->ptx)) return fail(std::move(e));
+    }
+    if (wantCubin) {
+      if (llvm::Error e = writeFile(outPath(arch, ".cubin"), result->cubin)) return fail(std::move(e));
+    }
+    artifacts.push_back(std::move(*result));
+  }
+  if (opts_.phase == "llvm") return kExitOk;
+  ManifestInputs inputs;
+  inputs.source = opts_.input;
+  inputs.stem = std::string(stem);
+  inputs.pykcVersion = PYKC_VERSION;
+  inputs.llvmVersion = LLVM_VERSION_STRING;
+  inputs.nvJitLinkVersion = nvJitLinkVersion;
+  inputs.hasCubin = wantCubin;
+  inputs.hasPtx = wantPtx;
+  std::string manifest = buildManifest(*compilation.typed, inputs, artifacts, kernels);
+  llvm::SmallString<256> manifestPath(outputDir);
+  llvm::sys::path::append(manifestPath, "manifest.json");
+  if (llvm::Error e = writeFile(std::string(manifestPath), manifest)) return fail(std::move(e));
+  return kExitOk;
+}
 
 }  // namespace
 

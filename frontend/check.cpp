@@ -1,0 +1,2138 @@
+#include "frontend/check.h"
+
+#include <algorithm>
+#include <cassert>
+#include <set>
+#include <tuple>
+
+#include "frontend/diagnostics.h"
+
+namespace frontend {
+namespace {
+
+// The value of an expression while checking: a runtime value of `type`, a
+// compile-time entity (`meaning`), and/or a constant.
+struct Val {
+  TypeId type;
+  ExprMeaning meaning;
+  std::optional<ConstValue> constant;
+  // The dotted path of an entity (`numba.cuda`), for attributes and messages.
+  std::string path;
+  // False when the expression is erroneous or (while iterating) not yet known.
+  bool ok = true;
+
+  bool isValue() const { return ok && type.valid(); }
+  static Val bad() {
+    Val v;
+    v.ok = false;
+    return v;
+  }
+};
+
+constexpr int kMaxIterations = 64;
+
+std::optional<ArithOp> arithOf(Operator op) {
+  switch (op) {
+    case Operator::Add: return ArithOp::Add;
+    case Operator::Sub: return ArithOp::Sub;
+    case Operator::Mult: return ArithOp::Mul;
+    case Operator::Div: return ArithOp::TrueDiv;
+    case Operator::FloorDiv: return ArithOp::FloorDiv;
+    case Operator::Mod: return ArithOp::Mod;
+    case Operator::Pow: return ArithOp::Pow;
+    case Operator::LShift: return ArithOp::LShift;
+    case Operator::RShift: return ArithOp::RShift;
+    case Operator::BitAnd: return ArithOp::BitAnd;
+    case Operator::BitOr: return ArithOp::BitOr;
+    case Operator::BitXor: return ArithOp::BitXor;
+    case Operator::MatMult: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string plural(size_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+class ModuleChecker;
+
+// Checks one function instance: iterates to a fixpoint of the variables'
+// types silently, then walks once more reporting errors and filling the
+// instance's side tables.
+class FunctionChecker {
+public:
+  FunctionChecker(ModuleChecker& mc, FunctionInstance& inst, DiagnosticSink& diags);
+  void run();
+
+private:
+  // --- helpers ---
+  TypeTable& types();
+  template <class... Args>
+  void error(const NodeRange& range, Diag kind, const Args&... args) {
+    if (reporting_) diags_.error(locationOf(ast_, range), kind, args...);
+  }
+  Location loc(const NodeRange& r) const { return locationOf(ast_, r); }
+  std::string textOf(ExprId id) const {
+    Location l = loc(ast_.expr(id).range);
+    if (l.line == 0 || l.column == 0 || l.column - 1 + l.length > l.lineText.size()) return "?";
+    return std::string(l.lineText.substr(l.column - 1, l.length));
+  }
+  std::string typeName(TypeId t) { return t.valid() ? types().name(t) : "?"; }
+  Val record(ExprId id, Val v);
+  Val valueOf(TypeId t) {
+    Val v;
+    v.type = t;
+    return v;
+  }
+  Val constantVal(ConstValue c);
+
+  // --- variables ---
+  void collectLocals(std::span<const StmtId> body);
+  void collectTargets(ExprId target);
+  void assignVariable(const std::string& name, TypeId t, const NodeRange& where);
+
+  // --- statements ---
+  void checkBody(std::span<const StmtId> body);
+  void checkStmt(StmtId id);
+  void assignTarget(ExprId target, const Val& value, const NodeRange& valueRange);
+  void checkCondition(ExprId id);
+  void checkFor(StmtId id, const ast::For& f);
+
+  // --- expressions ---
+  Val checkExpr(ExprId id);
+  Val checkName(ExprId id, const ast::Name& n);
+  Val checkAttribute(ExprId id, const ast::Attribute& a);
+  Val checkCall(ExprId id, const ast::Call& c);
+  Val checkSubscript(ExprId id, const ast::Subscript& s);
+  Val checkArrayView(ExprId id, const ast::Subscript& s, TypeId arrayType);
+  Val checkBinOp(ExprId id, const ast::BinOp& b);
+  Val checkCompare(ExprId id, const ast::Compare& c);
+  Val checkIntrinsicCall(ExprId id, const Val& callee, const ast::Call& c,
+                         const std::vector<Val>& args);
+  Val checkMathCall(ExprId id, MathFn fn, const ast::Call& c, const std::vector<Val>& args);
+  Val checkArrayAlloc(ExprId id, const Val& callee, const ast::Call& c);
+  Val checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c, const std::vector<Val>& args);
+  Val checkDeviceCall(ExprId id, uint32_t function, const ast::Call& c,
+                      const std::vector<Val>& args);
+  bool checkArrayIndex(ExprId indexExpr, TypeId arrayType, const Val& index);
+
+  ModuleChecker& mc_;
+  const Ast& ast_;
+  FunctionInstance& inst_;
+  DiagnosticSink& diags_;
+  const JitFunction& fn_;
+  bool reporting_ = false;
+  bool changed_ = false;
+  int loopDepth_ = 0;
+  std::set<std::string> locals_;
+  std::map<std::string, TypeId> vars_;
+  // Variables bound to a compile-time entity (`g = cuda.cg.this_grid()`).
+  std::map<std::string, Val> entityVars_;
+  // Return types seen (device functions).
+  std::optional<TypeId> returnType_;
+  bool returnsNone_ = false;
+  bool returnConflict_ = false;
+};
+
+class ModuleChecker {
+public:
+  ModuleChecker(const Ast& ast, TypedModule& typed, DiagnosticSink& diags)
+      : ast_(ast), typed_(typed), diags_(diags) {}
+
+  void run();
+
+  // The instance of `function` for `args` (created and checked on first use);
+  // -1 if it is being checked (recursion) or failed to exist.
+  int instantiate(uint32_t function, const std::vector<TypeId>& args,
+                  std::optional<TypeId> declaredReturn, bool isKernel, bool fastmath,
+                  bool& recursive);
+
+  const Ast& ast() const { return ast_; }
+  ResolvedModule& module() { return typed_.module; }
+  TypeTable& types() { return typed_.module.types; }
+  const FunctionInstance& instance(int i) const { return all_[i]; }
+
+private:
+  void finish();
+
+  const Ast& ast_;
+  TypedModule& typed_;
+  DiagnosticSink& diags_;
+  std::vector<FunctionInstance> all_;
+  std::vector<DiagnosticSink> sinks_;
+  std::vector<bool> done_;
+  std::map<std::tuple<uint32_t, std::vector<TypeId>, bool, bool>, int> memo_;
+  std::vector<int> kernels_;
+};
+
+// ---------------------------------------------------------------------------
+
+FunctionChecker::FunctionChecker(ModuleChecker& mc, FunctionInstance& inst, DiagnosticSink& diags)
+    : mc_(mc), ast_(mc.ast()), inst_(inst), diags_(diags),
+      fn_(mc.module().functions[inst.function]) {}
+
+TypeTable& FunctionChecker::types() { return mc_.types(); }
+
+Val FunctionChecker::record(ExprId id, Val v) {
+  uint32_t i = id.index;
+  inst_.exprTypes[i] = v.ok ? v.type : TypeId();
+  inst_.meanings[i] = v.meaning;
+  if (v.ok && v.constant && v.type.valid()) {
+    inst_.constIndex[i] = static_cast<int32_t>(inst_.constants.size());
+    inst_.constants.push_back(*v.constant);
+  } else {
+    inst_.constIndex[i] = -1;
+  }
+  return v;
+}
+
+Val FunctionChecker::constantVal(ConstValue c) {
+  Val v;
+  if (auto t = typeOfConstant(c, types())) v.type = *t;
+  v.constant = std::move(c);
+  return v;
+}
+
+void FunctionChecker::collectTargets(ExprId target) {
+  const Expr& e = ast_.expr(target);
+  if (const auto* n = e.dyn<ast::Name>()) {
+    locals_.insert(std::string(ast_.str(n->id)));
+  } else if (const auto* t = e.dyn<ast::Tuple>()) {
+    for (ExprId x : ast_.list(t->elts)) collectTargets(x);
+  } else if (const auto* l = e.dyn<ast::List>()) {
+    for (ExprId x : ast_.list(l->elts)) collectTargets(x);
+  } else if (const auto* s = e.dyn<ast::Starred>()) {
+    collectTargets(s->value);
+  }
+}
+
+void FunctionChecker::collectLocals(std::span<const StmtId> body) {
+  for (StmtId id : body) {
+    const Stmt& s = ast_.stmt(id);
+    switch (s.kind()) {
+      case StmtKind::Assign:
+        for (ExprId t : ast_.list(s.as<ast::Assign>().targets)) collectTargets(t);
+        break;
+      case StmtKind::AugAssign:
+        collectTargets(s.as<ast::AugAssign>().target);
+        break;
+      case StmtKind::AnnAssign:
+        collectTargets(s.as<ast::AnnAssign>().target);
+        break;
+      case StmtKind::For:
+      case StmtKind::AsyncFor: {
+        const ast::For& f = *s.forLoop();
+        collectTargets(f.target);
+        collectLocals(ast_.list(f.body));
+        collectLocals(ast_.list(f.orelse));
+        break;
+      }
+      case StmtKind::While:
+        collectLocals(ast_.list(s.as<ast::While>().body));
+        collectLocals(ast_.list(s.as<ast::While>().orelse));
+        break;
+      case StmtKind::If:
+        collectLocals(ast_.list(s.as<ast::If>().body));
+        collectLocals(ast_.list(s.as<ast::If>().orelse));
+        break;
+      case StmtKind::FunctionDef:
+      case StmtKind::AsyncFunctionDef:
+        locals_.insert(std::string(ast_.str(s.functionDef()->name)));
+        break;
+      case StmtKind::ClassDef:
+        locals_.insert(std::string(ast_.str(s.as<ast::ClassDef>().name)));
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+void FunctionChecker::assignVariable(const std::string& name, TypeId t, const NodeRange& where) {
+  if (!t.valid()) return;
+  auto it = vars_.find(name);
+  if (it == vars_.end()) {
+    vars_[name] = t;
+    changed_ = true;
+    return;
+  }
+  if (it->second == t) return;
+  auto u = unifyTypes(types(), it->second, t);
+  if (!u) {
+    error(where, Diag::CannotUnify, name, typeName(t), typeName(it->second));
+    return;
+  }
+  if (*u != it->second) {
+    it->second = *u;
+    changed_ = true;
+  }
+}
+
+void FunctionChecker::run() {
+  const Stmt& s = ast_.stmt(fn_.stmt);
+  const ast::FunctionDef& def = *s.functionDef();
+  size_t nExprs = ast_.exprCount();
+  size_t nStmts = ast_.stmtCount();
+  inst_.exprTypes.assign(nExprs, TypeId());
+  inst_.opTypes.assign(nExprs, TypeId());
+  inst_.powExponentTypes.assign(nExprs, TypeId());
+  inst_.meanings.assign(nExprs, ExprMeaning{});
+  inst_.arrayAttrs.assign(nExprs, ArrayAttr::None);
+  inst_.constIndex.assign(nExprs, -1);
+  inst_.callees.assign(nExprs, -1);
+  inst_.stmtOpTypes.assign(nStmts, TypeId());
+  inst_.stmtResultTypes.assign(nStmts, TypeId());
+  inst_.rangeTypes.assign(nStmts, TypeId());
+
+  for (const std::string& p : fn_.params) locals_.insert(p);
+  collectLocals(ast_.list(def.body));
+
+  std::map<std::string, TypeId> initial;
+  for (size_t i = 0; i < fn_.params.size() && i < inst_.argTypes.size(); ++i) {
+    initial[fn_.params[i]] = inst_.argTypes[i];
+  }
+  vars_ = initial;
+  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
+    changed_ = false;
+    inst_.constants.clear();
+    returnType_.reset();
+    returnsNone_ = false;
+    checkBody(ast_.list(def.body));
+    if (!changed_) break;
+  }
+  reporting_ = true;
+  inst_.constants.clear();
+  returnType_.reset();
+  returnsNone_ = false;
+  returnConflict_ = false;
+  checkBody(ast_.list(def.body));
+  inst_.variables = vars_;
+
+  if (inst_.isKernel) {
+    inst_.returnType = types().none();
+  } else if (!inst_.returnType.valid()) {
+    if (returnType_ && returnsNone_ && !returnConflict_) {
+      diags_.error(fn_.location, Diag::ReturnTypeMismatch,
+                   "`" + fn_.name + "` returns a value on some paths and nothing on others");
+    }
+    inst_.returnType = returnType_.value_or(types().none());
+  }
+}
+
+// --- statements -----------------------------------------------------------------
+
+void FunctionChecker::checkBody(std::span<const StmtId> body) {
+  for (StmtId id : body) checkStmt(id);
+}
+
+void FunctionChecker::checkCondition(ExprId id) {
+  Val v = checkExpr(id);
+  if (!v.ok) return;
+  if (v.isValue() && (types().isNumber(v.type) || types().isNone(v.type) ||
+                      types().isTuple(v.type))) {
+    return;
+  }
+  if (!v.type.valid() && v.meaning.kind == Intrinsic::None && v.constant) return;
+  error(ast_.expr(id).range, Diag::InvalidCondition,
+        v.type.valid() ? typeName(v.type) : textOf(id));
+}
+
+void FunctionChecker::checkStmt(StmtId id) {
+  const Stmt& s = ast_.stmt(id);
+  switch (s.kind()) {
+    case StmtKind::Assign: {
+      const auto& a = s.as<ast::Assign>();
+      Val v = checkExpr(a.value);
+      for (ExprId t : ast_.list(a.targets)) assignTarget(t, v, ast_.expr(a.value).range);
+      return;
+    }
+    case StmtKind::AnnAssign: {
+      const auto& a = s.as<ast::AnnAssign>();
+      if (!a.value.valid()) return;
+      Val v = checkExpr(a.value);
+      assignTarget(a.target, v, ast_.expr(a.value).range);
+      return;
+    }
+    case StmtKind::AugAssign: {
+      const auto& a = s.as<ast::AugAssign>();
+      Val rhs = checkExpr(a.value);
+      const Expr& target = ast_.expr(a.target);
+      Val current;
+      if (const auto* n = target.dyn<ast::Name>()) {
+        std::string name(ast_.str(n->id));
+        auto it = vars_.find(name);
+        if (it == vars_.end()) {
+          if (reporting_) error(target.range, Diag::UseBeforeAssign, name);
+          record(a.target, Val::bad());
+          return;
+        }
+        current = valueOf(it->second);
+        record(a.target, current);
+      } else if (target.is<ast::Subscript>()) {
+        current = checkSubscript(a.target, target.as<ast::Subscript>());
+        record(a.target, current);
+        if (current.isValue() && types().isArray(current.type)) {
+          error(target.range, Diag::UnsupportedFeature,
+                "assigning to a slice of an array is not supported in kernels yet: assign "
+                "element by element");
+          return;
+        }
+      } else {
+        error(target.range, Diag::InvalidAssignment, "cannot assign to `" + textOf(a.target) + "`");
+        return;
+      }
+      if (!current.isValue() || !rhs.isValue()) return;
+      auto op = arithOf(a.op);
+      std::optional<OpTyping> typing;
+      if (op) typing = binaryResultType(types(), *op, current.type, rhs.type);
+      if (!typing) {
+        error(s.range, Diag::MismatchedOperandTypes, std::string(spelling(a.op)) + "=",
+              typeName(current.type), typeName(rhs.type));
+        return;
+      }
+      inst_.stmtOpTypes[id.index] = typing->operand;
+      inst_.stmtResultTypes[id.index] = typing->result;
+      inst_.powExponentTypes[a.value.index] = typing->exponent;
+      if (const auto* n = target.dyn<ast::Name>()) {
+        assignVariable(std::string(ast_.str(n->id)), typing->result, s.range);
+      }
+      return;
+    }
+    case StmtKind::For:
+      checkFor(id, s.as<ast::For>());
+      return;
+    case StmtKind::While: {
+      const auto& w = s.as<ast::While>();
+      checkCondition(w.test);
+      if (!w.orelse.empty()) {
+        error(s.range, Diag::UnsupportedConstruct, "`while ... else`");
+      }
+      ++loopDepth_;
+      checkBody(ast_.list(w.body));
+      --loopDepth_;
+      return;
+    }
+    case StmtKind::If: {
+      const auto& i = s.as<ast::If>();
+      checkCondition(i.test);
+      checkBody(ast_.list(i.body));
+      checkBody(ast_.list(i.orelse));
+      return;
+    }
+    case StmtKind::Return: {
+      const auto& r = s.as<ast::Return>();
+      if (!r.value.valid()) {
+        returnsNone_ = true;
+        return;
+      }
+      Val v = checkExpr(r.value);
+      if (!v.ok) return;
+      if (inst_.isKernel) {
+        if (v.constant && v.constant->kind == ConstValue::Kind::None) return;
+        error(ast_.expr(r.value).range, Diag::KernelReturnsValue, textOf(r.value));
+        return;
+      }
+      if (v.constant && v.constant->kind == ConstValue::Kind::None) {
+        returnsNone_ = true;
+        return;
+      }
+      if (!v.isValue()) {
+        error(ast_.expr(r.value).range, Diag::ReturnTypeMismatch,
+              "cannot return `" + textOf(r.value) + "` from a device function");
+        return;
+      }
+      if (types().isArray(v.type)) {
+        error(ast_.expr(r.value).range, Diag::UnsupportedFeature,
+              "returning arrays from device functions is not supported yet");
+        return;
+      }
+      if (inst_.returnType.valid()) {
+        if (!unifyTypes(types(), inst_.returnType, v.type) && !types().isNumber(v.type)) {
+          error(ast_.expr(r.value).range, Diag::ReturnTypeMismatch,
+                "`" + fn_.name + "` is declared to return `" + typeName(inst_.returnType) +
+                    "`, found `" + typeName(v.type) + "`");
+        }
+        return;
+      }
+      if (!returnType_) {
+        returnType_ = v.type;
+      } else if (auto u = unifyTypes(types(), *returnType_, v.type)) {
+        returnType_ = *u;
+      } else {
+        error(ast_.expr(r.value).range, Diag::ReturnTypeMismatch,
+              "`" + fn_.name + "` returns `" + typeName(v.type) + "` here and `" +
+                  typeName(*returnType_) + "` elsewhere");
+        returnConflict_ = true;
+      }
+      return;
+    }
+    case StmtKind::Expr: {
+      const auto& e = s.as<ast::ExprStmt>();
+      const Expr& value = ast_.expr(e.value);
+      if (value.is<ast::Constant>()) return;  // docstrings, `...`
+      checkExpr(e.value);
+      return;
+    }
+    case StmtKind::Pass:
+      return;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      if (loopDepth_ == 0) {
+        error(s.range, Diag::NotInLoop, s.kind() == StmtKind::Break ? "break" : "continue");
+      }
+      return;
+    case StmtKind::Assert:
+      // numba compiles assertions only with debug=True.
+      return;
+    case StmtKind::Raise:
+      if (!inst_.isKernel) {
+        error(s.range, Diag::UnsupportedFeature,
+              "`raise` in a device function is not supported (in a kernel it ends the thread)");
+      }
+      return;
+    case StmtKind::FunctionDef:
+    case StmtKind::AsyncFunctionDef:
+      error(s.range, Diag::UnsupportedConstruct, "a nested function");
+      return;
+    case StmtKind::ClassDef:
+      error(s.range, Diag::UnsupportedConstruct, "`class`");
+      return;
+    case StmtKind::Try:
+    case StmtKind::TryStar:
+      error(s.range, Diag::UnsupportedConstruct, "`try`");
+      return;
+    case StmtKind::With:
+    case StmtKind::AsyncWith:
+      error(s.range, Diag::UnsupportedConstruct, "`with`");
+      return;
+    case StmtKind::AsyncFor:
+      error(s.range, Diag::UnsupportedConstruct, "`async for`");
+      return;
+    case StmtKind::Match:
+      error(s.range, Diag::UnsupportedConstruct, "`match`");
+      return;
+    case StmtKind::Delete:
+      error(s.range, Diag::UnsupportedConstruct, "`del`");
+      return;
+    case StmtKind::Import:
+    case StmtKind::ImportFrom:
+      error(s.range, Diag::UnsupportedConstruct, "`import`");
+      return;
+    case StmtKind::Global:
+    case StmtKind::Nonlocal:
+      error(s.range, Diag::UnsupportedConstruct,
+            s.kind() == StmtKind::Global ? "`global`" : "`nonlocal`");
+      return;
+    case StmtKind::TypeAlias:
+      error(s.range, Diag::UnsupportedConstruct, "a `type` alias");
+      return;
+  }
+}
+
+void FunctionChecker::checkFor(StmtId id, const ast::For& f) {
+  const Stmt& s = ast_.stmt(id);
+  const Expr& iter = ast_.expr(f.iter);
+  const auto* call = iter.dyn<ast::Call>();
+  Val callee;
+  if (call != nullptr) callee = checkExpr(call->func);
+  if (call == nullptr || !callee.ok || callee.meaning.kind != Intrinsic::Range) {
+    if (call == nullptr || callee.ok) {
+      error(iter.range, Diag::UnsupportedFeature,
+            "only `for ... in range(...)` loops are supported in kernels");
+    }
+    ++loopDepth_;
+    checkBody(ast_.list(f.body));
+    --loopDepth_;
+    return;
+  }
+  record(f.iter, callee);
+  auto args = ast_.list(call->args);
+  std::vector<TypeId> argTypes;
+  bool ok = true;
+  if (args.empty() || args.size() > 3 || !call->keywords.empty()) {
+    error(iter.range, Diag::WrongArgCount, "range", "1 to 3 arguments",
+          std::to_string(args.size()));
+    ok = false;
+  }
+  for (size_t k = 0; k < args.size(); ++k) {
+    Val a = checkExpr(args[k]);
+    if (!a.isValue()) {
+      ok = false;
+      if (a.ok) error(ast_.expr(args[k]).range, Diag::InvalidCall, "`range` takes integers, found `" + textOf(args[k]) + "`");
+      continue;
+    }
+    if (!types().isIntegral(a.type)) {
+      error(ast_.expr(args[k]).range, Diag::InvalidCall,
+            "`range` takes integers, found `" + typeName(a.type) + "`");
+      ok = false;
+      continue;
+    }
+    if (k == 2 && a.constant && a.constant->kind == ConstValue::Kind::Int &&
+        a.constant->intValue == 0) {
+      error(ast_.expr(args[k]).range, Diag::InvalidCall, "`range` step must not be zero");
+    }
+    argTypes.push_back(a.type);
+  }
+  if (!f.orelse.empty()) {
+    error(s.range, Diag::UnsupportedConstruct, "`for ... else`");
+  }
+  if (ok) {
+    auto t = rangeType(types(), argTypes);
+    if (t) {
+      inst_.rangeTypes[id.index] = *t;
+      Val v = valueOf(*t);
+      assignTarget(f.target, v, iter.range);
+    }
+  } else {
+    const Expr& target = ast_.expr(f.target);
+    if (!target.is<ast::Name>()) {
+      error(target.range, Diag::UnsupportedFeature, "a `range` loop assigns one variable");
+    }
+  }
+  ++loopDepth_;
+  checkBody(ast_.list(f.body));
+  --loopDepth_;
+}
+
+void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRange& valueRange) {
+  const Expr& t = ast_.expr(target);
+  if (const auto* n = t.dyn<ast::Name>()) {
+    std::string name(ast_.str(n->id));
+    if (!value.ok) {
+      record(target, Val::bad());
+      return;
+    }
+    if (!value.type.valid() && value.meaning.kind != Intrinsic::None &&
+        value.meaning.kind != Intrinsic::Module && !vars_.count(name)) {
+      // A name for a compile-time entity: every assignment must bind the same one.
+      auto it = entityVars_.find(name);
+      if (it == entityVars_.end()) {
+        entityVars_[name] = value;
+      } else if (it->second.meaning.kind != value.meaning.kind ||
+                 it->second.meaning.payload != value.meaning.payload) {
+        error(valueRange, Diag::InvalidAssignment,
+              "`" + name + "` is bound to two different compile-time objects");
+      }
+      record(target, value);
+      return;
+    }
+    if (!value.type.valid()) {
+      error(valueRange, Diag::InvalidAssignment,
+            "cannot assign `" + (value.path.empty() ? std::string("this value") : value.path) +
+                "` to a variable: only numbers, arrays and tuples can be stored in variables");
+      record(target, Val::bad());
+      return;
+    }
+    if (types().isNone(value.type)) {
+      error(valueRange, Diag::InvalidAssignment,
+            "cannot assign `None` (a call without a result?) to `" + name + "`");
+      record(target, Val::bad());
+      return;
+    }
+    assignVariable(name, value.type, t.range);
+    auto it = vars_.find(name);
+    record(target, valueOf(it != vars_.end() ? it->second : value.type));
+    return;
+  }
+  if (t.is<ast::Tuple>() || t.is<ast::List>()) {
+    auto elts = t.is<ast::Tuple>() ? ast_.list(t.as<ast::Tuple>().elts)
+                                   : ast_.list(t.as<ast::List>().elts);
+    if (!value.isValue()) {
+      if (value.ok) {
+        error(valueRange, Diag::InvalidAssignment, "cannot unpack `" + value.path + "`");
+      }
+      for (ExprId e : elts) assignTarget(e, Val::bad(), valueRange);
+      return;
+    }
+    if (!types().isTuple(value.type)) {
+      error(valueRange, Diag::InvalidAssignment,
+            "cannot unpack `" + typeName(value.type) + "`: only tuples can be unpacked");
+      for (ExprId e : elts) assignTarget(e, Val::bad(), valueRange);
+      return;
+    }
+    std::vector<TypeId> elements = types().get(value.type).elements;
+    if (elements.size() != elts.size()) {
+      error(t.range, Diag::InvalidAssignment,
+            "cannot unpack a tuple of " + std::to_string(elements.size()) + " into " +
+                std::to_string(elts.size()) + " targets");
+      for (ExprId e : elts) assignTarget(e, Val::bad(), valueRange);
+      return;
+    }
+    record(target, valueOf(value.type));
+    for (size_t i = 0; i < elts.size(); ++i) {
+      Val element = valueOf(elements[i]);
+      if (value.constant && value.constant->kind == ConstValue::Kind::Tuple) {
+        element.constant = value.constant->elements[i];
+      }
+      assignTarget(elts[i], element, valueRange);
+    }
+    return;
+  }
+  if (const auto* sub = t.dyn<ast::Subscript>()) {
+    Val base = checkExpr(sub->value);
+    if (!base.isValue()) {
+      if (base.ok) error(ast_.expr(sub->value).range, Diag::NotIndexable, textOf(sub->value));
+      return;
+    }
+    if (types().isTuple(base.type)) {
+      error(t.range, Diag::InvalidAssignment, "tuples are immutable: cannot assign to an item");
+      return;
+    }
+    Val element = checkSubscript(target, *sub);
+    record(target, element);
+    if (!element.isValue() || !value.ok) return;
+    if (types().isArray(element.type)) {
+      error(t.range, Diag::UnsupportedFeature,
+            "assigning to a slice of an array is not supported in kernels yet: assign "
+            "element by element");
+      return;
+    }
+    if (!value.isValue() || !types().isNumber(value.type)) {
+      error(valueRange, Diag::InvalidAssignment,
+            "cannot store `" + (value.type.valid() ? typeName(value.type) : textOf(target)) +
+                "` into an element of `" + typeName(base.type) + "`");
+    }
+    return;
+  }
+  if (t.is<ast::Attribute>()) {
+    error(t.range, Diag::InvalidAssignment, "cannot assign to attribute `" + textOf(target) + "`");
+    return;
+  }
+  if (t.is<ast::Starred>()) {
+    error(t.range, Diag::UnsupportedConstruct, "a starred assignment");
+    return;
+  }
+  error(t.range, Diag::InvalidAssignment, "cannot assign to `" + textOf(target) + "`");
+}
+
+// --- expressions ------------------------------------------------------------------
+
+Val FunctionChecker::checkExpr(ExprId id) {
+  const Expr& e = ast_.expr(id);
+  switch (e.kind()) {
+    case ExprKind::Constant: {
+      const ConstantValue& c = ast_.constantOf(id);
+      switch (c.kind) {
+        case ConstantKind::True:
+        case ConstantKind::False:
+          return record(id, constantVal(ConstValue::ofBool(c.kind == ConstantKind::True)));
+        case ConstantKind::Int:
+          if (!c.fitsInt64) {
+            error(e.range, Diag::UnsupportedFeature,
+                  "integer literal `" + c.literal + "` does not fit in int64");
+            return record(id, Val::bad());
+          }
+          return record(id, constantVal(ConstValue::ofInt(c.intValue)));
+        case ConstantKind::Float:
+          return record(id, constantVal(ConstValue::ofFloat(c.floatValue)));
+        case ConstantKind::None: {
+          Val v;
+          v.type = types().none();
+          v.constant = ConstValue{};
+          return record(id, v);
+        }
+        case ConstantKind::Str: {
+          Val v;
+          ConstValue s;
+          s.kind = ConstValue::Kind::Str;
+          s.strValue = c.text;
+          v.constant = s;
+          v.path = "'" + c.text + "'";
+          return record(id, v);
+        }
+        default:
+          error(e.range, Diag::UnsupportedConstruct,
+                c.kind == ConstantKind::Complex ? "a complex number"
+                : c.kind == ConstantKind::Bytes ? "a bytes literal"
+                                                : "`...`");
+          return record(id, Val::bad());
+      }
+    }
+    case ExprKind::Name:
+      return record(id, checkName(id, e.as<ast::Name>()));
+    case ExprKind::Attribute:
+      return record(id, checkAttribute(id, e.as<ast::Attribute>()));
+    case ExprKind::Call:
+      return record(id, checkCall(id, e.as<ast::Call>()));
+    case ExprKind::Subscript: {
+      const auto& s = e.as<ast::Subscript>();
+      return record(id, checkSubscript(id, s));
+    }
+    case ExprKind::BinOp:
+      return record(id, checkBinOp(id, e.as<ast::BinOp>()));
+    case ExprKind::UnaryOp: {
+      const auto& u = e.as<ast::UnaryOp>();
+      Val v = checkExpr(u.operand);
+      if (!v.ok) return record(id, Val::bad());
+      if (v.constant && v.isValue()) {
+        if (auto folded = foldUnary(u.op, *v.constant)) {
+          if (u.op == UnaryOpKind::Invert && v.constant->kind == ConstValue::Kind::Bool) {
+            folded = ConstValue::ofBool(!v.constant->boolValue);
+          }
+          Val r = constantVal(*folded);
+          if (r.type.valid()) {
+            inst_.opTypes[id.index] = r.type;
+            return record(id, r);
+          }
+        }
+      }
+      if (!v.isValue()) {
+        error(e.range, Diag::BadUnaryOperand, spelling(u.op), textOf(u.operand));
+        return record(id, Val::bad());
+      }
+      if (u.op == UnaryOpKind::Not) {
+        if (!types().isNumber(v.type) && !types().isTuple(v.type) && !types().isNone(v.type)) {
+          error(e.range, Diag::BadUnaryOperand, "not", typeName(v.type));
+          return record(id, Val::bad());
+        }
+        inst_.opTypes[id.index] = v.type;
+        return record(id, valueOf(types().boolean()));
+      }
+      auto t = unaryResultType(types(), u.op, v.type);
+      if (!t) {
+        error(e.range, Diag::BadUnaryOperand, spelling(u.op), typeName(v.type));
+        return record(id, Val::bad());
+      }
+      inst_.opTypes[id.index] = *t;
+      return record(id, valueOf(*t));
+    }
+    case ExprKind::Compare:
+      return record(id, checkCompare(id, e.as<ast::Compare>()));
+    case ExprKind::BoolOp: {
+      const auto& b = e.as<ast::BoolOp>();
+      std::optional<TypeId> result;
+      bool ok = true;
+      for (ExprId v : ast_.list(b.values)) {
+        Val x = checkExpr(v);
+        if (!x.isValue()) {
+          if (x.ok) error(ast_.expr(v).range, Diag::InvalidCondition, textOf(v));
+          ok = false;
+          continue;
+        }
+        if (!types().isNumber(x.type)) {
+          error(ast_.expr(v).range, Diag::MismatchedOperandTypes,
+                b.op == BoolOpKind::And ? "and" : "or", typeName(x.type), "...");
+          ok = false;
+          continue;
+        }
+        if (!result) {
+          result = x.type;
+        } else if (auto u = unifyTypes(types(), *result, x.type)) {
+          result = *u;
+        } else {
+          ok = false;
+        }
+      }
+      if (!ok || !result) return record(id, Val::bad());
+      inst_.opTypes[id.index] = *result;
+      return record(id, valueOf(*result));
+    }
+    case ExprKind::IfExp: {
+      const auto& i = e.as<ast::IfExp>();
+      checkCondition(i.test);
+      Val a = checkExpr(i.body);
+      Val b = checkExpr(i.orelse);
+      if (!a.isValue() || !b.isValue()) {
+        if ((a.ok && !a.type.valid()) || (b.ok && !b.type.valid())) {
+          error(e.range, Diag::InvalidType, "both branches of a conditional expression must be values");
+        }
+        return record(id, Val::bad());
+      }
+      auto u = unifyTypes(types(), a.type, b.type);
+      if (!u) {
+        error(e.range, Diag::MismatchedOperandTypes, "if-else", typeName(a.type), typeName(b.type));
+        return record(id, Val::bad());
+      }
+      inst_.opTypes[id.index] = *u;
+      return record(id, valueOf(*u));
+    }
+    case ExprKind::Tuple: {
+      const auto& t = e.as<ast::Tuple>();
+      std::vector<TypeId> elements;
+      ConstValue constant;
+      constant.kind = ConstValue::Kind::Tuple;
+      bool allConst = true;
+      bool ok = true;
+      for (ExprId x : ast_.list(t.elts)) {
+        Val v = checkExpr(x);
+        if (!v.isValue()) {
+          if (v.ok) {
+            error(ast_.expr(x).range, Diag::InvalidType,
+                  "tuple elements must be numbers, arrays or tuples, found `" + textOf(x) + "`");
+          }
+          ok = false;
+          continue;
+        }
+        if (types().isNone(v.type)) {
+          error(ast_.expr(x).range, Diag::InvalidType, "tuple elements cannot be `None`");
+          ok = false;
+          continue;
+        }
+        elements.push_back(v.type);
+        if (v.constant) {
+          constant.elements.push_back(*v.constant);
+        } else {
+          allConst = false;
+        }
+      }
+      if (!ok) return record(id, Val::bad());
+      Val v = valueOf(types().tuple(elements));
+      if (allConst) v.constant = constant;
+      return record(id, v);
+    }
+    case ExprKind::List:
+      error(e.range, Diag::UnsupportedConstruct, "a list");
+      return record(id, Val::bad());
+    case ExprKind::Dict:
+      error(e.range, Diag::UnsupportedConstruct, "a dict");
+      return record(id, Val::bad());
+    case ExprKind::Set:
+      error(e.range, Diag::UnsupportedConstruct, "a set");
+      return record(id, Val::bad());
+    case ExprKind::ListComp:
+    case ExprKind::SetComp:
+    case ExprKind::DictComp:
+      error(e.range, Diag::UnsupportedConstruct, "a comprehension");
+      return record(id, Val::bad());
+    case ExprKind::GeneratorExp:
+      error(e.range, Diag::UnsupportedConstruct, "a generator expression");
+      return record(id, Val::bad());
+    case ExprKind::Lambda:
+      error(e.range, Diag::UnsupportedConstruct, "`lambda`");
+      return record(id, Val::bad());
+    case ExprKind::Yield:
+    case ExprKind::YieldFrom:
+      error(e.range, Diag::UnsupportedConstruct, "`yield`");
+      return record(id, Val::bad());
+    case ExprKind::Await:
+      error(e.range, Diag::UnsupportedConstruct, "`await`");
+      return record(id, Val::bad());
+    case ExprKind::JoinedStr:
+    case ExprKind::FormattedValue:
+      error(e.range, Diag::UnsupportedConstruct, "an f-string");
+      return record(id, Val::bad());
+    case ExprKind::NamedExpr:
+      error(e.range, Diag::UnsupportedConstruct, "`:=`");
+      return record(id, Val::bad());
+    case ExprKind::Starred:
+      error(e.range, Diag::UnsupportedConstruct, "`*` unpacking");
+      return record(id, Val::bad());
+    case ExprKind::Slice:
+      error(e.range, Diag::UnsupportedFeature, "array slicing is not supported in kernels yet");
+      return record(id, Val::bad());
+  }
+  return record(id, Val::bad());
+}
+
+Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
+  std::string name(ast_.str(n.id));
+  const Expr& e = ast_.expr(id);
+  if (locals_.count(name)) {
+    if (auto ent = entityVars_.find(name); ent != entityVars_.end() && !vars_.count(name)) {
+      return ent->second;
+    }
+    auto it = vars_.find(name);
+    if (it == vars_.end()) {
+      if (reporting_) error(e.range, Diag::UseBeforeAssign, name);
+      return Val::bad();
+    }
+    return valueOf(it->second);
+  }
+  auto& globals = mc_.module().globals;
+  auto it = globals.find(name);
+  if (it != globals.end()) {
+    const Entity& entity = it->second;
+    Val v;
+    v.path = entity.path;
+    v.meaning = ExprMeaning{entity.kind, entity.payload};
+    switch (entity.kind) {
+      case Intrinsic::Constant:
+        return constantVal(mc_.module().constants[entity.payload]);
+      case Intrinsic::MathConst:
+        return constantVal(ConstValue::ofFloat(mathConstValue(entity.payload)));
+      case Intrinsic::HostValue:
+        if (entity.payload == 1) {
+          error(e.range, Diag::UndecoratedFunction, name);
+        } else {
+          error(e.range, Diag::HostGlobal, name);
+        }
+        return Val::bad();
+      case Intrinsic::Laneid:
+      case Intrinsic::Warpsize:
+        v.type = types().int32();
+        return v;
+      default:
+        v.path = entity.kind == Intrinsic::Function ? name : entity.path;
+        return v;
+    }
+  }
+  struct Builtin {
+    std::string_view name;
+    Intrinsic kind;
+  };
+  static constexpr Builtin kBuiltins[] = {
+      {"range", Intrinsic::Range}, {"min", Intrinsic::Min},     {"max", Intrinsic::Max},
+      {"abs", Intrinsic::Abs},     {"len", Intrinsic::Len},     {"round", Intrinsic::Round},
+      {"int", Intrinsic::Int},     {"float", Intrinsic::Float}, {"bool", Intrinsic::Bool},
+      {"print", Intrinsic::Print},
+  };
+  for (const Builtin& b : kBuiltins) {
+    if (b.name == name) {
+      Val v;
+      v.meaning.kind = b.kind;
+      v.path = name;
+      return v;
+    }
+  }
+  error(e.range, Diag::UndefinedName, name);
+  return Val::bad();
+}
+
+Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
+  Val base = checkExpr(a.value);
+  if (!base.ok) return Val::bad();
+  std::string attr(ast_.str(a.attr));
+  const Expr& e = ast_.expr(id);
+  switch (base.meaning.kind) {
+    case Intrinsic::ThreadIdx:
+    case Intrinsic::BlockIdx:
+    case Intrinsic::BlockDim:
+    case Intrinsic::GridDim: {
+      if (attr != "x" && attr != "y" && attr != "z") break;
+      Val v = valueOf(types().int32());
+      v.meaning = ExprMeaning{base.meaning.kind, static_cast<uint32_t>(attr[0] - 'x')};
+      return v;
+    }
+    case Intrinsic::GridGroup: {
+      if (attr != "sync") break;
+      Val v;
+      v.path = base.path + ".sync";
+      v.meaning = ExprMeaning{Intrinsic::GridSync, 0};
+      return v;
+    }
+    case Intrinsic::Module: {
+      std::string path = base.path + "." + attr;
+      auto entity = lookupEntity(path, types());
+      if (!entity) break;
+      Val v;
+      v.path = path;
+      v.meaning = ExprMeaning{entity->kind, entity->payload};
+      if (entity->kind == Intrinsic::MathConst) {
+        Val c = constantVal(ConstValue::ofFloat(mathConstValue(entity->payload)));
+        return c;
+      }
+      if (entity->kind == Intrinsic::Laneid || entity->kind == Intrinsic::Warpsize) {
+        v.type = types().int32();
+      }
+      return v;
+    }
+    case Intrinsic::None: {
+      if (!base.isValue()) break;
+      if (types().isArray(base.type)) {
+        const Type& t = types().get(base.type);
+        if (attr == "shape" || attr == "strides") {
+          inst_.arrayAttrs[id.index] = attr == "shape" ? ArrayAttr::Shape : ArrayAttr::Strides;
+          return valueOf(types().uniTuple(types().int64(), t.ndim));
+        }
+        if (attr == "size") {
+          inst_.arrayAttrs[id.index] = ArrayAttr::Size;
+          return valueOf(types().int64());
+        }
+        if (attr == "ndim") {
+          inst_.arrayAttrs[id.index] = ArrayAttr::Ndim;
+          return constantVal(ConstValue::ofInt(t.ndim));
+        }
+        if (attr == "T" || attr == "dtype" || attr == "flat" || attr == "itemsize" ||
+            attr == "nbytes") {
+          error(e.range, Diag::UnsupportedFeature,
+                "array attribute `" + attr + "` is not supported in kernels yet");
+          return Val::bad();
+        }
+      }
+      error(e.range, Diag::UnknownAttribute, typeName(base.type), attr);
+      return Val::bad();
+    }
+    default:
+      break;
+  }
+  error(e.range, Diag::UnknownAttribute, textOf(a.value), attr);
+  return Val::bad();
+}
+
+bool FunctionChecker::checkArrayIndex(ExprId indexExpr, TypeId arrayType, const Val& index) {
+  const Type& array = types().get(arrayType);
+  const Expr& ie = ast_.expr(indexExpr);
+  if (!index.isValue()) {
+    if (index.ok) {
+      error(ie.range, Diag::InvalidIndex, "array index must be an integer, found `" + textOf(indexExpr) + "`");
+    }
+    return false;
+  }
+  std::vector<TypeId> indices;
+  if (types().isTuple(index.type)) {
+    indices = types().get(index.type).elements;
+  } else {
+    indices.push_back(index.type);
+  }
+  for (TypeId t : indices) {
+    if (!types().isInt(t)) {
+      error(ie.range, Diag::InvalidIndex,
+            "array index must be an integer, found `" + typeName(t) + "`");
+      return false;
+    }
+  }
+  if (indices.size() != array.ndim) {
+    if (indices.size() < array.ndim) {
+      error(ie.range, Diag::UnsupportedFeature,
+            "indexing a " + std::to_string(array.ndim) + "-d array with " +
+                plural(indices.size(), "index") +
+                " (a view of the array) is not supported in kernels yet");
+    } else {
+      error(ie.range, Diag::InvalidIndex,
+            "too many indices for `" + typeName(arrayType) + "`: found " +
+                std::to_string(indices.size()));
+    }
+    return false;
+  }
+  return true;
+}
+
+// `a[i]`, `a[1:n]`, `a[:, j]`, `a[i, ::2]`: a view of the array. Integers
+// drop a dimension, slices keep it, missing trailing indices are `:`. The
+// layout follows numba (arraydecl.get_array_index_type).
+Val FunctionChecker::checkArrayView(ExprId id, const ast::Subscript& s, TypeId arrayType) {
+  const Type& at = types().get(arrayType);
+  const Expr& slice = ast_.expr(s.slice);
+  std::vector<ExprId> items;
+  if (const auto* t = slice.dyn<ast::Tuple>()) {
+    for (ExprId x : ast_.list(t->elts)) items.push_back(x);
+  } else {
+    items.push_back(s.slice);
+  }
+  if (items.size() > at.ndim) {
+    error(slice.range, Diag::InvalidIndex,
+          "too many indices for `" + typeName(arrayType) + "`: found " + std::to_string(items.size()));
+    return Val::bad();
+  }
+  // Per explicit index: 0 an integer, 1 a slice without step, 2 a slice with a step.
+  std::vector<int> kinds;
+  bool ok = true;
+  for (ExprId item : items) {
+    const Expr& ie = ast_.expr(item);
+    if (const auto* sl = ie.dyn<ast::Slice>()) {
+      for (ExprId part : {sl->lower, sl->upper, sl->step}) {
+        if (!part.valid()) continue;
+        Val v = checkExpr(part);
+        if (!v.ok) {
+          ok = false;
+        } else if (!v.isValue() || !types().isInt(v.type)) {
+          error(ast_.expr(part).range, Diag::InvalidIndex,
+                "slice bounds must be integers, found `" +
+                    (v.isValue() ? typeName(v.type) : textOf(part)) + "`");
+          ok = false;
+        } else if (part == sl->step && v.constant && v.constant->kind == ConstValue::Kind::Int &&
+                   v.constant->intValue == 0) {
+          error(ast_.expr(part).range, Diag::InvalidIndex, "slice step cannot be zero");
+          ok = false;
+        }
+      }
+      record(item, Val::bad());
+      kinds.push_back(sl->step.valid() ? 2 : 1);
+      continue;
+    }
+    Val v = checkExpr(item);
+    if (!v.ok) {
+      ok = false;
+    } else if (!v.isValue() || !types().isInt(v.type)) {
+      error(ie.range, Diag::InvalidIndex,
+            "array index must be an integer or a slice, found `" +
+                (v.isValue() ? typeName(v.type) : textOf(item)) + "`");
+      ok = false;
+    }
+    kinds.push_back(0);
+  }
+  if (!ok) return Val::bad();
+  unsigned ndim = 0;
+  for (int k : kinds) ndim += k != 0 ? 1 : 0;
+  ndim += at.ndim - static_cast<unsigned>(items.size());
+  if (ndim == 0) {
+    // Only possible with integers for every dimension: an element.
+    return valueOf(at.element);
+  }
+  auto keeps = [](int kind, bool innermost) { return kind == 0 || (innermost && kind == 1); };
+  auto contiguous = [&](const std::vector<int>& outer) {
+    for (size_t k = 0; k + 1 < outer.size(); ++k) {
+      if (!keeps(outer[k], false)) return false;
+    }
+    return outer.empty() || keeps(outer.back(), true);
+  };
+  Layout layout = at.layout;
+  bool full = items.size() == at.ndim;
+  if (layout == Layout::C) {
+    if (!contiguous(kinds)) layout = Layout::A;
+  } else if (layout == Layout::F) {
+    std::vector<int> reversed(kinds.rbegin(), kinds.rend());
+    if (!full || !contiguous(reversed)) layout = Layout::A;
+  }
+  (void)id;
+  return valueOf(types().array(at.element, ndim, layout));
+}
+
+Val FunctionChecker::checkSubscript(ExprId id, const ast::Subscript& s) {
+  Val base = checkExpr(s.value);
+  const Expr& e = ast_.expr(id);
+  if (!base.ok) {
+    checkExpr(s.slice);
+    return Val::bad();
+  }
+  if (!base.isValue()) {
+    checkExpr(s.slice);
+    error(ast_.expr(s.value).range, Diag::NotIndexable, textOf(s.value));
+    return Val::bad();
+  }
+  const Expr& slice = ast_.expr(s.slice);
+  bool hasSlice = slice.is<ast::Slice>();
+  if (const auto* t = slice.dyn<ast::Tuple>()) {
+    for (ExprId x : ast_.list(t->elts)) hasSlice = hasSlice || ast_.expr(x).is<ast::Slice>();
+  }
+  if (types().isArray(base.type)) {
+    unsigned ndim = types().get(base.type).ndim;
+    if (hasSlice) return checkArrayView(id, s, base.type);
+    if (const auto* t = slice.dyn<ast::Tuple>(); t != nullptr && t->elts.size < ndim) {
+      return checkArrayView(id, s, base.type);
+    }
+    if (!slice.is<ast::Tuple>() && ndim > 1) {
+      Val single = checkExpr(s.slice);
+      if (single.isValue() && types().isInt(single.type)) return checkArrayView(id, s, base.type);
+    }
+  }
+  Val index = checkExpr(s.slice);
+  if (types().isArray(base.type)) {
+    if (!index.ok) return Val::bad();
+    if (!checkArrayIndex(s.slice, base.type, index)) return Val::bad();
+    return valueOf(types().get(base.type).element);
+  }
+  if (types().isTuple(base.type)) {
+    const std::vector<TypeId>& elements = types().get(base.type).elements;
+    if (!index.ok) return Val::bad();
+    if (index.constant && index.constant->kind == ConstValue::Kind::Int) {
+      int64_t n = static_cast<int64_t>(elements.size());
+      int64_t k = index.constant->intValue;
+      if (k < 0) k += n;
+      if (k < 0 || k >= n) {
+        error(slice.range, Diag::IndexOutOfRange,
+              "tuple index " + std::to_string(index.constant->intValue) +
+                  " is out of range for `" + typeName(base.type) + "`");
+        return Val::bad();
+      }
+      Val v = valueOf(elements[k]);
+      if (base.constant && base.constant->kind == ConstValue::Kind::Tuple) {
+        v.constant = base.constant->elements[k];
+      }
+      return v;
+    }
+    if (!index.isValue() || !types().isInt(index.type)) {
+      error(slice.range, Diag::InvalidIndex, "tuple index must be an integer");
+      return Val::bad();
+    }
+    bool uniform = !elements.empty() &&
+                   std::all_of(elements.begin(), elements.end(),
+                               [&](TypeId t) { return t == elements[0]; }) &&
+                   types().isNumber(elements[0]);
+    if (!uniform) {
+      error(slice.range, Diag::InvalidIndex,
+            "a tuple of mixed types (`" + typeName(base.type) +
+                "`) can only be indexed with a constant");
+      return Val::bad();
+    }
+    return valueOf(elements[0]);
+  }
+  error(ast_.expr(s.value).range, Diag::NotIndexable, typeName(base.type));
+  (void)e;
+  return Val::bad();
+}
+
+Val FunctionChecker::checkBinOp(ExprId id, const ast::BinOp& b) {
+  Val l = checkExpr(b.left);
+  Val r = checkExpr(b.right);
+  const Expr& e = ast_.expr(id);
+  if (!l.ok || !r.ok) return Val::bad();
+  if (l.constant && r.constant && l.isValue() && r.isValue()) {
+    if (auto folded = foldBinary(b.op, *l.constant, *r.constant)) {
+      Val v = constantVal(*folded);
+      if (v.type.valid()) {
+        inst_.opTypes[id.index] = v.type;
+        return v;
+      }
+    }
+  }
+  if (!l.isValue() || !r.isValue()) {
+    error(e.range, Diag::MismatchedOperandTypes, spelling(b.op),
+          l.isValue() ? typeName(l.type) : textOf(b.left),
+          r.isValue() ? typeName(r.type) : textOf(b.right));
+    return Val::bad();
+  }
+  if (types().isArray(l.type) || types().isArray(r.type)) {
+    error(e.range, Diag::MismatchedOperandTypes, spelling(b.op), typeName(l.type),
+          typeName(r.type));
+    if (reporting_) {
+      // No position: the error above already points at the expression.
+      diags_.note(Location{}, "array expressions are not supported in kernels: "
+                              "compute element by element");
+    }
+    return Val::bad();
+  }
+  auto op = arithOf(b.op);
+  std::optional<OpTyping> typing;
+  if (op) typing = binaryResultType(types(), *op, l.type, r.type);
+  if (!typing) {
+    error(e.range, Diag::MismatchedOperandTypes, spelling(b.op), typeName(l.type),
+          typeName(r.type));
+    return Val::bad();
+  }
+  inst_.opTypes[id.index] = typing->operand;
+  inst_.powExponentTypes[id.index] = typing->exponent;
+  return valueOf(typing->result);
+}
+
+Val FunctionChecker::checkCompare(ExprId id, const ast::Compare& c) {
+  Val left = checkExpr(c.left);
+  auto ops = ast_.list(c.ops);
+  auto comparators = ast_.list(c.comparators);
+  bool ok = left.ok;
+  std::optional<ConstValue> constant = ConstValue::ofBool(true);
+  bool allConst = true;
+  ExprId leftId = c.left;
+  for (size_t k = 0; k < ops.size(); ++k) {
+    Val right = checkExpr(comparators[k]);
+    CmpOp op = ops[k];
+    if (!left.ok || !right.ok) {
+      ok = false;
+    } else if (op == CmpOp::Is || op == CmpOp::IsNot) {
+      bool lNone = left.isValue() && types().isNone(left.type);
+      bool rNone = right.isValue() && types().isNone(right.type);
+      if (!lNone && !rNone) {
+        error(ast_.expr(id).range, Diag::UnsupportedFeature,
+              "`is` compares with `None` only in kernels");
+        ok = false;
+      } else {
+        // Values in kernels are never None unless they are the constant.
+        bool same = lNone && rNone;
+        ConstValue v = ConstValue::ofBool(op == CmpOp::Is ? same : !same);
+        if (constant && constant->boolValue) constant = v;
+      }
+      inst_.opTypes[comparators[k].index] = types().boolean();
+    } else if (op == CmpOp::In || op == CmpOp::NotIn) {
+      error(ast_.expr(id).range, Diag::UnsupportedFeature, "`in` is not supported in kernels yet");
+      ok = false;
+    } else if (!left.isValue() || !right.isValue() || !types().isNumber(left.type) ||
+               !types().isNumber(right.type)) {
+      error(ast_.expr(id).range, Diag::MismatchedOperandTypes, spelling(op),
+            left.isValue() ? typeName(left.type) : textOf(leftId),
+            right.isValue() ? typeName(right.type) : textOf(comparators[k]));
+      ok = false;
+    } else {
+      auto t = comparisonType(types(), left.type, right.type);
+      inst_.opTypes[comparators[k].index] = *t;
+      if (allConst && left.constant && right.constant) {
+        auto folded = foldCompare(op, *left.constant, *right.constant);
+        if (folded && constant && constant->boolValue) constant = folded;
+        if (!folded) allConst = false;
+      } else {
+        allConst = false;
+      }
+    }
+    left = right;
+    leftId = comparators[k];
+  }
+  if (!ok) return Val::bad();
+  Val v = valueOf(types().boolean());
+  if (allConst && constant) v.constant = constant;
+  return v;
+}
+
+Val FunctionChecker::checkCall(ExprId id, const ast::Call& c) {
+  Val callee = checkExpr(c.func);
+  std::vector<Val> args;
+  for (ExprId a : ast_.list(c.args)) {
+    if (ast_.expr(a).is<ast::Starred>()) {
+      error(ast_.expr(a).range, Diag::UnsupportedConstruct, "`*args` in calls");
+      return Val::bad();
+    }
+  }
+  if (!callee.ok) {
+    for (ExprId a : ast_.list(c.args)) checkExpr(a);
+    return Val::bad();
+  }
+  if (callee.meaning.kind == Intrinsic::SharedArray || callee.meaning.kind == Intrinsic::LocalArray) {
+    return checkArrayAlloc(id, callee, c);
+  }
+  for (ExprId a : ast_.list(c.args)) args.push_back(checkExpr(a));
+  for (const Val& a : args) {
+    if (!a.ok) return Val::bad();
+  }
+  if (callee.meaning.kind == Intrinsic::Function) {
+    return checkDeviceCall(id, callee.meaning.payload, c, args);
+  }
+  if (callee.meaning.kind == Intrinsic::None || callee.meaning.kind == Intrinsic::Module) {
+    error(ast_.expr(c.func).range, Diag::NotCallable,
+          callee.isValue() ? typeName(callee.type) : textOf(c.func));
+    return Val::bad();
+  }
+  return checkIntrinsicCall(id, callee, c, args);
+}
+
+Val FunctionChecker::checkDeviceCall(ExprId id, uint32_t function, const ast::Call& c,
+                                     const std::vector<Val>& args) {
+  const JitFunction& target = mc_.module().functions[function];
+  const Expr& e = ast_.expr(id);
+  if (!target.device) {
+    error(ast_.expr(c.func).range, Diag::InvalidCall,
+          "`" + target.name + "` is a kernel: kernels cannot be called from kernels (mark it "
+          "`device=True`)");
+    return Val::bad();
+  }
+  if (!c.keywords.empty()) {
+    error(e.range, Diag::UnsupportedFeature, "keyword arguments in device function calls are not supported yet");
+    return Val::bad();
+  }
+  if (args.size() != target.params.size()) {
+    error(e.range, Diag::WrongArgCount, target.name, plural(target.params.size(), "argument"),
+          std::to_string(args.size()));
+    return Val::bad();
+  }
+  std::vector<TypeId> argTypes;
+  auto argList = ast_.list(c.args);
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (!args[k].isValue() || types().isNone(args[k].type)) {
+      error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+            "cannot pass `" + textOf(argList[k]) + "` to a device function");
+      return Val::bad();
+    }
+    argTypes.push_back(args[k].type);
+  }
+  std::optional<TypeId> declaredReturn;
+  if (!target.signatures.empty()) {
+    // numba: the first declared signature the arguments convert to.
+    const Signature* chosen = nullptr;
+    for (int pass = 0; pass < 2 && chosen == nullptr; ++pass) {
+      for (const DeclaredSignature& d : target.signatures) {
+        bool fits = true;
+        for (size_t k = 0; k < argTypes.size() && fits; ++k) {
+          TypeId want = d.signature.args[k];
+          TypeId have = argTypes[k];
+          if (pass == 0) {
+            fits = want == have;
+          } else if (types().isNumber(want) && types().isNumber(have)) {
+            fits = true;
+          } else if (types().isArray(want) && types().isArray(have)) {
+            const Type& w = types().get(want);
+            const Type& h = types().get(have);
+            fits = w.element == h.element && w.ndim == h.ndim &&
+                   (w.layout == Layout::A || w.layout == h.layout);
+          } else {
+            fits = want == have;
+          }
+        }
+        if (fits) {
+          chosen = &d.signature;
+          break;
+        }
+      }
+    }
+    if (chosen == nullptr) {
+      std::string have = "(";
+      for (size_t k = 0; k < argTypes.size(); ++k) have += (k ? ", " : "") + typeName(argTypes[k]);
+      error(e.range, Diag::InvalidCall,
+            "no signature of `" + target.name + "` accepts " + have + ")");
+      return Val::bad();
+    }
+    argTypes = chosen->args;
+    declaredReturn = chosen->returnType;
+  }
+  bool recursive = false;
+  int callee = mc_.instantiate(function, argTypes, declaredReturn, false, inst_.fastmath, recursive);
+  if (callee < 0) {
+    if (recursive) error(e.range, Diag::Recursion, target.name);
+    return Val::bad();
+  }
+  inst_.callees[id.index] = callee;
+  const FunctionInstance& calleeInst = mc_.instance(callee);
+  if (!calleeInst.returnType.valid()) return Val::bad();
+  return valueOf(calleeInst.returnType);
+}
+
+Val FunctionChecker::checkArrayAlloc(ExprId id, const Val& callee, const ast::Call& c) {
+  const Expr& e = ast_.expr(id);
+  bool shared = callee.meaning.kind == Intrinsic::SharedArray;
+  std::string what = shared ? "cuda.shared.array" : "cuda.local.array";
+  ExprId shapeExpr, dtypeExpr;
+  auto args = ast_.list(c.args);
+  if (args.size() > 0) shapeExpr = args[0];
+  if (args.size() > 1) dtypeExpr = args[1];
+  for (KeywordId k : ast_.list(c.keywords)) {
+    const Keyword& kw = ast_.keyword(k);
+    std::string key(ast_.str(kw.arg));
+    if (key == "shape" && !shapeExpr.valid()) {
+      shapeExpr = kw.value;
+    } else if (key == "dtype" && !dtypeExpr.valid()) {
+      dtypeExpr = kw.value;
+    } else if (key == "alignment") {
+      checkExpr(kw.value);
+    } else {
+      error(kw.range, Diag::InvalidCall, "unexpected argument `" + key + "` to `" + what + "`");
+      return Val::bad();
+    }
+  }
+  if (args.size() > 2 || !shapeExpr.valid() || !dtypeExpr.valid()) {
+    error(e.range, Diag::WrongArgCount, what, "a shape and a dtype",
+          std::to_string(args.size() + ast_.list(c.keywords).size()) + " arguments");
+    return Val::bad();
+  }
+  Val shape = checkExpr(shapeExpr);
+  Val dtype = checkExpr(dtypeExpr);
+  if (!shape.ok || !dtype.ok) return Val::bad();
+  std::vector<int64_t> dims;
+  bool shapeOk = shape.constant.has_value();
+  if (shapeOk) {
+    if (shape.constant->kind == ConstValue::Kind::Int) {
+      dims.push_back(shape.constant->intValue);
+    } else if (shape.constant->kind == ConstValue::Kind::Tuple && !shape.constant->elements.empty()) {
+      for (const ConstValue& d : shape.constant->elements) {
+        if (d.kind != ConstValue::Kind::Int) shapeOk = false;
+        dims.push_back(d.intValue);
+      }
+    } else {
+      shapeOk = false;
+    }
+  }
+  if (!shapeOk) {
+    error(ast_.expr(shapeExpr).range, Diag::NotConstant,
+          "the shape of `" + what + "` (an int or a tuple of ints)");
+    return Val::bad();
+  }
+  bool dynamic = shared && dims.size() == 1 && dims[0] == 0;
+  int64_t total = 1;
+  for (int64_t d : dims) {
+    if (d <= 0 && !dynamic) {
+      error(ast_.expr(shapeExpr).range, Diag::InvalidShape,
+            "array dimensions must be positive, found " + std::to_string(d));
+      return Val::bad();
+    }
+    if (!dynamic && __builtin_mul_overflow(total, d, &total)) total = INT64_MAX;
+  }
+  TypeId element;
+  if (dtype.meaning.kind == Intrinsic::TypeObject) {
+    element = TypeId(dtype.meaning.payload);
+  } else if (dtype.constant && dtype.constant->kind == ConstValue::Kind::Str) {
+    if (auto t = scalarTypeByName(types(), dtype.constant->strValue)) element = *t;
+  }
+  if (!element.valid() || !types().isNumber(element)) {
+    error(ast_.expr(dtypeExpr).range, Diag::InvalidType,
+          "`" + textOf(dtypeExpr) + "` is not a scalar dtype (write e.g. `np.float32`, "
+          "`numba.int32` or `\"float32\"`)");
+    return Val::bad();
+  }
+  if (!dynamic && total * types().byteSize(element) > (shared ? 227 * 1024 : 512 * 1024)) {
+    error(ast_.expr(shapeExpr).range, Diag::InvalidShape,
+          what + " of " + std::to_string(total * types().byteSize(element)) +
+              " bytes is larger than a GPU allows");
+    return Val::bad();
+  }
+  Val v = valueOf(types().array(element, static_cast<unsigned>(dims.size()), Layout::C));
+  v.meaning = callee.meaning;
+  return v;
+}
+
+Val FunctionChecker::checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c,
+                                 const std::vector<Val>& args) {
+  const Expr& e = ast_.expr(id);
+  size_t want = kind == Intrinsic::AtomicCas ? 4 : 3;
+  std::string name = textOf(c.func);
+  if (args.size() != want || !c.keywords.empty()) {
+    error(e.range, Diag::WrongArgCount, name,
+          want == 4 ? "4 arguments (array, index, expected, value)"
+                    : "3 arguments (array, index, value)",
+          std::to_string(args.size() + ast_.list(c.keywords).size()));
+    return Val::bad();
+  }
+  auto argList = ast_.list(c.args);
+  if (!args[0].isValue() || !types().isArray(args[0].type)) {
+    error(ast_.expr(argList[0]).range, Diag::InvalidCall,
+          "the first argument of `" + name + "` must be an array, found `" +
+              (args[0].isValue() ? typeName(args[0].type) : textOf(argList[0])) + "`");
+    return Val::bad();
+  }
+  if (!checkArrayIndex(argList[1], args[0].type, args[1])) return Val::bad();
+  TypeId element = types().get(args[0].type).element;
+  const Type& et = types().get(element);
+  bool isFloat = et.kind == TypeKind::Float;
+  bool intOnly = kind == Intrinsic::AtomicAnd || kind == Intrinsic::AtomicOr ||
+                 kind == Intrinsic::AtomicXor || kind == Intrinsic::AtomicCas ||
+                 kind == Intrinsic::AtomicInc || kind == Intrinsic::AtomicDec;
+  bool ok = et.kind == TypeKind::Int ? et.bits >= 32 : isFloat;
+  if (intOnly && isFloat) ok = false;
+  if ((kind == Intrinsic::AtomicInc || kind == Intrinsic::AtomicDec) && et.isSigned) ok = false;
+  if (!ok) {
+    error(ast_.expr(argList[0]).range, Diag::InvalidCall,
+          "`" + name + "` does not support arrays of `" + typeName(element) + "`");
+    return Val::bad();
+  }
+  for (size_t k = 2; k < args.size(); ++k) {
+    if (!args[k].isValue() || !types().isNumber(args[k].type)) {
+      error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+            "`" + name + "` needs a number, found `" + textOf(argList[k]) + "`");
+      return Val::bad();
+    }
+  }
+  inst_.opTypes[id.index] = element;
+  return valueOf(element);
+}
+
+Val FunctionChecker::checkMathCall(ExprId id, MathFn fn, const ast::Call& c,
+                                   const std::vector<Val>& args) {
+  const Expr& e = ast_.expr(id);
+  std::string name = "math." + std::string(mathFnName(fn));
+  unsigned arity = mathFnArity(fn);
+  bool logWithBase = fn == MathFn::Log && args.size() == 2;
+  if (!c.keywords.empty() || (args.size() != arity && !logWithBase)) {
+    error(e.range, Diag::WrongArgCount, name, plural(arity, "argument"),
+          std::to_string(args.size() + ast_.list(c.keywords).size()));
+    return Val::bad();
+  }
+  auto argList = ast_.list(c.args);
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (!args[k].isValue() || !types().isNumber(args[k].type)) {
+      error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+            "`" + name + "` takes numbers, found `" +
+                (args[k].isValue() ? typeName(args[k].type) : textOf(argList[k])) + "`");
+      return Val::bad();
+    }
+  }
+  auto floatOf = [&](TypeId t) {
+    return types().isFloat(t) ? t : types().float64();
+  };
+  TypeId operand;
+  TypeId result;
+  switch (fn) {
+    case MathFn::Isnan:
+    case MathFn::Isinf:
+    case MathFn::Isfinite:
+      operand = args[0].type;
+      result = types().boolean();
+      break;
+    case MathFn::Ldexp:
+      if (!types().isFloat(args[0].type) || !types().isIntegral(args[1].type)) {
+        error(e.range, Diag::InvalidCall, "`math.ldexp` takes a float and an integer");
+        return Val::bad();
+      }
+      operand = args[0].type;
+      result = operand;
+      break;
+    case MathFn::Frexp:
+      operand = floatOf(args[0].type);
+      result = types().tuple({operand, types().int32()});
+      break;
+    case MathFn::Modf:
+      operand = floatOf(args[0].type);
+      result = types().tuple({operand, operand});
+      break;
+    default:
+      if (args.size() == 2) {
+        TypeId a = floatOf(args[0].type);
+        TypeId b = floatOf(args[1].type);
+        operand = types().get(a).bits == 32 && types().get(b).bits == 32 ? a : types().float64();
+      } else {
+        operand = floatOf(args[0].type);
+      }
+      result = operand;
+      break;
+  }
+  inst_.opTypes[id.index] = operand;
+  return valueOf(result);
+}
+
+Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast::Call& c,
+                                        const std::vector<Val>& args) {
+  const Expr& e = ast_.expr(id);
+  Intrinsic kind = callee.meaning.kind;
+  auto argList = ast_.list(c.args);
+  std::string name = textOf(c.func);
+  auto needArgs = [&](size_t lo, size_t hi, std::string_view what) {
+    if (args.size() < lo || args.size() > hi || !c.keywords.empty()) {
+      error(e.range, Diag::WrongArgCount, name, what,
+            std::to_string(args.size() + ast_.list(c.keywords).size()));
+      return false;
+    }
+    return true;
+  };
+  auto needNumber = [&](size_t k) {
+    if (!args[k].isValue() || !types().isNumber(args[k].type)) {
+      error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+            "`" + name + "` takes numbers, found `" +
+                (args[k].isValue() ? typeName(args[k].type) : textOf(argList[k])) + "`");
+      return false;
+    }
+    return true;
+  };
+  switch (kind) {
+    case Intrinsic::TypeObject: {
+      if (!needArgs(1, 1, "1 argument")) return Val::bad();
+      if (!needNumber(0)) return Val::bad();
+      TypeId target(callee.meaning.payload);
+      if (types().isNone(target)) {
+        error(e.range, Diag::NotCallable, name);
+        return Val::bad();
+      }
+      inst_.opTypes[id.index] = target;
+      return valueOf(target);
+    }
+    case Intrinsic::Int:
+    case Intrinsic::Float:
+    case Intrinsic::Bool: {
+      if (!needArgs(1, 1, "1 argument")) return Val::bad();
+      if (!needNumber(0)) return Val::bad();
+      TypeId a = args[0].type;
+      TypeId target;
+      if (kind == Intrinsic::Int) {
+        target = types().isInt(a) ? a : types().int64();
+      } else if (kind == Intrinsic::Float) {
+        target = types().isFloat(a) ? a : types().float64();
+      } else {
+        target = types().boolean();
+      }
+      inst_.opTypes[id.index] = target;
+      if (args[0].constant) {
+        const ConstValue& cv = *args[0].constant;
+        if (kind == Intrinsic::Float && cv.isNumber()) {
+          double f = cv.kind == ConstValue::Kind::Float ? cv.floatValue
+                     : cv.kind == ConstValue::Kind::Int ? static_cast<double>(cv.intValue)
+                                                        : (cv.boolValue ? 1.0 : 0.0);
+          if (target == types().float64()) return constantVal(ConstValue::ofFloat(f));
+        }
+        if (kind == Intrinsic::Int && cv.kind != ConstValue::Kind::Float && target == types().int64()) {
+          return constantVal(ConstValue::ofInt(cv.kind == ConstValue::Kind::Bool ? cv.boolValue : cv.intValue));
+        }
+      }
+      return valueOf(target);
+    }
+    case Intrinsic::Abs: {
+      if (!needArgs(1, 1, "1 argument")) return Val::bad();
+      if (!needNumber(0)) return Val::bad();
+      TypeId t = types().isBool(args[0].type) ? types().int64() : args[0].type;
+      inst_.opTypes[id.index] = t;
+      return valueOf(t);
+    }
+    case Intrinsic::Min:
+    case Intrinsic::Max: {
+      if (args.size() < 2 || !c.keywords.empty()) {
+        error(e.range, Diag::UnsupportedFeature,
+              "`" + name + "` of one iterable is not supported in kernels: pass the values as "
+              "arguments");
+        return Val::bad();
+      }
+      std::optional<TypeId> t;
+      for (size_t k = 0; k < args.size(); ++k) {
+        if (!needNumber(k)) return Val::bad();
+        if (!t) {
+          t = args[k].type;
+        } else {
+          t = unifyTypes(types(), *t, args[k].type);
+          if (!t) {
+            error(e.range, Diag::InvalidCall, "no common type for the arguments of `" + name + "`");
+            return Val::bad();
+          }
+        }
+      }
+      inst_.opTypes[id.index] = *t;
+      return valueOf(*t);
+    }
+    case Intrinsic::Len: {
+      if (!needArgs(1, 1, "1 argument")) return Val::bad();
+      if (args[0].isValue() && types().isArray(args[0].type)) {
+        return valueOf(types().int64());
+      }
+      if (args[0].isValue() && types().isTuple(args[0].type)) {
+        return constantVal(
+            ConstValue::ofInt(static_cast<int64_t>(types().get(args[0].type).elements.size())));
+      }
+      error(e.range, Diag::InvalidCall,
+            "`len` takes an array or a tuple, found `" +
+                (args[0].isValue() ? typeName(args[0].type) : textOf(argList[0])) + "`");
+      return Val::bad();
+    }
+    case Intrinsic::Round: {
+      if (!needArgs(1, 2, "1 or 2 arguments")) return Val::bad();
+      if (!needNumber(0)) return Val::bad();
+      TypeId a = args[0].type;
+      if (args.size() == 2) {
+        if (!args[1].isValue() || !types().isIntegral(args[1].type)) {
+          error(ast_.expr(argList[1]).range, Diag::InvalidCall, "`round`'s digits must be an integer");
+          return Val::bad();
+        }
+        TypeId t = types().isFloat(a) ? a : types().float64();
+        inst_.opTypes[id.index] = t;
+        return valueOf(types().isFloat(a) ? a : a);
+      }
+      inst_.opTypes[id.index] = a;
+      return valueOf(types().isFloat(a) ? types().int64() : (types().isBool(a) ? types().int64() : a));
+    }
+    case Intrinsic::Range:
+      error(e.range, Diag::UnsupportedFeature, "`range` can only be iterated by a `for` loop in kernels");
+      return Val::bad();
+    case Intrinsic::Print:
+      error(e.range, Diag::UnsupportedConstruct, "`print`");
+      return Val::bad();
+    case Intrinsic::Math:
+      return checkMathCall(id, static_cast<MathFn>(callee.meaning.payload), c, args);
+    case Intrinsic::Grid:
+    case Intrinsic::Gridsize: {
+      if (!needArgs(1, 1, "1 argument (1, 2 or 3)")) return Val::bad();
+      const auto& cv = args[0].constant;
+      if (!cv || cv->kind != ConstValue::Kind::Int || cv->intValue < 1 || cv->intValue > 3) {
+        error(ast_.expr(argList[0]).range, Diag::NotConstant, "the argument of `" + name + "` (1, 2 or 3)");
+        return Val::bad();
+      }
+      Val v = cv->intValue == 1 ? valueOf(types().int64())
+                                : valueOf(types().uniTuple(types().int64(),
+                                                           static_cast<unsigned>(cv->intValue)));
+      v.meaning = ExprMeaning{kind, static_cast<uint32_t>(cv->intValue)};
+      return v;
+    }
+    case Intrinsic::ShflSync:
+    case Intrinsic::ShflUpSync:
+    case Intrinsic::ShflDownSync:
+    case Intrinsic::ShflXorSync: {
+      if (!needArgs(3, 3, "3 arguments (mask, value, lane or delta)")) return Val::bad();
+      for (size_t k : {size_t(0), size_t(2)}) {
+        if (!args[k].isValue() || !types().isInt(args[k].type)) {
+          error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+                "`" + name + "` takes an integer " + (k == 0 ? "mask" : "lane"));
+          return Val::bad();
+        }
+      }
+      if (!args[1].isValue() || !types().isNumber(args[1].type) ||
+          types().isBool(args[1].type) ||
+          (types().isInt(args[1].type) && types().get(args[1].type).bits < 32)) {
+        error(ast_.expr(argList[1]).range, Diag::InvalidCall,
+              "`" + name + "` shuffles 32- and 64-bit integers and floats, found `" +
+                  (args[1].isValue() ? typeName(args[1].type) : textOf(argList[1])) + "`");
+        return Val::bad();
+      }
+      inst_.opTypes[id.index] = args[1].type;
+      return valueOf(args[1].type);
+    }
+    case Intrinsic::AllSync:
+    case Intrinsic::AnySync:
+    case Intrinsic::EqSync:
+    case Intrinsic::BallotSync: {
+      if (!needArgs(2, 2, "2 arguments (mask, predicate)")) return Val::bad();
+      if (!needNumber(0) || !needNumber(1)) return Val::bad();
+      return valueOf(kind == Intrinsic::BallotSync ? types().int32() : types().boolean());
+    }
+    case Intrinsic::Activemask:
+    case Intrinsic::LanemaskLt:
+      if (!needArgs(0, 0, "no arguments")) return Val::bad();
+      return valueOf(types().intType(32, false));
+    case Intrinsic::Popc:
+    case Intrinsic::Clz:
+    case Intrinsic::Ffs:
+    case Intrinsic::Brev: {
+      if (!needArgs(1, 1, "1 argument (an integer)")) return Val::bad();
+      if (!args[0].isValue() || !types().isInt(args[0].type)) {
+        error(ast_.expr(argList[0]).range, Diag::InvalidCall, "`" + name + "` takes an integer");
+        return Val::bad();
+      }
+      TypeId a = args[0].type;
+      inst_.opTypes[id.index] = a;
+      if (kind == Intrinsic::Ffs) return valueOf(types().intType(32, false));
+      if (kind == Intrinsic::Brev) {
+        return valueOf(types().intType(types().get(a).bits == 64 ? 64 : 32, false));
+      }
+      return valueOf(a);
+    }
+    case Intrinsic::Fma: {
+      if (!needArgs(3, 3, "3 arguments")) return Val::bad();
+      TypeId t = types().float32();
+      for (size_t k = 0; k < 3; ++k) {
+        if (!needNumber(k)) return Val::bad();
+        if (!types().isFloat(args[k].type) || types().get(args[k].type).bits == 64) {
+          t = types().float64();
+        }
+      }
+      inst_.opTypes[id.index] = t;
+      return valueOf(t);
+    }
+    case Intrinsic::Cbrt: {
+      if (!needArgs(1, 1, "1 argument")) return Val::bad();
+      if (!needNumber(0)) return Val::bad();
+      TypeId t = types().isFloat(args[0].type) ? args[0].type : types().float64();
+      inst_.opTypes[id.index] = t;
+      return valueOf(t);
+    }
+    case Intrinsic::ThisGrid: {
+      if (!needArgs(0, 0, "no arguments")) return Val::bad();
+      Val v;
+      v.path = "cuda.cg.this_grid()";
+      v.meaning = ExprMeaning{Intrinsic::GridGroup, 0};
+      return v;
+    }
+    case Intrinsic::GridSync:
+    case Intrinsic::Syncthreads:
+    case Intrinsic::Threadfence:
+    case Intrinsic::ThreadfenceBlock:
+    case Intrinsic::ThreadfenceSystem: {
+      if (!needArgs(0, 0, "no arguments")) return Val::bad();
+      Val v = valueOf(types().none());
+      v.meaning = callee.meaning;
+      return v;
+    }
+    case Intrinsic::Syncwarp: {
+      if (!needArgs(0, 1, "0 or 1 argument (a mask)")) return Val::bad();
+      if (args.size() == 1 && (!args[0].isValue() || !types().isInt(args[0].type))) {
+        error(ast_.expr(argList[0]).range, Diag::InvalidCall, "the mask of `" + name + "` must be an integer");
+        return Val::bad();
+      }
+      Val v = valueOf(types().none());
+      v.meaning = callee.meaning;
+      return v;
+    }
+    case Intrinsic::SyncthreadsCount:
+    case Intrinsic::SyncthreadsAnd:
+    case Intrinsic::SyncthreadsOr: {
+      if (!needArgs(1, 1, "1 argument (a predicate)")) return Val::bad();
+      if (!needNumber(0)) return Val::bad();
+      Val v = valueOf(types().int32());
+      v.meaning = callee.meaning;
+      return v;
+    }
+    case Intrinsic::AtomicAdd:
+    case Intrinsic::AtomicSub:
+    case Intrinsic::AtomicMax:
+    case Intrinsic::AtomicMin:
+    case Intrinsic::AtomicAnd:
+    case Intrinsic::AtomicOr:
+    case Intrinsic::AtomicXor:
+    case Intrinsic::AtomicExch:
+    case Intrinsic::AtomicInc:
+    case Intrinsic::AtomicDec:
+    case Intrinsic::AtomicCas: {
+      Val v = checkAtomic(id, kind, c, args);
+      if (v.ok) v.meaning = callee.meaning;
+      return v;
+    }
+    case Intrinsic::Jit:
+      error(e.range, Diag::UnsupportedConstruct, "`cuda.jit` inside a kernel");
+      return Val::bad();
+    default:
+      error(ast_.expr(c.func).range, Diag::NotCallable, name);
+      return Val::bad();
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+int ModuleChecker::instantiate(uint32_t function, const std::vector<TypeId>& args,
+                               std::optional<TypeId> declaredReturn, bool isKernel,
+                               bool fastmath, bool& recursive) {
+  auto key = std::make_tuple(function, args, isKernel, fastmath);
+  auto it = memo_.find(key);
+  if (it != memo_.end()) {
+    if (!done_[it->second]) {
+      recursive = true;
+      return -1;
+    }
+    return it->second;
+  }
+  int index = static_cast<int>(all_.size());
+  memo_[key] = index;
+  FunctionInstance inst;
+  inst.function = function;
+  inst.isKernel = isKernel;
+  inst.fastmath = fastmath;
+  inst.argTypes = args;
+  if (declaredReturn) inst.returnType = *declaredReturn;
+  all_.push_back(FunctionInstance{});
+  sinks_.emplace_back();
+  done_.push_back(false);
+  DiagnosticSink sink;
+  FunctionChecker checker(*this, inst, sink);
+  checker.run();
+  const JitFunction& f = typed_.module.functions[function];
+  std::string codes;
+  for (size_t k = 0; k < args.size(); ++k) {
+    codes += (k ? "_" : "") + types().abiCode(args[k]);
+  }
+  if (codes.empty()) codes = "v";
+  std::string name;
+  for (unsigned char ch : f.name) {
+    if (std::isalnum(ch) || ch == '_') {
+      name += static_cast<char>(ch);
+    } else {
+      name += ch;  // replaced below for non-ASCII code points
+    }
+  }
+  // Code points outside [A-Za-z0-9_] as $XXXX (docs/ABI.md).
+  std::string mangled;
+  for (size_t i = 0; i < f.name.size();) {
+    unsigned char ch = static_cast<unsigned char>(f.name[i]);
+    if (std::isalnum(ch) || ch == '_') {
+      mangled += static_cast<char>(ch);
+      ++i;
+      continue;
+    }
+    uint32_t cp = ch;
+    size_t len = 1;
+    if (ch >= 0xF0) {
+      cp = ch & 0x07;
+      len = 4;
+    } else if (ch >= 0xE0) {
+      cp = ch & 0x0F;
+      len = 3;
+    } else if (ch >= 0xC0) {
+      cp = ch & 0x1F;
+      len = 2;
+    }
+    for (size_t k = 1; k < len && i + k < f.name.size(); ++k) {
+      cp = (cp << 6) | (static_cast<unsigned char>(f.name[i + k]) & 0x3F);
+    }
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "$%04X", cp);
+    mangled += buf;
+    i += len;
+  }
+  (void)name;
+  inst.symbol = isKernel ? mangled + "__" + codes
+                         : "pykc_device__" + mangled + "__" + codes + (fastmath ? "__fastmath" : "");
+  inst.signature = formatSignature(types(), inst.returnType.valid() ? inst.returnType : types().none(),
+                                   args);
+  all_[index] = std::move(inst);
+  sinks_[index] = std::move(sink);
+  done_[index] = true;
+  return index;
+}
+
+void ModuleChecker::run() {
+  const ResolvedModule& module = typed_.module;
+  for (uint32_t f = 0; f < module.functions.size(); ++f) {
+    const JitFunction& fn = module.functions[f];
+    if (fn.device) continue;
+    for (const DeclaredSignature& sig : fn.signatures) {
+      bool recursive = false;
+      int index = instantiate(f, sig.signature.args, types().none(), true, fn.options.fastmath,
+                              recursive);
+      if (index >= 0) kernels_.push_back(index);
+    }
+  }
+  // Device functions with explicit signatures are compiled (and checked) even
+  // when no kernel calls them, as numba does.
+  for (uint32_t f = 0; f < module.functions.size(); ++f) {
+    const JitFunction& fn = module.functions[f];
+    if (!fn.device) continue;
+    for (const DeclaredSignature& sig : fn.signatures) {
+      bool recursive = false;
+      instantiate(f, sig.signature.args, sig.signature.returnType, false, fn.options.fastmath,
+                  recursive);
+    }
+  }
+  finish();
+}
+
+void ModuleChecker::finish() {
+  // Reachable instances: kernels, then device functions in breadth-first
+  // order of first call; also explicitly typed device functions.
+  std::vector<int> order;
+  std::vector<int> newIndex(all_.size(), -1);
+  for (int k : kernels_) {
+    if (newIndex[k] < 0) {
+      newIndex[k] = static_cast<int>(order.size());
+      order.push_back(k);
+    }
+  }
+  uint32_t kernelCount = static_cast<uint32_t>(order.size());
+  std::vector<int> explicitDevice;
+  for (size_t i = 0; i < all_.size(); ++i) {
+    if (!all_[i].isKernel && !typed_.module.functions[all_[i].function].signatures.empty()) {
+      // Reported even if unused (numba compiles them eagerly).
+      explicitDevice.push_back(static_cast<int>(i));
+    }
+  }
+  for (size_t q = 0; q < order.size(); ++q) {
+    const FunctionInstance& inst = all_[order[q]];
+    for (int32_t callee : inst.callees) {
+      if (callee >= 0 && newIndex[callee] < 0) {
+        newIndex[callee] = static_cast<int>(order.size());
+        order.push_back(callee);
+      }
+    }
+  }
+  // Diagnostics of reachable instances (and of explicitly typed device
+  // functions), each once, in source order.
+  std::vector<Diagnostic> collected;
+  std::vector<bool> flushed(all_.size(), false);
+  auto flush = [&](int i) {
+    if (flushed[i]) return;
+    flushed[i] = true;
+    for (const Diagnostic& d : sinks_[i].diagnostics()) collected.push_back(d);
+  };
+  for (int i : order) flush(i);
+  for (int i : explicitDevice) flush(i);
+  std::stable_sort(collected.begin(), collected.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+  });
+  std::set<std::tuple<uint32_t, uint32_t, std::string>> seen;
+  for (const Diagnostic& d : collected) {
+    if (!seen.insert({d.line, d.column, d.message}).second) continue;
+    Location l;
+    l.path = d.path;
+    l.lineText = d.lineText;
+    l.line = d.line;
+    l.column = d.column;
+    l.length = d.length;
+    diags_.report(d.severity, l, d.kind, d.message);
+    for (const Diagnostic& n : d.notes) {
+      Location nl;
+      nl.path = n.path;
+      nl.lineText = n.lineText;
+      nl.line = n.line;
+      nl.column = n.column;
+      nl.length = n.length;
+      diags_.note(nl, n.message);
+    }
+  }
+  for (int i : order) {
+    FunctionInstance inst = std::move(all_[i]);
+    for (int32_t& callee : inst.callees) {
+      if (callee >= 0) callee = newIndex[callee];
+    }
+    typed_.instances.push_back(std::move(inst));
+  }
+  typed_.kernelCount = kernelCount;
+}
+
+}  // namespace
+
+TypedModule check(const Ast& ast, ResolvedModule module, DiagnosticSink& diags) {
+  TypedModule typed;
+  typed.module = std::move(module);
+  ModuleChecker checker(ast, typed, diags);
+  checker.run();
+  return typed;
+}
+
+std::string dumpTyped(const TypedModule& typed) {
+  const TypeTable& types = typed.module.types;
+  std::string out;
+  for (size_t i = 0; i < typed.instances.size(); ++i) {
+    const FunctionInstance& inst = typed.instances[i];
+    const JitFunction& fn = typed.module.functions[inst.function];
+    out += (inst.isKernel ? "kernel " : "device ") + fn.name + " " + inst.symbol + " " +
+           inst.signature + "\n";
+    for (const auto& [name, type] : inst.variables) {
+      out += "  " + name + ": " + types.name(type) + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace frontend

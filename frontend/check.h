@@ -1,0 +1,29 @@
+#pragma once
+// Type inference over the kernels of a resolved module, with numba's typing
+// rules (frontend/types.h): one FunctionInstance per kernel x signature and
+// per device-function specialisation reached from a kernel.
+#include <string>
+
+#include "frontend/ast.h"
+#include "frontend/resolve.h"
+#include "frontend/typed_module.h"
+
+namespace frontend {
+
+class DiagnosticSink;
+
+// Infers the types of every kernel signature of `module` and of the device
+// functions they call. Type errors and constructs kernels cannot use go to
+// `diags` (each once, in source order); always returns a module, which must
+// not be lowered when diags.hasErrors(). `ast` must outlive the result.
+TypedModule check(const Ast& ast, ResolvedModule module, DiagnosticSink& diags);
+
+// A stable text dump of the instances and their variables' types
+// (`--dump-typed`, golden tests):
+//
+//     kernel saxpy__f32_f32a1C_f32a1C_f32a1C void(float32, float32[::1], ...)
+//       a: float32
+//       i: int64
+std::string dumpTyped(const TypedModule& typed);
+
+}  // namespace frontend

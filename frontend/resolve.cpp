@@ -1,0 +1,1192 @@
+#include "frontend/resolve.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+
+#include "frontend/diagnostics.h"
+
+namespace frontend {
+
+namespace {
+
+struct MathEntry {
+  std::string_view name;
+  unsigned arity;
+};
+constexpr MathEntry kMathFns[] = {
+#define PYKC_MATH(Name, PyName, Arity, Libdevice) {PyName, Arity},
+#include "frontend/math_functions.def"
+};
+
+struct NamedIntrinsic {
+  std::string_view name;
+  Intrinsic kind;
+};
+
+constexpr NamedIntrinsic kCudaAttributes[] = {
+    {"threadIdx", Intrinsic::ThreadIdx},
+    {"blockIdx", Intrinsic::BlockIdx},
+    {"blockDim", Intrinsic::BlockDim},
+    {"gridDim", Intrinsic::GridDim},
+    {"laneid", Intrinsic::Laneid},
+    {"warpsize", Intrinsic::Warpsize},
+    {"grid", Intrinsic::Grid},
+    {"gridsize", Intrinsic::Gridsize},
+    {"syncthreads", Intrinsic::Syncthreads},
+    {"syncthreads_count", Intrinsic::SyncthreadsCount},
+    {"syncthreads_and", Intrinsic::SyncthreadsAnd},
+    {"syncthreads_or", Intrinsic::SyncthreadsOr},
+    {"syncwarp", Intrinsic::Syncwarp},
+    {"threadfence", Intrinsic::Threadfence},
+    {"threadfence_block", Intrinsic::ThreadfenceBlock},
+    {"threadfence_system", Intrinsic::ThreadfenceSystem},
+    {"jit", Intrinsic::Jit},
+    {"shared", Intrinsic::Module},
+    {"local", Intrinsic::Module},
+    {"atomic", Intrinsic::Module},
+    {"cg", Intrinsic::Module},
+    {"shfl_sync", Intrinsic::ShflSync},
+    {"shfl_up_sync", Intrinsic::ShflUpSync},
+    {"shfl_down_sync", Intrinsic::ShflDownSync},
+    {"shfl_xor_sync", Intrinsic::ShflXorSync},
+    {"all_sync", Intrinsic::AllSync},
+    {"any_sync", Intrinsic::AnySync},
+    {"eq_sync", Intrinsic::EqSync},
+    {"ballot_sync", Intrinsic::BallotSync},
+    {"activemask", Intrinsic::Activemask},
+    {"lanemask_lt", Intrinsic::LanemaskLt},
+    {"popc", Intrinsic::Popc},
+    {"brev", Intrinsic::Brev},
+    {"clz", Intrinsic::Clz},
+    {"ffs", Intrinsic::Ffs},
+    {"fma", Intrinsic::Fma},
+    {"cbrt", Intrinsic::Cbrt},
+};
+
+constexpr NamedIntrinsic kAtomics[] = {
+    {"add", Intrinsic::AtomicAdd}, {"sub", Intrinsic::AtomicSub},
+    {"max", Intrinsic::AtomicMax}, {"min", Intrinsic::AtomicMin},
+    {"and_", Intrinsic::AtomicAnd}, {"or_", Intrinsic::AtomicOr},
+    {"xor", Intrinsic::AtomicXor}, {"exch", Intrinsic::AtomicExch},
+    {"inc", Intrinsic::AtomicInc}, {"dec", Intrinsic::AtomicDec},
+    {"cas", Intrinsic::AtomicCas}, {"compare_and_swap", Intrinsic::AtomicCas},
+};
+
+constexpr std::string_view kMathConsts[] = {"pi", "e", "tau", "inf", "nan"};
+
+Entity make(Intrinsic kind, std::string_view path, uint32_t payload = 0) {
+  return Entity{kind, payload, std::string(path)};
+}
+
+}  // namespace
+
+std::string_view mathFnName(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].name; }
+unsigned mathFnArity(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].arity; }
+
+double mathConstValue(uint32_t payload) {
+  switch (payload) {
+    case 0:
+      return M_PI;
+    case 1:
+      return M_E;
+    case 2:
+      return 2 * M_PI;
+    case 3:
+      return std::numeric_limits<double>::infinity();
+    default:
+      return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
+  if (path == "numba" || path == "numba.cuda" || path == "math" || path == "numpy" ||
+      path == "numba.types" || path == "numba.core" || path == "numba.core.types" ||
+      path == "numba.cuda.shared" || path == "numba.cuda.local" ||
+      path == "numba.cuda.atomic" || path == "numba.cuda.cg") {
+    return make(Intrinsic::Module, path);
+  }
+  auto lastDot = path.rfind('.');
+  if (lastDot == std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::string_view parent = path.substr(0, lastDot);
+  std::string_view attr = path.substr(lastDot + 1);
+  if (parent == "numba.cuda") {
+    for (const NamedIntrinsic& n : kCudaAttributes) {
+      if (n.name == attr) return make(n.kind, path);
+    }
+  }
+  if (parent == "numba.cuda.shared" && attr == "array") {
+    return make(Intrinsic::SharedArray, path);
+  }
+  if (parent == "numba.cuda.local" && attr == "array") {
+    return make(Intrinsic::LocalArray, path);
+  }
+  if (parent == "numba.cuda.cg" && attr == "this_grid") {
+    return make(Intrinsic::ThisGrid, path);
+  }
+  if (parent == "numba.cuda.atomic") {
+    for (const NamedIntrinsic& n : kAtomics) {
+      if (n.name == attr) return make(n.kind, path);
+    }
+  }
+  if (parent == "math" || parent == "numpy") {
+    for (uint32_t i = 0; i < std::size(kMathConsts); ++i) {
+      if (kMathConsts[i] == attr && !(parent == "numpy" && attr == "tau")) {
+        return make(Intrinsic::MathConst, path, i);
+      }
+    }
+  }
+  if (parent == "math") {
+    for (uint32_t i = 0; i < std::size(kMathFns); ++i) {
+      if (kMathFns[i].name == attr) return make(Intrinsic::Math, path, i);
+    }
+  }
+  if (parent == "numba" || parent == "numba.types" || parent == "numba.core.types" ||
+      parent == "numpy") {
+    if (parent == "numba" && attr == "types") return make(Intrinsic::Module, "numba.types");
+    if (parent == "numba" && attr == "cuda") return make(Intrinsic::Module, "numba.cuda");
+    if (parent == "numpy" && (attr == "bool" || attr == "float" || attr == "int")) {
+      // NumPy 2 names: np.bool is bool_; np.float/np.int do not exist.
+      if (attr != "bool") return std::nullopt;
+    }
+    if (auto t = scalarTypeByName(types, attr)) {
+      return make(Intrinsic::TypeObject, path, t->index);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string ConstValue::repr() const {
+  switch (kind) {
+    case Kind::None:
+      return "None";
+    case Kind::Bool:
+      return boolValue ? "True" : "False";
+    case Kind::Int:
+      return std::to_string(intValue);
+    case Kind::Float: {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", floatValue);
+      return buf;
+    }
+    case Kind::Str:
+      return "'" + strValue + "'";
+    case Kind::Tuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < elements.size(); ++i) {
+        s += (i ? ", " : "") + elements[i].repr();
+      }
+      if (elements.size() == 1) s += ",";
+      return s + ")";
+    }
+  }
+  return "?";
+}
+
+Location locationOf(const Ast& ast, const NodeRange& range) {
+  const SourceFile* source = ast.source();
+  if (source == nullptr || range.lineno == 0 || range.lineno > source->lineCount()) {
+    return Location{};
+  }
+  std::string_view line = source->lineText(range.lineno);
+  uint32_t column = range.colOffset + 1;
+  uint32_t end = range.endLineno == range.lineno ? range.endColOffset
+                                                 : static_cast<uint32_t>(line.size());
+  uint32_t length = end > range.colOffset ? end - range.colOffset : 1;
+  return source->location(range.lineno, column, length);
+}
+
+// --- constant folding ---------------------------------------------------------
+
+namespace {
+
+bool asNumber(const ConstValue& v, bool& isFloat, int64_t& i, double& f) {
+  switch (v.kind) {
+    case ConstValue::Kind::Bool:
+      isFloat = false;
+      i = v.boolValue ? 1 : 0;
+      f = static_cast<double>(i);
+      return true;
+    case ConstValue::Kind::Int:
+      isFloat = false;
+      i = v.intValue;
+      f = static_cast<double>(i);
+      return true;
+    case ConstValue::Kind::Float:
+      isFloat = true;
+      f = v.floatValue;
+      return true;
+    default:
+      return false;
+  }
+}
+
+int64_t floorDivInt(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+int64_t floorModInt(int64_t a, int64_t b) {
+  int64_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+
+}  // namespace
+
+std::optional<ConstValue> foldBinary(Operator op, const ConstValue& a, const ConstValue& b) {
+  if (a.kind == ConstValue::Kind::Tuple && b.kind == ConstValue::Kind::Tuple &&
+      op == Operator::Add) {
+    ConstValue t = a;
+    t.elements.insert(t.elements.end(), b.elements.begin(), b.elements.end());
+    return t;
+  }
+  bool af, bf;
+  int64_t ai = 0, bi = 0;
+  double ad = 0, bd = 0;
+  if (!asNumber(a, af, ai, ad) || !asNumber(b, bf, bi, bd)) {
+    return std::nullopt;
+  }
+  bool bothBool = a.kind == ConstValue::Kind::Bool && b.kind == ConstValue::Kind::Bool;
+  if (!af && !bf) {
+    int64_t r = 0;
+    switch (op) {
+      case Operator::Add:
+        if (__builtin_add_overflow(ai, bi, &r)) return std::nullopt;
+        return ConstValue::ofInt(r);
+      case Operator::Sub:
+        if (__builtin_sub_overflow(ai, bi, &r)) return std::nullopt;
+        return ConstValue::ofInt(r);
+      case Operator::Mult:
+        if (__builtin_mul_overflow(ai, bi, &r)) return std::nullopt;
+        return ConstValue::ofInt(r);
+      case Operator::Div:
+        if (bi == 0) return std::nullopt;
+        return ConstValue::ofFloat(static_cast<double>(ai) / static_cast<double>(bi));
+      case Operator::FloorDiv:
+        if (bi == 0 || (ai == INT64_MIN && bi == -1)) return std::nullopt;
+        return ConstValue::ofInt(floorDivInt(ai, bi));
+      case Operator::Mod:
+        if (bi == 0 || (ai == INT64_MIN && bi == -1)) return std::nullopt;
+        return ConstValue::ofInt(floorModInt(ai, bi));
+      case Operator::Pow: {
+        if (bi < 0) return ConstValue::ofFloat(std::pow(static_cast<double>(ai), static_cast<double>(bi)));
+        int64_t result = 1;
+        for (int64_t k = 0; k < bi; ++k) {
+          if (__builtin_mul_overflow(result, ai, &result)) return std::nullopt;
+          if (result == 0 || result == 1) break;
+        }
+        return ConstValue::ofInt(result);
+      }
+      case Operator::LShift:
+        if (bi < 0 || bi >= 63) return std::nullopt;
+        if (ai != 0 && (ai > (INT64_MAX >> bi) || ai < (INT64_MIN >> bi))) return std::nullopt;
+        return ConstValue::ofInt(static_cast<int64_t>(static_cast<uint64_t>(ai) << bi));
+      case Operator::RShift:
+        if (bi < 0) return std::nullopt;
+        return ConstValue::ofInt(bi >= 64 ? (ai < 0 ? -1 : 0) : (ai >> bi));
+      case Operator::BitAnd:
+        return bothBool ? ConstValue::ofBool(ai & bi) : ConstValue::ofInt(ai & bi);
+      case Operator::BitOr:
+        return bothBool ? ConstValue::ofBool(ai | bi) : ConstValue::ofInt(ai | bi);
+      case Operator::BitXor:
+        return bothBool ? ConstValue::ofBool(ai ^ bi) : ConstValue::ofInt(ai ^ bi);
+      case Operator::MatMult:
+        return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  switch (op) {
+    case Operator::Add:
+      return ConstValue::ofFloat(ad + bd);
+    case Operator::Sub:
+      return ConstValue::ofFloat(ad - bd);
+    case Operator::Mult:
+      return ConstValue::ofFloat(ad * bd);
+    case Operator::Div:
+      if (bd == 0) return std::nullopt;
+      return ConstValue::ofFloat(ad / bd);
+    case Operator::FloorDiv:
+      if (bd == 0) return std::nullopt;
+      return ConstValue::ofFloat(std::floor(ad / bd));
+    case Operator::Mod: {
+      if (bd == 0) return std::nullopt;
+      double m = std::fmod(ad, bd);
+      if (m != 0 && ((m < 0) != (bd < 0))) m += bd;
+      return ConstValue::ofFloat(m);
+    }
+    case Operator::Pow:
+      return ConstValue::ofFloat(std::pow(ad, bd));
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<ConstValue> foldUnary(UnaryOpKind op, const ConstValue& a) {
+  if (op == UnaryOpKind::Not) {
+    return ConstValue::ofBool(!truthOf(a));
+  }
+  bool isFloat;
+  int64_t i = 0;
+  double f = 0;
+  if (!asNumber(a, isFloat, i, f)) return std::nullopt;
+  switch (op) {
+    case UnaryOpKind::UAdd:
+      return isFloat ? ConstValue::ofFloat(f) : ConstValue::ofInt(i);
+    case UnaryOpKind::USub:
+      if (isFloat) return ConstValue::ofFloat(-f);
+      if (i == INT64_MIN) return std::nullopt;
+      return ConstValue::ofInt(-i);
+    case UnaryOpKind::Invert:
+      if (isFloat) return std::nullopt;
+      if (a.kind == ConstValue::Kind::Bool) return ConstValue::ofInt(~i);
+      return ConstValue::ofInt(~i);
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<ConstValue> foldCompare(CmpOp op, const ConstValue& a, const ConstValue& b) {
+  bool af, bf;
+  int64_t ai = 0, bi = 0;
+  double ad = 0, bd = 0;
+  if (!asNumber(a, af, ai, ad) || !asNumber(b, bf, bi, bd)) {
+    return std::nullopt;
+  }
+  int c;
+  if (!af && !bf) {
+    c = ai < bi ? -1 : ai > bi ? 1 : 0;
+  } else {
+    if (std::isnan(ad) || std::isnan(bd)) {
+      return ConstValue::ofBool(op == CmpOp::NotEq);
+    }
+    c = ad < bd ? -1 : ad > bd ? 1 : 0;
+  }
+  switch (op) {
+    case CmpOp::Eq:
+      return ConstValue::ofBool(c == 0);
+    case CmpOp::NotEq:
+      return ConstValue::ofBool(c != 0);
+    case CmpOp::Lt:
+      return ConstValue::ofBool(c < 0);
+    case CmpOp::LtE:
+      return ConstValue::ofBool(c <= 0);
+    case CmpOp::Gt:
+      return ConstValue::ofBool(c > 0);
+    case CmpOp::GtE:
+      return ConstValue::ofBool(c >= 0);
+    default:
+      return std::nullopt;
+  }
+}
+
+bool truthOf(const ConstValue& v) {
+  switch (v.kind) {
+    case ConstValue::Kind::None:
+      return false;
+    case ConstValue::Kind::Bool:
+      return v.boolValue;
+    case ConstValue::Kind::Int:
+      return v.intValue != 0;
+    case ConstValue::Kind::Float:
+      return v.floatValue != 0;
+    case ConstValue::Kind::Str:
+      return !v.strValue.empty();
+    case ConstValue::Kind::Tuple:
+      return !v.elements.empty();
+  }
+  return false;
+}
+
+std::optional<TypeId> typeOfConstant(const ConstValue& v, TypeTable& types) {
+  switch (v.kind) {
+    case ConstValue::Kind::Bool:
+      return types.boolean();
+    case ConstValue::Kind::Int:
+      return types.int64();
+    case ConstValue::Kind::Float:
+      return types.float64();
+    case ConstValue::Kind::Tuple: {
+      std::vector<TypeId> elements;
+      for (const ConstValue& e : v.elements) {
+        auto t = typeOfConstant(e, types);
+        if (!t) return std::nullopt;
+        elements.push_back(*t);
+      }
+      return types.tuple(std::move(elements));
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+namespace {
+
+// The dotted path of a Name/Attribute chain in module scope, through the
+// module's aliases (`nc.shared.array` -> `numba.cuda.shared.array`).
+std::optional<std::string> entityPath(const Ast& ast, ExprId id, const ResolvedModule& module) {
+  const Expr& e = ast.expr(id);
+  if (const auto* name = e.dyn<ast::Name>()) {
+    auto it = module.globals.find(std::string(ast.str(name->id)));
+    if (it == module.globals.end() || it->second.kind == Intrinsic::Constant ||
+        it->second.kind == Intrinsic::HostValue || it->second.kind == Intrinsic::Function) {
+      return std::nullopt;
+    }
+    return it->second.path;
+  }
+  if (const auto* attr = e.dyn<ast::Attribute>()) {
+    auto base = entityPath(ast, attr->value, module);
+    if (!base) return std::nullopt;
+    return *base + "." + std::string(ast.str(attr->attr));
+  }
+  return std::nullopt;
+}
+
+ConstValue fromLiteral(const ConstantValue& c, bool& ok) {
+  ok = true;
+  switch (c.kind) {
+    case ConstantKind::True:
+      return ConstValue::ofBool(true);
+    case ConstantKind::False:
+      return ConstValue::ofBool(false);
+    case ConstantKind::Int:
+      ok = c.fitsInt64;
+      return ConstValue::ofInt(c.intValue);
+    case ConstantKind::Float:
+      return ConstValue::ofFloat(c.floatValue);
+    case ConstantKind::Str: {
+      ConstValue v;
+      v.kind = ConstValue::Kind::Str;
+      v.strValue = c.text;
+      return v;
+    }
+    case ConstantKind::None:
+      return ConstValue{};
+    default:
+      ok = false;
+      return ConstValue{};
+  }
+}
+
+}  // namespace
+
+std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const ResolvedModule& module) {
+  const Expr& e = ast.expr(id);
+  switch (e.kind()) {
+    case ExprKind::Constant: {
+      bool ok;
+      ConstValue v = fromLiteral(ast.constantOf(id), ok);
+      if (!ok) return std::nullopt;
+      return v;
+    }
+    case ExprKind::Name: {
+      auto it = module.globals.find(std::string(ast.str(e.as<ast::Name>().id)));
+      if (it == module.globals.end()) return std::nullopt;
+      if (it->second.kind == Intrinsic::Constant) return module.constants[it->second.payload];
+      if (it->second.kind == Intrinsic::MathConst) {
+        return ConstValue::ofFloat(mathConstValue(it->second.payload));
+      }
+      return std::nullopt;
+    }
+    case ExprKind::Attribute: {
+      auto path = entityPath(ast, id, module);
+      if (!path) return std::nullopt;
+      TypeTable scratch;
+      auto entity = lookupEntity(*path, scratch);
+      if (entity && entity->kind == Intrinsic::MathConst) {
+        return ConstValue::ofFloat(mathConstValue(entity->payload));
+      }
+      return std::nullopt;
+    }
+    case ExprKind::Tuple: {
+      ConstValue t;
+      t.kind = ConstValue::Kind::Tuple;
+      for (ExprId elt : ast.list(e.as<ast::Tuple>().elts)) {
+        auto v = foldConstant(ast, elt, module);
+        if (!v) return std::nullopt;
+        t.elements.push_back(std::move(*v));
+      }
+      return t;
+    }
+    case ExprKind::UnaryOp: {
+      const auto& u = e.as<ast::UnaryOp>();
+      auto v = foldConstant(ast, u.operand, module);
+      if (!v) return std::nullopt;
+      return foldUnary(u.op, *v);
+    }
+    case ExprKind::BinOp: {
+      const auto& b = e.as<ast::BinOp>();
+      auto l = foldConstant(ast, b.left, module);
+      if (!l) return std::nullopt;
+      auto r = foldConstant(ast, b.right, module);
+      if (!r) return std::nullopt;
+      return foldBinary(b.op, *l, *r);
+    }
+    case ExprKind::BoolOp: {
+      const auto& b = e.as<ast::BoolOp>();
+      std::optional<ConstValue> last;
+      for (ExprId v : ast.list(b.values)) {
+        last = foldConstant(ast, v, module);
+        if (!last) return std::nullopt;
+        bool t = truthOf(*last);
+        if ((b.op == BoolOpKind::And && !t) || (b.op == BoolOpKind::Or && t)) break;
+      }
+      return last;
+    }
+    case ExprKind::Compare: {
+      const auto& c = e.as<ast::Compare>();
+      auto left = foldConstant(ast, c.left, module);
+      if (!left) return std::nullopt;
+      auto ops = ast.list(c.ops);
+      auto comparators = ast.list(c.comparators);
+      for (size_t i = 0; i < ops.size(); ++i) {
+        auto right = foldConstant(ast, comparators[i], module);
+        if (!right) return std::nullopt;
+        auto r = foldCompare(ops[i], *left, *right);
+        if (!r) return std::nullopt;
+        if (!r->boolValue) return r;
+        left = right;
+      }
+      return ConstValue::ofBool(true);
+    }
+    case ExprKind::IfExp: {
+      const auto& i = e.as<ast::IfExp>();
+      auto test = foldConstant(ast, i.test, module);
+      if (!test) return std::nullopt;
+      return foldConstant(ast, truthOf(*test) ? i.body : i.orelse, module);
+    }
+    case ExprKind::Subscript: {
+      const auto& s = e.as<ast::Subscript>();
+      auto base = foldConstant(ast, s.value, module);
+      auto index = foldConstant(ast, s.slice, module);
+      if (!base || !index || base->kind != ConstValue::Kind::Tuple ||
+          index->kind != ConstValue::Kind::Int) {
+        return std::nullopt;
+      }
+      int64_t n = static_cast<int64_t>(base->elements.size());
+      int64_t k = index->intValue < 0 ? index->intValue + n : index->intValue;
+      if (k < 0 || k >= n) return std::nullopt;
+      return base->elements[k];
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// --- type expressions -------------------------------------------------------------
+
+namespace {
+
+class TypeExprEvaluator {
+public:
+  TypeExprEvaluator(const Ast& ast, ResolvedModule& module, DiagnosticSink& diags)
+      : ast_(ast), module_(module), diags_(diags) {}
+
+  // A type, or a signature when `allowSignature` (`void(float32)`).
+  struct Result {
+    Result() = default;
+    explicit Result(TypeId t) : type(t) {}
+    TypeId type;
+    bool isSignature = false;
+    bool isArgsTuple = false;
+    Signature signature;
+  };
+
+  std::optional<Result> eval(ExprId id, bool allowSignature) {
+    const Expr& e = ast_.expr(id);
+    Location loc = locationOf(ast_, e.range);
+    if (const auto* c = e.dyn<ast::Constant>()) {
+      const ConstantValue& v = ast_.constant(c->value);
+      if (v.kind == ConstantKind::Str) {
+        return evalString(id, v.text, allowSignature);
+      }
+      if (v.kind == ConstantKind::None) {
+        return Result(module_.types.none());
+      }
+    }
+    if (e.is<ast::Name>() || e.is<ast::Attribute>()) {
+      auto path = entityPath(ast_, id, module_);
+      if (path) {
+        auto entity = lookupEntity(*path, module_.types);
+        if (entity && entity->kind == Intrinsic::TypeObject) {
+          return Result(TypeId(entity->payload));
+        }
+      }
+      std::string text(loc.length ? std::string(loc.lineText.substr(loc.column - 1, loc.length))
+                                  : std::string("?"));
+      diags_.error(loc, Diag::InvalidType, "`" + text + "` is not a type");
+      return std::nullopt;
+    }
+    if (const auto* s = e.dyn<ast::Subscript>()) {
+      auto element = eval(s->value, false);
+      if (!element) return std::nullopt;
+      if (!module_.types.isNumber(element->type)) {
+        diags_.error(loc, Diag::InvalidType, "only scalar types can be array elements");
+        return std::nullopt;
+      }
+      std::vector<ExprId> dims;
+      if (const auto* t = ast_.expr(s->slice).dyn<ast::Tuple>()) {
+        for (ExprId d : ast_.list(t->elts)) dims.push_back(d);
+      } else {
+        dims.push_back(s->slice);
+      }
+      std::vector<bool> unit;
+      for (ExprId d : dims) {
+        const auto* slice = ast_.expr(d).dyn<ast::Slice>();
+        bool ok = slice != nullptr && !slice->lower.valid() && !slice->upper.valid();
+        bool isUnit = false;
+        if (ok && slice->step.valid()) {
+          auto step = foldConstant(ast_, slice->step, module_);
+          ok = step && step->kind == ConstValue::Kind::Int && step->intValue == 1;
+          isUnit = true;
+        }
+        if (!ok) {
+          diags_.error(locationOf(ast_, ast_.expr(d).range), Diag::InvalidType,
+                       "array dimensions are written `:` or `::1`");
+          return std::nullopt;
+        }
+        unit.push_back(isUnit);
+      }
+      auto layout = layoutFromSlices(unit);
+      if (!layout) {
+        diags_.error(locationOf(ast_, ast_.expr(s->slice).range), Diag::InvalidType,
+                     "can only specify step 1 (`::1`) in the first or last dimension");
+        return std::nullopt;
+      }
+      return Result(module_.types.array(element->type, static_cast<unsigned>(unit.size()), *layout));
+    }
+    if (const auto* t = e.dyn<ast::Tuple>()) {
+      std::vector<TypeId> elements;
+      for (ExprId elt : ast_.list(t->elts)) {
+        auto r = eval(elt, false);
+        if (!r) return std::nullopt;
+        elements.push_back(r->type);
+      }
+      Result r{module_.types.tuple(elements)};
+      if (allowSignature) {
+        r.isArgsTuple = true;
+        r.signature.args = std::move(elements);
+      }
+      return r;
+    }
+    if (const auto* call = e.dyn<ast::Call>()) {
+      auto ret = eval(call->func, false);
+      if (!ret) return std::nullopt;
+      if (!allowSignature) {
+        diags_.error(loc, Diag::InvalidType, "expected a type, found a signature");
+        return std::nullopt;
+      }
+      Result r{ret->type};
+      r.isSignature = true;
+      r.signature.returnType = ret->type;
+      for (ExprId a : ast_.list(call->args)) {
+        auto arg = eval(a, false);
+        if (!arg) return std::nullopt;
+        r.signature.args.push_back(arg->type);
+      }
+      return r;
+    }
+    diags_.error(loc, Diag::InvalidType, "expected a type");
+    return std::nullopt;
+  }
+
+  // The location of byte `offset` of the string literal `id`'s value, when
+  // the literal is written plainly on one line; else the whole literal.
+  Location stringLocation(ExprId id, uint32_t offset, uint32_t length) {
+    const Expr& e = ast_.expr(id);
+    Location whole = locationOf(ast_, e.range);
+    if (e.range.lineno != e.range.endLineno || whole.lineText.empty()) return whole;
+    std::string_view literal = whole.lineText.substr(whole.column - 1, whole.length);
+    size_t q = literal.find_first_of("\"'");
+    if (q == std::string_view::npos || literal.find('\\') != std::string_view::npos) {
+      return whole;
+    }
+    char quote = literal[q];
+    size_t quoteLen = literal.substr(q, 3) == std::string(3, quote) ? 3 : 1;
+    size_t body = q + quoteLen;
+    // Implicit concatenation: more than one literal.
+    if (literal.find(quote, body) + quoteLen != literal.size()) return whole;
+    Location loc = whole;
+    loc.column = whole.column + static_cast<uint32_t>(body) + offset;
+    loc.length = length;
+    return loc;
+  }
+
+private:
+  std::optional<Result> evalString(ExprId id, const std::string& text, bool allowSignature) {
+    if (allowSignature) {
+      auto parsed = parseSignature(text, module_.types);
+      if (auto* err = std::get_if<SignatureError>(&parsed)) {
+        diags_.error(stringLocation(id, err->offset, err->length), Diag::InvalidSignature,
+                     err->message);
+        return std::nullopt;
+      }
+      Result r;
+      r.signature = std::get<Signature>(parsed);
+      r.isSignature = r.signature.returnType.has_value();
+      r.isArgsTuple = !r.isSignature;
+      return r;
+    }
+    auto parsed = parseTypeText(text, module_.types);
+    if (auto* err = std::get_if<SignatureError>(&parsed)) {
+      diags_.error(stringLocation(id, err->offset, err->length), Diag::InvalidType, err->message);
+      return std::nullopt;
+    }
+    return Result(std::get<TypeId>(parsed));
+  }
+
+  const Ast& ast_;
+  ResolvedModule& module_;
+  DiagnosticSink& diags_;
+};
+
+}  // namespace
+
+std::optional<TypeId> evalTypeExpr(const Ast& ast, ExprId expr, ResolvedModule& module,
+                                   DiagnosticSink& diags) {
+  TypeExprEvaluator evaluator(ast, module, diags);
+  auto r = evaluator.eval(expr, false);
+  if (!r) return std::nullopt;
+  return r->type;
+}
+
+// --- the module level ---------------------------------------------------------
+
+namespace {
+
+class Resolver {
+public:
+  Resolver(const Ast& ast, const ResolveOptions& options, DiagnosticSink& diags)
+      : ast_(ast), options_(options), diags_(diags) {}
+
+  ResolvedModule run() {
+    for (StmtId id : ast_.module()) {
+      visitTopLevel(id);
+    }
+    // Defines that no module-level assignment consumed are new constants.
+    for (const auto& [name, value] : options_.defines) {
+      auto it = module_.globals.find(name);
+      if (it == module_.globals.end() || it->second.kind != Intrinsic::Constant ||
+          !definedByCommandLine_.count(name)) {
+        bindDefine(name, value);
+      }
+    }
+    applyCommandLineSignatures();
+    for (JitFunction& f : module_.functions) {
+      if (!f.device && f.signatures.empty() && !f.signatureGiven) {
+        diags_.error(f.location, Diag::NoSignature, f.name);
+      }
+    }
+    return std::move(module_);
+  }
+
+private:
+  void bind(const std::string& name, Entity entity) { module_.globals[name] = std::move(entity); }
+
+  void visitTopLevel(StmtId id) {
+    const Stmt& s = ast_.stmt(id);
+    switch (s.kind()) {
+      case StmtKind::Import:
+        for (AliasId a : ast_.list(s.as<ast::Import>().names)) {
+          const Alias& alias = ast_.alias(a);
+          std::string full(ast_.str(alias.name));
+          if (alias.asname.valid()) {
+            bindPath(std::string(ast_.str(alias.asname)), full);
+          } else {
+            std::string first = full.substr(0, full.find('.'));
+            bindPath(first, first);
+          }
+        }
+        break;
+      case StmtKind::ImportFrom: {
+        const auto& from = s.as<ast::ImportFrom>();
+        std::string module(ast_.str(from.module));
+        for (AliasId a : ast_.list(from.names)) {
+          const Alias& alias = ast_.alias(a);
+          std::string name(ast_.str(alias.name));
+          if (name == "*") continue;
+          std::string bound = alias.asname.valid() ? std::string(ast_.str(alias.asname)) : name;
+          if (from.level != 0) {
+            bind(bound, Entity{Intrinsic::HostValue, 0, bound});
+          } else {
+            bindPath(bound, module + "." + name);
+          }
+        }
+        break;
+      }
+      case StmtKind::Assign: {
+        const auto& assign = s.as<ast::Assign>();
+        for (ExprId target : ast_.list(assign.targets)) {
+          bindAssigned(target, assign.value);
+        }
+        break;
+      }
+      case StmtKind::AnnAssign: {
+        const auto& assign = s.as<ast::AnnAssign>();
+        if (assign.value.valid()) bindAssigned(assign.target, assign.value);
+        break;
+      }
+      case StmtKind::AugAssign: {
+        const auto& aug = s.as<ast::AugAssign>();
+        if (const auto* name = ast_.expr(aug.target).dyn<ast::Name>()) {
+          std::string n(ast_.str(name->id));
+          auto it = module_.globals.find(n);
+          std::optional<ConstValue> value;
+          if (it != module_.globals.end() && it->second.kind == Intrinsic::Constant) {
+            auto rhs = foldConstant(ast_, aug.value, module_);
+            if (rhs) value = foldBinary(aug.op, module_.constants[it->second.payload], *rhs);
+          }
+          if (value) {
+            module_.constants.push_back(*value);
+            bind(n, Entity{Intrinsic::Constant,
+                           static_cast<uint32_t>(module_.constants.size() - 1), n});
+          } else {
+            bind(n, Entity{Intrinsic::HostValue, 0, n});
+          }
+        }
+        break;
+      }
+      case StmtKind::FunctionDef:
+      case StmtKind::AsyncFunctionDef:
+        visitFunction(id);
+        break;
+      case StmtKind::ClassDef: {
+        std::string n(ast_.str(s.as<ast::ClassDef>().name));
+        bind(n, Entity{Intrinsic::HostValue, 0, n});
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  void bindPath(const std::string& name, const std::string& path) {
+    auto entity = lookupEntity(path, module_.types);
+    if (entity) {
+      bind(name, *entity);
+    } else {
+      bind(name, Entity{Intrinsic::HostValue, 0, name});
+    }
+  }
+
+  void bindDefine(const std::string& name, const ConstValue& value) {
+    module_.constants.push_back(value);
+    module_.globals[name] =
+        Entity{Intrinsic::Constant, static_cast<uint32_t>(module_.constants.size() - 1), name};
+    definedByCommandLine_.insert(name);
+  }
+
+  void bindAssigned(ExprId target, ExprId value) {
+    const Expr& t = ast_.expr(target);
+    if (const auto* name = t.dyn<ast::Name>()) {
+      std::string n(ast_.str(name->id));
+      // `-D NAME=VALUE` replaces the assignment itself, so that constants
+      // computed from NAME below see the new value.
+      for (const auto& [defined, v] : options_.defines) {
+        if (defined == n) {
+          bindDefine(n, v);
+          return;
+        }
+      }
+      if (auto v = foldConstant(ast_, value, module_);
+          v && v->kind != ConstValue::Kind::Str && v->kind != ConstValue::Kind::None) {
+        module_.constants.push_back(std::move(*v));
+        bind(n, Entity{Intrinsic::Constant, static_cast<uint32_t>(module_.constants.size() - 1), n});
+        return;
+      }
+      if (auto path = entityPath(ast_, value, module_)) {
+        if (auto entity = lookupEntity(*path, module_.types)) {
+          bind(n, *entity);
+          return;
+        }
+      }
+      if (const auto* vn = ast_.expr(value).dyn<ast::Name>()) {
+        auto it = module_.globals.find(std::string(ast_.str(vn->id)));
+        if (it != module_.globals.end() && it->second.kind == Intrinsic::Function) {
+          bind(n, it->second);
+          return;
+        }
+      }
+      bind(n, Entity{Intrinsic::HostValue, 0, n});
+      return;
+    }
+    if (const auto* tuple = t.dyn<ast::Tuple>()) {
+      auto values = ast_.expr(value).dyn<ast::Tuple>();
+      auto targets = ast_.list(tuple->elts);
+      if (values != nullptr && ast_.list(values->elts).size() == targets.size()) {
+        auto vs = ast_.list(values->elts);
+        for (size_t i = 0; i < targets.size(); ++i) bindAssigned(targets[i], vs[i]);
+        return;
+      }
+      for (ExprId elt : targets) {
+        if (const auto* name = ast_.expr(elt).dyn<ast::Name>()) {
+          std::string n(ast_.str(name->id));
+          bind(n, Entity{Intrinsic::HostValue, 0, n});
+        }
+      }
+    }
+  }
+
+  // The decorator's meaning: nullopt if it is not cuda.jit.
+  bool isJit(ExprId id) {
+    auto path = entityPath(ast_, id, module_);
+    if (!path) return false;
+    auto entity = lookupEntity(*path, module_.types);
+    return entity && entity->kind == Intrinsic::Jit;
+  }
+
+  Location nameLocation(const Stmt& s, std::string_view name) {
+    Location loc = locationOf(ast_, s.range);
+    if (loc.line == 0) return loc;
+    size_t pos = loc.lineText.find("def", loc.column - 1);
+    if (pos != std::string_view::npos) {
+      size_t n = loc.lineText.find(name, pos + 3);
+      if (n != std::string_view::npos) {
+        loc.column = static_cast<uint32_t>(n + 1);
+        loc.length = static_cast<uint32_t>(name.size());
+        return loc;
+      }
+    }
+    loc.length = 3;
+    return loc;
+  }
+
+  void visitFunction(StmtId id) {
+    const Stmt& s = ast_.stmt(id);
+    const ast::FunctionDef& def = *s.functionDef();
+    std::string name(ast_.str(def.name));
+    ExprId jitDecorator;
+    for (ExprId d : ast_.list(def.decoratorList)) {
+      ExprId callee = d;
+      if (const auto* call = ast_.expr(d).dyn<ast::Call>()) callee = call->func;
+      if (isJit(callee)) {
+        jitDecorator = d;
+      } else {
+        std::string text = "this decorator";
+        diags_.warning(locationOf(ast_, ast_.expr(d).range), Diag::InvalidDecorator,
+                       "decorator ignored: pykc only knows `cuda.jit`");
+      }
+    }
+    if (!jitDecorator.valid()) {
+      // A plain Python function: host code (an error if a kernel calls it).
+      bind(name, Entity{Intrinsic::HostValue, 1, name});
+      return;
+    }
+    JitFunction f;
+    f.name = name;
+    f.stmt = id;
+    f.location = nameLocation(s, name);
+    const Arguments& args = ast_.arguments(def.args);
+    bool paramsOk = true;
+    if (!args.posonlyargs.empty() || args.vararg.valid() || !args.kwonlyargs.empty() ||
+        args.kwarg.valid() || !args.defaults.empty()) {
+      diags_.error(f.location, Diag::UnsupportedFeature,
+                   "kernels and device functions take plain positional parameters only "
+                   "(no defaults, `*args`, keyword-only or `**kwargs`)");
+      paramsOk = false;
+    }
+    for (ArgId a : ast_.list(args.args)) f.params.push_back(std::string(ast_.str(ast_.arg(a).arg)));
+    if (s.isAsync()) {
+      diags_.error(f.location, Diag::UnsupportedConstruct, "`async def`");
+    }
+    if (const auto* call = ast_.expr(jitDecorator).dyn<ast::Call>()) {
+      parseJitCall(f, *call);
+    }
+    if (paramsOk) {
+      addAnnotationSignature(f, def);
+    }
+    uint32_t index = static_cast<uint32_t>(module_.functions.size());
+    module_.functions.push_back(std::move(f));
+    bind(name, Entity{Intrinsic::Function, index, name});
+  }
+
+  void addAnnotationSignature(JitFunction& f, const ast::FunctionDef& def) {
+    const Arguments& args = ast_.arguments(def.args);
+    auto params = ast_.list(args.args);
+    size_t annotated = 0;
+    for (ArgId a : params) annotated += ast_.arg(a).annotation.valid() ? 1 : 0;
+    if (annotated == 0) return;
+    f.signatureGiven = true;
+    if (annotated != params.size()) {
+      diags_.error(f.location, Diag::InvalidSignature,
+                   "annotate every parameter of `" + f.name + "` or none");
+      return;
+    }
+    Signature sig;
+    for (ArgId a : params) {
+      auto t = evalTypeExpr(ast_, ast_.arg(a).annotation, module_, diags_);
+      if (!t) return;
+      sig.args.push_back(*t);
+    }
+    if (def.returns.valid()) {
+      auto t = evalTypeExpr(ast_, def.returns, module_, diags_);
+      if (!t) return;
+      sig.returnType = *t;
+    }
+    f.signatures.push_back(DeclaredSignature{sig, f.location});
+  }
+
+  void addSignature(JitFunction& f, Signature sig, Location loc) {
+    if (!f.device && sig.returnType && !module_.types.isNone(*sig.returnType)) {
+      diags_.error(loc, Diag::InvalidSignature,
+                   "a kernel's signature must return `void`, found `" +
+                       module_.types.name(*sig.returnType) + "`");
+      return;
+    }
+    if (sig.args.size() != f.params.size()) {
+      std::string text = formatSignature(
+          module_.types, sig.returnType.value_or(module_.types.none()), sig.args);
+      diags_.error(loc, Diag::SignatureArity, text, sig.args.size(), f.name, f.params.size());
+      return;
+    }
+    for (const DeclaredSignature& existing : f.signatures) {
+      if (existing.signature.args == sig.args) {
+        return;
+      }
+    }
+    f.signatures.push_back(DeclaredSignature{std::move(sig), loc});
+  }
+
+  void parseSignatureExpr(JitFunction& f, ExprId id) {
+    TypeExprEvaluator evaluator(ast_, module_, diags_);
+    Location loc = locationOf(ast_, ast_.expr(id).range);
+    auto r = evaluator.eval(id, true);
+    if (!r) return;
+    if (!r->isSignature && !r->isArgsTuple) {
+      diags_.error(loc, Diag::InvalidSignature,
+                   "expected a signature such as `\"void(float32[::1])\"`, found a type");
+      return;
+    }
+    addSignature(f, r->signature, loc);
+  }
+
+  std::optional<bool> boolOption(const Keyword& k) {
+    auto v = foldConstant(ast_, k.value, module_);
+    if (!v || (v->kind != ConstValue::Kind::Bool && v->kind != ConstValue::Kind::Int)) {
+      diags_.error(locationOf(ast_, ast_.expr(k.value).range), Diag::InvalidDecorator,
+                   "`" + std::string(ast_.str(k.arg)) + "` must be True or False");
+      return std::nullopt;
+    }
+    return truthOf(*v);
+  }
+
+  void parseJitCall(JitFunction& f, const ast::Call& call) {
+    parseJitOptions(f, call);
+    auto args = ast_.list(call.args);
+    if (args.size() > 1) {
+      diags_.error(locationOf(ast_, ast_.expr(args[1]).range), Diag::InvalidDecorator,
+                   "`cuda.jit` takes one positional argument (a signature or a list of them)");
+    }
+    if (!args.empty()) {
+      // A kernel whose signature is wrong is not reported again as untyped.
+      f.signatureGiven = true;
+      const Expr& sig = ast_.expr(args[0]);
+      if (const auto* list = sig.dyn<ast::List>()) {
+        for (ExprId item : ast_.list(list->elts)) parseSignatureExpr(f, item);
+      } else {
+        parseSignatureExpr(f, args[0]);
+      }
+    }
+  }
+
+  void parseJitOptions(JitFunction& f, const ast::Call& call) {
+    for (KeywordId kid : ast_.list(call.keywords)) {
+      const Keyword& k = ast_.keyword(kid);
+      Location loc = locationOf(ast_, k.range);
+      std::string key(ast_.str(k.arg));
+      if (!k.arg.valid()) {
+        diags_.error(loc, Diag::InvalidDecorator, "`**kwargs` in `cuda.jit(...)` is not supported");
+      } else if (key == "device") {
+        if (auto b = boolOption(k)) f.device = *b;
+      } else if (key == "fastmath") {
+        if (auto b = boolOption(k)) f.options.fastmath = *b;
+      } else if (key == "lineinfo") {
+        if (auto b = boolOption(k)) f.options.lineinfo = *b;
+      } else if (key == "debug") {
+        if (auto b = boolOption(k)) {
+          f.options.debug = *b;
+          if (*b) {
+            diags_.warning(loc, Diag::UnsupportedOption,
+                           "`debug=True` is not supported: no exceptions or bounds checks are "
+                           "compiled; line tables are kept as with `lineinfo=True`");
+            f.options.lineinfo = true;
+          }
+        }
+      } else if (key == "opt") {
+        if (auto b = boolOption(k)) {
+          f.options.opt = *b;
+          if (!*b) {
+            diags_.warning(loc, Diag::UnsupportedOption,
+                           "`opt=False` applies to the whole file in pykc: pass `-O0` to "
+                           "compile without optimisation");
+          }
+        }
+      } else if (key == "forceinline") {
+        if (auto b = boolOption(k)) f.options.forceinline = *b;
+      } else if (key == "max_registers") {
+        auto v = foldConstant(ast_, k.value, module_);
+        if (!v || v->kind != ConstValue::Kind::Int || v->intValue < 0 || v->intValue > 255) {
+          diags_.error(loc, Diag::InvalidDecorator,
+                       "`max_registers` must be an integer from 0 to 255");
+        } else {
+          f.options.maxRegisters = static_cast<unsigned>(v->intValue);
+        }
+      } else if (key == "cache" || key == "inline" || key == "boundscheck") {
+        // cache: pykc has its own cache; inline: LLVM decides; boundscheck:
+        // numba-cuda ignores it on the GPU.
+      } else if (key == "link" || key == "extensions" || key == "lto") {
+        diags_.error(loc, Diag::UnsupportedOption,
+                     "`" + key + "=` is not supported by pykc yet");
+      } else {
+        diags_.error(loc, Diag::InvalidDecorator, "unknown `cuda.jit` option `" + key + "`");
+      }
+    }
+    if (f.device && f.options.maxRegisters != 0) {
+      diags_.warning(locationOf(ast_, ast_.expr(call.func).range), Diag::UnsupportedOption,
+                     "`max_registers` applies to kernels only; ignored on a device function");
+    }
+  }
+
+  void applyCommandLineSignatures() {
+    for (const std::string& text : options_.sigs) {
+      auto parsed = parseNamedSignature(text, module_.types);
+      if (auto* err = std::get_if<SignatureError>(&parsed)) {
+        diags_.error(Diag::InvalidSignature,
+                     "invalid `--sig '" + text + "'`: " + err->message);
+        continue;
+      }
+      auto& named = std::get<NamedSignature>(parsed);
+      JitFunction* target = nullptr;
+      for (JitFunction& f : module_.functions) {
+        if (f.name == named.name) target = &f;
+      }
+      if (target == nullptr) {
+        diags_.error(Diag::UnknownKernel, "`--sig '" + text + "'` names `" + named.name +
+                                              "`, which is not a `cuda.jit` function of " +
+                                              (ast_.source() ? ast_.source()->path() : "the file"));
+        continue;
+      }
+      addSignature(*target, named.signature, target->location);
+    }
+  }
+
+  const Ast& ast_;
+  const ResolveOptions& options_;
+  DiagnosticSink& diags_;
+  ResolvedModule module_;
+  std::set<std::string> definedByCommandLine_;
+};
+
+}  // namespace
+
+ResolvedModule resolveModule(const Ast& ast, const ResolveOptions& options,
+                             DiagnosticSink& diags) {
+  Resolver resolver(ast, options, diags);
+  return resolver.run();
+}
+
+}  // namespace frontend

@@ -1,0 +1,198 @@
+#pragma once
+// Name resolution over a parsed module: imports and their aliases, module
+// constants (folded), and the functions decorated with `cuda.jit` (kernels and
+// device functions) with their signatures and options. Host code is parsed
+// and otherwise ignored.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/signature.h"
+#include "frontend/source.h"
+#include "frontend/types.h"
+
+namespace frontend {
+
+class DiagnosticSink;
+
+// A compile-time value: module constants, literals, folded expressions.
+struct ConstValue {
+  enum class Kind : uint8_t { None, Bool, Int, Float, Str, Tuple };
+  Kind kind = Kind::None;
+  bool boolValue = false;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  std::string strValue;
+  std::vector<ConstValue> elements;
+
+  static ConstValue ofBool(bool b) {
+    ConstValue v;
+    v.kind = Kind::Bool;
+    v.boolValue = b;
+    return v;
+  }
+  static ConstValue ofInt(int64_t i) {
+    ConstValue v;
+    v.kind = Kind::Int;
+    v.intValue = i;
+    return v;
+  }
+  static ConstValue ofFloat(double f) {
+    ConstValue v;
+    v.kind = Kind::Float;
+    v.floatValue = f;
+    return v;
+  }
+  bool isNumber() const { return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float; }
+  // Python's repr (`3`, `2.5`, `True`, `(1, 2)`).
+  std::string repr() const;
+};
+
+// What a module-level name, an attribute of one, or a builtin refers to when
+// it is not a runtime value.
+enum class Intrinsic : uint16_t {
+  None,
+  // Namespaces: only their attributes mean something (`payload` is unused;
+  // `path` says which).
+  Module,
+  // cuda.threadIdx / blockIdx / blockDim / gridDim: `.x/.y/.z` are values.
+  ThreadIdx, BlockIdx, BlockDim, GridDim,
+  Laneid, Warpsize,
+  Grid, Gridsize,
+  Syncthreads, SyncthreadsCount, SyncthreadsAnd, SyncthreadsOr, Syncwarp,
+  Threadfence, ThreadfenceBlock, ThreadfenceSystem,
+  SharedArray, LocalArray,
+  // Warp-level and bit intrinsics of numba.cuda.
+  ShflSync, ShflUpSync, ShflDownSync, ShflXorSync,
+  AllSync, AnySync, EqSync, BallotSync, Activemask, LanemaskLt,
+  Popc, Brev, Clz, Ffs, Fma, Cbrt,
+  // cuda.cg.this_grid(), the grid group it returns, and its `.sync`.
+  ThisGrid, GridGroup, GridSync,
+  AtomicAdd, AtomicSub, AtomicMax, AtomicMin, AtomicAnd, AtomicOr, AtomicXor,
+  AtomicExch, AtomicInc, AtomicDec, AtomicCas,
+  Jit,
+  // math.pi/e/tau/inf/nan (also numpy's): payload 0..4.
+  MathConst,
+  // Python builtins.
+  Range, Min, Max, Abs, Len, Round, Int, Float, Bool, Print,
+  // math.<fn>: payload is a MathFn.
+  Math,
+  // A numba/NumPy scalar type used as a value (`float32`, `np.float32`):
+  // callable as a cast, and a dtype argument. payload is the TypeId index.
+  TypeObject,
+  // A decorated function of this module; payload is its index in
+  // ResolvedModule::functions.
+  Function,
+  // A module-level constant; payload indexes ResolvedModule::constants.
+  Constant,
+  // A name bound at module level to something that is not a compile-time
+  // constant (host data, classes, undecorated functions): an error in kernels.
+  HostValue,
+};
+
+enum class MathFn : uint8_t {
+#define PYKC_MATH(Name, PyName, Arity, Libdevice) Name,
+#include "frontend/math_functions.def"
+};
+std::string_view mathFnName(MathFn fn);
+unsigned mathFnArity(MathFn fn);
+
+// A compile-time meaning with the dotted path it was reached by
+// (`numba.cuda.threadIdx`), for messages and further attributes.
+struct Entity {
+  Intrinsic kind = Intrinsic::None;
+  uint32_t payload = 0;
+  std::string path;
+};
+
+// The canonical dotted path of a module/attribute chain, e.g. `numba.cuda.grid`,
+// `numpy.float32`, `math.sin`, and its meaning; nullopt when pykc does not
+// know `path`. `types` interns type objects.
+std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types);
+
+// The options of a `@cuda.jit(...)` decorator.
+struct JitOptions {
+  bool fastmath = false;
+  bool lineinfo = false;
+  bool debug = false;
+  bool opt = true;
+  unsigned maxRegisters = 0;
+  bool forceinline = false;
+};
+
+// One signature given for a function, with where it was written.
+struct DeclaredSignature {
+  Signature signature;
+  Location location;
+};
+
+// A function decorated with `cuda.jit`.
+struct JitFunction {
+  std::string name;
+  StmtId stmt;
+  bool device = false;
+  JitOptions options;
+  // Explicit signatures (decorator, annotations, --sig), in order given.
+  std::vector<DeclaredSignature> signatures;
+  // Some signature was written (even if it was rejected).
+  bool signatureGiven = false;
+  std::vector<std::string> params;
+  // The `def` line's location (the name), for messages.
+  Location location;
+};
+
+struct ResolveOptions {
+  // `-D NAME=VALUE`: constants that replace (or add) module constants,
+  // already parsed.
+  std::vector<std::pair<std::string, ConstValue>> defines;
+  // `--sig 'name(types)'`: signatures added to the named functions.
+  std::vector<std::string> sigs;
+};
+
+// The module as kernels see it.
+struct ResolvedModule {
+  TypeTable types;
+  // Module-level names, by name (sorted: deterministic).
+  std::map<std::string, Entity> globals;
+  std::vector<ConstValue> constants;
+  // Decorated functions in source order.
+  std::vector<JitFunction> functions;
+};
+
+// Resolves `ast`'s module level. Reports bad decorators, signatures and
+// options to `diags`; always returns a module (check with diags.hasErrors()).
+// `ast` (and its SourceFile) must outlive the result's locations.
+ResolvedModule resolveModule(const Ast& ast, const ResolveOptions& options,
+                             DiagnosticSink& diags);
+
+// Folds `expr` into a constant using `module`'s globals; nullopt when it is not
+// a compile-time constant (nothing is reported).
+std::optional<ConstValue> foldConstant(const Ast& ast, ExprId expr, const ResolvedModule& module);
+
+// Constant folding with Python's semantics on int64/float64/bool values;
+// nullopt when the operation is not defined or overflows int64.
+std::optional<ConstValue> foldBinary(Operator op, const ConstValue& a, const ConstValue& b);
+std::optional<ConstValue> foldUnary(UnaryOpKind op, const ConstValue& a);
+std::optional<ConstValue> foldCompare(CmpOp op, const ConstValue& a, const ConstValue& b);
+// Python's truth value of a constant.
+bool truthOf(const ConstValue& v);
+// The type of a constant (int64, float64, bool, tuples of those), or nullopt
+// for strings and None.
+std::optional<TypeId> typeOfConstant(const ConstValue& v, TypeTable& types);
+// The value of math.pi/e/tau/inf/nan by MathConst payload.
+double mathConstValue(uint32_t payload);
+
+// The location of a node of `ast` (1-based column, length clipped to the line).
+Location locationOf(const Ast& ast, const NodeRange& range);
+
+// Evaluates a type expression written in Python (`float32[::1]`,
+// `numba.int64`, `np.float32`, `"float32[:, :]"`) in module scope; nullopt
+// (after reporting to `diags`) when it is not a type.
+std::optional<TypeId> evalTypeExpr(const Ast& ast, ExprId expr, ResolvedModule& module,
+                                   DiagnosticSink& diags);
+
+}  // namespace frontend

@@ -1,0 +1,144 @@
+#pragma once
+// The types of kernel values (numba's type system, the part pykc supports):
+// bool, int8..int64, uint8..uint64, float32, float64, arrays of those (any
+// ndim, C/F/A layout), tuples, and `none` (void). Types are interned in a
+// TypeTable and referred to by TypeId; equal types have equal ids.
+//
+// Also the typing rules numba applies to them (numba 0.61 / numba-cuda
+// 0.30.4, measured with `numba.cuda.compile_ptx`): operator result types
+// (`binaryResultType`), unification of a variable's assignments
+// (`unifyTypes`, NumPy's promote_types), and conversions.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "frontend/ast.h"
+
+namespace frontend {
+
+using TypeId = Id<struct TypeTag>;
+
+enum class TypeKind : uint8_t { None, Bool, Int, Float, Array, Tuple };
+enum class Layout : uint8_t { C, F, A };
+
+struct Type {
+  TypeKind kind = TypeKind::None;
+  // Int/Float: the bit width; Int: signedness.
+  uint8_t bits = 0;
+  bool isSigned = false;
+  // Array: element type (a scalar), ndim >= 1 and layout.
+  TypeId element;
+  uint8_t ndim = 0;
+  Layout layout = Layout::A;
+  // Tuple: the element types.
+  std::vector<TypeId> elements;
+
+  using Key = std::tuple<TypeKind, uint8_t, bool, uint32_t, uint8_t, Layout, std::vector<TypeId>>;
+  Key key() const { return Key(kind, bits, isSigned, element.index, ndim, layout, elements); }
+};
+
+// Owns every type of one compilation. Not thread-safe; ids are stable.
+class TypeTable {
+public:
+  TypeTable();
+
+  TypeId intern(const Type& type);
+  const Type& get(TypeId id) const { return types_[id.index]; }
+
+  TypeId none() const { return none_; }
+  TypeId boolean() const { return bool_; }
+  TypeId intType(unsigned bits, bool isSigned);
+  TypeId floatType(unsigned bits);
+  TypeId int32() { return intType(32, true); }
+  TypeId int64() { return intType(64, true); }
+  TypeId uint64() { return intType(64, false); }
+  TypeId float32() { return floatType(32); }
+  TypeId float64() { return floatType(64); }
+  TypeId array(TypeId element, unsigned ndim, Layout layout);
+  TypeId tuple(std::vector<TypeId> elements);
+  TypeId uniTuple(TypeId element, unsigned count) {
+    return tuple(std::vector<TypeId>(count, element));
+  }
+
+  bool isNone(TypeId t) const { return get(t).kind == TypeKind::None; }
+  bool isBool(TypeId t) const { return get(t).kind == TypeKind::Bool; }
+  bool isInt(TypeId t) const { return get(t).kind == TypeKind::Int; }
+  bool isFloat(TypeId t) const { return get(t).kind == TypeKind::Float; }
+  bool isArray(TypeId t) const { return get(t).kind == TypeKind::Array; }
+  bool isTuple(TypeId t) const { return get(t).kind == TypeKind::Tuple; }
+  // Bool, Int or Float.
+  bool isNumber(TypeId t) const;
+  // Int or Bool (what integer operators accept).
+  bool isIntegral(TypeId t) const { return isInt(t) || isBool(t); }
+
+  // numba's spelling, as in its error messages and signatures: `float32`,
+  // `bool`, `array(float32, 1d, C)`, `UniTuple(int64 x 2)`, `Tuple(int32, float64)`.
+  std::string name(TypeId t) const;
+  // The signature-string spelling: `float32[::1]`, `int64[:, :]`, `boolean`,
+  // `float32[::1, :]`, `UniTuple(int64, 2)`, `Tuple(int32, float64)`.
+  std::string signatureName(TypeId t) const;
+  // NumPy's dtype name of a scalar (`bool`, `int32`, `float32`).
+  std::string dtypeName(TypeId t) const;
+  // The ABI code of docs/ABI.md (`f32`, `b1`, `f32a1C`, `t2i64i64`).
+  std::string abiCode(TypeId t) const;
+  // Size in bytes of a scalar in memory (bool is one byte).
+  unsigned byteSize(TypeId t) const;
+
+private:
+  std::vector<Type> types_;
+  std::map<Type::Key, uint32_t> index_;
+  TypeId none_;
+  TypeId bool_;
+};
+
+// A numba type name as written in signatures and as a module attribute
+// (`float32`, `f4`, `int64`, `intp`, `boolean`, `b1`, `bool_`, `uint8`, ...),
+// or std::nullopt. `none`/`void` give the None type.
+std::optional<TypeId> scalarTypeByName(TypeTable& types, std::string_view name);
+
+// Whether `name` is a numba or NumPy scalar type pykc knows but does not
+// support (`float16`, `complex64`, ...), for a better message.
+bool isUnsupportedTypeName(std::string_view name);
+
+// --- numba's typing rules --------------------------------------------------
+
+// The operators typed by binaryResultType.
+enum class ArithOp : uint8_t {
+  Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, LShift, RShift, BitAnd, BitOr, BitXor,
+};
+
+// The result type of `lhs op rhs` for scalar operands, and the type both
+// operands are converted to before the operation (`operand`), or nullopt when
+// numba rejects the combination. Integer operations happen in 64 bits
+// (int64 if either side is signed, else uint64); floats follow numba's
+// safe conversions (int8/16 and uint8/16 fit float32, wider ints need
+// float64); `/` of integers is float64; `**` of a float and an int keeps the
+// float (integer power).
+struct OpTyping {
+  TypeId result;
+  TypeId operand;
+  // Pow only: the exponent's type when it stays an integer (float ** int).
+  TypeId exponent;
+};
+std::optional<OpTyping> binaryResultType(TypeTable& types, ArithOp op, TypeId lhs, TypeId rhs);
+
+// The type two scalars are compared in (result is bool), or nullopt.
+std::optional<TypeId> comparisonType(TypeTable& types, TypeId lhs, TypeId rhs);
+
+// The common type of two values that meet in one variable, a conditional
+// expression, `min`/`max` or `and`/`or` (NumPy's promote_types for numbers,
+// elementwise for tuples, equality for arrays), or nullopt.
+std::optional<TypeId> unifyTypes(TypeTable& types, TypeId a, TypeId b);
+
+// The type of `-x`, `+x`, `~x` for a scalar x, or nullopt.
+std::optional<TypeId> unaryResultType(TypeTable& types, UnaryOpKind op, TypeId operand);
+
+// The iteration variable's type of `range(args...)` (int32 for small signed
+// ints, uint64 when all are unsigned, else int64), or nullopt for non-integers.
+std::optional<TypeId> rangeType(TypeTable& types, const std::vector<TypeId>& args);
+
+}  // namespace frontend

@@ -1,0 +1,1924 @@
+#include "lowering/lower.h"
+
+#include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/IR/CallingConv.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DIBuilder.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+
+#include <cassert>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "frontend/ast.h"
+#include "frontend/source.h"
+#include "frontend/typed_module.h"
+
+namespace lowering {
+namespace {
+
+using namespace frontend;
+
+constexpr const char* kTriple = "nvptx64-nvidia-cuda";
+constexpr const char* kDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
+constexpr unsigned kSharedAddressSpace = 3;
+
+struct MathInfo {
+  std::string_view libdevice;
+};
+constexpr MathInfo kMathInfo[] = {
+#define PYKC_MATH(Name, PyName, Arity, Libdevice) {Libdevice},
+#include "frontend/math_functions.def"
+};
+
+// An array value: the ABI's data pointer, shapes and strides (elements).
+struct ArrayParts {
+  llvm::Value* data;
+  std::vector<llvm::Value*> shape;
+  std::vector<llvm::Value*> strides;
+};
+
+struct LoopTargets {
+  llvm::BasicBlock* continueBlock;
+  llvm::BasicBlock* breakBlock;
+};
+
+class ModuleLowering;
+
+class FunctionLowering {
+public:
+  FunctionLowering(ModuleLowering& ml, const FunctionInstance& inst, llvm::Function* function);
+  void run();
+
+private:
+  // --- types and values ---
+  TypeTable& types();
+  llvm::Type* llvmType(TypeId t);
+  llvm::Type* memoryType(TypeId t);
+  llvm::Value* constant(const ConstValue& c, TypeId t);
+  llvm::Value* convert(llvm::Value* v, TypeId from, TypeId to);
+  llvm::Value* truth(llvm::Value* v, TypeId t);
+  ArrayParts arrayParts(llvm::Value* array, TypeId t);
+  llvm::Value* makeArray(const ArrayParts& parts, TypeId t);
+
+  // --- statements ---
+  void emitBody(std::span<const StmtId> body);
+  void emitStmt(StmtId id);
+  void emitFor(StmtId id, const ast::For& f);
+  void storeTarget(ExprId target, llvm::Value* value, TypeId type);
+  bool terminated() const { return builder_.GetInsertBlock()->getTerminator() != nullptr; }
+  void startDeadBlock();
+  void setLocation(const NodeRange& r);
+
+  // --- expressions ---
+  TypeId typeOf(ExprId id) const { return inst_.exprTypes[id.index]; }
+  llvm::Value* emitExpr(ExprId id);
+  llvm::Value* emitExprAs(ExprId id, TypeId t) { return convert(emitExpr(id), typeOf(id), t); }
+  llvm::Value* emitCondition(ExprId id);
+  llvm::Value* emitCompare(ExprId id, const ast::Compare& c);
+  llvm::Value* emitBoolOp(ExprId id, const ast::BoolOp& b);
+  llvm::Value* emitIfExp(ExprId id, const ast::IfExp& i);
+  llvm::Value* emitUnary(ExprId id, const ast::UnaryOp& u);
+  llvm::Value* emitAttribute(ExprId id, const ast::Attribute& a);
+  llvm::Value* emitSubscript(ExprId id, const ast::Subscript& s);
+  llvm::Value* emitArrayView(ExprId id, const ast::Subscript& s);
+  llvm::Value* emitCall(ExprId id, const ast::Call& c);
+  llvm::Value* emitMath(ExprId id, MathFn fn, const ast::Call& c);
+  llvm::Value* emitAtomic(ExprId id, Intrinsic kind, const ast::Call& c);
+  llvm::Value* emitArrayAlloc(ExprId id, Intrinsic kind, const ast::Call& c);
+  llvm::Value* emitArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId opType,
+                         TypeId exponentType);
+  llvm::Value* emitCmp(CmpOp op, llvm::Value* l, llvm::Value* r, TypeId opType);
+  llvm::Value* elementPointer(ExprId arrayExpr, ExprId indexExpr, TypeId& elementType);
+  llvm::Value* elementPointerOf(llvm::Value* array, TypeId arrayType, llvm::Value* index,
+                                TypeId indexType);
+  llvm::Value* wrapIndex(llvm::Value* index, TypeId indexType, llvm::Value* extent);
+  llvm::Value* loadElement(llvm::Value* ptr, TypeId elementType);
+  void storeElement(llvm::Value* ptr, llvm::Value* value, TypeId elementType);
+  llvm::Value* specialRegister(llvm::Intrinsic::ID id, uint64_t lo, uint64_t hi);
+  llvm::Value* threadIndexPart(Intrinsic kind, unsigned dim);
+  llvm::Value* gridPart(bool size, unsigned dim);
+  llvm::Value* callLibdevice(std::string_view base, TypeId t, std::vector<llvm::Value*> args,
+                             std::vector<llvm::Type*> extraTypes = {});
+  llvm::Value* floatDivmod(llvm::Value* a, llvm::Value* b, TypeId t, bool wantMod);
+  llvm::Value* entryAlloca(llvm::Type* t, llvm::Value* count = nullptr);
+  void emitGridSync();
+  llvm::Value* emitShuffle(Intrinsic kind, std::span<const ExprId> args);
+
+  ModuleLowering& ml_;
+  const Ast& ast_;
+  const FunctionInstance& inst_;
+  const JitFunction& fn_;
+  llvm::Function* function_;
+  llvm::LLVMContext& context_;
+  llvm::IRBuilder<> builder_;
+  llvm::BasicBlock* entry_ = nullptr;
+  std::map<std::string, llvm::AllocaInst*> vars_;
+  std::vector<LoopTargets> loops_;
+  llvm::DISubprogram* subprogram_ = nullptr;
+  unsigned sharedCounter_ = 0;
+};
+
+class ModuleLowering {
+public:
+  ModuleLowering(const Ast& ast, const TypedModule& typed, llvm::LLVMContext& context,
+                 const LoweringOptions& options)
+      : ast_(ast), typed_(typed), context_(context), options_(options) {}
+
+  LoweredModule run();
+
+  const Ast& ast() const { return ast_; }
+  const TypedModule& typed() const { return typed_; }
+  TypeTable& types() { return const_cast<TypeTable&>(typed_.module.types); }
+  llvm::LLVMContext& context() { return context_; }
+  llvm::Module& module() { return *module_; }
+  llvm::Function* function(int instance) { return functions_[instance]; }
+  llvm::DIBuilder* di() { return di_.get(); }
+  llvm::DIFile* diFile() { return diFile_; }
+  bool lineInfoFor(const FunctionInstance& inst) const {
+    return di_ != nullptr;
+  }
+  llvm::Function* powHelper(TypeId base, TypeId exponent);
+  llvm::GlobalVariable* dynamicShared();
+  void noteDynamicShared(const FunctionInstance& inst) { dynamicUsers_.insert(&inst); }
+  void noteCooperative(const FunctionInstance& inst) { cooperativeUsers_.insert(&inst); }
+  llvm::GlobalVariable* gridBarrier();
+
+  llvm::Type* llvmType(TypeId t);
+  llvm::Type* memoryType(TypeId t);
+
+private:
+  void declare();
+  void appendParams(TypeId t, std::vector<llvm::Type*>& params);
+
+  const Ast& ast_;
+  const TypedModule& typed_;
+  llvm::LLVMContext& context_;
+  const LoweringOptions& options_;
+  std::unique_ptr<llvm::Module> module_;
+  std::vector<llvm::Function*> functions_;
+  std::unique_ptr<llvm::DIBuilder> di_;
+  llvm::DIFile* diFile_ = nullptr;
+  std::map<std::pair<uint32_t, uint32_t>, llvm::Function*> powHelpers_;
+  llvm::GlobalVariable* dynamicShared_ = nullptr;
+  std::set<const FunctionInstance*> dynamicUsers_;
+  std::set<const FunctionInstance*> cooperativeUsers_;
+  llvm::GlobalVariable* gridBarrier_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------
+// Module level
+
+llvm::Type* ModuleLowering::llvmType(TypeId id) {
+  const Type& t = types().get(id);
+  switch (t.kind) {
+    case TypeKind::None:
+      return llvm::Type::getVoidTy(context_);
+    case TypeKind::Bool:
+      return llvm::Type::getInt1Ty(context_);
+    case TypeKind::Int:
+      return llvm::Type::getIntNTy(context_, t.bits);
+    case TypeKind::Float:
+      return t.bits == 32 ? llvm::Type::getFloatTy(context_) : llvm::Type::getDoubleTy(context_);
+    case TypeKind::Array: {
+      llvm::Type* i64 = llvm::Type::getInt64Ty(context_);
+      llvm::Type* dims = llvm::ArrayType::get(i64, t.ndim);
+      return llvm::StructType::get(context_, {llvm::PointerType::get(context_, 0), dims, dims});
+    }
+    case TypeKind::Tuple: {
+      std::vector<llvm::Type*> elements;
+      for (TypeId e : t.elements) elements.push_back(llvmType(e));
+      return llvm::StructType::get(context_, elements);
+    }
+  }
+  llvm_unreachable("unknown type kind");
+}
+
+llvm::Type* ModuleLowering::memoryType(TypeId id) {
+  if (types().isBool(id)) return llvm::Type::getInt8Ty(context_);
+  return llvmType(id);
+}
+
+void ModuleLowering::appendParams(TypeId id, std::vector<llvm::Type*>& params) {
+  const Type& t = types().get(id);
+  switch (t.kind) {
+    case TypeKind::Bool:
+      params.push_back(llvm::Type::getInt8Ty(context_));
+      return;
+    case TypeKind::Array:
+      params.push_back(llvm::PointerType::get(context_, 0));
+      for (unsigned d = 0; d < 2u * t.ndim; ++d) params.push_back(llvm::Type::getInt64Ty(context_));
+      return;
+    case TypeKind::Tuple:
+      for (TypeId e : std::vector<TypeId>(t.elements)) appendParams(e, params);
+      return;
+    default:
+      params.push_back(llvmType(id));
+      return;
+  }
+}
+
+void ModuleLowering::declare() {
+  for (size_t i = 0; i < typed_.instances.size(); ++i) {
+    const FunctionInstance& inst = typed_.instances[i];
+    std::vector<llvm::Type*> params;
+    llvm::Type* ret;
+    if (inst.isKernel) {
+      for (TypeId a : inst.argTypes) appendParams(a, params);
+      ret = llvm::Type::getVoidTy(context_);
+    } else {
+      for (TypeId a : inst.argTypes) params.push_back(llvmType(a));
+      ret = llvmType(inst.returnType);
+    }
+    auto* type = llvm::FunctionType::get(ret, params, false);
+    auto* f = llvm::Function::Create(
+        type, inst.isKernel ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage,
+        inst.symbol, module_.get());
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    const JitFunction& fn = typed_.module.functions[inst.function];
+    if (inst.isKernel) {
+      f->setCallingConv(llvm::CallingConv::PTX_Kernel);
+      llvm::NamedMDNode* annotations = module_->getOrInsertNamedMetadata("nvvm.annotations");
+      llvm::Type* i32 = llvm::Type::getInt32Ty(context_);
+      llvm::Metadata* kernel[] = {llvm::ValueAsMetadata::get(f),
+                                  llvm::MDString::get(context_, "kernel"),
+                                  llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, 1))};
+      annotations->addOperand(llvm::MDNode::get(context_, kernel));
+      if (fn.options.maxRegisters != 0) {
+        llvm::Metadata* maxnreg[] = {
+            llvm::ValueAsMetadata::get(f), llvm::MDString::get(context_, "maxnreg"),
+            llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, fn.options.maxRegisters))};
+        annotations->addOperand(llvm::MDNode::get(context_, maxnreg));
+      }
+    } else if (fn.options.forceinline) {
+      f->addFnAttr(llvm::Attribute::AlwaysInline);
+    }
+    // Name the parameters after the Python ones (readable IR and PTX).
+    unsigned k = 0;
+    for (size_t p = 0; p < inst.argTypes.size() && p < fn.params.size(); ++p) {
+      if (!inst.isKernel) {
+        f->getArg(k++)->setName(fn.params[p]);
+        continue;
+      }
+      std::vector<llvm::Type*> flat;
+      appendParams(inst.argTypes[p], flat);
+      for (size_t j = 0; j < flat.size(); ++j) {
+        f->getArg(k++)->setName(flat.size() == 1 ? fn.params[p]
+                                                 : fn.params[p] + "." + std::to_string(j));
+      }
+    }
+    functions_.push_back(f);
+  }
+}
+
+llvm::Function* ModuleLowering::powHelper(TypeId base, TypeId exponent) {
+  auto key = std::make_pair(base.index, exponent.index);
+  auto it = powHelpers_.find(key);
+  if (it != powHelpers_.end()) return it->second;
+  llvm::Type* bt = llvmType(base);
+  llvm::Type* et = llvmType(exponent);
+  bool isFloat = types().isFloat(base);
+  bool expSigned = types().get(exponent).isSigned;
+  std::string name = "pykc.pow." + types().abiCode(base) + "." + types().abiCode(exponent);
+  auto* f = llvm::Function::Create(llvm::FunctionType::get(bt, {bt, et}, false),
+                                   llvm::GlobalValue::InternalLinkage, name, module_.get());
+  f->addFnAttr(llvm::Attribute::AlwaysInline);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::Value* x = f->getArg(0);
+  llvm::Value* n = f->getArg(1);
+  llvm::IRBuilder<> b(context_);
+  auto* entry = llvm::BasicBlock::Create(context_, "entry", f);
+  auto* loop = llvm::BasicBlock::Create(context_, "loop", f);
+  auto* done = llvm::BasicBlock::Create(context_, "done", f);
+  b.SetInsertPoint(entry);
+  llvm::Value* negative = expSigned ? b.CreateICmpSLT(n, llvm::ConstantInt::get(et, 0))
+                                    : b.getFalse();
+  llvm::Value* magnitude = expSigned ? b.CreateSelect(negative, b.CreateNeg(n), n) : n;
+  llvm::Value* one = isFloat ? llvm::ConstantFP::get(bt, 1.0) : llvm::ConstantInt::get(bt, 1);
+  llvm::Value* isZero = b.CreateICmpEQ(magnitude, llvm::ConstantInt::get(et, 0));
+  b.CreateCondBr(isZero, done, loop);
+  // Square and multiply.
+  b.SetInsertPoint(loop);
+  llvm::PHINode* result = b.CreatePHI(bt, 2);
+  llvm::PHINode* power = b.CreatePHI(bt, 2);
+  llvm::PHINode* rest = b.CreatePHI(et, 2);
+  result->addIncoming(one, entry);
+  power->addIncoming(x, entry);
+  rest->addIncoming(magnitude, entry);
+  llvm::Value* odd = b.CreateTrunc(rest, b.getInt1Ty());
+  llvm::Value* times = isFloat ? b.CreateFMul(result, power) : b.CreateMul(result, power);
+  llvm::Value* nextResult = b.CreateSelect(odd, times, result);
+  llvm::Value* nextPower = isFloat ? b.CreateFMul(power, power) : b.CreateMul(power, power);
+  llvm::Value* nextRest = b.CreateLShr(rest, llvm::ConstantInt::get(et, 1));
+  result->addIncoming(nextResult, loop);
+  power->addIncoming(nextPower, loop);
+  rest->addIncoming(nextRest, loop);
+  b.CreateCondBr(b.CreateICmpEQ(nextRest, llvm::ConstantInt::get(et, 0)), done, loop);
+  b.SetInsertPoint(done);
+  llvm::PHINode* value = b.CreatePHI(bt, 2);
+  value->addIncoming(one, entry);
+  value->addIncoming(nextResult, loop);
+  llvm::Value* out = value;
+  if (isFloat) {
+    out = b.CreateSelect(negative, b.CreateFDiv(one, value), value);
+  } else if (expSigned) {
+    // numba: a negative integer exponent gives 1 for base 1, +-1 for base -1,
+    // else 0.
+    llvm::Value* isOne = b.CreateICmpEQ(x, one);
+    llvm::Value* isMinusOne = b.CreateICmpEQ(x, llvm::ConstantInt::get(bt, -1, true));
+    llvm::Value* oddExp = b.CreateTrunc(magnitude, b.getInt1Ty());
+    llvm::Value* minusOneResult =
+        b.CreateSelect(oddExp, llvm::ConstantInt::get(bt, -1, true), one);
+    llvm::Value* negResult = b.CreateSelect(
+        isOne, one, b.CreateSelect(isMinusOne, minusOneResult, llvm::ConstantInt::get(bt, 0)));
+    out = b.CreateSelect(negative, negResult, value);
+  }
+  b.CreateRet(out);
+  powHelpers_[key] = f;
+  return f;
+}
+
+llvm::GlobalVariable* ModuleLowering::dynamicShared() {
+  if (dynamicShared_ == nullptr) {
+    auto* type = llvm::ArrayType::get(llvm::Type::getInt8Ty(context_), 0);
+    dynamicShared_ = new llvm::GlobalVariable(
+        *module_, type, false, llvm::GlobalValue::ExternalLinkage, nullptr, "pykc_dynamic_shared",
+        nullptr, llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
+    dynamicShared_->setAlignment(llvm::Align(16));
+  }
+  return dynamicShared_;
+}
+
+// The arrival counter of cuda.cg.this_grid().sync(): a global word that
+// every barrier moves on by exactly 2**31 (see emitGridSync).
+llvm::GlobalVariable* ModuleLowering::gridBarrier() {
+  if (gridBarrier_ == nullptr) {
+    llvm::Type* i32 = llvm::Type::getInt32Ty(context_);
+    gridBarrier_ = new llvm::GlobalVariable(*module_, i32, false, llvm::GlobalValue::InternalLinkage,
+                                            llvm::ConstantInt::get(i32, 0), "pykc_grid_barrier",
+                                            nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+    gridBarrier_->setAlignment(llvm::Align(4));
+  }
+  return gridBarrier_;
+}
+
+LoweredModule ModuleLowering::run() {
+  const SourceFile* source = ast_.source();
+  std::string path = source ? source->path() : std::string("<kernels>");
+  module_ = std::make_unique<llvm::Module>(path, context_);
+  module_->setTargetTriple(kTriple);
+  module_->setDataLayout(kDataLayout);
+  module_->setSourceFileName(path);
+  LoweredModule result;
+  bool lineInfo = options_.lineInfo;
+  for (const FunctionInstance& inst : typed_.instances) {
+    if (typed_.module.functions[inst.function].options.lineinfo) {
+      lineInfo = true;
+      result.wantsLineInfo = true;
+    }
+  }
+  if (lineInfo) {
+    di_ = std::make_unique<llvm::DIBuilder>(*module_);
+    diFile_ = di_->createFile(path, "");
+    di_->createCompileUnit(llvm::dwarf::DW_LANG_Python, diFile_, "pykc", /*isOptimized=*/true,
+                           "", 0, "", llvm::DICompileUnit::LineTablesOnly);
+    module_->addModuleFlag(llvm::Module::Warning, "Debug Info Version",
+                           llvm::DEBUG_METADATA_VERSION);
+    module_->addModuleFlag(llvm::Module::Warning, "Dwarf Version", 2);
+  }
+  declare();
+  for (size_t i = 0; i < typed_.instances.size(); ++i) {
+    FunctionLowering lowering(*this, typed_.instances[i], functions_[i]);
+    lowering.run();
+  }
+  if (di_) di_->finalize();
+  // Kernels that reach dynamic shared memory.
+  for (uint32_t k = 0; k < typed_.kernelCount; ++k) {
+    std::vector<bool> seen(typed_.instances.size(), false);
+    std::vector<uint32_t> stack{k};
+    bool uses = false;
+    bool cooperative = false;
+    while (!stack.empty()) {
+      uint32_t i = stack.back();
+      stack.pop_back();
+      if (seen[i]) continue;
+      seen[i] = true;
+      uses = uses || dynamicUsers_.count(&typed_.instances[i]) != 0;
+      cooperative = cooperative || cooperativeUsers_.count(&typed_.instances[i]) != 0;
+      for (int32_t c : typed_.instances[i].callees) {
+        if (c >= 0) stack.push_back(static_cast<uint32_t>(c));
+      }
+    }
+    result.kernels.push_back(KernelInfo{typed_.instances[k].symbol, uses, cooperative});
+  }
+  result.module = std::move(module_);
+  return result;
+}
+
+// ---------------------------------------------------------------------------
+// Function level
+
+FunctionLowering::FunctionLowering(ModuleLowering& ml, const FunctionInstance& inst,
+                                   llvm::Function* function)
+    : ml_(ml), ast_(ml.ast()), inst_(inst), fn_(ml.typed().module.functions[inst.function]),
+      function_(function), context_(ml.context()), builder_(ml.context()) {}
+
+TypeTable& FunctionLowering::types() { return ml_.types(); }
+llvm::Type* FunctionLowering::llvmType(TypeId t) { return ml_.llvmType(t); }
+llvm::Type* FunctionLowering::memoryType(TypeId t) { return ml_.memoryType(t); }
+
+llvm::Value* FunctionLowering::entryAlloca(llvm::Type* t, llvm::Value* count) {
+  llvm::IRBuilder<> b(entry_, entry_->begin());
+  return b.CreateAlloca(t, count);
+}
+
+void FunctionLowering::setLocation(const NodeRange& r) {
+  if (subprogram_ == nullptr || r.lineno == 0) return;
+  builder_.SetCurrentDebugLocation(
+      llvm::DILocation::get(context_, r.lineno, r.colOffset + 1, subprogram_));
+}
+
+void FunctionLowering::run() {
+  const Stmt& s = ast_.stmt(fn_.stmt);
+  if (ml_.di() != nullptr) {
+    llvm::DIBuilder& di = *ml_.di();
+    auto* type = di.createSubroutineType(di.getOrCreateTypeArray({}));
+    subprogram_ = di.createFunction(ml_.diFile(), fn_.name, inst_.symbol, ml_.diFile(),
+                                    s.range.lineno, type, s.range.lineno,
+                                    llvm::DINode::FlagPrototyped,
+                                    llvm::DISubprogram::SPFlagDefinition |
+                                        llvm::DISubprogram::SPFlagOptimized);
+    function_->setSubprogram(subprogram_);
+  }
+  llvm::FastMathFlags flags;
+  if (inst_.fastmath) {
+    flags.setFast();
+  } else {
+    // numba-cuda compiles with NVVM's default -fma=1: a*b+c may become an fma.
+    flags.setAllowContract(true);
+  }
+  builder_.setFastMathFlags(flags);
+  entry_ = llvm::BasicBlock::Create(context_, "entry", function_);
+  builder_.SetInsertPoint(entry_);
+  // Variables, by name (deterministic).
+  for (const auto& [name, type] : inst_.variables) {
+    vars_[name] = builder_.CreateAlloca(llvmType(type), nullptr, name);
+  }
+  // Parameters.
+  unsigned k = 0;
+  for (size_t p = 0; p < inst_.argTypes.size(); ++p) {
+    TypeId t = inst_.argTypes[p];
+    llvm::Value* value;
+    if (!inst_.isKernel) {
+      value = function_->getArg(k++);
+    } else {
+      std::function<llvm::Value*(TypeId)> rebuild = [&](TypeId id) -> llvm::Value* {
+        const Type& tt = types().get(id);
+        switch (tt.kind) {
+          case TypeKind::Bool:
+            return builder_.CreateICmpNE(function_->getArg(k++), builder_.getInt8(0));
+          case TypeKind::Array: {
+            ArrayParts parts;
+            parts.data = function_->getArg(k++);
+            for (unsigned d = 0; d < tt.ndim; ++d) parts.shape.push_back(function_->getArg(k++));
+            for (unsigned d = 0; d < tt.ndim; ++d) parts.strides.push_back(function_->getArg(k++));
+            return makeArray(parts, id);
+          }
+          case TypeKind::Tuple: {
+            llvm::Value* agg = llvm::PoisonValue::get(llvmType(id));
+            std::vector<TypeId> elements = tt.elements;
+            for (unsigned e = 0; e < elements.size(); ++e) {
+              agg = builder_.CreateInsertValue(agg, rebuild(elements[e]), e);
+            }
+            return agg;
+          }
+          default:
+            return function_->getArg(k++);
+        }
+      };
+      value = rebuild(t);
+    }
+    if (p < fn_.params.size()) {
+      auto it = vars_.find(fn_.params[p]);
+      if (it != vars_.end()) {
+        builder_.CreateStore(convert(value, t, inst_.variables.at(fn_.params[p])), it->second);
+      }
+    }
+  }
+  const ast::FunctionDef& def = *s.functionDef();
+  emitBody(ast_.list(def.body));
+  if (!terminated()) {
+    setLocation(s.range);
+    if (function_->getReturnType()->isVoidTy()) {
+      builder_.CreateRetVoid();
+    } else {
+      builder_.CreateRet(llvm::Constant::getNullValue(function_->getReturnType()));
+    }
+  }
+}
+
+// A grid-wide barrier for cooperative launches (all blocks resident), as
+// CUDA's cooperative groups do it: thread 0 of each block adds 1 to the
+// counter, block (0,0,0) adds 2**31 - (blocks - 1), so the counter's top bit
+// flips exactly when the last block arrives; each block waits for the flip.
+void FunctionLowering::emitGridSync() {
+  llvm::Module& m = ml_.module();
+  auto barrier = [&] {
+    builder_.CreateCall(llvm::Intrinsic::getDeclaration(&m, llvm::Intrinsic::nvvm_barrier0));
+  };
+  auto fence = [&] {
+    builder_.CreateCall(llvm::Intrinsic::getDeclaration(&m, llvm::Intrinsic::nvvm_membar_gl));
+  };
+  barrier();
+  llvm::Value* tid = builder_.CreateOr(
+      builder_.CreateOr(threadIndexPart(Intrinsic::ThreadIdx, 0), threadIndexPart(Intrinsic::ThreadIdx, 1)),
+      threadIndexPart(Intrinsic::ThreadIdx, 2));
+  auto* master = llvm::BasicBlock::Create(context_, "gridsync.arrive", function_);
+  auto* wait = llvm::BasicBlock::Create(context_, "gridsync.wait", function_);
+  auto* done = llvm::BasicBlock::Create(context_, "gridsync.done", function_);
+  builder_.CreateCondBr(builder_.CreateICmpEQ(tid, builder_.getInt32(0)), master, done);
+  builder_.SetInsertPoint(master);
+  llvm::Value* first = builder_.CreateICmpEQ(
+      builder_.CreateOr(builder_.CreateOr(threadIndexPart(Intrinsic::BlockIdx, 0),
+                                          threadIndexPart(Intrinsic::BlockIdx, 1)),
+                        threadIndexPart(Intrinsic::BlockIdx, 2)),
+      builder_.getInt32(0));
+  llvm::Value* blocks = builder_.CreateMul(
+      builder_.CreateMul(threadIndexPart(Intrinsic::GridDim, 0), threadIndexPart(Intrinsic::GridDim, 1)),
+      threadIndexPart(Intrinsic::GridDim, 2));
+  llvm::Value* add = builder_.CreateSelect(
+      first, builder_.CreateSub(builder_.getInt32(0x80000000u), builder_.CreateSub(blocks, builder_.getInt32(1))),
+      builder_.getInt32(1));
+  llvm::GlobalVariable* counter = ml_.gridBarrier();
+  fence();
+  llvm::Value* old = builder_.CreateAtomicRMW(llvm::AtomicRMWInst::Add, counter, add, llvm::Align(4),
+                                              llvm::AtomicOrdering::Monotonic);
+  builder_.CreateBr(wait);
+  builder_.SetInsertPoint(wait);
+  llvm::LoadInst* current = builder_.CreateLoad(builder_.getInt32Ty(), counter);
+  current->setVolatile(true);
+  llvm::Value* flipped = builder_.CreateICmpNE(
+      builder_.CreateAnd(builder_.CreateXor(old, current), builder_.getInt32(0x80000000u)),
+      builder_.getInt32(0));
+  auto* after = llvm::BasicBlock::Create(context_, "gridsync.arrived", function_);
+  builder_.CreateCondBr(flipped, after, wait);
+  builder_.SetInsertPoint(after);
+  fence();
+  builder_.CreateBr(done);
+  builder_.SetInsertPoint(done);
+  barrier();
+}
+
+// shfl.sync on 32-bit lanes; 64-bit values move as two halves.
+llvm::Value* FunctionLowering::emitShuffle(Intrinsic kind, std::span<const ExprId> args) {
+  using namespace llvm::Intrinsic;
+  llvm::Module& m = ml_.module();
+  llvm::Value* mask = emitExprAs(args[0], types().intType(32, false));
+  TypeId valueType = typeOf(args[1]);
+  llvm::Value* value = emitExpr(args[1]);
+  llvm::Value* lane = emitExprAs(args[2], types().int32());
+  ID ids[] = {nvvm_shfl_sync_idx_i32, nvvm_shfl_sync_up_i32, nvvm_shfl_sync_down_i32,
+              nvvm_shfl_sync_bfly_i32};
+  unsigned which = kind == Intrinsic::ShflSync     ? 0
+                   : kind == Intrinsic::ShflUpSync ? 1
+                   : kind == Intrinsic::ShflDownSync ? 2
+                                                     : 3;
+  // The clamp operand for a full 32-lane warp.
+  llvm::Value* clamp = builder_.getInt32(which == 1 ? 0 : 0x1f);
+  llvm::Function* shfl = llvm::Intrinsic::getDeclaration(&m, ids[which]);
+  auto shuffle32 = [&](llvm::Value* v) {
+    return builder_.CreateCall(shfl, {mask, v, lane, clamp});
+  };
+  llvm::Type* original = value->getType();
+  unsigned bits = original->getPrimitiveSizeInBits();
+  if (bits == 32) {
+    llvm::Value* asInt = builder_.CreateBitCast(value, builder_.getInt32Ty());
+    return builder_.CreateBitCast(shuffle32(asInt), original);
+  }
+  llvm::Value* asInt = builder_.CreateBitCast(value, builder_.getInt64Ty());
+  llvm::Value* lo = shuffle32(builder_.CreateTrunc(asInt, builder_.getInt32Ty()));
+  llvm::Value* hi = shuffle32(builder_.CreateTrunc(builder_.CreateLShr(asInt, 32), builder_.getInt32Ty()));
+  llvm::Value* joined = builder_.CreateOr(
+      builder_.CreateZExt(lo, builder_.getInt64Ty()),
+      builder_.CreateShl(builder_.CreateZExt(hi, builder_.getInt64Ty()), 32));
+  (void)valueType;
+  return builder_.CreateBitCast(joined, original);
+}
+
+void FunctionLowering::startDeadBlock() {
+  auto* dead = llvm::BasicBlock::Create(context_, "dead", function_);
+  builder_.SetInsertPoint(dead);
+}
+
+// --- values ------------------------------------------------------------------------
+
+llvm::Value* FunctionLowering::constant(const ConstValue& c, TypeId t) {
+  const Type& type = types().get(t);
+  switch (type.kind) {
+    case TypeKind::Bool:
+      return builder_.getInt1(truthOf(c));
+    case TypeKind::Int: {
+      int64_t v = c.kind == ConstValue::Kind::Bool  ? c.boolValue
+                  : c.kind == ConstValue::Kind::Int ? c.intValue
+                                                    : static_cast<int64_t>(c.floatValue);
+      return llvm::ConstantInt::get(llvmType(t), static_cast<uint64_t>(v), type.isSigned);
+    }
+    case TypeKind::Float: {
+      double v = c.kind == ConstValue::Kind::Bool  ? (c.boolValue ? 1.0 : 0.0)
+                 : c.kind == ConstValue::Kind::Int ? static_cast<double>(c.intValue)
+                                                   : c.floatValue;
+      return llvm::ConstantFP::get(llvmType(t), v);
+    }
+    case TypeKind::Tuple: {
+      std::vector<llvm::Constant*> elements;
+      std::vector<TypeId> ets = type.elements;
+      for (size_t i = 0; i < ets.size(); ++i) {
+        elements.push_back(llvm::cast<llvm::Constant>(constant(c.elements[i], ets[i])));
+      }
+      return llvm::ConstantStruct::get(llvm::cast<llvm::StructType>(llvmType(t)), elements);
+    }
+    default:
+      return llvm::PoisonValue::get(llvmType(t));
+  }
+}
+
+llvm::Value* FunctionLowering::convert(llvm::Value* v, TypeId from, TypeId to) {
+  if (from == to || !from.valid() || !to.valid()) return v;
+  const Type& f = types().get(from);
+  const Type& t = types().get(to);
+  llvm::Type* target = llvmType(to);
+  if (t.kind == TypeKind::Bool) return truth(v, from);
+  switch (f.kind) {
+    case TypeKind::Bool:
+      if (t.kind == TypeKind::Int) return builder_.CreateZExt(v, target);
+      if (t.kind == TypeKind::Float) return builder_.CreateUIToFP(v, target);
+      break;
+    case TypeKind::Int:
+      if (t.kind == TypeKind::Int) {
+        if (t.bits == f.bits) return v;
+        if (t.bits < f.bits) return builder_.CreateTrunc(v, target);
+        return f.isSigned ? builder_.CreateSExt(v, target) : builder_.CreateZExt(v, target);
+      }
+      if (t.kind == TypeKind::Float) {
+        return f.isSigned ? builder_.CreateSIToFP(v, target) : builder_.CreateUIToFP(v, target);
+      }
+      break;
+    case TypeKind::Float:
+      if (t.kind == TypeKind::Int) {
+        return t.isSigned ? builder_.CreateFPToSI(v, target) : builder_.CreateFPToUI(v, target);
+      }
+      if (t.kind == TypeKind::Float) {
+        return t.bits > f.bits ? builder_.CreateFPExt(v, target) : builder_.CreateFPTrunc(v, target);
+      }
+      break;
+    case TypeKind::Array:
+      // All layouts share one representation.
+      return v;
+    case TypeKind::Tuple: {
+      if (t.kind != TypeKind::Tuple) break;
+      std::vector<TypeId> fe = f.elements;
+      std::vector<TypeId> te = t.elements;
+      llvm::Value* agg = llvm::PoisonValue::get(target);
+      for (unsigned i = 0; i < fe.size(); ++i) {
+        llvm::Value* e = builder_.CreateExtractValue(v, i);
+        agg = builder_.CreateInsertValue(agg, convert(e, fe[i], te[i]), i);
+      }
+      return agg;
+    }
+    default:
+      break;
+  }
+  assert(false && "conversion the checker should have rejected");
+  return v;
+}
+
+llvm::Value* FunctionLowering::truth(llvm::Value* v, TypeId t) {
+  const Type& type = types().get(t);
+  switch (type.kind) {
+    case TypeKind::Bool:
+      return v;
+    case TypeKind::Int:
+      return builder_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+    case TypeKind::Float:
+      // NaN is true in Python.
+      return builder_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
+    case TypeKind::Tuple:
+      return builder_.getInt1(!type.elements.empty());
+    case TypeKind::None:
+      return builder_.getFalse();
+    case TypeKind::Array:
+      break;
+  }
+  assert(false && "the checker rejects arrays as conditions");
+  return builder_.getTrue();
+}
+
+ArrayParts FunctionLowering::arrayParts(llvm::Value* array, TypeId t) {
+  const Type& type = types().get(t);
+  ArrayParts parts;
+  parts.data = builder_.CreateExtractValue(array, 0);
+  for (unsigned d = 0; d < type.ndim; ++d) {
+    parts.shape.push_back(builder_.CreateExtractValue(array, {1u, d}));
+    parts.strides.push_back(builder_.CreateExtractValue(array, {2u, d}));
+  }
+  return parts;
+}
+
+llvm::Value* FunctionLowering::makeArray(const ArrayParts& parts, TypeId t) {
+  llvm::Value* agg = llvm::PoisonValue::get(llvmType(t));
+  agg = builder_.CreateInsertValue(agg, parts.data, 0);
+  for (unsigned d = 0; d < parts.shape.size(); ++d) {
+    agg = builder_.CreateInsertValue(agg, parts.shape[d], {1u, d});
+    agg = builder_.CreateInsertValue(agg, parts.strides[d], {2u, d});
+  }
+  return agg;
+}
+
+// --- statements ----------------------------------------------------------------------
+
+void FunctionLowering::emitBody(std::span<const StmtId> body) {
+  for (StmtId id : body) {
+    if (terminated()) startDeadBlock();
+    emitStmt(id);
+  }
+}
+
+void FunctionLowering::storeTarget(ExprId target, llvm::Value* value, TypeId type) {
+  const Expr& t = ast_.expr(target);
+  if (const auto* n = t.dyn<ast::Name>()) {
+    std::string name(ast_.str(n->id));
+    auto it = vars_.find(name);
+    // A name bound to a compile-time object (`g = cuda.cg.this_grid()`).
+    if (it == vars_.end()) return;
+    builder_.CreateStore(convert(value, type, inst_.variables.at(name)), it->second);
+    return;
+  }
+  if (t.is<ast::Tuple>() || t.is<ast::List>()) {
+    auto elts = t.is<ast::Tuple>() ? ast_.list(t.as<ast::Tuple>().elts)
+                                   : ast_.list(t.as<ast::List>().elts);
+    std::vector<TypeId> elements = types().get(type).elements;
+    // Python evaluates the whole value, then assigns left to right.
+    for (unsigned i = 0; i < elts.size(); ++i) {
+      storeTarget(elts[i], builder_.CreateExtractValue(value, i), elements[i]);
+    }
+    return;
+  }
+  if (const auto* s = t.dyn<ast::Subscript>()) {
+    TypeId elementType;
+    llvm::Value* ptr = elementPointer(s->value, s->slice, elementType);
+    storeElement(ptr, convert(value, type, elementType), elementType);
+    return;
+  }
+  assert(false && "the checker rejects other targets");
+}
+
+void FunctionLowering::emitStmt(StmtId id) {
+  const Stmt& s = ast_.stmt(id);
+  setLocation(s.range);
+  switch (s.kind()) {
+    case StmtKind::Assign: {
+      const auto& a = s.as<ast::Assign>();
+      llvm::Value* v = emitExpr(a.value);
+      for (ExprId t : ast_.list(a.targets)) {
+        setLocation(s.range);
+        storeTarget(t, v, typeOf(a.value));
+      }
+      return;
+    }
+    case StmtKind::AnnAssign: {
+      const auto& a = s.as<ast::AnnAssign>();
+      if (!a.value.valid()) return;
+      llvm::Value* v = emitExpr(a.value);
+      storeTarget(a.target, v, typeOf(a.value));
+      return;
+    }
+    case StmtKind::AugAssign: {
+      const auto& a = s.as<ast::AugAssign>();
+      const Expr& target = ast_.expr(a.target);
+      TypeId opType = inst_.stmtOpTypes[id.index];
+      TypeId resultType = inst_.stmtResultTypes[id.index];
+      TypeId exponent = inst_.powExponentTypes[a.value.index];
+      if (const auto* n = target.dyn<ast::Name>()) {
+        std::string name(ast_.str(n->id));
+        TypeId varType = inst_.variables.at(name);
+        llvm::AllocaInst* slot = vars_.at(name);
+        llvm::Value* current = builder_.CreateLoad(slot->getAllocatedType(), slot);
+        llvm::Value* rhs = emitExpr(a.value);
+        llvm::Value* l = convert(current, varType, opType);
+        llvm::Value* r = convert(rhs, typeOf(a.value), exponent.valid() ? exponent : opType);
+        llvm::Value* result = emitArith(a.op, l, r, opType, exponent);
+        builder_.CreateStore(convert(result, resultType, varType), slot);
+        return;
+      }
+      const auto& sub = target.as<ast::Subscript>();
+      TypeId elementType;
+      llvm::Value* ptr = elementPointer(sub.value, sub.slice, elementType);
+      llvm::Value* rhs = emitExpr(a.value);
+      llvm::Value* current = loadElement(ptr, elementType);
+      llvm::Value* l = convert(current, elementType, opType);
+      llvm::Value* r = convert(rhs, typeOf(a.value), exponent.valid() ? exponent : opType);
+      llvm::Value* result = emitArith(a.op, l, r, opType, exponent);
+      storeElement(ptr, convert(result, resultType, elementType), elementType);
+      return;
+    }
+    case StmtKind::For:
+      emitFor(id, s.as<ast::For>());
+      return;
+    case StmtKind::While: {
+      const auto& w = s.as<ast::While>();
+      auto* header = llvm::BasicBlock::Create(context_, "while.cond", function_);
+      auto* body = llvm::BasicBlock::Create(context_, "while.body", function_);
+      auto* exit = llvm::BasicBlock::Create(context_, "while.end", function_);
+      builder_.CreateBr(header);
+      builder_.SetInsertPoint(header);
+      builder_.CreateCondBr(emitCondition(w.test), body, exit);
+      builder_.SetInsertPoint(body);
+      loops_.push_back(LoopTargets{header, exit});
+      emitBody(ast_.list(w.body));
+      loops_.pop_back();
+      if (!terminated()) builder_.CreateBr(header);
+      builder_.SetInsertPoint(exit);
+      return;
+    }
+    case StmtKind::If: {
+      const auto& i = s.as<ast::If>();
+      auto* then = llvm::BasicBlock::Create(context_, "if.then", function_);
+      auto* otherwise = i.orelse.empty() ? nullptr
+                                         : llvm::BasicBlock::Create(context_, "if.else", function_);
+      auto* merge = llvm::BasicBlock::Create(context_, "if.end", function_);
+      builder_.CreateCondBr(emitCondition(i.test), then, otherwise ? otherwise : merge);
+      builder_.SetInsertPoint(then);
+      emitBody(ast_.list(i.body));
+      if (!terminated()) builder_.CreateBr(merge);
+      if (otherwise) {
+        builder_.SetInsertPoint(otherwise);
+        emitBody(ast_.list(i.orelse));
+        if (!terminated()) builder_.CreateBr(merge);
+      }
+      builder_.SetInsertPoint(merge);
+      return;
+    }
+    case StmtKind::Return: {
+      const auto& r = s.as<ast::Return>();
+      if (function_->getReturnType()->isVoidTy()) {
+        if (r.value.valid()) emitExpr(r.value);
+        builder_.CreateRetVoid();
+        return;
+      }
+      assert(r.value.valid() && "the checker types value returns");
+      builder_.CreateRet(emitExprAs(r.value, inst_.returnType));
+      return;
+    }
+    case StmtKind::Raise:
+      // Without debug=True numba ignores the exception: the thread ends.
+      if (function_->getReturnType()->isVoidTy()) {
+        builder_.CreateRetVoid();
+      } else {
+        builder_.CreateRet(llvm::Constant::getNullValue(function_->getReturnType()));
+      }
+      return;
+    case StmtKind::Expr: {
+      const auto& e = s.as<ast::ExprStmt>();
+      if (ast_.expr(e.value).is<ast::Constant>()) return;
+      emitExpr(e.value);
+      return;
+    }
+    case StmtKind::Break:
+      builder_.CreateBr(loops_.back().breakBlock);
+      return;
+    case StmtKind::Continue:
+      builder_.CreateBr(loops_.back().continueBlock);
+      return;
+    case StmtKind::Pass:
+    case StmtKind::Assert:
+      return;
+    default:
+      assert(false && "the checker rejects this statement");
+      return;
+  }
+}
+
+void FunctionLowering::emitFor(StmtId id, const ast::For& f) {
+  const auto& call = ast_.expr(f.iter).as<ast::Call>();
+  auto args = ast_.list(call.args);
+  TypeId t = inst_.rangeTypes[id.index];
+  llvm::Type* lt = llvmType(t);
+  bool isSigned = types().get(t).isSigned;
+  llvm::Value* start = llvm::ConstantInt::get(lt, 0);
+  llvm::Value* step = llvm::ConstantInt::get(lt, 1);
+  llvm::Value* stop;
+  bool stepKnown = true;
+  int64_t stepValue = 1;
+  if (args.size() == 1) {
+    stop = emitExprAs(args[0], t);
+  } else {
+    start = emitExprAs(args[0], t);
+    stop = emitExprAs(args[1], t);
+    if (args.size() == 3) {
+      step = emitExprAs(args[2], t);
+      int32_t c = inst_.constIndex[args[2].index];
+      stepKnown = c >= 0 && inst_.constants[c].kind == ConstValue::Kind::Int;
+      if (stepKnown) stepValue = inst_.constants[c].intValue;
+    }
+  }
+  llvm::AllocaInst* counter = llvm::cast<llvm::AllocaInst>(entryAlloca(lt));
+  builder_.CreateStore(start, counter);
+  auto* header = llvm::BasicBlock::Create(context_, "for.cond", function_);
+  auto* body = llvm::BasicBlock::Create(context_, "for.body", function_);
+  auto* latch = llvm::BasicBlock::Create(context_, "for.inc", function_);
+  auto* exit = llvm::BasicBlock::Create(context_, "for.end", function_);
+  builder_.CreateBr(header);
+  builder_.SetInsertPoint(header);
+  llvm::Value* current = builder_.CreateLoad(lt, counter);
+  llvm::Value* cond;
+  auto upward = [&] {
+    return isSigned ? builder_.CreateICmpSLT(current, stop) : builder_.CreateICmpULT(current, stop);
+  };
+  if (!isSigned || (stepKnown && stepValue > 0)) {
+    cond = upward();
+  } else if (stepKnown && stepValue < 0) {
+    cond = builder_.CreateICmpSGT(current, stop);
+  } else {
+    llvm::Value* positive = builder_.CreateICmpSGT(step, llvm::ConstantInt::get(lt, 0));
+    cond = builder_.CreateSelect(positive, upward(), builder_.CreateICmpSGT(current, stop));
+  }
+  builder_.CreateCondBr(cond, body, exit);
+  builder_.SetInsertPoint(body);
+  storeTarget(f.target, current, t);
+  loops_.push_back(LoopTargets{latch, exit});
+  emitBody(ast_.list(f.body));
+  loops_.pop_back();
+  if (!terminated()) builder_.CreateBr(latch);
+  builder_.SetInsertPoint(latch);
+  setLocation(ast_.stmt(id).range);
+  llvm::Value* again = builder_.CreateLoad(lt, counter);
+  // The counter never passes `stop` by more than one step, so with a signed
+  // type the increment cannot wrap unless `stop` is within a step of the
+  // type's limit (as in numba, which computes the same sum).
+  builder_.CreateStore(builder_.CreateAdd(again, step, "", false, isSigned), counter);
+  builder_.CreateBr(header);
+  builder_.SetInsertPoint(exit);
+}
+
+// --- expressions ---------------------------------------------------------------------
+
+llvm::Value* FunctionLowering::emitCondition(ExprId id) {
+  int32_t c = inst_.constIndex[id.index];
+  if (c >= 0) return builder_.getInt1(truthOf(inst_.constants[c]));
+  llvm::Value* v = emitExpr(id);
+  return truth(v, typeOf(id));
+}
+
+llvm::Value* FunctionLowering::emitExpr(ExprId id) {
+  TypeId t = typeOf(id);
+  int32_t c = inst_.constIndex[id.index];
+  if (c >= 0 && t.valid() && !types().isArray(t)) {
+    return constant(inst_.constants[c], t);
+  }
+  const Expr& e = ast_.expr(id);
+  if (!t.valid()) {
+    // A compile-time object (a module, `cuda.cg.this_grid()`): no value.
+    if (e.is<ast::Call>()) emitCall(id, e.as<ast::Call>());
+    return nullptr;
+  }
+  switch (e.kind()) {
+    case ExprKind::Name: {
+      const ExprMeaning& m = inst_.meanings[id.index];
+      if (m.kind == Intrinsic::Laneid) {
+        return specialRegister(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, 0, 32);
+      }
+      if (m.kind == Intrinsic::Warpsize) return builder_.getInt32(32);
+      std::string name(ast_.str(e.as<ast::Name>().id));
+      llvm::AllocaInst* slot = vars_.at(name);
+      return builder_.CreateLoad(slot->getAllocatedType(), slot, name);
+    }
+    case ExprKind::Constant:
+      return constant(ConstValue{}, t);
+    case ExprKind::Attribute:
+      return emitAttribute(id, e.as<ast::Attribute>());
+    case ExprKind::Subscript:
+      return emitSubscript(id, e.as<ast::Subscript>());
+    case ExprKind::Call:
+      return emitCall(id, e.as<ast::Call>());
+    case ExprKind::BinOp: {
+      const auto& b = e.as<ast::BinOp>();
+      TypeId opType = inst_.opTypes[id.index];
+      TypeId exponent = inst_.powExponentTypes[id.index];
+      llvm::Value* l = emitExprAs(b.left, opType);
+      llvm::Value* r = emitExprAs(b.right, exponent.valid() ? exponent : opType);
+      return convert(emitArith(b.op, l, r, opType, exponent), opType, t);
+    }
+    case ExprKind::UnaryOp:
+      return emitUnary(id, e.as<ast::UnaryOp>());
+    case ExprKind::Compare:
+      return emitCompare(id, e.as<ast::Compare>());
+    case ExprKind::BoolOp:
+      return emitBoolOp(id, e.as<ast::BoolOp>());
+    case ExprKind::IfExp:
+      return emitIfExp(id, e.as<ast::IfExp>());
+    case ExprKind::Tuple: {
+      const auto& tuple = e.as<ast::Tuple>();
+      llvm::Value* agg = llvm::PoisonValue::get(llvmType(t));
+      unsigned i = 0;
+      for (ExprId x : ast_.list(tuple.elts)) {
+        agg = builder_.CreateInsertValue(agg, emitExpr(x), i++);
+      }
+      return agg;
+    }
+    default:
+      assert(false && "the checker rejects this expression");
+      return llvm::PoisonValue::get(llvmType(t));
+  }
+}
+
+llvm::Value* FunctionLowering::emitArith(Operator op, llvm::Value* l, llvm::Value* r,
+                                         TypeId opType, TypeId exponentType) {
+  const Type& t = types().get(opType);
+  bool isFloat = t.kind == TypeKind::Float;
+  bool isSigned = t.kind == TypeKind::Int ? t.isSigned : true;
+  switch (op) {
+    case Operator::Add:
+      return isFloat ? builder_.CreateFAdd(l, r) : builder_.CreateAdd(l, r);
+    case Operator::Sub:
+      return isFloat ? builder_.CreateFSub(l, r) : builder_.CreateSub(l, r);
+    case Operator::Mult:
+      return isFloat ? builder_.CreateFMul(l, r) : builder_.CreateMul(l, r);
+    case Operator::Div:
+      if (inst_.fastmath && t.bits == 32) {
+        // numba's fastmath=True compiles with NVVM's -prec-div=0.
+        return callLibdevice("fast_fdivide", opType, {l, r});
+      }
+      return builder_.CreateFDiv(l, r);
+    case Operator::FloorDiv:
+    case Operator::Mod: {
+      bool mod = op == Operator::Mod;
+      if (isFloat) return floatDivmod(l, r, opType, mod);
+      // numba's error model on the GPU: dividing by zero gives 0.
+      llvm::Value* zero = llvm::ConstantInt::get(l->getType(), 0);
+      llvm::Value* isZero = builder_.CreateICmpEQ(r, zero);
+      llvm::Value* safe = builder_.CreateSelect(isZero, llvm::ConstantInt::get(l->getType(), 1), r);
+      llvm::Value* result;
+      if (!isSigned) {
+        result = mod ? builder_.CreateURem(l, safe) : builder_.CreateUDiv(l, safe);
+      } else {
+        // Python rounds toward negative infinity; INT_MIN // -1 wraps.
+        llvm::Value* minusOne = builder_.CreateICmpEQ(safe, llvm::ConstantInt::get(l->getType(), -1, true));
+        llvm::Value* divisor = builder_.CreateSelect(minusOne, llvm::ConstantInt::get(l->getType(), 1), safe);
+        llvm::Value* q = builder_.CreateSDiv(l, divisor);
+        llvm::Value* rem = builder_.CreateSRem(l, divisor);
+        q = builder_.CreateSelect(minusOne, builder_.CreateNeg(l), q);
+        rem = builder_.CreateSelect(minusOne, zero, rem);
+        llvm::Value* adjust = builder_.CreateAnd(
+            builder_.CreateICmpNE(rem, zero),
+            builder_.CreateICmpSLT(builder_.CreateXor(rem, safe), zero));
+        if (mod) {
+          result = builder_.CreateSelect(adjust, builder_.CreateAdd(rem, safe), rem);
+        } else {
+          result = builder_.CreateSelect(adjust, builder_.CreateSub(q, llvm::ConstantInt::get(l->getType(), 1)), q);
+        }
+      }
+      return builder_.CreateSelect(isZero, zero, result);
+    }
+    case Operator::Pow:
+      if (exponentType.valid()) {
+        return builder_.CreateCall(ml_.powHelper(opType, exponentType), {l, r});
+      }
+      return callLibdevice(inst_.fastmath && t.bits == 32 ? "fast_pow" : "pow", opType, {l, r});
+    case Operator::LShift:
+      return builder_.CreateShl(l, r);
+    case Operator::RShift:
+      return isSigned ? builder_.CreateAShr(l, r) : builder_.CreateLShr(l, r);
+    case Operator::BitAnd:
+      return builder_.CreateAnd(l, r);
+    case Operator::BitOr:
+      return builder_.CreateOr(l, r);
+    case Operator::BitXor:
+      return builder_.CreateXor(l, r);
+    case Operator::MatMult:
+      break;
+  }
+  assert(false && "the checker rejects @");
+  return l;
+}
+
+// CPython's float_divmod: the floor quotient or the modulo with the sign of
+// the divisor.
+llvm::Value* FunctionLowering::floatDivmod(llvm::Value* a, llvm::Value* b, TypeId t, bool wantMod) {
+  llvm::Type* ft = a->getType();
+  llvm::Value* zero = llvm::ConstantFP::get(ft, 0.0);
+  llvm::Value* mod = callLibdevice("fmod", t, {a, b});
+  if (wantMod) {
+    llvm::Value* nonzero = builder_.CreateFCmpUNE(mod, zero);
+    llvm::Value* signsDiffer = builder_.CreateXor(builder_.CreateFCmpOLT(b, zero),
+                                                  builder_.CreateFCmpOLT(mod, zero));
+    llvm::Value* adjusted = builder_.CreateSelect(builder_.CreateAnd(nonzero, signsDiffer),
+                                                  builder_.CreateFAdd(mod, b), mod);
+    llvm::Value* signedZero = callLibdevice("copysign", t, {zero, b});
+    return builder_.CreateSelect(nonzero, adjusted, signedZero);
+  }
+  llvm::Value* div = builder_.CreateFDiv(builder_.CreateFSub(a, mod), b);
+  llvm::Value* nonzero = builder_.CreateFCmpUNE(mod, zero);
+  llvm::Value* signsDiffer = builder_.CreateXor(builder_.CreateFCmpOLT(b, zero),
+                                                builder_.CreateFCmpOLT(mod, zero));
+  div = builder_.CreateSelect(builder_.CreateAnd(nonzero, signsDiffer),
+                              builder_.CreateFSub(div, llvm::ConstantFP::get(ft, 1.0)), div);
+  llvm::Value* floorDiv = callLibdevice("floor", t, {div});
+  llvm::Value* bump = builder_.CreateFCmpOGT(builder_.CreateFSub(div, floorDiv),
+                                             llvm::ConstantFP::get(ft, 0.5));
+  floorDiv = builder_.CreateSelect(bump, builder_.CreateFAdd(floorDiv, llvm::ConstantFP::get(ft, 1.0)),
+                                   floorDiv);
+  llvm::Value* divZero = builder_.CreateFCmpOEQ(div, zero);
+  llvm::Value* signedZero = callLibdevice("copysign", t, {zero, builder_.CreateFDiv(a, b)});
+  return builder_.CreateSelect(divZero, signedZero, floorDiv);
+}
+
+llvm::Value* FunctionLowering::emitCmp(CmpOp op, llvm::Value* l, llvm::Value* r, TypeId opType) {
+  const Type& t = types().get(opType);
+  if (t.kind == TypeKind::Float) {
+    switch (op) {
+      case CmpOp::Eq: return builder_.CreateFCmpOEQ(l, r);
+      case CmpOp::NotEq: return builder_.CreateFCmpUNE(l, r);
+      case CmpOp::Lt: return builder_.CreateFCmpOLT(l, r);
+      case CmpOp::LtE: return builder_.CreateFCmpOLE(l, r);
+      case CmpOp::Gt: return builder_.CreateFCmpOGT(l, r);
+      case CmpOp::GtE: return builder_.CreateFCmpOGE(l, r);
+      default: break;
+    }
+  } else {
+    bool isSigned = t.kind == TypeKind::Int && t.isSigned;
+    switch (op) {
+      case CmpOp::Eq: return builder_.CreateICmpEQ(l, r);
+      case CmpOp::NotEq: return builder_.CreateICmpNE(l, r);
+      case CmpOp::Lt: return isSigned ? builder_.CreateICmpSLT(l, r) : builder_.CreateICmpULT(l, r);
+      case CmpOp::LtE: return isSigned ? builder_.CreateICmpSLE(l, r) : builder_.CreateICmpULE(l, r);
+      case CmpOp::Gt: return isSigned ? builder_.CreateICmpSGT(l, r) : builder_.CreateICmpUGT(l, r);
+      case CmpOp::GtE: return isSigned ? builder_.CreateICmpSGE(l, r) : builder_.CreateICmpUGE(l, r);
+      default: break;
+    }
+  }
+  assert(false && "the checker rejects this comparison");
+  return builder_.getFalse();
+}
+
+llvm::Value* FunctionLowering::emitCompare(ExprId id, const ast::Compare& c) {
+  auto ops = ast_.list(c.ops);
+  auto comparators = ast_.list(c.comparators);
+  TypeId leftType = typeOf(c.left);
+  llvm::Value* left = emitExpr(c.left);
+  if (ops.size() == 1) {
+    if (ops[0] == CmpOp::Is || ops[0] == CmpOp::IsNot) {
+      emitExpr(comparators[0]);
+      return builder_.getInt1(ops[0] == CmpOp::IsNot);
+    }
+    TypeId opType = inst_.opTypes[comparators[0].index];
+    llvm::Value* right = emitExpr(comparators[0]);
+    return emitCmp(ops[0], convert(left, leftType, opType),
+                   convert(right, typeOf(comparators[0]), opType), opType);
+  }
+  // Chained: short-circuits like `a < b and b < c`, evaluating b once.
+  auto* done = llvm::BasicBlock::Create(context_, "cmp.end", function_);
+  std::vector<std::pair<llvm::Value*, llvm::BasicBlock*>> incoming;
+  for (size_t k = 0; k < ops.size(); ++k) {
+    TypeId opType = inst_.opTypes[comparators[k].index];
+    llvm::Value* right = emitExpr(comparators[k]);
+    TypeId rightType = typeOf(comparators[k]);
+    llvm::Value* result;
+    if (ops[k] == CmpOp::Is || ops[k] == CmpOp::IsNot) {
+      result = builder_.getInt1(ops[k] == CmpOp::IsNot);
+    } else {
+      result = emitCmp(ops[k], convert(left, leftType, opType), convert(right, rightType, opType),
+                       opType);
+    }
+    if (k + 1 == ops.size()) {
+      incoming.push_back({result, builder_.GetInsertBlock()});
+      builder_.CreateBr(done);
+      break;
+    }
+    auto* next = llvm::BasicBlock::Create(context_, "cmp.next", function_);
+    incoming.push_back({builder_.getFalse(), builder_.GetInsertBlock()});
+    builder_.CreateCondBr(result, next, done);
+    builder_.SetInsertPoint(next);
+    left = right;
+    leftType = rightType;
+  }
+  builder_.SetInsertPoint(done);
+  llvm::PHINode* phi = builder_.CreatePHI(builder_.getInt1Ty(), static_cast<unsigned>(incoming.size()));
+  for (auto& [v, bb] : incoming) phi->addIncoming(v, bb);
+  (void)id;
+  return phi;
+}
+
+llvm::Value* FunctionLowering::emitBoolOp(ExprId id, const ast::BoolOp& b) {
+  TypeId result = inst_.opTypes[id.index];
+  auto values = ast_.list(b.values);
+  auto* done = llvm::BasicBlock::Create(context_, b.op == BoolOpKind::And ? "and.end" : "or.end",
+                                        function_);
+  std::vector<std::pair<llvm::Value*, llvm::BasicBlock*>> incoming;
+  for (size_t k = 0; k < values.size(); ++k) {
+    llvm::Value* v = emitExpr(values[k]);
+    llvm::Value* converted = convert(v, typeOf(values[k]), result);
+    if (k + 1 == values.size()) {
+      incoming.push_back({converted, builder_.GetInsertBlock()});
+      builder_.CreateBr(done);
+      break;
+    }
+    llvm::Value* t = truth(v, typeOf(values[k]));
+    auto* next = llvm::BasicBlock::Create(context_, "bool.next", function_);
+    incoming.push_back({converted, builder_.GetInsertBlock()});
+    if (b.op == BoolOpKind::And) {
+      builder_.CreateCondBr(t, next, done);
+    } else {
+      builder_.CreateCondBr(t, done, next);
+    }
+    builder_.SetInsertPoint(next);
+  }
+  builder_.SetInsertPoint(done);
+  llvm::PHINode* phi = builder_.CreatePHI(llvmType(result), static_cast<unsigned>(incoming.size()));
+  for (auto& [v, bb] : incoming) phi->addIncoming(v, bb);
+  return phi;
+}
+
+llvm::Value* FunctionLowering::emitIfExp(ExprId id, const ast::IfExp& i) {
+  TypeId result = inst_.opTypes[id.index];
+  llvm::Value* cond = emitCondition(i.test);
+  auto* then = llvm::BasicBlock::Create(context_, "cond.true", function_);
+  auto* otherwise = llvm::BasicBlock::Create(context_, "cond.false", function_);
+  auto* done = llvm::BasicBlock::Create(context_, "cond.end", function_);
+  builder_.CreateCondBr(cond, then, otherwise);
+  builder_.SetInsertPoint(then);
+  llvm::Value* a = emitExprAs(i.body, result);
+  llvm::BasicBlock* thenEnd = builder_.GetInsertBlock();
+  builder_.CreateBr(done);
+  builder_.SetInsertPoint(otherwise);
+  llvm::Value* b = emitExprAs(i.orelse, result);
+  llvm::BasicBlock* elseEnd = builder_.GetInsertBlock();
+  builder_.CreateBr(done);
+  builder_.SetInsertPoint(done);
+  llvm::PHINode* phi = builder_.CreatePHI(llvmType(result), 2);
+  phi->addIncoming(a, thenEnd);
+  phi->addIncoming(b, elseEnd);
+  return phi;
+}
+
+llvm::Value* FunctionLowering::emitUnary(ExprId id, const ast::UnaryOp& u) {
+  TypeId operandType = typeOf(u.operand);
+  TypeId opType = inst_.opTypes[id.index];
+  if (u.op == UnaryOpKind::Not) {
+    return builder_.CreateNot(truth(emitExpr(u.operand), operandType));
+  }
+  llvm::Value* v = emitExprAs(u.operand, opType);
+  const Type& t = types().get(opType);
+  switch (u.op) {
+    case UnaryOpKind::UAdd:
+      return v;
+    case UnaryOpKind::USub:
+      return t.kind == TypeKind::Float ? builder_.CreateFNeg(v) : builder_.CreateNeg(v);
+    case UnaryOpKind::Invert:
+      return builder_.CreateNot(v);
+    default:
+      return v;
+  }
+}
+
+llvm::Value* FunctionLowering::specialRegister(llvm::Intrinsic::ID id, uint64_t lo, uint64_t hi) {
+  llvm::Function* f = llvm::Intrinsic::getDeclaration(&ml_.module(), id);
+  llvm::CallInst* call = builder_.CreateCall(f);
+  llvm::MDBuilder md(context_);
+  call->setMetadata(llvm::LLVMContext::MD_range,
+                    md.createRange(llvm::APInt(32, lo), llvm::APInt(32, hi)));
+  return call;
+}
+
+llvm::Value* FunctionLowering::threadIndexPart(Intrinsic kind, unsigned dim) {
+  using namespace llvm::Intrinsic;
+  switch (kind) {
+    case Intrinsic::ThreadIdx: {
+      ID ids[] = {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y, nvvm_read_ptx_sreg_tid_z};
+      return specialRegister(ids[dim], 0, dim == 2 ? 64 : 1024);
+    }
+    case Intrinsic::BlockDim: {
+      ID ids[] = {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y, nvvm_read_ptx_sreg_ntid_z};
+      return specialRegister(ids[dim], 1, dim == 2 ? 65 : 1025);
+    }
+    case Intrinsic::BlockIdx: {
+      ID ids[] = {nvvm_read_ptx_sreg_ctaid_x, nvvm_read_ptx_sreg_ctaid_y,
+                  nvvm_read_ptx_sreg_ctaid_z};
+      return specialRegister(ids[dim], 0, dim == 0 ? 0x7fffffffu : 65535);
+    }
+    default: {
+      ID ids[] = {nvvm_read_ptx_sreg_nctaid_x, nvvm_read_ptx_sreg_nctaid_y,
+                  nvvm_read_ptx_sreg_nctaid_z};
+      return specialRegister(ids[dim], 1, dim == 0 ? 0x80000000u : 65536);
+    }
+  }
+}
+
+// cuda.grid / cuda.gridsize for one dimension, in int64 (numba#9229).
+llvm::Value* FunctionLowering::gridPart(bool size, unsigned dim) {
+  llvm::Type* i64 = builder_.getInt64Ty();
+  if (size) {
+    llvm::Value* ntid = builder_.CreateZExt(threadIndexPart(Intrinsic::BlockDim, dim), i64);
+    llvm::Value* nctaid = builder_.CreateZExt(threadIndexPart(Intrinsic::GridDim, dim), i64);
+    return builder_.CreateMul(ntid, nctaid, "", true, true);
+  }
+  llvm::Value* tid = builder_.CreateZExt(threadIndexPart(Intrinsic::ThreadIdx, dim), i64);
+  llvm::Value* ctaid = builder_.CreateZExt(threadIndexPart(Intrinsic::BlockIdx, dim), i64);
+  llvm::Value* ntid = builder_.CreateZExt(threadIndexPart(Intrinsic::BlockDim, dim), i64);
+  return builder_.CreateAdd(builder_.CreateMul(ctaid, ntid, "", true, true), tid, "", true, true);
+}
+
+llvm::Value* FunctionLowering::emitAttribute(ExprId id, const ast::Attribute& a) {
+  const ExprMeaning& m = inst_.meanings[id.index];
+  switch (m.kind) {
+    case Intrinsic::ThreadIdx:
+    case Intrinsic::BlockIdx:
+    case Intrinsic::BlockDim:
+    case Intrinsic::GridDim:
+      return threadIndexPart(m.kind, m.payload);
+    case Intrinsic::Laneid:
+      return specialRegister(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, 0, 32);
+    case Intrinsic::Warpsize:
+      return builder_.getInt32(32);
+    default:
+      break;
+  }
+  ArrayAttr attr = inst_.arrayAttrs[id.index];
+  TypeId arrayType = typeOf(a.value);
+  llvm::Value* array = emitExpr(a.value);
+  ArrayParts parts = arrayParts(array, arrayType);
+  const Type& at = types().get(arrayType);
+  switch (attr) {
+    case ArrayAttr::Shape:
+    case ArrayAttr::Strides: {
+      llvm::Value* agg = llvm::PoisonValue::get(llvmType(typeOf(id)));
+      for (unsigned d = 0; d < at.ndim; ++d) {
+        llvm::Value* v = parts.shape[d];
+        if (attr == ArrayAttr::Strides) {
+          // numba reports strides in bytes.
+          v = builder_.CreateMul(parts.strides[d],
+                                 builder_.getInt64(types().byteSize(at.element)));
+        }
+        agg = builder_.CreateInsertValue(agg, v, d);
+      }
+      return agg;
+    }
+    case ArrayAttr::Size: {
+      llvm::Value* size = builder_.getInt64(1);
+      for (llvm::Value* s : parts.shape) size = builder_.CreateMul(size, s);
+      return size;
+    }
+    default:
+      return builder_.getInt64(at.ndim);
+  }
+}
+
+llvm::Value* FunctionLowering::wrapIndex(llvm::Value* index, TypeId indexType, llvm::Value* extent) {
+  const Type& t = types().get(indexType);
+  llvm::Type* i64 = builder_.getInt64Ty();
+  if (!t.isSigned) return builder_.CreateZExt(index, i64);
+  llvm::Value* wide = builder_.CreateSExt(index, i64);
+  // numba: a negative index counts from the end. When LLVM can prove the
+  // index non-negative (cuda.grid, range loops) the select folds away.
+  llvm::Value* negative = builder_.CreateICmpSLT(wide, builder_.getInt64(0));
+  return builder_.CreateSelect(negative, builder_.CreateAdd(wide, extent), wide);
+}
+
+llvm::Value* FunctionLowering::elementPointerOf(llvm::Value* array, TypeId arrayType,
+                                                llvm::Value* index, TypeId indexType) {
+  const Type& at = types().get(arrayType);
+  ArrayParts parts = arrayParts(array, arrayType);
+  std::vector<std::pair<llvm::Value*, TypeId>> indices;
+  if (types().isTuple(indexType)) {
+    std::vector<TypeId> elements = types().get(indexType).elements;
+    for (unsigned i = 0; i < elements.size(); ++i) {
+      indices.push_back({builder_.CreateExtractValue(index, i), elements[i]});
+    }
+  } else {
+    indices.push_back({index, indexType});
+  }
+  llvm::Value* offset = nullptr;
+  for (unsigned d = 0; d < at.ndim; ++d) {
+    llvm::Value* i = wrapIndex(indices[d].first, indices[d].second, parts.shape[d]);
+    bool unit = (at.layout == Layout::C && d + 1 == at.ndim) || (at.layout == Layout::F && d == 0);
+    llvm::Value* term = unit ? i : builder_.CreateMul(i, parts.strides[d]);
+    offset = offset ? builder_.CreateAdd(offset, term) : term;
+  }
+  return builder_.CreateGEP(memoryType(at.element), parts.data, offset);
+}
+
+llvm::Value* FunctionLowering::elementPointer(ExprId arrayExpr, ExprId indexExpr,
+                                              TypeId& elementType) {
+  TypeId arrayType = typeOf(arrayExpr);
+  llvm::Value* array = emitExpr(arrayExpr);
+  llvm::Value* index = emitExpr(indexExpr);
+  elementType = types().get(arrayType).element;
+  return elementPointerOf(array, arrayType, index, typeOf(indexExpr));
+}
+
+llvm::Value* FunctionLowering::loadElement(llvm::Value* ptr, TypeId elementType) {
+  llvm::Type* mt = memoryType(elementType);
+  llvm::LoadInst* load = builder_.CreateLoad(mt, ptr);
+  load->setAlignment(llvm::Align(types().byteSize(elementType)));
+  if (types().isBool(elementType)) return builder_.CreateICmpNE(load, builder_.getInt8(0));
+  return load;
+}
+
+void FunctionLowering::storeElement(llvm::Value* ptr, llvm::Value* value, TypeId elementType) {
+  if (types().isBool(elementType)) value = builder_.CreateZExt(value, builder_.getInt8Ty());
+  llvm::StoreInst* store = builder_.CreateStore(value, ptr);
+  store->setAlignment(llvm::Align(types().byteSize(elementType)));
+}
+
+// Python's slice.indices(n) and the resulting length, in int64.
+static void sliceBounds(llvm::IRBuilder<>& b, llvm::Value* n, llvm::Value* lower, llvm::Value* upper,
+                        llvm::Value* step, llvm::Value*& start, llvm::Value*& length) {
+  llvm::Value* zero = b.getInt64(0);
+  llvm::Value* minusOne = b.getInt64(-1);
+  llvm::Value* negative = b.CreateICmpSLT(step, zero);
+  auto clamp = [&](llvm::Value* v) {
+    llvm::Value* wrapped = b.CreateSelect(b.CreateICmpSLT(v, zero), b.CreateAdd(v, n), v);
+    llvm::Value* low = b.CreateSelect(negative, minusOne, zero);
+    llvm::Value* high = b.CreateSelect(negative, b.CreateSub(n, b.getInt64(1)), n);
+    wrapped = b.CreateSelect(b.CreateICmpSLT(wrapped, zero), low, wrapped);
+    return b.CreateSelect(b.CreateICmpSGE(wrapped, n), high, wrapped);
+  };
+  start = lower ? clamp(lower) : b.CreateSelect(negative, b.CreateSub(n, b.getInt64(1)), zero);
+  llvm::Value* stop = upper ? clamp(upper) : b.CreateSelect(negative, minusOne, n);
+  llvm::Value* one = b.getInt64(1);
+  llvm::Value* up = b.CreateSelect(
+      b.CreateICmpSGT(stop, start),
+      b.CreateAdd(b.CreateSDiv(b.CreateSub(b.CreateSub(stop, start), one), step), one), zero);
+  llvm::Value* down = b.CreateSelect(
+      b.CreateICmpSGT(start, stop),
+      b.CreateAdd(b.CreateSDiv(b.CreateSub(b.CreateSub(start, stop), one), b.CreateNeg(step)), one),
+      zero);
+  length = b.CreateSelect(negative, down, up);
+}
+
+llvm::Value* FunctionLowering::emitArrayView(ExprId id, const ast::Subscript& s) {
+  TypeId baseType = typeOf(s.value);
+  const Type& bt = types().get(baseType);
+  ArrayParts base = arrayParts(emitExpr(s.value), baseType);
+  // The unit stride a layout promises.
+  if (bt.layout == Layout::C) base.strides[bt.ndim - 1] = builder_.getInt64(1);
+  if (bt.layout == Layout::F) base.strides[0] = builder_.getInt64(1);
+  std::vector<ExprId> items;
+  const Expr& slice = ast_.expr(s.slice);
+  if (const auto* t = slice.dyn<ast::Tuple>()) {
+    for (ExprId x : ast_.list(t->elts)) items.push_back(x);
+  } else {
+    items.push_back(s.slice);
+  }
+  ArrayParts view;
+  llvm::Value* offset = builder_.getInt64(0);
+  for (unsigned d = 0; d < bt.ndim; ++d) {
+    if (d >= items.size()) {
+      view.shape.push_back(base.shape[d]);
+      view.strides.push_back(base.strides[d]);
+      continue;
+    }
+    const Expr& item = ast_.expr(items[d]);
+    if (const auto* sl = item.dyn<ast::Slice>()) {
+      auto part = [&](ExprId e) -> llvm::Value* {
+        return e.valid() ? emitExprAs(e, types().int64()) : nullptr;
+      };
+      llvm::Value* lower = part(sl->lower);
+      llvm::Value* upper = part(sl->upper);
+      llvm::Value* step = sl->step.valid() ? part(sl->step) : builder_.getInt64(1);
+      llvm::Value* start;
+      llvm::Value* length;
+      sliceBounds(builder_, base.shape[d], lower, upper, step, start, length);
+      offset = builder_.CreateAdd(offset, builder_.CreateMul(start, base.strides[d]));
+      view.shape.push_back(length);
+      view.strides.push_back(builder_.CreateMul(base.strides[d], step));
+      continue;
+    }
+    llvm::Value* index = wrapIndex(emitExpr(items[d]), typeOf(items[d]), base.shape[d]);
+    offset = builder_.CreateAdd(offset, builder_.CreateMul(index, base.strides[d]));
+  }
+  view.data = builder_.CreateGEP(memoryType(bt.element), base.data, offset);
+  return makeArray(view, typeOf(id));
+}
+
+llvm::Value* FunctionLowering::emitSubscript(ExprId id, const ast::Subscript& s) {
+  TypeId baseType = typeOf(s.value);
+  if (types().isArray(baseType) && types().isArray(typeOf(id))) return emitArrayView(id, s);
+  if (types().isArray(baseType)) {
+    TypeId elementType;
+    llvm::Value* ptr = elementPointer(s.value, s.slice, elementType);
+    return loadElement(ptr, elementType);
+  }
+  // A tuple.
+  llvm::Value* tuple = emitExpr(s.value);
+  const Type& tt = types().get(baseType);
+  int32_t c = inst_.constIndex[s.slice.index];
+  if (c >= 0 && inst_.constants[c].kind == ConstValue::Kind::Int) {
+    int64_t n = static_cast<int64_t>(tt.elements.size());
+    int64_t k = inst_.constants[c].intValue;
+    if (k < 0) k += n;
+    return builder_.CreateExtractValue(tuple, static_cast<unsigned>(k));
+  }
+  // A dynamic index into a tuple of one type: through memory.
+  llvm::Type* elementType = llvmType(tt.elements[0]);
+  unsigned n = static_cast<unsigned>(tt.elements.size());
+  llvm::Value* slot = entryAlloca(llvm::ArrayType::get(elementType, n));
+  for (unsigned i = 0; i < n; ++i) {
+    builder_.CreateStore(builder_.CreateExtractValue(tuple, i),
+                         builder_.CreateConstGEP2_32(llvm::ArrayType::get(elementType, n), slot, 0, i));
+  }
+  llvm::Value* index = wrapIndex(emitExpr(s.slice), typeOf(s.slice), builder_.getInt64(n));
+  llvm::Value* ptr = builder_.CreateGEP(elementType, slot, index);
+  (void)id;
+  return builder_.CreateLoad(elementType, ptr);
+}
+
+llvm::Value* FunctionLowering::callLibdevice(std::string_view base, TypeId t,
+                                             std::vector<llvm::Value*> args,
+                                             std::vector<llvm::Type*> extraTypes) {
+  bool single = types().get(t).bits == 32;
+  std::string name = "__nv_" + std::string(base) + (single ? "f" : "");
+  llvm::Type* ft = llvmType(t);
+  std::vector<llvm::Type*> params;
+  for (llvm::Value* a : args) params.push_back(a->getType());
+  (void)extraTypes;
+  auto callee = ml_.module().getOrInsertFunction(name, llvm::FunctionType::get(ft, params, false));
+  return builder_.CreateCall(callee, args);
+}
+
+llvm::Value* FunctionLowering::emitMath(ExprId id, MathFn fn, const ast::Call& c) {
+  TypeId operand = inst_.opTypes[id.index];
+  auto argList = ast_.list(c.args);
+  std::vector<llvm::Value*> args;
+  std::vector<TypeId> argTypes;
+  for (ExprId a : argList) {
+    args.push_back(emitExpr(a));
+    argTypes.push_back(typeOf(a));
+  }
+  llvm::Type* ft = llvmType(operand);
+  switch (fn) {
+    case MathFn::Isnan:
+    case MathFn::Isinf:
+    case MathFn::Isfinite: {
+      if (!types().isFloat(argTypes[0])) return builder_.getInt1(fn == MathFn::Isfinite);
+      llvm::Value* x = args[0];
+      if (fn == MathFn::Isnan) return builder_.CreateFCmpUNO(x, x);
+      llvm::Value* ax = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+      llvm::Value* inf = llvm::ConstantFP::getInfinity(x->getType());
+      return fn == MathFn::Isinf ? builder_.CreateFCmpOEQ(ax, inf) : builder_.CreateFCmpOLT(ax, inf);
+    }
+    case MathFn::Degrees:
+      return builder_.CreateFMul(convert(args[0], argTypes[0], operand),
+                                 llvm::ConstantFP::get(ft, 180.0 / M_PI));
+    case MathFn::Radians:
+      return builder_.CreateFMul(convert(args[0], argTypes[0], operand),
+                                 llvm::ConstantFP::get(ft, M_PI / 180.0));
+    case MathFn::Ldexp: {
+      llvm::Value* e = convert(args[1], argTypes[1], types().int32());
+      return callLibdevice("ldexp", operand, {args[0], e});
+    }
+    case MathFn::Frexp:
+    case MathFn::Modf: {
+      llvm::Value* x = convert(args[0], argTypes[0], operand);
+      bool frexp = fn == MathFn::Frexp;
+      llvm::Type* outType = frexp ? builder_.getInt32Ty() : ft;
+      llvm::Value* out = entryAlloca(outType);
+      llvm::Value* first = callLibdevice(frexp ? "frexp" : "modf", operand, {x, out});
+      llvm::Value* second = builder_.CreateLoad(outType, out);
+      llvm::Value* agg = llvm::PoisonValue::get(llvmType(typeOf(id)));
+      agg = builder_.CreateInsertValue(agg, first, 0);
+      return builder_.CreateInsertValue(agg, second, 1);
+    }
+    case MathFn::Log:
+      if (args.size() == 2) {
+        llvm::Value* x = callLibdevice("log", operand, {convert(args[0], argTypes[0], operand)});
+        llvm::Value* b = callLibdevice("log", operand, {convert(args[1], argTypes[1], operand)});
+        return builder_.CreateFDiv(x, b);
+      }
+      break;
+    case MathFn::Fabs:
+      return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs,
+                                           convert(args[0], argTypes[0], operand));
+    default:
+      break;
+  }
+  for (size_t k = 0; k < args.size(); ++k) args[k] = convert(args[k], argTypes[k], operand);
+  std::string base(kMathInfo[static_cast<unsigned>(fn)].libdevice);
+  if (inst_.fastmath && types().get(operand).bits == 32) {
+    // numba's fastmath=True: libdevice's fast single-precision variants and
+    // an approximate square root (NVVM's -prec-sqrt=0).
+    switch (fn) {
+      case MathFn::Sin: case MathFn::Cos: case MathFn::Tan: case MathFn::Exp:
+      case MathFn::Log: case MathFn::Log2: case MathFn::Log10: case MathFn::Pow:
+      case MathFn::Tanh:
+        base = "fast_" + base;
+        break;
+      case MathFn::Sqrt:
+        return builder_.CreateCall(
+            llvm::Intrinsic::getDeclaration(&ml_.module(), llvm::Intrinsic::nvvm_sqrt_approx_f),
+            {args[0]});
+      default:
+        break;
+    }
+  }
+  return callLibdevice(base, operand, args);
+}
+
+llvm::Value* FunctionLowering::emitAtomic(ExprId id, Intrinsic kind, const ast::Call& c) {
+  auto argList = ast_.list(c.args);
+  TypeId element;
+  llvm::Value* ptr = elementPointer(argList[0], argList[1], element);
+  const Type& et = types().get(element);
+  bool isFloat = et.kind == TypeKind::Float;
+  llvm::Value* value = emitExprAs(argList[2], element);
+  llvm::Align align(types().byteSize(element));
+  if (kind == Intrinsic::AtomicCas) {
+    llvm::Value* desired = emitExprAs(argList[3], element);
+    auto* cas = builder_.CreateAtomicCmpXchg(ptr, value, desired, align,
+                                             llvm::AtomicOrdering::Monotonic,
+                                             llvm::AtomicOrdering::Monotonic);
+    return builder_.CreateExtractValue(cas, 0);
+  }
+  using Op = llvm::AtomicRMWInst::BinOp;
+  Op op;
+  switch (kind) {
+    case Intrinsic::AtomicAdd: op = isFloat ? Op::FAdd : Op::Add; break;
+    case Intrinsic::AtomicSub: op = isFloat ? Op::FSub : Op::Sub; break;
+    case Intrinsic::AtomicMax: op = isFloat ? Op::FMax : (et.isSigned ? Op::Max : Op::UMax); break;
+    case Intrinsic::AtomicMin: op = isFloat ? Op::FMin : (et.isSigned ? Op::Min : Op::UMin); break;
+    case Intrinsic::AtomicAnd: op = Op::And; break;
+    case Intrinsic::AtomicOr: op = Op::Or; break;
+    case Intrinsic::AtomicXor: op = Op::Xor; break;
+    case Intrinsic::AtomicExch: op = Op::Xchg; break;
+    case Intrinsic::AtomicInc: op = Op::UIncWrap; break;
+    case Intrinsic::AtomicDec: op = Op::UDecWrap; break;
+    default: op = Op::Add; break;
+  }
+  (void)id;
+  return builder_.CreateAtomicRMW(op, ptr, value, align, llvm::AtomicOrdering::Monotonic);
+}
+
+llvm::Value* FunctionLowering::emitArrayAlloc(ExprId id, Intrinsic kind, const ast::Call& c) {
+  TypeId arrayType = typeOf(id);
+  const Type& at = types().get(arrayType);
+  // The shape: the first positional argument or `shape=`.
+  ExprId shapeExpr;
+  auto args = ast_.list(c.args);
+  if (!args.empty()) shapeExpr = args[0];
+  for (KeywordId k : ast_.list(c.keywords)) {
+    const Keyword& kw = ast_.keyword(k);
+    if (ast_.str(kw.arg) == "shape" && !shapeExpr.valid()) shapeExpr = kw.value;
+  }
+  int32_t ci = inst_.constIndex[shapeExpr.index];
+  assert(ci >= 0 && "the checker folds shapes");
+  const ConstValue& shape = inst_.constants[ci];
+  std::vector<int64_t> dims;
+  if (shape.kind == ConstValue::Kind::Int) {
+    dims.push_back(shape.intValue);
+  } else {
+    for (const ConstValue& d : shape.elements) dims.push_back(d.intValue);
+  }
+  llvm::Type* elementType = memoryType(at.element);
+  unsigned itemSize = types().byteSize(at.element);
+  ArrayParts parts;
+  int64_t total = 1;
+  for (int64_t d : dims) total *= d;
+  if (kind == Intrinsic::SharedArray && dims.size() == 1 && dims[0] == 0) {
+    // Dynamic shared memory: as long as the launch's dynamic size allows.
+    ml_.noteDynamicShared(inst_);
+    llvm::GlobalVariable* g = ml_.dynamicShared();
+    parts.data = builder_.CreateAddrSpaceCast(g, builder_.getPtrTy(0));
+    auto* asmType = llvm::FunctionType::get(builder_.getInt32Ty(), false);
+    auto* smem = llvm::InlineAsm::get(asmType, "mov.u32 $0, %dynamic_smem_size;", "=r", false);
+    llvm::Value* bytes = builder_.CreateZExt(builder_.CreateCall(asmType, smem), builder_.getInt64Ty());
+    parts.shape.push_back(builder_.CreateUDiv(bytes, builder_.getInt64(itemSize)));
+    parts.strides.push_back(builder_.getInt64(1));
+    return makeArray(parts, arrayType);
+  }
+  llvm::Type* storage = llvm::ArrayType::get(elementType, static_cast<uint64_t>(total));
+  if (kind == Intrinsic::SharedArray) {
+    std::string name = "pykc_shared_" + inst_.symbol + "_" + std::to_string(sharedCounter_++);
+    auto* g = new llvm::GlobalVariable(ml_.module(), storage, false,
+                                       llvm::GlobalValue::InternalLinkage,
+                                       llvm::UndefValue::get(storage), name, nullptr,
+                                       llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
+    g->setAlignment(llvm::Align(std::max<unsigned>(itemSize, 4)));
+    parts.data = builder_.CreateAddrSpaceCast(g, builder_.getPtrTy(0));
+  } else {
+    auto* slot = llvm::cast<llvm::AllocaInst>(entryAlloca(storage));
+    slot->setAlignment(llvm::Align(std::max<unsigned>(itemSize, 4)));
+    parts.data = slot;
+  }
+  // C order.
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t d = dims.size(); d-- > 1;) strides[d - 1] = strides[d] * dims[d];
+  for (size_t d = 0; d < dims.size(); ++d) {
+    parts.shape.push_back(builder_.getInt64(dims[d]));
+    parts.strides.push_back(builder_.getInt64(strides[d]));
+  }
+  return makeArray(parts, arrayType);
+}
+
+llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
+  const ExprMeaning& m = inst_.meanings[c.func.index];
+  TypeId t = typeOf(id);
+  auto args = ast_.list(c.args);
+  TypeId opType = inst_.opTypes[id.index];
+  switch (m.kind) {
+    case Intrinsic::Function: {
+      int32_t callee = inst_.callees[id.index];
+      assert(callee >= 0 && "device calls are resolved");
+      const FunctionInstance& target = ml_.typed().instances[callee];
+      std::vector<llvm::Value*> values;
+      for (size_t k = 0; k < args.size(); ++k) {
+        values.push_back(emitExprAs(args[k], target.argTypes[k]));
+      }
+      llvm::CallInst* call = builder_.CreateCall(ml_.function(callee), values);
+      return call;
+    }
+    case Intrinsic::TypeObject:
+    case Intrinsic::Int:
+    case Intrinsic::Float:
+    case Intrinsic::Bool:
+      return emitExprAs(args[0], opType);
+    case Intrinsic::Abs: {
+      llvm::Value* v = emitExprAs(args[0], opType);
+      if (types().isFloat(opType)) return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+      if (!types().get(opType).isSigned) return v;
+      llvm::Value* negative = builder_.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0));
+      return builder_.CreateSelect(negative, builder_.CreateNeg(v), v);
+    }
+    case Intrinsic::Min:
+    case Intrinsic::Max: {
+      // Python: keep the first extreme value (NaN compares false).
+      llvm::Value* result = emitExprAs(args[0], opType);
+      for (size_t k = 1; k < args.size(); ++k) {
+        llvm::Value* v = emitExprAs(args[k], opType);
+        llvm::Value* better = emitCmp(m.kind == Intrinsic::Max ? CmpOp::Gt : CmpOp::Lt, v, result, opType);
+        result = builder_.CreateSelect(better, v, result);
+      }
+      return result;
+    }
+    case Intrinsic::Len: {
+      llvm::Value* array = emitExpr(args[0]);
+      return builder_.CreateExtractValue(array, {1u, 0u});
+    }
+    case Intrinsic::Round: {
+      llvm::Value* v = emitExprAs(args[0], opType);
+      if (!types().isFloat(opType)) return convert(v, opType, t);
+      if (args.size() == 1) {
+        llvm::Value* r = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, v);
+        return convert(r, opType, t);
+      }
+      // numba's round(x, ndigits): scale by 10**|ndigits|, round half to even.
+      llvm::Value* digits = emitExprAs(args[1], types().int64());
+      llvm::Value* ten = llvm::ConstantFP::get(v->getType(), 10.0);
+      llvm::Value* negative = builder_.CreateICmpSLT(digits, builder_.getInt64(0));
+      llvm::Value* magnitude = builder_.CreateSelect(negative, builder_.CreateNeg(digits), digits);
+      llvm::Value* scale = builder_.CreateCall(ml_.powHelper(opType, types().int64()), {ten, magnitude});
+      llvm::Value* up = builder_.CreateFDiv(
+          builder_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, builder_.CreateFMul(v, scale)), scale);
+      llvm::Value* down = builder_.CreateFMul(
+          builder_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, builder_.CreateFDiv(v, scale)), scale);
+      return builder_.CreateSelect(negative, down, up);
+    }
+    case Intrinsic::Math:
+      return emitMath(id, static_cast<MathFn>(m.payload), c);
+    case Intrinsic::Grid:
+    case Intrinsic::Gridsize: {
+      unsigned n = inst_.meanings[id.index].payload;
+      bool size = m.kind == Intrinsic::Gridsize;
+      if (n == 1) return gridPart(size, 0);
+      llvm::Value* agg = llvm::PoisonValue::get(llvmType(t));
+      for (unsigned d = 0; d < n; ++d) agg = builder_.CreateInsertValue(agg, gridPart(size, d), d);
+      return agg;
+    }
+    case Intrinsic::Syncthreads:
+      builder_.CreateCall(llvm::Intrinsic::getDeclaration(&ml_.module(), llvm::Intrinsic::nvvm_barrier0));
+      return nullptr;
+    case Intrinsic::ThisGrid:
+      return nullptr;
+    case Intrinsic::ShflSync:
+    case Intrinsic::ShflUpSync:
+    case Intrinsic::ShflDownSync:
+    case Intrinsic::ShflXorSync:
+      return emitShuffle(m.kind, args);
+    case Intrinsic::AllSync:
+    case Intrinsic::AnySync:
+    case Intrinsic::EqSync:
+    case Intrinsic::BallotSync: {
+      llvm::Value* mask = emitExprAs(args[0], types().intType(32, false));
+      llvm::Value* pred = emitExprAs(args[1], types().boolean());
+      llvm::Intrinsic::ID iid = m.kind == Intrinsic::AllSync   ? llvm::Intrinsic::nvvm_vote_all_sync
+                                : m.kind == Intrinsic::AnySync ? llvm::Intrinsic::nvvm_vote_any_sync
+                                : m.kind == Intrinsic::EqSync  ? llvm::Intrinsic::nvvm_vote_uni_sync
+                                                               : llvm::Intrinsic::nvvm_vote_ballot_sync;
+      return builder_.CreateCall(llvm::Intrinsic::getDeclaration(&ml_.module(), iid), {mask, pred});
+    }
+    case Intrinsic::Activemask: {
+      auto* type = llvm::FunctionType::get(builder_.getInt32Ty(), false);
+      auto* code = llvm::InlineAsm::get(type, "activemask.b32 $0;", "=r", /*hasSideEffects=*/true);
+      return builder_.CreateCall(type, code);
+    }
+    case Intrinsic::LanemaskLt:
+      return builder_.CreateCall(
+          llvm::Intrinsic::getDeclaration(&ml_.module(), llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt));
+    case Intrinsic::Popc:
+    case Intrinsic::Clz:
+    case Intrinsic::Ffs:
+    case Intrinsic::Brev: {
+      llvm::Value* v = emitExprAs(args[0], opType);
+      llvm::Type* it = v->getType();
+      if (m.kind == Intrinsic::Popc) return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v);
+      if (m.kind == Intrinsic::Clz) {
+        return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, v, builder_.getFalse());
+      }
+      if (m.kind == Intrinsic::Brev) {
+        if (it->getIntegerBitWidth() < 32) v = builder_.CreateZExt(v, builder_.getInt32Ty());
+        return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, v);
+      }
+      // ffs: 1-based position of the lowest set bit, 0 for 0.
+      llvm::Value* tz = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, v, builder_.getTrue());
+      llvm::Value* pos = builder_.CreateAdd(builder_.CreateZExtOrTrunc(tz, builder_.getInt32Ty()),
+                                            builder_.getInt32(1));
+      return builder_.CreateSelect(builder_.CreateICmpEQ(v, llvm::ConstantInt::get(it, 0)),
+                                   builder_.getInt32(0), pos);
+    }
+    case Intrinsic::Fma: {
+      llvm::Value* a = emitExprAs(args[0], opType);
+      llvm::Value* b = emitExprAs(args[1], opType);
+      llvm::Value* c = emitExprAs(args[2], opType);
+      return builder_.CreateIntrinsic(llvm::Intrinsic::fma, {a->getType()}, {a, b, c});
+    }
+    case Intrinsic::Cbrt:
+      return callLibdevice("cbrt", opType, {emitExprAs(args[0], opType)});
+    case Intrinsic::GridSync:
+      ml_.noteCooperative(inst_);
+      emitGridSync();
+      return nullptr;
+    case Intrinsic::SyncthreadsCount:
+    case Intrinsic::SyncthreadsAnd:
+    case Intrinsic::SyncthreadsOr: {
+      llvm::Value* pred = builder_.CreateZExt(emitExprAs(args[0], types().boolean()), builder_.getInt32Ty());
+      llvm::Intrinsic::ID iid = m.kind == Intrinsic::SyncthreadsCount ? llvm::Intrinsic::nvvm_barrier0_popc
+                                : m.kind == Intrinsic::SyncthreadsAnd ? llvm::Intrinsic::nvvm_barrier0_and
+                                                                      : llvm::Intrinsic::nvvm_barrier0_or;
+      return builder_.CreateCall(llvm::Intrinsic::getDeclaration(&ml_.module(), iid), {pred});
+    }
+    case Intrinsic::Syncwarp: {
+      llvm::Value* mask = args.empty() ? builder_.getInt32(0xffffffffu)
+                                       : emitExprAs(args[0], types().intType(32, false));
+      builder_.CreateCall(llvm::Intrinsic::getDeclaration(&ml_.module(), llvm::Intrinsic::nvvm_bar_warp_sync), {mask});
+      return nullptr;
+    }
+    case Intrinsic::Threadfence:
+    case Intrinsic::ThreadfenceBlock:
+    case Intrinsic::ThreadfenceSystem: {
+      llvm::Intrinsic::ID iid = m.kind == Intrinsic::Threadfence ? llvm::Intrinsic::nvvm_membar_gl
+                                : m.kind == Intrinsic::ThreadfenceBlock ? llvm::Intrinsic::nvvm_membar_cta
+                                                                        : llvm::Intrinsic::nvvm_membar_sys;
+      builder_.CreateCall(llvm::Intrinsic::getDeclaration(&ml_.module(), iid));
+      return nullptr;
+    }
+    case Intrinsic::SharedArray:
+    case Intrinsic::LocalArray:
+      return emitArrayAlloc(id, m.kind, c);
+    case Intrinsic::AtomicAdd:
+    case Intrinsic::AtomicSub:
+    case Intrinsic::AtomicMax:
+    case Intrinsic::AtomicMin:
+    case Intrinsic::AtomicAnd:
+    case Intrinsic::AtomicOr:
+    case Intrinsic::AtomicXor:
+    case Intrinsic::AtomicExch:
+    case Intrinsic::AtomicInc:
+    case Intrinsic::AtomicDec:
+    case Intrinsic::AtomicCas:
+      return emitAtomic(id, m.kind, c);
+    default:
+      break;
+  }
+  assert(false && "the checker rejects this call");
+  return nullptr;
+}
+
+}  // namespace
+
+LoweredModule lowerToLlvm(const frontend::Ast& ast, const frontend::TypedModule& typed,
+                          llvm::LLVMContext& context, const LoweringOptions& options) {
+  ModuleLowering lowering(ast, typed, context, options);
+  return lowering.run();
+}
+
+}  // namespace lowering

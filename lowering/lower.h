@@ -1,0 +1,54 @@
+#pragma once
+// Typed IR to an NVPTX llvm::Module: one `ptx_kernel` entry per kernel x
+// signature in the ABI of docs/ABI.md, device functions as internal
+// functions specialised per argument types, shared arrays as addrspace(3)
+// globals, libdevice declarations for math (linked later by the backend).
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace frontend {
+class Ast;
+struct TypedModule;
+}  // namespace frontend
+
+namespace lowering {
+
+struct LoweringOptions {
+  // Emit DILocations (DICompileUnit with LineTablesOnly) pointing at the
+  // Python file and lines; kernels with `lineinfo=True` get them regardless.
+  bool lineInfo = false;
+};
+
+// What a launcher needs to know about one lowered kernel beyond its types.
+struct KernelInfo {
+  std::string symbol;
+  // Uses `cuda.shared.array(0, ...)` (sized by the launch's dynamic shared
+  // memory), directly or through device functions.
+  bool dynamicSharedMemory = false;
+  // Uses cuda.cg.this_grid().sync(): must be launched cooperatively (all
+  // blocks resident at once, cuLaunchCooperativeKernel).
+  bool cooperative = false;
+};
+
+struct LoweredModule {
+  std::unique_ptr<llvm::Module> module;
+  // In the order of TypedModule::instances' kernels.
+  std::vector<KernelInfo> kernels;
+  // Some kernel asked for line tables (`lineinfo=True`).
+  bool wantsLineInfo = false;
+};
+
+// Lowers every instance of `typed` into a new module in `context`. `typed`
+// must have been checked without errors (anything else is a pykc bug and
+// asserts). The module is named after the source path; `ast` must be the tree
+// `typed` was checked from. Deterministic: the same input gives the same IR.
+LoweredModule lowerToLlvm(const frontend::Ast& ast, const frontend::TypedModule& typed,
+                          llvm::LLVMContext& context, const LoweringOptions& options);
+
+}  // namespace lowering

@@ -1,0 +1,23 @@
+# ARGS: --diag-kinds compile %s --phase=check --dump-typed
+from numba import cuda
+
+
+# CHECK:STDERR: fail_decorator_options.py:[[@LINE+16]]:33: warning: `debug=True` is not supported: no exceptions or bounds checks are compiled; line tables are kept as with `lineinfo=True` [unsupported-option]
+# CHECK:STDERR: @cuda.jit("void(float32[::1])", debug=True, opt=False, link=["x.cu"], colour=1)
+# CHECK:STDERR:                                 ^~~~~~~~~~
+# CHECK:STDERR:
+# CHECK:STDERR: fail_decorator_options.py:[[@LINE+12]]:45: warning: `opt=False` applies to the whole file in pykc: pass `-O0` to compile without optimisation [unsupported-option]
+# CHECK:STDERR: @cuda.jit("void(float32[::1])", debug=True, opt=False, link=["x.cu"], colour=1)
+# CHECK:STDERR:                                             ^~~~~~~~~
+# CHECK:STDERR:
+# CHECK:STDERR: fail_decorator_options.py:[[@LINE+8]]:56: error: `link=` is not supported by pykc yet [unsupported-option]
+# CHECK:STDERR: @cuda.jit("void(float32[::1])", debug=True, opt=False, link=["x.cu"], colour=1)
+# CHECK:STDERR:                                                        ^~~~~~~~~~~~~
+# CHECK:STDERR:
+# CHECK:STDERR: fail_decorator_options.py:[[@LINE+4]]:71: error: unknown `cuda.jit` option `colour` [invalid-decorator]
+# CHECK:STDERR: @cuda.jit("void(float32[::1])", debug=True, opt=False, link=["x.cu"], colour=1)
+# CHECK:STDERR:                                                                       ^~~~~~~~
+# CHECK:STDERR:
+@cuda.jit("void(float32[::1])", debug=True, opt=False, link=["x.cu"], colour=1)
+def k(x):
+    x[0] = 1

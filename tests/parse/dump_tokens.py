@@ -1,0 +1,22 @@
+# ARGS: parse %s --dump-tokens
+if x:
+    y = f"a{b!r}c"  # comment
+# CHECK:STDOUT: 2,0-2,2:            NAME           'if'
+# CHECK:STDOUT: 2,3-2,4:            NAME           'x'
+# CHECK:STDOUT: 2,4-2,5:            OP             ':'
+# CHECK:STDOUT: 2,5-2,6:            NEWLINE        '\n'
+# CHECK:STDOUT: 3,0-3,4:            INDENT         '    '
+# CHECK:STDOUT: 3,4-3,5:            NAME           'y'
+# CHECK:STDOUT: 3,6-3,7:            OP             '='
+# CHECK:STDOUT: 3,8-3,10:           FSTRING_START  'f"'
+# CHECK:STDOUT: 3,10-3,11:          FSTRING_MIDDLE 'a'
+# CHECK:STDOUT: 3,11-3,12:          OP             '{'
+# CHECK:STDOUT: 3,12-3,13:          NAME           'b'
+# CHECK:STDOUT: 3,13-3,14:          OP             '!'
+# CHECK:STDOUT: 3,14-3,15:          NAME           'r'
+# CHECK:STDOUT: 3,15-3,16:          OP             '}'
+# CHECK:STDOUT: 3,16-3,17:          FSTRING_MIDDLE 'c'
+# CHECK:STDOUT: 3,17-3,18:          FSTRING_END    '"'
+# CHECK:STDOUT: 3,29-3,30:          NEWLINE        '\n'
+# CHECK:STDOUT: 23,0-23,0:          DEDENT         ''
+# CHECK:STDOUT: 23,0-23,0:          ENDMARKER      ''

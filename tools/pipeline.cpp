@@ -1,0 +1,206 @@
+#include "tools/pipeline.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <nlohmann/json.hpp>
+
+#include "backend/nvjitlink.h"
+#include "backend/ptx.h"
+#include "frontend/check.h"
+#include "frontend/lex.h"
+#include "frontend/parse.h"
+#include "frontend/resolve.h"
+
+namespace tools {
+namespace {
+
+// `-D NAME=VALUE`: VALUE is a Python constant expression (numbers, bools,
+// tuples, arithmetic on them).
+std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
+    const std::string& text, frontend::DiagnosticSink& diags) {
+  size_t eq = text.find('=');
+  std::string name = text.substr(0, eq);
+  bool validName = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+  for (char ch : name) {
+    validName = validName && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+  }
+  if (eq == std::string::npos || !validName) {
+    diags.error(frontend::Diag::InvalidDefine,
+                "`-D " + text + "`: expected NAME=VALUE, e.g. `-D BLOCK=128`");
+    return std::nullopt;
+  }
+  std::string value = text.substr(eq + 1);
+  frontend::DiagnosticSink scratch;
+  frontend::SourceFile file =
+      frontend::SourceFile::fromBytes("<-D " + name + ">", value + "\n", scratch);
+  frontend::TokenBuffer tokens = frontend::lex(file, scratch);
+  frontend::Ast ast = frontend::parse(tokens, scratch);
+  std::optional<frontend::ConstValue> folded;
+  if (!scratch.hasErrors() && !ast.hasErrors() && ast.module().size() == 1) {
+    const frontend::Stmt& stmt = ast.stmt(ast.module()[0]);
+    if (const auto* e = stmt.dyn<frontend::ast::ExprStmt>()) {
+      frontend::ResolvedModule empty;
+      folded = frontend::foldConstant(ast, e->value, empty);
+    }
+  }
+  if (!folded || folded->kind == frontend::ConstValue::Kind::Str ||
+      folded->kind == frontend::ConstValue::Kind::None) {
+    diags.error(frontend::Diag::InvalidDefine,
+                "`-D " + text + "`: the value must be a number, a bool or a tuple of them");
+    return std::nullopt;
+  }
+  return std::make_pair(name, *folded);
+}
+
+nlohmann::ordered_json paramJson(const frontend::TypeTable& types, frontend::TypeId t,
+                                 const std::string& name) {
+  nlohmann::ordered_json p;
+  p["name"] = name;
+  const frontend::Type& type = types.get(t);
+  switch (type.kind) {
+    case frontend::TypeKind::Array:
+      p["kind"] = "array";
+      p["dtype"] = types.dtypeName(type.element);
+      p["ndim"] = type.ndim;
+      p["layout"] = type.layout == frontend::Layout::C   ? "C"
+                    : type.layout == frontend::Layout::F ? "F"
+                                                         : "A";
+      break;
+    case frontend::TypeKind::Tuple: {
+      p["kind"] = "tuple";
+      nlohmann::ordered_json elements = nlohmann::ordered_json::array();
+      for (size_t i = 0; i < type.elements.size(); ++i) {
+        elements.push_back(paramJson(types, type.elements[i], name + "[" + std::to_string(i) + "]"));
+      }
+      p["elements"] = elements;
+      break;
+    }
+    default:
+      p["kind"] = "scalar";
+      p["dtype"] = types.dtypeName(t);
+      break;
+  }
+  return p;
+}
+
+}  // namespace
+
+llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
+                        Compilation& compilation, frontend::DiagnosticSink& diags) {
+  compilation.path = path;
+  auto file = frontend::SourceFile::load(path, diags);
+  if (!file) return file.takeError();
+  compilation.source.emplace(std::move(*file));
+  if (compilation.source->decodeFailed()) return llvm::Error::success();
+  compilation.tokens.emplace(frontend::lex(*compilation.source, diags));
+  compilation.ast.emplace(frontend::parse(*compilation.tokens, diags));
+  if (diags.hasErrors() || compilation.ast->hasErrors()) return llvm::Error::success();
+  frontend::ResolveOptions resolveOptions;
+  resolveOptions.sigs = options.sigs;
+  for (const std::string& d : options.defines) {
+    if (auto parsed = parseDefine(d, diags)) resolveOptions.defines.push_back(std::move(*parsed));
+  }
+  if (diags.hasErrors()) return llvm::Error::success();
+  frontend::ResolvedModule resolved = frontend::resolveModule(*compilation.ast, resolveOptions, diags);
+  compilation.typed.emplace(frontend::check(*compilation.ast, std::move(resolved), diags));
+  return llvm::Error::success();
+}
+
+llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
+                                             const ArchRequest& request,
+                                             const backend::NvJitLink* nvJitLink,
+                                             std::vector<lowering::KernelInfo>& kernels) {
+  assert(compilation.typed && "the front end ran without errors");
+  ArchArtifacts out;
+  out.arch = request.codegen.arch;
+  llvm::LLVMContext context;
+  lowering::LoweredModule lowered =
+      lowering::lowerToLlvm(*compilation.ast, *compilation.typed, context, request.lowering);
+  kernels = lowered.kernels;
+  if (request.wantLlvm) {
+    llvm::raw_string_ostream stream(out.llvmIr);
+    lowered.module->print(stream, nullptr);
+  }
+  backend::CodegenOptions codegen = request.codegen;
+  codegen.lineInfo = codegen.lineInfo || lowered.wantsLineInfo;
+  auto ptx = backend::emitPtx(*lowered.module, codegen);
+  if (!ptx) return ptx.takeError();
+  out.ptx = std::move(*ptx);
+  if (!request.wantCubin) return out;
+  assert(nvJitLink != nullptr && "a cubin needs nvJitLink");
+  backend::LinkOptions link;
+  link.arch = codegen.arch;
+  link.maxRegisters = codegen.maxRegisters;
+  link.lineInfo = codegen.lineInfo;
+  link.optLevel = codegen.optLevel;
+  link.verbose = true;
+  backend::LinkInput input;
+  input.kind = backend::LinkInputKind::Ptx;
+  input.bytes = out.ptx;
+  input.name = compilation.path;
+  auto linked = backend::linkCubin(*nvJitLink, std::span<const backend::LinkInput>(&input, 1), link);
+  if (!linked) return linked.takeError();
+  out.cubin = std::move(linked->cubin);
+  auto resources = backend::readCubinResources(out.cubin, linked->infoLog);
+  if (!resources) return resources.takeError();
+  out.resources = std::move(*resources);
+  return out;
+}
+
+std::string buildManifest(const frontend::TypedModule& typed, const ManifestInputs& inputs,
+                          const std::vector<ArchArtifacts>& archs,
+                          const std::vector<lowering::KernelInfo>& kernels) {
+  const frontend::TypeTable& types = typed.module.types;
+  nlohmann::ordered_json m;
+  m["format"] = "pykc-manifest";
+  m["abi_version"] = 1;
+  m["compiler"] = {{"pykc", inputs.pykcVersion},
+                   {"llvm", inputs.llvmVersion},
+                   {"nvjitlink", inputs.nvJitLinkVersion}};
+  m["source"] = inputs.source;
+  nlohmann::ordered_json targets = nlohmann::ordered_json::array();
+  for (const ArchArtifacts& a : archs) {
+    nlohmann::ordered_json t;
+    t["arch"] = a.arch;
+    if (inputs.hasCubin) t["cubin"] = inputs.stem + "." + a.arch + ".cubin";
+    if (inputs.hasPtx) t["ptx"] = inputs.stem + "." + a.arch + ".ptx";
+    targets.push_back(t);
+  }
+  m["targets"] = targets;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (uint32_t k = 0; k < typed.kernelCount; ++k) {
+    const frontend::FunctionInstance& inst = typed.instances[k];
+    const frontend::JitFunction& fn = typed.module.functions[inst.function];
+    nlohmann::ordered_json entry;
+    entry["name"] = fn.name;
+    entry["signature"] = inst.signature;
+    entry["symbol"] = inst.symbol;
+    nlohmann::ordered_json params = nlohmann::ordered_json::array();
+    for (size_t p = 0; p < inst.argTypes.size(); ++p) {
+      params.push_back(paramJson(types, inst.argTypes[p], fn.params[p]));
+    }
+    entry["params"] = params;
+    entry["cooperative"] = k < kernels.size() && kernels[k].cooperative;
+    entry["dynamic_shared_memory"] = k < kernels.size() && kernels[k].dynamicSharedMemory;
+    nlohmann::ordered_json resources = nlohmann::ordered_json::object();
+    for (const ArchArtifacts& a : archs) {
+      auto it = a.resources.find(inst.symbol);
+      if (it == a.resources.end()) continue;
+      const backend::KernelResources& r = it->second;
+      resources[a.arch] = {{"registers", r.registers},
+                           {"static_shared_bytes", r.staticSharedBytes},
+                           {"local_bytes", r.localBytes},
+                           {"spill_stores", r.spillStores},
+                           {"spill_loads", r.spillLoads},
+                           {"max_threads_per_block", r.maxThreadsPerBlock}};
+    }
+    entry["resources"] = resources;
+    list.push_back(entry);
+  }
+  m["kernels"] = list;
+  return m.dump(2) + "\n";
+}
+
+}  // namespace tools

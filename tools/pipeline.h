@@ -1,0 +1,100 @@
+#pragma once
+// The compile pipeline shared by `pykc compile` and `pykc inspect`:
+//
+//     file -> SourceFile -> tokens -> Ast -> ResolvedModule -> TypedModule
+//          -> (per arch) llvm::Module -> PTX -> cubin + resources -> manifest.json
+//
+// One Compilation per input holds every stage's output (STYLE.md §1); stages
+// after a source error are never run.
+#include <llvm/Support/Error.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/options.h"
+#include "backend/resources.h"
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "frontend/source.h"
+#include "frontend/tokens.h"
+#include "frontend/typed_module.h"
+#include "lowering/lower.h"
+
+namespace backend {
+class NvJitLink;
+}
+
+namespace tools {
+
+struct FrontendOptions {
+  // `--sig 'name(types)'`.
+  std::vector<std::string> sigs;
+  // `-D NAME=VALUE`.
+  std::vector<std::string> defines;
+};
+
+// Every stage's output for one input file. Not movable once loaded: the AST
+// points at the SourceFile.
+struct Compilation {
+  std::string path;
+  std::optional<frontend::SourceFile> source;
+  std::optional<frontend::TokenBuffer> tokens;
+  std::optional<frontend::Ast> ast;
+  std::optional<frontend::TypedModule> typed;
+
+  Compilation() = default;
+  Compilation(const Compilation&) = delete;
+  Compilation& operator=(const Compilation&) = delete;
+};
+
+// Reads `path` and runs the front end (lex, parse, resolve, check) into
+// `compilation`. Source errors go to `diags` (check diags.hasErrors(); `typed`
+// is then unset or must not be lowered). Fails only if the file cannot be read.
+llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
+                        Compilation& compilation, frontend::DiagnosticSink& diags);
+
+// What one architecture's compile produced.
+struct ArchArtifacts {
+  std::string arch;
+  // The lowered module before optimisation (only when asked for).
+  std::string llvmIr;
+  std::string ptx;
+  // Empty when no cubin was asked for.
+  std::string cubin;
+  backend::ResourceMap resources;
+};
+
+struct ArchRequest {
+  backend::CodegenOptions codegen;
+  lowering::LoweringOptions lowering;
+  bool wantLlvm = false;
+  bool wantCubin = true;
+};
+
+// Lowers `compilation.typed` for `request.codegen.arch`, emits PTX, and links
+// the cubin with `nvJitLink` (which must be non-null when wantCubin). Fails on
+// environment problems (libdevice, nvJitLink, an unsupported arch).
+// `kernels` receives the lowered kernels' facts.
+llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
+                                             const ArchRequest& request,
+                                             const backend::NvJitLink* nvJitLink,
+                                             std::vector<lowering::KernelInfo>& kernels);
+
+struct ManifestInputs {
+  std::string source;  // the path as given
+  std::string stem;    // file names are <stem>.<arch>.cubin/.ptx
+  std::string pykcVersion;
+  std::string llvmVersion;
+  std::string nvJitLinkVersion;
+  bool hasCubin = true;
+  bool hasPtx = true;
+};
+
+// manifest.json (docs/ABI.md), byte-for-byte deterministic.
+std::string buildManifest(const frontend::TypedModule& typed, const ManifestInputs& inputs,
+                          const std::vector<ArchArtifacts>& archs,
+                          const std::vector<lowering::KernelInfo>& kernels);
+
+}  // namespace tools
