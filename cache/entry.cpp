@@ -31,7 +31,8 @@ Digest getDigest(std::string_view in, std::size_t at) {
   return d;
 }
 
-std::string encodeEntry(EntryKind kind, const Digest& name, std::string_view payload) {
+std::string encodeEntry(EntryKind kind, const Digest& name, std::string_view payload,
+                        const Digest& checksum) {
   std::string out;
   out.reserve(kEntryHeaderBytes + payload.size());
   out.append(kMagic, sizeof kMagic);
@@ -40,7 +41,7 @@ std::string encodeEntry(EntryKind kind, const Digest& name, std::string_view pay
   out.push_back('\0');
   putLe(out, payload.size(), 8);
   putDigest(out, name);
-  putDigest(out, Digest::of(payload));
+  putDigest(out, checksum);
   assert(out.size() == kEntryHeaderBytes);
   out.append(payload);
   return out;
@@ -82,8 +83,10 @@ bool isValidOutputName(std::string_view name) {
   return true;
 }
 
-std::string encodeBlob(std::string_view content) {
-  return encodeEntry(EntryKind::Blob, Digest::of(content), content);
+std::string encodeBlob(std::string_view content, const Digest* digest) {
+  Digest d = digest ? *digest : Digest::of(content);
+  assert(!digest || Digest::of(content) == *digest);
+  return encodeEntry(EntryKind::Blob, d, content, d);
 }
 
 std::string encodeRecord(const ActionRecord& record) {
@@ -99,7 +102,7 @@ std::string encodeRecord(const ActionRecord& record) {
     putDigest(payload, o.digest);
     putLe(payload, o.size, 8);
   }
-  return encodeEntry(EntryKind::Record, record.key.digest, payload);
+  return encodeEntry(EntryKind::Record, record.key.digest, payload, Digest::of(payload));
 }
 
 std::optional<EntryHeader> readEntryHeader(std::string_view file, std::string* why) {

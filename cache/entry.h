@@ -62,8 +62,9 @@ struct EntryHeader {
 // characters. Names are never used in paths.
 bool isValidOutputName(std::string_view name);
 
-// The whole file for a blob holding `content`.
-std::string encodeBlob(std::string_view content);
+// The whole file for a blob holding `content`. `digest`, when given, must be
+// Digest::of(content) (it saves hashing the content twice).
+std::string encodeBlob(std::string_view content, const Digest* digest = nullptr);
 // The whole file for `record`. The outputs' names must be valid and distinct
 // (asserted; Store::put checks before calling).
 std::string encodeRecord(const ActionRecord& record);

@@ -1,17 +1,17 @@
 // POSIX file access for the store (store_internal.h).
+#include "cache/store_internal.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <random>
 #include <thread>
-
-#include "cache/store_internal.h"
 
 namespace cache::detail {
 namespace {
@@ -57,9 +57,16 @@ bool writeAll(int fd, std::string_view bytes) {
 }
 
 std::string tempName(const std::string& path) {
-  // pid + 64 random bits: unique across processes and threads.
-  std::random_device rd;
-  std::uint64_t r = (std::uint64_t{rd()} << 32) ^ rd();
+  // pid + 64 random bits: unique across processes and threads. getrandom(2)
+  // directly: std::random_device's set-up runs cpuid, which traps (tens of
+  // microseconds) in a virtual machine.
+  std::uint64_t r = 0;
+  if (::getrandom(&r, sizeof r, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof r)) {
+    // O_EXCL still keeps a clash from clobbering anything: it fails the put.
+    r = static_cast<std::uint64_t>(
+            std::chrono::steady_clock::now().time_since_epoch().count()) ^
+        reinterpret_cast<std::uintptr_t>(&r);
+  }
   char buf[64];
   std::snprintf(buf, sizeof buf, "%ld.%016llx", static_cast<long>(::getpid()),
                 static_cast<unsigned long long>(r));
@@ -235,7 +242,12 @@ std::optional<Digest> digestFromNames(std::string_view folder, std::string_view 
 
 std::optional<FileLock> FileLock::acquire(const std::string& path, int timeoutMs) {
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-  if (fd < 0) return std::nullopt;
+  if (fd < 0) fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    // No lock file can exist here (a read-only folder): the lock only keeps
+    // two collectors apart, and such a folder cannot be collected anyway.
+    return FileLock(-1);
+  }
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
   while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if ((errno != EWOULDBLOCK && errno != EINTR) ||

@@ -337,7 +337,7 @@ std::optional<Digest> Store::putBlob(std::string_view content) {
     (void)::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
     return digest;
   }
-  std::string file = encodeBlob(content);
+  std::string file = encodeBlob(content, &digest);
   if (!writeEntryFile(path, file)) return std::nullopt;
   bytesDelta_ += static_cast<std::int64_t>(file.size());
   return digest;

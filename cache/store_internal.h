@@ -82,7 +82,8 @@ bool isTwoHex(std::string_view name);
 // An flock on a lock file, released when destroyed.
 class FileLock {
 public:
-  // Waits up to `timeoutMs` (0: one try). nullopt when busy or on error.
+  // Waits up to `timeoutMs` (0: one try). nullopt when another process holds
+  // it; a lock that holds nothing when no lock file can be opened.
   static std::optional<FileLock> acquire(const std::string& path, int timeoutMs);
   FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
   FileLock& operator=(FileLock&&) = delete;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cctype>
+#include <cstdio>
 #include <set>
 #include <tuple>
 
@@ -97,6 +99,8 @@ private:
   void assignTarget(ExprId target, const Val& value, const NodeRange& valueRange);
   void checkCondition(ExprId id);
   void checkFor(StmtId id, const ast::For& f);
+  void checkIterFor(StmtId id, const ast::For& f, const Val& callee);
+  std::optional<IterSource> checkIterSource(ExprId expr, bool allowRange);
 
   // --- expressions ---
   Val checkExpr(ExprId id);
@@ -536,10 +540,8 @@ void FunctionChecker::checkFor(StmtId id, const ast::For& f) {
   Val callee;
   if (call != nullptr) callee = checkExpr(call->func);
   if (call == nullptr || !callee.ok || callee.meaning.kind != Intrinsic::Range) {
-    if (call == nullptr || callee.ok) {
-      error(iter.range, Diag::UnsupportedFeature,
-            "only `for ... in range(...)` loops are supported in kernels");
-    }
+    if (call == nullptr || callee.ok) checkIterFor(id, f, callee);
+    if (!f.orelse.empty()) error(s.range, Diag::UnsupportedConstruct, "`for ... else`");
     ++loopDepth_;
     checkBody(ast_.list(f.body));
     --loopDepth_;
@@ -592,6 +594,144 @@ void FunctionChecker::checkFor(StmtId id, const ast::For& f) {
   ++loopDepth_;
   checkBody(ast_.list(f.body));
   --loopDepth_;
+}
+
+// One iterable of a loop: an array, a tuple of one type, or (inside
+// zip/enumerate) `range(...)`. nullopt after reporting.
+std::optional<IterSource> FunctionChecker::checkIterSource(ExprId expr, bool allowRange) {
+  const Expr& e = ast_.expr(expr);
+  if (const auto* call = e.dyn<ast::Call>(); call != nullptr && allowRange) {
+    Val callee = checkExpr(call->func);
+    if (!callee.ok) return std::nullopt;
+    if (callee.meaning.kind == Intrinsic::Range) {
+      record(call->func, callee);
+      auto args = ast_.list(call->args);
+      if (args.empty() || args.size() > 3 || !call->keywords.empty()) {
+        error(e.range, Diag::WrongArgCount, "range", "1 to 3 arguments", std::to_string(args.size()));
+        return std::nullopt;
+      }
+      std::vector<TypeId> argTypes;
+      for (ExprId a : args) {
+        Val v = checkExpr(a);
+        if (!v.isValue() || !types().isIntegral(v.type)) {
+          if (v.ok) {
+            error(ast_.expr(a).range, Diag::InvalidCall,
+                  "`range` takes integers, found `" + (v.isValue() ? typeName(v.type) : textOf(a)) + "`");
+          }
+          return std::nullopt;
+        }
+        argTypes.push_back(v.type);
+      }
+      auto t = rangeType(types(), argTypes);
+      if (!t) return std::nullopt;
+      record(expr, valueOf(*t));
+      return IterSource{IterSource::Kind::Range, expr, *t};
+    }
+  }
+  Val v = checkExpr(expr);
+  if (!v.ok) return std::nullopt;
+  if (v.isValue() && types().isArray(v.type)) {
+    const Type& at = types().get(v.type);
+    TypeId element = at.ndim == 1 ? at.element
+                                  : types().array(at.element, at.ndim - 1,
+                                                  at.layout == Layout::C ? Layout::C : Layout::A);
+    return IterSource{IterSource::Kind::Array, expr, element};
+  }
+  if (v.isValue() && types().isTuple(v.type)) {
+    const std::vector<TypeId>& elements = types().get(v.type).elements;
+    std::optional<TypeId> common;
+    for (TypeId t : elements) {
+      if (!common) {
+        common = t;
+      } else if (*common != t) {
+        common.reset();
+        break;
+      }
+    }
+    if (elements.empty() || !common) {
+      error(e.range, Diag::UnsupportedFeature,
+            "iterating over `" + typeName(v.type) +
+                "` is not supported: only tuples whose elements all have one type can be iterated");
+      return std::nullopt;
+    }
+    return IterSource{IterSource::Kind::Tuple, expr, *common};
+  }
+  error(e.range, Diag::UnsupportedFeature,
+        "cannot iterate over `" + (v.isValue() ? typeName(v.type) : textOf(expr)) +
+            "`: kernels iterate over `range(...)`, arrays, tuples, `enumerate` and `zip`");
+  return std::nullopt;
+}
+
+void FunctionChecker::checkIterFor(StmtId id, const ast::For& f, const Val& callee) {
+  const Expr& iter = ast_.expr(f.iter);
+  ForIteration plan;
+  const auto* call = iter.dyn<ast::Call>();
+  Intrinsic kind = call != nullptr && callee.ok ? callee.meaning.kind : Intrinsic::None;
+  auto fail = [&] { assignTarget(f.target, Val::bad(), iter.range); };
+  if (kind == Intrinsic::Enumerate || kind == Intrinsic::Zip) {
+    record(call->func, callee);
+    auto args = ast_.list(call->args);
+    std::string name = kind == Intrinsic::Enumerate ? "enumerate" : "zip";
+    if (!call->keywords.empty() || args.empty() ||
+        (kind == Intrinsic::Enumerate && args.size() > 2)) {
+      error(iter.range, Diag::WrongArgCount, name,
+            kind == Intrinsic::Enumerate ? "1 or 2 arguments" : "at least 1 argument",
+            std::to_string(args.size() + ast_.list(call->keywords).size()));
+      return fail();
+    }
+    size_t count = kind == Intrinsic::Enumerate ? 1 : args.size();
+    std::vector<ExprId> sourceExprs(args.begin(), args.begin() + static_cast<ptrdiff_t>(count));
+    if (kind == Intrinsic::Enumerate) {
+      // enumerate(zip(a, b, ...)).
+      if (const auto* inner = ast_.expr(args[0]).dyn<ast::Call>()) {
+        Val innerCallee = checkExpr(inner->func);
+        if (!innerCallee.ok) return fail();
+        if (innerCallee.meaning.kind == Intrinsic::Zip) {
+          record(args[0], Val::bad());
+          auto zipArgs = ast_.list(inner->args);
+          if (zipArgs.empty() || !inner->keywords.empty()) {
+            error(ast_.expr(args[0]).range, Diag::WrongArgCount, "zip", "at least 1 argument",
+                  std::to_string(zipArgs.size()));
+            return fail();
+          }
+          sourceExprs.assign(zipArgs.begin(), zipArgs.end());
+          plan.zip = true;
+        }
+      }
+    }
+    for (size_t k = 0; k < sourceExprs.size(); ++k) {
+      auto source = checkIterSource(sourceExprs[k], true);
+      if (!source) return fail();
+      plan.sources.push_back(*source);
+    }
+    if (kind == Intrinsic::Enumerate && args.size() == 2) {
+      Val start = checkExpr(args[1]);
+      if (!start.isValue() || !types().isIntegral(start.type)) {
+        if (start.ok) {
+          error(ast_.expr(args[1]).range, Diag::InvalidCall, "`enumerate`'s start must be an integer");
+        }
+        return fail();
+      }
+      plan.enumerateStart = args[1];
+    }
+    plan.enumerate = kind == Intrinsic::Enumerate;
+    plan.zip = plan.zip || kind == Intrinsic::Zip;
+  } else {
+    auto source = checkIterSource(f.iter, false);
+    if (!source) return fail();
+    plan.sources.push_back(*source);
+  }
+  if (plan.zip) {
+    std::vector<TypeId> elements;
+    for (const IterSource& src : plan.sources) elements.push_back(src.element);
+    plan.item = types().tuple(elements);
+  } else {
+    plan.item = plan.sources[0].element;
+  }
+  // numba: enumerate counts in intp.
+  if (plan.enumerate) plan.item = types().tuple({types().int64(), plan.item});
+  inst_.iterations[id.index] = plan;
+  assignTarget(f.target, valueOf(plan.item), iter.range);
 }
 
 void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRange& valueRange) {
@@ -974,7 +1114,8 @@ Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
       {"range", Intrinsic::Range}, {"min", Intrinsic::Min},     {"max", Intrinsic::Max},
       {"abs", Intrinsic::Abs},     {"len", Intrinsic::Len},     {"round", Intrinsic::Round},
       {"int", Intrinsic::Int},     {"float", Intrinsic::Float}, {"bool", Intrinsic::Bool},
-      {"print", Intrinsic::Print},
+      {"print", Intrinsic::Print}, {"enumerate", Intrinsic::Enumerate},
+      {"zip", Intrinsic::Zip},
   };
   for (const Builtin& b : kBuiltins) {
     if (b.name == name) {
@@ -1042,7 +1183,16 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
           inst_.arrayAttrs[id.index] = ArrayAttr::Ndim;
           return constantVal(ConstValue::ofInt(t.ndim));
         }
-        if (attr == "T" || attr == "dtype" || attr == "flat" || attr == "itemsize" ||
+        if (attr == "T") {
+          // numba: the transpose reverses the dimensions (C <-> F).
+          inst_.arrayAttrs[id.index] = ArrayAttr::Transpose;
+          Layout l = t.ndim == 1 ? t.layout
+                     : t.layout == Layout::C ? Layout::F
+                     : t.layout == Layout::F ? Layout::C
+                                             : Layout::A;
+          return valueOf(types().array(t.element, t.ndim, l));
+        }
+        if (attr == "dtype" || attr == "flat" || attr == "itemsize" ||
             attr == "nbytes") {
           error(e.range, Diag::UnsupportedFeature,
                 "array attribute `" + attr + "` is not supported in kernels yet");
@@ -1547,11 +1697,14 @@ Val FunctionChecker::checkArrayAlloc(ExprId id, const Val& callee, const ast::Ca
 Val FunctionChecker::checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c,
                                  const std::vector<Val>& args) {
   const Expr& e = ast_.expr(id);
+  // compare_and_swap(array, old, value) works on element 0 of a 1-d array.
+  bool noIndex = kind == Intrinsic::AtomicCompareAndSwap;
   size_t want = kind == Intrinsic::AtomicCas ? 4 : 3;
   std::string name = textOf(c.func);
   if (args.size() != want || !c.keywords.empty()) {
     error(e.range, Diag::WrongArgCount, name,
-          want == 4 ? "4 arguments (array, index, expected, value)"
+          want == 4  ? "4 arguments (array, index, expected, value)"
+          : noIndex ? "3 arguments (array, expected, value)"
                     : "3 arguments (array, index, value)",
           std::to_string(args.size() + ast_.list(c.keywords).size()));
     return Val::bad();
@@ -1563,22 +1716,33 @@ Val FunctionChecker::checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c,
               (args[0].isValue() ? typeName(args[0].type) : textOf(argList[0])) + "`");
     return Val::bad();
   }
-  if (!checkArrayIndex(argList[1], args[0].type, args[1])) return Val::bad();
+  if (noIndex) {
+    if (types().get(args[0].type).ndim != 1) {
+      error(ast_.expr(argList[0]).range, Diag::InvalidCall,
+            "`" + name + "` works on a 1-d array, found `" + typeName(args[0].type) + "`");
+      return Val::bad();
+    }
+  } else if (!checkArrayIndex(argList[1], args[0].type, args[1])) {
+    return Val::bad();
+  }
   TypeId element = types().get(args[0].type).element;
   const Type& et = types().get(element);
   bool isFloat = et.kind == TypeKind::Float;
   bool intOnly = kind == Intrinsic::AtomicAnd || kind == Intrinsic::AtomicOr ||
                  kind == Intrinsic::AtomicXor || kind == Intrinsic::AtomicCas ||
+                 kind == Intrinsic::AtomicCompareAndSwap ||
                  kind == Intrinsic::AtomicInc || kind == Intrinsic::AtomicDec;
   bool ok = et.kind == TypeKind::Int ? et.bits >= 32 : isFloat;
   if (intOnly && isFloat) ok = false;
   if ((kind == Intrinsic::AtomicInc || kind == Intrinsic::AtomicDec) && et.isSigned) ok = false;
+  // numba: exch takes 32- and 64-bit integers only.
+  if (kind == Intrinsic::AtomicExch && isFloat) ok = false;
   if (!ok) {
     error(ast_.expr(argList[0]).range, Diag::InvalidCall,
           "`" + name + "` does not support arrays of `" + typeName(element) + "`");
     return Val::bad();
   }
-  for (size_t k = 2; k < args.size(); ++k) {
+  for (size_t k = noIndex ? 1 : 2; k < args.size(); ++k) {
     if (!args[k].isValue() || !types().isNumber(args[k].type)) {
       error(ast_.expr(argList[k]).range, Diag::InvalidCall,
             "`" + name + "` needs a number, found `" + textOf(argList[k]) + "`");
@@ -1778,7 +1942,10 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       return valueOf(types().isFloat(a) ? types().int64() : (types().isBool(a) ? types().int64() : a));
     }
     case Intrinsic::Range:
-      error(e.range, Diag::UnsupportedFeature, "`range` can only be iterated by a `for` loop in kernels");
+    case Intrinsic::Enumerate:
+    case Intrinsic::Zip:
+      error(e.range, Diag::UnsupportedFeature,
+            "`" + name + "` can only be iterated by a `for` loop in kernels");
       return Val::bad();
     case Intrinsic::Print:
       error(e.range, Diag::UnsupportedConstruct, "`print`");
@@ -1829,6 +1996,52 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       if (!needArgs(2, 2, "2 arguments (mask, predicate)")) return Val::bad();
       if (!needNumber(0) || !needNumber(1)) return Val::bad();
       return valueOf(kind == Intrinsic::BallotSync ? types().int32() : types().boolean());
+    }
+    case Intrinsic::MatchAnySync:
+    case Intrinsic::MatchAllSync: {
+      if (!needArgs(2, 2, "2 arguments (mask, value)")) return Val::bad();
+      if (!args[0].isValue() || !types().isInt(args[0].type)) {
+        error(ast_.expr(argList[0]).range, Diag::InvalidCall, "`" + name + "` takes an integer mask");
+        return Val::bad();
+      }
+      TypeId v = args[1].isValue() ? args[1].type : TypeId();
+      if (!v.valid() || !types().isNumber(v) || types().isBool(v) ||
+          (types().isInt(v) && types().get(v).bits < 32)) {
+        error(ast_.expr(argList[1]).range, Diag::InvalidCall,
+              "`" + name + "` compares 32- and 64-bit integers and floats, found `" +
+                  (v.valid() ? typeName(v) : textOf(argList[1])) + "`");
+        return Val::bad();
+      }
+      inst_.opTypes[id.index] = v;
+      // numba types the result int32 (and the predicate bool).
+      if (kind == Intrinsic::MatchAnySync) return valueOf(types().int32());
+      return valueOf(types().tuple({types().int32(), types().boolean()}));
+    }
+    case Intrinsic::Selp: {
+      if (!needArgs(3, 3, "3 arguments (predicate, a, b)")) return Val::bad();
+      if (!needNumber(0) || !needNumber(1) || !needNumber(2)) return Val::bad();
+      // numba: both values of one type, a 16-, 32- or 64-bit integer or a float.
+      TypeId a = args[1].type;
+      const Type& at = types().get(a);
+      bool supported = at.kind == TypeKind::Float || (at.kind == TypeKind::Int && at.bits >= 16);
+      if (a != args[2].type || !supported) {
+        error(e.range, Diag::InvalidCall,
+              "`" + name + "` selects between two values of one type (16-, 32- or 64-bit "
+              "integers or floats), found `" + typeName(a) + "` and `" + typeName(args[2].type) + "`");
+        return Val::bad();
+      }
+      inst_.opTypes[id.index] = a;
+      return valueOf(a);
+    }
+    case Intrinsic::Nanosleep: {
+      if (!needArgs(1, 1, "1 argument (nanoseconds)")) return Val::bad();
+      if (!args[0].isValue() || !types().isIntegral(args[0].type)) {
+        error(ast_.expr(argList[0]).range, Diag::InvalidCall, "`" + name + "` takes an integer");
+        return Val::bad();
+      }
+      Val v = valueOf(types().none());
+      v.meaning = callee.meaning;
+      return v;
     }
     case Intrinsic::Activemask:
     case Intrinsic::LanemaskLt:
@@ -1916,7 +2129,10 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
     case Intrinsic::AtomicExch:
     case Intrinsic::AtomicInc:
     case Intrinsic::AtomicDec:
-    case Intrinsic::AtomicCas: {
+    case Intrinsic::AtomicCas:
+    case Intrinsic::AtomicNanMax:
+    case Intrinsic::AtomicNanMin:
+    case Intrinsic::AtomicCompareAndSwap: {
       Val v = checkAtomic(id, kind, c, args);
       if (v.ok) v.meaning = callee.meaning;
       return v;
@@ -1964,14 +2180,6 @@ int ModuleChecker::instantiate(uint32_t function, const std::vector<TypeId>& arg
     codes += (k ? "_" : "") + types().abiCode(args[k]);
   }
   if (codes.empty()) codes = "v";
-  std::string name;
-  for (unsigned char ch : f.name) {
-    if (std::isalnum(ch) || ch == '_') {
-      name += static_cast<char>(ch);
-    } else {
-      name += ch;  // replaced below for non-ASCII code points
-    }
-  }
   // Code points outside [A-Za-z0-9_] as $XXXX (docs/ABI.md).
   std::string mangled;
   for (size_t i = 0; i < f.name.size();) {
@@ -2001,7 +2209,6 @@ int ModuleChecker::instantiate(uint32_t function, const std::vector<TypeId>& arg
     mangled += buf;
     i += len;
   }
-  (void)name;
   inst.symbol = isKernel ? mangled + "__" + codes
                          : "pykc_device__" + mangled + "__" + codes + (fastmath ? "__fastmath" : "");
   inst.signature = formatSignature(types(), inst.returnType.valid() ? inst.returnType : types().none(),

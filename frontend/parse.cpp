@@ -110,7 +110,7 @@ private:
   }
   void failSyntax() { failTok(cur(), Diag::InvalidSyntax, "invalid syntax"); }
   void reportPending();
-  void resync();
+  void resync(size_t stmtStart);
 
   struct State {
     size_t p;
@@ -321,9 +321,10 @@ void Parser::reportPending() {
   diags_.report(Severity::Error, tb_.source().location(err_.line, err_.col + 1, length), err_.kind, err_.message);
 }
 
-// Skips the rest of a failed statement: up to its Newline, then any indented
-// block below it, then clauses that continue it (elif/else/except/finally).
-void Parser::resync() {
+// Skips the rest of a failed statement (which began at token `stmtStart`): up
+// to its Newline, then any indented block below it, then clauses that
+// continue it (elif/else/except/finally). Always moves past `stmtStart`.
+void Parser::resync(size_t stmtStart) {
   bool lexerError = err_.set && err_.silent;
   failed_ = false;
   err_ = PendingError{};
@@ -333,8 +334,10 @@ void Parser::resync() {
     return;
   }
   // If the failing token begins a new line after a Newline (expected an
-  // indented block), resume from there.
-  if (p_ > 0 && prev().kind == TK::Newline && !at(TK::Indent)) return;
+  // indented block), resume from there, unless the failed statement itself
+  // begins there: parsing it again would fail again, forever.
+  bool atNextLine = p_ > stmtStart && prev().kind == TK::Newline;
+  if (atNextLine && !at(TK::Indent)) return;
   auto skipLine = [&]() {
     while (!at(TK::Newline) && !at(TK::EndOfFile) && !at(TK::Error)) {
       if (at(TK::Dedent) || at(TK::Indent)) {
@@ -359,7 +362,7 @@ void Parser::resync() {
       advance();
     } while (level > 0);
   };
-  if (!(p_ > 0 && prev().kind == TK::Newline)) skipLine();
+  if (!atNextLine) skipLine();
   skipBlock();
   while (at(TK::KwElif) || at(TK::KwElse) || at(TK::KwExcept) || at(TK::KwFinally)) {
     skipLine();
@@ -408,10 +411,11 @@ StmtList Parser::parseStatementsUntilDedent(bool topLevel) {
       advance();
       continue;
     }
+    size_t stmtStart = p_;
     parseStatement(stmts);
     if (failed_) {
       reportPending();
-      resync();
+      resync(stmtStart);
     }
   }
   return list(stmts);

@@ -63,6 +63,11 @@ constexpr NamedIntrinsic kCudaAttributes[] = {
     {"ffs", Intrinsic::Ffs},
     {"fma", Intrinsic::Fma},
     {"cbrt", Intrinsic::Cbrt},
+    {"match_any_sync", Intrinsic::MatchAnySync},
+    {"match_all_sync", Intrinsic::MatchAllSync},
+    {"selp", Intrinsic::Selp},
+    {"nanosleep", Intrinsic::Nanosleep},
+    {"const", Intrinsic::Module},
 };
 
 constexpr NamedIntrinsic kAtomics[] = {
@@ -71,7 +76,8 @@ constexpr NamedIntrinsic kAtomics[] = {
     {"and_", Intrinsic::AtomicAnd}, {"or_", Intrinsic::AtomicOr},
     {"xor", Intrinsic::AtomicXor}, {"exch", Intrinsic::AtomicExch},
     {"inc", Intrinsic::AtomicInc}, {"dec", Intrinsic::AtomicDec},
-    {"cas", Intrinsic::AtomicCas}, {"compare_and_swap", Intrinsic::AtomicCas},
+    {"cas", Intrinsic::AtomicCas}, {"compare_and_swap", Intrinsic::AtomicCompareAndSwap},
+    {"nanmax", Intrinsic::AtomicNanMax}, {"nanmin", Intrinsic::AtomicNanMin},
 };
 
 constexpr std::string_view kMathConsts[] = {"pi", "e", "tau", "inf", "nan"};
@@ -104,7 +110,7 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   if (path == "numba" || path == "numba.cuda" || path == "math" || path == "numpy" ||
       path == "numba.types" || path == "numba.core" || path == "numba.core.types" ||
       path == "numba.cuda.shared" || path == "numba.cuda.local" ||
-      path == "numba.cuda.atomic" || path == "numba.cuda.cg") {
+      path == "numba.cuda.atomic" || path == "numba.cuda.cg" || path == "numba.cuda.const") {
     return make(Intrinsic::Module, path);
   }
   auto lastDot = path.rfind('.');
@@ -123,6 +129,9 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   }
   if (parent == "numba.cuda.local" && attr == "array") {
     return make(Intrinsic::LocalArray, path);
+  }
+  if (parent == "numba.cuda.const" && attr == "array_like") {
+    return make(Intrinsic::ConstArrayLike, path);
   }
   if (parent == "numba.cuda.cg" && attr == "this_grid") {
     return make(Intrinsic::ThisGrid, path);

@@ -70,15 +70,19 @@ enum class Intrinsic : uint16_t {
   ShflSync, ShflUpSync, ShflDownSync, ShflXorSync,
   AllSync, AnySync, EqSync, BallotSync, Activemask, LanemaskLt,
   Popc, Brev, Clz, Ffs, Fma, Cbrt,
+  MatchAnySync, MatchAllSync, Selp, Nanosleep,
+  // cuda.const.array_like(<module-level NumPy array literal>).
+  ConstArrayLike,
   // cuda.cg.this_grid(), the grid group it returns, and its `.sync`.
   ThisGrid, GridGroup, GridSync,
   AtomicAdd, AtomicSub, AtomicMax, AtomicMin, AtomicAnd, AtomicOr, AtomicXor,
   AtomicExch, AtomicInc, AtomicDec, AtomicCas,
+  AtomicNanMax, AtomicNanMin, AtomicCompareAndSwap,
   Jit,
   // math.pi/e/tau/inf/nan (also numpy's): payload 0..4.
   MathConst,
   // Python builtins.
-  Range, Min, Max, Abs, Len, Round, Int, Float, Bool, Print,
+  Range, Min, Max, Abs, Len, Round, Int, Float, Bool, Print, Enumerate, Zip,
   // math.<fn>: payload is a MathFn.
   Math,
   // A numba/NumPy scalar type used as a value (`float32`, `np.float32`):

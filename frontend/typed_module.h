@@ -23,7 +23,31 @@ struct ExprMeaning {
 };
 
 // Which of the array attributes an Attribute expression reads.
-enum class ArrayAttr : uint8_t { None, Shape, Size, Ndim, Strides };
+enum class ArrayAttr : uint8_t { None, Shape, Size, Ndim, Strides, Transpose };
+
+// One iterable of a `for` loop that is not a plain `range`: an array (its
+// rows or elements), a tuple of one element type, or a `range(...)` inside
+// `zip`/`enumerate`.
+struct IterSource {
+  enum class Kind : uint8_t { Array, Tuple, Range };
+  Kind kind = Kind::Array;
+  // The array or tuple expression, or the `range(...)` call.
+  ExprId expr;
+  // What each iteration yields from this source.
+  TypeId element;
+};
+
+// `for target in <iterable>` when the iterable is an array, a tuple,
+// `enumerate(x[, start])` or `zip(a, b, ...)`: the loop runs min(len(source))
+// times; the target receives `item` (a tuple for zip/enumerate).
+struct ForIteration {
+  std::vector<IterSource> sources;
+  bool zip = false;
+  bool enumerate = false;
+  // enumerate's start expression (invalid: 0).
+  ExprId enumerateStart;
+  TypeId item;
+};
 
 // One typed function: a kernel with one signature, or a device function
 // specialised for one tuple of argument types.
@@ -64,6 +88,8 @@ struct FunctionInstance {
   std::vector<TypeId> stmtResultTypes;
   // For over range(): the iteration type.
   std::vector<TypeId> rangeTypes;
+  // For over anything else (arrays, tuples, enumerate, zip), by StmtId index.
+  std::map<uint32_t, ForIteration> iterations;
 
   // Every local variable (parameters included) with its unified type, by
   // name (sorted: deterministic).

@@ -33,7 +33,20 @@ import sys
 FOLDER_ARGS = {
     "parse": ["--diag-kinds", "parse", "%s"],
     "check": ["--diag-kinds", "compile", "%s", "--phase=check", "--dump-typed"],
+    "inspect": ["--diag-kinds", "inspect", "%s", "--emit", "types"],
+    "sass": ["--diag-kinds", "inspect", "%s", "--emit", "sass"],
 }
+
+# Output masked per folder (regex, replacement), after the paths: digests
+# change with every build of pykc and every edit of a test. A test adds its
+# own with `# MASK: REGEX` lines (each match becomes [[MASKED]]).
+FOLDER_MASKS = {
+    "inspect": [(rb"\b[0-9a-f]{16,}\b", b"[[HASH]]")],
+    "sass": [(rb"\b[0-9a-f]{16,}\b", b"[[HASH]]")],
+}
+MASK_RE = re.compile(rb"^[ \t]*# MASK: (.*?)(\r?\n|\r)?$")
+# `# EXIT: N`: the exit status expected instead of 0 / 1 (e.g. 2, usage errors).
+EXIT_RE = re.compile(rb"^[ \t]*# EXIT: (\d+)")
 
 CHECK_RE = re.compile(rb"^[ \t]*# CHECK:(STDERR|STDOUT):(?: (.*?))?(\r?\n|\r)?$")
 ARGS_RE = re.compile(rb"^[ \t]*# ARGS:(.*?)(\r?\n|\r)?$")
@@ -68,14 +81,27 @@ def test_args(path, lines):
 def run_pykc(pykc, path, lines):
     args = test_args(path, lines)
     proc = subprocess.run([pykc] + args, capture_output=True, timeout=120)
-    return proc.returncode, mask(proc.stdout, path), mask(proc.stderr, path)
+    masks = extra_masks(path, lines)
+    return proc.returncode, mask(proc.stdout, path, masks), mask(proc.stderr, path, masks)
 
 
-def mask(out, path):
+def extra_masks(path, lines):
+    folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    masks = list(FOLDER_MASKS.get(folder, []))
+    for line in lines:
+        m = MASK_RE.match(line)
+        if m:
+            masks.append((m.group(1), b"[[MASKED]]"))
+    return masks
+
+
+def mask(out, path, masks=()):
     # Paths become the file's base name, so tests run from any folder.
     base = os.path.basename(path).encode()
-    for p in {path.encode(), os.path.abspath(path).encode()}:
+    for p in sorted({path.encode(), os.path.abspath(path).encode()}, key=len, reverse=True):
         out = out.replace(p, base)
+    for regex, replacement in masks:
+        out = re.sub(regex, replacement, out)
     return out
 
 
@@ -210,6 +236,10 @@ def check(pykc, path):
     exp_out, exp_err = expected_output(lines)
     problems = []
     want_rc = 1 if os.path.basename(path).startswith("fail_") else 0
+    for line in lines:
+        m = EXIT_RE.match(line)
+        if m:
+            want_rc = int(m.group(1))
     if rc != want_rc:
         problems.append(f"exit status {rc}, expected {want_rc}")
     if err != exp_err:

@@ -39,6 +39,11 @@ std::optional<std::string> lookupEnv(std::string_view name) {
   return std::string(value);
 }
 
+// `1 entry`, `2 entries`.
+std::string count(std::uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 std::string isoTime(std::int64_t seconds) {
   std::time_t t = static_cast<std::time_t>(seconds);
   std::tm tm{};
@@ -324,10 +329,10 @@ private:
     std::string limit = store.options().maxSize == 0
                             ? std::string("no limit")
                             : "limit " + cache::formatSize(store.options().maxSize);
-    std::fprintf(inv.out, "evicted %llu entries (%llu blobs), removed %llu damaged or stale files\n",
-                 static_cast<unsigned long long>(r.recordsEvicted),
-                 static_cast<unsigned long long>(r.blobsRemoved),
-                 static_cast<unsigned long long>(r.junkRemoved));
+    std::fprintf(inv.out, "evicted %s (%s), removed %s\n",
+                 count(r.recordsEvicted, "entry", "entries").c_str(),
+                 count(r.blobsRemoved, "blob", "blobs").c_str(),
+                 count(r.junkRemoved, "damaged or stale file", "damaged or stale files").c_str());
     std::fprintf(inv.out, "size %s -> %s (%s)\n", cache::formatSize(r.bytesBefore).c_str(),
                  cache::formatSize(r.bytesAfter).c_str(), limit.c_str());
     return kExitOk;
@@ -335,8 +340,8 @@ private:
 
   int runClear(Invocation& inv, cache::Store& store) {
     cache::ClearReport r = store.clear();
-    std::fprintf(inv.out, "removed %llu files from %s\n",
-                 static_cast<unsigned long long>(r.filesRemoved), store.root().c_str());
+    std::fprintf(inv.out, "removed %s from %s\n", count(r.filesRemoved, "file", "files").c_str(),
+                 store.root().c_str());
     if (r.failures) {
       std::fprintf(inv.err, "pykc: error: %llu files could not be removed\n",
                    static_cast<unsigned long long>(r.failures));
@@ -351,9 +356,9 @@ private:
       std::fprintf(inv.err, "pykc: error: %s\n", r.error.c_str());
       return kExitEnvironment;
     }
-    std::fprintf(inv.out, "exported %llu entries and %llu blobs (%s) to %s\n",
-                 static_cast<unsigned long long>(r.records),
-                 static_cast<unsigned long long>(r.blobs), cache::formatSize(r.bytes).c_str(),
+    std::fprintf(inv.out, "exported %s and %s (%s) to %s\n",
+                 count(r.records, "entry", "entries").c_str(),
+                 count(r.blobs, "blob", "blobs").c_str(), cache::formatSize(r.bytes).c_str(),
                  file_.c_str());
     if (r.skipped) {
       std::fprintf(inv.out, "skipped %llu damaged or incomplete entries\n",
@@ -368,9 +373,9 @@ private:
       std::fprintf(inv.err, "pykc: error: %s\n", r.error.c_str());
       return kExitEnvironment;
     }
-    std::fprintf(inv.out, "imported %llu entries and %llu blobs (%s) into %s\n",
-                 static_cast<unsigned long long>(r.records),
-                 static_cast<unsigned long long>(r.blobs), cache::formatSize(r.bytes).c_str(),
+    std::fprintf(inv.out, "imported %s and %s (%s) into %s\n",
+                 count(r.records, "entry", "entries").c_str(),
+                 count(r.blobs, "blob", "blobs").c_str(), cache::formatSize(r.bytes).c_str(),
                  store.root().c_str());
     return kExitOk;
   }

@@ -5,7 +5,9 @@
 #include <llvm/Support/Error.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "frontend/ast_dump.h"
 #include "frontend/diagnostics.h"
@@ -31,9 +33,14 @@ public:
         "  pykc parse kernels.py --dump-ast          # as python3.11 -c 'print(ast.dump(ast.parse(src)))'\n"
         "  pykc parse kernels.py --dump-ast --ast-format 3.12 --include-attributes\n"
         "  pykc parse kernels.py --dump-tokens       # one token per line, as `python -m tokenize`\n"
+        "  pykc parse lib/*.py                       # check many files in one process\n"
         "\n"
-        "Exit codes: 0 valid, 1 syntax errors (printed to stderr), 3 file unreadable.");
-    sub->add_option("FILE", path_, "The Python source file to parse")->required();
+        "Exit codes: 0 valid, 1 syntax errors (printed to stderr), 3 a file unreadable\n"
+        "(with several files, the worst outcome wins).");
+    sub->add_option("FILES", paths_,
+                    "Python source files to parse (several: each is checked; dumps follow\n"
+                    "one another in order)")
+        ->required();
     sub->add_flag("--dump-tokens", dumpTokens_, "Print the tokens, one per line (line,col-line,col: TYPE 'text')");
     sub->add_flag("--dump-ast", dumpAst_, "Print the syntax tree exactly as CPython's ast.dump(ast.parse(src))");
     sub->add_option("--ast-format", format_,
@@ -46,12 +53,19 @@ public:
   }
 
   int run(Invocation& inv) override {
+    int worst = kExitOk;
+    for (const std::string& path : paths_) worst = std::max(worst, parseOne(inv, path));
+    return worst;
+  }
+
+private:
+  int parseOne(Invocation& inv, const std::string& path) {
     frontend::DiagnosticSink diags;
     frontend::RenderOptions render;
     render.showKinds = inv.diagKinds;
     render.color = inv.color;
 
-    llvm::Expected<frontend::SourceFile> file = frontend::SourceFile::load(path_, diags);
+    llvm::Expected<frontend::SourceFile> file = frontend::SourceFile::load(path, diags);
     if (!file) {
       std::string msg = llvm::toString(file.takeError());
       std::fprintf(inv.err, "pykc: error: %s\n", msg.c_str());
@@ -79,8 +93,7 @@ public:
     return kExitOk;
   }
 
-private:
-  std::string path_;
+  std::vector<std::string> paths_;
   bool dumpTokens_ = false;
   bool dumpAst_ = false;
   bool includeAttributes_ = false;

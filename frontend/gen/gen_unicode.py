@@ -37,6 +37,10 @@ HEX_PREFIXES = ["CJK UNIFIED IDEOGRAPH-", "CJK COMPATIBILITY IDEOGRAPH-", "TANGU
                 "KHITAN SMALL SCRIPT CHARACTER-", "NUSHU CHARACTER-"]
 
 
+# Perl's machine-readable NameAliases table (Debian's perl-modules package).
+PERL_ALIASES = "/usr/share/perl/5.36/unicore/To/NameAlia.pl"
+
+
 def printable(python):
     out = subprocess.run([python, "-c", PRINTABLE_SNIPPET], check=True, capture_output=True, text=True).stdout
     return [tuple(int(x) for x in r.split(":")) for r in out.split()]
@@ -114,7 +118,23 @@ def main():
                 break
         else:
             names[cp] = nm
-    words = sorted({w for nm in names.values() for w in nm.split(" ")})
+    # Name aliases (NameAliases.txt: controls, abbreviations, corrections such
+    # as "BYTE ORDER MARK") are accepted by `\\N{...}` too. CPython does not
+    # list them, so candidates come from Perl's copy of the table and each is
+    # kept only if this CPython's unicodedata.lookup accepts it.
+    aliases = []
+    for line in open(PERL_ALIASES, encoding="ascii"):
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) != 3 or ":" not in parts[2]:
+            continue
+        cp, alias = int(parts[0], 16), parts[2].rsplit(":", 1)[0]
+        try:
+            if ord(unicodedata.lookup(alias)) == cp and names.get(cp) != alias:
+                aliases.append((cp, alias))
+        except KeyError:
+            pass
+    entries = sorted(list(names.items()) + aliases)
+    words = sorted({w for _, nm in entries for w in nm.split(" ")})
     index = {w: i for i, w in enumerate(words)}
     assert len(words) < 0x8000
     print("// Words of character names, sorted, NUL-separated.")
@@ -131,7 +151,7 @@ def main():
     print("// code point low 16 bits, then the word indices.")
     print("static constexpr uint16_t kNameData[] = {")
     row = []
-    for cp, nm in sorted(names.items()):
+    for cp, nm in entries:
         ws = [index[w] for w in nm.split(" ")]
         row.extend([0x8000 | (cp >> 16), cp & 0xFFFF] + ws)
         if len(row) > 24:

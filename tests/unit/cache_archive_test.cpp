@@ -3,6 +3,7 @@
 
 #include "cache/entry.h"
 #include "cache/store.h"
+#include "cache/store_internal.h"
 #include "tests/unit/cache_test_util.h"
 
 namespace {
@@ -146,6 +147,40 @@ TEST(CacheArchive, MissingFileIsAnError) {
   cache::ArchiveReport r = to.importArchive(dst / "nope.pykc");
   EXPECT_FALSE(r.ok);
   EXPECT_FALSE(r.error.empty());
+}
+
+}  // namespace
+
+namespace {
+
+// The entries of tests/cache/cli/sample.pykc-cache, the archive the CLI test
+// imports. Building them again must give that file byte for byte: the entry
+// and archive formats must not change without a version bump.
+// PYKC_WRITE_CLI_FIXTURE=1 rewrites the file instead.
+TEST(CacheArchive, CliFixtureIsStable) {
+  TempDir dir, out;
+  Store store(StoreOptions{dir.path(), 0, false, false, {}});
+  const char* kernels[] = {"saxpy", "reduce_sum", "stencil"};
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    for (const char* kernel : kernels) {
+      if (std::string(arch) == "sm_80" && std::string(kernel) != "saxpy") continue;
+      cache::KeyBuilder b;
+      b.add("arch", arch).add("kernel", kernel).add("source", bytesFor(kernel, 400));
+      std::string base = std::string(kernel) + "." + arch;
+      ASSERT_TRUE(store.put(b.key(), {{"cubin", bytesFor(base + ".cubin", 2000)},
+                                     {"ptx", "// PTX for " + base + "\n"},
+                                     {"manifest.json", "{\"abi\": 1}\n"}}));
+    }
+  }
+  ASSERT_TRUE(store.exportArchive(out / "sample.pykc-cache").ok);
+  std::string fixture = std::string(PYKC_SOURCE_DIR) + "/tests/cache/cli/sample.pykc-cache";
+  if (std::getenv("PYKC_WRITE_CLI_FIXTURE")) {
+    writeAll(fixture, readAll(out / "sample.pykc-cache"));
+    GTEST_SKIP() << "rewrote " << fixture;
+  }
+  EXPECT_EQ(readAll(out / "sample.pykc-cache"), readAll(fixture))
+      << "the archive format changed: bump kEntryFormatVersion or the archive version, "
+         "then rewrite the fixture with PYKC_WRITE_CLI_FIXTURE=1";
 }
 
 }  // namespace

@@ -299,16 +299,20 @@ TEST(CacheStore, SharedBlobSurvivesEvictionOfOneUser) {
   Store store(o);
   std::string shared = bytesFor("shared", 5000);
   Key a = keyFor("a"), b = keyFor("b");
-  ASSERT_TRUE(store.put(a, {{"ptx", shared}}));
+  std::string own = bytesFor("own", 5000);
+  ASSERT_TRUE(store.put(a, {{"ptx", shared}, {"cubin", own}}));
   ASSERT_TRUE(store.put(b, {{"ptx", shared}, {"cubin", "b"}}));
   std::int64_t old = cache::detail::nowSeconds() - 5000;
   setMtime(recordPath(dir.path(), a), old);
   setMtime(blobPath(dir.path(), shared), old);
+  setMtime(blobPath(dir.path(), own), old);
   setMtime(blobPath(dir.path(), "b"), old + 1);
   setMtime(recordPath(dir.path(), b), old + 1);
   cache::GcReport r = store.gc(store.usage().bytes - 1, 1000);
   EXPECT_EQ(r.recordsEvicted, 1u);
-  EXPECT_EQ(r.blobsRemoved, 0u);
+  EXPECT_EQ(r.blobsRemoved, 1u);
+  EXPECT_FALSE(exists(blobPath(dir.path(), own)));
+  EXPECT_TRUE(exists(blobPath(dir.path(), shared)));
   EXPECT_FALSE(store.get(a));
   EXPECT_TRUE(store.get(b));
 }

@@ -97,7 +97,10 @@ inline std::vector<std::string> filesUnder(const std::string& root) {
 inline std::string bytesFor(const std::string& seed, std::size_t size) {
   std::string out;
   out.reserve(size);
-  std::uint64_t x = std::hash<std::string>{}(seed) | 1;
+  // FNV-1a of the seed (fixed, unlike std::hash), then xorshift.
+  std::uint64_t x = 1469598103934665603ull;
+  for (unsigned char c : seed) x = (x ^ c) * 1099511628211ull;
+  x |= 1;
   while (out.size() < size) {
     x ^= x << 13;
     x ^= x >> 7;
