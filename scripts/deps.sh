@@ -31,3 +31,12 @@ if [ ! -f "$pydeps/.ok" ]; then
   python3 -m pip install -q --disable-pip-version-check --target "$pydeps" pytest numpy
   touch "$pydeps/.ok"
 fi
+
+# nvdisasm for `pykc inspect --emit sass` (not in every CUDA install): the PyPI
+# package puts it in build/pydeps/nvidia/cu13/bin, where pykc looks for it.
+# Optional: without it only `--emit sass` is unavailable.
+if ! command -v nvdisasm >/dev/null && [ ! -x /usr/local/cuda/bin/nvdisasm ] &&
+   [ ! -x "$pydeps/nvidia/cu13/bin/nvdisasm" ]; then
+  python3 -m pip install -q --disable-pip-version-check --target "$pydeps" nvidia-cuda-nvdisasm ||
+    echo "deps: warning: could not install nvidia-cuda-nvdisasm (--emit sass needs nvdisasm)" >&2
+fi

@@ -73,9 +73,10 @@ def test_args(path, lines):
     for line in lines:
         m = ARGS_RE.match(line)
         if m:
-            return [a if a != "%s" else path for a in m.group(1).decode().split()]
+            # `%s` may be part of an argument (`%s::kernel`).
+            return [a.replace("%s", path) for a in m.group(1).decode().split()]
     folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
-    return [a if a != "%s" else path for a in FOLDER_ARGS.get(folder, FOLDER_ARGS["parse"])]
+    return [a.replace("%s", path) for a in FOLDER_ARGS.get(folder, FOLDER_ARGS["parse"])]
 
 
 def run_pykc(pykc, path, lines):
@@ -198,7 +199,11 @@ def update(pykc, path):
             ind = indent_of(text)
             for block in above[number]:
                 for cl in block:
-                    cl = relative(cl, len(new) + 1, number) if block and cl is block[0] else cl
+                    if cl is block[0]:
+                        cl = relative(cl, len(new) + 1, number)
+                    elif DIAG_RE.match(cl):
+                        # A note's position, relative like the first line's.
+                        cl = relative(cl, len(new) + 1, int(DIAG_RE.match(cl).group(2)))
                     new.append(ind + b"# CHECK:STDERR:" + (b" " + cl if cl else b"") + nl)
         new.append(text)
     if new and not new[-1].endswith((b"\n", b"\r")):
@@ -263,8 +268,8 @@ def main():
             files += sorted(os.path.join(p, f) for f in os.listdir(p) if f.endswith(".py") and not f.startswith("."))
         else:
             files.append(p)
-    # Helper scripts that generate test tables are not golden tests.
-    files = [f for f in files if not os.path.basename(f).startswith(("verdicts", "gen_"))]
+    # Helper scripts that generate test tables or run other checks are not golden tests.
+    files = [f for f in files if not os.path.basename(f).startswith(("verdicts", "gen_", "run_"))]
     failed = 0
     for f in files:
         if args.update:

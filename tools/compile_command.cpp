@@ -28,6 +28,8 @@ struct CompileOptions {
   std::vector<std::string> emit{"cubin", "ptx"};
   std::vector<std::string> sigs;
   std::vector<std::string> defines;
+  // `-Wno-float64` and friends (tools/pipeline.h applyWarningFlags).
+  std::vector<std::string> warnings;
   int optLevel = 3;
   bool lineInfo = false;
   bool fastMath = false;
@@ -88,6 +90,8 @@ public:
     sub->add_option("--sig", opts_.sigs,
                     "Signature for an untyped kernel: 'name(float32[::1], int64)'");
     sub->add_option("-D", opts_.defines, "Override a module constant: NAME=VALUE");
+    sub->add_option("-W", opts_.warnings,
+                    "Warnings: -Wno-float64 turns off the float64-arithmetic warning");
     sub->add_option("-O", opts_.optLevel, "Optimisation level 0-3")
         ->check(CLI::Range(0, 3))
         ->capture_default_str();
@@ -161,6 +165,11 @@ int CompileCommand::run(Invocation& inv) {
   FrontendOptions frontendOptions;
   frontendOptions.sigs = opts_.sigs;
   frontendOptions.defines = opts_.defines;
+  if (llvm::Error error = applyWarningFlags(opts_.warnings, frontendOptions)) {
+    std::string message = llvm::toString(std::move(error));
+    std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
+    return kExitUsage;
+  }
   if (llvm::Error error = runFrontend(opts_.input, frontendOptions, compilation, diags)) {
     diags.render(inv.err, render);
     return fail(std::move(error));

@@ -12,6 +12,7 @@
 #include "frontend/lex.h"
 #include "frontend/parse.h"
 #include "frontend/resolve.h"
+#include "tools/inspect_types.h"
 
 namespace tools {
 namespace {
@@ -105,6 +106,24 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
   if (diags.hasErrors()) return llvm::Error::success();
   frontend::ResolvedModule resolved = frontend::resolveModule(*compilation.ast, resolveOptions, diags);
   compilation.typed.emplace(frontend::check(*compilation.ast, std::move(resolved), diags));
+  if (options.warnFloat64 && !diags.hasErrors()) {
+    warnFloat64Arithmetic(*compilation.ast, *compilation.typed, diags);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error applyWarningFlags(const std::vector<std::string>& flags, FrontendOptions& options) {
+  for (const std::string& flag : flags) {
+    if (flag == "float64") {
+      options.warnFloat64 = true;
+    } else if (flag == "no-float64") {
+      options.warnFloat64 = false;
+    } else {
+      return llvm::createStringError(std::errc::invalid_argument,
+                                     "unknown warning option `-W%s`; known: -Wfloat64, -Wno-float64",
+                                     flag.c_str());
+    }
+  }
   return llvm::Error::success();
 }
 
@@ -128,6 +147,11 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   auto ptx = backend::emitPtx(*lowered.module, codegen);
   if (!ptx) return ptx.takeError();
   out.ptx = std::move(*ptx);
+  if (request.wantLlvmOptimized) {
+    // emitPtx optimised the module in place.
+    llvm::raw_string_ostream stream(out.llvmOptimizedIr);
+    lowered.module->print(stream, nullptr);
+  }
   if (!request.wantCubin) return out;
   assert(nvJitLink != nullptr && "a cubin needs nvJitLink");
   backend::LinkOptions link;

@@ -33,7 +33,14 @@ struct FrontendOptions {
   std::vector<std::string> sigs;
   // `-D NAME=VALUE`.
   std::vector<std::string> defines;
+  // `-Wfloat64` (the default) / `-Wno-float64`: warn where a float32 kernel
+  // computes in float64 (tools/inspect_types.h).
+  bool warnFloat64 = true;
 };
+
+// Applies `-W` flags (`float64`, `no-float64`, as given after `-W`) to
+// `options`. Fails, naming the known flags, on any other.
+llvm::Error applyWarningFlags(const std::vector<std::string>& flags, FrontendOptions& options);
 
 // Every stage's output for one input file. Not movable once loaded: the AST
 // points at the SourceFile.
@@ -60,6 +67,8 @@ struct ArchArtifacts {
   std::string arch;
   // The lowered module before optimisation (only when asked for).
   std::string llvmIr;
+  // The module after optimisation, as codegen saw it (wantLlvmOptimized).
+  std::string llvmOptimizedIr;
   std::string ptx;
   // Empty when no cubin was asked for.
   std::string cubin;
@@ -70,6 +79,7 @@ struct ArchRequest {
   backend::CodegenOptions codegen;
   lowering::LoweringOptions lowering;
   bool wantLlvm = false;
+  bool wantLlvmOptimized = false;
   bool wantCubin = true;
 };
 

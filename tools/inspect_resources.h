@@ -1,0 +1,30 @@
+#pragma once
+// `pykc inspect --emit resources`: per kernel x signature, what the cubin
+// uses (registers, spills, stack, shared and constant memory, parameters,
+// the largest block) and the theoretical occupancy that allows.
+#include <string>
+#include <vector>
+
+#include "backend/resources.h"
+
+namespace tools {
+
+struct ResourceEntry {
+  std::string kernel;
+  std::string signature;
+  std::string symbol;
+  std::string arch;
+  backend::KernelResources resources;
+};
+
+// Text for people: one block per entry, occupancy at each of `blockSizes`
+// (a size above the kernel's limit says so instead). Deterministic.
+std::string formatResources(const std::vector<ResourceEntry>& entries,
+                            const std::vector<unsigned>& blockSizes);
+
+// The same as JSON: {"kernels": [{"name", "signature", "symbol", "arch",
+// "registers", ..., "occupancy": [{"block_size", ...}]}]}.
+std::string formatResourcesJson(const std::vector<ResourceEntry>& entries,
+                                const std::vector<unsigned>& blockSizes);
+
+}  // namespace tools
