@@ -17,11 +17,8 @@
 #include "frontend/source.h"
 #include "frontend/tokens.h"
 #ifndef PYKC_FUZZ_LEX_ONLY
-#include "frontend/parse.h"
-#if __has_include("frontend/ast_dump.h")
 #include "frontend/ast_dump.h"
-#define PYKC_FUZZ_HAVE_AST_DUMP 1
-#endif
+#include "frontend/parse.h"
 #endif
 
 namespace {
@@ -69,18 +66,31 @@ void checkTokens(const SourceFile& file, const TokenBuffer& tokens, const Diagno
   if (sawError != tokens.hasErrors()) broken("Error token and hasErrors() disagree", 0);
 }
 
-// The rendered form of every diagnostic, as the driver prints it; each one
-// must name a line inside the file (or none). Decoding errors count lines of
-// the undecoded bytes, which the file no longer holds.
-void renderDiagnostics(const SourceFile& file, const DiagnosticSink& diags) {
+// The rendered form of every diagnostic, as the driver prints it (sorted by
+// location); each one must name a line inside the file (or none). Decoding
+// errors count lines of the undecoded bytes, which the file no longer holds.
+void renderDiagnostics(const SourceFile& file, DiagnosticSink diags) {
   for (const frontend::Diagnostic& d : diags.diagnostics()) {
     if (!file.decodeFailed() && d.line > file.lineCount() + 1) broken("diagnostic line past the end of the file", d.line);
     if (d.message.empty()) broken("empty diagnostic message", d.line);
   }
+  diags.sortByLocation();
   std::string plain = diags.render(frontend::RenderOptions{/*showKinds=*/true, /*color=*/false});
   std::string color = diags.render(frontend::RenderOptions{/*showKinds=*/false, /*color=*/true});
   if (diags.hasErrors() && plain.find("error: ") == std::string::npos) broken("an error rendered without `error:`", 0);
 }
+
+#ifndef PYKC_FUZZ_LEX_ONLY
+// `pykc parse --dump-ast [--ast-format 3.11|3.12] [--include-attributes]`:
+// only a tree without errors is dumped.
+void dumpTree(const frontend::Ast& ast, int format, bool attributes) {
+  frontend::DumpOptions options;
+  options.pythonVersion = format;
+  options.includeAttributes = attributes;
+  std::string text = frontend::dumpAst(ast, options);
+  if (text.rfind("Module(", 0) != 0) broken("AST dump does not start with Module(", 0);
+}
+#endif
 
 }  // namespace
 
@@ -93,8 +103,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   checkTokens(file, tokens, diags);
   std::string dump = frontend::dumpTokens(tokens);
 #ifndef PYKC_FUZZ_LEX_ONLY
-  // Both grammars the driver offers (3.12, and 3.11 for --python-version);
-  // each run reports into a copy of the sink, as the driver's single sink.
+  // The driver's grammar (3.12), then the 3.11 one ParseOptions offers; each
+  // parse reports into a copy of the sink, as the driver's single sink.
   for (int version : {312, 311}) {
     DiagnosticSink parseDiags = diags;
     frontend::ParseOptions options;
@@ -104,15 +114,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (parseDiags.errorCount() > diags.errorCount() && !ast.hasErrors())
       broken("the parser reported an error but the tree has none", 0);
     if (ast.hasErrors() && !parseDiags.hasErrors()) broken("a tree with errors but no diagnostic", 0);
-#ifdef PYKC_FUZZ_HAVE_AST_DUMP
-    // `pykc parse --dump-ast`, with and without positions.
-    frontend::DumpOptions dumpOptions;
-    dumpOptions.pythonVersion = version;
-    std::string astDump = frontend::dumpAst(ast, dumpOptions);
-    dumpOptions.includeAttributes = true;
-    astDump = frontend::dumpAst(ast, dumpOptions);
-#endif
-    renderDiagnostics(file, parseDiags);
+    if (!parseDiags.hasErrors()) {
+      if (version == 312) {
+        dumpTree(ast, 311, /*attributes=*/true);
+        dumpTree(ast, 312, /*attributes=*/false);
+      } else {
+        dumpTree(ast, 311, /*attributes=*/false);
+      }
+    }
+    renderDiagnostics(file, std::move(parseDiags));
   }
 #else
   renderDiagnostics(file, diags);

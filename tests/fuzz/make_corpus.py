@@ -3,12 +3,15 @@
 
 Hand-written snippets for every grammar construct and every odd encoding,
 plus statement-sized pieces of CPython 3.12's own grammar tests when they are
-installed. The checked-in tests/fuzz/corpus/ is this output after
-`fuzz_frontend -merge=1` kept only the files that add coverage; re-run it when
-the grammar grows:
+installed. The checked-in tests/fuzz/corpus/ is this output plus what long
+fuzzing runs found, reduced to a smallest set covering the same edges (a few
+hundred files, about 200 KB); to refresh it:
 
     python3 tests/fuzz/make_corpus.py /tmp/seeds
-    build-fuzz/tests/fuzz/fuzz_frontend -merge=1 tests/fuzz/corpus /tmp/seeds
+    F=build-fuzz/tests/fuzz/fuzz_frontend
+    mkdir /tmp/all && $F -set_cover_merge=1 /tmp/all /tmp/seeds tests/fuzz/corpus build-fuzz/fuzz-corpus
+    mkdir /tmp/small && $F -set_cover_merge=1 -use_counters=0 /tmp/small /tmp/all
+    rm tests/fuzz/corpus/* && cp /tmp/small/* tests/fuzz/corpus/
 """
 import ast
 import hashlib
