@@ -1,10 +1,13 @@
 #include "backend/nvjitlink.h"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 
 #include <llvm/Support/raw_ostream.h>
 
 #include <array>
+#include <climits>
+#include <cstdlib>
 #include <type_traits>
 
 // Types and prototypes only: the library is never linked, so nothing here may
@@ -159,6 +162,38 @@ NvJitLink::~NvJitLink() {
   if (handle_ != nullptr) {
     dlclose(handle_);
   }
+}
+
+std::string nvJitLinkIdentity() {
+  // The candidates load() tries, in its order; the bare soname is looked up
+  // as the dynamic loader would (LD_LIBRARY_PATH, then the default folders).
+  std::vector<std::string> candidates{PYKC_NVJITLINK_PATH};
+  const char* soname = "libnvJitLink.so.13";
+  if (const char* env = std::getenv("LD_LIBRARY_PATH")) {
+    std::string_view dirs(env);
+    while (!dirs.empty()) {
+      size_t colon = dirs.find(':');
+      std::string_view dir = dirs.substr(0, colon);
+      if (!dir.empty()) candidates.push_back(std::string(dir) + "/" + soname);
+      if (colon == std::string_view::npos) break;
+      dirs.remove_prefix(colon + 1);
+    }
+  }
+  for (const char* dir : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
+                          "/usr/lib64", "/lib", "/usr/lib", "/usr/local/cuda/lib64"}) {
+    candidates.push_back(std::string(dir) + "/" + soname);
+  }
+  for (const std::string& candidate : candidates) {
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    char real[PATH_MAX];
+    std::string resolved = ::realpath(candidate.c_str(), real) != nullptr ? real : candidate;
+    long long mtime = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL +
+                      static_cast<long long>(st.st_mtim.tv_nsec);
+    return resolved + " " + std::to_string(static_cast<long long>(st.st_size)) + " " +
+           std::to_string(mtime);
+  }
+  return std::string(soname) + " (not found)";
 }
 
 llvm::Expected<NvJitLink> NvJitLink::load(std::string_view path) {

@@ -45,6 +45,14 @@ private:
   std::unique_ptr<Api> api_;
 };
 
+// Who the library is that NvJitLink::load() with no path would open, without
+// opening it: `<real path> <size> <mtime ns>` of the first candidate that
+// exists (the build-time path, then libnvJitLink.so.13 in $LD_LIBRARY_PATH and
+// the usual library folders), or `libnvJitLink.so.13 (not found)`. For cache
+// keys: a hit must not load nvJitLink, and a replaced library changes this.
+// Never fails.
+std::string nvJitLinkIdentity();
+
 // nvJitLink's version as (major, minor), e.g. (13, 0). Fails if the library
 // reports an error.
 llvm::Expected<std::pair<int, int>> nvJitLinkVersion(const NvJitLink& library);

@@ -7,5 +7,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/deps.sh"
 "$root/scripts/build.sh"
 export PYTHONPATH="$root/build/pydeps${PYTHONPATH:+:$PYTHONPATH}"
+# Tests that compile through the kernel cache use one inside the build folder.
+export PYKC_CACHE_DIR="$root/build/test-cache"
+rm -rf "$PYKC_CACHE_DIR"
 cd "$root/build"
 ctest --output-on-failure -j "$(nproc)"

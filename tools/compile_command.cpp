@@ -13,8 +13,10 @@
 
 #include "backend/nvjitlink.h"
 #include "backend/target.h"
+#include "cache/store.h"
 #include "frontend/check.h"
 #include "tools/command.h"
+#include "tools/compile_unit.h"
 #include "tools/invocation.h"
 #include "tools/pipeline.h"
 
@@ -35,6 +37,8 @@ struct CompileOptions {
   bool fastMath = false;
   int maxRegisters = 0;
   bool noCache = false;
+  // `--cache-dir`: overrides $PYKC_CACHE_DIR and the defaults.
+  std::string cacheDir;
   // Stop after this stage: check, llvm, ptx or cubin (the default).
   std::string phase = "cubin";
   bool dumpTyped = false;
@@ -75,7 +79,15 @@ public:
         "Writes, per architecture, one cubin holding every kernel x signature of\n"
         "FILE, its PTX, and a manifest.json that says how to launch each kernel\n"
         "(see docs/ABI.md). Example:\n"
-        "  pykc compile kernels.py --arch sm_80,sm_90 -o build/kernels");
+        "  pykc compile kernels.py --arch sm_80,sm_90 -o build/kernels\n"
+        "\n"
+        "A full compile (cubins; no --emit llvm or --phase) goes through the\n"
+        "kernel cache, one entry per file and arch: a hit reads the cubin, PTX\n"
+        "and manifest facts back without loading nvJitLink or LLVM's code\n"
+        "generator. Only kernel code, the constants and modules it reads, the\n"
+        "signatures, the arch, the options and the compiler versions count:\n"
+        "edits to host code or comments still hit. -v says hit or miss per arch;\n"
+        "PYKC_CACHE_MAXSIZE sets the size limit (2G). See docs/CACHE.md.");
     sub->add_option("FILE", opts_.input, "Python file holding @cuda.jit kernels")
         ->required();
     sub->add_option("--arch", opts_.archs,
@@ -101,6 +113,9 @@ public:
     sub->add_option("--maxrregcount", opts_.maxRegisters,
                     "Limit registers per thread (0: no limit)");
     sub->add_flag("--no-cache", opts_.noCache, "Do not read or write the kernel cache");
+    sub->add_option("--cache-dir", opts_.cacheDir,
+                    "Kernel cache folder (default: $PYKC_CACHE_DIR, else\n"
+                    "$XDG_CACHE_HOME/pykc, else ~/.cache/pykc)");
     sub->add_option("--phase", opts_.phase,
                     "Stop after this stage: check, llvm, ptx or cubin (writes what it has)")
         ->check(CLI::IsMember({"check", "llvm", "ptx", "cubin"}))
@@ -202,43 +217,102 @@ int CompileCommand::run(Invocation& inv) {
     return std::string(p);
   };
 
-  std::optional<backend::NvJitLink> nvJitLink;
-  std::string nvJitLinkVersion = "none";
-  if (wantCubin) {
-    auto loaded = backend::NvJitLink::load();
-    if (!loaded) return fail(loaded.takeError());
-    nvJitLink.emplace(std::move(*loaded));
-    auto version = backend::nvJitLinkVersion(*nvJitLink);
-    if (!version) return fail(version.takeError());
-    nvJitLinkVersion = std::to_string(version->first) + "." + std::to_string(version->second);
-  }
-  backend::initializeNvptxTarget();
+  backend::CodegenOptions codegen;
+  codegen.optLevel = static_cast<unsigned>(opts_.optLevel);
+  codegen.fastMath = opts_.fastMath;
+  codegen.maxRegisters = static_cast<unsigned>(opts_.maxRegisters);
+  codegen.lineInfo = opts_.lineInfo;
 
+  // Only a full compile goes through the cache (docs/CACHE.md): its entry
+  // holds exactly the cubin, PTX and manifest facts of one file and arch.
+  std::optional<cache::Store> store;
+  if (!opts_.noCache && wantCubin && !wantLlvm && opts_.phase == "cubin") {
+    if (auto options = cacheStoreOptions(opts_.cacheDir, inv.log)) {
+      store.emplace(std::move(*options));
+    } else if (inv.log) {
+      inv.log->info("no cache folder (set PYKC_CACHE_DIR or HOME): compiling without a cache");
+    }
+  }
+
+  // Cache hits first: they need neither nvJitLink nor LLVM's code generator.
+  std::vector<std::optional<UnitArtifacts>> units(archs.size());
+  UnitRequest unitRequest;
+  unitRequest.codegen = codegen;
+  unitRequest.defines = opts_.defines;
+  std::vector<cache::Key> keys;
+  if (store) {
+    unitRequest.nvJitLinkIdentity = backend::nvJitLinkIdentity();
+    for (size_t i = 0; i < archs.size(); ++i) {
+      unitRequest.codegen.arch = archs[i];
+      keys.push_back(unitKeyBuilder(compilation, unitRequest).key());
+      std::optional<std::vector<cache::NamedOutput>> outputs = store->get(keys[i]);
+      std::string why;
+      if (outputs) units[i] = decodeUnit(*outputs, *compilation.typed, archs[i], &why);
+      if (inv.log) {
+        if (units[i]) {
+          inv.log->info("cache hit for {} {} ({})", opts_.input, archs[i], keys[i].hex());
+        } else if (outputs) {
+          inv.log->info("cache miss for {} {} ({}): unusable entry: {}", opts_.input, archs[i],
+                        keys[i].hex(), why);
+        } else {
+          inv.log->info("cache miss for {} {} ({})", opts_.input, archs[i], keys[i].hex());
+        }
+      }
+    }
+  }
+
+  UnitLinker linker([] { backend::initializeNvptxTarget(); });
+  std::string nvJitLinkVersion = "none";
   std::vector<ArchArtifacts> artifacts;
   std::vector<lowering::KernelInfo> kernels;
-  for (const std::string& arch : archs) {
-    ArchRequest request;
-    request.codegen.arch = arch;
-    request.codegen.optLevel = static_cast<unsigned>(opts_.optLevel);
-    request.codegen.fastMath = opts_.fastMath;
-    request.codegen.maxRegisters = static_cast<unsigned>(opts_.maxRegisters);
-    request.codegen.lineInfo = opts_.lineInfo;
-    request.lowering.lineInfo = opts_.lineInfo;
-    request.wantLlvm = wantLlvm;
-    request.wantCubin = wantCubin;
-    if (inv.log) inv.log->info("compiling {} for {}", opts_.input, arch);
-    auto result = compileForArch(compilation, request, nvJitLink ? &*nvJitLink : nullptr, kernels);
-    if (!result) return fail(result.takeError());
+  for (size_t i = 0; i < archs.size(); ++i) {
+    const std::string& arch = archs[i];
+    if (units[i]) {
+      kernels = units[i]->kernels;
+      if (nvJitLinkVersion == "none") nvJitLinkVersion = units[i]->nvJitLinkVersion;
+      artifacts.push_back(std::move(units[i]->arch));
+    } else if (store) {
+      // A miss: compile, then store the unit.
+      unitRequest.codegen.arch = arch;
+      if (inv.log) inv.log->info("compiling {} for {}", opts_.input, arch);
+      auto unit = compileUnit(compilation, unitRequest, linker);
+      if (!unit) return fail(unit.takeError());
+      nvJitLinkVersion = linker.version();
+      store->put(keys[i], encodeUnit(*unit));
+      kernels = unit->kernels;
+      artifacts.push_back(std::move(unit->arch));
+    } else {
+      ArchRequest request;
+      request.codegen = codegen;
+      request.codegen.arch = arch;
+      request.lowering.lineInfo = opts_.lineInfo;
+      request.wantLlvm = wantLlvm;
+      request.wantCubin = wantCubin;
+      const backend::NvJitLink* library = nullptr;
+      if (wantCubin) {
+        auto loaded = linker.get();
+        if (!loaded) return fail(loaded.takeError());
+        library = *loaded;
+        nvJitLinkVersion = linker.version();
+      } else {
+        backend::initializeNvptxTarget();
+      }
+      if (inv.log) inv.log->info("compiling {} for {}", opts_.input, arch);
+      auto result = compileForArch(compilation, request, library, kernels);
+      if (!result) return fail(result.takeError());
+      artifacts.push_back(std::move(*result));
+    }
+  }
+  for (const ArchArtifacts& a : artifacts) {
     if (wantLlvm) {
-      if (llvm::Error e = writeFile(outPath(arch, ".ll"), result->llvmIr)) return fail(std::move(e));
+      if (llvm::Error e = writeFile(outPath(a.arch, ".ll"), a.llvmIr)) return fail(std::move(e));
     }
     if (wantPtx) {
-      if (llvm::Error e = writeFile(outPath(arch, ".ptx"), result->ptx)) return fail(std::move(e));
+      if (llvm::Error e = writeFile(outPath(a.arch, ".ptx"), a.ptx)) return fail(std::move(e));
     }
     if (wantCubin) {
-      if (llvm::Error e = writeFile(outPath(arch, ".cubin"), result->cubin)) return fail(std::move(e));
+      if (llvm::Error e = writeFile(outPath(a.arch, ".cubin"), a.cubin)) return fail(std::move(e));
     }
-    artifacts.push_back(std::move(*result));
   }
   if (opts_.phase == "llvm") return kExitOk;
   ManifestInputs inputs;

@@ -434,7 +434,7 @@ int InspectCommand::run(Invocation& inv) {
     CacheKeyOptions keyOptions;
     keyOptions.codegen = codegen;
     keyOptions.defines = opts_.defines;
-    keyOptions.nvJitLinkVersion = nvJitLinkVersion;
+    keyOptions.nvJitLinkVersion = backend::nvJitLinkIdentity();
     std::string text;
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const SelectedKernel& k : kernels) {

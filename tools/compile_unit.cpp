@@ -1,0 +1,515 @@
+#include "tools/compile_unit.h"
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "backend/resources.h"
+#include "backend/target.h"
+#include "frontend/typed_module.h"
+#include "tools/cache_key.h"
+#include "tools/command.h"
+#include "tools/invocation.h"
+
+namespace tools {
+namespace {
+
+// Reads the unsigned number `name` of `object` into `out`; false when absent
+// or not an unsigned number.
+template <typename T>
+bool readUnsigned(const nlohmann::json& object, const char* name, T& out) {
+  auto it = object.find(name);
+  if (it == object.end() || !it->is_number_unsigned()) return false;
+  out = it->get<T>();
+  return true;
+}
+
+bool readBool(const nlohmann::json& object, const char* name, bool& out) {
+  auto it = object.find(name);
+  if (it == object.end() || !it->is_boolean()) return false;
+  out = it->get<bool>();
+  return true;
+}
+
+std::string resourcesJson(const backend::ResourceMap& resources) {
+  // ResourceMap is a std::map: symbols in sorted order.
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [symbol, r] : resources) {
+    j[symbol] = {{"registers", r.registers},
+                 {"static_shared_bytes", r.staticSharedBytes},
+                 {"local_bytes", r.localBytes},
+                 {"spill_stores", r.spillStores},
+                 {"spill_loads", r.spillLoads},
+                 {"const_bytes", r.constBytes},
+                 {"param_bytes", r.paramBytes},
+                 {"max_threads_per_block", r.maxThreadsPerBlock}};
+  }
+  return j.dump();
+}
+
+std::optional<backend::ResourceMap> parseResources(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  backend::ResourceMap out;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it->is_object()) return std::nullopt;
+    backend::KernelResources r;
+    bool ok = readUnsigned(*it, "registers", r.registers) &&
+              readUnsigned(*it, "static_shared_bytes", r.staticSharedBytes) &&
+              readUnsigned(*it, "local_bytes", r.localBytes) &&
+              readUnsigned(*it, "spill_stores", r.spillStores) &&
+              readUnsigned(*it, "spill_loads", r.spillLoads) &&
+              readUnsigned(*it, "const_bytes", r.constBytes) &&
+              readUnsigned(*it, "param_bytes", r.paramBytes) &&
+              readUnsigned(*it, "max_threads_per_block", r.maxThreadsPerBlock);
+    if (!ok) return std::nullopt;
+    out.emplace(it.key(), r);
+  }
+  return out;
+}
+
+std::string kernelsJson(const std::vector<lowering::KernelInfo>& kernels) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const lowering::KernelInfo& k : kernels) {
+    j.push_back({{"symbol", k.symbol},
+                 {"dynamic_shared_memory", k.dynamicSharedMemory},
+                 {"cooperative", k.cooperative}});
+  }
+  return j.dump();
+}
+
+std::optional<std::vector<lowering::KernelInfo>> parseKernels(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_array()) return std::nullopt;
+  std::vector<lowering::KernelInfo> out;
+  for (const nlohmann::json& k : j) {
+    if (!k.is_object()) return std::nullopt;
+    auto symbol = k.find("symbol");
+    if (symbol == k.end() || !symbol->is_string()) return std::nullopt;
+    lowering::KernelInfo info;
+    info.symbol = symbol->get<std::string>();
+    if (!readBool(k, "dynamic_shared_memory", info.dynamicSharedMemory) ||
+        !readBool(k, "cooperative", info.cooperative)) {
+      return std::nullopt;
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+bool wantsLineTables(const frontend::TypedModule& typed, const backend::CodegenOptions& codegen) {
+  if (codegen.lineInfo || codegen.debug) return true;
+  for (const frontend::JitFunction& fn : typed.module.functions) {
+    if (fn.options.lineinfo || fn.options.debug) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitRequest& request) {
+  assert(compilation.typed && "a checked module");
+  const frontend::TypedModule& typed = *compilation.typed;
+  CacheKeyOptions keyOptions;
+  keyOptions.codegen = request.codegen;
+  keyOptions.defines = request.defines;
+  keyOptions.nvJitLinkVersion = request.nvJitLinkIdentity;
+  cache::KeyBuilder key;
+  key.add("unit", kUnitKind);
+  key.add("arch", request.codegen.arch);
+  if (wantsLineTables(typed, request.codegen)) key.add("path", compilation.path);
+  for (uint32_t k = 0; k < typed.kernelCount; ++k) {
+    key.add("instance", cacheKeyBuilder(compilation, k, keyOptions).key().hex());
+  }
+  return key;
+}
+
+std::vector<cache::NamedOutput> encodeUnit(const UnitArtifacts& unit) {
+  return {
+      {"cubin", unit.arch.cubin},
+      {"ptx", unit.arch.ptx},
+      {"resources", resourcesJson(unit.arch.resources)},
+      {"kernels", kernelsJson(unit.kernels)},
+      {"nvjitlink", unit.nvJitLinkVersion},
+  };
+}
+
+std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& outputs,
+                                        const frontend::TypedModule& typed,
+                                        const std::string& arch, std::string* why) {
+  auto find = [&](const char* name) -> const std::string* {
+    for (const cache::NamedOutput& o : outputs) {
+      if (o.name == name) return &o.bytes;
+    }
+    return nullptr;
+  };
+  const std::string* cubin = find("cubin");
+  const std::string* ptx = find("ptx");
+  const std::string* resources = find("resources");
+  const std::string* kernels = find("kernels");
+  const std::string* version = find("nvjitlink");
+  if (!cubin || !ptx || !resources || !kernels || !version) {
+    *why = "the entry lacks an output";
+    return std::nullopt;
+  }
+  UnitArtifacts unit;
+  unit.arch.arch = arch;
+  unit.arch.cubin = *cubin;
+  unit.arch.ptx = *ptx;
+  unit.nvJitLinkVersion = *version;
+  auto parsedResources = parseResources(*resources);
+  auto parsedKernels = parseKernels(*kernels);
+  if (!parsedResources || !parsedKernels) {
+    *why = "malformed `resources` or `kernels`";
+    return std::nullopt;
+  }
+  unit.arch.resources = std::move(*parsedResources);
+  unit.kernels = std::move(*parsedKernels);
+  bool match = unit.kernels.size() == typed.kernelCount;
+  for (uint32_t k = 0; match && k < typed.kernelCount; ++k) {
+    match = unit.kernels[k].symbol == typed.instances[k].symbol;
+  }
+  if (!match) {
+    *why = "its kernels are not this file's";
+    return std::nullopt;
+  }
+  return unit;
+}
+
+llvm::Expected<const backend::NvJitLink*> UnitLinker::get() {
+  if (library_) return &*library_;
+  if (initializeTarget_) initializeTarget_();
+  auto loaded = backend::NvJitLink::load();
+  if (!loaded) return loaded.takeError();
+  auto version = backend::nvJitLinkVersion(*loaded);
+  if (!version) return version.takeError();
+  version_ = std::to_string(version->first) + "." + std::to_string(version->second);
+  library_.emplace(std::move(*loaded));
+  return &*library_;
+}
+
+llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
+                                          const UnitRequest& request, UnitLinker& linker) {
+  auto library = linker.get();
+  if (!library) return library.takeError();
+  ArchRequest archRequest;
+  archRequest.codegen = request.codegen;
+  archRequest.lowering.lineInfo = request.codegen.lineInfo;
+  archRequest.wantCubin = true;
+  UnitArtifacts unit;
+  auto artifacts = compileForArch(compilation, archRequest, *library, unit.kernels);
+  if (!artifacts) return artifacts.takeError();
+  unit.arch = std::move(*artifacts);
+  unit.nvJitLinkVersion = linker.version();
+  return unit;
+}
+
+std::optional<cache::StoreOptions> cacheStoreOptions(const std::string& cacheDir,
+                                                     std::shared_ptr<spdlog::logger> log) {
+  auto env = [](std::string_view name) -> std::optional<std::string> {
+    const char* value = std::getenv(std::string(name).c_str());
+    if (!value) return std::nullopt;
+    return std::string(value);
+  };
+  std::optional<std::string> dir = cacheDir.empty() ? cache::resolveCacheDir(env)
+                                                     : std::optional<std::string>(cacheDir);
+  if (!dir) return std::nullopt;
+  cache::StoreOptions options;
+  options.root = *dir;
+  if (std::optional<std::string> size = env("PYKC_CACHE_MAXSIZE"); size && !size->empty()) {
+    if (std::optional<std::uint64_t> parsed = cache::parseSize(*size)) {
+      options.maxSize = *parsed;
+    } else if (log) {
+      log->warn("PYKC_CACHE_MAXSIZE: `{}` is not a size; using {}", *size,
+                cache::formatSize(cache::kDefaultMaxSize));
+    }
+  }
+  options.log = [log](cache::LogLevel level, std::string_view message) {
+    if (!log) return;
+    // A cache fault never fails a compile, so it is not worth a warning
+    // either: `-v` shows it.
+    spdlog::level::level_enum l =
+        level == cache::LogLevel::Debug ? spdlog::level::debug : spdlog::level::info;
+    log->log(l, "cache: {}", message);
+  };
+  return options;
+}
+
+namespace {
+
+struct SpecEntry {
+  std::vector<std::string> sigs;
+  std::vector<std::string> defines;
+};
+
+// Reads the --spec file; false (with `error`) when unreadable or malformed.
+bool loadSpec(const std::string& path, std::map<std::string, SpecEntry>& out, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot read `" + path + "`";
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    error = "`" + path + "`: expected a JSON object: {\"file.py\": {\"sigs\": [...], \"defines\": [...]}}";
+    return false;
+  }
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it->is_object()) {
+      error = "`" + path + "`: `" + it.key() + "` must map to an object";
+      return false;
+    }
+    SpecEntry entry;
+    for (const char* field : {"sigs", "defines"}) {
+      auto list = it->find(field);
+      if (list == it->end()) continue;
+      if (!list->is_array()) {
+        error = "`" + path + "`: `" + it.key() + "`: `" + field + "` must be a list of strings";
+        return false;
+      }
+      for (const nlohmann::json& item : *list) {
+        if (!item.is_string()) {
+          error = "`" + path + "`: `" + it.key() + "`: `" + field + "` must be a list of strings";
+          return false;
+        }
+        (std::string(field) == "sigs" ? entry.sigs : entry.defines).push_back(item.get<std::string>());
+      }
+    }
+    for (auto other = it->begin(); other != it->end(); ++other) {
+      if (other.key() != "sigs" && other.key() != "defines") {
+        error = "`" + path + "`: `" + it.key() + "`: unknown field `" + other.key() +
+                "` (known: sigs, defines)";
+        return false;
+      }
+    }
+    out.emplace(it.key(), std::move(entry));
+  }
+  return true;
+}
+
+enum class JobOutcome { Skipped, Hit, Compiled, SourceError, EnvironmentError };
+
+struct Job {
+  std::string file;
+  std::string arch;
+  const SpecEntry* spec = nullptr;
+  JobOutcome outcome = JobOutcome::Skipped;
+  // Rendered diagnostics and error lines, printed after the run.
+  std::string messages;
+};
+
+void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
+            std::once_flag& targetOnce, std::optional<UnitLinker>& linker) {
+  frontend::DiagnosticSink diags;
+  Compilation compilation;
+  FrontendOptions frontendOptions;
+  frontendOptions.warnFloat64 = false;
+  UnitRequest request;
+  request.codegen.arch = job.arch;
+  request.nvJitLinkIdentity = nvJitLinkIdentity;
+  if (job.spec) {
+    frontendOptions.sigs = job.spec->sigs;
+    frontendOptions.defines = job.spec->defines;
+    request.defines = job.spec->defines;
+  }
+  frontend::RenderOptions render;
+  if (llvm::Error error = runFrontend(job.file, frontendOptions, compilation, diags)) {
+    job.messages = diags.render(render) + "pykc: error: " + llvm::toString(std::move(error)) + "\n";
+    job.outcome = JobOutcome::EnvironmentError;
+    return;
+  }
+  if (diags.hasErrors() || !compilation.typed) {
+    job.messages = diags.render(render);
+    job.outcome = JobOutcome::SourceError;
+    return;
+  }
+  if (compilation.typed->kernelCount == 0) {
+    job.outcome = JobOutcome::Skipped;
+    return;
+  }
+  cache::Key key = unitKeyBuilder(compilation, request).key();
+  if (std::optional<std::vector<cache::NamedOutput>> outputs = store.get(key)) {
+    std::string why;
+    if (decodeUnit(*outputs, *compilation.typed, job.arch, &why)) {
+      job.outcome = JobOutcome::Hit;
+      return;
+    }
+  }
+  if (!linker) {
+    linker.emplace([&targetOnce] { std::call_once(targetOnce, backend::initializeNvptxTarget); });
+  }
+  auto unit = compileUnit(compilation, request, *linker);
+  if (!unit) {
+    job.messages = "pykc: error: " + job.file + " for " + job.arch + ": " +
+                   llvm::toString(unit.takeError()) + "\n";
+    job.outcome = JobOutcome::EnvironmentError;
+    return;
+  }
+  store.put(key, encodeUnit(*unit));
+  job.outcome = JobOutcome::Compiled;
+}
+
+}  // namespace
+
+int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> archs;
+  for (const std::string& a : options.archs) {
+    if (std::find(archs.begin(), archs.end(), a) != archs.end()) continue;
+    if (auto sm = backend::smVersion(a); !sm) {
+      std::string message = llvm::toString(sm.takeError());
+      std::fprintf(inv.err, "pykc: error: --arch %s: %s\n", a.c_str(), message.c_str());
+      return kExitUsage;
+    }
+    archs.push_back(a);
+  }
+  std::map<std::string, SpecEntry> spec;
+  if (!options.specFile.empty()) {
+    std::string error;
+    if (!loadSpec(options.specFile, spec, error)) {
+      std::fprintf(inv.err, "pykc: error: --spec %s\n", error.c_str());
+      return kExitUsage;
+    }
+  }
+  namespace fs = std::filesystem;
+  // The files: each PATH's .py files in sorted order, no file twice.
+  std::vector<std::pair<std::string, std::string>> files;  // (file, the PATH it came from)
+  for (const std::string& root : options.paths) {
+    std::error_code ec;
+    fs::file_status status = fs::status(root, ec);
+    if (ec || !fs::exists(status)) {
+      std::fprintf(inv.err, "pykc: error: `%s`: no such file or folder\n", root.c_str());
+      return kExitEnvironment;
+    }
+    std::vector<std::string> found;
+    if (fs::is_directory(status)) {
+      fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
+      for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        std::error_code typeError;
+        if (it->is_regular_file(typeError) && it->path().extension() == ".py") {
+          found.push_back(it->path().string());
+        }
+      }
+      if (ec) {
+        std::fprintf(inv.err, "pykc: error: cannot list `%s`: %s\n", root.c_str(),
+                     ec.message().c_str());
+        return kExitEnvironment;
+      }
+      std::sort(found.begin(), found.end());
+    } else {
+      found.push_back(root);
+    }
+    for (std::string& f : found) {
+      bool seen = std::any_of(files.begin(), files.end(), [&](const auto& p) { return p.first == f; });
+      if (!seen) files.emplace_back(std::move(f), root);
+    }
+  }
+  // The spec entry of a file: by the path as found, relative to the spec
+  // file's folder, or by its name.
+  fs::path specDir = fs::path(options.specFile).parent_path();
+  auto specFor = [&](const std::string& file) -> const SpecEntry* {
+    std::vector<std::string> names{file};
+    std::error_code ec;
+    fs::path relative = fs::relative(file, specDir.empty() ? fs::path(".") : specDir, ec);
+    if (!ec && !relative.empty()) names.push_back(relative.generic_string());
+    names.push_back(fs::path(file).filename().string());
+    for (const std::string& n : names) {
+      if (auto it = spec.find(n); it != spec.end()) return &it->second;
+    }
+    return nullptr;
+  };
+  std::vector<Job> jobs;
+  for (const auto& [file, root] : files) {
+    for (const std::string& arch : archs) {
+      Job job;
+      job.file = file;
+      job.arch = arch;
+      job.spec = specFor(file);
+      jobs.push_back(std::move(job));
+    }
+  }
+
+  unsigned workers = options.jobs > 0 ? static_cast<unsigned>(options.jobs)
+                                      : std::max(1u, std::thread::hardware_concurrency());
+  workers = std::max<unsigned>(1, std::min<unsigned>(workers, static_cast<unsigned>(jobs.size())));
+  std::string identity = backend::nvJitLinkIdentity();
+  std::once_flag targetOnce;
+  std::atomic<size_t> next{0};
+  std::mutex progressMutex;
+  size_t done = 0;
+  bool bar = isatty(fileno(inv.err)) != 0;
+  auto progress = [&] {
+    std::lock_guard<std::mutex> lock(progressMutex);
+    ++done;
+    if (!bar) return;
+    constexpr size_t kWidth = 30;
+    size_t filled = jobs.empty() ? kWidth : done * kWidth / jobs.size();
+    std::fprintf(inv.err, "\r[%s%s] %zu/%zu", std::string(filled, '#').c_str(),
+                 std::string(kWidth - filled, ' ').c_str(), done, jobs.size());
+    std::fflush(inv.err);
+  };
+  auto work = [&] {
+    // One linker per worker: an nvJitLink handle links one cubin at a time.
+    std::optional<UnitLinker> linker;
+    for (size_t i = next++; i < jobs.size(); i = next++) {
+      runJob(jobs[i], store, identity, targetOnce, linker);
+      progress();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < workers; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  if (bar) std::fprintf(inv.err, "\r\033[K");
+
+  size_t counted = 0, hits = 0, compiled = 0, failed = 0;
+  bool environment = false;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const Job& job = jobs[i];
+    // A file's source errors are the same for every arch: print them once.
+    bool repeated = i > 0 && jobs[i - 1].file == job.file && jobs[i - 1].messages == job.messages;
+    if (!repeated) std::fwrite(job.messages.data(), 1, job.messages.size(), inv.err);
+    switch (job.outcome) {
+      case JobOutcome::Skipped:
+        continue;
+      case JobOutcome::Hit:
+        ++hits;
+        break;
+      case JobOutcome::Compiled:
+        ++compiled;
+        break;
+      case JobOutcome::SourceError:
+        ++failed;
+        break;
+      case JobOutcome::EnvironmentError:
+        ++failed;
+        environment = true;
+        break;
+    }
+    ++counted;
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::fprintf(inv.out, "populate: %zu jobs, %zu hits, %zu compiled, %zu failed, %.2f s\n", counted,
+               hits, compiled, failed, seconds);
+  if (failed == 0) return kExitOk;
+  return environment ? kExitEnvironment : kExitSourceErrors;
+}
+
+}  // namespace tools
