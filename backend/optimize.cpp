@@ -375,7 +375,8 @@ llvm::Error optimizeModule(llvm::Module& module, llvm::TargetMachine& machine,
   auto kernels = findKernels(module);
   llvm::internalizeModule(module, [&](const llvm::GlobalValue& value) {
     const auto* function = llvm::dyn_cast<llvm::Function>(&value);
-    return function != nullptr && kernels.contains(function);
+    // `pykc_error` (debug=True kernels) stays visible: launchers read it by name.
+    return (function != nullptr && kernels.contains(function)) || value.getName() == "pykc_error";
   });
   runPipeline(module, machine, options.optLevel);
   return llvm::Error::success();

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cctype>
 #include <cstdio>
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -65,6 +66,14 @@ class FunctionChecker {
 public:
   FunctionChecker(ModuleChecker& mc, FunctionInstance& inst, DiagnosticSink& diags);
   void run();
+  // The return type inferred so far (for recursive calls without a signature).
+  std::optional<TypeId> provisionalReturn() const {
+    if (!returnType_) return lastReturn_;
+    if (lastReturn_) {
+      if (auto u = unifyTypes(mc_types(), *returnType_, *lastReturn_)) return *u;
+    }
+    return returnType_;
+  }
 
 private:
   // --- helpers ---
@@ -134,6 +143,9 @@ private:
   std::map<std::string, Val> entityVars_;
   // Return types seen (device functions).
   std::optional<TypeId> returnType_;
+  // The previous pass's return type (recursive calls converge to the final one).
+  std::optional<TypeId> lastReturn_;
+  TypeTable& mc_types() const;
   bool returnsNone_ = false;
   bool returnConflict_ = false;
 };
@@ -155,6 +167,10 @@ public:
   ResolvedModule& module() { return typed_.module; }
   TypeTable& types() { return typed_.module.types; }
   const FunctionInstance& instance(int i) const { return all_[i]; }
+  bool isDone(int i) const { return done_[i]; }
+  bool failed(int i) const { return done_[i] && sinks_[i].hasErrors(); }
+  // The return type a recursive call of the in-progress instance `i` was given.
+  TypeId assumedReturn(int i) const { return assumed_.at(i); }
 
 private:
   void finish();
@@ -166,6 +182,9 @@ private:
   std::vector<DiagnosticSink> sinks_;
   std::vector<bool> done_;
   std::map<std::tuple<uint32_t, std::vector<TypeId>, bool, bool>, int> memo_;
+  // Instances being checked, and the return types recursive calls assumed.
+  std::map<int, FunctionChecker*> active_;
+  std::map<int, TypeId> assumed_;
   std::vector<int> kernels_;
 };
 
@@ -176,6 +195,7 @@ FunctionChecker::FunctionChecker(ModuleChecker& mc, FunctionInstance& inst, Diag
       fn_(mc.module().functions[inst.function]) {}
 
 TypeTable& FunctionChecker::types() { return mc_.types(); }
+TypeTable& FunctionChecker::mc_types() const { return mc_.types(); }
 
 Val FunctionChecker::record(ExprId id, Val v) {
   uint32_t i = id.index;
@@ -299,13 +319,17 @@ void FunctionChecker::run() {
   for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
     changed_ = false;
     inst_.constants.clear();
+    inst_.errorSites.clear();
     returnType_.reset();
     returnsNone_ = false;
     checkBody(ast_.list(def.body));
-    if (!changed_) break;
+    bool returnChanged = returnType_ != lastReturn_;
+    lastReturn_ = returnType_;
+    if (!changed_ && !returnChanged) break;
   }
   reporting_ = true;
   inst_.constants.clear();
+  inst_.errorSites.clear();
   returnType_.reset();
   returnsNone_ = false;
   returnConflict_ = false;
@@ -377,8 +401,8 @@ void FunctionChecker::checkStmt(StmtId id) {
         record(a.target, current);
         if (current.isValue() && types().isArray(current.type)) {
           error(target.range, Diag::UnsupportedFeature,
-                "assigning to a slice of an array is not supported in kernels yet: assign "
-                "element by element");
+                "augmented assignment to a slice of an array (`a[1:3] += x`) is not supported "
+                "in kernels yet: write `a[1:3] = ...` or loop over the elements");
           return;
         }
       } else {
@@ -408,12 +432,11 @@ void FunctionChecker::checkStmt(StmtId id) {
     case StmtKind::While: {
       const auto& w = s.as<ast::While>();
       checkCondition(w.test);
-      if (!w.orelse.empty()) {
-        error(s.range, Diag::UnsupportedConstruct, "`while ... else`");
-      }
       ++loopDepth_;
       checkBody(ast_.list(w.body));
       --loopDepth_;
+      // `else`: runs when the loop ends without `break`.
+      checkBody(ast_.list(w.orelse));
       return;
     }
     case StmtKind::If: {
@@ -445,11 +468,8 @@ void FunctionChecker::checkStmt(StmtId id) {
               "cannot return `" + textOf(r.value) + "` from a device function");
         return;
       }
-      if (types().isArray(v.type)) {
-        error(ast_.expr(r.value).range, Diag::UnsupportedFeature,
-              "returning arrays from device functions is not supported yet");
-        return;
-      }
+      // Arrays (views of arguments, shared arrays) return by value: pointer,
+      // shape and strides; a local array of the callee would dangle, as in numba.
       if (inst_.returnType.valid()) {
         if (!unifyTypes(types(), inst_.returnType, v.type) && !types().isNumber(v.type)) {
           error(ast_.expr(r.value).range, Diag::ReturnTypeMismatch,
@@ -485,15 +505,61 @@ void FunctionChecker::checkStmt(StmtId id) {
         error(s.range, Diag::NotInLoop, s.kind() == StmtKind::Break ? "break" : "continue");
       }
       return;
-    case StmtKind::Assert:
-      // numba compiles assertions only with debug=True.
+    case StmtKind::Assert: {
+      // numba compiles assertions only with debug=True (in kernels).
+      if (!inst_.isKernel || !fn_.options.debug) return;
+      const auto& a = s.as<ast::Assert>();
+      checkCondition(a.test);
+      ErrorSite site{id.index, "AssertionError", "", s.range.lineno};
+      if (a.msg.valid()) {
+        const Expr& m = ast_.expr(a.msg);
+        if (!m.is<ast::Constant>() || ast_.constantOf(a.msg).kind != ConstantKind::Str) {
+          error(m.range, Diag::UnsupportedFeature,
+                "an assertion message must be a string literal in kernels");
+          return;
+        }
+        site.message = ast_.constantOf(a.msg).text;
+      }
+      inst_.errorSites.push_back(site);
       return;
-    case StmtKind::Raise:
+    }
+    case StmtKind::Raise: {
       if (!inst_.isKernel) {
         error(s.range, Diag::UnsupportedFeature,
               "`raise` in a device function is not supported (in a kernel it ends the thread)");
+        return;
       }
+      if (!fn_.options.debug) return;
+      // debug=True: `raise Name`, `raise Name()` or `raise Name("message")`.
+      const auto& r = s.as<ast::Raise>();
+      ErrorSite site{id.index, "", "", s.range.lineno};
+      bool ok = r.exc.valid() && !r.cause.valid();
+      if (ok) {
+        const Expr& e = ast_.expr(r.exc);
+        ExprId nameExpr = r.exc;
+        if (const auto* call = e.dyn<ast::Call>()) {
+          nameExpr = call->func;
+          auto callArgs = ast_.list(call->args);
+          ok = call->keywords.empty() && callArgs.size() <= 1;
+          if (ok && callArgs.size() == 1) {
+            ok = ast_.expr(callArgs[0]).is<ast::Constant>() &&
+                 ast_.constantOf(callArgs[0]).kind == ConstantKind::Str;
+            if (ok) site.message = ast_.constantOf(callArgs[0]).text;
+          }
+        }
+        const auto* n = ast_.expr(nameExpr).dyn<ast::Name>();
+        ok = ok && n != nullptr;
+        if (ok) site.type = std::string(ast_.str(n->id));
+      }
+      if (!ok) {
+        error(s.range, Diag::UnsupportedFeature,
+              "with `debug=True` kernels raise `ExceptionName`, `ExceptionName()` or "
+              "`ExceptionName(\"a string literal\")`");
+        return;
+      }
+      inst_.errorSites.push_back(site);
       return;
+    }
     case StmtKind::FunctionDef:
     case StmtKind::AsyncFunctionDef:
       error(s.range, Diag::UnsupportedConstruct, "a nested function");
@@ -534,17 +600,16 @@ void FunctionChecker::checkStmt(StmtId id) {
 }
 
 void FunctionChecker::checkFor(StmtId id, const ast::For& f) {
-  const Stmt& s = ast_.stmt(id);
   const Expr& iter = ast_.expr(f.iter);
   const auto* call = iter.dyn<ast::Call>();
   Val callee;
   if (call != nullptr) callee = checkExpr(call->func);
   if (call == nullptr || !callee.ok || callee.meaning.kind != Intrinsic::Range) {
     if (call == nullptr || callee.ok) checkIterFor(id, f, callee);
-    if (!f.orelse.empty()) error(s.range, Diag::UnsupportedConstruct, "`for ... else`");
     ++loopDepth_;
     checkBody(ast_.list(f.body));
     --loopDepth_;
+    checkBody(ast_.list(f.orelse));
     return;
   }
   record(f.iter, callee);
@@ -575,9 +640,7 @@ void FunctionChecker::checkFor(StmtId id, const ast::For& f) {
     }
     argTypes.push_back(a.type);
   }
-  if (!f.orelse.empty()) {
-    error(s.range, Diag::UnsupportedConstruct, "`for ... else`");
-  }
+
   if (ok) {
     auto t = rangeType(types(), argTypes);
     if (t) {
@@ -594,6 +657,8 @@ void FunctionChecker::checkFor(StmtId id, const ast::For& f) {
   ++loopDepth_;
   checkBody(ast_.list(f.body));
   --loopDepth_;
+  // `else`: runs when the loop ends without `break`.
+  checkBody(ast_.list(f.orelse));
 }
 
 // One iterable of a loop: an array, a tuple of one type, or (inside
@@ -632,9 +697,8 @@ std::optional<IterSource> FunctionChecker::checkIterSource(ExprId expr, bool all
   if (!v.ok) return std::nullopt;
   if (v.isValue() && types().isArray(v.type)) {
     const Type& at = types().get(v.type);
-    TypeId element = at.ndim == 1 ? at.element
-                                  : types().array(at.element, at.ndim - 1,
-                                                  at.layout == Layout::C ? Layout::C : Layout::A);
+    // numba: iterating an n-d array yields (n-1)-d views typed `A`, whatever the layout.
+    TypeId element = at.ndim == 1 ? at.element : types().array(at.element, at.ndim - 1, Layout::A);
     return IterSource{IterSource::Kind::Array, expr, element};
   }
   if (v.isValue() && types().isTuple(v.type)) {
@@ -822,12 +886,25 @@ void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRa
     record(target, element);
     if (!element.isValue() || !value.ok) return;
     if (types().isArray(element.type)) {
-      error(t.range, Diag::UnsupportedFeature,
-            "assigning to a slice of an array is not supported in kernels yet: assign "
-            "element by element");
+      // numba: `a[1:n] = x` broadcasts a scalar; `a[i, :] = b` copies an array of
+      // the same dimensions (shapes are not checked, as without boundscheck).
+      const Type& view = types().get(element.type);
+      bool ok = value.isValue() &&
+                ((types().isScalar(value.type) &&
+                  !(types().isComplex(value.type) && !types().isComplex(view.element))) ||
+                 (types().isArray(value.type) && types().get(value.type).ndim == view.ndim &&
+                  !(types().isComplex(types().get(value.type).element) &&
+                    !types().isComplex(view.element))));
+      if (!ok) {
+        error(valueRange, Diag::InvalidAssignment,
+              "cannot assign `" + (value.isValue() ? typeName(value.type) : textOf(target)) +
+                  "` to `" + typeName(element.type) +
+                  "`: a slice takes a number or an array of the same dimensions");
+      }
       return;
     }
-    if (!value.isValue() || !types().isNumber(value.type)) {
+    if (!value.isValue() || !types().isScalar(value.type) ||
+        (types().isComplex(value.type) && !types().isComplex(element.type))) {
       error(valueRange, Diag::InvalidAssignment,
             "cannot store `" + (value.type.valid() ? typeName(value.type) : textOf(target)) +
                 "` into an element of `" + typeName(base.type) + "`");
@@ -880,11 +957,12 @@ Val FunctionChecker::checkExpr(ExprId id) {
           v.path = "'" + c.text + "'";
           return record(id, v);
         }
+        case ConstantKind::Complex:
+          // `2.5j`: complex128, as in numba.
+          return record(id, valueOf(types().complexType(128)));
         default:
           error(e.range, Diag::UnsupportedConstruct,
-                c.kind == ConstantKind::Complex ? "a complex number"
-                : c.kind == ConstantKind::Bytes ? "a bytes literal"
-                                                : "`...`");
+                c.kind == ConstantKind::Bytes ? "a bytes literal" : "`...`");
           return record(id, Val::bad());
       }
     }
@@ -1101,6 +1179,12 @@ Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
       case Intrinsic::Warpsize:
         v.type = types().int32();
         return v;
+      case Intrinsic::ConstArray: {
+        // numba freezes global arrays: constant memory, C order.
+        const ConstArrayData& data = mc_.module().constArrays[entity.payload];
+        v.type = types().array(data.element, static_cast<unsigned>(data.shape.size()), Layout::C);
+        return v;
+      }
       default:
         v.path = entity.kind == Intrinsic::Function ? name : entity.path;
         return v;
@@ -1115,7 +1199,7 @@ Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
       {"abs", Intrinsic::Abs},     {"len", Intrinsic::Len},     {"round", Intrinsic::Round},
       {"int", Intrinsic::Int},     {"float", Intrinsic::Float}, {"bool", Intrinsic::Bool},
       {"print", Intrinsic::Print}, {"enumerate", Intrinsic::Enumerate},
-      {"zip", Intrinsic::Zip},
+      {"zip", Intrinsic::Zip},     {"complex", Intrinsic::ComplexCtor}, {"pow", Intrinsic::Pow},
   };
   for (const Builtin& b : kBuiltins) {
     if (b.name == name) {
@@ -1167,8 +1251,20 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       }
       return v;
     }
+    case Intrinsic::ConstArray:
     case Intrinsic::None: {
       if (!base.isValue()) break;
+      if (types().isScalar(base.type) && (attr == "real" || attr == "imag" || attr == "conjugate")) {
+        // numba: numbers have .real/.imag/.conjugate() too (imag of a real is 0).
+        TypeId part = types().isComplex(base.type) ? types().complexPart(base.type) : base.type;
+        Val v = valueOf(attr == "conjugate" ? TypeId() : part);
+        v.meaning.kind = attr == "real"   ? Intrinsic::ComplexReal
+                         : attr == "imag" ? Intrinsic::ComplexImag
+                                          : Intrinsic::ComplexConjugate;
+        v.path = textOf(a.value) + "." + attr;
+        if (attr == "conjugate") v.type = TypeId();
+        return v;
+      }
       if (types().isArray(base.type)) {
         const Type& t = types().get(base.type);
         if (attr == "shape" || attr == "strides") {
@@ -1475,6 +1571,17 @@ Val FunctionChecker::checkCompare(ExprId id, const ast::Compare& c) {
     } else if (op == CmpOp::In || op == CmpOp::NotIn) {
       error(ast_.expr(id).range, Diag::UnsupportedFeature, "`in` is not supported in kernels yet");
       ok = false;
+    } else if (left.isValue() && right.isValue() && types().isScalar(left.type) &&
+               types().isScalar(right.type) &&
+               (types().isComplex(left.type) || types().isComplex(right.type))) {
+      if (op != CmpOp::Eq && op != CmpOp::NotEq) {
+        error(ast_.expr(id).range, Diag::MismatchedOperandTypes, spelling(op),
+              typeName(left.type), typeName(right.type));
+        ok = false;
+      } else {
+        inst_.opTypes[comparators[k].index] = *comparisonType(types(), left.type, right.type);
+        allConst = false;
+      }
     } else if (!left.isValue() || !right.isValue() || !types().isNumber(left.type) ||
                !types().isNumber(right.type)) {
       error(ast_.expr(id).range, Diag::MismatchedOperandTypes, spelling(op),
@@ -1542,24 +1649,58 @@ Val FunctionChecker::checkDeviceCall(ExprId id, uint32_t function, const ast::Ca
           "`device=True`)");
     return Val::bad();
   }
+  std::vector<ExprId> argList(ast_.list(c.args).begin(), ast_.list(c.args).end());
+  std::vector<Val> ordered = args;
   if (!c.keywords.empty()) {
-    error(e.range, Diag::UnsupportedFeature, "keyword arguments in device function calls are not supported yet");
-    return Val::bad();
+    // Keyword arguments: placed by parameter name, as Python does.
+    argList.resize(target.params.size());
+    ordered.resize(target.params.size());
+    std::vector<bool> given(target.params.size(), false);
+    for (size_t k = 0; k < args.size() && k < given.size(); ++k) given[k] = true;
+    for (KeywordId kid : ast_.list(c.keywords)) {
+      const Keyword& kw = ast_.keyword(kid);
+      if (!kw.arg.valid()) {
+        error(kw.range, Diag::UnsupportedConstruct, "`**kwargs` in calls");
+        return Val::bad();
+      }
+      std::string key(ast_.str(kw.arg));
+      auto it = std::find(target.params.begin(), target.params.end(), key);
+      if (it == target.params.end()) {
+        error(kw.range, Diag::InvalidCall, "`" + target.name + "` has no parameter `" + key + "`");
+        return Val::bad();
+      }
+      size_t index = static_cast<size_t>(it - target.params.begin());
+      if (given[index]) {
+        error(kw.range, Diag::InvalidCall, "`" + target.name + "` got two values for `" + key + "`");
+        return Val::bad();
+      }
+      given[index] = true;
+      argList[index] = kw.value;
+      ordered[index] = checkExpr(kw.value);
+      if (!ordered[index].ok) return Val::bad();
+    }
+    for (size_t k = 0; k < given.size(); ++k) {
+      if (!given[k]) {
+        error(e.range, Diag::InvalidCall,
+              "`" + target.name + "` is missing the argument `" + target.params[k] + "`");
+        return Val::bad();
+      }
+    }
+    inst_.callArguments[id.index] = argList;
   }
-  if (args.size() != target.params.size()) {
+  if (ordered.size() != target.params.size() || args.size() > target.params.size()) {
     error(e.range, Diag::WrongArgCount, target.name, plural(target.params.size(), "argument"),
-          std::to_string(args.size()));
+          std::to_string(args.size() + ast_.list(c.keywords).size()));
     return Val::bad();
   }
   std::vector<TypeId> argTypes;
-  auto argList = ast_.list(c.args);
-  for (size_t k = 0; k < args.size(); ++k) {
-    if (!args[k].isValue() || types().isNone(args[k].type)) {
+  for (size_t k = 0; k < ordered.size(); ++k) {
+    if (!ordered[k].isValue() || types().isNone(ordered[k].type)) {
       error(ast_.expr(argList[k]).range, Diag::InvalidCall,
             "cannot pass `" + textOf(argList[k]) + "` to a device function");
       return Val::bad();
     }
-    argTypes.push_back(args[k].type);
+    argTypes.push_back(ordered[k].type);
   }
   std::optional<TypeId> declaredReturn;
   if (!target.signatures.empty()) {
@@ -1607,6 +1748,10 @@ Val FunctionChecker::checkDeviceCall(ExprId id, uint32_t function, const ast::Ca
     return Val::bad();
   }
   inst_.callees[id.index] = callee;
+  if (declaredReturn) return valueOf(*declaredReturn);
+  if (!mc_.isDone(callee)) return valueOf(mc_.assumedReturn(callee));
+  // Errors in the callee are reported there; its result type means nothing.
+  if (mc_.failed(callee)) return Val::bad();
   const FunctionInstance& calleeInst = mc_.instance(callee);
   if (!calleeInst.returnType.valid()) return Val::bad();
   return valueOf(calleeInst.returnType);
@@ -1677,7 +1822,7 @@ Val FunctionChecker::checkArrayAlloc(ExprId id, const Val& callee, const ast::Ca
   } else if (dtype.constant && dtype.constant->kind == ConstValue::Kind::Str) {
     if (auto t = scalarTypeByName(types(), dtype.constant->strValue)) element = *t;
   }
-  if (!element.valid() || !types().isNumber(element)) {
+  if (!element.valid() || !types().isScalar(element)) {
     error(ast_.expr(dtypeExpr).range, Diag::InvalidType,
           "`" + textOf(dtypeExpr) + "` is not a scalar dtype (write e.g. `np.float32`, "
           "`numba.int32` or `\"float32\"`)");
@@ -1716,8 +1861,15 @@ Val FunctionChecker::checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c,
               (args[0].isValue() ? typeName(args[0].type) : textOf(argList[0])) + "`");
     return Val::bad();
   }
+  unsigned ndim = types().get(args[0].type).ndim;
+  if (!noIndex && ndim > 1 && args[1].isValue() && !types().isTuple(args[1].type)) {
+    error(ast_.expr(argList[1]).range, Diag::InvalidIndex,
+          "`" + name + "` on a " + std::to_string(ndim) + "-d array takes a tuple of " +
+              std::to_string(ndim) + " indices");
+    return Val::bad();
+  }
   if (noIndex) {
-    if (types().get(args[0].type).ndim != 1) {
+    if (ndim != 1) {
       error(ast_.expr(argList[0]).range, Diag::InvalidCall,
             "`" + name + "` works on a 1-d array, found `" + typeName(args[0].type) + "`");
       return Val::bad();
@@ -1732,7 +1884,7 @@ Val FunctionChecker::checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c,
                  kind == Intrinsic::AtomicXor || kind == Intrinsic::AtomicCas ||
                  kind == Intrinsic::AtomicCompareAndSwap ||
                  kind == Intrinsic::AtomicInc || kind == Intrinsic::AtomicDec;
-  bool ok = et.kind == TypeKind::Int ? et.bits >= 32 : isFloat;
+  bool ok = et.bits >= 32 && (et.kind == TypeKind::Int || isFloat);
   if (intOnly && isFloat) ok = false;
   if ((kind == Intrinsic::AtomicInc || kind == Intrinsic::AtomicDec) && et.isSigned) ok = false;
   // numba: exch takes 32- and 64-bit integers only.
@@ -1773,8 +1925,10 @@ Val FunctionChecker::checkMathCall(ExprId id, MathFn fn, const ast::Call& c,
       return Val::bad();
     }
   }
+  // float16 computes in float32 (libdevice has no half functions).
   auto floatOf = [&](TypeId t) {
-    return types().isFloat(t) ? t : types().float64();
+    if (types().isFloat(t)) return types().get(t).bits == 16 ? types().float32() : t;
+    return types().float64();
   };
   TypeId operand;
   TypeId result;
@@ -1790,7 +1944,7 @@ Val FunctionChecker::checkMathCall(ExprId id, MathFn fn, const ast::Call& c,
         error(e.range, Diag::InvalidCall, "`math.ldexp` takes a float and an integer");
         return Val::bad();
       }
-      operand = args[0].type;
+      operand = floatOf(args[0].type);
       result = operand;
       break;
     case MathFn::Frexp:
@@ -1810,6 +1964,13 @@ Val FunctionChecker::checkMathCall(ExprId id, MathFn fn, const ast::Call& c,
         operand = floatOf(args[0].type);
       }
       result = operand;
+      // numba-cuda's float16 overloads of these return float16.
+      if (args.size() == 1 && types().isFloat(args[0].type) && types().get(args[0].type).bits == 16 &&
+          (fn == MathFn::Trunc || fn == MathFn::Ceil || fn == MathFn::Floor || fn == MathFn::Fabs ||
+           fn == MathFn::Sqrt || fn == MathFn::Log || fn == MathFn::Log2 || fn == MathFn::Log10 ||
+           fn == MathFn::Exp || fn == MathFn::Tanh || fn == MathFn::Cos || fn == MathFn::Sin)) {
+        result = args[0].type;
+      }
       break;
   }
   inst_.opTypes[id.index] = operand;
@@ -1842,8 +2003,12 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
   switch (kind) {
     case Intrinsic::TypeObject: {
       if (!needArgs(1, 1, "1 argument")) return Val::bad();
-      if (!needNumber(0)) return Val::bad();
       TypeId target(callee.meaning.payload);
+      if (types().isComplex(target) && args[0].isValue() && types().isComplex(args[0].type)) {
+        inst_.opTypes[id.index] = target;
+        return valueOf(target);
+      }
+      if (!needNumber(0)) return Val::bad();
       if (types().isNone(target)) {
         error(e.range, Diag::NotCallable, name);
         return Val::bad();
@@ -1882,6 +2047,10 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
     }
     case Intrinsic::Abs: {
       if (!needArgs(1, 1, "1 argument")) return Val::bad();
+      if (args[0].isValue() && types().isComplex(args[0].type)) {
+        inst_.opTypes[id.index] = args[0].type;
+        return valueOf(types().complexPart(args[0].type));
+      }
       if (!needNumber(0)) return Val::bad();
       TypeId t = types().isBool(args[0].type) ? types().int64() : args[0].type;
       inst_.opTypes[id.index] = t;
@@ -1947,11 +2116,136 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       error(e.range, Diag::UnsupportedFeature,
             "`" + name + "` can only be iterated by a `for` loop in kernels");
       return Val::bad();
-    case Intrinsic::Print:
-      error(e.range, Diag::UnsupportedConstruct, "`print`");
-      return Val::bad();
+    case Intrinsic::Print: {
+      // numba: numbers, bools, string literals and tuples of those, through
+      // vprintf, at most 32 arguments, no keywords.
+      if (!c.keywords.empty()) {
+        error(e.range, Diag::UnsupportedFeature, "`print` takes no keyword arguments in kernels");
+        return Val::bad();
+      }
+      if (args.size() > 32) {
+        error(e.range, Diag::WrongArgCount, name, "at most 32 arguments", std::to_string(args.size()));
+        return Val::bad();
+      }
+      std::function<bool(TypeId)> printable = [&](TypeId t) {
+        if (types().isNumber(t)) return true;
+        if (!types().isTuple(t)) return false;
+        for (TypeId x : types().get(t).elements) {
+          if (!printable(x)) return false;
+        }
+        return true;
+      };
+      for (size_t k = 0; k < args.size(); ++k) {
+        const Expr& ae = ast_.expr(argList[k]);
+        if (ae.is<ast::Constant>() && args[k].constant &&
+            args[k].constant->kind == ConstValue::Kind::Str) {
+          continue;
+        }
+        if (!args[k].isValue() || !printable(args[k].type)) {
+          error(ae.range, Diag::InvalidCall,
+                "`print` in kernels prints numbers, bools, string literals and tuples of "
+                "those, found `" + (args[k].isValue() ? typeName(args[k].type) : textOf(argList[k])) +
+                    "`");
+          return Val::bad();
+        }
+      }
+      Val v = valueOf(types().none());
+      v.meaning = callee.meaning;
+      return v;
+    }
     case Intrinsic::Math:
       return checkMathCall(id, static_cast<MathFn>(callee.meaning.payload), c, args);
+    case Intrinsic::Pow: {
+      // pow(a, b) is a ** b.
+      if (!needArgs(2, 2, "2 arguments")) return Val::bad();
+      if (!needNumber(0) || !needNumber(1)) return Val::bad();
+      auto typing = binaryResultType(types(), ArithOp::Pow, args[0].type, args[1].type);
+      if (!typing) {
+        error(e.range, Diag::MismatchedOperandTypes, "**", typeName(args[0].type), typeName(args[1].type));
+        return Val::bad();
+      }
+      inst_.opTypes[id.index] = typing->operand;
+      inst_.powExponentTypes[id.index] = typing->exponent;
+      return valueOf(typing->result);
+    }
+    case Intrinsic::ComplexCtor: {
+      // numba: complex(re[, im]) of the parts' float type (complex(float32) is complex64).
+      if (!needArgs(0, 2, "0 to 2 arguments")) return Val::bad();
+      TypeId part = types().float32();
+      if (args.empty()) part = types().float64();
+      for (size_t k = 0; k < args.size(); ++k) {
+        if (!needNumber(k)) return Val::bad();
+        TypeId t = args[k].type;
+        TypeId f = types().isFloat(t) ? t
+                   : (types().isBool(t) || types().get(t).bits <= 16) ? types().float32()
+                                                                      : types().float64();
+        if (types().get(f).bits > types().get(part).bits) part = f;
+      }
+      TypeId result = types().complexOf(part);
+      inst_.opTypes[id.index] = part;
+      return valueOf(result);
+    }
+    case Intrinsic::ComplexConjugate: {
+      if (!needArgs(0, 0, "no arguments")) return Val::bad();
+      const auto& attr = ast_.expr(c.func).as<ast::Attribute>();
+      TypeId t = inst_.exprTypes[attr.value.index];
+      return valueOf(t);
+    }
+    case Intrinsic::Fp16: {
+      auto fn = static_cast<Fp16Fn>(callee.meaning.payload);
+      unsigned arity = fp16FnArity(fn);
+      if (!needArgs(arity, arity, plural(arity, "argument"))) return Val::bad();
+      for (size_t k = 0; k < args.size(); ++k) {
+        if (!needNumber(k)) return Val::bad();
+      }
+      TypeId half = types().floatType(16);
+      inst_.opTypes[id.index] = half;
+      bool compare = fn == Fp16Fn::Heq || fn == Fp16Fn::Hne || fn == Fp16Fn::Hgt ||
+                     fn == Fp16Fn::Hge || fn == Fp16Fn::Hlt || fn == Fp16Fn::Hle;
+      return valueOf(compare ? types().boolean() : half);
+    }
+    case Intrinsic::Cmath: {
+      auto fn = static_cast<CmathFn>(callee.meaning.payload);
+      std::string fname = "cmath." + std::string(cmathFnName(fn));
+      size_t arity = fn == CmathFn::Rect ? 2 : 1;
+      if (args.size() != arity || !c.keywords.empty()) {
+        error(e.range, Diag::WrongArgCount, fname, plural(arity, "argument"),
+              std::to_string(args.size() + ast_.list(c.keywords).size()));
+        return Val::bad();
+      }
+      auto floatOf = [&](TypeId t) {
+        if (types().isComplex(t)) return types().complexPart(t);
+        if (types().isFloat(t)) return t;
+        return types().float64();
+      };
+      TypeId part;
+      for (size_t k = 0; k < args.size(); ++k) {
+        bool ok = args[k].isValue() && (fn == CmathFn::Rect ? types().isNumber(args[k].type)
+                                                            : types().isScalar(args[k].type));
+        if (!ok) {
+          error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+                "`" + fname + "` takes " + (fn == CmathFn::Rect ? "real numbers" : "a number") +
+                    ", found `" + (args[k].isValue() ? typeName(args[k].type) : textOf(argList[k])) + "`");
+          return Val::bad();
+        }
+        TypeId f = floatOf(args[k].type);
+        if (!part.valid() || types().get(f).bits > types().get(part).bits) part = f;
+      }
+      TypeId complex = types().complexOf(part);
+      inst_.opTypes[id.index] = complex;
+      switch (fn) {
+        case CmathFn::Isnan:
+        case CmathFn::Isinf:
+        case CmathFn::Isfinite:
+          return valueOf(types().boolean());
+        case CmathFn::Phase:
+          return valueOf(part);
+        case CmathFn::Polar:
+          return valueOf(types().uniTuple(part, 2));
+        default:
+          return valueOf(complex);
+      }
+    }
     case Intrinsic::Grid:
     case Intrinsic::Gridsize: {
       if (!needArgs(1, 1, "1 argument (1, 2 or 3)")) return Val::bad();
@@ -1979,8 +2273,7 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
         }
       }
       if (!args[1].isValue() || !types().isNumber(args[1].type) ||
-          types().isBool(args[1].type) ||
-          (types().isInt(args[1].type) && types().get(args[1].type).bits < 32)) {
+          types().isBool(args[1].type) || types().get(args[1].type).bits < 32) {
         error(ast_.expr(argList[1]).range, Diag::InvalidCall,
               "`" + name + "` shuffles 32- and 64-bit integers and floats, found `" +
                   (args[1].isValue() ? typeName(args[1].type) : textOf(argList[1])) + "`");
@@ -2005,8 +2298,7 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
         return Val::bad();
       }
       TypeId v = args[1].isValue() ? args[1].type : TypeId();
-      if (!v.valid() || !types().isNumber(v) || types().isBool(v) ||
-          (types().isInt(v) && types().get(v).bits < 32)) {
+      if (!v.valid() || !types().isNumber(v) || types().isBool(v) || types().get(v).bits < 32) {
         error(ast_.expr(argList[1]).range, Diag::InvalidCall,
               "`" + name + "` compares 32- and 64-bit integers and floats, found `" +
                   (v.valid() ? typeName(v) : textOf(argList[1])) + "`");
@@ -2042,6 +2334,15 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       Val v = valueOf(types().none());
       v.meaning = callee.meaning;
       return v;
+    }
+    case Intrinsic::ConstArrayLike: {
+      if (!needArgs(1, 1, "1 argument (a module-level array)")) return Val::bad();
+      if (args[0].meaning.kind != Intrinsic::ConstArray) {
+        error(ast_.expr(argList[0]).range, Diag::NotConstant,
+              "the argument of `" + name + "` (a module-level `np.array([...])` literal)");
+        return Val::bad();
+      }
+      return valueOf(args[0].type);
     }
     case Intrinsic::Activemask:
     case Intrinsic::LanemaskLt:
@@ -2155,6 +2456,18 @@ int ModuleChecker::instantiate(uint32_t function, const std::vector<TypeId>& arg
   auto it = memo_.find(key);
   if (it != memo_.end()) {
     if (!done_[it->second]) {
+      // Self-recursion works when the return type is declared (an explicit
+      // signature): the caller types the call from it.
+      if (declaredReturn) return it->second;
+      // numba: a recursive call takes the type of the returns seen before it
+      // (the base case); checked against the final return type below.
+      auto active = active_.find(it->second);
+      if (active != active_.end()) {
+        if (auto t = active->second->provisionalReturn()) {
+          assumed_[it->second] = *t;
+          return it->second;
+        }
+      }
       recursive = true;
       return -1;
     }
@@ -2173,7 +2486,13 @@ int ModuleChecker::instantiate(uint32_t function, const std::vector<TypeId>& arg
   done_.push_back(false);
   DiagnosticSink sink;
   FunctionChecker checker(*this, inst, sink);
+  active_[index] = &checker;
   checker.run();
+  active_.erase(index);
+  if (auto a = assumed_.find(index); a != assumed_.end() && a->second != inst.returnType) {
+    sink.error(typed_.module.functions[function].location, Diag::Recursion,
+               typed_.module.functions[function].name);
+  }
   const JitFunction& f = typed_.module.functions[function];
   std::string codes;
   for (size_t k = 0; k < args.size(); ++k) {

@@ -68,6 +68,7 @@ constexpr NamedIntrinsic kCudaAttributes[] = {
     {"selp", Intrinsic::Selp},
     {"nanosleep", Intrinsic::Nanosleep},
     {"const", Intrinsic::Module},
+    {"fp16", Intrinsic::Module},
 };
 
 constexpr NamedIntrinsic kAtomics[] = {
@@ -82,11 +83,41 @@ constexpr NamedIntrinsic kAtomics[] = {
 
 constexpr std::string_view kMathConsts[] = {"pi", "e", "tau", "inf", "nan"};
 
+constexpr std::string_view kCmathFns[] = {
+    "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "phase", "polar",
+    "rect", "isnan", "isinf", "isfinite",
+};
+
 Entity make(Intrinsic kind, std::string_view path, uint32_t payload = 0) {
   return Entity{kind, payload, std::string(path)};
 }
 
 }  // namespace
+
+std::string_view cmathFnName(CmathFn fn) { return kCmathFns[static_cast<unsigned>(fn)]; }
+
+namespace {
+constexpr std::string_view kFp16Fns[] = {
+    "hadd", "hsub", "hmul", "hdiv", "hneg", "habs", "hfma", "hsin", "hcos", "hlog",
+    "hlog2", "hlog10", "hexp", "hexp2", "hexp10", "hsqrt", "hrsqrt", "hrcp", "hceil", "hfloor",
+    "hrint", "htrunc", "heq", "hne", "hgt", "hge", "hlt", "hle", "hmax", "hmin",
+};
+}  // namespace
+
+std::string_view fp16FnName(Fp16Fn fn) { return kFp16Fns[static_cast<unsigned>(fn)]; }
+
+unsigned fp16FnArity(Fp16Fn fn) {
+  switch (fn) {
+    case Fp16Fn::Hadd: case Fp16Fn::Hsub: case Fp16Fn::Hmul: case Fp16Fn::Hdiv:
+    case Fp16Fn::Heq: case Fp16Fn::Hne: case Fp16Fn::Hgt: case Fp16Fn::Hge:
+    case Fp16Fn::Hlt: case Fp16Fn::Hle: case Fp16Fn::Hmax: case Fp16Fn::Hmin:
+      return 2;
+    case Fp16Fn::Hfma:
+      return 3;
+    default:
+      return 1;
+  }
+}
 
 std::string_view mathFnName(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].name; }
 unsigned mathFnArity(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].arity; }
@@ -108,9 +139,11 @@ double mathConstValue(uint32_t payload) {
 
 std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   if (path == "numba" || path == "numba.cuda" || path == "math" || path == "numpy" ||
+      path == "cmath" ||
       path == "numba.types" || path == "numba.core" || path == "numba.core.types" ||
       path == "numba.cuda.shared" || path == "numba.cuda.local" ||
-      path == "numba.cuda.atomic" || path == "numba.cuda.cg" || path == "numba.cuda.const") {
+      path == "numba.cuda.atomic" || path == "numba.cuda.cg" || path == "numba.cuda.const" ||
+      path == "numba.cuda.fp16") {
     return make(Intrinsic::Module, path);
   }
   auto lastDot = path.rfind('.');
@@ -141,7 +174,17 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
       if (n.name == attr) return make(n.kind, path);
     }
   }
-  if (parent == "math" || parent == "numpy") {
+  if (parent == "numba.cuda.fp16") {
+    for (uint32_t i = 0; i < std::size(kFp16Fns); ++i) {
+      if (kFp16Fns[i] == attr) return make(Intrinsic::Fp16, path, i);
+    }
+  }
+  if (parent == "cmath") {
+    for (uint32_t i = 0; i < std::size(kCmathFns); ++i) {
+      if (kCmathFns[i] == attr) return make(Intrinsic::Cmath, path, i);
+    }
+  }
+  if (parent == "math" || parent == "numpy" || parent == "cmath") {
     for (uint32_t i = 0; i < std::size(kMathConsts); ++i) {
       if (kMathConsts[i] == attr && !(parent == "numpy" && attr == "tau")) {
         return make(Intrinsic::MathConst, path, i);
@@ -633,7 +676,7 @@ public:
     if (const auto* s = e.dyn<ast::Subscript>()) {
       auto element = eval(s->value, false);
       if (!element) return std::nullopt;
-      if (!module_.types.isNumber(element->type)) {
+      if (!module_.types.isScalar(element->type)) {
         diags_.error(loc, Diag::InvalidType, "only scalar types can be array elements");
         return std::nullopt;
       }
@@ -893,6 +936,14 @@ private:
     const Expr& t = ast_.expr(target);
     if (const auto* name = t.dyn<ast::Name>()) {
       std::string n(ast_.str(name->id));
+      // `SIGS = ["void(float32[::1])", ...]` or `SIG = "..."`, used as
+      // `@cuda.jit(SIGS)`: remembered for the decorators below.
+      signatureVars_.erase(n);
+      const Expr& v = ast_.expr(value);
+      if (v.is<ast::List>() || v.is<ast::Tuple>() ||
+          (v.is<ast::Constant>() && ast_.constantOf(value).kind == ConstantKind::Str)) {
+        signatureVars_[n] = value;
+      }
       // `-D NAME=VALUE` replaces the assignment itself, so that constants
       // computed from NAME below see the new value.
       for (const auto& [defined, v] : options_.defines) {
@@ -912,6 +963,12 @@ private:
           bind(n, *entity);
           return;
         }
+      }
+      if (auto array = foldArrayLiteral(value)) {
+        array->name = n;
+        module_.constArrays.push_back(std::move(*array));
+        bind(n, Entity{Intrinsic::ConstArray, static_cast<uint32_t>(module_.constArrays.size() - 1), n});
+        return;
       }
       if (const auto* vn = ast_.expr(value).dyn<ast::Name>()) {
         auto it = module_.globals.find(std::string(ast_.str(vn->id)));
@@ -938,6 +995,79 @@ private:
         }
       }
     }
+  }
+
+  // Flattens a nested list/tuple literal of numbers; false when ragged or not constant.
+  bool flattenLiteral(ExprId id, size_t depth, std::vector<int64_t>& shape,
+                      std::vector<ConstValue>& values) {
+    const Expr& e = ast_.expr(id);
+    std::span<const ExprId> elts;
+    if (const auto* l = e.dyn<ast::List>()) {
+      elts = ast_.list(l->elts);
+    } else if (const auto* t = e.dyn<ast::Tuple>()) {
+      elts = ast_.list(t->elts);
+    } else {
+      if (depth != shape.size()) return false;
+      auto v = foldConstant(ast_, id, module_);
+      if (!v || !v->isNumber()) return false;
+      values.push_back(*v);
+      return true;
+    }
+    if (depth == shape.size()) {
+      if (elts.empty()) return false;
+      shape.push_back(static_cast<int64_t>(elts.size()));
+    } else if (depth > shape.size() || shape[depth] != static_cast<int64_t>(elts.size())) {
+      return false;
+    }
+    for (ExprId x : elts) {
+      if (!flattenLiteral(x, depth + 1, shape, values)) return false;
+    }
+    return true;
+  }
+
+  // `np.array(<nested list of numbers>[, dtype])` (also `np.asarray`, a
+  // `dtype=` keyword, dtypes as types or strings); nullopt for anything else.
+  std::optional<ConstArrayData> foldArrayLiteral(ExprId value) {
+    const auto* call = ast_.expr(value).dyn<ast::Call>();
+    if (call == nullptr) return std::nullopt;
+    auto path = entityPath(ast_, call->func, module_);
+    if (!path || (*path != "numpy.array" && *path != "numpy.asarray")) return std::nullopt;
+    auto args = ast_.list(call->args);
+    if (args.empty() || args.size() > 2) return std::nullopt;
+    ExprId dtypeExpr = args.size() == 2 ? args[1] : ExprId();
+    for (KeywordId k : ast_.list(call->keywords)) {
+      const Keyword& kw = ast_.keyword(k);
+      if (ast_.str(kw.arg) != "dtype" || dtypeExpr.valid()) return std::nullopt;
+      dtypeExpr = kw.value;
+    }
+    ConstArrayData data;
+    if (!flattenLiteral(args[0], 0, data.shape, data.values) || data.shape.empty()) {
+      return std::nullopt;
+    }
+    if (dtypeExpr.valid()) {
+      if (auto p = entityPath(ast_, dtypeExpr, module_)) {
+        if (auto entity = lookupEntity(*p, module_.types);
+            entity && entity->kind == Intrinsic::TypeObject) {
+          data.element = TypeId(entity->payload);
+        }
+      } else if (auto c = foldConstant(ast_, dtypeExpr, module_);
+                 c && c->kind == ConstValue::Kind::Str) {
+        if (auto t = scalarTypeByName(module_.types, c->strValue)) data.element = *t;
+      }
+      if (!data.element.valid() || !module_.types.isNumber(data.element)) return std::nullopt;
+    } else {
+      // NumPy's default: bool, int64 or float64 from the literals.
+      bool anyFloat = false;
+      bool allBool = true;
+      for (const ConstValue& v : data.values) {
+        anyFloat = anyFloat || v.kind == ConstValue::Kind::Float;
+        allBool = allBool && v.kind == ConstValue::Kind::Bool;
+      }
+      data.element = anyFloat  ? module_.types.float64()
+                     : allBool ? module_.types.boolean()
+                               : module_.types.int64();
+    }
+    return data;
   }
 
   // The decorator's meaning: nullopt if it is not cuda.jit.
@@ -1093,11 +1223,26 @@ private:
     if (!args.empty()) {
       // A kernel whose signature is wrong is not reported again as untyped.
       f.signatureGiven = true;
-      const Expr& sig = ast_.expr(args[0]);
+      ExprId sigId = args[0];
+      if (const auto* n = ast_.expr(sigId).dyn<ast::Name>()) {
+        auto it = signatureVars_.find(std::string(ast_.str(n->id)));
+        if (it != signatureVars_.end()) sigId = it->second;
+      }
+      const Expr& sig = ast_.expr(sigId);
+      bool stringTuple = false;
+      if (const auto* tuple = sig.dyn<ast::Tuple>()) {
+        stringTuple = !tuple->elts.empty();
+        for (ExprId item : ast_.list(tuple->elts)) {
+          stringTuple = stringTuple && ast_.expr(item).is<ast::Constant>() &&
+                        ast_.constantOf(item).kind == ConstantKind::Str;
+        }
+      }
       if (const auto* list = sig.dyn<ast::List>()) {
         for (ExprId item : ast_.list(list->elts)) parseSignatureExpr(f, item);
+      } else if (stringTuple) {
+        for (ExprId item : ast_.list(sig.as<ast::Tuple>().elts)) parseSignatureExpr(f, item);
       } else {
-        parseSignatureExpr(f, args[0]);
+        parseSignatureExpr(f, sigId);
       }
     }
   }
@@ -1118,12 +1263,9 @@ private:
       } else if (key == "debug") {
         if (auto b = boolOption(k)) {
           f.options.debug = *b;
-          if (*b) {
-            diags_.warning(loc, Diag::UnsupportedOption,
-                           "`debug=True` is not supported: no exceptions or bounds checks are "
-                           "compiled; line tables are kept as with `lineinfo=True`");
-            f.options.lineinfo = true;
-          }
+          // debug=True: `assert`/`raise` in the kernel are reported to the host
+          // (docs/compile.md), with line tables; no bounds checks.
+          if (*b) f.options.lineinfo = true;
         }
       } else if (key == "opt") {
         if (auto b = boolOption(k)) {
@@ -1144,9 +1286,15 @@ private:
         } else {
           f.options.maxRegisters = static_cast<unsigned>(v->intValue);
         }
-      } else if (key == "cache" || key == "inline" || key == "boundscheck") {
-        // cache: pykc has its own cache; inline: LLVM decides; boundscheck:
-        // numba-cuda ignores it on the GPU.
+      } else if (key == "inline") {
+        // numba inlines `inline="always"` at its IR level; here the LLVM function
+        // is alwaysinline (the same code); "never" and others: LLVM decides.
+        if (auto c = foldConstant(ast_, k.value, module_);
+            c && c->kind == ConstValue::Kind::Str && c->strValue == "always") {
+          f.options.forceinline = true;
+        }
+      } else if (key == "cache" || key == "boundscheck") {
+        // cache: pykc has its own cache; boundscheck: numba-cuda ignores it on the GPU.
       } else if (key == "link" || key == "extensions" || key == "lto") {
         diags_.error(loc, Diag::UnsupportedOption,
                      "`" + key + "=` is not supported by pykc yet");
@@ -1188,6 +1336,8 @@ private:
   DiagnosticSink& diags_;
   ResolvedModule module_;
   std::set<std::string> definedByCommandLine_;
+  // Module variables holding signature strings (or lists of them), by name.
+  std::map<std::string, ExprId> signatureVars_;
 };
 
 }  // namespace

@@ -82,7 +82,13 @@ enum class Intrinsic : uint16_t {
   // math.pi/e/tau/inf/nan (also numpy's): payload 0..4.
   MathConst,
   // Python builtins.
-  Range, Min, Max, Abs, Len, Round, Int, Float, Bool, Print, Enumerate, Zip,
+  Range, Min, Max, Abs, Len, Round, Int, Float, Bool, Print, Enumerate, Zip, ComplexCtor, Pow,
+  // `z.real`, `z.imag` (values) and `z.conjugate` (a bound method) of a number.
+  ComplexReal, ComplexImag, ComplexConjugate,
+  // cmath.<fn>: payload is a CmathFn.
+  Cmath,
+  // cuda.fp16.<fn>: payload is a Fp16Fn.
+  Fp16,
   // math.<fn>: payload is a MathFn.
   Math,
   // A numba/NumPy scalar type used as a value (`float32`, `np.float32`):
@@ -93,6 +99,9 @@ enum class Intrinsic : uint16_t {
   Function,
   // A module-level constant; payload indexes ResolvedModule::constants.
   Constant,
+  // A module-level NumPy array literal (`np.array([...], dtype=...)`), frozen
+  // at compile time as numba does; payload indexes ResolvedModule::constArrays.
+  ConstArray,
   // A name bound at module level to something that is not a compile-time
   // constant (host data, classes, undecorated functions): an error in kernels.
   HostValue,
@@ -102,6 +111,22 @@ enum class MathFn : uint8_t {
 #define PYKC_MATH(Name, PyName, Arity, Libdevice) Name,
 #include "frontend/math_functions.def"
 };
+// The cmath functions pykc compiles.
+enum class CmathFn : uint8_t {
+  Exp, Log, Log10, Sqrt, Sin, Cos, Tan, Sinh, Cosh, Tanh, Phase, Polar, Rect, Isnan, Isinf,
+  Isfinite,
+};
+std::string_view cmathFnName(CmathFn fn);
+
+// The cuda.fp16 functions (numba-cuda's fp16.py).
+enum class Fp16Fn : uint8_t {
+  Hadd, Hsub, Hmul, Hdiv, Hneg, Habs, Hfma, Hsin, Hcos, Hlog, Hlog2, Hlog10, Hexp, Hexp2,
+  Hexp10, Hsqrt, Hrsqrt, Hrcp, Hceil, Hfloor, Hrint, Htrunc, Heq, Hne, Hgt, Hge, Hlt, Hle,
+  Hmax, Hmin,
+};
+std::string_view fp16FnName(Fp16Fn fn);
+unsigned fp16FnArity(Fp16Fn fn);
+
 std::string_view mathFnName(MathFn fn);
 unsigned mathFnArity(MathFn fn);
 
@@ -157,9 +182,19 @@ struct ResolveOptions {
   std::vector<std::string> sigs;
 };
 
+// A module-level array literal: `NAME = np.array([[1, 2], [3, 4]], dtype=np.float32)`.
+struct ConstArrayData {
+  std::string name;
+  TypeId element;
+  std::vector<int64_t> shape;
+  // The elements in C order.
+  std::vector<ConstValue> values;
+};
+
 // The module as kernels see it.
 struct ResolvedModule {
   TypeTable types;
+  std::vector<ConstArrayData> constArrays;
   // Module-level names, by name (sorted: deterministic).
   std::map<std::string, Entity> globals;
   std::vector<ConstValue> constants;

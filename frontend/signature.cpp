@@ -211,9 +211,14 @@ private:
         } else {
           auto list = parseList(')');
           if (!list) return std::nullopt;
-          auto t = typesOf(*list);
-          if (!t) return std::nullopt;
-          value.type = types_.tuple(std::move(*t));
+          // numba's spelling `Tuple((int32, float64))`: one tuple of the types.
+          if (list->size() == 1 && (*list)[0].kind == Value::TupleValue) {
+            value.type = types_.tuple((*list)[0].list);
+          } else {
+            auto t = typesOf(*list);
+            if (!t) return std::nullopt;
+            value.type = types_.tuple(std::move(*t));
+          }
         }
       } else {
         auto t = scalarTypeByName(types_, *name);
@@ -234,7 +239,7 @@ private:
       if (pos_ < text_.size() && text_[pos_] == '[') {
         uint32_t open = static_cast<uint32_t>(pos_);
         ++pos_;
-        if (value.kind != Value::TypeValue || !types_.isNumber(value.type)) {
+        if (value.kind != Value::TypeValue || !types_.isScalar(value.type)) {
           fail(open, 1, "only scalar types can be array elements");
           return std::nullopt;
         }

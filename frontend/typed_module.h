@@ -49,6 +49,18 @@ struct ForIteration {
   TypeId item;
 };
 
+// A failing `assert` or a `raise` in a kernel compiled with debug=True: the
+// exception the host should raise.
+struct ErrorSite {
+  // The statement (Assert or Raise).
+  uint32_t stmt = 0;
+  // `AssertionError`, `ValueError`, ...
+  std::string type;
+  // The message given (a string literal), else empty.
+  std::string message;
+  uint32_t line = 0;
+};
+
 // One typed function: a kernel with one signature, or a device function
 // specialised for one tuple of argument types.
 struct FunctionInstance {
@@ -90,6 +102,11 @@ struct FunctionInstance {
   std::vector<TypeId> rangeTypes;
   // For over anything else (arrays, tuples, enumerate, zip), by StmtId index.
   std::map<uint32_t, ForIteration> iterations;
+  // Device function calls with keyword arguments: the argument expressions in
+  // parameter order, by Call ExprId index.
+  std::map<uint32_t, std::vector<ExprId>> callArguments;
+  // debug=True kernels: their assert/raise statements, in source order.
+  std::vector<ErrorSite> errorSites;
 
   // Every local variable (parameters included) with its unified type, by
   // name (sorted: deterministic).

@@ -40,8 +40,15 @@ TypeId TypeTable::floatType(unsigned bits) {
   return intern(t);
 }
 
+TypeId TypeTable::complexType(unsigned bits) {
+  Type t;
+  t.kind = TypeKind::Complex;
+  t.bits = static_cast<uint8_t>(bits);
+  return intern(t);
+}
+
 TypeId TypeTable::array(TypeId element, unsigned ndim, Layout layout) {
-  assert(isNumber(element) && "array elements are scalars");
+  assert(isScalar(element) && "array elements are scalars");
   Type t;
   t.kind = TypeKind::Array;
   t.element = element;
@@ -78,6 +85,8 @@ std::string TypeTable::dtypeName(TypeId id) const {
     }
     case TypeKind::Float:
       return "float" + std::to_string(t.bits);
+    case TypeKind::Complex:
+      return "complex" + std::to_string(t.bits);
     default:
       return name(id);
   }
@@ -154,6 +163,8 @@ std::string TypeTable::abiCode(TypeId id) const {
     }
     case TypeKind::Float:
       return "f" + std::to_string(t.bits);
+    case TypeKind::Complex:
+      return "c" + std::to_string(t.bits);
     case TypeKind::Array:
     {
       std::string s = abiCode(t.element);
@@ -180,6 +191,7 @@ unsigned TypeTable::byteSize(TypeId id) const {
       return 1;
     case TypeKind::Int:
     case TypeKind::Float:
+    case TypeKind::Complex:
       return t.bits / 8;
     default:
       return 8;
@@ -207,10 +219,16 @@ std::optional<TypeId> scalarTypeByName(TypeTable& types, std::string_view n) {
       {"uint32", TypeKind::Int, 32, false},  {"u4", TypeKind::Int, 32, false},
       {"uint64", TypeKind::Int, 64, false},  {"u8", TypeKind::Int, 64, false},
       {"uintp", TypeKind::Int, 64, false},   {"uintc", TypeKind::Int, 32, false},
+      {"float16", TypeKind::Float, 16, false}, {"f2", TypeKind::Float, 16, false},
+      {"half", TypeKind::Float, 16, false},
       {"float32", TypeKind::Float, 32, false}, {"f4", TypeKind::Float, 32, false},
       {"float64", TypeKind::Float, 64, false}, {"f8", TypeKind::Float, 64, false},
       {"double", TypeKind::Float, 64, false},  {"float_", TypeKind::Float, 64, false},
       {"single", TypeKind::Float, 32, false},
+      {"complex64", TypeKind::Complex, 64, false}, {"c8", TypeKind::Complex, 64, false},
+      {"csingle", TypeKind::Complex, 64, false},
+      {"complex128", TypeKind::Complex, 128, false}, {"c16", TypeKind::Complex, 128, false},
+      {"complex_", TypeKind::Complex, 128, false}, {"cdouble", TypeKind::Complex, 128, false},
       {"none", TypeKind::None, 0, false},    {"void", TypeKind::None, 0, false},
   };
   for (const Entry& e : kEntries) {
@@ -222,6 +240,8 @@ std::optional<TypeId> scalarTypeByName(TypeTable& types, std::string_view n) {
           return types.intType(e.bits, e.isSigned);
         case TypeKind::Float:
           return types.floatType(e.bits);
+        case TypeKind::Complex:
+          return types.complexType(e.bits);
         default:
           return types.none();
       }
@@ -232,7 +252,6 @@ std::optional<TypeId> scalarTypeByName(TypeTable& types, std::string_view n) {
 
 bool isUnsupportedTypeName(std::string_view n) {
   static constexpr std::string_view kNames[] = {
-      "float16", "f2", "half", "complex64", "complex128", "c8", "c16", "complex_",
       "bfloat16", "datetime64", "timedelta64", "float128", "longdouble",
   };
   return std::find(std::begin(kNames), std::end(kNames), n) != std::end(kNames);
@@ -250,15 +269,40 @@ TypeId floatOperand(TypeTable& types, TypeId a, TypeId b) {
   const Type& tb = types.get(b);
   auto width = [](const Type& t) -> unsigned {
     if (t.kind == TypeKind::Float) return t.bits;
-    if (t.kind == TypeKind::Bool || t.bits <= 16) return 32;
+    // numba: bool joins float16; 8/16-bit integers make float32.
+    if (t.kind == TypeKind::Bool) return 16;
+    if (t.bits <= 16) return 32;
     return 64;
   };
   return types.floatType(std::max(width(ta), width(tb)));
 }
 
+// The complex type `a` and `b` (at least one complex) meet in: NumPy's
+// promotion, as numba's safe conversions (int64 + complex64 is complex128).
+TypeId complexOperand(TypeTable& types, TypeId a, TypeId b) {
+  auto partWidth = [&](TypeId id) -> unsigned {
+    const Type& t = types.get(id);
+    if (t.kind == TypeKind::Complex) return t.bits / 2;
+    if (t.kind == TypeKind::Float) return t.bits;
+    if (t.kind == TypeKind::Bool || t.bits <= 16) return 32;
+    return 64;
+  };
+  return types.complexType(2 * std::max(partWidth(a), partWidth(b)));
+}
+
 }  // namespace
 
 std::optional<OpTyping> binaryResultType(TypeTable& types, ArithOp op, TypeId lhs, TypeId rhs) {
+  if (types.isScalar(lhs) && types.isScalar(rhs) &&
+      (types.isComplex(lhs) || types.isComplex(rhs))) {
+    // numba: + - * / on complex numbers; `**` and the others are not
+    // supported by pykc yet (rejected by the checker).
+    if (op != ArithOp::Add && op != ArithOp::Sub && op != ArithOp::Mul && op != ArithOp::TrueDiv) {
+      return std::nullopt;
+    }
+    TypeId c = complexOperand(types, lhs, rhs);
+    return OpTyping{c, c, TypeId()};
+  }
   if (!types.isNumber(lhs) || !types.isNumber(rhs)) {
     return std::nullopt;
   }
@@ -289,18 +333,30 @@ std::optional<OpTyping> binaryResultType(TypeTable& types, ArithOp op, TypeId lh
       return std::nullopt;
     case ArithOp::Pow:
       if (l.kind == TypeKind::Float && types.isIntegral(rhs)) {
-        // numba: (float, intp) -> float, computed by repeated multiplication.
-        return OpTyping{lhs, lhs, types.int64()};
+        // numba: (float, intp) -> float, computed by repeated multiplication
+        // (float16 in float32, as numba-cuda).
+        TypeId base = l.bits == 16 ? types.float32() : lhs;
+        return OpTyping{base, base, types.int64()};
       }
       break;
     default:
       break;
   }
   TypeId operand = floatOperand(types, lhs, rhs);
+  if (types.get(operand).bits == 16 && op != ArithOp::Add && op != ArithOp::Sub &&
+      op != ArithOp::Mul && op != ArithOp::TrueDiv) {
+    // numba-cuda: float16 has native + - * /; `//`, `%` and `**` compute in float32.
+    operand = types.float32();
+  }
   return OpTyping{operand, operand, TypeId()};
 }
 
 std::optional<TypeId> comparisonType(TypeTable& types, TypeId lhs, TypeId rhs) {
+  if (types.isScalar(lhs) && types.isScalar(rhs) &&
+      (types.isComplex(lhs) || types.isComplex(rhs))) {
+    // Only == and != (the checker rejects the orderings).
+    return complexOperand(types, lhs, rhs);
+  }
   if (!types.isNumber(lhs) || !types.isNumber(rhs)) {
     return std::nullopt;
   }
@@ -319,12 +375,16 @@ std::optional<TypeId> unifyTypes(TypeTable& types, TypeId a, TypeId b) {
   }
   const Type& ta = types.get(a);
   const Type& tb = types.get(b);
+  if (types.isScalar(a) && types.isScalar(b) && (types.isComplex(a) || types.isComplex(b))) {
+    return complexOperand(types, a, b);
+  }
   if (types.isNumber(a) && types.isNumber(b)) {
     if (ta.kind == TypeKind::Bool) return b;
     if (tb.kind == TypeKind::Bool) return a;
     if (ta.kind == TypeKind::Float || tb.kind == TypeKind::Float) {
       auto width = [](const Type& t) -> unsigned {
         if (t.kind == TypeKind::Float) return t.bits;
+        if (t.bits <= 8) return 16;
         return t.bits <= 16 ? 32 : 64;
       };
       return types.floatType(std::max(width(ta), width(tb)));
@@ -379,7 +439,7 @@ std::optional<TypeId> unaryResultType(TypeTable& types, UnaryOpKind op, TypeId o
     case UnaryOpKind::USub:
       if (t.kind == TypeKind::Bool) return types.int64();
       if (t.kind == TypeKind::Int) return types.intType(64, t.isSigned);
-      if (t.kind == TypeKind::Float) return operand;
+      if (t.kind == TypeKind::Float || t.kind == TypeKind::Complex) return operand;
       return std::nullopt;
   }
   return std::nullopt;

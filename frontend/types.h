@@ -22,12 +22,12 @@ namespace frontend {
 
 using TypeId = Id<struct TypeTag>;
 
-enum class TypeKind : uint8_t { None, Bool, Int, Float, Array, Tuple };
+enum class TypeKind : uint8_t { None, Bool, Int, Float, Array, Tuple, Complex };
 enum class Layout : uint8_t { C, F, A };
 
 struct Type {
   TypeKind kind = TypeKind::None;
-  // Int/Float: the bit width; Int: signedness.
+  // Int/Float/Complex: the bit width (complex64: 64); Int: signedness.
   uint8_t bits = 0;
   bool isSigned = false;
   // Array: element type (a scalar), ndim >= 1 and layout.
@@ -58,6 +58,12 @@ public:
   TypeId uint64() { return intType(64, false); }
   TypeId float32() { return floatType(32); }
   TypeId float64() { return floatType(64); }
+  // complex64 (bits 64) or complex128 (bits 128).
+  TypeId complexType(unsigned bits);
+  // The complex type whose parts are `part` (float32 -> complex64).
+  TypeId complexOf(TypeId part) { return complexType(get(part).bits * 2); }
+  // The float type of a complex's parts.
+  TypeId complexPart(TypeId c) { return floatType(get(c).bits / 2); }
   TypeId array(TypeId element, unsigned ndim, Layout layout);
   TypeId tuple(std::vector<TypeId> elements);
   TypeId uniTuple(TypeId element, unsigned count) {
@@ -70,8 +76,11 @@ public:
   bool isFloat(TypeId t) const { return get(t).kind == TypeKind::Float; }
   bool isArray(TypeId t) const { return get(t).kind == TypeKind::Array; }
   bool isTuple(TypeId t) const { return get(t).kind == TypeKind::Tuple; }
-  // Bool, Int or Float.
+  bool isComplex(TypeId t) const { return get(t).kind == TypeKind::Complex; }
+  // Bool, Int or Float (real numbers: what most intrinsics accept).
   bool isNumber(TypeId t) const;
+  // A number or a complex: what arrays hold and arithmetic accepts.
+  bool isScalar(TypeId t) const { return isNumber(t) || isComplex(t); }
   // Int or Bool (what integer operators accept).
   bool isIntegral(TypeId t) const { return isInt(t) || isBool(t); }
 

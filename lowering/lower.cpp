@@ -77,6 +77,10 @@ private:
   void emitBody(std::span<const StmtId> body);
   void emitStmt(StmtId id);
   void emitFor(StmtId id, const ast::For& f);
+  void emitIterFor(StmtId id, const ast::For& f, const ForIteration& plan);
+  void emitLoopElse(const ast::For& f, llvm::BasicBlock* otherwise, llvm::BasicBlock* exit);
+  void rangeParts(const ast::Call& call, TypeId t, llvm::Value*& start, llvm::Value*& step,
+                  llvm::Value*& length);
   void storeTarget(ExprId target, llvm::Value* value, TypeId type);
   bool terminated() const { return builder_.GetInsertBlock()->getTerminator() != nullptr; }
   void startDeadBlock();
@@ -97,6 +101,17 @@ private:
   llvm::Value* emitCall(ExprId id, const ast::Call& c);
   llvm::Value* emitMath(ExprId id, MathFn fn, const ast::Call& c);
   llvm::Value* emitAtomic(ExprId id, Intrinsic kind, const ast::Call& c);
+  llvm::Value* emitFloatMinMax(llvm::Value* ptr, llvm::Value* value, bool isMax, bool nan);
+  llvm::Value* emitMatch(Intrinsic kind, std::span<const ExprId> args, TypeId valueType);
+  llvm::Value* constArray(uint32_t index, TypeId arrayType);
+  // Complex numbers: {re, im} structs.
+  llvm::Value* makeComplex(llvm::Value* re, llvm::Value* im, TypeId t);
+  llvm::Value* complexArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId t);
+  llvm::Value* emitCmath(ExprId id, CmathFn fn, const ast::Call& c);
+  llvm::Align elementAlign(TypeId elementType);
+  llvm::Value* emitFp16(Fp16Fn fn, std::span<const ExprId> args);
+  void emitPrint(std::span<const ExprId> args);
+  void storeSlice(llvm::Value* view, TypeId viewType, llvm::Value* value, TypeId valueType);
   llvm::Value* emitArrayAlloc(ExprId id, Intrinsic kind, const ast::Call& c);
   llvm::Value* emitArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId opType,
                          TypeId exponentType);
@@ -110,8 +125,7 @@ private:
   llvm::Value* specialRegister(llvm::Intrinsic::ID id, uint64_t lo, uint64_t hi);
   llvm::Value* threadIndexPart(Intrinsic kind, unsigned dim);
   llvm::Value* gridPart(bool size, unsigned dim);
-  llvm::Value* callLibdevice(std::string_view base, TypeId t, std::vector<llvm::Value*> args,
-                             std::vector<llvm::Type*> extraTypes = {});
+  llvm::Value* callLibdevice(std::string_view base, TypeId t, std::vector<llvm::Value*> args);
   llvm::Value* floatDivmod(llvm::Value* a, llvm::Value* b, TypeId t, bool wantMod);
   llvm::Value* entryAlloca(llvm::Type* t, llvm::Value* count = nullptr);
   void emitGridSync();
@@ -129,6 +143,15 @@ private:
   std::vector<LoopTargets> loops_;
   llvm::DISubprogram* subprogram_ = nullptr;
   unsigned sharedCounter_ = 0;
+  // debug=True kernels: the error code of each assert/raise statement.
+  std::map<uint32_t, uint32_t> errorCodes_;
+
+public:
+  // The codes given to this instance's error sites (for the manifest).
+  std::vector<KernelInfo::Error> errors;
+
+private:
+  void reportError(uint32_t stmt);
 };
 
 class ModuleLowering {
@@ -147,14 +170,18 @@ public:
   llvm::Function* function(int instance) { return functions_[instance]; }
   llvm::DIBuilder* di() { return di_.get(); }
   llvm::DIFile* diFile() { return diFile_; }
-  bool lineInfoFor(const FunctionInstance& inst) const {
-    return di_ != nullptr;
-  }
   llvm::Function* powHelper(TypeId base, TypeId exponent);
   llvm::GlobalVariable* dynamicShared();
   void noteDynamicShared(const FunctionInstance& inst) { dynamicUsers_.insert(&inst); }
   void noteCooperative(const FunctionInstance& inst) { cooperativeUsers_.insert(&inst); }
   llvm::GlobalVariable* gridBarrier();
+  llvm::GlobalVariable* constArrayGlobal(uint32_t index);
+  // debug=True: the module's error word (0, or the code of the first failing
+  // assert/raise), and the next site code.
+  llvm::GlobalVariable* errorWord();
+  uint32_t nextErrorCode() { return ++errorCodes_; }
+  // A NUL-terminated string in constant memory (deduplicated), as a generic pointer.
+  llvm::Value* stringConstant(const std::string& text, llvm::IRBuilder<>& builder);
 
   llvm::Type* llvmType(TypeId t);
   llvm::Type* memoryType(TypeId t);
@@ -176,6 +203,10 @@ private:
   std::set<const FunctionInstance*> dynamicUsers_;
   std::set<const FunctionInstance*> cooperativeUsers_;
   llvm::GlobalVariable* gridBarrier_ = nullptr;
+  std::map<uint32_t, llvm::GlobalVariable*> constArrays_;
+  std::map<std::string, llvm::GlobalVariable*> strings_;
+  llvm::GlobalVariable* errorWord_ = nullptr;
+  uint32_t errorCodes_ = 0;
 };
 
 // ---------------------------------------------------------------------------
@@ -191,7 +222,13 @@ llvm::Type* ModuleLowering::llvmType(TypeId id) {
     case TypeKind::Int:
       return llvm::Type::getIntNTy(context_, t.bits);
     case TypeKind::Float:
+      if (t.bits == 16) return llvm::Type::getHalfTy(context_);
       return t.bits == 32 ? llvm::Type::getFloatTy(context_) : llvm::Type::getDoubleTy(context_);
+    case TypeKind::Complex: {
+      // {real, imaginary}, as NumPy stores them.
+      llvm::Type* part = t.bits == 64 ? llvm::Type::getFloatTy(context_) : llvm::Type::getDoubleTy(context_);
+      return llvm::StructType::get(context_, {part, part});
+    }
     case TypeKind::Array: {
       llvm::Type* i64 = llvm::Type::getInt64Ty(context_);
       llvm::Type* dims = llvm::ArrayType::get(i64, t.ndim);
@@ -223,6 +260,11 @@ void ModuleLowering::appendParams(TypeId id, std::vector<llvm::Type*>& params) {
       return;
     case TypeKind::Tuple:
       for (TypeId e : std::vector<TypeId>(t.elements)) appendParams(e, params);
+      return;
+    case TypeKind::Complex:
+      // docs/ABI.md: two floats (real, imaginary).
+      params.push_back(llvmType(types().complexPart(id)));
+      params.push_back(llvmType(types().complexPart(id)));
       return;
     default:
       params.push_back(llvmType(id));
@@ -374,6 +416,67 @@ llvm::GlobalVariable* ModuleLowering::gridBarrier() {
   return gridBarrier_;
 }
 
+// The `.const` global of a module-level array literal (cuda.const.array_like,
+// or the array read directly: numba freezes both), made on first use.
+llvm::GlobalVariable* ModuleLowering::constArrayGlobal(uint32_t index) {
+  auto it = constArrays_.find(index);
+  if (it != constArrays_.end()) return it->second;
+  const ConstArrayData& data = typed_.module.constArrays[index];
+  const Type& et = types().get(data.element);
+  llvm::Type* elementType = memoryType(data.element);
+  std::vector<llvm::Constant*> values;
+  for (const ConstValue& v : data.values) {
+    double f = v.kind == ConstValue::Kind::Float ? v.floatValue
+               : v.kind == ConstValue::Kind::Int ? static_cast<double>(v.intValue)
+                                                 : (v.boolValue ? 1.0 : 0.0);
+    int64_t i = v.kind == ConstValue::Kind::Float ? static_cast<int64_t>(v.floatValue)
+                : v.kind == ConstValue::Kind::Int ? v.intValue
+                                                  : (v.boolValue ? 1 : 0);
+    if (et.kind == TypeKind::Float) {
+      values.push_back(llvm::ConstantFP::get(elementType, f));
+    } else if (et.kind == TypeKind::Bool) {
+      values.push_back(llvm::ConstantInt::get(elementType, truthOf(v) ? 1 : 0));
+    } else {
+      values.push_back(llvm::ConstantInt::get(elementType, static_cast<uint64_t>(i), et.isSigned));
+    }
+  }
+  auto* type = llvm::ArrayType::get(elementType, values.size());
+  auto* g = new llvm::GlobalVariable(*module_, type, /*isConstant=*/true,
+                                     llvm::GlobalValue::InternalLinkage,
+                                     llvm::ConstantArray::get(type, values), "pykc_const_" + std::to_string(index),
+                                     nullptr, llvm::GlobalValue::NotThreadLocal, 4);
+  g->setAlignment(llvm::Align(std::max<unsigned>(types().byteSize(data.element), 4)));
+  constArrays_[index] = g;
+  return g;
+}
+
+llvm::GlobalVariable* ModuleLowering::errorWord() {
+  if (errorWord_ == nullptr) {
+    llvm::Type* i32 = llvm::Type::getInt32Ty(context_);
+    // Visible, so a launcher can find it by name (cuModuleGetGlobal).
+    errorWord_ = new llvm::GlobalVariable(*module_, i32, false, llvm::GlobalValue::ExternalLinkage,
+                                          llvm::ConstantInt::get(i32, 0), "pykc_error", nullptr,
+                                          llvm::GlobalValue::NotThreadLocal, 1);
+    errorWord_->setAlignment(llvm::Align(4));
+  }
+  return errorWord_;
+}
+
+llvm::Value* ModuleLowering::stringConstant(const std::string& text, llvm::IRBuilder<>& builder) {
+  auto it = strings_.find(text);
+  llvm::GlobalVariable* g;
+  if (it != strings_.end()) {
+    g = it->second;
+  } else {
+    llvm::Constant* init = llvm::ConstantDataArray::getString(context_, text, true);
+    g = new llvm::GlobalVariable(*module_, init->getType(), true, llvm::GlobalValue::InternalLinkage,
+                                 init, "pykc_str_" + std::to_string(strings_.size()), nullptr,
+                                 llvm::GlobalValue::NotThreadLocal, 4);
+    strings_[text] = g;
+  }
+  return builder.CreateAddrSpaceCast(g, builder.getPtrTy(0));
+}
+
 LoweredModule ModuleLowering::run() {
   const SourceFile* source = ast_.source();
   std::string path = source ? source->path() : std::string("<kernels>");
@@ -399,9 +502,11 @@ LoweredModule ModuleLowering::run() {
     module_->addModuleFlag(llvm::Module::Warning, "Dwarf Version", 2);
   }
   declare();
+  std::vector<std::vector<KernelInfo::Error>> errors(typed_.instances.size());
   for (size_t i = 0; i < typed_.instances.size(); ++i) {
     FunctionLowering lowering(*this, typed_.instances[i], functions_[i]);
     lowering.run();
+    errors[i] = std::move(lowering.errors);
   }
   if (di_) di_->finalize();
   // Kernels that reach dynamic shared memory.
@@ -421,7 +526,7 @@ LoweredModule ModuleLowering::run() {
         if (c >= 0) stack.push_back(static_cast<uint32_t>(c));
       }
     }
-    result.kernels.push_back(KernelInfo{typed_.instances[k].symbol, uses, cooperative});
+    result.kernels.push_back(KernelInfo{typed_.instances[k].symbol, uses, cooperative, errors[k]});
   }
   result.module = std::move(module_);
   return result;
@@ -496,6 +601,11 @@ void FunctionLowering::run() {
             for (unsigned d = 0; d < tt.ndim; ++d) parts.strides.push_back(function_->getArg(k++));
             return makeArray(parts, id);
           }
+          case TypeKind::Complex: {
+            llvm::Value* agg = llvm::PoisonValue::get(llvmType(id));
+            agg = builder_.CreateInsertValue(agg, function_->getArg(k++), 0);
+            return builder_.CreateInsertValue(agg, function_->getArg(k++), 1);
+          }
           case TypeKind::Tuple: {
             llvm::Value* agg = llvm::PoisonValue::get(llvmType(id));
             std::vector<TypeId> elements = tt.elements;
@@ -516,6 +626,11 @@ void FunctionLowering::run() {
         builder_.CreateStore(convert(value, t, inst_.variables.at(fn_.params[p])), it->second);
       }
     }
+  }
+  for (const ErrorSite& site : inst_.errorSites) {
+    uint32_t code = ml_.nextErrorCode();
+    errorCodes_[site.stmt] = code;
+    errors.push_back(KernelInfo::Error{code, site.type, site.message, site.line});
   }
   const ast::FunctionDef& def = *s.functionDef();
   emitBody(ast_.list(def.body));
@@ -617,6 +732,393 @@ llvm::Value* FunctionLowering::emitShuffle(Intrinsic kind, std::span<const ExprI
   return builder_.CreateBitCast(joined, original);
 }
 
+// match.any/all.sync on the value's bits (floats compare as bit patterns, as
+// CUDA's __match_*_sync do). numba types the mask and the result int32.
+llvm::Value* FunctionLowering::emitMatch(Intrinsic kind, std::span<const ExprId> args,
+                                         TypeId valueType) {
+  using namespace llvm::Intrinsic;
+  llvm::Value* mask = emitExprAs(args[0], types().intType(32, false));
+  llvm::Value* value = emitExprAs(args[1], valueType);
+  bool wide = types().get(valueType).bits == 64;
+  value = builder_.CreateBitCast(value, wide ? builder_.getInt64Ty() : builder_.getInt32Ty());
+  ID iid = kind == Intrinsic::MatchAnySync ? (wide ? nvvm_match_any_sync_i64 : nvvm_match_any_sync_i32)
+                                           : (wide ? nvvm_match_all_sync_i64p : nvvm_match_all_sync_i32p);
+  llvm::Value* result = builder_.CreateCall(llvm::Intrinsic::getDeclaration(&ml_.module(), iid), {mask, value});
+  if (kind == Intrinsic::MatchAnySync) return result;
+  // {i32 mask, i1 predicate}: already the tuple's layout.
+  return result;
+}
+
+// print(...) as numba-cuda does it (printimpl.py): one vprintf call whose
+// format joins `%lld`/`%llu` (integers, widened to 64 bits), `%f` (floats, as
+// double), `%s` (bools as True/False, string literals) and `(a, b)` for
+// tuples with spaces, ending in a newline.
+void FunctionLowering::emitPrint(std::span<const ExprId> args) {
+  std::vector<std::string> formats;
+  std::vector<llvm::Value*> values;
+  std::function<std::string(llvm::Value*, TypeId)> item = [&](llvm::Value* v, TypeId t) -> std::string {
+    const Type& tt = types().get(t);
+    switch (tt.kind) {
+      case TypeKind::Int:
+        values.push_back(tt.isSigned ? builder_.CreateSExt(v, builder_.getInt64Ty())
+                                     : builder_.CreateZExt(v, builder_.getInt64Ty()));
+        return tt.isSigned ? "%lld" : "%llu";
+      case TypeKind::Float:
+        values.push_back(builder_.CreateFPExt(v, builder_.getDoubleTy()));
+        return "%f";
+      case TypeKind::Bool:
+        values.push_back(builder_.CreateSelect(v, ml_.stringConstant("True", builder_),
+                                               ml_.stringConstant("False", builder_)));
+        return "%s";
+      case TypeKind::Tuple: {
+        std::vector<TypeId> elements = tt.elements;
+        std::string out = "(";
+        for (unsigned i = 0; i < elements.size(); ++i) {
+          out += (i ? ", " : "") + item(builder_.CreateExtractValue(v, i), elements[i]);
+        }
+        return out + (elements.size() == 1 ? ",)" : ")");
+      }
+      default:
+        assert(false && "the checker rejects this print argument");
+        return "";
+    }
+  };
+  for (ExprId a : args) {
+    const Expr& e = ast_.expr(a);
+    if (!typeOf(a).valid() && e.is<ast::Constant>()) {
+      values.push_back(ml_.stringConstant(ast_.constantOf(a).text, builder_));
+      formats.push_back("%s");
+      continue;
+    }
+    formats.push_back(item(emitExpr(a), typeOf(a)));
+  }
+  std::string format;
+  for (size_t k = 0; k < formats.size(); ++k) format += (k ? " " : "") + formats[k];
+  format += "\n";
+  llvm::Value* buffer = llvm::ConstantPointerNull::get(builder_.getPtrTy(0));
+  if (!values.empty()) {
+    std::vector<llvm::Type*> fields;
+    for (llvm::Value* v : values) fields.push_back(v->getType());
+    auto* type = llvm::StructType::get(context_, fields);
+    llvm::Value* slot = entryAlloca(type);
+    for (unsigned k = 0; k < values.size(); ++k) {
+      builder_.CreateStore(values[k], builder_.CreateStructGEP(type, slot, k));
+    }
+    buffer = slot;
+  }
+  auto vprintf = ml_.module().getOrInsertFunction(
+      "vprintf", llvm::FunctionType::get(builder_.getInt32Ty(),
+                                         {builder_.getPtrTy(0), builder_.getPtrTy(0)}, false));
+  builder_.CreateCall(vprintf, {ml_.stringConstant(format, builder_), buffer});
+}
+
+// cuda.fp16.*: native half arithmetic, comparisons and min/max (maxnum, as
+// CUDA's __hmax); the transcendental ones through float32 libdevice, rounded
+// back to half.
+llvm::Value* FunctionLowering::emitFp16(Fp16Fn fn, std::span<const ExprId> args) {
+  TypeId half = types().floatType(16);
+  TypeId f32 = types().float32();
+  std::vector<llvm::Value*> v;
+  for (ExprId a : args) v.push_back(emitExprAs(a, half));
+  auto viaFloat = [&](std::string_view base) {
+    llvm::Value* x = builder_.CreateFPExt(v[0], builder_.getFloatTy());
+    return builder_.CreateFPTrunc(callLibdevice(base, f32, {x}), builder_.getHalfTy());
+  };
+  switch (fn) {
+    case Fp16Fn::Hadd: return builder_.CreateFAdd(v[0], v[1]);
+    case Fp16Fn::Hsub: return builder_.CreateFSub(v[0], v[1]);
+    case Fp16Fn::Hmul: return builder_.CreateFMul(v[0], v[1]);
+    case Fp16Fn::Hdiv: return builder_.CreateFDiv(v[0], v[1]);
+    case Fp16Fn::Hneg: return builder_.CreateFNeg(v[0]);
+    case Fp16Fn::Habs: return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v[0]);
+    case Fp16Fn::Hfma:
+      return builder_.CreateIntrinsic(llvm::Intrinsic::fma, {v[0]->getType()}, {v[0], v[1], v[2]});
+    case Fp16Fn::Hsin: return viaFloat("sin");
+    case Fp16Fn::Hcos: return viaFloat("cos");
+    case Fp16Fn::Hlog: return viaFloat("log");
+    case Fp16Fn::Hlog2: return viaFloat("log2");
+    case Fp16Fn::Hlog10: return viaFloat("log10");
+    case Fp16Fn::Hexp: return viaFloat("exp");
+    case Fp16Fn::Hexp2: return viaFloat("exp2");
+    case Fp16Fn::Hexp10: return viaFloat("exp10");
+    case Fp16Fn::Hsqrt: return viaFloat("sqrt");
+    case Fp16Fn::Hrsqrt: return viaFloat("rsqrt");
+    case Fp16Fn::Hrcp: {
+      llvm::Value* x = builder_.CreateFPExt(v[0], builder_.getFloatTy());
+      return builder_.CreateFPTrunc(builder_.CreateFDiv(llvm::ConstantFP::get(x->getType(), 1.0), x),
+                                    builder_.getHalfTy());
+    }
+    case Fp16Fn::Hceil: return viaFloat("ceil");
+    case Fp16Fn::Hfloor: return viaFloat("floor");
+    case Fp16Fn::Hrint: return viaFloat("rint");
+    case Fp16Fn::Htrunc: return viaFloat("trunc");
+    case Fp16Fn::Heq: return builder_.CreateFCmpOEQ(v[0], v[1]);
+    case Fp16Fn::Hne: return builder_.CreateFCmpONE(v[0], v[1]);
+    case Fp16Fn::Hgt: return builder_.CreateFCmpOGT(v[0], v[1]);
+    case Fp16Fn::Hge: return builder_.CreateFCmpOGE(v[0], v[1]);
+    case Fp16Fn::Hlt: return builder_.CreateFCmpOLT(v[0], v[1]);
+    case Fp16Fn::Hle: return builder_.CreateFCmpOLE(v[0], v[1]);
+    case Fp16Fn::Hmax: return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, v[0], v[1]);
+    case Fp16Fn::Hmin: return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, v[0], v[1]);
+  }
+  return v[0];
+}
+
+llvm::Align FunctionLowering::elementAlign(TypeId elementType) {
+  // Complex numbers need only their parts' alignment (NumPy's).
+  unsigned size = types().byteSize(elementType);
+  return llvm::Align(types().isComplex(elementType) ? size / 2 : size);
+}
+
+llvm::Value* FunctionLowering::makeComplex(llvm::Value* re, llvm::Value* im, TypeId t) {
+  llvm::Value* agg = llvm::PoisonValue::get(llvmType(t));
+  agg = builder_.CreateInsertValue(agg, re, 0);
+  return builder_.CreateInsertValue(agg, im, 1);
+}
+
+// + - * / of complex numbers; division is CPython's (and numba's) _Py_c_quot:
+// scaled by the larger part of the divisor; a zero divisor gives NaNs.
+llvm::Value* FunctionLowering::complexArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId t) {
+  llvm::Value* a = builder_.CreateExtractValue(l, 0);
+  llvm::Value* b = builder_.CreateExtractValue(l, 1);
+  llvm::Value* c = builder_.CreateExtractValue(r, 0);
+  llvm::Value* d = builder_.CreateExtractValue(r, 1);
+  switch (op) {
+    case Operator::Add:
+      return makeComplex(builder_.CreateFAdd(a, c), builder_.CreateFAdd(b, d), t);
+    case Operator::Sub:
+      return makeComplex(builder_.CreateFSub(a, c), builder_.CreateFSub(b, d), t);
+    case Operator::Mult:
+      return makeComplex(builder_.CreateFSub(builder_.CreateFMul(a, c), builder_.CreateFMul(b, d)),
+                         builder_.CreateFAdd(builder_.CreateFMul(a, d), builder_.CreateFMul(b, c)), t);
+    default: {
+      assert(op == Operator::Div && "the checker allows + - * / on complex numbers");
+      llvm::Type* ft = a->getType();
+      auto fabs = [&](llvm::Value* v) { return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
+      llvm::Value* nan = llvm::ConstantFP::getNaN(ft);
+      llvm::Value* zero = llvm::ConstantFP::get(ft, 0.0);
+      llvm::Value* realBigger = builder_.CreateFCmpOGE(fabs(c), fabs(d));
+      // |c| >= |d|: ratio = d / c.
+      llvm::Value* ratio1 = builder_.CreateFDiv(d, c);
+      llvm::Value* denom1 = builder_.CreateFAdd(c, builder_.CreateFMul(d, ratio1));
+      llvm::Value* re1 = builder_.CreateFDiv(builder_.CreateFAdd(a, builder_.CreateFMul(b, ratio1)), denom1);
+      llvm::Value* im1 = builder_.CreateFDiv(builder_.CreateFSub(b, builder_.CreateFMul(a, ratio1)), denom1);
+      llvm::Value* cZero = builder_.CreateFCmpOEQ(c, zero);
+      re1 = builder_.CreateSelect(cZero, nan, re1);
+      im1 = builder_.CreateSelect(cZero, nan, im1);
+      // Otherwise: ratio = c / d.
+      llvm::Value* ratio2 = builder_.CreateFDiv(c, d);
+      llvm::Value* denom2 = builder_.CreateFAdd(builder_.CreateFMul(c, ratio2), d);
+      llvm::Value* re2 = builder_.CreateFDiv(builder_.CreateFAdd(builder_.CreateFMul(a, ratio2), b), denom2);
+      llvm::Value* im2 = builder_.CreateFDiv(builder_.CreateFSub(builder_.CreateFMul(b, ratio2), a), denom2);
+      llvm::Value* dZero = builder_.CreateFCmpOEQ(d, zero);
+      re2 = builder_.CreateSelect(dZero, nan, re2);
+      im2 = builder_.CreateSelect(dZero, nan, im2);
+      return makeComplex(builder_.CreateSelect(realBigger, re1, re2),
+                         builder_.CreateSelect(realBigger, im1, im2), t);
+    }
+  }
+}
+
+// cmath.<fn> on a complex value (real arguments converted), with the usual
+// formulas (numba's cmathimpl handles more infinities and NaNs specially).
+llvm::Value* FunctionLowering::emitCmath(ExprId id, CmathFn fn, const ast::Call& c) {
+  TypeId ct = inst_.opTypes[id.index];
+  TypeId pt = types().complexPart(ct);
+  llvm::Type* ft = llvmType(pt);
+  auto args = ast_.list(c.args);
+  auto lib = [&](std::string_view name, std::vector<llvm::Value*> a) { return callLibdevice(name, pt, std::move(a)); };
+  auto fabs = [&](llvm::Value* v) { return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
+  if (fn == CmathFn::Rect) {
+    llvm::Value* r = emitExprAs(args[0], pt);
+    llvm::Value* phi = emitExprAs(args[1], pt);
+    return makeComplex(builder_.CreateFMul(r, lib("cos", {phi})), builder_.CreateFMul(r, lib("sin", {phi})), ct);
+  }
+  llvm::Value* z = emitExprAs(args[0], ct);
+  llvm::Value* x = builder_.CreateExtractValue(z, 0);
+  llvm::Value* y = builder_.CreateExtractValue(z, 1);
+  llvm::Value* inf = llvm::ConstantFP::getInfinity(ft);
+  switch (fn) {
+    case CmathFn::Isnan:
+      return builder_.CreateOr(builder_.CreateFCmpUNO(x, x), builder_.CreateFCmpUNO(y, y));
+    case CmathFn::Isinf:
+      return builder_.CreateOr(builder_.CreateFCmpOEQ(fabs(x), inf), builder_.CreateFCmpOEQ(fabs(y), inf));
+    case CmathFn::Isfinite:
+      return builder_.CreateAnd(builder_.CreateFCmpOLT(fabs(x), inf), builder_.CreateFCmpOLT(fabs(y), inf));
+    case CmathFn::Phase:
+      return lib("atan2", {y, x});
+    case CmathFn::Polar: {
+      llvm::Value* agg = llvm::PoisonValue::get(llvmType(typeOf(id)));
+      agg = builder_.CreateInsertValue(agg, lib("hypot", {x, y}), 0);
+      return builder_.CreateInsertValue(agg, lib("atan2", {y, x}), 1);
+    }
+    case CmathFn::Exp: {
+      llvm::Value* e = lib("exp", {x});
+      llvm::Value* im = builder_.CreateFMul(e, lib("sin", {y}));
+      // A real argument keeps a (signed) zero imaginary part.
+      im = builder_.CreateSelect(builder_.CreateFCmpOEQ(y, llvm::ConstantFP::get(ft, 0.0)), y, im);
+      return makeComplex(builder_.CreateFMul(e, lib("cos", {y})), im, ct);
+    }
+    case CmathFn::Log:
+    case CmathFn::Log10: {
+      llvm::Value* re = lib("log", {lib("hypot", {x, y})});
+      llvm::Value* im = lib("atan2", {y, x});
+      if (fn == CmathFn::Log10) {
+        llvm::Value* ln10 = llvm::ConstantFP::get(ft, M_LN10);
+        re = builder_.CreateFDiv(re, ln10);
+        im = builder_.CreateFDiv(im, ln10);
+      }
+      return makeComplex(re, im, ct);
+    }
+    case CmathFn::Sqrt: {
+      // CPython's c_sqrt without its subnormal scaling.
+      llvm::Value* zero = llvm::ConstantFP::get(ft, 0.0);
+      llvm::Value* ax = fabs(x);
+      llvm::Value* ay = fabs(y);
+      llvm::Value* s = lib("sqrt", {builder_.CreateFMul(builder_.CreateFAdd(ax, lib("hypot", {ax, ay})),
+                                                        llvm::ConstantFP::get(ft, 0.5))});
+      llvm::Value* d = builder_.CreateFDiv(ay, builder_.CreateFMul(s, llvm::ConstantFP::get(ft, 2.0)));
+      llvm::Value* positive = builder_.CreateFCmpOGE(x, zero);
+      llvm::Value* re = builder_.CreateSelect(positive, s, d);
+      llvm::Value* im = lib("copysign", {builder_.CreateSelect(positive, d, s), y});
+      llvm::Value* isZero = builder_.CreateAnd(builder_.CreateFCmpOEQ(x, zero), builder_.CreateFCmpOEQ(y, zero));
+      llvm::Value* yInf = builder_.CreateFCmpOEQ(ay, inf);
+      re = builder_.CreateSelect(isZero, zero, builder_.CreateSelect(yInf, inf, re));
+      im = builder_.CreateSelect(isZero, y, builder_.CreateSelect(yInf, y, im));
+      return makeComplex(re, im, ct);
+    }
+    case CmathFn::Sin:
+      return makeComplex(builder_.CreateFMul(lib("sin", {x}), lib("cosh", {y})),
+                         builder_.CreateFMul(lib("cos", {x}), lib("sinh", {y})), ct);
+    case CmathFn::Cos:
+      return makeComplex(builder_.CreateFMul(lib("cos", {x}), lib("cosh", {y})),
+                         builder_.CreateFNeg(builder_.CreateFMul(lib("sin", {x}), lib("sinh", {y}))), ct);
+    case CmathFn::Sinh:
+      return makeComplex(builder_.CreateFMul(lib("sinh", {x}), lib("cos", {y})),
+                         builder_.CreateFMul(lib("cosh", {x}), lib("sin", {y})), ct);
+    case CmathFn::Cosh:
+      return makeComplex(builder_.CreateFMul(lib("cosh", {x}), lib("cos", {y})),
+                         builder_.CreateFMul(lib("sinh", {x}), lib("sin", {y})), ct);
+    case CmathFn::Tanh:
+    case CmathFn::Tan: {
+      // tan(z) = -i tanh(iz).
+      llvm::Value* u = x;
+      llvm::Value* v = y;
+      if (fn == CmathFn::Tan) {
+        u = builder_.CreateFNeg(y);
+        v = x;
+      }
+      // CPython's c_tanh: the plain formula, or its limit for large |u|.
+      llvm::Value* one = llvm::ConstantFP::get(ft, 1.0);
+      llvm::Value* t = lib("tanh", {u});
+      llvm::Value* ty = lib("tan", {v});
+      llvm::Value* cx = builder_.CreateFDiv(one, lib("cosh", {u}));
+      llvm::Value* txty = builder_.CreateFMul(t, ty);
+      llvm::Value* denom = builder_.CreateFAdd(one, builder_.CreateFMul(txty, txty));
+      llvm::Value* re = builder_.CreateFDiv(builder_.CreateFMul(t, builder_.CreateFAdd(one, builder_.CreateFMul(ty, ty))), denom);
+      llvm::Value* im = builder_.CreateFMul(builder_.CreateFMul(builder_.CreateFDiv(ty, denom), cx), cx);
+      llvm::Value* big = builder_.CreateFCmpOGT(fabs(u), llvm::ConstantFP::get(ft, 20.0));
+      llvm::Value* reBig = lib("copysign", {one, u});
+      llvm::Value* imBig = builder_.CreateFMul(
+          builder_.CreateFMul(llvm::ConstantFP::get(ft, 4.0), builder_.CreateFMul(lib("sin", {v}), lib("cos", {v}))),
+          lib("exp", {builder_.CreateFMul(llvm::ConstantFP::get(ft, -2.0), fabs(u))}));
+      re = builder_.CreateSelect(big, reBig, re);
+      im = builder_.CreateSelect(big, imBig, im);
+      if (fn == CmathFn::Tan) return makeComplex(im, builder_.CreateFNeg(re), ct);
+      return makeComplex(re, im, ct);
+    }
+    default:
+      break;
+  }
+  assert(false && "every cmath function is lowered");
+  return z;
+}
+
+// A module-level array literal: its `.const` global, as a C-ordered array value.
+llvm::Value* FunctionLowering::constArray(uint32_t index, TypeId arrayType) {
+  const ConstArrayData& data = ml_.typed().module.constArrays[index];
+  llvm::GlobalVariable* g = ml_.constArrayGlobal(index);
+  ArrayParts parts;
+  parts.data = builder_.CreateAddrSpaceCast(g, builder_.getPtrTy(0));
+  std::vector<int64_t> strides(data.shape.size(), 1);
+  for (size_t d = data.shape.size(); d-- > 1;) strides[d - 1] = strides[d] * data.shape[d];
+  for (size_t d = 0; d < data.shape.size(); ++d) {
+    parts.shape.push_back(builder_.getInt64(data.shape[d]));
+    parts.strides.push_back(builder_.getInt64(strides[d]));
+  }
+  return makeArray(parts, arrayType);
+}
+
+// `view[...] = value`: a loop nest over the view storing the scalar, or the
+// element of `value` (an array of the same dimensions) at the same indices.
+void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Value* value,
+                                  TypeId valueType) {
+  const Type& vt = types().get(viewType);
+  TypeId element = vt.element;
+  ArrayParts dst = arrayParts(view, viewType);
+  bool fromArray = types().isArray(valueType);
+  ArrayParts src;
+  TypeId srcElement;
+  if (fromArray) {
+    src = arrayParts(value, valueType);
+    srcElement = types().get(valueType).element;
+    // The unit stride the source's layout promises.
+    const Type& st = types().get(valueType);
+    if (st.layout == Layout::C) src.strides[st.ndim - 1] = builder_.getInt64(1);
+    if (st.layout == Layout::F) src.strides[0] = builder_.getInt64(1);
+  } else {
+    value = convert(value, valueType, element);
+  }
+  llvm::Type* i64 = builder_.getInt64Ty();
+  std::vector<llvm::AllocaInst*> counters;
+  std::vector<llvm::BasicBlock*> latches;
+  std::vector<llvm::BasicBlock*> exits;
+  for (unsigned d = 0; d < vt.ndim; ++d) {
+    auto* counter = llvm::cast<llvm::AllocaInst>(entryAlloca(i64));
+    builder_.CreateStore(builder_.getInt64(0), counter);
+    auto* header = llvm::BasicBlock::Create(context_, "slice.cond", function_);
+    auto* body = llvm::BasicBlock::Create(context_, "slice.body", function_);
+    auto* exit = llvm::BasicBlock::Create(context_, "slice.end", function_);
+    builder_.CreateBr(header);
+    builder_.SetInsertPoint(header);
+    builder_.CreateCondBr(builder_.CreateICmpSLT(builder_.CreateLoad(i64, counter), dst.shape[d]),
+                          body, exit);
+    builder_.SetInsertPoint(body);
+    counters.push_back(counter);
+    latches.push_back(header);
+    exits.push_back(exit);
+  }
+  llvm::Value* dstOffset = builder_.getInt64(0);
+  llvm::Value* srcOffset = builder_.getInt64(0);
+  for (unsigned d = 0; d < vt.ndim; ++d) {
+    llvm::Value* i = builder_.CreateLoad(i64, counters[d]);
+    dstOffset = builder_.CreateAdd(dstOffset, builder_.CreateMul(i, dst.strides[d]));
+    if (fromArray) srcOffset = builder_.CreateAdd(srcOffset, builder_.CreateMul(i, src.strides[d]));
+  }
+  llvm::Value* item = value;
+  if (fromArray) {
+    item = loadElement(builder_.CreateGEP(memoryType(srcElement), src.data, srcOffset), srcElement);
+    item = convert(item, srcElement, element);
+  }
+  storeElement(builder_.CreateGEP(memoryType(element), dst.data, dstOffset), item, element);
+  for (unsigned d = vt.ndim; d-- > 0;) {
+    llvm::Value* i = builder_.CreateLoad(i64, counters[d]);
+    builder_.CreateStore(builder_.CreateAdd(i, builder_.getInt64(1), "", true, true), counters[d]);
+    builder_.CreateBr(latches[d]);
+    builder_.SetInsertPoint(exits[d]);
+  }
+}
+
+// debug=True: the first failing site's code goes into `pykc_error` (later ones
+// leave it), then the thread ends, as numba's kernels return with the
+// exception stored for the host.
+void FunctionLowering::reportError(uint32_t stmt) {
+  builder_.CreateAtomicCmpXchg(ml_.errorWord(), builder_.getInt32(0),
+                               builder_.getInt32(errorCodes_.at(stmt)), llvm::Align(4),
+                               llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
+  builder_.CreateRetVoid();
+}
+
 void FunctionLowering::startDeadBlock() {
   auto* dead = llvm::BasicBlock::Create(context_, "dead", function_);
   builder_.SetInsertPoint(dead);
@@ -641,6 +1143,14 @@ llvm::Value* FunctionLowering::constant(const ConstValue& c, TypeId t) {
                                                    : c.floatValue;
       return llvm::ConstantFP::get(llvmType(t), v);
     }
+    case TypeKind::Complex: {
+      double v = c.kind == ConstValue::Kind::Bool  ? (c.boolValue ? 1.0 : 0.0)
+                 : c.kind == ConstValue::Kind::Int ? static_cast<double>(c.intValue)
+                                                   : c.floatValue;
+      llvm::Type* part = llvmType(types().complexPart(t));
+      return llvm::ConstantStruct::get(llvm::cast<llvm::StructType>(llvmType(t)),
+                                       {llvm::ConstantFP::get(part, v), llvm::ConstantFP::get(part, 0.0)});
+    }
     case TypeKind::Tuple: {
       std::vector<llvm::Constant*> elements;
       std::vector<TypeId> ets = type.elements;
@@ -660,6 +1170,20 @@ llvm::Value* FunctionLowering::convert(llvm::Value* v, TypeId from, TypeId to) {
   const Type& t = types().get(to);
   llvm::Type* target = llvmType(to);
   if (t.kind == TypeKind::Bool) return truth(v, from);
+  if (t.kind == TypeKind::Complex) {
+    TypeId part = types().complexPart(to);
+    llvm::Value* re;
+    llvm::Value* im;
+    if (f.kind == TypeKind::Complex) {
+      TypeId fromPart = types().complexPart(from);
+      re = convert(builder_.CreateExtractValue(v, 0), fromPart, part);
+      im = convert(builder_.CreateExtractValue(v, 1), fromPart, part);
+    } else {
+      re = convert(v, from, part);
+      im = llvm::ConstantFP::get(llvmType(part), 0.0);
+    }
+    return makeComplex(re, im, to);
+  }
   switch (f.kind) {
     case TypeKind::Bool:
       if (t.kind == TypeKind::Int) return builder_.CreateZExt(v, target);
@@ -716,6 +1240,11 @@ llvm::Value* FunctionLowering::truth(llvm::Value* v, TypeId t) {
       return builder_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
     case TypeKind::Tuple:
       return builder_.getInt1(!type.elements.empty());
+    case TypeKind::Complex: {
+      llvm::Value* zero = llvm::ConstantFP::get(llvmType(types().complexPart(t)), 0.0);
+      return builder_.CreateOr(builder_.CreateFCmpUNE(builder_.CreateExtractValue(v, 0), zero),
+                               builder_.CreateFCmpUNE(builder_.CreateExtractValue(v, 1), zero));
+    }
     case TypeKind::None:
       return builder_.getFalse();
     case TypeKind::Array:
@@ -776,6 +1305,10 @@ void FunctionLowering::storeTarget(ExprId target, llvm::Value* value, TypeId typ
     return;
   }
   if (const auto* s = t.dyn<ast::Subscript>()) {
+    if (types().isArray(typeOf(target))) {
+      storeSlice(emitArrayView(target, *s), typeOf(target), value, type);
+      return;
+    }
     TypeId elementType;
     llvm::Value* ptr = elementPointer(s->value, s->slice, elementType);
     storeElement(ptr, convert(value, type, elementType), elementType);
@@ -841,14 +1374,21 @@ void FunctionLowering::emitStmt(StmtId id) {
       auto* header = llvm::BasicBlock::Create(context_, "while.cond", function_);
       auto* body = llvm::BasicBlock::Create(context_, "while.body", function_);
       auto* exit = llvm::BasicBlock::Create(context_, "while.end", function_);
+      // `while ... else`: the else body runs when the condition fails, not after `break`.
+      auto* otherwise = w.orelse.empty() ? exit : llvm::BasicBlock::Create(context_, "while.else", function_);
       builder_.CreateBr(header);
       builder_.SetInsertPoint(header);
-      builder_.CreateCondBr(emitCondition(w.test), body, exit);
+      builder_.CreateCondBr(emitCondition(w.test), body, otherwise);
       builder_.SetInsertPoint(body);
       loops_.push_back(LoopTargets{header, exit});
       emitBody(ast_.list(w.body));
       loops_.pop_back();
       if (!terminated()) builder_.CreateBr(header);
+      if (otherwise != exit) {
+        builder_.SetInsertPoint(otherwise);
+        emitBody(ast_.list(w.orelse));
+        if (!terminated()) builder_.CreateBr(exit);
+      }
       builder_.SetInsertPoint(exit);
       return;
     }
@@ -881,7 +1421,22 @@ void FunctionLowering::emitStmt(StmtId id) {
       builder_.CreateRet(emitExprAs(r.value, inst_.returnType));
       return;
     }
+    case StmtKind::Assert: {
+      if (!errorCodes_.count(id.index)) return;
+      const auto& a = s.as<ast::Assert>();
+      auto* fail = llvm::BasicBlock::Create(context_, "assert.fail", function_);
+      auto* ok = llvm::BasicBlock::Create(context_, "assert.ok", function_);
+      builder_.CreateCondBr(emitCondition(a.test), ok, fail);
+      builder_.SetInsertPoint(fail);
+      reportError(id.index);
+      builder_.SetInsertPoint(ok);
+      return;
+    }
     case StmtKind::Raise:
+      if (errorCodes_.count(id.index)) {
+        reportError(id.index);
+        return;
+      }
       // Without debug=True numba ignores the exception: the thread ends.
       if (function_->getReturnType()->isVoidTy()) {
         builder_.CreateRetVoid();
@@ -902,7 +1457,6 @@ void FunctionLowering::emitStmt(StmtId id) {
       builder_.CreateBr(loops_.back().continueBlock);
       return;
     case StmtKind::Pass:
-    case StmtKind::Assert:
       return;
     default:
       assert(false && "the checker rejects this statement");
@@ -910,7 +1464,150 @@ void FunctionLowering::emitStmt(StmtId id) {
   }
 }
 
+// range(a[, b[, c]]) inside zip/enumerate: its start, step and length (int64).
+void FunctionLowering::rangeParts(const ast::Call& call, TypeId t, llvm::Value*& start,
+                                  llvm::Value*& step, llvm::Value*& length) {
+  auto args = ast_.list(call.args);
+  llvm::Type* i64 = builder_.getInt64Ty();
+  auto arg = [&](ExprId e) { return convert(emitExprAs(e, t), t, types().int64()); };
+  start = llvm::ConstantInt::get(i64, 0);
+  step = llvm::ConstantInt::get(i64, 1);
+  llvm::Value* stop;
+  if (args.size() == 1) {
+    stop = arg(args[0]);
+  } else {
+    start = arg(args[0]);
+    stop = arg(args[1]);
+    if (args.size() == 3) step = arg(args[2]);
+  }
+  llvm::Value* zero = builder_.getInt64(0);
+  llvm::Value* one = builder_.getInt64(1);
+  llvm::Value* up = builder_.CreateSDiv(
+      builder_.CreateSub(builder_.CreateAdd(builder_.CreateSub(stop, start), step), one), step);
+  llvm::Value* down = builder_.CreateSDiv(
+      builder_.CreateAdd(builder_.CreateSub(builder_.CreateSub(start, stop), step), builder_.CreateNeg(one)),
+      builder_.CreateNeg(step));
+  llvm::Value* n = builder_.CreateSelect(builder_.CreateICmpSGT(step, zero), up, down);
+  length = builder_.CreateSelect(builder_.CreateICmpSGT(n, zero), n, zero);
+}
+
+// `for x in array/tuple/enumerate(...)/zip(...)`: a hidden int64 counter up to
+// the shortest source's length; each source's item is computed from it.
+void FunctionLowering::emitIterFor(StmtId id, const ast::For& f, const ForIteration& plan) {
+  llvm::Type* i64 = builder_.getInt64Ty();
+  struct Source {
+    const IterSource* source;
+    llvm::Value* value = nullptr;     // array or tuple
+    llvm::Value* tupleSlot = nullptr;  // tuple elements in memory
+    llvm::Value* start = nullptr;      // range
+    llvm::Value* step = nullptr;
+  };
+  std::vector<Source> sources;
+  llvm::Value* count = nullptr;
+  for (const IterSource& src : plan.sources) {
+    Source s{&src};
+    llvm::Value* length;
+    if (src.kind == IterSource::Kind::Range) {
+      rangeParts(ast_.expr(src.expr).as<ast::Call>(), src.element, s.start, s.step, length);
+    } else if (src.kind == IterSource::Kind::Array) {
+      s.value = emitExpr(src.expr);
+      length = builder_.CreateExtractValue(s.value, {1u, 0u});
+    } else {
+      s.value = emitExpr(src.expr);
+      unsigned n = static_cast<unsigned>(types().get(typeOf(src.expr)).elements.size());
+      llvm::Type* et = llvmType(src.element);
+      auto* arrayType = llvm::ArrayType::get(et, n);
+      s.tupleSlot = entryAlloca(arrayType);
+      for (unsigned i = 0; i < n; ++i) {
+        builder_.CreateStore(builder_.CreateExtractValue(s.value, i),
+                             builder_.CreateConstGEP2_32(arrayType, s.tupleSlot, 0, i));
+      }
+      length = builder_.getInt64(n);
+    }
+    count = count ? builder_.CreateSelect(builder_.CreateICmpSLT(length, count), length, count)
+                  : length;
+    sources.push_back(s);
+  }
+  llvm::Value* first = builder_.getInt64(0);
+  if (plan.enumerateStart.valid()) first = emitExprAs(plan.enumerateStart, types().int64());
+  llvm::AllocaInst* counter = llvm::cast<llvm::AllocaInst>(entryAlloca(i64));
+  builder_.CreateStore(builder_.getInt64(0), counter);
+  auto* header = llvm::BasicBlock::Create(context_, "iter.cond", function_);
+  auto* body = llvm::BasicBlock::Create(context_, "iter.body", function_);
+  auto* latch = llvm::BasicBlock::Create(context_, "iter.inc", function_);
+  auto* exit = llvm::BasicBlock::Create(context_, "iter.end", function_);
+  builder_.CreateBr(header);
+  builder_.SetInsertPoint(header);
+  llvm::Value* i = builder_.CreateLoad(i64, counter);
+  auto* otherwise = f.orelse.empty() ? exit : llvm::BasicBlock::Create(context_, "iter.else", function_);
+  builder_.CreateCondBr(builder_.CreateICmpSLT(i, count), body, otherwise);
+  builder_.SetInsertPoint(body);
+  std::vector<llvm::Value*> items;
+  for (Source& s : sources) {
+    const IterSource& src = *s.source;
+    switch (src.kind) {
+      case IterSource::Kind::Range:
+        items.push_back(convert(builder_.CreateAdd(s.start, builder_.CreateMul(i, s.step)),
+                                types().int64(), src.element));
+        break;
+      case IterSource::Kind::Tuple:
+        items.push_back(builder_.CreateLoad(llvmType(src.element),
+                                            builder_.CreateGEP(llvmType(src.element), s.tupleSlot, i)));
+        break;
+      case IterSource::Kind::Array: {
+        TypeId arrayType = typeOf(src.expr);
+        if (!types().isArray(src.element)) {
+          items.push_back(loadElement(elementPointerOf(s.value, arrayType, i, types().int64()),
+                                      src.element));
+          break;
+        }
+        // A row: drop the first dimension.
+        ArrayParts parts = arrayParts(s.value, arrayType);
+        ArrayParts row;
+        row.data = builder_.CreateGEP(memoryType(types().get(arrayType).element), parts.data,
+                                      builder_.CreateMul(i, parts.strides[0]));
+        row.shape.assign(parts.shape.begin() + 1, parts.shape.end());
+        row.strides.assign(parts.strides.begin() + 1, parts.strides.end());
+        if (types().get(arrayType).layout == Layout::C) row.strides.back() = builder_.getInt64(1);
+        items.push_back(makeArray(row, src.element));
+        break;
+      }
+    }
+  }
+  llvm::Value* item = items[0];
+  if (plan.zip) {
+    item = llvm::PoisonValue::get(llvmType(types().tuple([&] {
+      std::vector<TypeId> e;
+      for (const IterSource& src : plan.sources) e.push_back(src.element);
+      return e;
+    }())));
+    for (unsigned k = 0; k < items.size(); ++k) item = builder_.CreateInsertValue(item, items[k], k);
+  }
+  if (plan.enumerate) {
+    llvm::Value* pair = llvm::PoisonValue::get(llvmType(plan.item));
+    pair = builder_.CreateInsertValue(pair, builder_.CreateAdd(first, i), 0);
+    item = builder_.CreateInsertValue(pair, item, 1);
+  }
+  storeTarget(f.target, item, plan.item);
+  loops_.push_back(LoopTargets{latch, exit});
+  emitBody(ast_.list(f.body));
+  loops_.pop_back();
+  if (!terminated()) builder_.CreateBr(latch);
+  builder_.SetInsertPoint(latch);
+  setLocation(ast_.stmt(id).range);
+  builder_.CreateStore(builder_.CreateAdd(builder_.CreateLoad(i64, counter), builder_.getInt64(1), "",
+                                          true, true),
+                       counter);
+  builder_.CreateBr(header);
+  emitLoopElse(f, otherwise, exit);
+  builder_.SetInsertPoint(exit);
+}
+
 void FunctionLowering::emitFor(StmtId id, const ast::For& f) {
+  if (auto it = inst_.iterations.find(id.index); it != inst_.iterations.end()) {
+    emitIterFor(id, f, it->second);
+    return;
+  }
   const auto& call = ast_.expr(f.iter).as<ast::Call>();
   auto args = ast_.list(call.args);
   TypeId t = inst_.rangeTypes[id.index];
@@ -954,7 +1651,8 @@ void FunctionLowering::emitFor(StmtId id, const ast::For& f) {
     llvm::Value* positive = builder_.CreateICmpSGT(step, llvm::ConstantInt::get(lt, 0));
     cond = builder_.CreateSelect(positive, upward(), builder_.CreateICmpSGT(current, stop));
   }
-  builder_.CreateCondBr(cond, body, exit);
+  auto* otherwise = f.orelse.empty() ? exit : llvm::BasicBlock::Create(context_, "for.else", function_);
+  builder_.CreateCondBr(cond, body, otherwise);
   builder_.SetInsertPoint(body);
   storeTarget(f.target, current, t);
   loops_.push_back(LoopTargets{latch, exit});
@@ -969,7 +1667,17 @@ void FunctionLowering::emitFor(StmtId id, const ast::For& f) {
   // type's limit (as in numba, which computes the same sum).
   builder_.CreateStore(builder_.CreateAdd(again, step, "", false, isSigned), counter);
   builder_.CreateBr(header);
+  emitLoopElse(f, otherwise, exit);
   builder_.SetInsertPoint(exit);
+}
+
+// `for ... else`: the else body runs when the iteration ends, not after `break`.
+void FunctionLowering::emitLoopElse(const ast::For& f, llvm::BasicBlock* otherwise,
+                                    llvm::BasicBlock* exit) {
+  if (otherwise == exit) return;
+  builder_.SetInsertPoint(otherwise);
+  emitBody(ast_.list(f.orelse));
+  if (!terminated()) builder_.CreateBr(exit);
 }
 
 // --- expressions ---------------------------------------------------------------------
@@ -1000,11 +1708,17 @@ llvm::Value* FunctionLowering::emitExpr(ExprId id) {
         return specialRegister(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, 0, 32);
       }
       if (m.kind == Intrinsic::Warpsize) return builder_.getInt32(32);
+      if (m.kind == Intrinsic::ConstArray) return constArray(m.payload, t);
       std::string name(ast_.str(e.as<ast::Name>().id));
       llvm::AllocaInst* slot = vars_.at(name);
       return builder_.CreateLoad(slot->getAllocatedType(), slot, name);
     }
     case ExprKind::Constant:
+      if (types().isComplex(t)) {
+        llvm::Type* part = llvmType(types().complexPart(t));
+        return makeComplex(llvm::ConstantFP::get(part, 0.0),
+                           llvm::ConstantFP::get(part, ast_.constantOf(id).floatValue), t);
+      }
       return constant(ConstValue{}, t);
     case ExprKind::Attribute:
       return emitAttribute(id, e.as<ast::Attribute>());
@@ -1046,6 +1760,7 @@ llvm::Value* FunctionLowering::emitExpr(ExprId id) {
 llvm::Value* FunctionLowering::emitArith(Operator op, llvm::Value* l, llvm::Value* r,
                                          TypeId opType, TypeId exponentType) {
   const Type& t = types().get(opType);
+  if (t.kind == TypeKind::Complex) return complexArith(op, l, r, opType);
   bool isFloat = t.kind == TypeKind::Float;
   bool isSigned = t.kind == TypeKind::Int ? t.isSigned : true;
   switch (op) {
@@ -1146,6 +1861,16 @@ llvm::Value* FunctionLowering::floatDivmod(llvm::Value* a, llvm::Value* b, TypeI
 
 llvm::Value* FunctionLowering::emitCmp(CmpOp op, llvm::Value* l, llvm::Value* r, TypeId opType) {
   const Type& t = types().get(opType);
+  if (t.kind == TypeKind::Complex) {
+    llvm::Value* re = builder_.CreateExtractValue(l, 0);
+    llvm::Value* im = builder_.CreateExtractValue(l, 1);
+    llvm::Value* re2 = builder_.CreateExtractValue(r, 0);
+    llvm::Value* im2 = builder_.CreateExtractValue(r, 1);
+    if (op == CmpOp::Eq) {
+      return builder_.CreateAnd(builder_.CreateFCmpOEQ(re, re2), builder_.CreateFCmpOEQ(im, im2));
+    }
+    return builder_.CreateOr(builder_.CreateFCmpUNE(re, re2), builder_.CreateFCmpUNE(im, im2));
+  }
   if (t.kind == TypeKind::Float) {
     switch (op) {
       case CmpOp::Eq: return builder_.CreateFCmpOEQ(l, r);
@@ -1284,6 +2009,10 @@ llvm::Value* FunctionLowering::emitUnary(ExprId id, const ast::UnaryOp& u) {
     case UnaryOpKind::UAdd:
       return v;
     case UnaryOpKind::USub:
+      if (t.kind == TypeKind::Complex) {
+        return makeComplex(builder_.CreateFNeg(builder_.CreateExtractValue(v, 0)),
+                           builder_.CreateFNeg(builder_.CreateExtractValue(v, 1)), opType);
+      }
       return t.kind == TypeKind::Float ? builder_.CreateFNeg(v) : builder_.CreateNeg(v);
     case UnaryOpKind::Invert:
       return builder_.CreateNot(v);
@@ -1351,6 +2080,14 @@ llvm::Value* FunctionLowering::emitAttribute(ExprId id, const ast::Attribute& a)
       return specialRegister(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, 0, 32);
     case Intrinsic::Warpsize:
       return builder_.getInt32(32);
+    case Intrinsic::ComplexReal:
+    case Intrinsic::ComplexImag: {
+      TypeId baseType = typeOf(a.value);
+      llvm::Value* v = emitExpr(a.value);
+      if (types().isComplex(baseType)) return builder_.CreateExtractValue(v, m.kind == Intrinsic::ComplexReal ? 0 : 1);
+      if (m.kind == Intrinsic::ComplexReal) return v;
+      return llvm::Constant::getNullValue(llvmType(baseType));
+    }
     default:
       break;
   }
@@ -1373,6 +2110,16 @@ llvm::Value* FunctionLowering::emitAttribute(ExprId id, const ast::Attribute& a)
         agg = builder_.CreateInsertValue(agg, v, d);
       }
       return agg;
+    }
+    case ArrayAttr::Transpose: {
+      // The unit stride the layout promises.
+      if (at.layout == Layout::C) parts.strides[at.ndim - 1] = builder_.getInt64(1);
+      if (at.layout == Layout::F) parts.strides[0] = builder_.getInt64(1);
+      ArrayParts t;
+      t.data = parts.data;
+      t.shape.assign(parts.shape.rbegin(), parts.shape.rend());
+      t.strides.assign(parts.strides.rbegin(), parts.strides.rend());
+      return makeArray(t, typeOf(id));
     }
     case ArrayAttr::Size: {
       llvm::Value* size = builder_.getInt64(1);
@@ -1430,7 +2177,7 @@ llvm::Value* FunctionLowering::elementPointer(ExprId arrayExpr, ExprId indexExpr
 llvm::Value* FunctionLowering::loadElement(llvm::Value* ptr, TypeId elementType) {
   llvm::Type* mt = memoryType(elementType);
   llvm::LoadInst* load = builder_.CreateLoad(mt, ptr);
-  load->setAlignment(llvm::Align(types().byteSize(elementType)));
+  load->setAlignment(elementAlign(elementType));
   if (types().isBool(elementType)) return builder_.CreateICmpNE(load, builder_.getInt8(0));
   return load;
 }
@@ -1438,7 +2185,7 @@ llvm::Value* FunctionLowering::loadElement(llvm::Value* ptr, TypeId elementType)
 void FunctionLowering::storeElement(llvm::Value* ptr, llvm::Value* value, TypeId elementType) {
   if (types().isBool(elementType)) value = builder_.CreateZExt(value, builder_.getInt8Ty());
   llvm::StoreInst* store = builder_.CreateStore(value, ptr);
-  store->setAlignment(llvm::Align(types().byteSize(elementType)));
+  store->setAlignment(elementAlign(elementType));
 }
 
 // Python's slice.indices(n) and the resulting length, in int64.
@@ -1545,14 +2292,12 @@ llvm::Value* FunctionLowering::emitSubscript(ExprId id, const ast::Subscript& s)
 }
 
 llvm::Value* FunctionLowering::callLibdevice(std::string_view base, TypeId t,
-                                             std::vector<llvm::Value*> args,
-                                             std::vector<llvm::Type*> extraTypes) {
+                                             std::vector<llvm::Value*> args) {
   bool single = types().get(t).bits == 32;
   std::string name = "__nv_" + std::string(base) + (single ? "f" : "");
   llvm::Type* ft = llvmType(t);
   std::vector<llvm::Type*> params;
   for (llvm::Value* a : args) params.push_back(a->getType());
-  (void)extraTypes;
   auto callee = ml_.module().getOrInsertFunction(name, llvm::FunctionType::get(ft, params, false));
   return builder_.CreateCall(callee, args);
 }
@@ -1586,7 +2331,7 @@ llvm::Value* FunctionLowering::emitMath(ExprId id, MathFn fn, const ast::Call& c
                                  llvm::ConstantFP::get(ft, M_PI / 180.0));
     case MathFn::Ldexp: {
       llvm::Value* e = convert(args[1], argTypes[1], types().int32());
-      return callLibdevice("ldexp", operand, {args[0], e});
+      return callLibdevice("ldexp", operand, {convert(args[0], argTypes[0], operand), e});
     }
     case MathFn::Frexp:
     case MathFn::Modf: {
@@ -1635,28 +2380,95 @@ llvm::Value* FunctionLowering::emitMath(ExprId id, MathFn fn, const ast::Call& c
   return callLibdevice(base, operand, args);
 }
 
+// numba's float atomic max/min (cudadrv/nvvm.py, ir_numba_atomic_minmax): a
+// CAS loop. max/min leave the element alone when it or the value is NaN;
+// nanmax/nanmin ignore a NaN value and replace a NaN element. Returns the
+// value first loaded, as numba does.
+llvm::Value* FunctionLowering::emitFloatMinMax(llvm::Value* ptr, llvm::Value* value, bool isMax,
+                                               bool nan) {
+  llvm::Type* ft = value->getType();
+  llvm::Type* it = builder_.getIntNTy(ft->getPrimitiveSizeInBits());
+  llvm::Align align(ft->getPrimitiveSizeInBits() / 8);
+  llvm::LoadInst* initial = builder_.CreateLoad(ft, ptr);
+  initial->setVolatile(true);
+  initial->setAlignment(align);
+  llvm::Value* early = builder_.CreateFCmpUNO(value, nan ? value : initial);
+  llvm::BasicBlock* start = builder_.GetInsertBlock();
+  auto* check = llvm::BasicBlock::Create(context_, "atomic.check", function_);
+  auto* attempt = llvm::BasicBlock::Create(context_, "atomic.attempt", function_);
+  auto* done = llvm::BasicBlock::Create(context_, "atomic.done", function_);
+  builder_.CreateCondBr(early, done, check);
+  builder_.SetInsertPoint(check);
+  llvm::PHINode* current = builder_.CreatePHI(ft, 2);
+  current->addIncoming(initial, start);
+  llvm::Value* again;
+  if (nan) {
+    again = isMax ? builder_.CreateFCmpULT(current, value) : builder_.CreateFCmpUGT(current, value);
+  } else {
+    again = isMax ? builder_.CreateFCmpOLT(current, value) : builder_.CreateFCmpOGT(current, value);
+  }
+  builder_.CreateCondBr(again, attempt, done);
+  builder_.SetInsertPoint(attempt);
+  auto* cas = builder_.CreateAtomicCmpXchg(ptr, builder_.CreateBitCast(current, it),
+                                           builder_.CreateBitCast(value, it), align,
+                                           llvm::AtomicOrdering::Monotonic,
+                                           llvm::AtomicOrdering::Monotonic);
+  current->addIncoming(builder_.CreateBitCast(builder_.CreateExtractValue(cas, 0), ft), attempt);
+  builder_.CreateBr(check);
+  builder_.SetInsertPoint(done);
+  return initial;
+}
+
 llvm::Value* FunctionLowering::emitAtomic(ExprId id, Intrinsic kind, const ast::Call& c) {
   auto argList = ast_.list(c.args);
   TypeId element;
-  llvm::Value* ptr = elementPointer(argList[0], argList[1], element);
+  llvm::Value* ptr;
+  size_t valueArg = 2;
+  if (kind == Intrinsic::AtomicCompareAndSwap) {
+    // compare_and_swap(array, old, value): element 0.
+    TypeId arrayType = typeOf(argList[0]);
+    element = types().get(arrayType).element;
+    ptr = arrayParts(emitExpr(argList[0]), arrayType).data;
+    valueArg = 1;
+  } else {
+    ptr = elementPointer(argList[0], argList[1], element);
+  }
   const Type& et = types().get(element);
   bool isFloat = et.kind == TypeKind::Float;
-  llvm::Value* value = emitExprAs(argList[2], element);
+  llvm::Value* value = emitExprAs(argList[valueArg], element);
   llvm::Align align(types().byteSize(element));
-  if (kind == Intrinsic::AtomicCas) {
-    llvm::Value* desired = emitExprAs(argList[3], element);
+  if (isFloat && (kind == Intrinsic::AtomicMax || kind == Intrinsic::AtomicMin ||
+                  kind == Intrinsic::AtomicNanMax || kind == Intrinsic::AtomicNanMin)) {
+    return emitFloatMinMax(ptr, value,
+                           kind == Intrinsic::AtomicMax || kind == Intrinsic::AtomicNanMax,
+                           kind == Intrinsic::AtomicNanMax || kind == Intrinsic::AtomicNanMin);
+  }
+  if (kind == Intrinsic::AtomicCas || kind == Intrinsic::AtomicCompareAndSwap) {
+    llvm::Value* desired = emitExprAs(argList[valueArg + 1], element);
     auto* cas = builder_.CreateAtomicCmpXchg(ptr, value, desired, align,
                                              llvm::AtomicOrdering::Monotonic,
                                              llvm::AtomicOrdering::Monotonic);
     return builder_.CreateExtractValue(cas, 0);
+  }
+  if ((kind == Intrinsic::AtomicInc || kind == Intrinsic::AtomicDec) && et.bits == 32) {
+    // LLVM 19's NVPTX back end expands udec_wrap into a CAS loop; PTX has
+    // atom.inc/dec.u32 (numba uses them), with generic addressing.
+    auto* type = llvm::FunctionType::get(builder_.getInt32Ty(),
+                                         {builder_.getPtrTy(0), builder_.getInt32Ty()}, false);
+    auto* code = llvm::InlineAsm::get(
+        type, kind == Intrinsic::AtomicInc ? "atom.inc.u32 $0, [$1], $2;" : "atom.dec.u32 $0, [$1], $2;",
+        "=r,l,r,~{memory}", /*hasSideEffects=*/true);
+    return builder_.CreateCall(type, code, {ptr, value});
   }
   using Op = llvm::AtomicRMWInst::BinOp;
   Op op;
   switch (kind) {
     case Intrinsic::AtomicAdd: op = isFloat ? Op::FAdd : Op::Add; break;
     case Intrinsic::AtomicSub: op = isFloat ? Op::FSub : Op::Sub; break;
-    case Intrinsic::AtomicMax: op = isFloat ? Op::FMax : (et.isSigned ? Op::Max : Op::UMax); break;
-    case Intrinsic::AtomicMin: op = isFloat ? Op::FMin : (et.isSigned ? Op::Min : Op::UMin); break;
+    case Intrinsic::AtomicMax:
+    case Intrinsic::AtomicNanMax: op = et.isSigned ? Op::Max : Op::UMax; break;
+    case Intrinsic::AtomicMin:
+    case Intrinsic::AtomicNanMin: op = et.isSigned ? Op::Min : Op::UMin; break;
     case Intrinsic::AtomicAnd: op = Op::And; break;
     case Intrinsic::AtomicOr: op = Op::Or; break;
     case Intrinsic::AtomicXor: op = Op::Xor; break;
@@ -1740,9 +2552,13 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
       int32_t callee = inst_.callees[id.index];
       assert(callee >= 0 && "device calls are resolved");
       const FunctionInstance& target = ml_.typed().instances[callee];
+      std::vector<ExprId> ordered(args.begin(), args.end());
+      if (auto it = inst_.callArguments.find(id.index); it != inst_.callArguments.end()) {
+        ordered = it->second;
+      }
       std::vector<llvm::Value*> values;
-      for (size_t k = 0; k < args.size(); ++k) {
-        values.push_back(emitExprAs(args[k], target.argTypes[k]));
+      for (size_t k = 0; k < ordered.size(); ++k) {
+        values.push_back(emitExprAs(ordered[k], target.argTypes[k]));
       }
       llvm::CallInst* call = builder_.CreateCall(ml_.function(callee), values);
       return call;
@@ -1752,7 +2568,35 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
     case Intrinsic::Float:
     case Intrinsic::Bool:
       return emitExprAs(args[0], opType);
+    case Intrinsic::ComplexConjugate: {
+      ExprId base = ast_.expr(c.func).as<ast::Attribute>().value;
+      llvm::Value* v = emitExpr(base);
+      if (!types().isComplex(typeOf(base))) return v;
+      return makeComplex(builder_.CreateExtractValue(v, 0),
+                         builder_.CreateFNeg(builder_.CreateExtractValue(v, 1)), t);
+    }
+    case Intrinsic::ComplexCtor: {
+      llvm::Type* part = llvmType(opType);
+      llvm::Value* re = args.empty() ? llvm::ConstantFP::get(part, 0.0) : emitExprAs(args[0], opType);
+      llvm::Value* im = args.size() < 2 ? llvm::ConstantFP::get(part, 0.0) : emitExprAs(args[1], opType);
+      return makeComplex(re, im, t);
+    }
+    case Intrinsic::Cmath:
+      return emitCmath(id, static_cast<CmathFn>(m.payload), c);
+    case Intrinsic::Pow: {
+      TypeId exponent = inst_.powExponentTypes[id.index];
+      llvm::Value* l = emitExprAs(args[0], opType);
+      llvm::Value* r = emitExprAs(args[1], exponent.valid() ? exponent : opType);
+      return convert(emitArith(Operator::Pow, l, r, opType, exponent), opType, t);
+    }
+    case Intrinsic::Fp16:
+      return emitFp16(static_cast<Fp16Fn>(m.payload), args);
     case Intrinsic::Abs: {
+      if (types().isComplex(opType)) {
+        llvm::Value* z = emitExprAs(args[0], opType);
+        return callLibdevice("hypot", types().complexPart(opType),
+                             {builder_.CreateExtractValue(z, 0), builder_.CreateExtractValue(z, 1)});
+      }
       llvm::Value* v = emitExprAs(args[0], opType);
       if (types().isFloat(opType)) return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
       if (!types().get(opType).isSigned) return v;
@@ -1793,8 +2637,14 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
           builder_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, builder_.CreateFDiv(v, scale)), scale);
       return builder_.CreateSelect(negative, down, up);
     }
-    case Intrinsic::Math:
-      return emitMath(id, static_cast<MathFn>(m.payload), c);
+    case Intrinsic::Math: {
+      llvm::Value* v = emitMath(id, static_cast<MathFn>(m.payload), c);
+      // float16 results are computed in float32.
+      if (types().isFloat(t) && types().get(t).bits == 16 && !v->getType()->isHalfTy()) {
+        v = builder_.CreateFPTrunc(v, llvmType(t));
+      }
+      return v;
+    }
     case Intrinsic::Grid:
     case Intrinsic::Gridsize: {
       unsigned n = inst_.meanings[id.index].payload;
@@ -1905,7 +2755,31 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
     case Intrinsic::AtomicInc:
     case Intrinsic::AtomicDec:
     case Intrinsic::AtomicCas:
+    case Intrinsic::AtomicNanMax:
+    case Intrinsic::AtomicNanMin:
+    case Intrinsic::AtomicCompareAndSwap:
       return emitAtomic(id, m.kind, c);
+    case Intrinsic::MatchAnySync:
+    case Intrinsic::MatchAllSync:
+      return emitMatch(m.kind, args, opType);
+    case Intrinsic::ConstArrayLike:
+      return emitExpr(args[0]);
+    case Intrinsic::Print:
+      emitPrint(args);
+      return nullptr;
+    case Intrinsic::Selp: {
+      llvm::Value* pred = emitExprAs(args[0], types().boolean());
+      llvm::Value* a = emitExprAs(args[1], opType);
+      llvm::Value* b = emitExprAs(args[2], opType);
+      return builder_.CreateSelect(pred, a, b);
+    }
+    case Intrinsic::Nanosleep: {
+      llvm::Value* ns = emitExprAs(args[0], types().intType(32, false));
+      auto* type = llvm::FunctionType::get(builder_.getVoidTy(), {builder_.getInt32Ty()}, false);
+      auto* code = llvm::InlineAsm::get(type, "nanosleep.u32 $0;", "r", /*hasSideEffects=*/true);
+      builder_.CreateCall(type, code, {ns});
+      return nullptr;
+    }
     default:
       break;
   }

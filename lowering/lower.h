@@ -34,6 +34,15 @@ struct KernelInfo {
   // Uses cuda.cg.this_grid().sync(): must be launched cooperatively (all
   // blocks resident at once, cuLaunchCooperativeKernel).
   bool cooperative = false;
+  // debug=True: the exceptions its assert/raise statements report through the
+  // module's `pykc_error` word (docs/compile.md), each with its nonzero code.
+  struct Error {
+    uint32_t code = 0;
+    std::string type;
+    std::string message;
+    uint32_t line = 0;
+  };
+  std::vector<Error> errors;
 };
 
 struct LoweredModule {

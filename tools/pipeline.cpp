@@ -208,6 +208,14 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
     entry["params"] = params;
     entry["cooperative"] = k < kernels.size() && kernels[k].cooperative;
     entry["dynamic_shared_memory"] = k < kernels.size() && kernels[k].dynamicSharedMemory;
+    if (k < kernels.size() && !kernels[k].errors.empty()) {
+      // debug=True: what a nonzero `pykc_error` word means (docs/ABI.md).
+      nlohmann::ordered_json errors = nlohmann::ordered_json::array();
+      for (const auto& e : kernels[k].errors) {
+        errors.push_back({{"code", e.code}, {"type", e.type}, {"message", e.message}, {"line", e.line}});
+      }
+      entry["errors"] = errors;
+    }
     nlohmann::ordered_json resources = nlohmann::ordered_json::object();
     for (const ArchArtifacts& a : archs) {
       auto it = a.resources.find(inst.symbol);

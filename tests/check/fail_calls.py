@@ -51,3 +51,28 @@ def k(x):
     # CHECK:STDERR:     ^~~~~~~~~~~~~~~~~~~
     # CHECK:STDERR:
     cuda.syncthreads(1)
+
+
+@cuda.jit(device=True)
+def lerp(a, b, t):
+    return a + (b - a) * t
+
+
+@cuda.jit("void(float64[::1])")
+def keywords(x):
+    x[0] = lerp(x[0], t=0.5, b=1.0)
+    # CHECK:STDERR: fail_calls.py:[[@LINE+4]]:23: error: `lerp` has no parameter `c` [invalid-call]
+    # CHECK:STDERR:     x[1] = lerp(x[0], c=1.0)
+    # CHECK:STDERR:                       ^~~~~
+    # CHECK:STDERR:
+    x[1] = lerp(x[0], c=1.0)
+    # CHECK:STDERR: fail_calls.py:[[@LINE+4]]:33: error: `lerp` got two values for `a` [invalid-call]
+    # CHECK:STDERR:     x[2] = lerp(x[0], 1.0, 2.0, a=3.0)
+    # CHECK:STDERR:                                 ^~~~~
+    # CHECK:STDERR:
+    x[2] = lerp(x[0], 1.0, 2.0, a=3.0)
+    # CHECK:STDERR: fail_calls.py:[[@LINE+4]]:12: error: `lerp` is missing the argument `b` [invalid-call]
+    # CHECK:STDERR:     x[3] = lerp(x[0], t=1.0)
+    # CHECK:STDERR:            ^~~~~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    x[3] = lerp(x[0], t=1.0)

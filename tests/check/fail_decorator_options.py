@@ -2,10 +2,6 @@
 from numba import cuda
 
 
-# CHECK:STDERR: fail_decorator_options.py:[[@LINE+16]]:33: warning: `debug=True` is not supported: no exceptions or bounds checks are compiled; line tables are kept as with `lineinfo=True` [unsupported-option]
-# CHECK:STDERR: @cuda.jit("void(float32[::1])", debug=True, opt=False, link=["x.cu"], colour=1)
-# CHECK:STDERR:                                 ^~~~~~~~~~
-# CHECK:STDERR:
 # CHECK:STDERR: fail_decorator_options.py:[[@LINE+12]]:45: warning: `opt=False` applies to the whole file in pykc: pass `-O0` to compile without optimisation [unsupported-option]
 # CHECK:STDERR: @cuda.jit("void(float32[::1])", debug=True, opt=False, link=["x.cu"], colour=1)
 # CHECK:STDERR:                                             ^~~~~~~~~

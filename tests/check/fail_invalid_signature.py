@@ -38,10 +38,10 @@ def returns_value(x):
     pass
 
 
-# CHECK:STDERR: fail_invalid_signature.py:[[@LINE+4]]:17: error: type `complex64` is not supported by pykc yet [invalid-signature]
-# CHECK:STDERR: @cuda.jit("void(complex64)")
-# CHECK:STDERR:                 ^~~~~~~~~
+# CHECK:STDERR: fail_invalid_signature.py:[[@LINE+4]]:17: error: type `bfloat16` is not supported by pykc yet [invalid-signature]
+# CHECK:STDERR: @cuda.jit("void(bfloat16)")
+# CHECK:STDERR:                 ^~~~~~~~
 # CHECK:STDERR:
-@cuda.jit("void(complex64)")
+@cuda.jit("void(bfloat16)")
 def unsupported_type(x):
     pass

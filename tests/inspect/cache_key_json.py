@@ -1,6 +1,7 @@
 # ARGS: --diag-kinds inspect %s::fill --emit cache-key --json -O2 --use-fast-math
 # MASK: \d+\.\d+(\.\d+)*(\+\[\[HASH\]\])?
 # MASK: (?<="size": )\d+
+# MASK: \d+(?= bytes, blake3)
 """`--emit cache-key --json`: fields, sizes and digests for tools."""
 from numba import cuda
 
@@ -44,7 +45,7 @@ def fill(x):
 # CHECK:STDOUT:         },
 # CHECK:STDOUT:         {
 # CHECK:STDOUT:           "tag": "nvjitlink",
-# CHECK:STDOUT:           "summary": "\"[[MASKED]]\"",
+# CHECK:STDOUT:           "summary": "[[MASKED]] bytes, blake3 [[HASH]]",
 # CHECK:STDOUT:           "size": [[MASKED]],
 # CHECK:STDOUT:           "blake3": "[[HASH]]"
 # CHECK:STDOUT:         },
@@ -92,7 +93,7 @@ def fill(x):
 # CHECK:STDOUT:         },
 # CHECK:STDOUT:         {
 # CHECK:STDOUT:           "tag": "libdevice",
-# CHECK:STDOUT:           "summary": "464132 bytes, blake3 [[HASH]]",
+# CHECK:STDOUT:           "summary": "[[MASKED]] bytes, blake3 [[HASH]]",
 # CHECK:STDOUT:           "size": [[MASKED]],
 # CHECK:STDOUT:           "blake3": "[[HASH]]"
 # CHECK:STDOUT:         },
@@ -116,7 +117,7 @@ def fill(x):
 # CHECK:STDOUT:         },
 # CHECK:STDOUT:         {
 # CHECK:STDOUT:           "tag": "module",
-# CHECK:STDOUT:           "summary": "24 bytes, blake3 [[HASH]]",
+# CHECK:STDOUT:           "summary": "[[MASKED]] bytes, blake3 [[HASH]]",
 # CHECK:STDOUT:           "size": [[MASKED]],
 # CHECK:STDOUT:           "blake3": "[[HASH]]"
 # CHECK:STDOUT:         },
@@ -128,7 +129,7 @@ def fill(x):
 # CHECK:STDOUT:         },
 # CHECK:STDOUT:         {
 # CHECK:STDOUT:           "tag": "source",
-# CHECK:STDOUT:           "summary": "111 bytes, blake3 [[HASH]]",
+# CHECK:STDOUT:           "summary": "[[MASKED]] bytes, blake3 [[HASH]]",
 # CHECK:STDOUT:           "size": [[MASKED]],
 # CHECK:STDOUT:           "blake3": "[[HASH]]"
 # CHECK:STDOUT:         }

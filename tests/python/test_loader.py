@@ -178,12 +178,13 @@ def test_scalar_ranges_and_types():
     e = entry(kernel("k", S("n", "int32"), S("b", "bool"), S("u", "uint8"),
                      S("h", "float16"), S("z", "complex64")))
     p = plan_launch(e, [7, True, np.uint8(255), 1.5, 1 + 2j])
+    # docs/ABI.md: a complex scalar is two parameters (real, imaginary).
     assert p.params == [("int32", 7), ("bool", 1), ("uint8", 255), ("float16", 1.5),
-                        ("complex64", 1 + 2j)]
+                        ("float32", 1.0), ("float32", 2.0)]
     packed = p.packed()
     assert packed[0].dtype == np.int32 and packed[1].dtype == np.uint8 and packed[1] == 1
     assert packed[3].dtype == np.uint16 and packed[3] == np.float16(1.5).view(np.uint16)
-    assert packed[4].dtype == np.complex64
+    assert packed[4].dtype == np.float32 and packed[5].dtype == np.float32
     with pytest.raises(ArgumentError, match=r"'n'.*out of range for int32"):
         plan_launch(e, [2**31, True, 1, 1.0, 0j])
     with pytest.raises(ArgumentError, match="out of range for uint8"):

@@ -332,6 +332,24 @@ def local_array(x, out):
         out[i] = s
 
 
+@cuda.jit("void(float32[:, ::1], float32[::1], float32[:, :])")
+def array_views(a, rowsum, out):
+    # Views: a row (C), a column (A), reversed and stepped slices, a 2-d slice.
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        row = a[i]
+        s = float32(0)
+        for k in range(row.size):
+            s += row[k]
+        rowsum[i] = s
+        col = a[:, i % a.shape[1]]
+        rev = row[::-1]
+        mid = row[1:-1:2]
+        o = out[i]
+        o[0] = col[0] + rev[0] + mid[0] + len(mid)
+        o[1] = a[i, 1:3][1] + a[-1:, :][0, 0]
+
+
 # ----------------------------------------------------------------------------- threads, shared memory, atomics
 
 @cuda.jit("void(float32[::1], float32[::1])")

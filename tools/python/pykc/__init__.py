@@ -150,6 +150,10 @@ class _Configured:
                 synced = True
             for host, dev in plan.copy_back:
                 be.download(dev, host, stream)
+            if entry.errors:
+                if not synced:
+                    be.sync(stream)
+                _raise_kernel_error(k, entry, be.read_error_word(mod._code, reset=True))
         finally:
             copies = [d for d in (plan.keep_alive if plan else ()) if _is_copy(d)]
             if copies and not synced:  # failed half-way: let queued work finish first
@@ -159,6 +163,20 @@ class _Configured:
                     pass
             for dev in copies:
                 be.free(dev)
+
+
+def _raise_kernel_error(kernel, entry, code):
+    """debug=True kernels: raise the exception of the first failing assert/raise, as
+    numba does on the host after the launch (code 0: none failed)."""
+    if not code:
+        return
+    import builtins
+    etype, message, line = entry.errors.get(code, ("RuntimeError", f"error code {code}", 0))
+    cls = getattr(builtins, etype, None)
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+        cls = RuntimeError
+    where = f"kernel '{kernel.name}' {entry.signature}, line {line}"
+    raise cls(f"{message} ({where})" if message else where)
 
 
 def _is_copy(obj) -> bool:

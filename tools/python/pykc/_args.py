@@ -366,6 +366,13 @@ def _flatten(p: Param, a, plan: LaunchPlan, upload) -> None:
         return
     if p.kind == "scalar":
         v, _ = _scalar_value(p, a)
+        if p.dtype in ("complex64", "complex128"):
+            # docs/ABI.md: a complex scalar is two parameters (real, imaginary).
+            part = "float32" if p.dtype == "complex64" else "float64"
+            c = complex(v)
+            plan.params.append((part, c.real))
+            plan.params.append((part, c.imag))
+            return
         plan.params.append(("bool" if p.dtype == "bool" else p.dtype,
                             int(v) if p.dtype == "bool" else v))
         return

@@ -92,6 +92,22 @@ class CudaCoreBackend:
     def get_function(self, module, symbol: str, cooperative: bool):
         return module.get_kernel(symbol)
 
+    def read_error_word(self, module, reset: bool) -> int:
+        """The module's `pykc_error` word (debug=True kernels), zeroed after reading."""
+        d = self.driver
+        handle = getattr(module, "_handle", None)
+        if handle is None:
+            handle = getattr(module, "handle", None)
+        if hasattr(d, "CUlibrary") and isinstance(handle, d.CUlibrary):
+            ptr, _ = self._check(d.cuLibraryGetGlobal(handle, b"pykc_error"), "cuLibraryGetGlobal")
+        else:
+            ptr, _ = self._check(d.cuModuleGetGlobal(handle, b"pykc_error"), "cuModuleGetGlobal")
+        word = np.zeros(1, np.uint32)
+        self._check(d.cuMemcpyDtoH(word.ctypes.data, ptr, 4), "cuMemcpyDtoH(pykc_error)")
+        if reset and word[0]:
+            self._check(d.cuMemsetD32(ptr, 0, 1), "cuMemsetD32(pykc_error)")
+        return int(word[0])
+
     # -- streams
     def stream(self, handle: int):
         if handle == 0:
@@ -185,6 +201,22 @@ class CupyBackend:
 
     def get_function(self, module, symbol: str, cooperative: bool):
         return module[cooperative].get_function(symbol)
+
+    def read_error_word(self, module, reset: bool) -> int:
+        """The `pykc_error` word of both RawModules (debug=True kernels), zeroed."""
+        code = 0
+        for m in module.values():
+            try:
+                mem = m.get_global("pykc_error")
+            except Exception:
+                continue  # that RawModule was never loaded
+            word = np.zeros(1, np.uint32)
+            mem.copy_to_host(word.ctypes.data, 4)
+            if word[0]:
+                code = code or int(word[0])
+                if reset:
+                    mem.memset(0, 4)
+        return code
 
     def stream(self, handle: int):
         return self.cp.cuda.Stream.null if handle == 0 else self.cp.cuda.ExternalStream(handle)

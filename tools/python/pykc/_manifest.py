@@ -58,6 +58,9 @@ class KernelEntry:
     cooperative: bool = False
     dynamic_shared_memory: bool = False
     resources: dict = field(default_factory=dict, compare=False, hash=False)
+    # debug=True kernels: code -> (exception type name, message, source line) of the
+    # assert/raise statements that set the module's `pykc_error` word.
+    errors: dict = field(default_factory=dict, compare=False, hash=False)
 
     def max_threads_per_block(self, arch: str) -> int | None:
         return (self.resources.get(arch) or {}).get("max_threads_per_block")
@@ -135,7 +138,10 @@ def read_manifest(path: str) -> Manifest:
                                      for i, p in enumerate(k["params"])),
                                bool(k.get("cooperative", False)),
                                bool(k.get("dynamic_shared_memory", False)),
-                               dict(k.get("resources") or {}))
+                               dict(k.get("resources") or {}),
+                               {int(e["code"]): (str(e["type"]), str(e.get("message", "")),
+                                                 int(e.get("line", 0)))
+                                for e in k.get("errors") or ()})
                    for k in m["kernels"]]
     except (KeyError, TypeError) as e:
         raise ManifestError(f"{path}: malformed manifest ({e!r})") from None
