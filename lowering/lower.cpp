@@ -1763,13 +1763,17 @@ llvm::Value* FunctionLowering::emitArith(Operator op, llvm::Value* l, llvm::Valu
   if (t.kind == TypeKind::Complex) return complexArith(op, l, r, opType);
   bool isFloat = t.kind == TypeKind::Float;
   bool isSigned = t.kind == TypeKind::Int ? t.isSigned : true;
+  // Signed integer +, - and * carry `nsw`, as numba's `_int_arith_flags` emits
+  // them: LLVM can then prove indices like `k + tx` non-negative and drop the
+  // negative-index wrap-around from loops.
+  bool nsw = !isFloat && isSigned;
   switch (op) {
     case Operator::Add:
-      return isFloat ? builder_.CreateFAdd(l, r) : builder_.CreateAdd(l, r);
+      return isFloat ? builder_.CreateFAdd(l, r) : builder_.CreateAdd(l, r, "", false, nsw);
     case Operator::Sub:
-      return isFloat ? builder_.CreateFSub(l, r) : builder_.CreateSub(l, r);
+      return isFloat ? builder_.CreateFSub(l, r) : builder_.CreateSub(l, r, "", false, nsw);
     case Operator::Mult:
-      return isFloat ? builder_.CreateFMul(l, r) : builder_.CreateMul(l, r);
+      return isFloat ? builder_.CreateFMul(l, r) : builder_.CreateMul(l, r, "", false, nsw);
     case Operator::Div:
       if (inst_.fastmath && t.bits == 32) {
         // numba's fastmath=True compiles with NVVM's -prec-div=0.
@@ -2525,11 +2529,15 @@ llvm::Value* FunctionLowering::emitArrayAlloc(ExprId id, Intrinsic kind, const a
                                        llvm::GlobalValue::InternalLinkage,
                                        llvm::UndefValue::get(storage), name, nullptr,
                                        llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
-    g->setAlignment(llvm::Align(std::max<unsigned>(itemSize, 4)));
+    // 16 bytes, as nvcc aligns __shared__ arrays: nvJitLink compiles PTX
+    // relocatably and cannot raise a global's alignment itself, so only this
+    // lets it use 128-bit shared loads (LDS.128) on rows of the array
+    // (docs/BENCHMARKS.md: the 16x16 matmul ran 1.23x faster).
+    g->setAlignment(llvm::Align(std::max<unsigned>(itemSize, 16)));
     parts.data = builder_.CreateAddrSpaceCast(g, builder_.getPtrTy(0));
   } else {
     auto* slot = llvm::cast<llvm::AllocaInst>(entryAlloca(storage));
-    slot->setAlignment(llvm::Align(std::max<unsigned>(itemSize, 4)));
+    slot->setAlignment(llvm::Align(std::max<unsigned>(itemSize, 16)));
     parts.data = slot;
   }
   // C order.
