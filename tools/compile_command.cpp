@@ -44,32 +44,6 @@ struct CompileOptions {
   bool dumpTyped = false;
 };
 
-// Writes `bytes` to `path` through a temporary file renamed into place.
-llvm::Error writeFile(const std::string& path, std::string_view bytes) {
-  std::string temp = path + ".tmp";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(temp, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      return llvm::createStringError(ec, "cannot write `%s`: %s", temp.c_str(),
-                                     ec.message().c_str());
-    }
-    out << bytes;
-    out.close();
-    if (out.has_error()) {
-      std::error_code err = out.error();
-      out.clear_error();
-      return llvm::createStringError(err, "cannot write `%s`: %s", temp.c_str(),
-                                     err.message().c_str());
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
-    return llvm::createStringError(ec, "cannot rename `%s` to `%s`: %s", temp.c_str(),
-                                   path.c_str(), ec.message().c_str());
-  }
-  return llvm::Error::success();
-}
-
 class CompileCommand final : public Command {
 public:
   explicit CompileCommand(CLI::App& app) {
@@ -305,13 +279,13 @@ int CompileCommand::run(Invocation& inv) {
   }
   for (const ArchArtifacts& a : artifacts) {
     if (wantLlvm) {
-      if (llvm::Error e = writeFile(outPath(a.arch, ".ll"), a.llvmIr)) return fail(std::move(e));
+      if (llvm::Error e = writeFileAtomically(outPath(a.arch, ".ll"), a.llvmIr)) return fail(std::move(e));
     }
     if (wantPtx) {
-      if (llvm::Error e = writeFile(outPath(a.arch, ".ptx"), a.ptx)) return fail(std::move(e));
+      if (llvm::Error e = writeFileAtomically(outPath(a.arch, ".ptx"), a.ptx)) return fail(std::move(e));
     }
     if (wantCubin) {
-      if (llvm::Error e = writeFile(outPath(a.arch, ".cubin"), a.cubin)) return fail(std::move(e));
+      if (llvm::Error e = writeFileAtomically(outPath(a.arch, ".cubin"), a.cubin)) return fail(std::move(e));
     }
   }
   if (opts_.phase == "llvm") return kExitOk;
@@ -326,7 +300,7 @@ int CompileCommand::run(Invocation& inv) {
   std::string manifest = buildManifest(*compilation.typed, inputs, artifacts, kernels);
   llvm::SmallString<256> manifestPath(outputDir);
   llvm::sys::path::append(manifestPath, "manifest.json");
-  if (llvm::Error e = writeFile(std::string(manifestPath), manifest)) return fail(std::move(e));
+  if (llvm::Error e = writeFileAtomically(std::string(manifestPath), manifest)) return fail(std::move(e));
   return kExitOk;
 }
 

@@ -56,31 +56,6 @@ struct SelectedKernel {
   std::vector<uint32_t> instances;
 };
 
-llvm::Error writeFile(const std::string& path, std::string_view bytes) {
-  std::string temp = path + ".tmp";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(temp, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      return llvm::createStringError(ec, "cannot write `%s`: %s", temp.c_str(),
-                                     ec.message().c_str());
-    }
-    out << bytes;
-    out.close();
-    if (out.has_error()) {
-      std::error_code err = out.error();
-      out.clear_error();
-      return llvm::createStringError(err, "cannot write `%s`: %s", temp.c_str(),
-                                     err.message().c_str());
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
-    return llvm::createStringError(ec, "cannot rename `%s` to `%s`: %s", temp.c_str(),
-                                   path.c_str(), ec.message().c_str());
-  }
-  return llvm::Error::success();
-}
-
 // A copy of `all` holding only `kernels` (instance indices, in order) and
 // the device function instances they reach, with callee indices remapped.
 frontend::TypedModule selectInstances(const frontend::TypedModule& all,
@@ -487,7 +462,7 @@ int InspectCommand::run(Invocation& inv) {
     for (const std::string& f : forms) {
       llvm::SmallString<256> file(opts_.outputDir);
       llvm::sys::path::append(file, std::string(stem) + names[f]);
-      if (llvm::Error e = writeFile(std::string(file), output[f])) {
+      if (llvm::Error e = writeFileAtomically(std::string(file), output[f])) {
         return error(inv, kExitEnvironment, llvm::toString(std::move(e)));
       }
       if (inv.log) inv.log->info("wrote {}", std::string(file));

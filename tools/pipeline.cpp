@@ -2,6 +2,7 @@
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <nlohmann/json.hpp>
@@ -233,6 +234,31 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
   }
   m["kernels"] = list;
   return m.dump(2) + "\n";
+}
+
+llvm::Error writeFileAtomically(const std::string& path, std::string_view bytes) {
+  std::string temp = path + ".tmp";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(temp, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      return llvm::createStringError(ec, "cannot write `%s`: %s", temp.c_str(),
+                                     ec.message().c_str());
+    }
+    out << bytes;
+    out.close();
+    if (out.has_error()) {
+      std::error_code err = out.error();
+      out.clear_error();
+      return llvm::createStringError(err, "cannot write `%s`: %s", temp.c_str(),
+                                     err.message().c_str());
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
+    return llvm::createStringError(ec, "cannot rename `%s` to `%s`: %s", temp.c_str(),
+                                   path.c_str(), ec.message().c_str());
+  }
+  return llvm::Error::success();
 }
 
 }  // namespace tools

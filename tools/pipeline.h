@@ -107,4 +107,9 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
                           const std::vector<ArchArtifacts>& archs,
                           const std::vector<lowering::KernelInfo>& kernels);
 
+// Writes `bytes` to `path` through a temporary file (`path` + ".tmp") renamed
+// into place, so that no reader sees a half-written output. Fails, with the
+// system's reason, if the file cannot be written or renamed.
+llvm::Error writeFileAtomically(const std::string& path, std::string_view bytes);
+
 }  // namespace tools
