@@ -135,14 +135,7 @@ cache::KeyBuilder cacheKeyBuilder(const Compilation& compilation, uint32_t insta
   key.add("maxrregcount", static_cast<std::int64_t>(codegen.maxRegisters));
   key.add("lineinfo", static_cast<std::int64_t>(codegen.lineInfo));
   key.add("debug", static_cast<std::int64_t>(codegen.debug));
-  std::string libdevice = codegen.libdevicePath.empty() ? PYKC_LIBDEVICE_PATH : codegen.libdevicePath;
-  auto bitcode = llvm::MemoryBuffer::getFile(libdevice, /*IsText=*/false,
-                                             /*RequiresNullTerminator=*/false);
-  if (bitcode) {
-    key.add("libdevice", (*bitcode)->getBuffer());
-  } else {
-    key.add("libdevice", libdevice + ": " + bitcode.getError().message());
-  }
+  key.add("libdevice", options.libdevice);
   const frontend::FunctionInstance& kernel = typed.instances[instance];
   key.add("kernel", typed.module.functions[kernel.function].name);
   key.add("signature", kernel.signature);
@@ -166,6 +159,14 @@ cache::KeyBuilder cacheKeyBuilder(const Compilation& compilation, uint32_t insta
 std::vector<cache::KeyField> cacheKeyFields(const Compilation& compilation, uint32_t instance,
                                             const CacheKeyOptions& options) {
   return cacheKeyBuilder(compilation, instance, options).fields();
+}
+
+std::string libdeviceKeyValue(const backend::CodegenOptions& codegen) {
+  std::string libdevice = codegen.libdevicePath.empty() ? PYKC_LIBDEVICE_PATH : codegen.libdevicePath;
+  auto bitcode = llvm::MemoryBuffer::getFile(libdevice, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+  if (!bitcode) return libdevice + ": " + bitcode.getError().message();
+  return std::string((*bitcode)->getBuffer());
 }
 
 }  // namespace tools

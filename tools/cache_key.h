@@ -18,8 +18,12 @@ struct CacheKeyOptions {
   backend::CodegenOptions codegen;
   // `-D NAME=VALUE` as given (they override module constants).
   std::vector<std::string> defines;
-  // nvJitLink's version, "13.0" (the caller knows whether it loaded it).
+  // nvJitLink's identity (backend::nvJitLinkIdentity(): path, size, mtime of
+  // the library), so that a key never needs the library loaded.
   std::string nvJitLinkVersion;
+  // The `libdevice` field's value: libdeviceKeyValue(codegen), read once by the
+  // caller rather than once per kernel instance.
+  std::string libdevice;
 };
 
 // The builder holding every field of the key of kernel instance `instance`
@@ -30,10 +34,14 @@ struct CacheKeyOptions {
 // normalised module-level imports and assignments), define (one per -D),
 // then per function reached, the kernel first: function (its name) and
 // source (its normalised tokens: comments, blank lines and spacing do not
-// count). `compilation` must have been checked without errors. Never fails:
-// an unreadable libdevice enters as its path and the read error.
+// count). `compilation` must have been checked without errors. Never fails
+// (the libdevice field comes from `options.libdevice`).
 cache::KeyBuilder cacheKeyBuilder(const Compilation& compilation, uint32_t instance,
                                   const CacheKeyOptions& options);
+
+// The `libdevice` key field for `codegen`: the bitcode's bytes, or, when it
+// cannot be read, its path and the read error (so the key still differs).
+std::string libdeviceKeyValue(const backend::CodegenOptions& codegen);
 
 // cacheKeyBuilder(...).fields(): what `inspect --emit cache-key` prints.
 std::vector<cache::KeyField> cacheKeyFields(const Compilation& compilation, uint32_t instance,

@@ -128,6 +128,7 @@ cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitReque
   keyOptions.codegen = request.codegen;
   keyOptions.defines = request.defines;
   keyOptions.nvJitLinkVersion = request.nvJitLinkIdentity;
+  keyOptions.libdevice = libdeviceKeyValue(request.codegen);
   cache::KeyBuilder key;
   key.add("unit", kUnitKind);
   key.add("arch", request.codegen.arch);

@@ -410,6 +410,7 @@ int InspectCommand::run(Invocation& inv) {
     keyOptions.codegen = codegen;
     keyOptions.defines = opts_.defines;
     keyOptions.nvJitLinkVersion = backend::nvJitLinkIdentity();
+    keyOptions.libdevice = libdeviceKeyValue(codegen);
     std::string text;
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const SelectedKernel& k : kernels) {
