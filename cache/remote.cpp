@@ -540,9 +540,12 @@ std::optional<RemoteSpec> parseRemote(std::string_view text, std::string* why) {
       return fail("`" + std::string(path.substr(1)) + "` is not a database number");
     }
   }
-  while (!attributes.empty()) {
+  bool more = url.size() < text.size();
+  while (more) {
     std::string_view item = attributes.substr(0, attributes.find('|'));
+    more = item.size() < attributes.size();
     attributes.remove_prefix(std::min(attributes.size(), item.size() + 1));
+    if (item.empty()) return fail("an empty attribute (a `|` too many)");
     std::string_view name = item.substr(0, item.find('='));
     bool hasValue = name.size() < item.size();
     std::string_view value = hasValue ? item.substr(name.size() + 1) : std::string_view();
