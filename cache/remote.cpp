@@ -355,9 +355,10 @@ bool httpExchange(int fd, const RemoteSpec& spec, std::string_view method, const
   }
   // 1xx (100 Continue is never asked for), 204 and 304 carry no body.
   bool noBody = answer.status < 200 || answer.status == 204 || answer.status == 304;
-  // Only a found object's body matters; others are read to keep the
-  // connection usable, within the same limit.
   if (noBody) return true;
+  // Only a found object's body matters; others (a 404 page, a PUT's
+  // answer) are read to keep the connection usable, up to 64 KiB.
+  if (answer.status != 200 || method != "GET") maxBytes = 65536;
   if (chunked) {
     for (;;) {
       if (!reader.line(line, 1024)) return false;
@@ -772,7 +773,7 @@ bool Remote::put(RemoteObject object, const Digest& digest, std::string_view byt
     attempt = withRetries(spec_, *pool_, pool_->address, pool_->mutex,
                           [&](int fd, Clock::time_point deadline, Attempt& a) {
                             HttpAnswer answer;
-                            if (!httpExchange(fd, spec_, "PUT", name, bytes, 65536, deadline,
+                            if (!httpExchange(fd, spec_, "PUT", name, bytes, 0, deadline,
                                               answer, a.outcome)) {
                               return false;
                             }

@@ -225,7 +225,7 @@ std::optional<std::vector<cache::RemoteSpec>> resolveRemotes(const std::vector<s
                                                              bool noRemote, Invocation& inv) {
   std::vector<cache::RemoteSpec> out;
   std::string why;
-  if (noRemote) return out;
+  // --remote values are checked even when --no-remote or --no-cache drops them.
   if (!flags.empty()) {
     for (const std::string& flag : flags) {
       std::vector<std::string> items = cache::splitRemoteList(flag);
@@ -242,8 +242,10 @@ std::optional<std::vector<cache::RemoteSpec>> resolveRemotes(const std::vector<s
         out.push_back(std::move(*spec));
       }
     }
+    if (noRemote) out.clear();
     return out;
   }
+  if (noRemote) return out;
   const char* env = std::getenv("PYKC_REMOTE_STORAGE");
   if (!env) return out;
   for (const std::string& item : cache::splitRemoteList(env)) {

@@ -216,6 +216,18 @@ TEST(RemoteHttp, FoundMissingAndKeepAlive) {
   EXPECT_TRUE(remote.usable());
 }
 
+TEST(RemoteHttp, ALongNotFoundPageIsAMissEvenForATinyObject) {
+  ScriptedServer server([](int, int, const std::string&) -> ScriptedServer::Reply {
+    std::string page(3000, 'x');
+    return {"HTTP/1.1 404 Not Found\r\nContent-Length: 3000\r\n\r\n" + page, false};
+  });
+  Remote remote(parsed(server.url()));
+  EXPECT_EQ(remote.get(RemoteObject::Blob, kDigest, 84).status, RemoteFetch::Status::Missing);
+  EXPECT_EQ(remote.get(RemoteObject::Blob, kDigest, 84).status, RemoteFetch::Status::Missing);
+  EXPECT_TRUE(remote.usable());
+  EXPECT_EQ(server.connections(), 1);
+}
+
 TEST(RemoteHttp, ChunkedAndCloseDelimitedBodies) {
   ScriptedServer server([](int, int request, const std::string&) -> ScriptedServer::Reply {
     if (request == 0) {
