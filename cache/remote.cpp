@@ -299,7 +299,9 @@ struct HttpAnswer {
 bool httpExchange(int fd, const RemoteSpec& spec, std::string_view method, const std::string& path,
                   std::string_view body, std::uint64_t maxBytes, Clock::time_point deadline,
                   HttpAnswer& answer, Outcome& out) {
-  std::string head = std::string(method) + " " + path + " HTTP/1.1\r\nHost: " + spec.host;
+  bool v6 = spec.host.find(':') != std::string::npos;
+  std::string head = std::string(method) + " " + path + " HTTP/1.1\r\nHost: " +
+                     (v6 ? "[" + spec.host + "]" : spec.host);
   if (spec.port != 80) head += ":" + std::to_string(spec.port);
   head += "\r\nUser-Agent: pykc\r\nAccept: */*\r\n";
   if (method == "PUT") {
