@@ -422,8 +422,8 @@ std::optional<std::vector<NamedOutput>> Store::get(const Key& key, GetInfo* info
 }
 
 void Store::upload(const Key& key, const std::vector<std::pair<Digest, std::string>>& blobFiles,
-                   const std::string& recordFile) {
-  for (const std::unique_ptr<Remote>& remote : remotes_) {
+                   const std::string& recordFile, const std::vector<Remote*>& to) {
+  for (Remote* remote : to) {
     if (remote->spec().readOnly || !remote->usable()) continue;
     std::string error;
     bool ok = true;
@@ -474,6 +474,32 @@ bool Store::putRecord(const ActionRecord& record) {
   return true;
 }
 
+void Store::share(const Key& key, const std::vector<NamedOutput>& outputs) {
+  std::vector<Remote*> lacking;
+  for (const std::unique_ptr<Remote>& remote : remotes_) {
+    if (remote->spec().readOnly || !remote->usable()) continue;
+    RemoteFetch f = remote->get(RemoteObject::Record, key.digest, kMaxRecordFileBytes);
+    if (f.status == RemoteFetch::Status::Failed) {
+      remoteFault(*remote, "record " + key.hex() + ": " + f.error +
+                               "; not used again by this process");
+      continue;
+    }
+    // A damaged record is replaced as well.
+    if (f.status == RemoteFetch::Status::Found && decodeRecord(f.bytes, key, nullptr)) continue;
+    lacking.push_back(remote.get());
+  }
+  if (lacking.empty()) return;
+  ActionRecord record{key, {}};
+  std::vector<std::pair<Digest, std::string>> blobFiles;
+  std::set<Digest> seen;
+  for (const NamedOutput& o : outputs) {
+    Digest d = Digest::of(o.bytes);
+    record.outputs.push_back(OutputRef{o.name, d, o.bytes.size()});
+    if (seen.insert(d).second) blobFiles.emplace_back(d, encodeBlob(o.bytes, &d));
+  }
+  upload(key, blobFiles, encodeRecord(record), lacking);
+}
+
 bool Store::put(const Key& key, const std::vector<NamedOutput>& outputs) {
   if (outputs.size() > kMaxRecordOutputs) {
     fault("not stored: too many outputs");
@@ -504,17 +530,18 @@ bool Store::put(const Key& key, const std::vector<NamedOutput>& outputs) {
     ++writes_;
     log(LogLevel::Debug, "cache: stored " + key.hex());
   }
-  bool anyWritable = std::any_of(remotes_.begin(), remotes_.end(), [](const auto& r) {
-    return !r->spec().readOnly && r->usable();
-  });
-  if (anyWritable) {
+  std::vector<Remote*> writable;
+  for (const std::unique_ptr<Remote>& r : remotes_) {
+    if (!r->spec().readOnly && r->usable()) writable.push_back(r.get());
+  }
+  if (!writable.empty()) {
     std::vector<std::pair<Digest, std::string>> blobFiles;
     std::set<Digest> seen;
     for (size_t i = 0; i < outputs.size(); ++i) {
       const Digest& d = record.outputs[i].digest;
       if (seen.insert(d).second) blobFiles.emplace_back(d, encodeBlob(outputs[i].bytes, &d));
     }
-    upload(key, blobFiles, encodeRecord(record));
+    upload(key, blobFiles, encodeRecord(record), writable);
   }
   if (stored && options_.autoGc && options_.maxSize != 0 && sizeEstimate() > options_.maxSize) {
     // The entry just written is the most recently used: never its victim.

@@ -199,6 +199,12 @@ public:
   // a remote failure is logged and counted, never returned.
   bool put(const Key& key, const std::vector<NamedOutput>& outputs);
 
+  // Uploads the entry `key` -> `outputs` (a local hit's) to each usable
+  // read-write remote that has no intact record for `key`: one GET per
+  // remote, plus the upload where needed. For populate, so that entries a
+  // machine already had still reach the shared remote. Counts remote writes.
+  void share(const Key& key, const std::vector<NamedOutput>& outputs);
+
   // The verified record for `key`, or nullopt. Does not count or touch.
   std::optional<ActionRecord> getRecord(const Key& key);
   // The verified content of blob `digest`, or nullopt.
@@ -249,7 +255,7 @@ private:
   std::optional<std::vector<NamedOutput>> getLocal(const Key& key, std::string* why);
   std::optional<std::vector<NamedOutput>> getRemote(Remote& remote, const Key& key);
   void upload(const Key& key, const std::vector<std::pair<Digest, std::string>>& blobFiles,
-              const std::string& recordFile);
+              const std::string& recordFile, const std::vector<Remote*>& to);
   void remoteFault(Remote& remote, const std::string& message);
 
   StoreOptions options_;

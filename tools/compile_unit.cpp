@@ -414,6 +414,8 @@ void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
     if (decodeUnit(*outputs, *compilation.typed, job.arch, &why)) {
       job.outcome = JobOutcome::Hit;
       job.remoteHit = !info.remote.empty();
+      // A hit still reaches the read-write remotes that lack it.
+      store.share(key, *outputs);
       return;
     }
   }

@@ -476,6 +476,17 @@ def test_http(w):
     check(compiled(p) and len(nginx.files("pykc", "ac")) == 7,
           "http: a read-write remote gets the compile's entry")
 
+    # populate offers its local hits to read-write remotes that lack them.
+    p = r.ok("cache", "populate", w.kernels, "--arch", "sm_80,sm_90", "--cache-dir", builder,
+             "--remote", nginx.url("/restored"))
+    check(summary(p) == "populate: 6 jobs, 6 hits (0 remote), 0 compiled, 0 failed"
+          and len(nginx.files("restored", "ac")) == 6,
+          "http: populate uploads its 6 local hits to a read-write remote that lacks them")
+    puts = nginx.puts()
+    r.ok("cache", "populate", w.kernels, "--arch", "sm_80,sm_90", "--cache-dir", builder,
+         "--remote", nginx.url("/restored"))
+    check(nginx.puts() == puts, "http: and uploads nothing once the remote has them")
+
     # The variable, several remotes: a dead one first, then nginx.
     env = {"PYKC_REMOTE_STORAGE": dead + "  " + ro}
     p, cubin = r.compile(w.extra, w.cache(), env=env)
