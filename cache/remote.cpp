@@ -295,10 +295,8 @@ struct HttpAnswer {
   bool keepAlive = false;
 };
 
-// One HTTP/1.1 request and its answer on `fd`.
-bool httpExchange(int fd, const RemoteSpec& spec, std::string_view method, const std::string& path,
-                  std::string_view body, std::uint64_t maxBytes, Clock::time_point deadline,
-                  HttpAnswer& answer, Outcome& out) {
+std::string httpRequest(const RemoteSpec& spec, std::string_view method, const std::string& path,
+                        std::uint64_t bodySize) {
   bool v6 = spec.host.find(':') != std::string::npos;
   std::string head = std::string(method) + " " + path + " HTTP/1.1\r\nHost: " +
                      (v6 ? "[" + spec.host + "]" : spec.host);
@@ -306,12 +304,15 @@ bool httpExchange(int fd, const RemoteSpec& spec, std::string_view method, const
   head += "\r\nUser-Agent: pykc\r\nAccept: */*\r\n";
   if (method == "PUT") {
     head += "Content-Type: application/octet-stream\r\nContent-Length: " +
-            std::to_string(body.size()) + "\r\n";
+            std::to_string(bodySize) + "\r\n";
   }
   head += "\r\n";
-  if (!sendAll(fd, head, deadline, out) || !sendAll(fd, body, deadline, out)) return false;
+  return head;
+}
 
-  Reader reader(fd, deadline, out);
+// Reads one HTTP/1.1 answer to `method` from `reader`.
+bool readHttpAnswer(Reader& reader, std::string_view method, std::uint64_t maxBytes,
+                    HttpAnswer& answer, Outcome& out) {
   std::string line;
   if (!reader.line(line, 8192)) return false;
   // `HTTP/1.1 200 OK`
@@ -396,6 +397,19 @@ bool httpExchange(int fd, const RemoteSpec& spec, std::string_view method, const
     answer.keepAlive = false;
     if (!reader.untilClose(answer.body, maxBytes)) return false;
   }
+  return true;
+}
+
+// One HTTP/1.1 request and its answer on `fd`.
+bool httpExchange(int fd, const RemoteSpec& spec, std::string_view method, const std::string& path,
+                  std::string_view body, std::uint64_t maxBytes, Clock::time_point deadline,
+                  HttpAnswer& answer, Outcome& out) {
+  if (!sendAll(fd, httpRequest(spec, method, path, body.size()), deadline, out) ||
+      !sendAll(fd, body, deadline, out)) {
+    return false;
+  }
+  Reader reader(fd, deadline, out);
+  if (!readHttpAnswer(reader, method, maxBytes, answer, out)) return false;
   // Bytes after the answer: the server is confused; do not reuse.
   if (!reader.drained()) answer.keepAlive = false;
   return true;
@@ -673,14 +687,14 @@ namespace {
 // Runs `exchange(fd, attempt)` with retries: at once on a stale kept-alive
 // connection, with back-off (25, 50 ms) after a refused connection, a reset
 // or a server error; never past `deadline`.
-template <typename Exchange>
-Attempt withRetries(const RemoteSpec& spec, Remote::Pool& pool, std::optional<Address>& address,
-                    std::mutex& mutex, Exchange exchange) {
+template <typename A = Attempt, typename Exchange>
+A withRetries(const RemoteSpec& spec, Remote::Pool& pool, std::optional<Address>& address,
+              std::mutex& mutex, Exchange exchange) {
   Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(spec.operationTimeoutMs);
   int backoffMs = 25;
   int retries = 0;
   for (;;) {
-    Attempt attempt;
+    A attempt;
     bool reused = false;
     int fd = pool.take();
     if (fd >= 0) {
@@ -757,6 +771,101 @@ RemoteFetch Remote::get(RemoteObject object, const Digest& digest, std::uint64_t
   result.status = attempt.found ? RemoteFetch::Status::Found : RemoteFetch::Status::Missing;
   result.bytes = std::move(attempt.bytes);
   return result;
+}
+
+namespace {
+
+// What one pipelined attempt found: the first `done` answers.
+struct ManyAttempt {
+  Outcome outcome;
+  size_t done = 0;
+  std::vector<char> found;
+  std::vector<std::string> bytes;
+};
+
+}  // namespace
+
+std::vector<RemoteFetch> Remote::getMany(RemoteObject object, const std::vector<Digest>& digests,
+                                         const std::vector<std::uint64_t>& maxBytes) {
+  size_t n = digests.size();
+  std::vector<RemoteFetch> results(n);
+  if (n == 1) results[0] = get(object, digests[0], maxBytes[0]);
+  if (n <= 1) return results;
+  if (broken_) {
+    for (RemoteFetch& r : results) {
+      r.status = RemoteFetch::Status::Failed;
+      r.error = "not used after an earlier failure";
+    }
+    return results;
+  }
+  std::vector<std::string> names;
+  for (const Digest& d : digests) names.push_back(objectName(spec_, object, d));
+  auto begin = [n](ManyAttempt& a) {
+    a.found.assign(n, 0);
+    a.bytes.assign(n, std::string());
+  };
+  ManyAttempt attempt;
+  if (spec_.protocol == RemoteProtocol::Http) {
+    attempt = withRetries<ManyAttempt>(
+        spec_, *pool_, pool_->address, pool_->mutex,
+        [&](int fd, Clock::time_point deadline, ManyAttempt& a) {
+          begin(a);
+          std::string requests;
+          for (const std::string& name : names) requests += httpRequest(spec_, "GET", name, 0);
+          if (!sendAll(fd, requests, deadline, a.outcome)) return false;
+          Reader reader(fd, deadline, a.outcome);
+          for (size_t i = 0; i < n; ++i) {
+            HttpAnswer answer;
+            if (!readHttpAnswer(reader, "GET", maxBytes[i], answer, a.outcome)) return false;
+            if (answer.status == 200) {
+              a.found[i] = 1;
+              a.bytes[i] = std::move(answer.body);
+            } else if (answer.status != 404) {
+              a.outcome = {answer.status >= 500 ? Fault::Server : Fault::Protocol,
+                           "HTTP status " + std::to_string(answer.status), true};
+              return false;
+            }
+            a.done = i + 1;
+            // The server ends the connection early: the rest go one by one.
+            if (!answer.keepAlive) return false;
+          }
+          return reader.drained();
+        });
+  } else {
+    attempt = withRetries<ManyAttempt>(
+        spec_, *pool_, pool_->address, pool_->mutex,
+        [&](int fd, Clock::time_point deadline, ManyAttempt& a) {
+          begin(a);
+          std::string commands;
+          for (const std::string& name : names) commands += respCommand({"GET", name});
+          if (!sendAll(fd, commands, deadline, a.outcome)) return false;
+          Reader reader(fd, deadline, a.outcome);
+          for (size_t i = 0; i < n; ++i) {
+            bool found = false;
+            if (!respReply(reader, maxBytes[i], a.bytes[i], found, a.outcome)) return false;
+            a.found[i] = found;
+            a.done = i + 1;
+          }
+          return reader.drained();
+        });
+  }
+  if (attempt.outcome.fault != Fault::None) {
+    broken_ = true;
+    for (RemoteFetch& r : results) {
+      r.status = RemoteFetch::Status::Failed;
+      r.error = attempt.outcome.error;
+    }
+    return results;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (i >= attempt.done) {
+      results[i] = get(object, digests[i], maxBytes[i]);
+      continue;
+    }
+    results[i].status = attempt.found[i] ? RemoteFetch::Status::Found : RemoteFetch::Status::Missing;
+    results[i].bytes = std::move(attempt.bytes[i]);
+  }
+  return results;
 }
 
 bool Remote::put(RemoteObject object, const Digest& digest, std::string_view bytes,

@@ -80,6 +80,12 @@ public:
   // The object `digest` of kind `object`: at most `maxBytes` bytes. Failed
   // trips the circuit breaker.
   RemoteFetch get(RemoteObject object, const Digest& digest, std::uint64_t maxBytes);
+  // Several objects of one kind, requested back to back on one connection
+  // (HTTP/1.1 and Redis pipelining): one round trip instead of one each.
+  // `maxBytes[i]` bounds object i. Results in order, each as get() gives it;
+  // one failure fails (and trips) the lot.
+  std::vector<RemoteFetch> getMany(RemoteObject object, const std::vector<Digest>& digests,
+                                   const std::vector<std::uint64_t>& maxBytes);
   // Stores `bytes` as object `digest`; false with `error` (the breaker trips).
   bool put(RemoteObject object, const Digest& digest, std::string_view bytes, std::string* error);
 

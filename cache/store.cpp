@@ -350,16 +350,26 @@ std::optional<std::vector<NamedOutput>> Store::getRemote(Remote& remote, const K
     return std::nullopt;
   }
   // Every blob verified (a local copy, or fetched and checked) before any
-  // byte is used or written back.
-  std::vector<NamedOutput> outputs;
-  std::vector<std::pair<Digest, std::string>> fetched;
-  for (const OutputRef& ref : record->outputs) {
+  // byte is used or written back. The missing ones are asked for at once.
+  std::vector<std::optional<std::string>> contents(record->outputs.size());
+  std::vector<size_t> wanted;
+  std::vector<Digest> digests;
+  std::vector<std::uint64_t> limits;
+  for (size_t i = 0; i < record->outputs.size(); ++i) {
+    const OutputRef& ref = record->outputs[i];
     if (std::optional<std::string> local = getBlob(ref.digest); local && local->size() == ref.size) {
-      outputs.push_back(NamedOutput{ref.name, std::move(*local)});
+      contents[i] = std::move(*local);
       continue;
     }
-    RemoteFetch blob = remote.get(RemoteObject::Blob, ref.digest,
-                                  std::min(kMaxBlobFileBytes, ref.size + kEntryHeaderBytes));
+    wanted.push_back(i);
+    digests.push_back(ref.digest);
+    limits.push_back(std::min(kMaxBlobFileBytes, ref.size + kEntryHeaderBytes));
+  }
+  std::vector<RemoteFetch> blobs = remote.getMany(RemoteObject::Blob, digests, limits);
+  std::vector<std::pair<Digest, std::string>> fetched;
+  for (size_t k = 0; k < wanted.size(); ++k) {
+    const OutputRef& ref = record->outputs[wanted[k]];
+    RemoteFetch& blob = blobs[k];
     if (blob.status == RemoteFetch::Status::Failed) {
       failed(blob, "blob " + ref.digest.hex());
       return std::nullopt;
@@ -375,8 +385,12 @@ std::optional<std::vector<NamedOutput>> Store::getRemote(Remote& remote, const K
                               (content ? "wrong size for output `" + ref.name + "`" : why));
       return std::nullopt;
     }
-    outputs.push_back(NamedOutput{ref.name, std::string(*content)});
+    contents[wanted[k]] = std::string(*content);
     fetched.emplace_back(ref.digest, std::move(blob.bytes));
+  }
+  std::vector<NamedOutput> outputs;
+  for (size_t i = 0; i < record->outputs.size(); ++i) {
+    outputs.push_back(NamedOutput{record->outputs[i].name, std::move(*contents[i])});
   }
   // Written back as a put would: blobs first, then the record. A failure
   // (a read-only folder) still serves the hit.

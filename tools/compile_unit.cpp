@@ -306,7 +306,8 @@ std::optional<cache::StoreOptions> cacheStoreOptions(const std::string& cacheDir
     // either: `-v` shows it.
     spdlog::level::level_enum l =
         level == cache::LogLevel::Debug ? spdlog::level::debug : spdlog::level::info;
-    log->log(l, "cache: {}", message);
+    // Store messages start with `cache: ` already.
+    log->log(l, "{}", message);
   };
   return options;
 }

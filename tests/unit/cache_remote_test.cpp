@@ -152,8 +152,8 @@ private:
       int c = ::accept(fd_, nullptr, nullptr);
       if (c < 0) return;
       int connection = connections_++;
+      std::string data;  // what arrived and is not yet handled (pipelined requests)
       for (int request = 0;; ++request) {
-        std::string data;
         char buf[4096];
         size_t end = std::string::npos;
         while ((end = data.find("\r\n\r\n")) == std::string::npos) {
@@ -176,6 +176,7 @@ private:
           std::lock_guard<std::mutex> lock(mutex_);
           heads_.push_back(head.substr(0, head.find("\r\n")));
         }
+        data.erase(0, std::min(data.size(), end + 4 + length));
         Reply reply = script_(connection, request, head);
         (void)::send(c, reply.bytes.data(), reply.bytes.size(), MSG_NOSIGNAL);
         if (reply.close) break;
@@ -226,6 +227,43 @@ TEST(RemoteHttp, ALongNotFoundPageIsAMissEvenForATinyObject) {
   EXPECT_EQ(remote.get(RemoteObject::Blob, kDigest, 84).status, RemoteFetch::Status::Missing);
   EXPECT_TRUE(remote.usable());
   EXPECT_EQ(server.connections(), 1);
+}
+
+TEST(RemoteHttp, GetManyPipelinesOnOneConnection) {
+  ScriptedServer server([](int, int request, const std::string& head) -> ScriptedServer::Reply {
+    if (head.find(Digest::of("missing").hex()) != std::string::npos) {
+      return {"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n", false};
+    }
+    return {ok("answer " + std::to_string(request)), false};
+  });
+  Remote remote(parsed(server.url()));
+  std::vector<Digest> digests{Digest::of("a"), Digest::of("missing"), Digest::of("c")};
+  std::vector<RemoteFetch> got = remote.getMany(RemoteObject::Blob, digests, {100, 100, 100});
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].status, RemoteFetch::Status::Found);
+  EXPECT_EQ(got[0].bytes, "answer 0");
+  EXPECT_EQ(got[1].status, RemoteFetch::Status::Missing);
+  EXPECT_EQ(got[2].status, RemoteFetch::Status::Found);
+  EXPECT_EQ(got[2].bytes, "answer 2");
+  EXPECT_EQ(server.connections(), 1);
+}
+
+TEST(RemoteHttp, GetManyFinishesOneByOneWhenTheServerClosesEarly) {
+  // Each connection answers one request, says `Connection: close` and ends.
+  ScriptedServer server([](int connection, int, const std::string&) -> ScriptedServer::Reply {
+    std::string body = "connection " + std::to_string(connection);
+    return {"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: " +
+                std::to_string(body.size()) + "\r\n\r\n" + body,
+            true};
+  });
+  Remote remote(parsed(server.url()));
+  std::vector<RemoteFetch> got = remote.getMany(
+      RemoteObject::Blob, {Digest::of("a"), Digest::of("b"), Digest::of("c")}, {100, 100, 100});
+  ASSERT_EQ(got.size(), 3u);
+  for (const RemoteFetch& f : got) EXPECT_EQ(f.status, RemoteFetch::Status::Found) << f.error;
+  EXPECT_EQ(got[0].bytes, "connection 0");
+  EXPECT_EQ(got[2].bytes, "connection 2");
+  EXPECT_TRUE(remote.usable());
 }
 
 TEST(RemoteHttp, ChunkedAndCloseDelimitedBodies) {
