@@ -75,7 +75,9 @@ public:
                     "The cache folder (overrides $PYKC_CACHE_DIR and the defaults)");
     sub->add_option("--remote", remotes_,
                     "Remote storage URL for populate (repeatable; overrides\n"
-                    "$PYKC_REMOTE_STORAGE); see above");
+                    "$PYKC_REMOTE_STORAGE); see above")
+        // One URL per --remote (not every argument after it: PATHS may follow).
+        ->allow_extra_args(false);
     sub->add_flag("--no-remote", noRemote_, "Use no remote storage (ignore $PYKC_REMOTE_STORAGE)");
 
     populate_ = sub->add_subcommand(

@@ -99,7 +99,9 @@ public:
     sub->add_option("--remote", opts_.remotes,
                     "Remote cache storage, repeatable (overrides $PYKC_REMOTE_STORAGE):\n"
                     "http://HOST[:PORT][/PREFIX] or redis://HOST[:PORT][/DB], then\n"
-                    "|read-only, |connect-timeout=MS, |operation-timeout=MS");
+                    "|read-only, |connect-timeout=MS, |operation-timeout=MS")
+        // One URL per --remote (not every argument after it: FILE may follow).
+        ->allow_extra_args(false);
     sub->add_flag("--no-remote", opts_.noRemote,
                   "Use no remote storage (ignore $PYKC_REMOTE_STORAGE)");
     sub->add_option("--phase", opts_.phase,

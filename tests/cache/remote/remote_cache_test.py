@@ -464,6 +464,17 @@ def test_http(w):
     check(b"from remote" not in p.stderr and s["hits"] == 1 and s["remote_errors"] == 0
           and cubin == w.reference, "http: the second compile is a local hit")
 
+    # --remote takes one URL, before FILE as well as after it; `cache stats`
+    # prints the remote counters.
+    c = w.cache()
+    p = r.ok("-v", "compile", "--remote", ro, "--remote", dead, w.scale, "--arch", "sm_90",
+             "--cache-dir", c, "-o", os.path.join(w.tmp, "before-file"))
+    check(remote_hit(p), "http: `compile --remote URL --remote URL FILE`")
+    text = r.ok("cache", "stats", "--cache-dir", c).stdout.decode()
+    check("remote hits      1\n" in text and "remote misses    0\n" in text
+          and "remote errors    0\n" in text and "hit rate         100.0%" in text,
+          "http: `cache stats` shows the remote counters")
+
     puts = nginx.puts()
     p = r.ok("cache", "populate", w.kernels, "--arch", "sm_80,sm_90", "--cache-dir", consumer,
              "--remote", ro)
