@@ -237,7 +237,8 @@ public:
         pos_ = end + 2;
         return true;
       }
-      if (buf_.size() - pos_ > max) break;
+      // (+ 1: the CR of a CRLF split across two reads.)
+      if (buf_.size() - pos_ > max + 1) break;
       if (!fill()) return false;
     }
     out_ = {Fault::Protocol, "a line of the answer is too long", true};

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -117,6 +118,8 @@ public:
   struct Reply {
     std::string bytes;
     bool close = false;
+    // Send one byte at a time, 1 ms apart (every line split across reads).
+    bool slowly = false;
   };
   using Script = std::function<Reply(int connection, int request, const std::string& head)>;
 
@@ -178,7 +181,16 @@ private:
         }
         data.erase(0, std::min(data.size(), end + 4 + length));
         Reply reply = script_(connection, request, head);
-        (void)::send(c, reply.bytes.data(), reply.bytes.size(), MSG_NOSIGNAL);
+        if (reply.slowly) {
+          int one = 1;
+          (void)::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+          for (char byte : reply.bytes) {
+            (void)::send(c, &byte, 1, MSG_NOSIGNAL);
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+        } else {
+          (void)::send(c, reply.bytes.data(), reply.bytes.size(), MSG_NOSIGNAL);
+        }
         if (reply.close) break;
       }
       ::close(c);
@@ -282,6 +294,23 @@ TEST(RemoteHttp, ChunkedAndCloseDelimitedBodies) {
   RemoteFetch b = remote.get(RemoteObject::Record, kDigest, 100);
   ASSERT_EQ(b.status, RemoteFetch::Status::Found) << b.error;
   EXPECT_EQ(b.bytes, "until the end");
+}
+
+TEST(RemoteHttp, AnswersArrivingByteByByte) {
+  ScriptedServer server([](int, int request, const std::string&) -> ScriptedServer::Reply {
+    if (request == 0) {
+      return {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+              false, true};
+    }
+    return {ok("def"), false, true};
+  });
+  Remote remote(parsed(server.url()));
+  RemoteFetch a = remote.get(RemoteObject::Record, kDigest, 100);
+  ASSERT_EQ(a.status, RemoteFetch::Status::Found) << a.error;
+  EXPECT_EQ(a.bytes, "abc");
+  RemoteFetch b = remote.get(RemoteObject::Record, kDigest, 100);
+  ASSERT_EQ(b.status, RemoteFetch::Status::Found) << b.error;
+  EXPECT_EQ(b.bytes, "def");
 }
 
 TEST(RemoteHttp, StaleKeptAliveConnectionIsRetriedAtOnce) {
