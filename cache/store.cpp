@@ -349,6 +349,14 @@ std::optional<std::vector<NamedOutput>> Store::getRemote(Remote& remote, const K
     remoteFault(remote, "damaged record " + key.hex() + " ignored: " + why);
     return std::nullopt;
   }
+  // A record is trusted for nothing: what it asks us to download is bounded.
+  std::uint64_t total = 0;
+  for (const OutputRef& ref : record->outputs) total += std::min(ref.size, kMaxBlobFileBytes);
+  if (total > kMaxBlobFileBytes) {
+    remoteFault(remote, "record " + key.hex() + " ignored: its outputs claim " +
+                            formatSize(total));
+    return std::nullopt;
+  }
   // Every blob verified (a local copy, or fetched and checked) before any
   // byte is used or written back. The missing ones are asked for at once.
   std::vector<std::optional<std::string>> contents(record->outputs.size());
