@@ -448,3 +448,28 @@ TEST(RemoteStore, VerifiedHitIsWrittenBackAndTamperingIsAMiss) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(RemoteStore, ARecordClaimingHugeOutputsIsRefusedBeforeAnyDownload) {
+  cache::Key key{Digest::of("greedy action")};
+  cache::ActionRecord record{key, {{"a", Digest::of("a"), std::uint64_t{900} << 20},
+                                   {"b", Digest::of("b"), std::uint64_t{900} << 20}}};
+  std::string recordFile = cache::encodeRecord(record);
+  ScriptedServer server([&](int, int, const std::string& head) -> ScriptedServer::Reply {
+    if (head.find("/ac/") != std::string::npos) return {ok(recordFile), false};
+    return {"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n", false};
+  });
+  TempDir dir;
+  LogLines log;
+  cache::StoreOptions o;
+  o.root = dir.path();
+  o.log = log.sink();
+  o.remotes.push_back(parsed(server.url()));
+  cache::Store store(o);
+  EXPECT_FALSE(store.get(key));
+  EXPECT_TRUE(log.contains("its outputs claim 1.8 GiB"));
+  EXPECT_EQ(server.heads().size(), 1u) << "no blob was asked for";
+}
+
+}  // namespace
