@@ -98,6 +98,15 @@ def find_binary(name):
     return None
 
 
+def die_with_parent():
+    """preexec_fn: the server gets SIGKILL when this driver dies, however it dies."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):
+        pass
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -156,7 +165,8 @@ http {{
 """)
         self.proc = subprocess.Popen([binary, "-p", folder, "-c", conf, "-e",
                                       os.path.join(logs, "stderr.log")],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     preexec_fn=die_with_parent)
         wait_listening(self.port, self.proc, "nginx")
 
     def url(self, prefix="/pykc", attrs=""):
@@ -186,7 +196,7 @@ class Redis:
         self.proc = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", folder,
              "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent)
         wait_listening(self.port, self.proc, "redis-server")
 
     def url(self, db=0, attrs=""):
