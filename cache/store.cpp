@@ -42,6 +42,10 @@ std::string statsText(const Counters& c) {
   line("evictions", c.evictions);
   line("errors", c.errors);
   line("bytes", c.bytes);
+  line("remote_hits", c.remoteHits);
+  line("remote_misses", c.remoteMisses);
+  line("remote_errors", c.remoteErrors);
+  line("remote_writes", c.remoteWrites);
   return body + "checksum " + Digest::of(body).hex() + "\n";
 }
 
@@ -56,7 +60,9 @@ std::optional<Counters> parseStats(std::string_view text) {
   Counters c;
   std::map<std::string_view, std::uint64_t*> fields = {
       {"hits", &c.hits},     {"misses", &c.misses}, {"writes", &c.writes},
-      {"evictions", &c.evictions}, {"errors", &c.errors}, {"bytes", &c.bytes}};
+      {"evictions", &c.evictions}, {"errors", &c.errors}, {"bytes", &c.bytes},
+      {"remote_hits", &c.remoteHits}, {"remote_misses", &c.remoteMisses},
+      {"remote_errors", &c.remoteErrors}, {"remote_writes", &c.remoteWrites}};
   body.remove_prefix(kStatsMagic.size() + 1);
   while (!body.empty()) {
     std::size_t nl = body.find('\n');
@@ -211,6 +217,7 @@ std::string formatSize(std::uint64_t bytes) {
 Store::Store(StoreOptions options) : options_(std::move(options)) {
   // A trailing slash would double up in paths; "/" stays "/".
   while (options_.root.size() > 1 && options_.root.back() == '/') options_.root.pop_back();
+  for (const RemoteSpec& spec : options_.remotes) remotes_.push_back(std::make_unique<Remote>(spec));
 }
 
 Store::~Store() { flushStats(); }
@@ -281,25 +288,21 @@ std::optional<ActionRecord> Store::getRecord(const Key& key) {
   return record;
 }
 
-std::optional<std::vector<NamedOutput>> Store::get(const Key& key) {
+std::optional<std::vector<NamedOutput>> Store::getLocal(const Key& key, std::string* why) {
   std::string path = entryPath(options_.root, kRecordDir, key.digest);
-  auto miss = [&](LogLevel level, const std::string& why) {
-    ++misses_;
-    log(level, "cache: miss " + key.hex() + (why.empty() ? "" : ": " + why));
-    return std::nullopt;
-  };
   FileRead r = readFile(path, kMaxRecordFileBytes, /*touch=*/true);
-  if (r.status == ReadStatus::Missing) return miss(LogLevel::Debug, "");
+  if (r.status == ReadStatus::Missing) return std::nullopt;
   if (r.status == ReadStatus::Error) {
     fault(r.error);
-    return miss(LogLevel::Debug, "unreadable record");
+    *why = "unreadable record";
+    return std::nullopt;
   }
-  std::string why;
-  std::optional<ActionRecord> record = decodeRecord(r.data, key, &why);
+  std::optional<ActionRecord> record = decodeRecord(r.data, key, why);
   if (!record) {
     removeIfSame(path, r.dev, r.ino);
-    fault("removed corrupt record " + key.hex() + ": " + why);
-    return miss(LogLevel::Debug, "corrupt record");
+    fault("removed corrupt record " + key.hex() + ": " + *why);
+    *why = "corrupt record";
+    return std::nullopt;
   }
   std::vector<NamedOutput> outputs;
   outputs.reserve(record->outputs.size());
@@ -313,13 +316,154 @@ std::optional<std::vector<NamedOutput>> Store::get(const Key& key) {
       } else {
         fault("record " + key.hex() + " gives output `" + ref.name + "` a wrong size");
       }
-      return miss(LogLevel::Debug, "output `" + ref.name + "` unavailable");
+      *why = "output `" + ref.name + "` unavailable";
+      return std::nullopt;
     }
     outputs.push_back(NamedOutput{ref.name, std::move(*bytes)});
   }
-  ++hits_;
-  log(LogLevel::Debug, "cache: hit " + key.hex());
   return outputs;
+}
+
+void Store::remoteFault(Remote& remote, const std::string& message) {
+  ++remoteErrors_;
+  log(LogLevel::Info, "cache: remote " + remote.spec().text + ": " + message);
+}
+
+std::optional<std::vector<NamedOutput>> Store::getRemote(Remote& remote, const Key& key) {
+  auto failed = [&](const RemoteFetch& f, const std::string& what) {
+    remoteFault(remote, what + ": " + f.error + "; not used again by this process");
+  };
+  RemoteFetch recordFetch = remote.get(RemoteObject::Record, key.digest, kMaxRecordFileBytes);
+  if (recordFetch.status == RemoteFetch::Status::Failed) {
+    failed(recordFetch, "record " + key.hex());
+    return std::nullopt;
+  }
+  if (recordFetch.status == RemoteFetch::Status::Missing) {
+    ++remoteMisses_;
+    log(LogLevel::Debug, "cache: remote " + remote.spec().text + ": miss " + key.hex());
+    return std::nullopt;
+  }
+  std::string why;
+  std::optional<ActionRecord> record = decodeRecord(recordFetch.bytes, key, &why);
+  if (!record) {
+    remoteFault(remote, "damaged record " + key.hex() + " ignored: " + why);
+    return std::nullopt;
+  }
+  // A record is trusted for nothing: what it asks us to download is bounded.
+  std::uint64_t total = 0;
+  for (const OutputRef& ref : record->outputs) total += std::min(ref.size, kMaxBlobFileBytes);
+  if (total > kMaxBlobFileBytes) {
+    remoteFault(remote, "record " + key.hex() + " ignored: its outputs claim " +
+                            formatSize(total));
+    return std::nullopt;
+  }
+  // Every blob verified (a local copy, or fetched and checked) before any
+  // byte is used or written back. The missing ones are asked for at once.
+  std::vector<std::optional<std::string>> contents(record->outputs.size());
+  std::vector<size_t> wanted;
+  std::vector<Digest> digests;
+  std::vector<std::uint64_t> limits;
+  for (size_t i = 0; i < record->outputs.size(); ++i) {
+    const OutputRef& ref = record->outputs[i];
+    if (std::optional<std::string> local = getBlob(ref.digest); local && local->size() == ref.size) {
+      contents[i] = std::move(*local);
+      continue;
+    }
+    wanted.push_back(i);
+    digests.push_back(ref.digest);
+    limits.push_back(std::min(kMaxBlobFileBytes, ref.size + kEntryHeaderBytes));
+  }
+  std::vector<RemoteFetch> blobs = remote.getMany(RemoteObject::Blob, digests, limits);
+  std::vector<std::pair<Digest, std::string>> fetched;
+  for (size_t k = 0; k < wanted.size(); ++k) {
+    const OutputRef& ref = record->outputs[wanted[k]];
+    RemoteFetch& blob = blobs[k];
+    if (blob.status == RemoteFetch::Status::Failed) {
+      failed(blob, "blob " + ref.digest.hex());
+      return std::nullopt;
+    }
+    if (blob.status == RemoteFetch::Status::Missing) {
+      remoteFault(remote, "record " + key.hex() + " names blob " + ref.digest.hex() +
+                              " that the remote lacks");
+      return std::nullopt;
+    }
+    std::optional<std::string_view> content = decodeBlob(blob.bytes, ref.digest, &why);
+    if (!content || content->size() != ref.size) {
+      remoteFault(remote, "damaged blob " + ref.digest.hex() + " ignored: " +
+                              (content ? "wrong size for output `" + ref.name + "`" : why));
+      return std::nullopt;
+    }
+    contents[wanted[k]] = std::string(*content);
+    fetched.emplace_back(ref.digest, std::move(blob.bytes));
+  }
+  std::vector<NamedOutput> outputs;
+  for (size_t i = 0; i < record->outputs.size(); ++i) {
+    outputs.push_back(NamedOutput{record->outputs[i].name, std::move(*contents[i])});
+  }
+  // Written back as a put would: blobs first, then the record. A failure
+  // (a read-only folder) still serves the hit.
+  bool stored = true;
+  for (const auto& [digest, file] : fetched) {
+    std::string path = entryPath(options_.root, kBlobDir, digest);
+    if (!writeEntryFile(path, file)) {
+      stored = false;
+      break;
+    }
+    bytesDelta_ += static_cast<std::int64_t>(file.size());
+  }
+  if (stored &&
+      writeEntryFile(entryPath(options_.root, kRecordDir, key.digest), recordFetch.bytes)) {
+    bytesDelta_ += static_cast<std::int64_t>(recordFetch.bytes.size());
+  }
+  return outputs;
+}
+
+std::optional<std::vector<NamedOutput>> Store::get(const Key& key, GetInfo* info) {
+  std::string why;
+  if (std::optional<std::vector<NamedOutput>> outputs = getLocal(key, &why)) {
+    ++hits_;
+    log(LogLevel::Debug, "cache: hit " + key.hex());
+    if (info) info->remote.clear();
+    return outputs;
+  }
+  for (const std::unique_ptr<Remote>& remote : remotes_) {
+    if (!remote->usable()) continue;
+    if (std::optional<std::vector<NamedOutput>> outputs = getRemote(*remote, key)) {
+      ++remoteHits_;
+      log(LogLevel::Debug, "cache: remote hit " + key.hex() + " from " + remote->spec().text);
+      if (info) info->remote = remote->spec().text;
+      if (options_.autoGc && options_.maxSize != 0 && sizeEstimate() > options_.maxSize) {
+        collect(options_.maxSize, /*lockTimeoutMs=*/0, &key);
+      }
+      return outputs;
+    }
+  }
+  ++misses_;
+  log(LogLevel::Debug, "cache: miss " + key.hex() + (why.empty() ? "" : ": " + why));
+  return std::nullopt;
+}
+
+void Store::upload(const Key& key, const std::vector<std::pair<Digest, std::string>>& blobFiles,
+                   const std::string& recordFile, const std::vector<Remote*>& to) {
+  for (Remote* remote : to) {
+    if (remote->spec().readOnly || !remote->usable()) continue;
+    std::string error;
+    bool ok = true;
+    for (const auto& [digest, file] : blobFiles) {
+      if (!remote->put(RemoteObject::Blob, digest, file, &error)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) ok = remote->put(RemoteObject::Record, key.digest, recordFile, &error);
+    if (!ok) {
+      remoteFault(*remote, "upload of " + key.hex() + " failed: " + error +
+                               "; not used again by this process");
+      continue;
+    }
+    ++remoteWrites_;
+    log(LogLevel::Debug, "cache: remote " + remote->spec().text + ": stored " + key.hex());
+  }
 }
 
 std::optional<Digest> Store::putBlob(std::string_view content) {
@@ -352,6 +496,32 @@ bool Store::putRecord(const ActionRecord& record) {
   return true;
 }
 
+void Store::share(const Key& key, const std::vector<NamedOutput>& outputs) {
+  std::vector<Remote*> lacking;
+  for (const std::unique_ptr<Remote>& remote : remotes_) {
+    if (remote->spec().readOnly || !remote->usable()) continue;
+    RemoteFetch f = remote->get(RemoteObject::Record, key.digest, kMaxRecordFileBytes);
+    if (f.status == RemoteFetch::Status::Failed) {
+      remoteFault(*remote, "record " + key.hex() + ": " + f.error +
+                               "; not used again by this process");
+      continue;
+    }
+    // A damaged record is replaced as well.
+    if (f.status == RemoteFetch::Status::Found && decodeRecord(f.bytes, key, nullptr)) continue;
+    lacking.push_back(remote.get());
+  }
+  if (lacking.empty()) return;
+  ActionRecord record{key, {}};
+  std::vector<std::pair<Digest, std::string>> blobFiles;
+  std::set<Digest> seen;
+  for (const NamedOutput& o : outputs) {
+    Digest d = Digest::of(o.bytes);
+    record.outputs.push_back(OutputRef{o.name, d, o.bytes.size()});
+    if (seen.insert(d).second) blobFiles.emplace_back(d, encodeBlob(o.bytes, &d));
+  }
+  upload(key, blobFiles, encodeRecord(record), lacking);
+}
+
 bool Store::put(const Key& key, const std::vector<NamedOutput>& outputs) {
   if (outputs.size() > kMaxRecordOutputs) {
     fault("not stored: too many outputs");
@@ -365,19 +535,41 @@ bool Store::put(const Key& key, const std::vector<NamedOutput>& outputs) {
     }
   }
   ActionRecord record{key, {}};
+  bool stored = true;
   for (const NamedOutput& o : outputs) {
     std::optional<Digest> digest = putBlob(o.bytes);
-    if (!digest) return false;
+    if (!digest) {
+      stored = false;
+      // The remotes still get the entry: a read-only folder must not keep a
+      // builder from sharing its work.
+      if (remotes_.empty()) return false;
+      digest = Digest::of(o.bytes);
+    }
     record.outputs.push_back(OutputRef{o.name, *digest, o.bytes.size()});
   }
-  if (!putRecord(record)) return false;
-  ++writes_;
-  log(LogLevel::Debug, "cache: stored " + key.hex());
-  if (options_.autoGc && options_.maxSize != 0 && sizeEstimate() > options_.maxSize) {
+  if (stored) stored = putRecord(record);
+  if (stored) {
+    ++writes_;
+    log(LogLevel::Debug, "cache: stored " + key.hex());
+  }
+  std::vector<Remote*> writable;
+  for (const std::unique_ptr<Remote>& r : remotes_) {
+    if (!r->spec().readOnly && r->usable()) writable.push_back(r.get());
+  }
+  if (!writable.empty()) {
+    std::vector<std::pair<Digest, std::string>> blobFiles;
+    std::set<Digest> seen;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const Digest& d = record.outputs[i].digest;
+      if (seen.insert(d).second) blobFiles.emplace_back(d, encodeBlob(outputs[i].bytes, &d));
+    }
+    upload(key, blobFiles, encodeRecord(record), writable);
+  }
+  if (stored && options_.autoGc && options_.maxSize != 0 && sizeEstimate() > options_.maxSize) {
     // The entry just written is the most recently used: never its victim.
     collect(options_.maxSize, /*lockTimeoutMs=*/0, &key);
   }
-  return true;
+  return stored;
 }
 
 std::uint64_t Store::sizeEstimate() {
@@ -406,6 +598,10 @@ Counters Store::counters() {
   c.writes += writes_;
   c.evictions += evictions_;
   c.errors += errors_;
+  c.remoteHits += remoteHits_;
+  c.remoteMisses += remoteMisses_;
+  c.remoteErrors += remoteErrors_;
+  c.remoteWrites += remoteWrites_;
   std::int64_t bytes = static_cast<std::int64_t>(c.bytes) + bytesDelta_.load();
   c.bytes = bytes < 0 ? 0 : static_cast<std::uint64_t>(bytes);
   return c;
@@ -438,8 +634,13 @@ bool updateStats(const std::string& root, Change change, std::string* error,
 void Store::flushStats() {
   std::uint64_t h = hits_.exchange(0), m = misses_.exchange(0), w = writes_.exchange(0),
                 ev = evictions_.exchange(0), er = errors_.exchange(0);
+  std::uint64_t rh = remoteHits_.exchange(0), rm = remoteMisses_.exchange(0),
+                re = remoteErrors_.exchange(0), rw = remoteWrites_.exchange(0);
   std::int64_t b = bytesDelta_.exchange(0);
-  if (h == 0 && m == 0 && w == 0 && ev == 0 && er == 0 && b == 0) return;
+  if (h == 0 && m == 0 && w == 0 && ev == 0 && er == 0 && b == 0 && rh == 0 && rm == 0 &&
+      re == 0 && rw == 0) {
+    return;
+  }
   std::string error;
   bool ok = updateStats(
       options_.root,
@@ -449,6 +650,10 @@ void Store::flushStats() {
         c.writes += w;
         c.evictions += ev;
         c.errors += er;
+        c.remoteHits += rh;
+        c.remoteMisses += rm;
+        c.remoteErrors += re;
+        c.remoteWrites += rw;
         std::int64_t bytes = static_cast<std::int64_t>(c.bytes) + b;
         c.bytes = bytes < 0 ? 0 : static_cast<std::uint64_t>(bytes);
       },
@@ -463,7 +668,10 @@ bool Store::zeroStats() {
   std::string error;
   std::uint64_t bytes = usage().bytes;
   bool ok = updateStats(
-      options_.root, [&](Counters& c) { c = Counters{0, 0, 0, 0, 0, bytes}; }, &error);
+      options_.root, [&](Counters& c) {
+        c = Counters{};
+        c.bytes = bytes;
+      }, &error);
   if (!ok) log(LogLevel::Warning, "cache: " + error);
   return ok;
 }

@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -31,6 +32,7 @@
 
 #include "cache/entry.h"
 #include "cache/key.h"
+#include "cache/remote.h"
 
 namespace cache {
 
@@ -69,6 +71,10 @@ struct StoreOptions {
   // Run gc from put() when the size estimate passes maxSize.
   bool autoGc = true;
   LogSink log;
+  // Remote levels after the folder, in order (docs/CACHE.md, "Remote
+  // storage"). A local miss asks each usable one; a verified remote hit is
+  // written back to the folder. put() also uploads to every read-write one.
+  std::vector<RemoteSpec> remotes;
 };
 
 // One output of an action, as the caller stores and gets it.
@@ -87,6 +93,22 @@ struct Counters {
   std::uint64_t errors = 0;
   // Estimated bytes of entry files (exact after gc, clear and verify).
   std::uint64_t bytes = 0;
+  // Lookups a remote served after a local miss (not in `hits`; `misses`
+  // counts lookups that no level served).
+  std::uint64_t remoteHits = 0;
+  // Remote lookups that found nothing, one per remote asked.
+  std::uint64_t remoteMisses = 0;
+  // Remote faults: timeouts, refused connections, garbage answers, entries
+  // that fail verification, failed uploads.
+  std::uint64_t remoteErrors = 0;
+  // Entries uploaded to a remote (one per remote).
+  std::uint64_t remoteWrites = 0;
+};
+
+// Where a get() found its entry.
+struct GetInfo {
+  // Empty: the cache folder; else the remote's URL (as given).
+  std::string remote;
 };
 
 // What a scan of the folder finds.
@@ -165,12 +187,23 @@ public:
   // The outputs stored for `key`, in the order they were put, each verified
   // against its digest; nullopt on a miss or any fault. Refreshes the
   // entry's last use. Counts a hit or a miss.
-  std::optional<std::vector<NamedOutput>> get(const Key& key);
+  // After a local miss each usable remote is asked in order; a remote entry
+  // is used only when its record and every blob verify, and is then written
+  // to the folder. `info`, when given, says which level served the hit.
+  std::optional<std::vector<NamedOutput>> get(const Key& key, GetInfo* info = nullptr);
   // Stores `outputs` for `key`: blobs first, then the record, so a record is
   // never visible before its blobs. Names must be valid (isValidOutputName)
   // and distinct. Returns false (and logs) on any failure; a failed put
-  // leaves no partial entry. Replaces an existing record for `key`.
+  // leaves no partial entry. Replaces an existing record for `key`. Then
+  // uploads the entry (blobs, then record) to each usable read-write remote;
+  // a remote failure is logged and counted, never returned.
   bool put(const Key& key, const std::vector<NamedOutput>& outputs);
+
+  // Uploads the entry `key` -> `outputs` (a local hit's) to each usable
+  // read-write remote that has no intact record for `key`: one GET per
+  // remote, plus the upload where needed. For populate, so that entries a
+  // machine already had still reach the shared remote. Counts remote writes.
+  void share(const Key& key, const std::vector<NamedOutput>& outputs);
 
   // The verified record for `key`, or nullopt. Does not count or touch.
   std::optional<ActionRecord> getRecord(const Key& key);
@@ -219,9 +252,16 @@ private:
   bool writeEntryFile(const std::string& path, std::string_view bytes);
   std::uint64_t sizeEstimate();
   GcReport collect(std::uint64_t maxSize, int lockTimeoutMs, const Key* keep);
+  std::optional<std::vector<NamedOutput>> getLocal(const Key& key, std::string* why);
+  std::optional<std::vector<NamedOutput>> getRemote(Remote& remote, const Key& key);
+  void upload(const Key& key, const std::vector<std::pair<Digest, std::string>>& blobFiles,
+              const std::string& recordFile, const std::vector<Remote*>& to);
+  void remoteFault(Remote& remote, const std::string& message);
 
   StoreOptions options_;
   std::atomic<std::uint64_t> hits_{0}, misses_{0}, writes_{0}, evictions_{0}, errors_{0};
+  std::atomic<std::uint64_t> remoteHits_{0}, remoteMisses_{0}, remoteErrors_{0}, remoteWrites_{0};
+  std::vector<std::unique_ptr<Remote>> remotes_;
   std::atomic<std::int64_t> bytesDelta_{0};
   std::atomic<bool> warnedWrite_{false};
   std::mutex estimateMutex_;

@@ -32,7 +32,19 @@ constexpr const char* kCacheHelp =
     "  pykc cache verify --fix           check every digest, drop damaged entries\n"
     "  pykc cache gc --max-size 500M     shrink the cache to 500 MiB\n"
     "  pykc cache export ci-cache.pykc   the whole cache as one file (CI artifact)\n"
-    "  pykc cache import ci-cache.pykc   add that file's entries to this cache";
+    "  pykc cache import ci-cache.pykc   add that file's entries to this cache\n"
+    "\n"
+    "Remote storage (populate; `pykc compile` too): --remote URL, repeatable,\n"
+    "else $PYKC_REMOTE_STORAGE (URLs separated by spaces):\n"
+    "  http://HOST[:PORT][/PREFIX]   GET/PUT PREFIX/ac/KEY and PREFIX/cas/DIGEST\n"
+    "                                (nginx WebDAV, bazel-remote, ccache servers)\n"
+    "  redis://HOST[:PORT][/DB]      GET/SET pykc:ac:KEY and pykc:cas:DIGEST\n"
+    "each followed by optional |read-only, |connect-timeout=MS (500),\n"
+    "|operation-timeout=MS (5000), |layout=bazel (HTTP: blobs under ac/).\n"
+    "A local miss asks the remotes in order; what they send is verified by\n"
+    "digest and copied into the folder. A remote that fails is skipped for\n"
+    "the rest of the process; a remote never fails a compile.\n"
+    "  pykc cache populate kernels/ --arch sm_90 --shard 2/4 --remote http://cache:8080/pykc";
 
 std::optional<std::string> lookupEnv(std::string_view name) {
   const char* value = std::getenv(std::string(name).c_str());
@@ -61,6 +73,12 @@ public:
     sub->require_subcommand(1);
     sub->add_option("--cache-dir", cacheDir_,
                     "The cache folder (overrides $PYKC_CACHE_DIR and the defaults)");
+    sub->add_option("--remote", remotes_,
+                    "Remote storage URL for populate (repeatable; overrides\n"
+                    "$PYKC_REMOTE_STORAGE); see above")
+        // One URL per --remote (not every argument after it: PATHS may follow).
+        ->allow_extra_args(false);
+    sub->add_flag("--no-remote", noRemote_, "Use no remote storage (ignore $PYKC_REMOTE_STORAGE)");
 
     populate_ = sub->add_subcommand(
         "populate",
@@ -73,6 +91,9 @@ public:
         "(keys: the path as found, or relative to the spec file's folder, or\n"
         "the file name). A progress bar on a terminal, then one summary line.\n"
         "Exit 1 when a file has source errors, 3 on environment failures.\n"
+        "--shard I/N takes every N-th job, from the I-th on, of the whole list\n"
+        "sorted by (file, arch): N machines of a CI matrix run 1/N ... N/N with\n"
+        "the same PATHS and --remote, and together fill the remote.\n"
         "  pykc cache populate kernels/ --arch sm_80,sm_90 -j 2");
     populate_->add_option("PATHS", paths_, "Files or folders")->required();
     populate_->add_option("--arch", archs_, "GPU architectures, comma separated")
@@ -81,6 +102,7 @@ public:
     populate_->add_option("--spec", spec_, "JSON file: signatures and -D constants per file");
     populate_->add_option("-j,--jobs", jobs_, "Parallel jobs (default: hardware threads)")
         ->check(CLI::Range(0, 1024));
+    populate_->add_option("--shard", shard_, "Only shard I of N (1 <= I <= N), e.g. 2/4");
 
     stats_ = sub->add_subcommand(
         "stats",
@@ -145,14 +167,27 @@ public:
 
   int run(Invocation& inv) override {
     if (populate_->parsed()) {
-      std::optional<cache::StoreOptions> options = cacheStoreOptions(cacheDir_, inv.log);
+      PopulateOptions populate;
+      if (!shard_.empty()) {
+        std::string why;
+        std::optional<Shard> shard = parseShard(shard_, &why);
+        if (!shard) {
+          std::fprintf(inv.err, "pykc: error: --shard %s: %s\n", shard_.c_str(), why.c_str());
+          return kExitUsage;
+        }
+        populate.shard = *shard;
+      }
+      std::optional<std::vector<cache::RemoteSpec>> remotes =
+          resolveRemotes(remotes_, noRemote_, inv);
+      if (!remotes) return kExitUsage;
+      std::optional<cache::StoreOptions> options =
+          cacheStoreOptions(cacheDir_, inv.log, std::move(*remotes));
       if (!options) {
         std::fprintf(inv.err,
                      "pykc: error: no cache folder: set PYKC_CACHE_DIR or HOME, or pass "
                      "--cache-dir\n");
         return kExitEnvironment;
       }
-      PopulateOptions populate;
       populate.paths = paths_;
       populate.archs = archs_;
       populate.specFile = spec_;
@@ -215,7 +250,8 @@ private:
   int runStats(Invocation& inv, cache::Store& store) {
     cache::Usage usage = store.usage();
     cache::Counters c = store.counters();
-    std::uint64_t lookups = c.hits + c.misses;
+    // A remote hit is a hit: the compile was saved.
+    std::uint64_t lookups = c.hits + c.remoteHits + c.misses;
     if (json_) {
       nlohmann::ordered_json j;
       j["cache_dir"] = store.root();
@@ -228,6 +264,10 @@ private:
       j["writes"] = c.writes;
       j["evictions"] = c.evictions;
       j["errors"] = c.errors;
+      j["remote_hits"] = c.remoteHits;
+      j["remote_misses"] = c.remoteMisses;
+      j["remote_errors"] = c.remoteErrors;
+      j["remote_writes"] = c.remoteWrites;
       j["temp_files"] = usage.tempFiles;
       j["foreign_files"] = usage.foreignFiles;
       std::fprintf(inv.out, "%s\n", j.dump(2).c_str());
@@ -245,14 +285,22 @@ private:
         std::fprintf(inv.out, "%-17s%llu\n", name, static_cast<unsigned long long>(v));
       };
       line("hits", c.hits);
+      bool remote = c.remoteHits || c.remoteMisses || c.remoteErrors || c.remoteWrites;
+      if (remote) line("remote hits", c.remoteHits);
       line("misses", c.misses);
       if (lookups != 0) {
         std::fprintf(inv.out, "hit rate         %.1f%%\n",
-                     100.0 * static_cast<double>(c.hits) / static_cast<double>(lookups));
+                     100.0 * static_cast<double>(c.hits + c.remoteHits) /
+                         static_cast<double>(lookups));
       }
       line("writes", c.writes);
       line("evictions", c.evictions);
       line("errors", c.errors);
+      if (remote) {
+        line("remote misses", c.remoteMisses);
+        line("remote errors", c.remoteErrors);
+        line("remote writes", c.remoteWrites);
+      }
       if (usage.tempFiles) line("temp files", usage.tempFiles);
       if (usage.foreignFiles) line("foreign files", usage.foreignFiles);
     }
@@ -425,6 +473,9 @@ private:
   std::vector<std::string> archs_;
   std::string spec_;
   int jobs_ = 0;
+  std::string shard_;
+  std::vector<std::string> remotes_;
+  bool noRemote_ = false;
 };
 
 }  // namespace

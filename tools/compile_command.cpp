@@ -39,6 +39,9 @@ struct CompileOptions {
   bool noCache = false;
   // `--cache-dir`: overrides $PYKC_CACHE_DIR and the defaults.
   std::string cacheDir;
+  // `--remote URL` (repeatable) and `--no-remote`: the remote levels.
+  std::vector<std::string> remotes;
+  bool noRemote = false;
   // Stop after this stage: check, llvm, ptx or cubin (the default).
   std::string phase = "cubin";
   bool dumpTyped = false;
@@ -61,7 +64,10 @@ public:
         "generator. Only kernel code, the constants and modules it reads, the\n"
         "signatures, the arch, the options and the compiler versions count:\n"
         "edits to host code or comments still hit. -v says hit or miss per arch;\n"
-        "PYKC_CACHE_MAXSIZE sets the size limit (2G). See docs/CACHE.md.");
+        "PYKC_CACHE_MAXSIZE sets the size limit (2G). With --remote URL (or\n"
+        "$PYKC_REMOTE_STORAGE) a local miss asks remote storage (HTTP or Redis,\n"
+        "see `pykc cache --help`) and a compile is uploaded to read-write remotes.\n"
+        "See docs/CACHE.md.");
     sub->add_option("FILE", opts_.input, "Python file holding @cuda.jit kernels")
         ->required();
     sub->add_option("--arch", opts_.archs,
@@ -90,6 +96,14 @@ public:
     sub->add_option("--cache-dir", opts_.cacheDir,
                     "Kernel cache folder (default: $PYKC_CACHE_DIR, else\n"
                     "$XDG_CACHE_HOME/pykc, else ~/.cache/pykc)");
+    sub->add_option("--remote", opts_.remotes,
+                    "Remote cache storage, repeatable (overrides $PYKC_REMOTE_STORAGE):\n"
+                    "http://HOST[:PORT][/PREFIX] or redis://HOST[:PORT][/DB], then\n"
+                    "|read-only, |connect-timeout=MS, |operation-timeout=MS")
+        // One URL per --remote (not every argument after it: FILE may follow).
+        ->allow_extra_args(false);
+    sub->add_flag("--no-remote", opts_.noRemote,
+                  "Use no remote storage (ignore $PYKC_REMOTE_STORAGE)");
     sub->add_option("--phase", opts_.phase,
                     "Stop after this stage: check, llvm, ptx or cubin (writes what it has)")
         ->check(CLI::IsMember({"check", "llvm", "ptx", "cubin"}))
@@ -148,6 +162,9 @@ int CompileCommand::run(Invocation& inv) {
     std::fprintf(inv.err, "pykc: error: --maxrregcount must be 0 to 255\n");
     return kExitUsage;
   }
+  std::optional<std::vector<cache::RemoteSpec>> remotes =
+      resolveRemotes(opts_.remotes, opts_.noRemote || opts_.noCache, inv);
+  if (!remotes) return kExitUsage;
 
   frontend::DiagnosticSink diags;
   Compilation compilation;
@@ -201,7 +218,7 @@ int CompileCommand::run(Invocation& inv) {
   // holds exactly the cubin, PTX and manifest facts of one file and arch.
   std::optional<cache::Store> store;
   if (!opts_.noCache && wantCubin && !wantLlvm && opts_.phase == "cubin") {
-    if (auto options = cacheStoreOptions(opts_.cacheDir, inv.log)) {
+    if (auto options = cacheStoreOptions(opts_.cacheDir, inv.log, std::move(*remotes))) {
       store.emplace(std::move(*options));
     } else if (inv.log) {
       inv.log->info("no cache folder (set PYKC_CACHE_DIR or HOME): compiling without a cache");
@@ -219,11 +236,15 @@ int CompileCommand::run(Invocation& inv) {
     for (size_t i = 0; i < archs.size(); ++i) {
       unitRequest.codegen.arch = archs[i];
       keys.push_back(unitKeyBuilder(compilation, unitRequest).key());
-      std::optional<std::vector<cache::NamedOutput>> outputs = store->get(keys[i]);
+      cache::GetInfo info;
+      std::optional<std::vector<cache::NamedOutput>> outputs = store->get(keys[i], &info);
       std::string why;
       if (outputs) units[i] = decodeUnit(*outputs, *compilation.typed, archs[i], &why);
       if (inv.log) {
-        if (units[i]) {
+        if (units[i] && !info.remote.empty()) {
+          inv.log->info("cache hit for {} {} ({}) from remote {}", opts_.input, archs[i],
+                        keys[i].hex(), info.remote);
+        } else if (units[i]) {
           inv.log->info("cache hit for {} {} ({})", opts_.input, archs[i], keys[i].hex());
         } else if (outputs) {
           inv.log->info("cache miss for {} {} ({}): unusable entry: {}", opts_.input, archs[i],

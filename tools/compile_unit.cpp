@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "backend/resources.h"
 #include "backend/target.h"
@@ -219,8 +221,66 @@ llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
   return unit;
 }
 
+std::optional<std::vector<cache::RemoteSpec>> resolveRemotes(const std::vector<std::string>& flags,
+                                                             bool noRemote, Invocation& inv) {
+  std::vector<cache::RemoteSpec> out;
+  std::string why;
+  // --remote values are checked even when --no-remote or --no-cache drops them.
+  if (!flags.empty()) {
+    for (const std::string& flag : flags) {
+      std::vector<std::string> items = cache::splitRemoteList(flag);
+      if (items.empty()) {
+        std::fprintf(inv.err, "pykc: error: --remote: an empty URL\n");
+        return std::nullopt;
+      }
+      for (const std::string& item : items) {
+        std::optional<cache::RemoteSpec> spec = cache::parseRemote(item, &why);
+        if (!spec) {
+          std::fprintf(inv.err, "pykc: error: --remote %s: %s\n", item.c_str(), why.c_str());
+          return std::nullopt;
+        }
+        out.push_back(std::move(*spec));
+      }
+    }
+    if (noRemote) out.clear();
+    return out;
+  }
+  if (noRemote) return out;
+  const char* env = std::getenv("PYKC_REMOTE_STORAGE");
+  if (!env) return out;
+  for (const std::string& item : cache::splitRemoteList(env)) {
+    std::optional<cache::RemoteSpec> spec = cache::parseRemote(item, &why);
+    if (!spec) {
+      if (inv.log) inv.log->warn("PYKC_REMOTE_STORAGE: `{}`: {}; left out", item, why);
+      continue;
+    }
+    out.push_back(std::move(*spec));
+  }
+  return out;
+}
+
+std::optional<Shard> parseShard(std::string_view text, std::string* why) {
+  size_t slash = text.find('/');
+  Shard shard;
+  auto number = [](std::string_view t, unsigned& out) {
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+    return !t.empty() && ec == std::errc() && p == t.data() + t.size();
+  };
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), shard.index) ||
+      !number(text.substr(slash + 1), shard.count)) {
+    *why = "expected I/N, e.g. 2/4";
+    return std::nullopt;
+  }
+  if (shard.count < 1 || shard.count > 100000 || shard.index < 1 || shard.index > shard.count) {
+    *why = "expected 1 <= I <= N (N at most 100000)";
+    return std::nullopt;
+  }
+  return shard;
+}
+
 std::optional<cache::StoreOptions> cacheStoreOptions(const std::string& cacheDir,
-                                                     std::shared_ptr<spdlog::logger> log) {
+                                                     std::shared_ptr<spdlog::logger> log,
+                                                     std::vector<cache::RemoteSpec> remotes) {
   auto env = [](std::string_view name) -> std::optional<std::string> {
     const char* value = std::getenv(std::string(name).c_str());
     if (!value) return std::nullopt;
@@ -231,6 +291,7 @@ std::optional<cache::StoreOptions> cacheStoreOptions(const std::string& cacheDir
   if (!dir) return std::nullopt;
   cache::StoreOptions options;
   options.root = *dir;
+  options.remotes = std::move(remotes);
   if (std::optional<std::string> size = env("PYKC_CACHE_MAXSIZE"); size && !size->empty()) {
     if (std::optional<std::uint64_t> parsed = cache::parseSize(*size)) {
       options.maxSize = *parsed;
@@ -245,7 +306,8 @@ std::optional<cache::StoreOptions> cacheStoreOptions(const std::string& cacheDir
     // either: `-v` shows it.
     spdlog::level::level_enum l =
         level == cache::LogLevel::Debug ? spdlog::level::debug : spdlog::level::info;
-    log->log(l, "cache: {}", message);
+    // Store messages start with `cache: ` already.
+    log->log(l, "{}", message);
   };
   return options;
 }
@@ -311,6 +373,8 @@ struct Job {
   std::string arch;
   const SpecEntry* spec = nullptr;
   JobOutcome outcome = JobOutcome::Skipped;
+  // With Hit: a remote served it.
+  bool remoteHit = false;
   // Rendered diagnostics and error lines, printed after the run.
   std::string messages;
 };
@@ -345,10 +409,14 @@ void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
     return;
   }
   cache::Key key = unitKeyBuilder(compilation, request).key();
-  if (std::optional<std::vector<cache::NamedOutput>> outputs = store.get(key)) {
+  cache::GetInfo info;
+  if (std::optional<std::vector<cache::NamedOutput>> outputs = store.get(key, &info)) {
     std::string why;
     if (decodeUnit(*outputs, *compilation.typed, job.arch, &why)) {
       job.outcome = JobOutcome::Hit;
+      job.remoteHit = !info.remote.empty();
+      // A hit still reaches the read-write remotes that lack it.
+      store.share(key, *outputs);
       return;
     }
   }
@@ -435,15 +503,30 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
     }
     return nullptr;
   };
-  std::vector<Job> jobs;
+  std::vector<Job> all;
   for (const auto& [file, root] : files) {
     for (const std::string& arch : archs) {
       Job job;
       job.file = file;
       job.arch = arch;
       job.spec = specFor(file);
-      jobs.push_back(std::move(job));
+      all.push_back(std::move(job));
     }
+  }
+  // The shard: ranks in the list sorted by (file, arch), so that every
+  // machine of a CI matrix, given the same paths, splits it the same way.
+  std::vector<size_t> order(all.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::tie(all[a].file, all[a].arch) < std::tie(all[b].file, all[b].arch);
+  });
+  std::vector<bool> mine(all.size());
+  for (size_t rank = 0; rank < order.size(); ++rank) {
+    mine[order[rank]] = rank % options.shard.count == options.shard.index - 1;
+  }
+  std::vector<Job> jobs;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (mine[i]) jobs.push_back(std::move(all[i]));
   }
 
   unsigned workers = options.jobs > 0 ? static_cast<unsigned>(options.jobs)
@@ -479,7 +562,7 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
   for (std::thread& t : threads) t.join();
   if (bar) std::fprintf(inv.err, "\r\033[K");
 
-  size_t counted = 0, hits = 0, compiled = 0, failed = 0;
+  size_t counted = 0, hits = 0, remoteHits = 0, compiled = 0, failed = 0;
   bool environment = false;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job& job = jobs[i];
@@ -491,6 +574,7 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
         continue;
       case JobOutcome::Hit:
         ++hits;
+        if (job.remoteHit) ++remoteHits;
         break;
       case JobOutcome::Compiled:
         ++compiled;
@@ -507,8 +591,15 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
   }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::fprintf(inv.out, "populate: %zu jobs, %zu hits, %zu compiled, %zu failed, %.2f s\n", counted,
-               hits, compiled, failed, seconds);
+  std::string shard;
+  if (options.shard.count > 1) {
+    shard = "shard " + std::to_string(options.shard.index) + "/" +
+            std::to_string(options.shard.count) + ": ";
+  }
+  std::string remote;
+  if (!store.options().remotes.empty()) remote = " (" + std::to_string(remoteHits) + " remote)";
+  std::fprintf(inv.out, "populate: %s%zu jobs, %zu hits%s, %zu compiled, %zu failed, %.2f s\n",
+               shard.c_str(), counted, hits, remote.c_str(), compiled, failed, seconds);
   if (failed == 0) return kExitOk;
   return environment ? kExitEnvironment : kExitSourceErrors;
 }

@@ -102,9 +102,26 @@ llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
 // the store's log lines forwarded to `log` (may be null). nullopt when no
 // folder can be found (compiles then run without a cache).
 std::optional<cache::StoreOptions> cacheStoreOptions(const std::string& cacheDir,
-                                                     std::shared_ptr<spdlog::logger> log);
+                                                     std::shared_ptr<spdlog::logger> log,
+                                                     std::vector<cache::RemoteSpec> remotes = {});
 
 struct Invocation;
+
+// The remote levels (docs/CACHE.md, "Remote storage"): the `--remote` values
+// when there are any (each may list several, separated by spaces), else
+// $PYKC_REMOTE_STORAGE's items. None with `noRemote`. nullopt, after
+// `pykc: error: --remote URL: why` on inv.err, when a --remote value is
+// malformed (exit 2); a malformed item of the variable is left out with a
+// warning (a cache setting never fails a compile).
+std::optional<std::vector<cache::RemoteSpec>> resolveRemotes(const std::vector<std::string>& flags,
+                                                             bool noRemote, Invocation& inv);
+
+// `--shard I/N`: 1 <= I <= N. nullopt (with `why`) when malformed.
+struct Shard {
+  unsigned index = 1;
+  unsigned count = 1;
+};
+std::optional<Shard> parseShard(std::string_view text, std::string* why);
 
 struct PopulateOptions {
   // Files and folders (searched recursively for *.py).
@@ -114,6 +131,9 @@ struct PopulateOptions {
   std::string specFile;
   // Worker threads; 0: the hardware's.
   int jobs = 0;
+  // Only the jobs of this shard: the whole list sorted by (file, arch), and
+  // of it every job whose index modulo N is I-1.
+  Shard shard;
 };
 
 // `pykc cache populate`: every file x arch into `store`, in parallel. Prints

@@ -45,13 +45,13 @@ std::string buildArchive(const std::vector<std::pair<cache::EntryKind, std::stri
 
 TEST(CacheArchive, RoundTrip) {
   TempDir src, dst, out;
-  Store from(StoreOptions{src.path(), 0, false, false, {}});
+  Store from(StoreOptions{src.path(), 0, false, false, {}, {}});
   fill(from);
   cache::ArchiveReport e = from.exportArchive(out / "cache.pykc");
   ASSERT_TRUE(e.ok) << e.error;
   EXPECT_EQ(e.records, 4u);
   EXPECT_EQ(e.blobs, 9u);  // 4 x (cubin, ptx) + one shared blob
-  Store to(StoreOptions{dst.path(), 0, false, false, {}});
+  Store to(StoreOptions{dst.path(), 0, false, false, {}, {}});
   cache::ArchiveReport i = to.importArchive(out / "cache.pykc");
   ASSERT_TRUE(i.ok) << i.error;
   EXPECT_EQ(i.records, 4u);
@@ -67,7 +67,7 @@ TEST(CacheArchive, RoundTrip) {
 
 TEST(CacheArchive, ExportSkipsDamagedEntries) {
   TempDir src, out;
-  Store from(StoreOptions{src.path(), 0, false, false, {}});
+  Store from(StoreOptions{src.path(), 0, false, false, {}, {}});
   fill(from);
   std::string blob = cache::detail::entryPath(src.path(), "cas",
                                               cache::Digest::of(outputsFor("b")[0].bytes));
@@ -82,7 +82,7 @@ TEST(CacheArchive, ExportSkipsDamagedEntries) {
 
 TEST(CacheArchive, TamperedArchiveIsRefusedWhole) {
   TempDir src, out;
-  Store from(StoreOptions{src.path(), 0, false, false, {}});
+  Store from(StoreOptions{src.path(), 0, false, false, {}, {}});
   fill(from);
   ASSERT_TRUE(from.exportArchive(out / "cache.pykc").ok);
   const std::string good = readAll(out / "cache.pykc");
@@ -93,7 +93,7 @@ TEST(CacheArchive, TamperedArchiveIsRefusedWhole) {
     bad[at] ^= 0x10;
     writeAll(out / "bad.pykc", bad);
     TempDir dst;
-    Store to(StoreOptions{dst.path(), 0, false, false, {}});
+    Store to(StoreOptions{dst.path(), 0, false, false, {}, {}});
     cache::ArchiveReport r = to.importArchive(out / "bad.pykc");
     EXPECT_FALSE(r.ok) << "byte " << at;
     EXPECT_NE(r.error.find("nothing was imported"), std::string::npos) << r.error;
@@ -104,7 +104,7 @@ TEST(CacheArchive, TamperedArchiveIsRefusedWhole) {
                                  std::string(), good + "x"}) {
     writeAll(out / "bad.pykc", bad);
     TempDir dst;
-    Store to(StoreOptions{dst.path(), 0, false, false, {}});
+    Store to(StoreOptions{dst.path(), 0, false, false, {}, {}});
     EXPECT_FALSE(to.importArchive(out / "bad.pykc").ok);
     EXPECT_TRUE(filesUnder(dst.path()).empty());
   }
@@ -118,7 +118,7 @@ TEST(CacheArchive, ConsistentDigestButBadEntryIsRefused) {
   std::string blob = cache::encodeBlob(content);
   cache::ActionRecord record{keyFor("k"), {{"cubin", cache::Digest::of(content), content.size()}}};
   std::string rec = cache::encodeRecord(record);
-  Store to(StoreOptions{dst.path(), 0, false, false, {}});
+  Store to(StoreOptions{dst.path(), 0, false, false, {}, {}});
 
   writeAll(out / "ok.pykc", buildArchive({{cache::EntryKind::Blob, blob},
                                           {cache::EntryKind::Record, rec}}));
@@ -143,7 +143,7 @@ TEST(CacheArchive, ConsistentDigestButBadEntryIsRefused) {
 
 TEST(CacheArchive, MissingFileIsAnError) {
   TempDir dst;
-  Store to(StoreOptions{dst.path(), 0, false, false, {}});
+  Store to(StoreOptions{dst.path(), 0, false, false, {}, {}});
   cache::ArchiveReport r = to.importArchive(dst / "nope.pykc");
   EXPECT_FALSE(r.ok);
   EXPECT_FALSE(r.error.empty());
@@ -159,7 +159,7 @@ namespace {
 // PYKC_WRITE_CLI_FIXTURE=1 rewrites the file instead.
 TEST(CacheArchive, CliFixtureIsStable) {
   TempDir dir, out;
-  Store store(StoreOptions{dir.path(), 0, false, false, {}});
+  Store store(StoreOptions{dir.path(), 0, false, false, {}, {}});
   const char* kernels[] = {"saxpy", "reduce_sum", "stencil"};
   for (const char* arch : {"sm_80", "sm_90"}) {
     for (const char* kernel : kernels) {

@@ -70,7 +70,7 @@ void runWriters(const std::string& root, std::uint64_t maxSize) {
 }
 
 void checkEverything(const std::string& root) {
-  Store store(StoreOptions{root, 0, false, false, {}});
+  Store store(StoreOptions{root, 0, false, false, {}, {}});
   cache::VerifyReport v = store.verify(false);
   for (const std::string& p : v.problems) ADD_FAILURE() << p;
   for (int id = 0; id < 8; ++id) {
@@ -95,7 +95,7 @@ TEST(CacheFault, EightConcurrentProcesses) {
   TempDir dir;
   runWriters(dir.path(), 0);
   checkEverything(dir.path());
-  Store store(StoreOptions{dir.path(), 0, false, false, {}});
+  Store store(StoreOptions{dir.path(), 0, false, false, {}, {}});
   // With no limit every entry survives.
   EXPECT_GE(store.list().size(), 12u);
   cache::Counters c = store.counters();
@@ -107,7 +107,7 @@ TEST(CacheFault, EightConcurrentProcessesWithEviction) {
   // Small enough that gc runs often, concurrently with puts and gets.
   runWriters(dir.path(), 600 * 1024);
   checkEverything(dir.path());
-  Store store(StoreOptions{dir.path(), 0, false, false, {}});
+  Store store(StoreOptions{dir.path(), 0, false, false, {}, {}});
   EXPECT_GT(store.counters().evictions, 0u);
 }
 
@@ -133,7 +133,7 @@ TEST(CacheFault, WriterKilledMidWrite) {
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
     ASSERT_TRUE(WIFSIGNALED(status));
   }
-  Store store(StoreOptions{dir.path(), 0, false, false, {}});
+  Store store(StoreOptions{dir.path(), 0, false, false, {}, {}});
   cache::VerifyReport v = store.verify(false);
   for (const std::string& p : v.problems) ADD_FAILURE() << p;
   int hits = 0;
@@ -170,7 +170,7 @@ TEST(CacheFault, ReadOnlyCacheServesHitsAndRefusesWritesSoftly) {
     mounted = true;
   }
   {
-    Store store(StoreOptions{root, 0, false, false, {}});
+    Store store(StoreOptions{root, 0, false, false, {}, {}});
     ASSERT_TRUE(store.put(keyFor("k"), expectedFor("k", 5000)));
   }
   if (mounted) {
@@ -184,7 +184,7 @@ TEST(CacheFault, ReadOnlyCacheServesHitsAndRefusesWritesSoftly) {
   }
   LogLines log;
   {
-    StoreOptions o{root, 0, false, false, log.sink()};
+    StoreOptions o{root, 0, false, false, log.sink(), {}};
     Store store(o);
     EXPECT_EQ(store.get(keyFor("k")), expectedFor("k", 5000));
     EXPECT_FALSE(store.get(keyFor("other")));
@@ -213,7 +213,7 @@ TEST(CacheFault, FullDisk) {
   }
   LogLines log;
   {
-    StoreOptions o{root + "/cache", 0, false, false, log.sink()};
+    StoreOptions o{root + "/cache", 0, false, false, log.sink(), {}};
     Store store(o);
     std::vector<NamedOutput> small = {{"cubin", bytesFor("small", 20000)}};
     ASSERT_TRUE(store.put(keyFor("small"), small));

@@ -1,0 +1,9 @@
+# ARGS: compile %s --remote redis://user:secret@127.0.0.1
+# EXIT: 2
+from numba import cuda
+
+
+@cuda.jit("void(float32[::1])")
+def k(x):
+    x[0] = 1.0
+# CHECK:STDERR: pykc: error: --remote redis://user:secret@127.0.0.1: credentials in the URL are not supported

@@ -1,0 +1,9 @@
+# ARGS: compile %s --remote redis://127.0.0.1/cache
+# EXIT: 2
+from numba import cuda
+
+
+@cuda.jit("void(float32[::1])")
+def k(x):
+    x[0] = 1.0
+# CHECK:STDERR: pykc: error: --remote redis://127.0.0.1/cache: `cache` is not a database number
