@@ -30,6 +30,16 @@ constexpr const char* kDescription =
     "Exit codes: 0 ok, 1 errors in the source, 2 bad command line,\n"
     "3 environment or internal failure.";
 
+// A repeatable option (`--arch`, `--sig`, `-D`, ...) takes one value per flag, so
+// `pykc compile --arch sm_90 FILE` leaves FILE to the positional argument instead of
+// reading it as a second arch. Commas still give several values in one flag.
+void oneValuePerFlag(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options([](CLI::Option*) { return true; })) {
+    if (!opt->get_positional() && opt->get_type_size_max() > 0) opt->allow_extra_args(false);
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) oneValuePerFlag(*sub);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -53,6 +63,7 @@ int main(int argc, char** argv) {
     auto compileCmd = tools::addCompileCommand(app);
     auto inspectCmd = tools::addInspectCommand(app);
     auto cacheCmd = tools::addCacheCommand(app);
+    oneValuePerFlag(app);
 
     try {
       app.parse(argc, argv);
