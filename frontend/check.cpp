@@ -2158,7 +2158,12 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
     case Intrinsic::Pow: {
       // pow(a, b) is a ** b.
       if (!needArgs(2, 2, "2 arguments")) return Val::bad();
-      if (!needNumber(0) || !needNumber(1)) return Val::bad();
+      for (size_t k = 0; k < 2; ++k) {
+        // Numbers, complex ones included.
+        if (!args[k].isValue() || !types().isScalar(args[k].type)) {
+          if (!needNumber(k)) return Val::bad();
+        }
+      }
       auto typing = binaryResultType(types(), ArithOp::Pow, args[0].type, args[1].type);
       if (!typing) {
         error(e.range, Diag::MismatchedOperandTypes, "**", typeName(args[0].type), typeName(args[1].type));
@@ -2207,9 +2212,12 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
     case Intrinsic::Cmath: {
       auto fn = static_cast<CmathFn>(callee.meaning.payload);
       std::string fname = "cmath." + std::string(cmathFnName(fn));
+      // cmath.log(z, base) is numba's log(z) / log(base).
       size_t arity = fn == CmathFn::Rect ? 2 : 1;
-      if (args.size() != arity || !c.keywords.empty()) {
-        error(e.range, Diag::WrongArgCount, fname, plural(arity, "argument"),
+      size_t maxArity = fn == CmathFn::Log ? 2 : arity;
+      if (args.size() < arity || args.size() > maxArity || !c.keywords.empty()) {
+        error(e.range, Diag::WrongArgCount, fname,
+              maxArity > arity ? "1 or 2 arguments" : plural(arity, "argument"),
               std::to_string(args.size() + ast_.list(c.keywords).size()));
         return Val::bad();
       }

@@ -85,7 +85,7 @@ constexpr std::string_view kMathConsts[] = {"pi", "e", "tau", "inf", "nan"};
 
 constexpr std::string_view kCmathFns[] = {
     "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "phase", "polar",
-    "rect", "isnan", "isinf", "isfinite",
+    "rect", "isnan", "isinf", "isfinite", "acos", "asin", "atan", "acosh", "asinh", "atanh",
 };
 
 Entity make(Intrinsic kind, std::string_view path, uint32_t payload = 0) {

@@ -114,7 +114,7 @@ enum class MathFn : uint8_t {
 // The cmath functions pykc compiles.
 enum class CmathFn : uint8_t {
   Exp, Log, Log10, Sqrt, Sin, Cos, Tan, Sinh, Cosh, Tanh, Phase, Polar, Rect, Isnan, Isinf,
-  Isfinite,
+  Isfinite, Acos, Asin, Atan, Acosh, Asinh, Atanh,
 };
 std::string_view cmathFnName(CmathFn fn);
 

@@ -25,6 +25,7 @@
 #include "frontend/ast.h"
 #include "frontend/source.h"
 #include "frontend/typed_module.h"
+#include "lowering/complex_math.h"
 
 namespace lowering {
 namespace {
@@ -876,7 +877,7 @@ llvm::Value* FunctionLowering::makeComplex(llvm::Value* re, llvm::Value* im, Typ
   return builder_.CreateInsertValue(agg, im, 1);
 }
 
-// + - * / of complex numbers; division is CPython's (and numba's) _Py_c_quot:
+// + - * / ** of complex numbers (** in complex_math.cpp); division is CPython's (and numba's) _Py_c_quot:
 // scaled by the larger part of the divisor; a zero divisor gives NaNs.
 llvm::Value* FunctionLowering::complexArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId t) {
   llvm::Value* a = builder_.CreateExtractValue(l, 0);
@@ -891,8 +892,12 @@ llvm::Value* FunctionLowering::complexArith(Operator op, llvm::Value* l, llvm::V
     case Operator::Mult:
       return makeComplex(builder_.CreateFSub(builder_.CreateFMul(a, c), builder_.CreateFMul(b, d)),
                          builder_.CreateFAdd(builder_.CreateFMul(a, d), builder_.CreateFMul(b, c)), t);
+    case Operator::Pow: {
+      ComplexParts p = lowerComplexPow(builder_, ml_.module(), ComplexParts{a, b}, ComplexParts{c, d});
+      return makeComplex(p.re, p.im, t);
+    }
     default: {
-      assert(op == Operator::Div && "the checker allows + - * / on complex numbers");
+      assert(op == Operator::Div && "the checker allows + - * / ** on complex numbers");
       llvm::Type* ft = a->getType();
       auto fabs = [&](llvm::Value* v) { return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
       llvm::Value* nan = llvm::ConstantFP::getNaN(ft);
@@ -920,8 +925,8 @@ llvm::Value* FunctionLowering::complexArith(Operator op, llvm::Value* l, llvm::V
   }
 }
 
-// cmath.<fn> on a complex value (real arguments converted), with the usual
-// formulas (numba's cmathimpl handles more infinities and NaNs specially).
+// cmath.<fn> on a complex value (real arguments converted): numba-cuda's
+// cmathimpl algorithms (lowering/complex_math.cpp), special values included.
 llvm::Value* FunctionLowering::emitCmath(ExprId id, CmathFn fn, const ast::Call& c) {
   TypeId ct = inst_.opTypes[id.index];
   TypeId pt = types().complexPart(ct);
@@ -929,10 +934,9 @@ llvm::Value* FunctionLowering::emitCmath(ExprId id, CmathFn fn, const ast::Call&
   auto args = ast_.list(c.args);
   auto lib = [&](std::string_view name, std::vector<llvm::Value*> a) { return callLibdevice(name, pt, std::move(a)); };
   auto fabs = [&](llvm::Value* v) { return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
+  auto fromParts = [&](ComplexParts p) { return makeComplex(p.re, p.im, ct); };
   if (fn == CmathFn::Rect) {
-    llvm::Value* r = emitExprAs(args[0], pt);
-    llvm::Value* phi = emitExprAs(args[1], pt);
-    return makeComplex(builder_.CreateFMul(r, lib("cos", {phi})), builder_.CreateFMul(r, lib("sin", {phi})), ct);
+    return fromParts(lowerCmathRect(builder_, ml_.module(), emitExprAs(args[0], pt), emitExprAs(args[1], pt)));
   }
   llvm::Value* z = emitExprAs(args[0], ct);
   llvm::Value* x = builder_.CreateExtractValue(z, 0);
@@ -952,86 +956,18 @@ llvm::Value* FunctionLowering::emitCmath(ExprId id, CmathFn fn, const ast::Call&
       agg = builder_.CreateInsertValue(agg, lib("hypot", {x, y}), 0);
       return builder_.CreateInsertValue(agg, lib("atan2", {y, x}), 1);
     }
-    case CmathFn::Exp: {
-      llvm::Value* e = lib("exp", {x});
-      llvm::Value* im = builder_.CreateFMul(e, lib("sin", {y}));
-      // A real argument keeps a (signed) zero imaginary part.
-      im = builder_.CreateSelect(builder_.CreateFCmpOEQ(y, llvm::ConstantFP::get(ft, 0.0)), y, im);
-      return makeComplex(builder_.CreateFMul(e, lib("cos", {y})), im, ct);
-    }
-    case CmathFn::Log:
-    case CmathFn::Log10: {
-      llvm::Value* re = lib("log", {lib("hypot", {x, y})});
-      llvm::Value* im = lib("atan2", {y, x});
-      if (fn == CmathFn::Log10) {
-        llvm::Value* ln10 = llvm::ConstantFP::get(ft, M_LN10);
-        re = builder_.CreateFDiv(re, ln10);
-        im = builder_.CreateFDiv(im, ln10);
-      }
-      return makeComplex(re, im, ct);
-    }
-    case CmathFn::Sqrt: {
-      // CPython's c_sqrt without its subnormal scaling.
-      llvm::Value* zero = llvm::ConstantFP::get(ft, 0.0);
-      llvm::Value* ax = fabs(x);
-      llvm::Value* ay = fabs(y);
-      llvm::Value* s = lib("sqrt", {builder_.CreateFMul(builder_.CreateFAdd(ax, lib("hypot", {ax, ay})),
-                                                        llvm::ConstantFP::get(ft, 0.5))});
-      llvm::Value* d = builder_.CreateFDiv(ay, builder_.CreateFMul(s, llvm::ConstantFP::get(ft, 2.0)));
-      llvm::Value* positive = builder_.CreateFCmpOGE(x, zero);
-      llvm::Value* re = builder_.CreateSelect(positive, s, d);
-      llvm::Value* im = lib("copysign", {builder_.CreateSelect(positive, d, s), y});
-      llvm::Value* isZero = builder_.CreateAnd(builder_.CreateFCmpOEQ(x, zero), builder_.CreateFCmpOEQ(y, zero));
-      llvm::Value* yInf = builder_.CreateFCmpOEQ(ay, inf);
-      re = builder_.CreateSelect(isZero, zero, builder_.CreateSelect(yInf, inf, re));
-      im = builder_.CreateSelect(isZero, y, builder_.CreateSelect(yInf, y, im));
-      return makeComplex(re, im, ct);
-    }
-    case CmathFn::Sin:
-      return makeComplex(builder_.CreateFMul(lib("sin", {x}), lib("cosh", {y})),
-                         builder_.CreateFMul(lib("cos", {x}), lib("sinh", {y})), ct);
-    case CmathFn::Cos:
-      return makeComplex(builder_.CreateFMul(lib("cos", {x}), lib("cosh", {y})),
-                         builder_.CreateFNeg(builder_.CreateFMul(lib("sin", {x}), lib("sinh", {y}))), ct);
-    case CmathFn::Sinh:
-      return makeComplex(builder_.CreateFMul(lib("sinh", {x}), lib("cos", {y})),
-                         builder_.CreateFMul(lib("cosh", {x}), lib("sin", {y})), ct);
-    case CmathFn::Cosh:
-      return makeComplex(builder_.CreateFMul(lib("cosh", {x}), lib("cos", {y})),
-                         builder_.CreateFMul(lib("sinh", {x}), lib("sin", {y})), ct);
-    case CmathFn::Tanh:
-    case CmathFn::Tan: {
-      // tan(z) = -i tanh(iz).
-      llvm::Value* u = x;
-      llvm::Value* v = y;
-      if (fn == CmathFn::Tan) {
-        u = builder_.CreateFNeg(y);
-        v = x;
-      }
-      // CPython's c_tanh: the plain formula, or its limit for large |u|.
-      llvm::Value* one = llvm::ConstantFP::get(ft, 1.0);
-      llvm::Value* t = lib("tanh", {u});
-      llvm::Value* ty = lib("tan", {v});
-      llvm::Value* cx = builder_.CreateFDiv(one, lib("cosh", {u}));
-      llvm::Value* txty = builder_.CreateFMul(t, ty);
-      llvm::Value* denom = builder_.CreateFAdd(one, builder_.CreateFMul(txty, txty));
-      llvm::Value* re = builder_.CreateFDiv(builder_.CreateFMul(t, builder_.CreateFAdd(one, builder_.CreateFMul(ty, ty))), denom);
-      llvm::Value* im = builder_.CreateFMul(builder_.CreateFMul(builder_.CreateFDiv(ty, denom), cx), cx);
-      llvm::Value* big = builder_.CreateFCmpOGT(fabs(u), llvm::ConstantFP::get(ft, 20.0));
-      llvm::Value* reBig = lib("copysign", {one, u});
-      llvm::Value* imBig = builder_.CreateFMul(
-          builder_.CreateFMul(llvm::ConstantFP::get(ft, 4.0), builder_.CreateFMul(lib("sin", {v}), lib("cos", {v}))),
-          lib("exp", {builder_.CreateFMul(llvm::ConstantFP::get(ft, -2.0), fabs(u))}));
-      re = builder_.CreateSelect(big, reBig, re);
-      im = builder_.CreateSelect(big, imBig, im);
-      if (fn == CmathFn::Tan) return makeComplex(im, builder_.CreateFNeg(re), ct);
-      return makeComplex(re, im, ct);
-    }
     default:
       break;
   }
-  assert(false && "every cmath function is lowered");
-  return z;
+  llvm::Value* result = fromParts(lowerCmathUnary(builder_, ml_.module(), fn, ComplexParts{x, y}));
+  if (fn == CmathFn::Log && args.size() == 2) {
+    // cmath.log(z, base): numba's cmath.log(z) / cmath.log(base).
+    llvm::Value* base = emitExprAs(args[1], ct);
+    ComplexParts b{builder_.CreateExtractValue(base, 0), builder_.CreateExtractValue(base, 1)};
+    llvm::Value* logBase = fromParts(lowerCmathUnary(builder_, ml_.module(), fn, b));
+    result = complexArith(Operator::Div, result, logBase, ct);
+  }
+  return result;
 }
 
 // A module-level array literal: its `.const` global, as a C-ordered array value.
