@@ -136,6 +136,11 @@ private:
   const JitFunction& fn_;
   bool reporting_ = false;
   bool changed_ = false;
+  // The statement being checked (assignments to slices register run-time
+  // shape checks for it).
+  uint32_t currentStmt_ = 0;
+  void sliceShapeCheck(const NodeRange& where, const char* message);
+  bool checkSliceAugAssign(StmtId id, const ast::AugAssign& a, const Val& view, const Val& rhs);
   int loopDepth_ = 0;
   std::set<std::string> locals_;
   std::map<std::string, TypeId> vars_;
@@ -367,6 +372,7 @@ void FunctionChecker::checkCondition(ExprId id) {
 
 void FunctionChecker::checkStmt(StmtId id) {
   const Stmt& s = ast_.stmt(id);
+  currentStmt_ = id.index;
   switch (s.kind()) {
     case StmtKind::Assign: {
       const auto& a = s.as<ast::Assign>();
@@ -400,9 +406,7 @@ void FunctionChecker::checkStmt(StmtId id) {
         current = checkSubscript(a.target, target.as<ast::Subscript>());
         record(a.target, current);
         if (current.isValue() && types().isArray(current.type)) {
-          error(target.range, Diag::UnsupportedFeature,
-                "augmented assignment to a slice of an array (`a[1:3] += x`) is not supported "
-                "in kernels yet: write `a[1:3] = ...` or loop over the elements");
+          checkSliceAugAssign(id, a, current, rhs);
           return;
         }
       } else {
@@ -886,21 +890,24 @@ void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRa
     record(target, element);
     if (!element.isValue() || !value.ok) return;
     if (types().isArray(element.type)) {
-      // numba: `a[1:n] = x` broadcasts a scalar; `a[i, :] = b` copies an array of
-      // the same dimensions (shapes are not checked, as without boundscheck).
+      // numba's setitem on a view: `a[1:n] = x` broadcasts a number; an array is
+      // broadcast onto the view (NumPy's rules: missing leading dimensions and
+      // dimensions of extent 1 repeat), its shapes checked at run time.
       const Type& view = types().get(element.type);
-      bool ok = value.isValue() &&
-                ((types().isScalar(value.type) &&
-                  !(types().isComplex(value.type) && !types().isComplex(view.element))) ||
-                 (types().isArray(value.type) && types().get(value.type).ndim == view.ndim &&
-                  !(types().isComplex(types().get(value.type).element) &&
-                    !types().isComplex(view.element))));
+      bool isArray = value.isValue() && types().isArray(value.type);
+      TypeId source = !value.isValue() ? TypeId()
+                      : isArray        ? types().get(value.type).element
+                                       : value.type;
+      bool ok = source.valid() && types().isScalar(source) &&
+                !(types().isComplex(source) && !types().isComplex(view.element));
       if (!ok) {
         error(valueRange, Diag::InvalidAssignment,
               "cannot assign `" + (value.isValue() ? typeName(value.type) : textOf(target)) +
-                  "` to `" + typeName(element.type) +
-                  "`: a slice takes a number or an array of the same dimensions");
+                  "` to `" + typeName(element.type) + "`: a slice takes a number or an array" +
+                  (source.valid() && types().isComplex(source) ? " of real numbers" : ""));
+        return;
       }
+      if (isArray) sliceShapeCheck(t.range, "cannot assign slice from input of different size");
       return;
     }
     if (!value.isValue() || !types().isScalar(value.type) ||
@@ -920,6 +927,75 @@ void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRa
     return;
   }
   error(t.range, Diag::InvalidAssignment, "cannot assign to `" + textOf(target) + "`");
+}
+
+// A debug=True kernel reports a failed run-time shape check of an assignment to
+// a slice as numba's ValueError (docs/compile.md).
+void FunctionChecker::sliceShapeCheck(const NodeRange& where, const char* message) {
+  if (!inst_.isKernel || !fn_.options.debug) return;
+  for (const ErrorSite& site : inst_.errorSites) {
+    if (site.stmt == currentStmt_) return;
+  }
+  inst_.errorSites.push_back(ErrorSite{currentStmt_, "ValueError", message, where.lineno});
+}
+
+namespace {
+// NumPy's kinds in the order of its same_kind casting: bool, integers, floats,
+// complex numbers.
+int kindRank(const TypeTable& types, TypeId t) {
+  if (types.isBool(t)) return 0;
+  if (types.isInt(t)) return 1;
+  if (types.isFloat(t)) return 2;
+  return 3;
+}
+}  // namespace
+
+// `view op= x` on a slice: numba's in-place ufunc (`np.add(view, x, out=view)`).
+// A number of the view's kind or lower joins the view's type (NumPy's rule for a
+// scalar and an array); an array operand is promoted with it, element by
+// element, and broadcast onto the view with run-time shape checks. The result
+// must cast to the element type within its kind (`same_kind`): an integer view
+// cannot take a float result.
+bool FunctionChecker::checkSliceAugAssign(StmtId id, const ast::AugAssign& a, const Val& view,
+                                          const Val& rhs) {
+  const Stmt& s = ast_.stmt(id);
+  if (!rhs.isValue()) return false;
+  TypeId element = types().get(view.type).element;
+  bool isArray = types().isArray(rhs.type);
+  TypeId operand = isArray ? types().get(rhs.type).element : rhs.type;
+  auto op = arithOf(a.op);
+  std::optional<OpTyping> typing;
+  if (op && types().isScalar(operand)) {
+    TypeId other = !isArray && kindRank(types(), operand) <= kindRank(types(), element) ? element
+                                                                                        : operand;
+    typing = binaryResultType(types(), *op, element, other);
+  }
+  if (!typing) {
+    error(s.range, Diag::MismatchedOperandTypes, std::string(spelling(a.op)) + "=",
+          typeName(view.type), typeName(rhs.type));
+    return false;
+  }
+  if (kindRank(types(), typing->result) > kindRank(types(), element)) {
+    error(s.range, Diag::InvalidAssignment,
+          "cannot store the `" + typeName(typing->result) + "` result of `" +
+              std::string(spelling(a.op)) + "=` in `" + typeName(view.type) +
+              "`: numba's in-place operators on arrays cast only within a kind");
+    return false;
+  }
+  if (isArray && types().get(rhs.type).ndim > types().get(view.type).ndim) {
+    // numba: "ufunc ... called with unsuitable explicit output arrays".
+    error(s.range, Diag::InvalidAssignment,
+          "cannot apply `" + std::string(spelling(a.op)) + "=` with `" + typeName(rhs.type) +
+              "` to `" + typeName(view.type) + "`: the operand has more dimensions than the slice");
+    return false;
+  }
+  inst_.stmtOpTypes[id.index] = typing->operand;
+  inst_.stmtResultTypes[id.index] = typing->result;
+  inst_.powExponentTypes[a.value.index] = typing->exponent;
+  if (isArray) {
+    sliceShapeCheck(s.range, "operands could not be broadcast together with remapped shapes");
+  }
+  return true;
 }
 
 // --- expressions ------------------------------------------------------------------

@@ -112,7 +112,16 @@ private:
   llvm::Align elementAlign(TypeId elementType);
   llvm::Value* emitFp16(Fp16Fn fn, std::span<const ExprId> args);
   void emitPrint(std::span<const ExprId> args);
-  void storeSlice(llvm::Value* view, TypeId viewType, llvm::Value* value, TypeId valueType);
+  // `view op= x` on a slice: the element operation (stmtOpTypes & co.).
+  struct SliceUpdate {
+    Operator op;
+    TypeId opType;
+    TypeId resultType;
+    TypeId exponent;
+  };
+  void storeSlice(llvm::Value* view, TypeId viewType, llvm::Value* value, TypeId valueType,
+                  const SliceUpdate* update = nullptr);
+  void sliceShapeFailure(llvm::Value* mismatch);
   llvm::Value* emitArrayAlloc(ExprId id, Intrinsic kind, const ast::Call& c);
   llvm::Value* emitArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId opType,
                          TypeId exponentType);
@@ -146,6 +155,8 @@ private:
   unsigned sharedCounter_ = 0;
   // debug=True kernels: the error code of each assert/raise statement.
   std::map<uint32_t, uint32_t> errorCodes_;
+  // The statement being lowered (for the error sites of slice assignments).
+  uint32_t currentStmt_ = 0;
 
 public:
   // The codes given to this instance's error sites (for the manifest).
@@ -987,14 +998,21 @@ llvm::Value* FunctionLowering::constArray(uint32_t index, TypeId arrayType) {
 
 // `view[...] = value`: a loop nest over the view storing the scalar, or the
 // element of `value` (an array of the same dimensions) at the same indices.
+// numba's setitem on a view (`fancy_setslice`), or with `update` its in-place
+// ufunc: a number is broadcast; an array is broadcast onto the view (missing
+// leading dimensions and extents of 1 repeat with stride 0; extra leading
+// dimensions must have extent 1), any other shape difference fails before an
+// element is written. Elements go in C order; an overlapping source array is
+// read as it is being written (numba copies it first for `=`).
 void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Value* value,
-                                  TypeId valueType) {
+                                  TypeId valueType, const SliceUpdate* update) {
   const Type& vt = types().get(viewType);
   TypeId element = vt.element;
   ArrayParts dst = arrayParts(view, viewType);
   bool fromArray = types().isArray(valueType);
   ArrayParts src;
   TypeId srcElement;
+  std::vector<llvm::Value*> srcStrides(vt.ndim, builder_.getInt64(0));
   if (fromArray) {
     src = arrayParts(value, valueType);
     srcElement = types().get(valueType).element;
@@ -1002,7 +1020,22 @@ void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Valu
     const Type& st = types().get(valueType);
     if (st.layout == Layout::C) src.strides[st.ndim - 1] = builder_.getInt64(1);
     if (st.layout == Layout::F) src.strides[0] = builder_.getInt64(1);
-  } else {
+    llvm::Value* mismatch = builder_.getFalse();
+    llvm::Value* one = builder_.getInt64(1);
+    int extra = static_cast<int>(st.ndim) - static_cast<int>(vt.ndim);
+    for (int d = 0; d < extra; ++d) {
+      mismatch = builder_.CreateOr(mismatch, builder_.CreateICmpNE(src.shape[d], one));
+    }
+    for (unsigned j = 0; j < vt.ndim; ++j) {
+      int sd = static_cast<int>(j) + extra;
+      if (sd < 0) continue;  // a missing leading dimension: stride 0
+      llvm::Value* same = builder_.CreateICmpEQ(src.shape[sd], dst.shape[j]);
+      llvm::Value* unit = builder_.CreateICmpEQ(src.shape[sd], one);
+      srcStrides[j] = builder_.CreateSelect(same, src.strides[sd], builder_.getInt64(0));
+      mismatch = builder_.CreateOr(mismatch, builder_.CreateNot(builder_.CreateOr(same, unit)));
+    }
+    sliceShapeFailure(mismatch);
+  } else if (!update) {
     value = convert(value, valueType, element);
   }
   llvm::Type* i64 = builder_.getInt64Ty();
@@ -1029,20 +1062,52 @@ void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Valu
   for (unsigned d = 0; d < vt.ndim; ++d) {
     llvm::Value* i = builder_.CreateLoad(i64, counters[d]);
     dstOffset = builder_.CreateAdd(dstOffset, builder_.CreateMul(i, dst.strides[d]));
-    if (fromArray) srcOffset = builder_.CreateAdd(srcOffset, builder_.CreateMul(i, src.strides[d]));
+    if (fromArray) srcOffset = builder_.CreateAdd(srcOffset, builder_.CreateMul(i, srcStrides[d]));
   }
   llvm::Value* item = value;
+  TypeId itemType = valueType;
   if (fromArray) {
     item = loadElement(builder_.CreateGEP(memoryType(srcElement), src.data, srcOffset), srcElement);
-    item = convert(item, srcElement, element);
+    itemType = srcElement;
+    if (!update) item = convert(item, srcElement, element);
   }
-  storeElement(builder_.CreateGEP(memoryType(element), dst.data, dstOffset), item, element);
+  llvm::Value* dstPtr = builder_.CreateGEP(memoryType(element), dst.data, dstOffset);
+  if (update) {
+    llvm::Value* l = convert(loadElement(dstPtr, element), element, update->opType);
+    llvm::Value* r = convert(item, itemType, update->exponent.valid() ? update->exponent : update->opType);
+    llvm::Value* result = emitArith(update->op, l, r, update->opType, update->exponent);
+    item = convert(result, update->resultType, element);
+  }
+  storeElement(dstPtr, item, element);
   for (unsigned d = vt.ndim; d-- > 0;) {
     llvm::Value* i = builder_.CreateLoad(i64, counters[d]);
     builder_.CreateStore(builder_.CreateAdd(i, builder_.getInt64(1), "", true, true), counters[d]);
     builder_.CreateBr(latches[d]);
     builder_.SetInsertPoint(exits[d]);
   }
+}
+
+// A failed shape check of a slice assignment is numba's ValueError: reported
+// through `pykc_error` in debug=True kernels; otherwise the thread ends, as
+// numba's kernels return with the exception unchecked (a device function ends
+// the thread with PTX `exit`, where numba returns through every caller).
+void FunctionLowering::sliceShapeFailure(llvm::Value* mismatch) {
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(mismatch); c && c->isZero()) return;
+  auto* fail = llvm::BasicBlock::Create(context_, "slice.shape_error", function_);
+  auto* ok = llvm::BasicBlock::Create(context_, "slice.shape_ok", function_);
+  builder_.CreateCondBr(mismatch, fail, ok,
+                        llvm::MDBuilder(context_).createBranchWeights(1, 1 << 20));
+  builder_.SetInsertPoint(fail);
+  if (errorCodes_.count(currentStmt_)) {
+    reportError(currentStmt_);
+  } else if (inst_.isKernel) {
+    builder_.CreateRetVoid();
+  } else {
+    auto* exitTy = llvm::FunctionType::get(builder_.getVoidTy(), false);
+    builder_.CreateCall(llvm::InlineAsm::get(exitTy, "exit;", "", true));
+    builder_.CreateUnreachable();
+  }
+  builder_.SetInsertPoint(ok);
 }
 
 // debug=True: the first failing site's code goes into `pykc_error` (later ones
@@ -1255,6 +1320,7 @@ void FunctionLowering::storeTarget(ExprId target, llvm::Value* value, TypeId typ
 
 void FunctionLowering::emitStmt(StmtId id) {
   const Stmt& s = ast_.stmt(id);
+  currentStmt_ = id.index;
   setLocation(s.range);
   switch (s.kind()) {
     case StmtKind::Assign: {
@@ -1292,6 +1358,14 @@ void FunctionLowering::emitStmt(StmtId id) {
         return;
       }
       const auto& sub = target.as<ast::Subscript>();
+      if (types().isArray(typeOf(a.target))) {
+        // `a[1:3] += x`: numba's in-place ufunc on the view.
+        llvm::Value* view = emitArrayView(a.target, sub);
+        llvm::Value* rhs = emitExpr(a.value);
+        SliceUpdate update{a.op, opType, resultType, exponent};
+        storeSlice(view, typeOf(a.target), rhs, typeOf(a.value), &update);
+        return;
+      }
       TypeId elementType;
       llvm::Value* ptr = elementPointer(sub.value, sub.slice, elementType);
       llvm::Value* rhs = emitExpr(a.value);

@@ -93,6 +93,23 @@ def main() -> int:
         check("pow128", lambda: ref._close(pout, pw, 1e-11, 1e-12, "complex pow"))
         check("pow64", lambda: ref._close(pout64.astype(np.complex128), pw64, 1e-4, 1e-4,
                                           "complex64 pow"))
+        # Slices: one thread (strided m as on the GPU).
+        inputs = ref.slice_ops_inputs(rng)
+        want = [x.copy() for x in inputs]
+        ref.slice_ops_reference(*want)
+        got = [x.copy() for x in inputs]
+        got[2] = np.repeat(inputs[2], 2, axis=1)[:, ::2]
+        host_run.launch(lib, "slice_ops__f32a2C_f64a1C_i32a2A_f64a2C_f32a2C_c128a2C", 1, *got)
+        check("slice_ops", lambda: ref.slice_ops_check(got, want))
+        a = rng.standard_normal(16).astype(np.float32)
+        b = rng.standard_normal(6).astype(np.float32)
+        flag = np.zeros(5, np.int32)
+        wa, wflag = a.copy(), flag.copy()
+        ref.slice_mismatch_reference(wa, b, wflag)
+        # Thread 2 ends with PTX `exit` (a device function): not run here.
+        host_run.launch(lib, "slice_mismatch__f32a1C_f32a1C_i32a1C", 5, a, b, flag,
+                        only=[0, 1, 3, 4])
+        check("slice_mismatch", lambda: ref._exact(a, wa, "a") + "; " + ref._exact(flag, wflag, "flags"))
     if failures:
         print(f"{len(failures)} host checks failed")
         return 1

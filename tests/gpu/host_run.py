@@ -32,6 +32,10 @@ def load(ll_path: str, workdir: str) -> ctypes.CDLL:
     for reg in ("tid.x", "ntid.x", "ctaid.x"):
         text = text.replace(f"@llvm.nvvm.read.ptx.sreg.{reg}", "@host_" + reg.replace(".", "_"))
     text = re.sub(r"@__nv_(\w+)", r"@\1", text)
+    # PTX `exit` (a thread ending inside a device function): abort here.
+    text = text.replace('call void asm sideeffect "exit;", ""()', "call void @abort()")
+    if "@abort()" in text:
+        text += "\ndeclare void @abort()\n"
     if "llvm.nvvm" in text:
         raise RuntimeError("the module uses NVVM intrinsics this runner does not provide")
     ll = os.path.join(workdir, "host.ll")
@@ -51,13 +55,14 @@ def array_args(a: np.ndarray) -> list:
             + [ctypes.c_int64(s // a.itemsize) for s in a.strides])
 
 
-def launch(lib: ctypes.CDLL, symbol: str, threads: int, *arrays) -> None:
-    """Run `symbol` for thread indices 0..threads-1 (one block of `threads`)."""
+def launch(lib: ctypes.CDLL, symbol: str, threads: int, *arrays, only=None) -> None:
+    """Run `symbol` for thread indices 0..threads-1 (one block of `threads`), or for
+    the indices in `only`."""
     fn = getattr(lib, symbol)
     fn.restype = None
     args = [x for a in arrays for x in (array_args(a) if isinstance(a, np.ndarray) else [a])]
     ctypes.c_int.in_dll(lib, "host_ntid_x_v").value = threads
-    for t in range(threads):
+    for t in (range(threads) if only is None else only):
         ctypes.c_int.in_dll(lib, "host_tid_x_v").value = t
         fn(*args)
 

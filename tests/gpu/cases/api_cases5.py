@@ -463,3 +463,95 @@ def _complex_pow(ctx):
         want64[j, 2] = numba_ref.pow(complex(c[j]), complex(c[j]))
     return (_close(out, want, 1e-11, 1e-12, "complex128") + "; "
             + _close(out64.astype(np.complex128), want64, 1e-4, 1e-4, "complex64"))
+
+
+# ----------------------------------------------------------------------------- slices
+
+def slice_ops_inputs(rng):
+    r, n = int(rng.integers(7, 12)), int(rng.integers(4, 9))
+    a = rng.standard_normal((r, n)).astype(np.float32)
+    v = rng.standard_normal(max(n, r) + int(rng.integers(0, 4)))
+    base = rng.integers(-100, 100, (r, 2 * n)).astype(np.int32)
+    base[base == 0] = 1
+    m = base[:, ::2]                              # A layout: strided columns
+    c = rng.standard_normal((r, n))
+    col = rng.standard_normal((r, 1)).astype(np.float32)
+    z = (rng.standard_normal((r, 3)) + 1j * rng.standard_normal((r, 3)))
+    return a, v, m, c, col, z
+
+
+def slice_ops_reference(a, v, m, c, col, z):
+    """slice_ops replayed in NumPy (numba's in-place ufuncs are NumPy's, with
+    numba-cuda's cpow for `**` of complex numbers)."""
+    with np.errstate(all="ignore"):
+        n = a.shape[1]
+        a[1:3] += 1.5
+        a[0, :] -= v[:n]
+        a[3:5, :] = v[:n]
+        a[5:, 1:] *= a[0, 1:]
+        c[:, :] = col
+        c[:] += 2
+        c[1:, ::2] /= c[0, ::2]
+        m[:, 0] //= 3
+        m[1:, :] %= m[0, :]
+        m[::2] **= 2
+        m[-1, :] = 9
+        v[1:4] = 7
+        v[::2] /= 4.0
+        z[:, 1] = v[: z.shape[0]]
+        z[0, :] = [numba_ref.pow(complex(x), 2 + 0j) for x in z[0, :]]
+        z[1:, :] *= 1j
+
+
+def slice_ops_check(got, want):
+    names = ["a", "v", "m", "c", "col", "z"]
+    parts = []
+    for name, g, w in zip(names, got, want):
+        if w.dtype.kind in "iu":
+            parts.append(_exact(np.ascontiguousarray(g), np.ascontiguousarray(w), name))
+        else:
+            tol = 1e-6 if w.dtype in (np.float32, np.complex64) else 1e-13
+            parts.append(_close(g, w, tol, tol, name))
+    return "; ".join(parts)
+
+
+@api("slice_ops")
+def _slice_ops(ctx):
+    mod = ctx.load()
+    inputs = slice_ops_inputs(ctx.rng)
+    want = [x.copy() for x in inputs]
+    slice_ops_reference(*want)
+    got = [x.copy() for x in inputs]
+    got[2] = np.repeat(inputs[2], 2, axis=1)[:, ::2]    # strided (A layout)
+    mod.slice_ops[1, 32](*got)
+    return slice_ops_check(got, want)
+
+
+def slice_mismatch_reference(a, b, flag):
+    """Thread 0 (3 <- 2 elements) and thread 2 (the same in a device function) end
+    before writing; threads 1, 3 copy; thread 4 (2 <- 3) ends."""
+    a[3:5] = b[0:2]
+    flag[1] = 1
+    a[8:10] = b[2:4]
+    flag[3] = 1
+
+
+@api("slice_mismatch")
+def _slice_mismatch(ctx):
+    mod = ctx.load()
+    a = ctx.randn(16, np.float32)
+    b = ctx.randn(6, np.float32)
+    flag = np.zeros(5, np.int32)
+    wa, wflag = a.copy(), flag.copy()
+    slice_mismatch_reference(wa, b, wflag)
+    mod.slice_mismatch[1, 32](a, b, flag)
+    return _exact(a, wa, "a") + "; " + _exact(flag, wflag, "flags")
+
+
+@api("slice_mismatch_debug")
+def _slice_mismatch_debug(ctx):
+    mod = ctx.load()
+    a = ctx.randn(8, np.float32)
+    b = ctx.randn(4, np.float32)
+    return ctx.expect_error(ValueError, lambda: mod.slice_mismatch_debug[1, 32](a, b),
+                            "cannot assign slice from input of different size")

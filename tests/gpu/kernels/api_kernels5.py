@@ -86,3 +86,62 @@ def complex_pow(a, b, c, d, n, f, out, out64):
     out64[i, 0] = c[i] ** d[i]
     out64[i, 1] = pow(c[i], d[i])
     out64[i, 2] = c[i] ** c[i]
+
+
+# ----------------------------------------------------------------------------- slices
+
+
+@cuda.jit("void(float32[:, ::1], float64[::1], int32[:, :], float64[:, ::1], float32[:, ::1], "
+          "complex128[:, ::1])")
+def slice_ops(a, v, m, c, col, z):
+    # One thread applies them in order (the case replays them in NumPy).
+    if cuda.grid(1) != 0:
+        return
+    n = a.shape[1]
+    a[1:3] += 1.5                     # a number into a 2-d view, in place
+    a[0, :] -= v[:n]                  # a float64 array into a float32 row
+    a[3:5, :] = v[:n]                 # a row broadcast onto two rows
+    a[5:, 1:] *= a[0, 1:]             # in place, a row broadcast onto rows
+    c[:, :] = col                     # a column (extent 1) broadcast across columns
+    c[:] += 2                         # a 2-d view by a 1-d slice
+    c[1:, ::2] /= c[0, ::2]
+    m[:, 0] //= 3                     # a strided column of an A-layout array
+    m[1:, :] %= m[0, :]
+    m[::2] **= 2
+    m[-1, :] = 9
+    v[1:4] = 7
+    v[::2] /= 4.0
+    z[:, 1] = v[: z.shape[0]]         # real numbers into complex ones
+    z[0, :] **= 2
+    z[1:, :] *= 1j
+
+
+@cuda.jit(device=True)
+def copy_into(dst, src):
+    dst[:] = src
+    return 1
+
+
+@cuda.jit("void(float32[::1], float32[::1], int32[::1])")
+def slice_mismatch(a, b, flag):
+    # Thread 0's shapes differ: numba's ValueError ends the thread (no debug).
+    i = cuda.grid(1)
+    if i == 0:
+        a[0:3] = b[0:2]
+        flag[0] = 1
+    elif i == 1:
+        a[3:5] = b[0:2]
+        flag[1] = 1
+    elif i == 2:
+        flag[2] = copy_into(a[5:8], b[0:2])
+    elif i == 3:
+        flag[3] = copy_into(a[8:10], b[2:4])
+    elif i == 4:
+        a[10:12] += b[0:3]
+        flag[4] = 1
+
+
+@cuda.jit("void(float32[::1], float32[::1])", debug=True)
+def slice_mismatch_debug(a, b):
+    if cuda.grid(1) == 0:
+        a[0:3] = b[0:2]
