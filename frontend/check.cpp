@@ -940,22 +940,32 @@ void FunctionChecker::sliceShapeCheck(const NodeRange& where, const char* messag
 }
 
 namespace {
-// NumPy's kinds in the order of its same_kind casting: bool, integers, floats,
-// complex numbers.
-int kindRank(const TypeTable& types, TypeId t) {
-  if (types.isBool(t)) return 0;
-  if (types.isInt(t)) return 1;
-  if (types.isFloat(t)) return 2;
-  return 3;
+// NumPy's dtype kinds: bool, signed, unsigned, float, complex.
+char kindOf(const TypeTable& types, TypeId t) {
+  if (types.isBool(t)) return 'b';
+  if (types.isInt(t)) return types.get(t).isSigned ? 'i' : 'u';
+  if (types.isFloat(t)) return 'f';
+  return 'c';
+}
+int kindRank(char k) { return k == 'b' ? 0 : k == 'i' || k == 'u' ? 1 : k == 'f' ? 2 : 3; }
+// np.can_cast(from, to, "same_kind") for the types a result can have.
+bool castsSameKind(const TypeTable& types, TypeId from, TypeId to) {
+  char f = kindOf(types, from), t = kindOf(types, to);
+  if (f == t || f == 'b') return true;
+  if (f == 'u' && t == 'i') return types.get(to).bits > types.get(from).bits;
+  if (f == 'i' && t == 'u') return false;
+  return kindRank(f) < kindRank(t);
 }
 }  // namespace
 
 // `view op= x` on a slice: numba's in-place ufunc (`np.add(view, x, out=view)`).
-// A number of the view's kind or lower joins the view's type (NumPy's rule for a
-// scalar and an array); an array operand is promoted with it, element by
-// element, and broadcast onto the view with run-time shape checks. The result
-// must cast to the element type within its kind (`same_kind`): an integer view
-// cannot take a float result.
+// The loop is numba's `ufunc_find_matching_loop`: with an integer and a float or
+// complex operand ("mixed inputs") it runs in the float/complex operand's type;
+// otherwise in the types' promotion (numba's scalar rules: float32 with float64
+// is float64, even for a Python float). An array operand is broadcast onto the
+// view with run-time shape checks. The result must cast to the element type
+// `same_kind`: `int_view /= 2`, `uint_view += 1` (an int64 result) and complex
+// results into real views are errors, as in numba.
 bool FunctionChecker::checkSliceAugAssign(StmtId id, const ast::AugAssign& a, const Val& view,
                                           const Val& rhs) {
   const Stmt& s = ast_.stmt(id);
@@ -966,27 +976,27 @@ bool FunctionChecker::checkSliceAugAssign(StmtId id, const ast::AugAssign& a, co
   auto op = arithOf(a.op);
   std::optional<OpTyping> typing;
   if (op && types().isScalar(operand)) {
-    TypeId other = !isArray && kindRank(types(), operand) <= kindRank(types(), element) ? element
-                                                                                        : operand;
-    typing = binaryResultType(types(), *op, element, other);
+    auto integer = [&](TypeId t) { return types().isInt(t); };
+    auto inexact = [&](TypeId t) { return types().isFloat(t) || types().isComplex(t); };
+    if (integer(element) && inexact(operand)) {
+      typing = binaryResultType(types(), *op, operand, operand);
+    } else if (inexact(element) && integer(operand)) {
+      typing = binaryResultType(types(), *op, element, element);
+    } else {
+      typing = binaryResultType(types(), *op, element, operand);
+    }
   }
   if (!typing) {
     error(s.range, Diag::MismatchedOperandTypes, std::string(spelling(a.op)) + "=",
           typeName(view.type), typeName(rhs.type));
     return false;
   }
-  if (kindRank(types(), typing->result) > kindRank(types(), element)) {
+  if (!castsSameKind(types(), typing->result, element)) {
     error(s.range, Diag::InvalidAssignment,
           "cannot store the `" + typeName(typing->result) + "` result of `" +
               std::string(spelling(a.op)) + "=` in `" + typeName(view.type) +
-              "`: numba's in-place operators on arrays cast only within a kind");
-    return false;
-  }
-  if (isArray && types().get(rhs.type).ndim > types().get(view.type).ndim) {
-    // numba: "ufunc ... called with unsuitable explicit output arrays".
-    error(s.range, Diag::InvalidAssignment,
-          "cannot apply `" + std::string(spelling(a.op)) + "=` with `" + typeName(rhs.type) +
-              "` to `" + typeName(view.type) + "`: the operand has more dimensions than the slice");
+              "`: numba's in-place operators on arrays cast only within a kind (NumPy's "
+              "`same_kind`)");
     return false;
   }
   inst_.stmtOpTypes[id.index] = typing->operand;

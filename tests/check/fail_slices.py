@@ -22,8 +22,8 @@ def k(x, f):
     x[0, :] += 1
 
 
-@cuda.jit("void(float32[:, ::1], complex64[::1], int32[::1], float64[::1])")
-def slice_stores(a, z, n, d):
+@cuda.jit("void(float32[:, ::1], complex64[::1], int32[::1], float64[::1], uint32[::1])")
+def slice_stores(a, z, n, d, u):
     # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:15: error: cannot assign `complex64` to `array(float32, 1d, C)`: a slice takes a number or an array of real numbers [invalid-assignment]
     # CHECK:STDERR:     a[0, :] = z[0]
     # CHECK:STDERR:               ^~~~
@@ -39,22 +39,22 @@ def slice_stores(a, z, n, d):
     # CHECK:STDERR:              ^~~~~~~~~~
     # CHECK:STDERR:
     a[1:3] = (1.0, 2.0)
-    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot store the `float64` result of `/=` in `array(int32, 1d, C)`: numba's in-place operators on arrays cast only within a kind [invalid-assignment]
+    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot store the `float64` result of `/=` in `array(int32, 1d, C)`: numba's in-place operators on arrays cast only within a kind (NumPy's `same_kind`) [invalid-assignment]
     # CHECK:STDERR:     n[1:3] /= 2
     # CHECK:STDERR:     ^~~~~~~~~~~
     # CHECK:STDERR:
     n[1:3] /= 2
-    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot store the `float64` result of `+=` in `array(int32, 1d, C)`: numba's in-place operators on arrays cast only within a kind [invalid-assignment]
+    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot store the `float64` result of `+=` in `array(int32, 1d, C)`: numba's in-place operators on arrays cast only within a kind (NumPy's `same_kind`) [invalid-assignment]
     # CHECK:STDERR:     n[1:3] += d
     # CHECK:STDERR:     ^~~~~~~~~~~
     # CHECK:STDERR:
     n[1:3] += d
-    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot store the `float64` result of `-=` in `array(int32, 1d, C)`: numba's in-place operators on arrays cast only within a kind [invalid-assignment]
+    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot store the `float64` result of `-=` in `array(int32, 1d, C)`: numba's in-place operators on arrays cast only within a kind (NumPy's `same_kind`) [invalid-assignment]
     # CHECK:STDERR:     n[:] -= 0.5
     # CHECK:STDERR:     ^~~~~~~~~~~
     # CHECK:STDERR:
     n[:] -= 0.5
-    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot store the `complex128` result of `+=` in `array(float64, 1d, C)`: numba's in-place operators on arrays cast only within a kind [invalid-assignment]
+    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot store the `complex128` result of `+=` in `array(float64, 1d, C)`: numba's in-place operators on arrays cast only within a kind (NumPy's `same_kind`) [invalid-assignment]
     # CHECK:STDERR:     d[:] += z
     # CHECK:STDERR:     ^~~~~~~~~
     # CHECK:STDERR:
@@ -64,7 +64,7 @@ def slice_stores(a, z, n, d):
     # CHECK:STDERR:     ^~~~~~~~~~~~~
     # CHECK:STDERR:
     d[:] //= z[0]
-    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot store the `complex64` result of `+=` in `array(float32, 1d, C)`: numba's in-place operators on arrays cast only within a kind [invalid-assignment]
+    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot store the `complex64` result of `+=` in `array(float32, 1d, C)`: numba's in-place operators on arrays cast only within a kind (NumPy's `same_kind`) [invalid-assignment]
     # CHECK:STDERR:     a[0] += z[1:3]
     # CHECK:STDERR:     ^~~~~~~~~~~~~~
     # CHECK:STDERR:
@@ -78,8 +78,11 @@ def slice_stores(a, z, n, d):
     n[::2] |= n[1::2]
     a[1:3] = a[0]
     a[1:3] += a[0]
-    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot apply `-=` with `array(float32, 2d, C)` to `array(float32, 1d, C)`: the operand has more dimensions than the slice [invalid-assignment]
-    # CHECK:STDERR:     a[0] -= a
-    # CHECK:STDERR:     ^~~~~~~~~
+    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:5: error: cannot store the `int64` result of `+=` in `array(uint32, 1d, C)`: numba's in-place operators on arrays cast only within a kind (NumPy's `same_kind`) [invalid-assignment]
+    # CHECK:STDERR:     u[1:3] += 1
+    # CHECK:STDERR:     ^~~~~~~~~~~
     # CHECK:STDERR:
+    u[1:3] += 1
+    u[1:3] += u[0:2]
+    a[0] += n[0:4]
     a[0] -= a
