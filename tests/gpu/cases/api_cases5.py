@@ -9,17 +9,22 @@ Compiled output: <root>/api_kernels5, from
     pykc compile tests/gpu/kernels/api_kernels5.py --arch sm_90 -o <root>/api_kernels5
 """
 
+import ast as pyast
 import cmath
 import itertools
 import math
+import os
 
 import numpy as np
 
 try:
-    from harness import case
+    from harness import Skip, case
 except ImportError:                     # imported by a host tool without the harness
     def case(name, folder):
         return lambda fn: fn
+
+    class Skip(Exception):
+        pass
 
 FOLDER = "api_kernels5"
 TPB = 128
@@ -555,3 +560,64 @@ def _slice_mismatch_debug(ctx):
     b = ctx.randn(4, np.float32)
     return ctx.expect_error(ValueError, lambda: mod.slice_mismatch_debug[1, 32](a, b),
                             "cannot assign slice from input of different size")
+
+
+# ----------------------------------------------------------------------------- numba-cuda
+
+KERNELS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels",
+                            "api_kernels5.py")
+
+
+def _numba_cuda_kernels(names):
+    """The named kernels of api_kernels5.py (the same source) compiled by numba-cuda,
+    when it is installed and sees a GPU."""
+    try:
+        if not hasattr(np, "row_stack"):
+            np.row_stack = np.vstack        # numba-cuda 0.30.4 with NumPy >= 2.5
+        from numba import cuda as numba_cuda
+        if not numba_cuda.is_available():
+            raise Skip("numba-cuda sees no GPU")
+    except Skip:
+        raise
+    except Exception as e:                  # not installed, or cannot initialise
+        raise Skip(f"numba-cuda not usable: {str(e).splitlines()[0][:80]}")
+    tree = pyast.parse(open(KERNELS_FILE).read())
+    keep = [n for n in tree.body if isinstance(n, (pyast.Import, pyast.ImportFrom)) or
+            (isinstance(n, pyast.FunctionDef) and n.name in names)]
+    ns = {}
+    exec(compile(pyast.Module(body=keep, type_ignores=[]), KERNELS_FILE, "exec"), ns)
+    return ns
+
+
+@api("numba_cuda_same_values")
+def _numba_cuda_same_values(ctx):
+    """pykc's cmath and complex `**` against numba-cuda's own kernels on the same GPU:
+    special inputs (NaN, infinities, signed zeros) and random ones."""
+    ns = _numba_cuda_kernels({"cmath_all128", "cmath_all64", "complex_pow"})
+    mod = ctx.load()
+    rng = ctx.rng
+    z = np.concatenate([special_inputs(), rng.standard_normal(500) * 3 + 1j * rng.standard_normal(500) * 3])
+    n = z.size
+    parts = []
+    for name, dt, tol in [("cmath_all128", np.complex128, 1e-13), ("cmath_all64", np.complex64, 2e-6)]:
+        zz = z.astype(dt)
+        ours = ctx.poison((n, 17), dt)
+        theirs = ctx.poison((n, 17), dt)
+        getattr(mod, name)[_blocks(n), TPB](zz, ours)
+        ns[name][_blocks(n), TPB](zz, theirs)
+        parts.append(same_values(ours, theirs, tol, f"{name} vs numba-cuda"))
+    m = 600
+    a = rng.standard_normal(m) * 2 + 1j * rng.standard_normal(m) * 2
+    b = (rng.standard_normal(m) + 1j * rng.standard_normal(m)) * 0.5
+    a[:4], b[:4] = [0.0, 2j, 0.0, 1 + 1j], [0.0, 1j, 2.0, 0.0]
+    c, d = a.astype(np.complex64), b.astype(np.complex64)
+    k = rng.integers(-4, 5, m).astype(np.int32)
+    f = rng.standard_normal(m)
+    outs = []
+    for kernel in (mod.complex_pow, ns["complex_pow"]):
+        out, out64 = ctx.poison((m, 7), np.complex128), ctx.poison((m, 3), np.complex64)
+        kernel[_blocks(m), TPB](a, b, c, d, k, f, out, out64)
+        outs.append((out, out64))
+    parts.append(same_values(outs[0][0], outs[1][0], 1e-13, "complex ** vs numba-cuda"))
+    parts.append(same_values(outs[0][1], outs[1][1], 2e-6, "complex64 ** vs numba-cuda"))
+    return "; ".join(parts)
