@@ -895,19 +895,37 @@ void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRa
       // dimensions of extent 1 repeat), its shapes checked at run time.
       const Type& view = types().get(element.type);
       bool isArray = value.isValue() && types().isArray(value.type);
+      // A homogeneous tuple is numba's Sequence source: 1-d views only.
+      bool isTuple = false;
+      if (value.isValue() && types().isTuple(value.type)) {
+        const auto& elts = types().get(value.type).elements;
+        isTuple = !elts.empty() && std::all_of(elts.begin(), elts.end(),
+                                               [&](TypeId e) { return e == elts[0]; });
+        if (isTuple && view.ndim != 1) {
+          error(valueRange, Diag::InvalidAssignment,
+                "cannot assign `" + typeName(value.type) + "` to `" + typeName(element.type) +
+                    "`: a tuple can only be assigned to a 1-d slice");
+          return;
+        }
+      }
       TypeId source = !value.isValue() ? TypeId()
                       : isArray        ? types().get(value.type).element
+                      : isTuple        ? types().get(value.type).elements[0]
                                        : value.type;
       bool ok = source.valid() && types().isScalar(source) &&
                 !(types().isComplex(source) && !types().isComplex(view.element));
       if (!ok) {
+        bool complexIntoReal = source.valid() && types().isComplex(source);
         error(valueRange, Diag::InvalidAssignment,
               "cannot assign `" + (value.isValue() ? typeName(value.type) : textOf(target)) +
-                  "` to `" + typeName(element.type) + "`: a slice takes a number or an array" +
-                  (source.valid() && types().isComplex(source) ? " of real numbers" : ""));
+                  "` to `" + typeName(element.type) + "`: " +
+                  (complexIntoReal ? "complex numbers cannot be stored in a real array"
+                                   : "a slice takes a number, an array or a tuple of one type"));
         return;
       }
-      if (isArray) sliceShapeCheck(t.range, "cannot assign slice from input of different size");
+      if (isArray || isTuple) {
+        sliceShapeCheck(t.range, "cannot assign slice from input of different size");
+      }
       return;
     }
     if (!value.isValue() || !types().isScalar(value.type) ||

@@ -1013,6 +1013,7 @@ void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Valu
   ArrayParts src;
   TypeId srcElement;
   std::vector<llvm::Value*> srcStrides(vt.ndim, builder_.getInt64(0));
+  llvm::Value* tupleItems = nullptr;
   if (fromArray) {
     src = arrayParts(value, valueType);
     srcElement = types().get(valueType).element;
@@ -1035,6 +1036,17 @@ void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Valu
       mismatch = builder_.CreateOr(mismatch, builder_.CreateNot(builder_.CreateOr(same, unit)));
     }
     sliceShapeFailure(mismatch);
+  } else if (types().isTuple(valueType)) {
+    // A tuple of one type into a 1-d view: its elements, converted, in a local
+    // array indexed by the loop.
+    const auto& elts = types().get(valueType).elements;
+    auto* items = llvm::ArrayType::get(memoryType(element), elts.size());
+    tupleItems = entryAlloca(items);
+    for (unsigned k = 0; k < elts.size(); ++k) {
+      llvm::Value* e = convert(builder_.CreateExtractValue(value, k), elts[k], element);
+      storeElement(builder_.CreateConstGEP2_64(items, tupleItems, 0, k), e, element);
+    }
+    sliceShapeFailure(builder_.CreateICmpNE(dst.shape[0], builder_.getInt64(elts.size())));
   } else if (!update) {
     value = convert(value, valueType, element);
   }
@@ -1070,6 +1082,10 @@ void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Valu
     item = loadElement(builder_.CreateGEP(memoryType(srcElement), src.data, srcOffset), srcElement);
     itemType = srcElement;
     if (!update) item = convert(item, srcElement, element);
+  } else if (tupleItems) {
+    item = loadElement(builder_.CreateGEP(memoryType(element), tupleItems,
+                                          builder_.CreateLoad(i64, counters[0])), element);
+    itemType = element;
   }
   llvm::Value* dstPtr = builder_.CreateGEP(memoryType(element), dst.data, dstOffset);
   if (update) {

@@ -24,17 +24,23 @@ def k(x, f):
 
 @cuda.jit("void(float32[:, ::1], complex64[::1], int32[::1], float64[::1], uint32[::1])")
 def slice_stores(a, z, n, d, u):
-    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:15: error: cannot assign `complex64` to `array(float32, 1d, C)`: a slice takes a number or an array of real numbers [invalid-assignment]
+    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:15: error: cannot assign `complex64` to `array(float32, 1d, C)`: complex numbers cannot be stored in a real array [invalid-assignment]
     # CHECK:STDERR:     a[0, :] = z[0]
     # CHECK:STDERR:               ^~~~
     # CHECK:STDERR:
     a[0, :] = z[0]
-    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:14: error: cannot assign `array(complex64, 1d, C)` to `array(float32, 2d, C)`: a slice takes a number or an array of real numbers [invalid-assignment]
+    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:14: error: cannot assign `array(complex64, 1d, C)` to `array(float32, 2d, C)`: complex numbers cannot be stored in a real array [invalid-assignment]
     # CHECK:STDERR:     a[1:3] = z
     # CHECK:STDERR:              ^
     # CHECK:STDERR:
     a[1:3] = z
-    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:14: error: cannot assign `UniTuple(float64 x 2)` to `array(float32, 2d, C)`: a slice takes a number or an array [invalid-assignment]
+    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:14: error: cannot assign `Tuple(int64, float64)` to `array(float64, 1d, C)`: a slice takes a number, an array or a tuple of one type [invalid-assignment]
+    # CHECK:STDERR:     d[0:2] = (1, 2.5)
+    # CHECK:STDERR:              ^~~~~~~~
+    # CHECK:STDERR:
+    d[0:2] = (1, 2.5)
+    d[0:2] = (1.0, 2.5)
+    # CHECK:STDERR: fail_slices.py:[[@LINE+4]]:14: error: cannot assign `UniTuple(float64 x 2)` to `array(float32, 2d, C)`: a tuple can only be assigned to a 1-d slice [invalid-assignment]
     # CHECK:STDERR:     a[1:3] = (1.0, 2.0)
     # CHECK:STDERR:              ^~~~~~~~~~
     # CHECK:STDERR:

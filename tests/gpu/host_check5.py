@@ -103,12 +103,12 @@ def main() -> int:
         check("slice_ops", lambda: ref.slice_ops_check(got, want))
         a = rng.standard_normal(16).astype(np.float32)
         b = rng.standard_normal(6).astype(np.float32)
-        flag = np.zeros(5, np.int32)
+        flag = np.zeros(7, np.int32)
         wa, wflag = a.copy(), flag.copy()
         ref.slice_mismatch_reference(wa, b, wflag)
         # Thread 2 ends with PTX `exit` (a device function): not run here.
-        host_run.launch(lib, "slice_mismatch__f32a1C_f32a1C_i32a1C", 5, a, b, flag,
-                        only=[0, 1, 3, 4])
+        host_run.launch(lib, "slice_mismatch__f32a1C_f32a1C_i32a1C", 7, a, b, flag,
+                        only=[0, 1, 3, 4, 5, 6])
         check("slice_mismatch", lambda: ref._exact(a, wa, "a") + "; " + ref._exact(flag, wflag, "flags"))
     if failures:
         print(f"{len(failures)} host checks failed")

@@ -502,6 +502,7 @@ def slice_ops_reference(a, v, m, c, col, z):
         m[::2] **= 2
         m[-1, :] = 9
         v[1:4] = 7
+        v[4:7] = (3, 5, -1)
         v[::2] /= 4.0
         z[:, 1] = v[: z.shape[0]]
         z[0, :] = [numba_ref.pow(complex(x), 2 + 0j) for x in z[0, :]]
@@ -533,12 +534,15 @@ def _slice_ops(ctx):
 
 
 def slice_mismatch_reference(a, b, flag):
-    """Thread 0 (3 <- 2 elements) and thread 2 (the same in a device function) end
-    before writing; threads 1, 3 copy; thread 4 (2 <- 3) ends."""
+    """Thread 0 (3 <- 2 elements), thread 2 (the same in a device function), thread 4
+    (2 <- 3, in place) and thread 5 (a tuple of 2 into 3) end before writing; threads
+    1, 3 and 6 assign."""
     a[3:5] = b[0:2]
     flag[1] = 1
     a[8:10] = b[2:4]
     flag[3] = 1
+    a[14:16] = (1.0, 2.0)
+    flag[6] = 1
 
 
 @api("slice_mismatch")
@@ -546,7 +550,7 @@ def _slice_mismatch(ctx):
     mod = ctx.load()
     a = ctx.randn(16, np.float32)
     b = ctx.randn(6, np.float32)
-    flag = np.zeros(5, np.int32)
+    flag = np.zeros(7, np.int32)
     wa, wflag = a.copy(), flag.copy()
     slice_mismatch_reference(wa, b, wflag)
     mod.slice_mismatch[1, 32](a, b, flag)

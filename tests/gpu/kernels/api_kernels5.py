@@ -110,6 +110,7 @@ def slice_ops(a, v, m, c, col, z):
     m[::2] **= 2
     m[-1, :] = 9
     v[1:4] = 7
+    v[4:7] = (3, 5, -1)               # a tuple of one type into a 1-d slice
     v[::2] /= 4.0
     z[:, 1] = v[: z.shape[0]]         # real numbers into complex ones
     z[0, :] **= 2
@@ -139,6 +140,12 @@ def slice_mismatch(a, b, flag):
     elif i == 4:
         a[10:12] += b[0:3]
         flag[4] = 1
+    elif i == 5:
+        a[12:15] = (1.0, 2.0)
+        flag[5] = 1
+    elif i == 6:
+        a[14:16] = (1.0, 2.0)
+        flag[6] = 1
 
 
 @cuda.jit("void(float32[::1], float32[::1])", debug=True)
