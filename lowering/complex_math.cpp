@@ -3,6 +3,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
 
 #include <cassert>
@@ -32,7 +33,7 @@ struct F {
 // float64; libdevice functions run in their arguments' joint type.
 class Emitter {
 public:
-  Emitter(llvm::IRBuilderBase& b, llvm::Module& m) : b_(b), m_(m) {}
+  Emitter(llvm::IRBuilderBase& b, llvm::Module& m, bool fast) : b_(b), m_(m), fast_(fast) {}
 
   F wrap(llvm::Value* v) { return F{v, this}; }
   // A Python float (or int) literal: float64.
@@ -64,7 +65,20 @@ public:
   // libdevice `__nv_<base>` (`<base>f` for float32) of the arguments' joint type.
   F call(std::string_view base, std::initializer_list<F> args) {
     llvm::Type* t = join(args);
-    std::string name = "__nv_" + std::string(base) + (t->isFloatTy() ? "f" : "");
+    std::string prefix = "__nv_";
+    if (fast_ && t->isFloatTy()) {
+      // numba's fastmath=True (mathimpl's unarys_fastmath, NVVM's -prec-sqrt=0).
+      if (base == "sqrt") {
+        return wrap(b_.CreateCall(
+            llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::nvvm_sqrt_approx_f),
+            {as(*args.begin(), t)}));
+      }
+      if (base == "sin" || base == "cos" || base == "tan" || base == "exp" || base == "log" ||
+          base == "log10" || base == "pow") {
+        prefix += "fast_";
+      }
+    }
+    std::string name = prefix + std::string(base) + (t->isFloatTy() ? "f" : "");
     std::vector<llvm::Value*> vs;
     std::vector<llvm::Type*> params;
     for (const F& f : args) {
@@ -103,6 +117,7 @@ public:
 
   llvm::IRBuilderBase& b_;
   llvm::Module& m_;
+  bool fast_;
 };
 
 F operator+(F a, F c) { return a.e->bin(llvm::Instruction::FAdd, a, c); }
@@ -128,7 +143,7 @@ struct C {
 
 class ComplexImpl {
 public:
-  ComplexImpl(llvm::IRBuilderBase& b, llvm::Module& m) : e_(b, m) {}
+  ComplexImpl(llvm::IRBuilderBase& b, llvm::Module& m, bool fast) : e_(b, m, fast) {}
 
   // numba's `complex(re, im)`: both parts in their joint type.
   C make(F re, F im) {
@@ -425,22 +440,22 @@ private:
 }  // namespace
 
 ComplexParts lowerCmathUnary(llvm::IRBuilderBase& b, llvm::Module& module, frontend::CmathFn fn,
-                             ComplexParts z) {
-  ComplexImpl impl(b, module);
+                             ComplexParts z, bool fastmath) {
+  ComplexImpl impl(b, module, fastmath);
   C r = impl.unary(fn, C{impl.wrap(z.re), impl.wrap(z.im)});
   return ComplexParts{r.re.v, r.im.v};
 }
 
 ComplexParts lowerCmathRect(llvm::IRBuilderBase& b, llvm::Module& module, llvm::Value* r,
-                            llvm::Value* phi) {
-  ComplexImpl impl(b, module);
+                            llvm::Value* phi, bool fastmath) {
+  ComplexImpl impl(b, module, fastmath);
   C out = impl.rect(impl.wrap(r), impl.wrap(phi));
   return ComplexParts{out.re.v, out.im.v};
 }
 
 ComplexParts lowerComplexPow(llvm::IRBuilderBase& b, llvm::Module& module, ComplexParts a,
-                             ComplexParts e) {
-  ComplexImpl impl(b, module);
+                             ComplexParts e, bool fastmath) {
+  ComplexImpl impl(b, module, fastmath);
   C r = impl.pow(C{impl.wrap(a.re), impl.wrap(a.im)}, C{impl.wrap(e.re), impl.wrap(e.im)});
   return ComplexParts{r.re.v, r.im.v};
 }

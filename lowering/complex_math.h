@@ -25,17 +25,19 @@ struct ComplexParts {
 
 // cmath.<fn>(z) for fn one of exp log log10 sqrt sin cos tan sinh cosh tanh
 // acos asin atan acosh asinh atanh; the result has z's part type. Libdevice
-// functions are declared in `module` as they are needed.
+// functions are declared in `module` as they are needed; `fastmath` (numba's
+// fastmath=True) picks libdevice's fast float32 variants and approximate sqrt,
+// as numba's math functions inside its cmath implementations do.
 ComplexParts lowerCmathUnary(llvm::IRBuilderBase& b, llvm::Module& module, frontend::CmathFn fn,
-                             ComplexParts z);
+                             ComplexParts z, bool fastmath);
 
 // cmath.rect(r, phi) of two floats of one type.
 ComplexParts lowerCmathRect(llvm::IRBuilderBase& b, llvm::Module& module, llvm::Value* r,
-                            llvm::Value* phi);
+                            llvm::Value* phi, bool fastmath);
 
 // a ** b (also pow(a, b) and **=) for two complex numbers of one type:
 // numba-cuda's cpow (CPython's _Py_c_pow, with numba-cuda's own zero tests).
 ComplexParts lowerComplexPow(llvm::IRBuilderBase& b, llvm::Module& module, ComplexParts a,
-                             ComplexParts e);
+                             ComplexParts e, bool fastmath);
 
 }  // namespace lowering

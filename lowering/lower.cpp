@@ -904,7 +904,8 @@ llvm::Value* FunctionLowering::complexArith(Operator op, llvm::Value* l, llvm::V
       return makeComplex(builder_.CreateFSub(builder_.CreateFMul(a, c), builder_.CreateFMul(b, d)),
                          builder_.CreateFAdd(builder_.CreateFMul(a, d), builder_.CreateFMul(b, c)), t);
     case Operator::Pow: {
-      ComplexParts p = lowerComplexPow(builder_, ml_.module(), ComplexParts{a, b}, ComplexParts{c, d});
+      ComplexParts p = lowerComplexPow(builder_, ml_.module(), ComplexParts{a, b}, ComplexParts{c, d},
+                                       inst_.fastmath);
       return makeComplex(p.re, p.im, t);
     }
     default: {
@@ -947,7 +948,8 @@ llvm::Value* FunctionLowering::emitCmath(ExprId id, CmathFn fn, const ast::Call&
   auto fabs = [&](llvm::Value* v) { return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
   auto fromParts = [&](ComplexParts p) { return makeComplex(p.re, p.im, ct); };
   if (fn == CmathFn::Rect) {
-    return fromParts(lowerCmathRect(builder_, ml_.module(), emitExprAs(args[0], pt), emitExprAs(args[1], pt)));
+    return fromParts(lowerCmathRect(builder_, ml_.module(), emitExprAs(args[0], pt), emitExprAs(args[1], pt),
+                                    inst_.fastmath));
   }
   llvm::Value* z = emitExprAs(args[0], ct);
   llvm::Value* x = builder_.CreateExtractValue(z, 0);
@@ -970,12 +972,12 @@ llvm::Value* FunctionLowering::emitCmath(ExprId id, CmathFn fn, const ast::Call&
     default:
       break;
   }
-  llvm::Value* result = fromParts(lowerCmathUnary(builder_, ml_.module(), fn, ComplexParts{x, y}));
+  llvm::Value* result = fromParts(lowerCmathUnary(builder_, ml_.module(), fn, ComplexParts{x, y}, inst_.fastmath));
   if (fn == CmathFn::Log && args.size() == 2) {
     // cmath.log(z, base): numba's cmath.log(z) / cmath.log(base).
     llvm::Value* base = emitExprAs(args[1], ct);
     ComplexParts b{builder_.CreateExtractValue(base, 0), builder_.CreateExtractValue(base, 1)};
-    llvm::Value* logBase = fromParts(lowerCmathUnary(builder_, ml_.module(), fn, b));
+    llvm::Value* logBase = fromParts(lowerCmathUnary(builder_, ml_.module(), fn, b, inst_.fastmath));
     result = complexArith(Operator::Div, result, logBase, ct);
   }
   return result;

@@ -93,6 +93,14 @@ def main() -> int:
         check("pow128", lambda: ref._close(pout, pw, 1e-11, 1e-12, "complex pow"))
         check("pow64", lambda: ref._close(pout64.astype(np.complex128), pw64, 1e-4, 1e-4,
                                           "complex64 pow"))
+        zf = (zr * 0.5).astype(np.complex64)
+        fout = np.full((m, 5), np.nan, np.complex64)
+        host_run.launch(lib, "cmath_fast64__c64a1C_c64a2C", m, zf, fout)
+        w = zf.astype(np.complex128)
+        fw = np.stack([np.exp(w), np.log(w), np.sin(w), np.sqrt(w), w ** np.roll(w, -1)], axis=1)
+        check("fastmath", lambda: ref._close(fout.astype(np.complex128), fw, 2e-4, 2e-4,
+                                             "fastmath complex64"))
+
         # Slices: one thread (strided m as on the GPU).
         inputs = ref.slice_ops_inputs(rng)
         want = [x.copy() for x in inputs]

@@ -31,7 +31,19 @@ def load(ll_path: str, workdir: str) -> ctypes.CDLL:
     text = text.replace("define ptx_kernel ", "define ")
     for reg in ("tid.x", "ntid.x", "ctaid.x"):
         text = text.replace(f"@llvm.nvvm.read.ptx.sreg.{reg}", "@host_" + reg.replace(".", "_"))
+    # libdevice's fast float32 variants and the approximate sqrt: libm's functions.
+    text = re.sub(r"@__nv_fast_(\w+)", r"@\1", text)
+    text = text.replace("@llvm.nvvm.sqrt.approx.f(", "@sqrtf(")
     text = re.sub(r"@__nv_(\w+)", r"@\1", text)
+    seen, lines = set(), []
+    for line in text.split("\n"):           # the renames may declare a function twice
+        m = re.match(r"declare .*?@([\w.]+)\(", line)
+        if m and m.group(1) in seen:
+            continue
+        if m:
+            seen.add(m.group(1))
+        lines.append(line)
+    text = "\n".join(lines)
     # PTX `exit` (a thread ending inside a device function): abort here.
     text = text.replace('call void asm sideeffect "exit;", ""()', "call void @abort()")
     if "@abort()" in text:

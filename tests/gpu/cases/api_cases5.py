@@ -470,6 +470,19 @@ def _complex_pow(ctx):
             + _close(out64.astype(np.complex128), want64, 1e-4, 1e-4, "complex64"))
 
 
+
+@api("cmath_fastmath")
+def _cmath_fast(ctx):
+    mod = ctx.load()
+    n = int(ctx.rng.integers(200, 2000))
+    z = _regular(ctx, n, np.complex64) * np.complex64(0.5)
+    out = ctx.poison((n, 5), np.complex64)
+    mod.cmath_fast64[_blocks(n), TPB](z, out)
+    w = z.astype(np.complex128)
+    want = np.stack([np.exp(w), np.log(w), np.sin(w), np.sqrt(w), w ** np.roll(w, -1)], axis=1)
+    return _close(out.astype(np.complex128), want, 2e-4, 2e-4, "fastmath complex64")
+
+
 # ----------------------------------------------------------------------------- slices
 
 def slice_ops_inputs(rng):

@@ -88,6 +88,20 @@ def complex_pow(a, b, c, d, n, f, out, out64):
     out64[i, 2] = c[i] ** c[i]
 
 
+
+@cuda.jit("void(complex64[::1], complex64[:, ::1])", fastmath=True)
+def cmath_fast64(z, out):
+    # fastmath=True: libdevice's fast float32 functions inside cmath, as numba.
+    i = cuda.grid(1)
+    if i < z.shape[0]:
+        v = z[i]
+        out[i, 0] = cmath.exp(v)
+        out[i, 1] = cmath.log(v)
+        out[i, 2] = cmath.sin(v)
+        out[i, 3] = cmath.sqrt(v)
+        out[i, 4] = v ** z[(i + 1) % z.shape[0]]
+
+
 # ----------------------------------------------------------------------------- slices
 
 
