@@ -638,3 +638,32 @@ def _numba_cuda_same_values(ctx):
     parts.append(same_values(outs[0][0], outs[1][0], 1e-13, "complex ** vs numba-cuda"))
     parts.append(same_values(outs[0][1], outs[1][1], 2e-6, "complex64 ** vs numba-cuda"))
     return "; ".join(parts)
+
+
+@api("numba_cuda_slice_ops")
+def _numba_cuda_slice_ops(ctx):
+    """slice_ops compiled by numba-cuda on the same inputs (skips, saying why, where
+    numba-cuda cannot compile it: array sources of `=` need its NRT for the overlap
+    copy)."""
+    ns = _numba_cuda_kernels(set())
+    from numba import cuda as numba_cuda
+    tree = pyast.parse(open(KERNELS_FILE).read())
+    src = [n for n in tree.body if isinstance(n, pyast.FunctionDef) and n.name == "slice_ops"]
+    try:
+        exec(compile(pyast.Module(body=src, type_ignores=[]), KERNELS_FILE, "exec"), ns)
+        theirs_kernel = ns["slice_ops"]
+    except Exception as e:
+        raise Skip(f"numba-cuda does not compile slice_ops: {str(e).splitlines()[0][:160]}")
+    del numba_cuda
+    mod = ctx.load()
+    inputs = slice_ops_inputs(ctx.rng)
+    ours = [x.copy() for x in inputs]
+    ours[2] = np.repeat(inputs[2], 2, axis=1)[:, ::2]
+    theirs = [x.copy() for x in inputs]
+    theirs[2] = np.repeat(inputs[2], 2, axis=1)[:, ::2]
+    mod.slice_ops[1, 32](*ours)
+    try:
+        theirs_kernel[1, 32](*theirs)
+    except Exception as e:              # numba-cuda compiles lazily in some versions
+        raise Skip(f"numba-cuda does not run slice_ops: {str(e).splitlines()[0][:160]}")
+    return slice_ops_check(ours, theirs)
