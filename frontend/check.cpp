@@ -1271,6 +1271,10 @@ Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
       case Intrinsic::Constant:
         return constantVal(mc_.module().constants[entity.payload]);
       case Intrinsic::MathConst:
+        if (isComplexMathConst(entity.payload)) {
+          v.type = types().complexType(128);
+          return v;
+        }
         return constantVal(ConstValue::ofFloat(mathConstValue(entity.payload)));
       case Intrinsic::HostValue:
         if (entity.payload == 1) {
@@ -1347,6 +1351,10 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       v.path = path;
       v.meaning = ExprMeaning{entity->kind, entity->payload};
       if (entity->kind == Intrinsic::MathConst) {
+        if (isComplexMathConst(entity->payload)) {
+          v.type = types().complexType(128);  // cmath.infj, cmath.nanj
+          return v;
+        }
         Val c = constantVal(ConstValue::ofFloat(mathConstValue(entity->payload)));
         return c;
       }

@@ -222,8 +222,10 @@ bool truthOf(const ConstValue& v);
 // The type of a constant (int64, float64, bool, tuples of those), or nullopt
 // for strings and None.
 std::optional<TypeId> typeOfConstant(const ConstValue& v, TypeTable& types);
-// The value of math.pi/e/tau/inf/nan by MathConst payload.
+// The value of math.pi/e/tau/inf/nan by MathConst payload; for cmath.infj and
+// cmath.nanj (complex128 values) the imaginary part.
 double mathConstValue(uint32_t payload);
+bool isComplexMathConst(uint32_t payload);
 
 // The location of a node of `ast` (1-based column, length clipped to the line).
 Location locationOf(const Ast& ast, const NodeRange& range);

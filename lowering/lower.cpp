@@ -109,6 +109,12 @@ private:
   llvm::Value* makeComplex(llvm::Value* re, llvm::Value* im, TypeId t);
   llvm::Value* complexArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId t);
   llvm::Value* emitCmath(ExprId id, CmathFn fn, const ast::Call& c);
+  // cmath.infj / cmath.nanj (the real constants are folded by the checker).
+  llvm::Value* complexMathConst(uint32_t payload, TypeId t) {
+    llvm::Type* part = llvmType(types().complexPart(t));
+    return makeComplex(llvm::ConstantFP::get(part, 0.0),
+                       llvm::ConstantFP::get(part, mathConstValue(payload)), t);
+  }
   llvm::Align elementAlign(TypeId elementType);
   llvm::Value* emitFp16(Fp16Fn fn, std::span<const ExprId> args);
   void emitPrint(std::span<const ExprId> args);
@@ -1737,6 +1743,7 @@ llvm::Value* FunctionLowering::emitExpr(ExprId id) {
       }
       if (m.kind == Intrinsic::Warpsize) return builder_.getInt32(32);
       if (m.kind == Intrinsic::ConstArray) return constArray(m.payload, t);
+      if (m.kind == Intrinsic::MathConst) return complexMathConst(m.payload, t);
       std::string name(ast_.str(e.as<ast::Name>().id));
       llvm::AllocaInst* slot = vars_.at(name);
       return builder_.CreateLoad(slot->getAllocatedType(), slot, name);
@@ -2112,6 +2119,8 @@ llvm::Value* FunctionLowering::emitAttribute(ExprId id, const ast::Attribute& a)
       return specialRegister(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, 0, 32);
     case Intrinsic::Warpsize:
       return builder_.getInt32(32);
+    case Intrinsic::MathConst:
+      return complexMathConst(m.payload, typeOf(id));
     case Intrinsic::ComplexReal:
     case Intrinsic::ComplexImag: {
       TypeId baseType = typeOf(a.value);

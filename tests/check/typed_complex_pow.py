@@ -1,7 +1,8 @@
 # ARGS: --diag-kinds compile %s --phase=check --dump-typed
 # numba's typing of complex `**` and pow() (the joint complex type, as + - * /: numba-cuda
 # lowers only complex ** complex) and of the inverse cmath functions (the argument's
-# complex type; a real argument converts, float32 to complex64) and cmath.log(z, base).
+# complex type; a real argument converts, float32 to complex64), cmath.log(z, base) and
+# cmath.infj/nanj (complex128).
 import cmath
 
 from numba import cuda
@@ -26,6 +27,8 @@ def k(a, b, f, n, h):
     atanh = cmath.atanh(a[0])
     log_base = cmath.log(a[0], a[1])
     log_base_wide = cmath.log(a[0], 2.0)
+    infj = cmath.infj
+    nanj_sum = a[0] + cmath.nanj
 # CHECK:STDOUT: kernel k k__c64a1C_c128a1C_f32a1C_i32a1C_i16a1C void(complex64[::1], complex128[::1], float32[::1], int32[::1], int16[::1])
 # CHECK:STDOUT:   a: array(complex64, 1d, C)
 # CHECK:STDOUT:   acos: complex64
@@ -45,6 +48,8 @@ def k(a, b, f, n, h):
 # CHECK:STDOUT:   f: array(float32, 1d, C)
 # CHECK:STDOUT:   f32_c64: complex64
 # CHECK:STDOUT:   h: array(int16, 1d, C)
+# CHECK:STDOUT:   infj: complex128
 # CHECK:STDOUT:   log_base: complex64
 # CHECK:STDOUT:   log_base_wide: complex128
 # CHECK:STDOUT:   n: array(int32, 1d, C)
+# CHECK:STDOUT:   nanj_sum: complex128

@@ -101,6 +101,14 @@ def main() -> int:
         check("fastmath", lambda: ref._close(fout.astype(np.complex128), fw, 2e-4, 2e-4,
                                              "fastmath complex64"))
 
+        lz = rng.standard_normal(m) * 2 + 1j * rng.standard_normal(m)
+        lb = rng.standard_normal(m) * 2 + 1j * rng.standard_normal(m)
+        lout = np.full((m, 3), np.nan, np.complex128)
+        host_run.launch(lib, "cmath_log_base__c128a1C_c128a1C_c128a2C", m, lz, lb, lout)
+        lw = np.stack([np.log(lz) / np.log(lb), np.log(lz) / np.log(2.0 + 0j),
+                       lz + complex(0.0, np.inf)], axis=1)
+        check("log_base", lambda: ref._close(lout, lw, 1e-12, 1e-13, "log(z, base), infj"))
+
         # Slices: one thread (strided m as on the GPU).
         inputs = ref.slice_ops_inputs(rng)
         want = [x.copy() for x in inputs]

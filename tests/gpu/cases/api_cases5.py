@@ -433,9 +433,10 @@ def _log_base(ctx):
     n = int(ctx.rng.integers(100, 1000))
     z = _regular(ctx, n, np.complex128)
     b = _regular(ctx, n, np.complex128)
-    out = ctx.poison((n, 2), np.complex128)
+    out = ctx.poison((n, 3), np.complex128)
     mod.cmath_log_base[_blocks(n), TPB](z, b, out)
-    want = np.stack([np.log(z) / np.log(b), np.log(z) / np.log(2.0 + 0j)], axis=1)
+    want = np.stack([np.log(z) / np.log(b), np.log(z) / np.log(2.0 + 0j),
+                     z + complex(0.0, math.inf)], axis=1)
     return _close(out, want, 1e-12, 1e-13)
 
 

@@ -66,6 +66,7 @@ def cmath_log_base(z, b, out):
     if i < z.shape[0]:
         out[i, 0] = cmath.log(z[i], b[i])
         out[i, 1] = cmath.log(z[i], 2.0)
+        out[i, 2] = z[i] + cmath.infj        # cmath's complex constants
 
 
 @cuda.jit("void(complex128[::1], complex128[::1], complex64[::1], complex64[::1], int32[::1], "
