@@ -894,8 +894,9 @@ llvm::Value* FunctionLowering::makeComplex(llvm::Value* re, llvm::Value* im, Typ
   return builder_.CreateInsertValue(agg, im, 1);
 }
 
-// + - * / ** of complex numbers (** in complex_math.cpp); division is CPython's (and numba's) _Py_c_quot:
-// scaled by the larger part of the divisor; a zero divisor gives NaNs.
+// + - * / ** of complex numbers (** in complex_math.cpp); division is CPython's
+// (and numba's) _Py_c_quot: scaled by the larger part of the divisor; a zero
+// divisor gives NaNs.
 llvm::Value* FunctionLowering::complexArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId t) {
   llvm::Value* a = builder_.CreateExtractValue(l, 0);
   llvm::Value* b = builder_.CreateExtractValue(l, 1);
@@ -910,8 +911,8 @@ llvm::Value* FunctionLowering::complexArith(Operator op, llvm::Value* l, llvm::V
       return makeComplex(builder_.CreateFSub(builder_.CreateFMul(a, c), builder_.CreateFMul(b, d)),
                          builder_.CreateFAdd(builder_.CreateFMul(a, d), builder_.CreateFMul(b, c)), t);
     case Operator::Pow: {
-      ComplexParts p = lowerComplexPow(builder_, ml_.module(), ComplexParts{a, b}, ComplexParts{c, d},
-                                       inst_.fastmath);
+      ComplexParts p = lowerComplexPow(builder_, ml_.module(), ComplexParts{a, b},
+                                       ComplexParts{c, d}, inst_.fastmath);
       return makeComplex(p.re, p.im, t);
     }
     default: {
@@ -954,8 +955,9 @@ llvm::Value* FunctionLowering::emitCmath(ExprId id, CmathFn fn, const ast::Call&
   auto fabs = [&](llvm::Value* v) { return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
   auto fromParts = [&](ComplexParts p) { return makeComplex(p.re, p.im, ct); };
   if (fn == CmathFn::Rect) {
-    return fromParts(lowerCmathRect(builder_, ml_.module(), emitExprAs(args[0], pt), emitExprAs(args[1], pt),
-                                    inst_.fastmath));
+    llvm::Value* r = emitExprAs(args[0], pt);
+    llvm::Value* phi = emitExprAs(args[1], pt);
+    return fromParts(lowerCmathRect(builder_, ml_.module(), r, phi, inst_.fastmath));
   }
   llvm::Value* z = emitExprAs(args[0], ct);
   llvm::Value* x = builder_.CreateExtractValue(z, 0);
@@ -978,7 +980,8 @@ llvm::Value* FunctionLowering::emitCmath(ExprId id, CmathFn fn, const ast::Call&
     default:
       break;
   }
-  llvm::Value* result = fromParts(lowerCmathUnary(builder_, ml_.module(), fn, ComplexParts{x, y}, inst_.fastmath));
+  llvm::Value* result =
+      fromParts(lowerCmathUnary(builder_, ml_.module(), fn, ComplexParts{x, y}, inst_.fastmath));
   if (fn == CmathFn::Log && args.size() == 2) {
     // cmath.log(z, base): numba's cmath.log(z) / cmath.log(base).
     llvm::Value* base = emitExprAs(args[1], ct);
@@ -1098,7 +1101,8 @@ void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Valu
   llvm::Value* dstPtr = builder_.CreateGEP(memoryType(element), dst.data, dstOffset);
   if (update) {
     llvm::Value* l = convert(loadElement(dstPtr, element), element, update->opType);
-    llvm::Value* r = convert(item, itemType, update->exponent.valid() ? update->exponent : update->opType);
+    TypeId rhsType = update->exponent.valid() ? update->exponent : update->opType;
+    llvm::Value* r = convert(item, itemType, rhsType);
     llvm::Value* result = emitArith(update->op, l, r, update->opType, update->exponent);
     item = convert(result, update->resultType, element);
   }
