@@ -136,6 +136,11 @@ private:
   const JitFunction& fn_;
   bool reporting_ = false;
   bool changed_ = false;
+  // The statement being checked (assignments to slices register run-time
+  // shape checks for it).
+  uint32_t currentStmt_ = 0;
+  void sliceShapeCheck(const NodeRange& where, const char* message);
+  bool checkSliceAugAssign(StmtId id, const ast::AugAssign& a, const Val& view, const Val& rhs);
   int loopDepth_ = 0;
   std::set<std::string> locals_;
   std::map<std::string, TypeId> vars_;
@@ -367,6 +372,7 @@ void FunctionChecker::checkCondition(ExprId id) {
 
 void FunctionChecker::checkStmt(StmtId id) {
   const Stmt& s = ast_.stmt(id);
+  currentStmt_ = id.index;
   switch (s.kind()) {
     case StmtKind::Assign: {
       const auto& a = s.as<ast::Assign>();
@@ -400,9 +406,7 @@ void FunctionChecker::checkStmt(StmtId id) {
         current = checkSubscript(a.target, target.as<ast::Subscript>());
         record(a.target, current);
         if (current.isValue() && types().isArray(current.type)) {
-          error(target.range, Diag::UnsupportedFeature,
-                "augmented assignment to a slice of an array (`a[1:3] += x`) is not supported "
-                "in kernels yet: write `a[1:3] = ...` or loop over the elements");
+          checkSliceAugAssign(id, a, current, rhs);
           return;
         }
       } else {
@@ -886,20 +890,41 @@ void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRa
     record(target, element);
     if (!element.isValue() || !value.ok) return;
     if (types().isArray(element.type)) {
-      // numba: `a[1:n] = x` broadcasts a scalar; `a[i, :] = b` copies an array of
-      // the same dimensions (shapes are not checked, as without boundscheck).
+      // numba's setitem on a view: `a[1:n] = x` broadcasts a number; an array is
+      // broadcast onto the view (NumPy's rules: missing leading dimensions and
+      // dimensions of extent 1 repeat), its shapes checked at run time.
       const Type& view = types().get(element.type);
-      bool ok = value.isValue() &&
-                ((types().isScalar(value.type) &&
-                  !(types().isComplex(value.type) && !types().isComplex(view.element))) ||
-                 (types().isArray(value.type) && types().get(value.type).ndim == view.ndim &&
-                  !(types().isComplex(types().get(value.type).element) &&
-                    !types().isComplex(view.element))));
+      bool isArray = value.isValue() && types().isArray(value.type);
+      // A homogeneous tuple is numba's Sequence source: 1-d views only.
+      bool isTuple = false;
+      if (value.isValue() && types().isTuple(value.type)) {
+        const auto& elts = types().get(value.type).elements;
+        isTuple = !elts.empty() && std::all_of(elts.begin(), elts.end(),
+                                               [&](TypeId e) { return e == elts[0]; });
+        if (isTuple && view.ndim != 1) {
+          error(valueRange, Diag::InvalidAssignment,
+                "cannot assign `" + typeName(value.type) + "` to `" + typeName(element.type) +
+                    "`: a tuple can only be assigned to a 1-d slice");
+          return;
+        }
+      }
+      TypeId source = !value.isValue() ? TypeId()
+                      : isArray        ? types().get(value.type).element
+                      : isTuple        ? types().get(value.type).elements[0]
+                                       : value.type;
+      bool ok = source.valid() && types().isScalar(source) &&
+                !(types().isComplex(source) && !types().isComplex(view.element));
       if (!ok) {
+        bool complexIntoReal = source.valid() && types().isComplex(source);
         error(valueRange, Diag::InvalidAssignment,
               "cannot assign `" + (value.isValue() ? typeName(value.type) : textOf(target)) +
-                  "` to `" + typeName(element.type) +
-                  "`: a slice takes a number or an array of the same dimensions");
+                  "` to `" + typeName(element.type) + "`: " +
+                  (complexIntoReal ? "complex numbers cannot be stored in a real array"
+                                   : "a slice takes a number, an array or a tuple of one type"));
+        return;
+      }
+      if (isArray || isTuple) {
+        sliceShapeCheck(t.range, "cannot assign slice from input of different size");
       }
       return;
     }
@@ -920,6 +945,85 @@ void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRa
     return;
   }
   error(t.range, Diag::InvalidAssignment, "cannot assign to `" + textOf(target) + "`");
+}
+
+// A debug=True kernel reports a failed run-time shape check of an assignment to
+// a slice as numba's ValueError (docs/compile.md).
+void FunctionChecker::sliceShapeCheck(const NodeRange& where, const char* message) {
+  if (!inst_.isKernel || !fn_.options.debug) return;
+  for (const ErrorSite& site : inst_.errorSites) {
+    if (site.stmt == currentStmt_) return;
+  }
+  inst_.errorSites.push_back(ErrorSite{currentStmt_, "ValueError", message, where.lineno});
+}
+
+namespace {
+// NumPy's dtype kinds: bool, signed, unsigned, float, complex.
+char kindOf(const TypeTable& types, TypeId t) {
+  if (types.isBool(t)) return 'b';
+  if (types.isInt(t)) return types.get(t).isSigned ? 'i' : 'u';
+  if (types.isFloat(t)) return 'f';
+  return 'c';
+}
+int kindRank(char k) { return k == 'b' ? 0 : k == 'i' || k == 'u' ? 1 : k == 'f' ? 2 : 3; }
+// np.can_cast(from, to, "same_kind") for the types a result can have.
+bool castsSameKind(const TypeTable& types, TypeId from, TypeId to) {
+  char f = kindOf(types, from), t = kindOf(types, to);
+  if (f == t || f == 'b') return true;
+  if (f == 'u' && t == 'i') return types.get(to).bits > types.get(from).bits;
+  if (f == 'i' && t == 'u') return false;
+  return kindRank(f) < kindRank(t);
+}
+}  // namespace
+
+// `view op= x` on a slice: numba's in-place ufunc (`np.add(view, x, out=view)`).
+// The loop is numba's `ufunc_find_matching_loop`: with an integer and a float or
+// complex operand ("mixed inputs") it runs in the float/complex operand's type;
+// otherwise in the types' promotion (numba's scalar rules: float32 with float64
+// is float64, even for a Python float). An array operand is broadcast onto the
+// view with run-time shape checks. The result must cast to the element type
+// `same_kind`: `int_view /= 2`, `uint_view += 1` (an int64 result) and complex
+// results into real views are errors, as in numba.
+bool FunctionChecker::checkSliceAugAssign(StmtId id, const ast::AugAssign& a, const Val& view,
+                                          const Val& rhs) {
+  const Stmt& s = ast_.stmt(id);
+  if (!rhs.isValue()) return false;
+  TypeId element = types().get(view.type).element;
+  bool isArray = types().isArray(rhs.type);
+  TypeId operand = isArray ? types().get(rhs.type).element : rhs.type;
+  auto op = arithOf(a.op);
+  std::optional<OpTyping> typing;
+  if (op && types().isScalar(operand)) {
+    auto integer = [&](TypeId t) { return types().isInt(t); };
+    auto inexact = [&](TypeId t) { return types().isFloat(t) || types().isComplex(t); };
+    if (integer(element) && inexact(operand)) {
+      typing = binaryResultType(types(), *op, operand, operand);
+    } else if (inexact(element) && integer(operand)) {
+      typing = binaryResultType(types(), *op, element, element);
+    } else {
+      typing = binaryResultType(types(), *op, element, operand);
+    }
+  }
+  if (!typing) {
+    error(s.range, Diag::MismatchedOperandTypes, std::string(spelling(a.op)) + "=",
+          typeName(view.type), typeName(rhs.type));
+    return false;
+  }
+  if (!castsSameKind(types(), typing->result, element)) {
+    error(s.range, Diag::InvalidAssignment,
+          "cannot store the `" + typeName(typing->result) + "` result of `" +
+              std::string(spelling(a.op)) + "=` in `" + typeName(view.type) +
+              "`: numba's in-place operators on arrays cast only within a kind (NumPy's "
+              "`same_kind`)");
+    return false;
+  }
+  inst_.stmtOpTypes[id.index] = typing->operand;
+  inst_.stmtResultTypes[id.index] = typing->result;
+  inst_.powExponentTypes[a.value.index] = typing->exponent;
+  if (isArray) {
+    sliceShapeCheck(s.range, "operands could not be broadcast together with remapped shapes");
+  }
+  return true;
 }
 
 // --- expressions ------------------------------------------------------------------
@@ -1167,6 +1271,10 @@ Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
       case Intrinsic::Constant:
         return constantVal(mc_.module().constants[entity.payload]);
       case Intrinsic::MathConst:
+        if (isComplexMathConst(entity.payload)) {
+          v.type = types().complexType(128);
+          return v;
+        }
         return constantVal(ConstValue::ofFloat(mathConstValue(entity.payload)));
       case Intrinsic::HostValue:
         if (entity.payload == 1) {
@@ -1243,6 +1351,10 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       v.path = path;
       v.meaning = ExprMeaning{entity->kind, entity->payload};
       if (entity->kind == Intrinsic::MathConst) {
+        if (isComplexMathConst(entity->payload)) {
+          v.type = types().complexType(128);  // cmath.infj, cmath.nanj
+          return v;
+        }
         Val c = constantVal(ConstValue::ofFloat(mathConstValue(entity->payload)));
         return c;
       }
@@ -2158,7 +2270,12 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
     case Intrinsic::Pow: {
       // pow(a, b) is a ** b.
       if (!needArgs(2, 2, "2 arguments")) return Val::bad();
-      if (!needNumber(0) || !needNumber(1)) return Val::bad();
+      for (size_t k = 0; k < 2; ++k) {
+        // Numbers, complex ones included.
+        if (!args[k].isValue() || !types().isScalar(args[k].type)) {
+          if (!needNumber(k)) return Val::bad();
+        }
+      }
       auto typing = binaryResultType(types(), ArithOp::Pow, args[0].type, args[1].type);
       if (!typing) {
         error(e.range, Diag::MismatchedOperandTypes, "**", typeName(args[0].type), typeName(args[1].type));
@@ -2207,9 +2324,12 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
     case Intrinsic::Cmath: {
       auto fn = static_cast<CmathFn>(callee.meaning.payload);
       std::string fname = "cmath." + std::string(cmathFnName(fn));
+      // cmath.log(z, base) is numba's log(z) / log(base).
       size_t arity = fn == CmathFn::Rect ? 2 : 1;
-      if (args.size() != arity || !c.keywords.empty()) {
-        error(e.range, Diag::WrongArgCount, fname, plural(arity, "argument"),
+      size_t maxArity = fn == CmathFn::Log ? 2 : arity;
+      if (args.size() < arity || args.size() > maxArity || !c.keywords.empty()) {
+        error(e.range, Diag::WrongArgCount, fname,
+              maxArity > arity ? "1 or 2 arguments" : plural(arity, "argument"),
               std::to_string(args.size() + ast_.list(c.keywords).size()));
         return Val::bad();
       }

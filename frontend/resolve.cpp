@@ -81,11 +81,12 @@ constexpr NamedIntrinsic kAtomics[] = {
     {"nanmax", Intrinsic::AtomicNanMax}, {"nanmin", Intrinsic::AtomicNanMin},
 };
 
-constexpr std::string_view kMathConsts[] = {"pi", "e", "tau", "inf", "nan"};
+// infj and nanj (payloads 5, 6) are cmath's complex constants.
+constexpr std::string_view kMathConsts[] = {"pi", "e", "tau", "inf", "nan", "infj", "nanj"};
 
 constexpr std::string_view kCmathFns[] = {
     "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "phase", "polar",
-    "rect", "isnan", "isinf", "isfinite",
+    "rect", "isnan", "isinf", "isfinite", "acos", "asin", "atan", "acosh", "asinh", "atanh",
 };
 
 Entity make(Intrinsic kind, std::string_view path, uint32_t payload = 0) {
@@ -122,8 +123,12 @@ unsigned fp16FnArity(Fp16Fn fn) {
 std::string_view mathFnName(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].name; }
 unsigned mathFnArity(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].arity; }
 
+bool isComplexMathConst(uint32_t payload) { return payload >= 5; }
+
 double mathConstValue(uint32_t payload) {
   switch (payload) {
+    case 5:  // infj: the imaginary part
+      return std::numeric_limits<double>::infinity();
     case 0:
       return M_PI;
     case 1:
@@ -186,7 +191,8 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   }
   if (parent == "math" || parent == "numpy" || parent == "cmath") {
     for (uint32_t i = 0; i < std::size(kMathConsts); ++i) {
-      if (kMathConsts[i] == attr && !(parent == "numpy" && attr == "tau")) {
+      if (kMathConsts[i] == attr && !(parent == "numpy" && attr == "tau") &&
+          !(parent != "cmath" && isComplexMathConst(i))) {
         return make(Intrinsic::MathConst, path, i);
       }
     }
@@ -539,7 +545,7 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
       auto it = module.globals.find(std::string(ast.str(e.as<ast::Name>().id)));
       if (it == module.globals.end()) return std::nullopt;
       if (it->second.kind == Intrinsic::Constant) return module.constants[it->second.payload];
-      if (it->second.kind == Intrinsic::MathConst) {
+      if (it->second.kind == Intrinsic::MathConst && !isComplexMathConst(it->second.payload)) {
         return ConstValue::ofFloat(mathConstValue(it->second.payload));
       }
       return std::nullopt;
@@ -549,7 +555,7 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
       if (!path) return std::nullopt;
       TypeTable scratch;
       auto entity = lookupEntity(*path, scratch);
-      if (entity && entity->kind == Intrinsic::MathConst) {
+      if (entity && entity->kind == Intrinsic::MathConst && !isComplexMathConst(entity->payload)) {
         return ConstValue::ofFloat(mathConstValue(entity->payload));
       }
       return std::nullopt;

@@ -114,7 +114,7 @@ enum class MathFn : uint8_t {
 // The cmath functions pykc compiles.
 enum class CmathFn : uint8_t {
   Exp, Log, Log10, Sqrt, Sin, Cos, Tan, Sinh, Cosh, Tanh, Phase, Polar, Rect, Isnan, Isinf,
-  Isfinite,
+  Isfinite, Acos, Asin, Atan, Acosh, Asinh, Atanh,
 };
 std::string_view cmathFnName(CmathFn fn);
 
@@ -222,8 +222,10 @@ bool truthOf(const ConstValue& v);
 // The type of a constant (int64, float64, bool, tuples of those), or nullopt
 // for strings and None.
 std::optional<TypeId> typeOfConstant(const ConstValue& v, TypeTable& types);
-// The value of math.pi/e/tau/inf/nan by MathConst payload.
+// The value of math.pi/e/tau/inf/nan by MathConst payload; for cmath.infj and
+// cmath.nanj (complex128 values) the imaginary part.
 double mathConstValue(uint32_t payload);
+bool isComplexMathConst(uint32_t payload);
 
 // The location of a node of `ast` (1-based column, length clipped to the line).
 Location locationOf(const Ast& ast, const NodeRange& range);

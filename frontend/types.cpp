@@ -295,9 +295,10 @@ TypeId complexOperand(TypeTable& types, TypeId a, TypeId b) {
 std::optional<OpTyping> binaryResultType(TypeTable& types, ArithOp op, TypeId lhs, TypeId rhs) {
   if (types.isScalar(lhs) && types.isScalar(rhs) &&
       (types.isComplex(lhs) || types.isComplex(rhs))) {
-    // numba: + - * / on complex numbers; `**` and the others are not
-    // supported by pykc yet (rejected by the checker).
-    if (op != ArithOp::Add && op != ArithOp::Sub && op != ArithOp::Mul && op != ArithOp::TrueDiv) {
+    // numba: + - * / ** on complex numbers (`**` of the joint complex type,
+    // numba-cuda's cpow); `//`, `%` and the bitwise operators are errors.
+    if (op != ArithOp::Add && op != ArithOp::Sub && op != ArithOp::Mul && op != ArithOp::TrueDiv &&
+        op != ArithOp::Pow) {
       return std::nullopt;
     }
     TypeId c = complexOperand(types, lhs, rhs);

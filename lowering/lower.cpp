@@ -25,6 +25,7 @@
 #include "frontend/ast.h"
 #include "frontend/source.h"
 #include "frontend/typed_module.h"
+#include "lowering/complex_math.h"
 
 namespace lowering {
 namespace {
@@ -108,10 +109,25 @@ private:
   llvm::Value* makeComplex(llvm::Value* re, llvm::Value* im, TypeId t);
   llvm::Value* complexArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId t);
   llvm::Value* emitCmath(ExprId id, CmathFn fn, const ast::Call& c);
+  // cmath.infj / cmath.nanj (the real constants are folded by the checker).
+  llvm::Value* complexMathConst(uint32_t payload, TypeId t) {
+    llvm::Type* part = llvmType(types().complexPart(t));
+    return makeComplex(llvm::ConstantFP::get(part, 0.0),
+                       llvm::ConstantFP::get(part, mathConstValue(payload)), t);
+  }
   llvm::Align elementAlign(TypeId elementType);
   llvm::Value* emitFp16(Fp16Fn fn, std::span<const ExprId> args);
   void emitPrint(std::span<const ExprId> args);
-  void storeSlice(llvm::Value* view, TypeId viewType, llvm::Value* value, TypeId valueType);
+  // `view op= x` on a slice: the element operation (stmtOpTypes & co.).
+  struct SliceUpdate {
+    Operator op;
+    TypeId opType;
+    TypeId resultType;
+    TypeId exponent;
+  };
+  void storeSlice(llvm::Value* view, TypeId viewType, llvm::Value* value, TypeId valueType,
+                  const SliceUpdate* update = nullptr);
+  void sliceShapeFailure(llvm::Value* mismatch);
   llvm::Value* emitArrayAlloc(ExprId id, Intrinsic kind, const ast::Call& c);
   llvm::Value* emitArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId opType,
                          TypeId exponentType);
@@ -145,6 +161,8 @@ private:
   unsigned sharedCounter_ = 0;
   // debug=True kernels: the error code of each assert/raise statement.
   std::map<uint32_t, uint32_t> errorCodes_;
+  // The statement being lowered (for the error sites of slice assignments).
+  uint32_t currentStmt_ = 0;
 
 public:
   // The codes given to this instance's error sites (for the manifest).
@@ -876,8 +894,9 @@ llvm::Value* FunctionLowering::makeComplex(llvm::Value* re, llvm::Value* im, Typ
   return builder_.CreateInsertValue(agg, im, 1);
 }
 
-// + - * / of complex numbers; division is CPython's (and numba's) _Py_c_quot:
-// scaled by the larger part of the divisor; a zero divisor gives NaNs.
+// + - * / ** of complex numbers (** in complex_math.cpp); division is CPython's
+// (and numba's) _Py_c_quot: scaled by the larger part of the divisor; a zero
+// divisor gives NaNs.
 llvm::Value* FunctionLowering::complexArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId t) {
   llvm::Value* a = builder_.CreateExtractValue(l, 0);
   llvm::Value* b = builder_.CreateExtractValue(l, 1);
@@ -891,8 +910,13 @@ llvm::Value* FunctionLowering::complexArith(Operator op, llvm::Value* l, llvm::V
     case Operator::Mult:
       return makeComplex(builder_.CreateFSub(builder_.CreateFMul(a, c), builder_.CreateFMul(b, d)),
                          builder_.CreateFAdd(builder_.CreateFMul(a, d), builder_.CreateFMul(b, c)), t);
+    case Operator::Pow: {
+      ComplexParts p = lowerComplexPow(builder_, ml_.module(), ComplexParts{a, b},
+                                       ComplexParts{c, d}, inst_.fastmath);
+      return makeComplex(p.re, p.im, t);
+    }
     default: {
-      assert(op == Operator::Div && "the checker allows + - * / on complex numbers");
+      assert(op == Operator::Div && "the checker allows + - * / ** on complex numbers");
       llvm::Type* ft = a->getType();
       auto fabs = [&](llvm::Value* v) { return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
       llvm::Value* nan = llvm::ConstantFP::getNaN(ft);
@@ -920,8 +944,8 @@ llvm::Value* FunctionLowering::complexArith(Operator op, llvm::Value* l, llvm::V
   }
 }
 
-// cmath.<fn> on a complex value (real arguments converted), with the usual
-// formulas (numba's cmathimpl handles more infinities and NaNs specially).
+// cmath.<fn> on a complex value (real arguments converted): numba-cuda's
+// cmathimpl algorithms (lowering/complex_math.cpp), special values included.
 llvm::Value* FunctionLowering::emitCmath(ExprId id, CmathFn fn, const ast::Call& c) {
   TypeId ct = inst_.opTypes[id.index];
   TypeId pt = types().complexPart(ct);
@@ -929,10 +953,11 @@ llvm::Value* FunctionLowering::emitCmath(ExprId id, CmathFn fn, const ast::Call&
   auto args = ast_.list(c.args);
   auto lib = [&](std::string_view name, std::vector<llvm::Value*> a) { return callLibdevice(name, pt, std::move(a)); };
   auto fabs = [&](llvm::Value* v) { return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
+  auto fromParts = [&](ComplexParts p) { return makeComplex(p.re, p.im, ct); };
   if (fn == CmathFn::Rect) {
     llvm::Value* r = emitExprAs(args[0], pt);
     llvm::Value* phi = emitExprAs(args[1], pt);
-    return makeComplex(builder_.CreateFMul(r, lib("cos", {phi})), builder_.CreateFMul(r, lib("sin", {phi})), ct);
+    return fromParts(lowerCmathRect(builder_, ml_.module(), r, phi, inst_.fastmath));
   }
   llvm::Value* z = emitExprAs(args[0], ct);
   llvm::Value* x = builder_.CreateExtractValue(z, 0);
@@ -952,86 +977,19 @@ llvm::Value* FunctionLowering::emitCmath(ExprId id, CmathFn fn, const ast::Call&
       agg = builder_.CreateInsertValue(agg, lib("hypot", {x, y}), 0);
       return builder_.CreateInsertValue(agg, lib("atan2", {y, x}), 1);
     }
-    case CmathFn::Exp: {
-      llvm::Value* e = lib("exp", {x});
-      llvm::Value* im = builder_.CreateFMul(e, lib("sin", {y}));
-      // A real argument keeps a (signed) zero imaginary part.
-      im = builder_.CreateSelect(builder_.CreateFCmpOEQ(y, llvm::ConstantFP::get(ft, 0.0)), y, im);
-      return makeComplex(builder_.CreateFMul(e, lib("cos", {y})), im, ct);
-    }
-    case CmathFn::Log:
-    case CmathFn::Log10: {
-      llvm::Value* re = lib("log", {lib("hypot", {x, y})});
-      llvm::Value* im = lib("atan2", {y, x});
-      if (fn == CmathFn::Log10) {
-        llvm::Value* ln10 = llvm::ConstantFP::get(ft, M_LN10);
-        re = builder_.CreateFDiv(re, ln10);
-        im = builder_.CreateFDiv(im, ln10);
-      }
-      return makeComplex(re, im, ct);
-    }
-    case CmathFn::Sqrt: {
-      // CPython's c_sqrt without its subnormal scaling.
-      llvm::Value* zero = llvm::ConstantFP::get(ft, 0.0);
-      llvm::Value* ax = fabs(x);
-      llvm::Value* ay = fabs(y);
-      llvm::Value* s = lib("sqrt", {builder_.CreateFMul(builder_.CreateFAdd(ax, lib("hypot", {ax, ay})),
-                                                        llvm::ConstantFP::get(ft, 0.5))});
-      llvm::Value* d = builder_.CreateFDiv(ay, builder_.CreateFMul(s, llvm::ConstantFP::get(ft, 2.0)));
-      llvm::Value* positive = builder_.CreateFCmpOGE(x, zero);
-      llvm::Value* re = builder_.CreateSelect(positive, s, d);
-      llvm::Value* im = lib("copysign", {builder_.CreateSelect(positive, d, s), y});
-      llvm::Value* isZero = builder_.CreateAnd(builder_.CreateFCmpOEQ(x, zero), builder_.CreateFCmpOEQ(y, zero));
-      llvm::Value* yInf = builder_.CreateFCmpOEQ(ay, inf);
-      re = builder_.CreateSelect(isZero, zero, builder_.CreateSelect(yInf, inf, re));
-      im = builder_.CreateSelect(isZero, y, builder_.CreateSelect(yInf, y, im));
-      return makeComplex(re, im, ct);
-    }
-    case CmathFn::Sin:
-      return makeComplex(builder_.CreateFMul(lib("sin", {x}), lib("cosh", {y})),
-                         builder_.CreateFMul(lib("cos", {x}), lib("sinh", {y})), ct);
-    case CmathFn::Cos:
-      return makeComplex(builder_.CreateFMul(lib("cos", {x}), lib("cosh", {y})),
-                         builder_.CreateFNeg(builder_.CreateFMul(lib("sin", {x}), lib("sinh", {y}))), ct);
-    case CmathFn::Sinh:
-      return makeComplex(builder_.CreateFMul(lib("sinh", {x}), lib("cos", {y})),
-                         builder_.CreateFMul(lib("cosh", {x}), lib("sin", {y})), ct);
-    case CmathFn::Cosh:
-      return makeComplex(builder_.CreateFMul(lib("cosh", {x}), lib("cos", {y})),
-                         builder_.CreateFMul(lib("sinh", {x}), lib("sin", {y})), ct);
-    case CmathFn::Tanh:
-    case CmathFn::Tan: {
-      // tan(z) = -i tanh(iz).
-      llvm::Value* u = x;
-      llvm::Value* v = y;
-      if (fn == CmathFn::Tan) {
-        u = builder_.CreateFNeg(y);
-        v = x;
-      }
-      // CPython's c_tanh: the plain formula, or its limit for large |u|.
-      llvm::Value* one = llvm::ConstantFP::get(ft, 1.0);
-      llvm::Value* t = lib("tanh", {u});
-      llvm::Value* ty = lib("tan", {v});
-      llvm::Value* cx = builder_.CreateFDiv(one, lib("cosh", {u}));
-      llvm::Value* txty = builder_.CreateFMul(t, ty);
-      llvm::Value* denom = builder_.CreateFAdd(one, builder_.CreateFMul(txty, txty));
-      llvm::Value* re = builder_.CreateFDiv(builder_.CreateFMul(t, builder_.CreateFAdd(one, builder_.CreateFMul(ty, ty))), denom);
-      llvm::Value* im = builder_.CreateFMul(builder_.CreateFMul(builder_.CreateFDiv(ty, denom), cx), cx);
-      llvm::Value* big = builder_.CreateFCmpOGT(fabs(u), llvm::ConstantFP::get(ft, 20.0));
-      llvm::Value* reBig = lib("copysign", {one, u});
-      llvm::Value* imBig = builder_.CreateFMul(
-          builder_.CreateFMul(llvm::ConstantFP::get(ft, 4.0), builder_.CreateFMul(lib("sin", {v}), lib("cos", {v}))),
-          lib("exp", {builder_.CreateFMul(llvm::ConstantFP::get(ft, -2.0), fabs(u))}));
-      re = builder_.CreateSelect(big, reBig, re);
-      im = builder_.CreateSelect(big, imBig, im);
-      if (fn == CmathFn::Tan) return makeComplex(im, builder_.CreateFNeg(re), ct);
-      return makeComplex(re, im, ct);
-    }
     default:
       break;
   }
-  assert(false && "every cmath function is lowered");
-  return z;
+  llvm::Value* result =
+      fromParts(lowerCmathUnary(builder_, ml_.module(), fn, ComplexParts{x, y}, inst_.fastmath));
+  if (fn == CmathFn::Log && args.size() == 2) {
+    // cmath.log(z, base): numba's cmath.log(z) / cmath.log(base).
+    llvm::Value* base = emitExprAs(args[1], ct);
+    ComplexParts b{builder_.CreateExtractValue(base, 0), builder_.CreateExtractValue(base, 1)};
+    llvm::Value* logBase = fromParts(lowerCmathUnary(builder_, ml_.module(), fn, b, inst_.fastmath));
+    result = complexArith(Operator::Div, result, logBase, ct);
+  }
+  return result;
 }
 
 // A module-level array literal: its `.const` global, as a C-ordered array value.
@@ -1051,14 +1009,22 @@ llvm::Value* FunctionLowering::constArray(uint32_t index, TypeId arrayType) {
 
 // `view[...] = value`: a loop nest over the view storing the scalar, or the
 // element of `value` (an array of the same dimensions) at the same indices.
+// numba's setitem on a view (`fancy_setslice`), or with `update` its in-place
+// ufunc: a number is broadcast; an array is broadcast onto the view (missing
+// leading dimensions and extents of 1 repeat with stride 0; extra leading
+// dimensions must have extent 1), any other shape difference fails before an
+// element is written. Elements go in C order; an overlapping source array is
+// read as it is being written (numba copies it first for `=`).
 void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Value* value,
-                                  TypeId valueType) {
+                                  TypeId valueType, const SliceUpdate* update) {
   const Type& vt = types().get(viewType);
   TypeId element = vt.element;
   ArrayParts dst = arrayParts(view, viewType);
   bool fromArray = types().isArray(valueType);
   ArrayParts src;
   TypeId srcElement;
+  std::vector<llvm::Value*> srcStrides(vt.ndim, builder_.getInt64(0));
+  llvm::Value* tupleItems = nullptr;
   if (fromArray) {
     src = arrayParts(value, valueType);
     srcElement = types().get(valueType).element;
@@ -1066,7 +1032,33 @@ void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Valu
     const Type& st = types().get(valueType);
     if (st.layout == Layout::C) src.strides[st.ndim - 1] = builder_.getInt64(1);
     if (st.layout == Layout::F) src.strides[0] = builder_.getInt64(1);
-  } else {
+    llvm::Value* mismatch = builder_.getFalse();
+    llvm::Value* one = builder_.getInt64(1);
+    int extra = static_cast<int>(st.ndim) - static_cast<int>(vt.ndim);
+    for (int d = 0; d < extra; ++d) {
+      mismatch = builder_.CreateOr(mismatch, builder_.CreateICmpNE(src.shape[d], one));
+    }
+    for (unsigned j = 0; j < vt.ndim; ++j) {
+      int sd = static_cast<int>(j) + extra;
+      if (sd < 0) continue;  // a missing leading dimension: stride 0
+      llvm::Value* same = builder_.CreateICmpEQ(src.shape[sd], dst.shape[j]);
+      llvm::Value* unit = builder_.CreateICmpEQ(src.shape[sd], one);
+      srcStrides[j] = builder_.CreateSelect(same, src.strides[sd], builder_.getInt64(0));
+      mismatch = builder_.CreateOr(mismatch, builder_.CreateNot(builder_.CreateOr(same, unit)));
+    }
+    sliceShapeFailure(mismatch);
+  } else if (types().isTuple(valueType)) {
+    // A tuple of one type into a 1-d view: its elements, converted, in a local
+    // array indexed by the loop.
+    const auto& elts = types().get(valueType).elements;
+    auto* items = llvm::ArrayType::get(memoryType(element), elts.size());
+    tupleItems = entryAlloca(items);
+    for (unsigned k = 0; k < elts.size(); ++k) {
+      llvm::Value* e = convert(builder_.CreateExtractValue(value, k), elts[k], element);
+      storeElement(builder_.CreateConstGEP2_64(items, tupleItems, 0, k), e, element);
+    }
+    sliceShapeFailure(builder_.CreateICmpNE(dst.shape[0], builder_.getInt64(elts.size())));
+  } else if (!update) {
     value = convert(value, valueType, element);
   }
   llvm::Type* i64 = builder_.getInt64Ty();
@@ -1093,20 +1085,57 @@ void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Valu
   for (unsigned d = 0; d < vt.ndim; ++d) {
     llvm::Value* i = builder_.CreateLoad(i64, counters[d]);
     dstOffset = builder_.CreateAdd(dstOffset, builder_.CreateMul(i, dst.strides[d]));
-    if (fromArray) srcOffset = builder_.CreateAdd(srcOffset, builder_.CreateMul(i, src.strides[d]));
+    if (fromArray) srcOffset = builder_.CreateAdd(srcOffset, builder_.CreateMul(i, srcStrides[d]));
   }
   llvm::Value* item = value;
+  TypeId itemType = valueType;
   if (fromArray) {
     item = loadElement(builder_.CreateGEP(memoryType(srcElement), src.data, srcOffset), srcElement);
-    item = convert(item, srcElement, element);
+    itemType = srcElement;
+    if (!update) item = convert(item, srcElement, element);
+  } else if (tupleItems) {
+    item = loadElement(builder_.CreateGEP(memoryType(element), tupleItems,
+                                          builder_.CreateLoad(i64, counters[0])), element);
+    itemType = element;
   }
-  storeElement(builder_.CreateGEP(memoryType(element), dst.data, dstOffset), item, element);
+  llvm::Value* dstPtr = builder_.CreateGEP(memoryType(element), dst.data, dstOffset);
+  if (update) {
+    llvm::Value* l = convert(loadElement(dstPtr, element), element, update->opType);
+    TypeId rhsType = update->exponent.valid() ? update->exponent : update->opType;
+    llvm::Value* r = convert(item, itemType, rhsType);
+    llvm::Value* result = emitArith(update->op, l, r, update->opType, update->exponent);
+    item = convert(result, update->resultType, element);
+  }
+  storeElement(dstPtr, item, element);
   for (unsigned d = vt.ndim; d-- > 0;) {
     llvm::Value* i = builder_.CreateLoad(i64, counters[d]);
     builder_.CreateStore(builder_.CreateAdd(i, builder_.getInt64(1), "", true, true), counters[d]);
     builder_.CreateBr(latches[d]);
     builder_.SetInsertPoint(exits[d]);
   }
+}
+
+// A failed shape check of a slice assignment is numba's ValueError: reported
+// through `pykc_error` in debug=True kernels; otherwise the thread ends, as
+// numba's kernels return with the exception unchecked (a device function ends
+// the thread with PTX `exit`, where numba returns through every caller).
+void FunctionLowering::sliceShapeFailure(llvm::Value* mismatch) {
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(mismatch); c && c->isZero()) return;
+  auto* fail = llvm::BasicBlock::Create(context_, "slice.shape_error", function_);
+  auto* ok = llvm::BasicBlock::Create(context_, "slice.shape_ok", function_);
+  builder_.CreateCondBr(mismatch, fail, ok,
+                        llvm::MDBuilder(context_).createBranchWeights(1, 1 << 20));
+  builder_.SetInsertPoint(fail);
+  if (errorCodes_.count(currentStmt_)) {
+    reportError(currentStmt_);
+  } else if (inst_.isKernel) {
+    builder_.CreateRetVoid();
+  } else {
+    auto* exitTy = llvm::FunctionType::get(builder_.getVoidTy(), false);
+    builder_.CreateCall(llvm::InlineAsm::get(exitTy, "exit;", "", true));
+    builder_.CreateUnreachable();
+  }
+  builder_.SetInsertPoint(ok);
 }
 
 // debug=True: the first failing site's code goes into `pykc_error` (later ones
@@ -1319,6 +1348,7 @@ void FunctionLowering::storeTarget(ExprId target, llvm::Value* value, TypeId typ
 
 void FunctionLowering::emitStmt(StmtId id) {
   const Stmt& s = ast_.stmt(id);
+  currentStmt_ = id.index;
   setLocation(s.range);
   switch (s.kind()) {
     case StmtKind::Assign: {
@@ -1356,6 +1386,14 @@ void FunctionLowering::emitStmt(StmtId id) {
         return;
       }
       const auto& sub = target.as<ast::Subscript>();
+      if (types().isArray(typeOf(a.target))) {
+        // `a[1:3] += x`: numba's in-place ufunc on the view.
+        llvm::Value* view = emitArrayView(a.target, sub);
+        llvm::Value* rhs = emitExpr(a.value);
+        SliceUpdate update{a.op, opType, resultType, exponent};
+        storeSlice(view, typeOf(a.target), rhs, typeOf(a.value), &update);
+        return;
+      }
       TypeId elementType;
       llvm::Value* ptr = elementPointer(sub.value, sub.slice, elementType);
       llvm::Value* rhs = emitExpr(a.value);
@@ -1709,6 +1747,7 @@ llvm::Value* FunctionLowering::emitExpr(ExprId id) {
       }
       if (m.kind == Intrinsic::Warpsize) return builder_.getInt32(32);
       if (m.kind == Intrinsic::ConstArray) return constArray(m.payload, t);
+      if (m.kind == Intrinsic::MathConst) return complexMathConst(m.payload, t);
       std::string name(ast_.str(e.as<ast::Name>().id));
       llvm::AllocaInst* slot = vars_.at(name);
       return builder_.CreateLoad(slot->getAllocatedType(), slot, name);
@@ -2084,6 +2123,8 @@ llvm::Value* FunctionLowering::emitAttribute(ExprId id, const ast::Attribute& a)
       return specialRegister(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, 0, 32);
     case Intrinsic::Warpsize:
       return builder_.getInt32(32);
+    case Intrinsic::MathConst:
+      return complexMathConst(m.payload, typeOf(id));
     case Intrinsic::ComplexReal:
     case Intrinsic::ComplexImag: {
       TypeId baseType = typeOf(a.value);

@@ -1,6 +1,6 @@
 # ARGS: --diag-kinds compile %s --phase=check
 # What complex numbers cannot do in kernels: ordering, storing into real arrays,
-# real-only functions, `**` (not supported yet), cmath.rect of complex numbers.
+# real-only functions, `%`, cmath.rect of complex numbers, cmath.log's arity.
 import cmath
 import math
 
@@ -29,11 +29,11 @@ def k(a, f):
     # CHECK:STDERR:                 ^~~~
     # CHECK:STDERR:
     d = float32(a[0])
-    # CHECK:STDERR: fail_complex.py:[[@LINE+4]]:9: error: unsupported operand types for `**`: `complex64` and `int64` [mismatched-operand-types]
-    # CHECK:STDERR:     e = a[0] ** 2
-    # CHECK:STDERR:         ^~~~~~~~~
+    # CHECK:STDERR: fail_complex.py:[[@LINE+4]]:9: error: unsupported operand types for `%`: `complex64` and `int64` [mismatched-operand-types]
+    # CHECK:STDERR:     e = a[0] % 2
+    # CHECK:STDERR:         ^~~~~~~~
     # CHECK:STDERR:
-    e = a[0] ** 2
+    e = a[0] % 2
     # CHECK:STDERR: fail_complex.py:[[@LINE+4]]:20: error: `cmath.rect` takes real numbers, found `complex64` [invalid-call]
     # CHECK:STDERR:     g = cmath.rect(a[0], 1.0)
     # CHECK:STDERR:                    ^~~~
@@ -49,3 +49,8 @@ def k(a, f):
     # CHECK:STDERR:             ^~~~
     # CHECK:STDERR:
     m = max(a[0], a[1])
+    # CHECK:STDERR: fail_complex.py:[[@LINE+4]]:9: error: `cmath.log` takes 1 or 2 arguments, found 3 [wrong-arg-count]
+    # CHECK:STDERR:     l = cmath.log(a[0], 2.0, 3.0)
+    # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    l = cmath.log(a[0], 2.0, 3.0)
