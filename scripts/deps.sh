@@ -15,8 +15,18 @@ if ((${#missing[@]})); then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
+  # nginx and redis-server are only started by the tests, on loopback ports of their
+  # own: keep their packages from starting system services at install time (a
+  # policy-rc.d that refuses, unless the image already has one).
+  policy=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    policy=/usr/sbin/policy-rc.d
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+    $sudo chmod +x "$policy"
+  fi
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  [ -z "$policy" ] || $sudo rm -f "$policy"
 fi
 
 if [ ! -d /usr/local/cuda/lib64 ] || [ ! -e /usr/local/cuda/nvvm/libdevice/libdevice.10.bc ]; then
