@@ -2,7 +2,7 @@
 numba-cuda users write them: cuda.declare_device with link=, cffi's from_buffer for
 pointers, @cuda.jit(link=[...]).
 
-    pykc compile tests/gpu/kernels/interop_kernels.py --arch sm_90 -D OPS_OFFSET=7 -o <root>/interop_kernels
+    pykc compile tests/gpu/kernels/interop_kernels.py --arch sm_90 -o <root>/interop_kernels
 """
 import os
 
@@ -21,7 +21,7 @@ powi = cuda.declare_device("powi_f64", "float64(float64, int32)", link=OPS)
 # Pointer-taking helpers.
 sum_reduce = cuda.declare_device("sum_reduce", "float32(CPointer(float32), int32)", link=OPS)
 scale2 = cuda.declare_device("scale2", "void(CPointer(float32), CPointer(float32), int64)")
-# -D OPS_OFFSET=... reaches NVRTC too.
+# A macro of ops.cu (3 by default; -D OPS_OFFSET=... on the command line changes it).
 offset = cuda.declare_device("offset_i32", "int32(int32)", link=[OPS])
 # CCCL (libcu++ and CUB), header-only.
 complex_abs2 = cuda.declare_device("complex_abs2", "float32(float32, float32)", link=CCCL)

@@ -32,9 +32,10 @@ extern "C" __device__ int scale2(void* return_value, const float* in, float* out
 }
 
 #ifndef OPS_OFFSET
-#define OPS_OFFSET 0
+#define OPS_OFFSET 3
 #endif
-// A value set with `-D OPS_OFFSET=...` on pykc's command line.
+// 3 unless `-D OPS_OFFSET=...` on pykc's command line says otherwise (the GPU case
+// expects 3: compile this file without -D).
 extern "C" __device__ int offset_i32(int* return_value, int x) {
   *return_value = x + OPS_OFFSET;
   return 0;
