@@ -1156,6 +1156,15 @@ private:
         sigExpr = k.value;
       } else if (key == "link" && !linkExpr.valid()) {
         linkExpr = k.value;
+      } else if (key == "abi") {
+        auto c = foldConstant(ast_, k.value, module_);
+        if (c && c->kind == ConstValue::Kind::Str && (c->strValue == "c" || c->strValue == "numba")) {
+          fn.cAbi = c->strValue == "c";
+        } else {
+          diags_.error(locationOf(ast_, k.range), Diag::InvalidDeclareDevice,
+                       "`abi` must be \"numba\" (the default) or \"c\"");
+          ok = false;
+        }
       } else if (key == "use_cooperative") {
         auto b = boolOption(k);
         if (b && *b) {

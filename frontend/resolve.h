@@ -177,6 +177,10 @@ struct ExternFunction {
   TypeId returnType;
   std::vector<TypeId> args;
   std::vector<LinkRef> links;
+  // `abi="c"` (numba-cuda-mlir's spelling): `extern "C" __device__ ret
+  // symbol(args...)`, the result returned in registers instead of through a
+  // local-memory slot (docs/INTEROP.md, "Cost of the call").
+  bool cAbi = false;
   // The declare_device call, for messages.
   Location location;
 };

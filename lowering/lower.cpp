@@ -2563,6 +2563,23 @@ llvm::Value* FunctionLowering::emitExternCall(const ExternFunction& fn,
   // status ignored (a foreign function cannot raise), the result read back
   // from a local slot. The call stays a call: the body is in another module.
   llvm::Type* ptr = llvm::PointerType::get(context_, 0);
+  if (fn.cAbi) {
+    // abi="c": `ret symbol(args...)`, the result in registers.
+    std::vector<llvm::Type*> params;
+    for (TypeId a : fn.args) params.push_back(llvmType(a));
+    bool isBool = types().isBool(fn.returnType);
+    llvm::Type* ret = isBool ? builder_.getInt8Ty() : llvmType(fn.returnType);
+    auto* type = llvm::FunctionType::get(ret, params, false);
+    llvm::FunctionCallee callee = ml_.module().getOrInsertFunction(fn.symbol, type);
+    std::vector<llvm::Value*> values;
+    for (size_t k = 0; k < args.size(); ++k) {
+      values.push_back(types().isPointer(fn.args[k]) ? emitExpr(args[k])
+                                                     : emitExprAs(args[k], fn.args[k]));
+    }
+    llvm::CallInst* call = builder_.CreateCall(callee, values);
+    if (isBool) return builder_.CreateICmpNE(call, builder_.getInt8(0));
+    return call;
+  }
   std::vector<llvm::Type*> params{ptr};
   for (TypeId a : fn.args) params.push_back(llvmType(a));
   auto* type = llvm::FunctionType::get(builder_.getInt32Ty(), params, false);

@@ -208,8 +208,14 @@ std::string cppName(const frontend::TypeTable& types, frontend::TypeId t) {
   }
 }
 
-// `extern "C" __device__ int mul(float* return_value, float, float)`.
+// `extern "C" __device__ int mul(float* return_value, float, float)`, or with
+// abi="c" `extern "C" __device__ float mul(float, float)`.
 std::string expectedPrototype(const frontend::TypeTable& types, const frontend::ExternFunction& fn) {
+  if (fn.cAbi) {
+    std::string s = "extern \"C\" __device__ " + cppName(types, fn.returnType) + " " + fn.symbol + "(";
+    for (size_t k = 0; k < fn.args.size(); ++k) s += (k ? ", " : "") + cppName(types, fn.args[k]);
+    return s + ")";
+  }
   std::string s = "extern \"C\" __device__ int " + fn.symbol + "(" +
                   cppName(types, fn.returnType) + "* return_value";
   for (frontend::TypeId a : fn.args) s += ", " + cppName(types, a);
@@ -480,9 +486,14 @@ llvm::Expected<std::vector<PreparedInput>> prepareLinkInputs(
         problems.push_back(std::move(d));
         continue;
       }
-      std::vector<unsigned> want{8};
+      std::vector<unsigned> want;
+      if (!fn.cAbi) want.push_back(8);
       for (frontend::TypeId a : fn.args) want.push_back(abiBytes(types, a));
-      bool returnOk = found.hasReturn && found.returnBytes == 4;
+      bool returnOk = fn.cAbi ? (types.isNone(fn.returnType)
+                                     ? !found.hasReturn
+                                     : found.hasReturn &&
+                                           found.returnBytes == abiBytes(types, fn.returnType))
+                              : found.hasReturn && found.returnBytes == 4;
       bool paramsOk = found.params.size() == want.size();
       for (size_t k = 0; paramsOk && k < want.size(); ++k) {
         // A 0 means the declaration was not understood: do not complain.
@@ -491,11 +502,13 @@ llvm::Expected<std::vector<PreparedInput>> prepareLinkInputs(
       if (returnOk && paramsOk) continue;
       std::string why;
       if (!returnOk) {
-        why = "it does not return an `int` status";
+        why = fn.cAbi ? "its return type differs" : "it does not return an `int` status";
       } else if (found.params.size() != want.size()) {
         why = "it takes " + std::to_string(found.params.size()) + " parameter(s), not " +
-              std::to_string(want.size()) + " (the result pointer, then " +
-              std::to_string(fn.args.size()) + " argument(s))";
+              std::to_string(want.size()) +
+              (fn.cAbi ? std::string()
+                       : " (the result pointer, then " + std::to_string(fn.args.size()) +
+                             " argument(s))");
       } else {
         for (size_t k = 0; k < want.size(); ++k) {
           if (found.params[k] != 0 && found.params[k] != want[k]) {

@@ -11,11 +11,11 @@ no_return = cuda.declare_device("f", "(float32, float32)")
 # CHECK:STDERR:                                      ^~~~~~~~~~~~~~~~~~~~~~~
 # CHECK:STDERR:
 array_arg = cuda.declare_device("g", "float32(float32[::1])")
-# CHECK:STDERR: fail_declare_device.py:[[@LINE+4]]:51: error: unknown `cuda.declare_device` argument `abi` [invalid-declare-device]
-# CHECK:STDERR: bad_kw = cuda.declare_device("h", "int32(int32)", abi="c")
-# CHECK:STDERR:                                                   ^~~~~~~
+# CHECK:STDERR: fail_declare_device.py:[[@LINE+4]]:51: error: `abi` must be "numba" (the default) or "c" [invalid-declare-device]
+# CHECK:STDERR: bad_kw = cuda.declare_device("h", "int32(int32)", abi="fortran")
+# CHECK:STDERR:                                                   ^~~~~~~~~~~~~
 # CHECK:STDERR:
-bad_kw = cuda.declare_device("h", "int32(int32)", abi="c")
+bad_kw = cuda.declare_device("h", "int32(int32)", abi="fortran")
 # CHECK:STDERR: fail_declare_device.py:[[@LINE+4]]:60: error: pykc cannot compute this `link=` path at compile time: write a string, or `os.path.join(os.path.dirname(__file__), "file.cu")` [invalid-link]
 # CHECK:STDERR: not_a_path = cuda.declare_device("m", "int32(int32)", link=np.__file__)
 # CHECK:STDERR:                                                            ^~~~~~~~~~~

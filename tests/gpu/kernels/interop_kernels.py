@@ -23,6 +23,8 @@ sum_reduce = cuda.declare_device("sum_reduce", "float32(CPointer(float32), int32
 scale2 = cuda.declare_device("scale2", "void(CPointer(float32), CPointer(float32), int64)")
 # A macro of ops.cu (3 by default; -D OPS_OFFSET=... on the command line changes it).
 offset = cuda.declare_device("offset_i32", "int32(int32)", link=[OPS])
+# abi="c" (numba-cuda-mlir's option): the result in a register.
+fma3 = cuda.declare_device("fma3_c", "float64(float64, float64, float64)", abi="c", link=OPS)
 # CCCL (libcu++ and CUB), header-only.
 complex_abs2 = cuda.declare_device("complex_abs2", "float32(float32, float32)", link=CCCL)
 safe_hypot = cuda.declare_device("safe_hypot", "float32(float32, float32)", link=CCCL)
@@ -92,3 +94,10 @@ def k_nested(x, y, out):
     i = cuda.grid(1)
     if i < out.size:
         out[i] = py_twice_mul(x[i], y[i])
+
+
+@cuda.jit("void(float64[::1], float64[::1], float64[::1])")
+def k_fma_c(a, b, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = fma3(a[i], b[i], 0.5)

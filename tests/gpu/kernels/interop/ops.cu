@@ -40,3 +40,8 @@ extern "C" __device__ int offset_i32(int* return_value, int x) {
   *return_value = x + OPS_OFFSET;
   return 0;
 }
+
+// abi="c": the result is the return value (no status, no pointer).
+extern "C" __device__ double fma3_c(double a, double b, double c) {
+  return fma(a, b, c);
+}
