@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Times a kernel calling a CUDA C++ device function against the same function written in
 Python (docs/INTEROP.md, "Cost of the call"). Needs a GPU, CuPy and the compiled folders
-bench/interop/prepare.sh writes (ROOT/ptx: the C++ linked as PTX; ROOT/lto: with --lto):
+bench/interop/prepare.sh writes (ROOT/ptx: the C++ linked as PTX; ROOT/lto: with --lto;
+ROOT/clang, if present: the clang-19 inlining experiment of docs/INTEROP.md):
 
     python3 bench/interop/run_interop_bench.py .gpu/interop [--n 16777216] [--runs 30]
 
@@ -43,7 +44,7 @@ def main():
     import pykc
 
     variants = {}
-    for folder in ("ptx", "lto"):
+    for folder in ("ptx", "lto", "clang"):
         path = os.path.join(a.root, folder)
         if os.path.exists(os.path.join(path, "manifest.json")):
             variants[folder] = pykc.load(path, backend="cupy")
