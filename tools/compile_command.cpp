@@ -329,7 +329,7 @@ int CompileCommand::run(Invocation& inv) {
       }
       if (inv.log) inv.log->info("compiling {} for {}", opts_.input, arch);
       auto result = compileForArch(compilation, request, library, kernels);
-      if (!result) return fail(result.takeError());
+      if (!result) return fail(explainLinkError(result.takeError(), compilation));
       artifacts.push_back(std::move(*result));
     }
   }

@@ -234,7 +234,7 @@ llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
   archRequest.wantCubin = true;
   UnitArtifacts unit;
   auto artifacts = compileForArch(compilation, archRequest, *library, unit.kernels);
-  if (!artifacts) return artifacts.takeError();
+  if (!artifacts) return explainLinkError(artifacts.takeError(), compilation);
   unit.arch = std::move(*artifacts);
   unit.nvJitLinkVersion = linker.version();
   return unit;

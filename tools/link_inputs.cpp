@@ -293,6 +293,35 @@ std::vector<LinkFile> collectLinkFiles(const Compilation& compilation,
   return files;
 }
 
+llvm::Error explainLinkError(llvm::Error error, const Compilation& compilation) {
+  if (!compilation.typed) return error;
+  std::vector<frontend::Diagnostic> problems;
+  llvm::Error rest = llvm::handleErrors(
+      std::move(error), [&](std::unique_ptr<backend::NvJitLinkError> e) -> llvm::Error {
+        const frontend::TypedModule& typed = *compilation.typed;
+        for (const frontend::ExternFunction& fn : typed.module.externs) {
+          if (e->errorLog().find("Undefined reference to '" + fn.symbol + "'") ==
+              std::string::npos) {
+            continue;
+          }
+          frontend::Diagnostic d = diagnosticAt(
+              fn.location, frontend::Diag::UndefinedExtern,
+              "`" + fn.symbol + "` is declared here but no linked file defines it (nvJitLink: "
+              "undefined reference)");
+          frontend::Diagnostic note;
+          note.severity = frontend::Severity::Note;
+          note.kind = frontend::Diag::UndefinedExtern;
+          note.message = "numba's ABI expects `" + expectedPrototype(typed.module.types, fn) + "`";
+          d.notes.push_back(std::move(note));
+          problems.push_back(std::move(d));
+        }
+        if (problems.empty()) return llvm::Error(std::move(e));
+        return llvm::Error::success();
+      });
+  if (rest) return rest;
+  return llvm::make_error<LinkSourceError>(std::move(problems));
+}
+
 bool needsNvrtc(const std::vector<LinkFile>& files) {
   return std::any_of(files.begin(), files.end(), [](const LinkFile& f) {
     return f.kind == frontend::LinkFileKind::Cuda;

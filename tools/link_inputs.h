@@ -101,6 +101,11 @@ llvm::Expected<std::vector<PreparedInput>> prepareLinkInputs(
     const LinkSettings& settings, const backend::CodegenOptions& codegen,
     const backend::Nvrtc* nvrtc);
 
+// `error` from linking the cubin, with nvJitLink's `Undefined reference to
+// 'name'` for a called declare_device function turned into a LinkSourceError
+// at its declaration (undefined-extern); any other error is returned as is.
+llvm::Error explainLinkError(llvm::Error error, const Compilation& compilation);
+
 // Whether any file needs NVRTC.
 bool needsNvrtc(const std::vector<LinkFile>& files);
 
