@@ -656,6 +656,17 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
 
 namespace {
 
+// `numba.types.NAME`, `numba.core.types.NAME` or `numba.NAME`.
+bool isNumbaTypeName(std::string_view path, std::string_view name) {
+  for (std::string_view parent : {"numba.types.", "numba.core.types.", "numba."}) {
+    if (path.size() == parent.size() + name.size() && path.starts_with(parent) &&
+        path.ends_with(name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 class TypeExprEvaluator {
 public:
   TypeExprEvaluator(const Ast& ast, ResolvedModule& module, DiagnosticSink& diags)
@@ -690,6 +701,7 @@ public:
         if (entity && entity->kind == Intrinsic::TypeObject) {
           return Result(TypeId(entity->payload));
         }
+        if (isNumbaTypeName(*path, "voidptr")) return Result(module_.types.pointer(module_.types.none()));
       }
       std::string text(loc.length ? std::string(loc.lineText.substr(loc.column - 1, loc.length))
                                   : std::string("?"));
@@ -749,6 +761,23 @@ public:
       return r;
     }
     if (const auto* call = e.dyn<ast::Call>()) {
+      // numba.types.CPointer(T) (declare_device signatures as objects).
+      if (auto path = entityPath(ast_, call->func, module_);
+          path && isNumbaTypeName(*path, "CPointer")) {
+        auto args = ast_.list(call->args);
+        if (args.size() != 1 || !call->keywords.empty()) {
+          diags_.error(loc, Diag::InvalidType, "`CPointer` takes one scalar type");
+          return std::nullopt;
+        }
+        auto pointee = eval(args[0], false);
+        if (!pointee) return std::nullopt;
+        if (!module_.types.isScalar(pointee->type)) {
+          diags_.error(locationOf(ast_, ast_.expr(args[0]).range), Diag::InvalidType,
+                       "`CPointer` takes a scalar type such as `float32`");
+          return std::nullopt;
+        }
+        return Result(module_.types.pointer(pointee->type));
+      }
       auto ret = eval(call->func, false);
       if (!ret) return std::nullopt;
       if (!allowSignature) {
