@@ -24,6 +24,13 @@
 namespace backend {
 
 char NvrtcCompileError::ID = 0;
+char NvrtcOptionError::ID = 0;
+
+void NvrtcOptionError::log(llvm::raw_ostream& os) const { os << message_; }
+
+std::error_code NvrtcOptionError::convertToErrorCode() const {
+  return llvm::inconvertibleErrorCode();
+}
 
 struct Nvrtc::Api {
   decltype(&::nvrtcVersion) version = nullptr;
@@ -271,6 +278,12 @@ llvm::Expected<CudaCompileResult> compileCuda(const Nvrtc& library, std::string_
   }
   if (compiled == NVRTC_ERROR_COMPILATION) {
     return llvm::make_error<NvrtcCompileError>(programName, std::move(out.log));
+  }
+  if (compiled == NVRTC_ERROR_INVALID_OPTION) {
+    std::string message = "NVRTC refuses an option for `" + programName + "`";
+    if (!out.log.empty()) message += ": " + out.log;
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    return llvm::make_error<NvrtcOptionError>(std::move(message));
   }
   if (compiled != NVRTC_SUCCESS) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),

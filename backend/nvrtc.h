@@ -100,9 +100,24 @@ private:
   std::string log_;
 };
 
+// The error compileCuda returns when NVRTC refuses an option (from
+// `--nvrtc-option`, `-D` or `-I`): a command-line mistake.
+class NvrtcOptionError : public llvm::ErrorInfo<NvrtcOptionError> {
+public:
+  static char ID;
+  explicit NvrtcOptionError(std::string message) : message_(std::move(message)) {}
+  void log(llvm::raw_ostream& os) const override;
+  std::error_code convertToErrorCode() const override;
+  const std::string& text() const { return message_; }
+
+private:
+  std::string message_;
+};
+
 // Compiles `source` (named `name` in messages and line tables) for
-// `options.arch`. Fails with NvrtcCompileError when the C++ has errors, or a
-// string error when NVRTC itself fails (bad option, out of memory).
+// `options.arch`. Fails with NvrtcCompileError when the C++ has errors,
+// NvrtcOptionError when NVRTC refuses an option, or a string error when NVRTC
+// itself fails (out of memory, ...).
 llvm::Expected<CudaCompileResult> compileCuda(const Nvrtc& library, std::string_view name,
                                               std::string_view source,
                                               const NvrtcOptions& options);

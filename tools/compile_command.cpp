@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/nvjitlink.h"
+#include "backend/nvrtc.h"
 #include "backend/target.h"
 #include "cache/store.h"
 #include "frontend/check.h"
@@ -138,6 +139,13 @@ int CompileCommand::run(Invocation& inv) {
       sourceError = true;
     });
     if (!rest) return sourceError ? kExitSourceErrors : kExitEnvironment;
+    bool usage = false;
+    rest = llvm::handleErrors(std::move(rest), [&](const backend::NvrtcOptionError& e) {
+      std::string message = e.text();
+      std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
+      usage = true;
+    });
+    if (!rest) return usage ? kExitUsage : kExitEnvironment;
     std::string message = llvm::toString(std::move(rest));
     std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
     return kExitEnvironment;

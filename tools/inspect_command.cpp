@@ -404,6 +404,10 @@ int InspectCommand::run(Invocation& inv) {
         }
         status = kExitSourceErrors;
       });
+      rest = llvm::handleErrors(std::move(rest), [&](const backend::NvrtcOptionError& e) {
+        std::fprintf(inv.err, "pykc: error: %s\n", e.text().c_str());
+        status = kExitUsage;
+      });
       if (rest) return error(inv, kExitEnvironment, llvm::toString(std::move(rest)));
       return status;
     }
