@@ -127,6 +127,8 @@ private:
   Val checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c, const std::vector<Val>& args);
   Val checkDeviceCall(ExprId id, uint32_t function, const ast::Call& c,
                       const std::vector<Val>& args);
+  Val checkExternCall(ExprId id, uint32_t index, const ast::Call& c, const std::vector<Val>& args);
+  Val checkFromBuffer(ExprId id, const ast::Call& c, const std::vector<Val>& args);
   bool checkArrayIndex(ExprId indexExpr, TypeId arrayType, const Val& index);
 
   ModuleChecker& mc_;
@@ -1336,6 +1338,13 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       v.meaning = ExprMeaning{base.meaning.kind, static_cast<uint32_t>(attr[0] - 'x')};
       return v;
     }
+    case Intrinsic::CffiFfi: {
+      if (attr != "from_buffer") break;
+      Val v;
+      v.path = base.path + ".from_buffer";
+      v.meaning = ExprMeaning{Intrinsic::FromBuffer, 0};
+      return v;
+    }
     case Intrinsic::GridGroup: {
       if (attr != "sync") break;
       Val v;
@@ -1743,12 +1752,65 @@ Val FunctionChecker::checkCall(ExprId id, const ast::Call& c) {
   if (callee.meaning.kind == Intrinsic::Function) {
     return checkDeviceCall(id, callee.meaning.payload, c, args);
   }
+  if (callee.meaning.kind == Intrinsic::ExternFunction) {
+    return checkExternCall(id, callee.meaning.payload, c, args);
+  }
+  if (callee.meaning.kind == Intrinsic::FromBuffer) {
+    return checkFromBuffer(id, c, args);
+  }
   if (callee.meaning.kind == Intrinsic::None || callee.meaning.kind == Intrinsic::Module) {
     error(ast_.expr(c.func).range, Diag::NotCallable,
           callee.isValue() ? typeName(callee.type) : textOf(c.func));
     return Val::bad();
   }
   return checkIntrinsicCall(id, callee, c, args);
+}
+
+Val FunctionChecker::checkExternCall(ExprId id, uint32_t index, const ast::Call& c,
+                                     const std::vector<Val>& args) {
+  const ExternFunction& target = mc_.module().externs[index];
+  const Expr& e = ast_.expr(id);
+  if (!c.keywords.empty()) {
+    error(e.range, Diag::InvalidCall,
+          "`" + target.name + "` is a `cuda.declare_device` function: pass its arguments by "
+          "position");
+    return Val::bad();
+  }
+  auto argList = ast_.list(c.args);
+  if (args.size() != target.args.size()) {
+    error(e.range, Diag::WrongArgCount, target.name, plural(target.args.size(), "argument"),
+          std::to_string(args.size()));
+    return Val::bad();
+  }
+  for (size_t k = 0; k < args.size(); ++k) {
+    TypeId want = target.args[k];
+    TypeId have = args[k].isValue() ? args[k].type : TypeId();
+    bool fits = have.valid() && (want == have ||
+                                 (types().isNumber(want) && types().isNumber(have)) ||
+                                 (types().isPointer(want) && types().isNone(types().get(want).element) &&
+                                  types().isPointer(have)));
+    if (fits) continue;
+    std::string hint;
+    if (have.valid() && types().isArray(have) && types().isPointer(want)) {
+      hint = " (pass `ffi.from_buffer(" + textOf(argList[k]) + ")`)";
+    }
+    error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+          "argument " + std::to_string(k + 1) + " of `" + target.name + "` must be `" +
+              typeName(want) + "`, found `" +
+              (have.valid() ? typeName(have) : textOf(argList[k])) + "`" + hint);
+    return Val::bad();
+  }
+  return valueOf(target.returnType);
+}
+
+Val FunctionChecker::checkFromBuffer(ExprId id, const ast::Call& c, const std::vector<Val>& args) {
+  const Expr& e = ast_.expr(id);
+  if (args.size() != 1 || !c.keywords.empty() || !args[0].isValue() ||
+      !types().isArray(args[0].type)) {
+    error(e.range, Diag::InvalidCall, "`ffi.from_buffer` takes one array");
+    return Val::bad();
+  }
+  return valueOf(types().pointer(types().get(args[0].type).element));
 }
 
 Val FunctionChecker::checkDeviceCall(ExprId id, uint32_t function, const ast::Call& c,

@@ -43,6 +43,7 @@ constexpr NamedIntrinsic kCudaAttributes[] = {
     {"threadfence_block", Intrinsic::ThreadfenceBlock},
     {"threadfence_system", Intrinsic::ThreadfenceSystem},
     {"jit", Intrinsic::Jit},
+    {"declare_device", Intrinsic::DeclareDevice},
     {"shared", Intrinsic::Module},
     {"local", Intrinsic::Module},
     {"atomic", Intrinsic::Module},
@@ -148,7 +149,8 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
       path == "numba.types" || path == "numba.core" || path == "numba.core.types" ||
       path == "numba.cuda.shared" || path == "numba.cuda.local" ||
       path == "numba.cuda.atomic" || path == "numba.cuda.cg" || path == "numba.cuda.const" ||
-      path == "numba.cuda.fp16") {
+      path == "numba.cuda.fp16" || path == "cffi" || path == "cffi.FFI" || path == "os" ||
+      path == "os.path") {
     return make(Intrinsic::Module, path);
   }
   auto lastDot = path.rfind('.');
@@ -215,6 +217,27 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     }
   }
   return std::nullopt;
+}
+
+std::optional<LinkFileKind> linkFileKind(std::string_view path) {
+  struct Extension {
+    std::string_view suffix;
+    LinkFileKind kind;
+  };
+  static constexpr Extension kExtensions[] = {
+      {".cu", LinkFileKind::Cuda},       {".ptx", LinkFileKind::Ptx},
+      {".ltoir", LinkFileKind::LtoIr},   {".cubin", LinkFileKind::Cubin},
+      {".fatbin", LinkFileKind::Fatbin}, {".o", LinkFileKind::Object},
+      {".a", LinkFileKind::Library},
+  };
+  for (const Extension& e : kExtensions) {
+    if (path.size() > e.suffix.size() && path.ends_with(e.suffix)) return e.kind;
+  }
+  return std::nullopt;
+}
+
+std::string_view linkFileExtensions() {
+  return "`.cu`, `.ptx`, `.ltoir`, `.cubin`, `.fatbin`, `.o` and `.a`";
 }
 
 std::string ConstValue::repr() const {
@@ -639,6 +662,17 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
 
 namespace {
 
+// `numba.types.NAME`, `numba.core.types.NAME` or `numba.NAME`.
+bool isNumbaTypeName(std::string_view path, std::string_view name) {
+  for (std::string_view parent : {"numba.types.", "numba.core.types.", "numba."}) {
+    if (path.size() == parent.size() + name.size() && path.starts_with(parent) &&
+        path.ends_with(name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 class TypeExprEvaluator {
 public:
   TypeExprEvaluator(const Ast& ast, ResolvedModule& module, DiagnosticSink& diags)
@@ -673,6 +707,7 @@ public:
         if (entity && entity->kind == Intrinsic::TypeObject) {
           return Result(TypeId(entity->payload));
         }
+        if (isNumbaTypeName(*path, "voidptr")) return Result(module_.types.pointer(module_.types.none()));
       }
       std::string text(loc.length ? std::string(loc.lineText.substr(loc.column - 1, loc.length))
                                   : std::string("?"));
@@ -732,6 +767,23 @@ public:
       return r;
     }
     if (const auto* call = e.dyn<ast::Call>()) {
+      // numba.types.CPointer(T) (declare_device signatures as objects).
+      if (auto path = entityPath(ast_, call->func, module_);
+          path && isNumbaTypeName(*path, "CPointer")) {
+        auto args = ast_.list(call->args);
+        if (args.size() != 1 || !call->keywords.empty()) {
+          diags_.error(loc, Diag::InvalidType, "`CPointer` takes one scalar type");
+          return std::nullopt;
+        }
+        auto pointee = eval(args[0], false);
+        if (!pointee) return std::nullopt;
+        if (!module_.types.isScalar(pointee->type)) {
+          diags_.error(locationOf(ast_, ast_.expr(args[0]).range), Diag::InvalidType,
+                       "`CPointer` takes a scalar type such as `float32`");
+          return std::nullopt;
+        }
+        return Result(module_.types.pointer(pointee->type));
+      }
       auto ret = eval(call->func, false);
       if (!ret) return std::nullopt;
       if (!allowSignature) {
@@ -958,6 +1010,19 @@ private:
           return;
         }
       }
+      stringValues_.erase(n);
+      if (const auto* call = ast_.expr(value).dyn<ast::Call>()) {
+        auto callee = entityPath(ast_, call->func, module_);
+        if (callee && *callee == "numba.cuda.declare_device") {
+          declareDevice(n, value, *call);
+          return;
+        }
+        if (callee && *callee == "cffi.FFI") {
+          bind(n, Entity{Intrinsic::CffiFfi, 0, n});
+          return;
+        }
+      }
+      if (auto text = foldPath(value)) stringValues_[n] = *text;
       if (auto v = foldConstant(ast_, value, module_);
           v && v->kind != ConstValue::Kind::Str && v->kind != ConstValue::Kind::None) {
         module_.constants.push_back(std::move(*v));
@@ -1001,6 +1066,216 @@ private:
         }
       }
     }
+  }
+
+  // A string computed at compile time for `link=`: a literal, a module
+  // string variable, `__file__` (the path as given to pykc), `+`, and
+  // os.path.join/dirname/abspath/realpath/normpath with Python's rules (the
+  // last three leave the path as is: relative paths stay relative to the
+  // working directory). nullopt for anything else.
+  std::optional<std::string> foldPath(ExprId id) {
+    const Expr& e = ast_.expr(id);
+    if (e.is<ast::Constant>()) {
+      const auto& c = ast_.constantOf(id);
+      if (c.kind == ConstantKind::Str) return c.text;
+      return std::nullopt;
+    }
+    if (const auto* name = e.dyn<ast::Name>()) {
+      std::string n(ast_.str(name->id));
+      if (auto it = stringValues_.find(n); it != stringValues_.end()) return it->second;
+      if (n == "__file__" && ast_.source() != nullptr) return std::string(ast_.source()->path());
+      return std::nullopt;
+    }
+    if (const auto* bin = e.dyn<ast::BinOp>()) {
+      if (bin->op != Operator::Add) return std::nullopt;
+      auto l = foldPath(bin->left);
+      auto r = foldPath(bin->right);
+      if (!l || !r) return std::nullopt;
+      return *l + *r;
+    }
+    const auto* call = e.dyn<ast::Call>();
+    if (call == nullptr || !call->keywords.empty()) return std::nullopt;
+    auto callee = entityPath(ast_, call->func, module_);
+    if (!callee) return std::nullopt;
+    std::vector<std::string> parts;
+    for (ExprId a : ast_.list(call->args)) {
+      auto p = foldPath(a);
+      if (!p) return std::nullopt;
+      parts.push_back(std::move(*p));
+    }
+    if (*callee == "os.path.join" && !parts.empty()) {
+      std::string out;
+      for (const std::string& p : parts) {
+        if (!p.empty() && p[0] == '/') {
+          out = p;
+        } else if (out.empty() || out.back() == '/') {
+          out += p;
+        } else {
+          out += "/" + p;
+        }
+      }
+      return out;
+    }
+    if (parts.size() != 1) return std::nullopt;
+    if (*callee == "os.path.dirname") {
+      size_t slash = parts[0].rfind('/');
+      if (slash == std::string::npos) return std::string();
+      std::string head = parts[0].substr(0, slash + 1);
+      // Python strips the trailing slashes unless the head is all slashes.
+      if (head.find_first_not_of('/') != std::string::npos) {
+        while (!head.empty() && head.back() == '/') head.pop_back();
+      }
+      return head;
+    }
+    if (*callee == "os.path.abspath" || *callee == "os.path.realpath" ||
+        *callee == "os.path.normpath") {
+      return parts[0];
+    }
+    return std::nullopt;
+  }
+
+  // `link=` of cuda.jit or cuda.declare_device: one path or a list/tuple of
+  // them. Reports paths pykc cannot compute and unknown extensions.
+  std::vector<LinkRef> parseLinks(ExprId value) {
+    std::vector<LinkRef> links;
+    std::vector<ExprId> items;
+    const Expr& e = ast_.expr(value);
+    if (const auto* list = e.dyn<ast::List>()) {
+      items.assign(ast_.list(list->elts).begin(), ast_.list(list->elts).end());
+    } else if (const auto* tuple = e.dyn<ast::Tuple>()) {
+      items.assign(ast_.list(tuple->elts).begin(), ast_.list(tuple->elts).end());
+    } else {
+      items.push_back(value);
+    }
+    for (ExprId item : items) {
+      Location loc = locationOf(ast_, ast_.expr(item).range);
+      auto path = foldPath(item);
+      if (!path) {
+        diags_.error(loc, Diag::InvalidLink,
+                     "pykc cannot compute this `link=` path at compile time: write a string, or "
+                     "`os.path.join(os.path.dirname(__file__), \"file.cu\")`");
+        continue;
+      }
+      if (!linkFileKind(*path)) {
+        diags_.error(loc, Diag::InvalidLink,
+                     "cannot link `" + *path + "`: pykc links " +
+                         std::string(linkFileExtensions()) + " files");
+        continue;
+      }
+      links.push_back(LinkRef{std::move(*path), loc});
+    }
+    return links;
+  }
+
+  // `name = cuda.declare_device("symbol", "ret(args)", link=...)`.
+  void declareDevice(const std::string& name, ExprId value, const ast::Call& call) {
+    Location loc = locationOf(ast_, ast_.expr(value).range);
+    ExternFunction fn;
+    fn.name = name;
+    fn.location = loc;
+    auto args = ast_.list(call.args);
+    ExprId symbolExpr = args.size() > 0 ? args[0] : ExprId();
+    ExprId sigExpr = args.size() > 1 ? args[1] : ExprId();
+    ExprId linkExpr = args.size() > 2 ? args[2] : ExprId();
+    bool ok = args.size() <= 3;
+    if (!ok) {
+      diags_.error(loc, Diag::InvalidDeclareDevice,
+                   "`cuda.declare_device` takes a name, a signature and `link=`");
+    }
+    for (KeywordId kid : ast_.list(call.keywords)) {
+      const Keyword& k = ast_.keyword(kid);
+      std::string key = k.arg.valid() ? std::string(ast_.str(k.arg)) : "**";
+      if (key == "name" && !symbolExpr.valid()) {
+        symbolExpr = k.value;
+      } else if (key == "sig" && !sigExpr.valid()) {
+        sigExpr = k.value;
+      } else if (key == "link" && !linkExpr.valid()) {
+        linkExpr = k.value;
+      } else if (key == "abi") {
+        auto c = foldConstant(ast_, k.value, module_);
+        if (c && c->kind == ConstValue::Kind::Str && (c->strValue == "c" || c->strValue == "numba")) {
+          fn.cAbi = c->strValue == "c";
+        } else {
+          diags_.error(locationOf(ast_, k.range), Diag::InvalidDeclareDevice,
+                       "`abi` must be \"numba\" (the default) or \"c\"");
+          ok = false;
+        }
+      } else if (key == "use_cooperative") {
+        auto b = boolOption(k);
+        if (b && *b) {
+          diags_.error(locationOf(ast_, k.range), Diag::UnsupportedOption,
+                       "`use_cooperative=True` is not supported by pykc yet");
+          ok = false;
+        }
+      } else {
+        diags_.error(locationOf(ast_, k.range), Diag::InvalidDeclareDevice,
+                     "unknown `cuda.declare_device` argument `" + key + "`");
+        ok = false;
+      }
+    }
+    if (!symbolExpr.valid() || !sigExpr.valid()) {
+      diags_.error(loc, Diag::InvalidDeclareDevice,
+                   "`cuda.declare_device` needs the function's name and its signature, e.g. "
+                   "`cuda.declare_device(\"mul\", \"float32(float32, float32)\")`");
+      ok = false;
+    } else {
+      auto symbol = foldPath(symbolExpr);
+      if (!symbol || symbol->empty()) {
+        diags_.error(locationOf(ast_, ast_.expr(symbolExpr).range), Diag::InvalidDeclareDevice,
+                     "the name of a `cuda.declare_device` function must be a string");
+        ok = false;
+      } else {
+        fn.symbol = *symbol;
+      }
+      ExprId sigId = sigExpr;
+      if (const auto* n = ast_.expr(sigId).dyn<ast::Name>()) {
+        auto it = signatureVars_.find(std::string(ast_.str(n->id)));
+        if (it != signatureVars_.end()) sigId = it->second;
+      }
+      TypeExprEvaluator evaluator(ast_, module_, diags_);
+      Location sigLoc = locationOf(ast_, ast_.expr(sigExpr).range);
+      auto r = evaluator.eval(sigId, true);
+      if (!r) {
+        ok = false;
+      } else if (!r->isSignature || !r->signature.returnType) {
+        // numba: "Return type must be provided for device declarations".
+        diags_.error(sigLoc, Diag::InvalidDeclareDevice,
+                     "a `cuda.declare_device` signature needs a return type, e.g. "
+                     "`\"float32(float32, float32)\"` (or `void(...)`)");
+        ok = false;
+      } else {
+        fn.returnType = *r->signature.returnType;
+        fn.args = r->signature.args;
+        auto passable = [&](TypeId t, bool isReturn) {
+          const TypeTable& types = module_.types;
+          if (types.isNumber(t) || types.isPointer(t)) return true;
+          return isReturn && types.isNone(t);
+        };
+        std::vector<TypeId> all = fn.args;
+        all.push_back(fn.returnType);
+        for (size_t i = 0; i < all.size() && ok; ++i) {
+          if (passable(all[i], i + 1 == all.size())) continue;
+          std::string what = module_.types.isArray(all[i])
+                                 ? "; pass an array's data as `CPointer(" +
+                                       module_.types.name(module_.types.get(all[i]).element) +
+                                       ")` with `ffi.from_buffer(array)`"
+                                 : "";
+          diags_.error(sigLoc, Diag::InvalidDeclareDevice,
+                       "`" + module_.types.name(all[i]) +
+                           "` cannot cross into a `cuda.declare_device` function: it takes "
+                           "numbers and `CPointer(T)`s and returns a number or `void`" + what);
+          ok = false;
+        }
+      }
+    }
+    if (linkExpr.valid()) fn.links = parseLinks(linkExpr);
+    if (!ok) {
+      bind(name, Entity{Intrinsic::HostValue, 0, name});
+      return;
+    }
+    module_.externs.push_back(std::move(fn));
+    bind(name, Entity{Intrinsic::ExternFunction,
+                      static_cast<uint32_t>(module_.externs.size() - 1), name});
   }
 
   // Flattens a nested list/tuple literal of numbers; false when ragged or not constant.
@@ -1182,6 +1457,16 @@ private:
                        module_.types.name(*sig.returnType) + "`");
       return;
     }
+    if (!f.device) {
+      for (TypeId a : sig.args) {
+        if (module_.types.isPointer(a)) {
+          diags_.error(loc, Diag::InvalidSignature,
+                       "a kernel cannot take `" + module_.types.name(a) +
+                           "`: pass an array and `ffi.from_buffer(array)` in the kernel");
+          return;
+        }
+      }
+    }
     if (sig.args.size() != f.params.size()) {
       std::string text = formatSignature(
           module_.types, sig.returnType.value_or(module_.types.none()), sig.args);
@@ -1301,7 +1586,10 @@ private:
         }
       } else if (key == "cache" || key == "boundscheck") {
         // cache: pykc has its own cache; boundscheck: numba-cuda ignores it on the GPU.
-      } else if (key == "link" || key == "extensions" || key == "lto") {
+      } else if (key == "link") {
+        std::vector<LinkRef> links = parseLinks(k.value);
+        f.options.links.insert(f.options.links.end(), links.begin(), links.end());
+      } else if (key == "extensions" || key == "lto") {
         diags_.error(loc, Diag::UnsupportedOption,
                      "`" + key + "=` is not supported by pykc yet");
       } else {
@@ -1344,6 +1632,8 @@ private:
   std::set<std::string> definedByCommandLine_;
   // Module variables holding signature strings (or lists of them), by name.
   std::map<std::string, ExprId> signatureVars_;
+  // Module variables holding strings foldPath computed (link paths).
+  std::map<std::string, std::string> stringValues_;
 };
 
 }  // namespace

@@ -102,6 +102,14 @@ enum class Intrinsic : uint16_t {
   // A module-level NumPy array literal (`np.array([...], dtype=...)`), frozen
   // at compile time as numba does; payload indexes ResolvedModule::constArrays.
   ConstArray,
+  // cuda.declare_device (only meaningful at module level).
+  DeclareDevice,
+  // A function declared with `cuda.declare_device`; payload indexes
+  // ResolvedModule::externs.
+  ExternFunction,
+  // `ffi = cffi.FFI()` at module level, and its `ffi.from_buffer` (an array's
+  // data pointer, for declare_device functions).
+  CffiFfi, FromBuffer,
   // A name bound at module level to something that is not a compile-time
   // constant (host data, classes, undecorated functions): an error in kernels.
   HostValue,
@@ -143,6 +151,40 @@ struct Entity {
 // know `path`. `types` interns type objects.
 std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types);
 
+// What a linked file holds, by its extension: `.cu` (CUDA C++, compiled by
+// NVRTC), `.ptx`, `.ltoir` (NVRTC -dlto / nvcc -dlto output), `.cubin`,
+// `.fatbin`, `.o`, `.a`; nullopt for any other extension.
+enum class LinkFileKind : uint8_t { Cuda, Ptx, LtoIr, Cubin, Fatbin, Object, Library };
+std::optional<LinkFileKind> linkFileKind(std::string_view path);
+// The extensions linkFileKind accepts, for messages: "`.cu`, `.ptx`, ...".
+std::string_view linkFileExtensions();
+
+// A file to link (`link=` of cuda.jit or cuda.declare_device): the path
+// as written (a relative path is relative to the working directory, as in
+// numba-cuda) and where it was written.
+struct LinkRef {
+  std::string path;
+  Location location;
+};
+
+// `name = cuda.declare_device("symbol", "ret(args)", link=...)`: a device
+// function written in CUDA C++ (or PTX), called with numba's ABI
+// (docs/INTEROP.md): `extern "C" __device__ int symbol(ret* out, args...)`.
+struct ExternFunction {
+  // The Python name it is bound to, and the symbol it calls.
+  std::string name;
+  std::string symbol;
+  TypeId returnType;
+  std::vector<TypeId> args;
+  std::vector<LinkRef> links;
+  // `abi="c"` (numba-cuda-mlir's spelling): `extern "C" __device__ ret
+  // symbol(args...)`, the result returned in registers instead of through a
+  // local-memory slot (docs/INTEROP.md, "Cost of the call").
+  bool cAbi = false;
+  // The declare_device call, for messages.
+  Location location;
+};
+
 // The options of a `@cuda.jit(...)` decorator.
 struct JitOptions {
   bool fastmath = false;
@@ -151,6 +193,8 @@ struct JitOptions {
   bool opt = true;
   unsigned maxRegisters = 0;
   bool forceinline = false;
+  // `link=[...]`: files linked into the module when this kernel is compiled.
+  std::vector<LinkRef> links;
 };
 
 // One signature given for a function, with where it was written.
@@ -200,6 +244,8 @@ struct ResolvedModule {
   std::vector<ConstValue> constants;
   // Decorated functions in source order.
   std::vector<JitFunction> functions;
+  // cuda.declare_device functions in source order.
+  std::vector<ExternFunction> externs;
 };
 
 // Resolves `ast`'s module level. Reports bad decorators, signatures and

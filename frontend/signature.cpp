@@ -188,7 +188,20 @@ private:
       auto name = parseName();
       if (!name) return std::nullopt;
       uint32_t length = static_cast<uint32_t>(pos_ - start);
-      if (*name == "UniTuple" || *name == "Tuple") {
+      if (*name == "CPointer") {
+        // numba's CPointer(T): a pointer to scalars, for declare_device.
+        if (!expect('(')) return std::nullopt;
+        auto pointee = parseValue();
+        if (!pointee) return std::nullopt;
+        if (pointee->kind != Value::TypeValue || !types_.isScalar(pointee->type)) {
+          fail(pointee->offset, 1, "`CPointer` takes a scalar type such as `float32`");
+          return std::nullopt;
+        }
+        if (!expect(')')) return std::nullopt;
+        value.type = types_.pointer(pointee->type);
+      } else if (*name == "voidptr") {
+        value.type = types_.pointer(types_.none());
+      } else if (*name == "UniTuple" || *name == "Tuple") {
         if (!expect('(')) return std::nullopt;
         if (*name == "UniTuple") {
           auto element = parseValue();

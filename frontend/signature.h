@@ -3,7 +3,8 @@
 // `float32(float32, float32)`, `(float32[::1], int64)` (argument types only),
 // with numba's names (`float32`, `f4`, `intp`, `boolean`, `numba.float32`, ...),
 // array layouts `[::1]` (C), `[::1, :]` (F) and `[:, :]` (A) of any ndim, and
-// `UniTuple(T, n)` / `Tuple(T, ...)`. Also `--sig 'name(types)'`.
+// `UniTuple(T, n)` / `Tuple(T, ...)`, and `CPointer(T)` / `voidptr` (declare_device
+// arguments). Also `--sig 'name(types)'`.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -65,6 +65,13 @@ TypeId TypeTable::tuple(std::vector<TypeId> elements) {
   return intern(t);
 }
 
+TypeId TypeTable::pointer(TypeId pointee) {
+  Type t;
+  t.kind = TypeKind::Pointer;
+  t.element = pointee;
+  return intern(t);
+}
+
 bool TypeTable::isNumber(TypeId t) const {
   TypeKind k = get(t).kind;
   return k == TypeKind::Bool || k == TypeKind::Int || k == TypeKind::Float;
@@ -114,6 +121,8 @@ std::string TypeTable::name(TypeId id) const {
       }
       return s + ")";
     }
+    case TypeKind::Pointer:
+      return isNone(t.element) ? "voidptr" : "CPointer(" + name(t.element) + ")";
     default:
       return dtypeName(id);
   }
@@ -143,6 +152,8 @@ std::string TypeTable::signatureName(TypeId id) const {
     }
     case TypeKind::None:
       return "void";
+    case TypeKind::Pointer:
+      return isNone(t.element) ? "voidptr" : "CPointer(" + signatureName(t.element) + ")";
     default:
       return dtypeName(id);
   }
@@ -180,6 +191,8 @@ std::string TypeTable::abiCode(TypeId id) const {
       }
       return s;
     }
+    case TypeKind::Pointer:
+      return "p" + abiCode(t.element);
   }
   return "?";
 }

@@ -22,7 +22,9 @@ namespace frontend {
 
 using TypeId = Id<struct TypeTag>;
 
-enum class TypeKind : uint8_t { None, Bool, Int, Float, Array, Tuple, Complex };
+// Pointer: numba's CPointer(T) (`voidptr` is a pointer to none), only for
+// the arguments of `cuda.declare_device` functions (docs/INTEROP.md).
+enum class TypeKind : uint8_t { None, Bool, Int, Float, Array, Tuple, Complex, Pointer };
 enum class Layout : uint8_t { C, F, A };
 
 struct Type {
@@ -30,7 +32,8 @@ struct Type {
   // Int/Float/Complex: the bit width (complex64: 64); Int: signedness.
   uint8_t bits = 0;
   bool isSigned = false;
-  // Array: element type (a scalar), ndim >= 1 and layout.
+  // Array: element type (a scalar), ndim >= 1 and layout. Pointer: the
+  // pointee (a scalar, or none for voidptr).
   TypeId element;
   uint8_t ndim = 0;
   Layout layout = Layout::A;
@@ -66,6 +69,8 @@ public:
   TypeId complexPart(TypeId c) { return floatType(get(c).bits / 2); }
   TypeId array(TypeId element, unsigned ndim, Layout layout);
   TypeId tuple(std::vector<TypeId> elements);
+  // CPointer(pointee); pointer(none()) is `voidptr`.
+  TypeId pointer(TypeId pointee);
   TypeId uniTuple(TypeId element, unsigned count) {
     return tuple(std::vector<TypeId>(count, element));
   }
@@ -77,6 +82,7 @@ public:
   bool isArray(TypeId t) const { return get(t).kind == TypeKind::Array; }
   bool isTuple(TypeId t) const { return get(t).kind == TypeKind::Tuple; }
   bool isComplex(TypeId t) const { return get(t).kind == TypeKind::Complex; }
+  bool isPointer(TypeId t) const { return get(t).kind == TypeKind::Pointer; }
   // Bool, Int or Float (real numbers: what most intrinsics accept).
   bool isNumber(TypeId t) const;
   // A number or a complex: what arrays hold and arithmetic accepts.

@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <span>
 
 #include "frontend/ast.h"
 #include "frontend/source.h"
@@ -100,6 +101,7 @@ private:
   llvm::Value* emitSubscript(ExprId id, const ast::Subscript& s);
   llvm::Value* emitArrayView(ExprId id, const ast::Subscript& s);
   llvm::Value* emitCall(ExprId id, const ast::Call& c);
+  llvm::Value* emitExternCall(const ExternFunction& fn, std::span<const ExprId> args);
   llvm::Value* emitMath(ExprId id, MathFn fn, const ast::Call& c);
   llvm::Value* emitAtomic(ExprId id, Intrinsic kind, const ast::Call& c);
   llvm::Value* emitFloatMinMax(llvm::Value* ptr, llvm::Value* value, bool isMax, bool nan);
@@ -257,6 +259,9 @@ llvm::Type* ModuleLowering::llvmType(TypeId id) {
       for (TypeId e : t.elements) elements.push_back(llvmType(e));
       return llvm::StructType::get(context_, elements);
     }
+    case TypeKind::Pointer:
+      // A generic pointer, as CUDA C++ sees `float*`.
+      return llvm::PointerType::get(context_, 0);
   }
   llvm_unreachable("unknown type kind");
 }
@@ -1276,6 +1281,8 @@ llvm::Value* FunctionLowering::truth(llvm::Value* v, TypeId t) {
     }
     case TypeKind::None:
       return builder_.getFalse();
+    case TypeKind::Pointer:
+      return builder_.CreateIsNotNull(v);
     case TypeKind::Array:
       break;
   }
@@ -2591,6 +2598,54 @@ llvm::Value* FunctionLowering::emitArrayAlloc(ExprId id, Intrinsic kind, const a
   return makeArray(parts, arrayType);
 }
 
+llvm::Value* FunctionLowering::emitExternCall(const ExternFunction& fn,
+                                              std::span<const ExprId> args) {
+  // numba's ABI (docs/INTEROP.md): `int symbol(ret* out, args...)`, the
+  // status ignored (a foreign function cannot raise), the result read back
+  // from a local slot. The call stays a call: the body is in another module.
+  llvm::Type* ptr = llvm::PointerType::get(context_, 0);
+  if (fn.cAbi) {
+    // abi="c": `ret symbol(args...)`, the result in registers.
+    std::vector<llvm::Type*> params;
+    for (TypeId a : fn.args) params.push_back(llvmType(a));
+    bool isBool = types().isBool(fn.returnType);
+    llvm::Type* ret = isBool ? builder_.getInt8Ty() : llvmType(fn.returnType);
+    auto* type = llvm::FunctionType::get(ret, params, false);
+    llvm::FunctionCallee callee = ml_.module().getOrInsertFunction(fn.symbol, type);
+    std::vector<llvm::Value*> values;
+    for (size_t k = 0; k < args.size(); ++k) {
+      values.push_back(types().isPointer(fn.args[k]) ? emitExpr(args[k])
+                                                     : emitExprAs(args[k], fn.args[k]));
+    }
+    llvm::CallInst* call = builder_.CreateCall(callee, values);
+    if (isBool) return builder_.CreateICmpNE(call, builder_.getInt8(0));
+    return call;
+  }
+  std::vector<llvm::Type*> params{ptr};
+  for (TypeId a : fn.args) params.push_back(llvmType(a));
+  auto* type = llvm::FunctionType::get(builder_.getInt32Ty(), params, false);
+  llvm::FunctionCallee callee = ml_.module().getOrInsertFunction(fn.symbol, type);
+  bool isVoid = types().isNone(fn.returnType);
+  llvm::Type* slotType = isVoid ? builder_.getInt8Ty() : memoryType(fn.returnType);
+  llvm::Value* slot = entryAlloca(slotType);
+  std::vector<llvm::Value*> values{slot};
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (types().isPointer(fn.args[k])) {
+      values.push_back(emitExpr(args[k]));
+    } else {
+      values.push_back(emitExprAs(args[k], fn.args[k]));
+    }
+  }
+  llvm::CallInst* call = builder_.CreateCall(callee, values);
+  // A void function's value is the (void) call, as for device functions.
+  if (isVoid) return call;
+  llvm::Value* result = builder_.CreateLoad(slotType, slot);
+  if (types().isBool(fn.returnType)) {
+    result = builder_.CreateICmpNE(result, llvm::ConstantInt::get(slotType, 0));
+  }
+  return result;
+}
+
 llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
   const ExprMeaning& m = inst_.meanings[c.func.index];
   TypeId t = typeOf(id);
@@ -2612,6 +2667,11 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
       llvm::CallInst* call = builder_.CreateCall(ml_.function(callee), values);
       return call;
     }
+    case Intrinsic::ExternFunction:
+      return emitExternCall(ml_.typed().module.externs[m.payload], args);
+    case Intrinsic::FromBuffer:
+      // The array's data pointer (field 0 of the array value).
+      return builder_.CreateExtractValue(emitExpr(args[0]), 0);
     case Intrinsic::TypeObject:
     case Intrinsic::Int:
     case Intrinsic::Float:

@@ -28,6 +28,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 # The command each folder runs (pykc's arguments; %s is the test file).
 FOLDER_ARGS = {
@@ -35,6 +36,8 @@ FOLDER_ARGS = {
     "check": ["--diag-kinds", "compile", "%s", "--phase=check", "--dump-typed"],
     "inspect": ["--diag-kinds", "inspect", "%s", "--emit", "types"],
     "sass": ["--diag-kinds", "inspect", "%s", "--emit", "sass"],
+    # Linked CUDA C++ (docs/INTEROP.md): a full compile into a fresh folder.
+    "interop": ["--diag-kinds", "compile", "%s", "--arch", "sm_90", "--no-cache", "-o", "%t"],
 }
 
 # Output masked per folder (regex, replacement), after the paths: digests
@@ -43,6 +46,8 @@ FOLDER_ARGS = {
 FOLDER_MASKS = {
     "inspect": [(rb"\b[0-9a-f]{16,}\b", b"[[HASH]]")],
     "sass": [(rb"\b[0-9a-f]{16,}\b", b"[[HASH]]")],
+    # Linked files are named by the absolute paths the tests compute.
+    "interop": [(rb"(?:/[^\s`'\"]*/|\b)tests/interop/", b"")],
 }
 MASK_RE = re.compile(rb"^[ \t]*# MASK: (.*?)(\r?\n|\r)?$")
 # `# EXIT: N`: the exit status expected instead of 0 / 1 (e.g. 2, usage errors).
@@ -80,8 +85,12 @@ def test_args(path, lines):
 
 
 def run_pykc(pykc, path, lines):
-    args = test_args(path, lines)
-    proc = subprocess.run([pykc] + args, capture_output=True, timeout=120)
+    # `%t`: a fresh output folder for the test.
+    with tempfile.TemporaryDirectory(prefix="pykc-golden-") as tmp:
+        # `%d`: the test's folder (for --link and -I arguments).
+        folder = os.path.dirname(path) or "."
+        args = [a.replace("%t", tmp).replace("%d", folder) for a in test_args(path, lines)]
+        proc = subprocess.run([pykc] + args, capture_output=True, timeout=120)
     masks = extra_masks(path, lines)
     return proc.returncode, mask(proc.stdout, path, masks), mask(proc.stderr, path, masks)
 

@@ -12,12 +12,14 @@
 #include <vector>
 
 #include "backend/nvjitlink.h"
+#include "backend/nvrtc.h"
 #include "backend/target.h"
 #include "cache/store.h"
 #include "frontend/check.h"
 #include "tools/command.h"
 #include "tools/compile_unit.h"
 #include "tools/invocation.h"
+#include "tools/link_inputs.h"
 #include "tools/pipeline.h"
 
 namespace tools {
@@ -45,6 +47,11 @@ struct CompileOptions {
   // Stop after this stage: check, llvm, ptx or cubin (the default).
   std::string phase = "cubin";
   bool dumpTyped = false;
+  // Linked CUDA C++ / PTX / LTO-IR (docs/INTEROP.md).
+  std::vector<std::string> links;
+  std::vector<std::string> includeDirs;
+  std::vector<std::string> nvrtcOptions;
+  bool lto = false;
 };
 
 class CompileCommand final : public Command {
@@ -110,6 +117,19 @@ public:
         ->capture_default_str();
     sub->add_flag("--dump-typed", opts_.dumpTyped,
                   "Print every kernel/device function instance and its variables' types");
+    sub->add_option("--link", opts_.links,
+                    "Link FILE into every cubin: .cu (compiled by NVRTC for each arch),\n"
+                    ".ptx, .ltoir (NVRTC/nvcc -dlto output), .cubin, .fatbin, .o, .a.\n"
+                    "Kernels call its functions through cuda.declare_device\n"
+                    "(docs/INTEROP.md); `link=` in the source does the same");
+    sub->add_option("-I", opts_.includeDirs,
+                    "Include folder for linked .cu files (the toolkit's include and\n"
+                    "include/cccl are searched after it); -D NAME=VALUE reaches NVRTC too");
+    sub->add_option("--nvrtc-option", opts_.nvrtcOptions,
+                    "Pass an option to NVRTC as is, e.g. --nvrtc-option=-std=c++20");
+    sub->add_flag("--lto", opts_.lto,
+                  "Compile linked .cu files to LTO-IR (NVRTC -dlto) and link with\n"
+                  "nvJitLink -lto instead of as PTX");
   }
 
   int run(Invocation& inv) override;
@@ -123,7 +143,24 @@ int CompileCommand::run(Invocation& inv) {
   render.showKinds = inv.diagKinds;
   render.color = inv.color;
   auto fail = [&](llvm::Error error) {
-    std::string message = llvm::toString(std::move(error));
+    // Mistakes in linked C++ (or its declaration) are source errors.
+    bool sourceError = false;
+    llvm::Error rest = llvm::handleErrors(std::move(error), [&](const LinkSourceError& e) {
+      for (const frontend::Diagnostic& d : e.diagnostics()) {
+        std::string text = frontend::renderDiagnostic(d, render);
+        std::fwrite(text.data(), 1, text.size(), inv.err);
+      }
+      sourceError = true;
+    });
+    if (!rest) return sourceError ? kExitSourceErrors : kExitEnvironment;
+    bool usage = false;
+    rest = llvm::handleErrors(std::move(rest), [&](const backend::NvrtcOptionError& e) {
+      std::string message = e.text();
+      std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
+      usage = true;
+    });
+    if (!rest) return usage ? kExitUsage : kExitEnvironment;
+    std::string message = llvm::toString(std::move(rest));
     std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
     return kExitEnvironment;
   };
@@ -188,6 +225,18 @@ int CompileCommand::run(Invocation& inv) {
   }
   if (opts_.phase == "check") return kExitOk;
 
+  LinkSettings linkSettings;
+  linkSettings.files = opts_.links;
+  linkSettings.includeDirs = opts_.includeDirs;
+  linkSettings.defines = opts_.defines;
+  linkSettings.nvrtcOptions = opts_.nvrtcOptions;
+  linkSettings.lto = opts_.lto;
+  std::vector<LinkFile> linkFiles = collectLinkFiles(compilation, linkSettings, diags);
+  if (diags.hasErrors()) {
+    diags.render(inv.err, render);
+    return kExitSourceErrors;
+  }
+
   // Output folder and file stem.
   llvm::SmallString<256> stem(llvm::sys::path::filename(opts_.input));
   if (llvm::sys::path::extension(stem) == ".py") llvm::sys::path::replace_extension(stem, "");
@@ -230,6 +279,8 @@ int CompileCommand::run(Invocation& inv) {
   UnitRequest unitRequest;
   unitRequest.codegen = codegen;
   unitRequest.defines = opts_.defines;
+  unitRequest.link = linkSettings;
+  unitRequest.linkFiles = linkFiles;
   std::vector<cache::Key> keys;
   if (store) {
     unitRequest.nvJitLinkIdentity = backend::nvJitLinkIdentity();
@@ -284,17 +335,30 @@ int CompileCommand::run(Invocation& inv) {
       request.wantLlvm = wantLlvm;
       request.wantCubin = wantCubin;
       const backend::NvJitLink* library = nullptr;
+      std::vector<PreparedInput> prepared;
       if (wantCubin) {
         auto loaded = linker.get();
         if (!loaded) return fail(loaded.takeError());
         library = *loaded;
         nvJitLinkVersion = linker.version();
+        const backend::Nvrtc* nvrtc = nullptr;
+        if (needsNvrtc(linkFiles)) {
+          auto opened = linker.nvrtc();
+          if (!opened) return fail(opened.takeError());
+          nvrtc = *opened;
+        }
+        auto inputs = prepareLinkInputs(compilation, linkFiles, linkSettings, request.codegen, nvrtc);
+        if (!inputs) return fail(inputs.takeError());
+        prepared = std::move(*inputs);
+        for (const PreparedInput& input : prepared) {
+          request.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
+        }
       } else {
         backend::initializeNvptxTarget();
       }
       if (inv.log) inv.log->info("compiling {} for {}", opts_.input, arch);
       auto result = compileForArch(compilation, request, library, kernels);
-      if (!result) return fail(result.takeError());
+      if (!result) return fail(explainLinkError(result.takeError(), compilation));
       artifacts.push_back(std::move(*result));
     }
   }

@@ -138,6 +138,7 @@ cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitReque
   for (uint32_t k = 0; k < typed.kernelCount; ++k) {
     key.add("instance", cacheKeyBuilder(compilation, k, keyOptions).key().hex());
   }
+  addLinkKeyFields(key, request.linkFiles, request.link, request.codegen);
   return key;
 }
 
@@ -205,17 +206,37 @@ llvm::Expected<const backend::NvJitLink*> UnitLinker::get() {
   return &*library_;
 }
 
+llvm::Expected<const backend::Nvrtc*> UnitLinker::nvrtc() {
+  if (nvrtc_) return &*nvrtc_;
+  auto loaded = backend::Nvrtc::load();
+  if (!loaded) return loaded.takeError();
+  nvrtc_.emplace(std::move(*loaded));
+  return &*nvrtc_;
+}
+
 llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
                                           const UnitRequest& request, UnitLinker& linker) {
   auto library = linker.get();
   if (!library) return library.takeError();
+  const backend::Nvrtc* nvrtc = nullptr;
+  if (needsNvrtc(request.linkFiles)) {
+    auto loaded = linker.nvrtc();
+    if (!loaded) return loaded.takeError();
+    nvrtc = *loaded;
+  }
+  auto prepared =
+      prepareLinkInputs(compilation, request.linkFiles, request.link, request.codegen, nvrtc);
+  if (!prepared) return prepared.takeError();
   ArchRequest archRequest;
   archRequest.codegen = request.codegen;
+  for (const PreparedInput& input : *prepared) {
+    archRequest.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
+  }
   archRequest.lowering.lineInfo = request.codegen.lineInfo;
   archRequest.wantCubin = true;
   UnitArtifacts unit;
   auto artifacts = compileForArch(compilation, archRequest, *library, unit.kernels);
-  if (!artifacts) return artifacts.takeError();
+  if (!artifacts) return explainLinkError(artifacts.takeError(), compilation);
   unit.arch = std::move(*artifacts);
   unit.nvJitLinkVersion = linker.version();
   return unit;
@@ -408,6 +429,14 @@ void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
     job.outcome = JobOutcome::Skipped;
     return;
   }
+  // declare_device and cuda.jit `link=` files (populate has no --link).
+  request.link.defines = request.defines;
+  request.linkFiles = collectLinkFiles(compilation, request.link, diags);
+  if (diags.hasErrors()) {
+    job.messages = diags.render(render);
+    job.outcome = JobOutcome::SourceError;
+    return;
+  }
   cache::Key key = unitKeyBuilder(compilation, request).key();
   cache::GetInfo info;
   if (std::optional<std::vector<cache::NamedOutput>> outputs = store.get(key, &info)) {
@@ -425,8 +454,19 @@ void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
   }
   auto unit = compileUnit(compilation, request, *linker);
   if (!unit) {
-    job.messages = "pykc: error: " + job.file + " for " + job.arch + ": " +
-                   llvm::toString(unit.takeError()) + "\n";
+    bool sourceError = false;
+    llvm::Error rest = llvm::handleErrors(unit.takeError(), [&](const LinkSourceError& e) {
+      for (const frontend::Diagnostic& d : e.diagnostics()) {
+        job.messages += frontend::renderDiagnostic(d, render);
+      }
+      sourceError = true;
+    });
+    if (sourceError && !rest) {
+      job.outcome = JobOutcome::SourceError;
+      return;
+    }
+    job.messages += "pykc: error: " + job.file + " for " + job.arch + ": " +
+                    llvm::toString(std::move(rest)) + "\n";
     job.outcome = JobOutcome::EnvironmentError;
     return;
   }

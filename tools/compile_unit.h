@@ -15,10 +15,12 @@
 #include <vector>
 
 #include "backend/nvjitlink.h"
+#include "backend/nvrtc.h"
 #include "backend/options.h"
 #include "cache/key.h"
 #include "cache/store.h"
 #include "lowering/lower.h"
+#include "tools/link_inputs.h"
 #include "tools/pipeline.h"
 
 namespace spdlog {
@@ -39,13 +41,17 @@ struct UnitRequest {
   // backend::nvJitLinkIdentity(): stands for nvJitLink's version in the key,
   // so that computing a key never loads the library.
   std::string nvJitLinkIdentity;
+  // Linking (--link, -I, --nvrtc-option, --lto) and the files collectLinkFiles read.
+  LinkSettings link;
+  std::vector<LinkFile> linkFiles;
 };
 
 // The builder of the key of `compilation`'s cubin for `request.codegen.arch`:
 // `unit` (kUnitKind), `arch`, then per kernel instance, in instance order,
 // `instance` = the hex key of tools::cacheKeyBuilder for that instance, and
 // `path` (the file as given) when line tables are on (`--lineinfo` or a
-// kernel's `lineinfo=True`), as the PTX then names the file. `compilation`
+// kernel's `lineinfo=True`), as the PTX then names the file; then the linked
+// files' fields (addLinkKeyFields). `compilation`
 // must have been checked without errors. Never fails.
 cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitRequest& request);
 
@@ -83,10 +89,13 @@ public:
   llvm::Expected<const backend::NvJitLink*> get();
   // "13.0" once get() succeeded.
   const std::string& version() const { return version_; }
+  // NVRTC, opened on first use (only when a `.cu` file is linked).
+  llvm::Expected<const backend::Nvrtc*> nvrtc();
 
 private:
   std::function<void()> initializeTarget_;
   std::optional<backend::NvJitLink> library_;
+  std::optional<backend::Nvrtc> nvrtc_;
   std::string version_;
 };
 

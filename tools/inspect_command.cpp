@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backend/nvjitlink.h"
+#include "backend/nvrtc.h"
 #include "backend/target.h"
 #include "frontend/ast_dump.h"
 #include "frontend/lex.h"
@@ -25,6 +26,7 @@
 #include "tools/inspect_resources.h"
 #include "tools/inspect_types.h"
 #include "tools/invocation.h"
+#include "tools/link_inputs.h"
 #include "tools/pipeline.h"
 
 namespace tools {
@@ -48,6 +50,11 @@ struct InspectOptions {
   bool fastMath = false;
   int maxRegisters = 0;
   std::vector<unsigned> blocks{128, 256, 512, 1024};
+  // Linked CUDA C++ / PTX (docs/INTEROP.md), as for `pykc compile`.
+  std::vector<std::string> links;
+  std::vector<std::string> includeDirs;
+  std::vector<std::string> nvrtcOptions;
+  bool lto = false;
 };
 
 // One selected kernel: its name and its instances (one per signature).
@@ -160,6 +167,11 @@ public:
         ->delimiter(',');
     sub->add_option("-W", opts_.warnings,
                     "Warnings: -Wno-float64 turns off the float64-arithmetic warning");
+    sub->add_option("--link", opts_.links,
+                    "Link FILE (.cu, .ptx, .ltoir, ...) as `pykc compile --link` does");
+    sub->add_option("-I", opts_.includeDirs, "Include folder for linked .cu files");
+    sub->add_option("--nvrtc-option", opts_.nvrtcOptions, "Pass an option to NVRTC as is");
+    sub->add_flag("--lto", opts_.lto, "Compile linked .cu files to LTO-IR and link with -lto");
   }
 
   int run(Invocation& inv) override;
@@ -355,6 +367,52 @@ int InspectCommand::run(Invocation& inv) {
     return several ? std::string(comment) + " ==== kernel " + k.name + " ====\n" : std::string();
   };
   std::vector<ResourceEntry> resources;
+  // Linked files: only a cubin needs them (SASS, resources).
+  std::vector<PreparedInput> prepared;
+  if (needCubin) {
+    LinkSettings linkSettings;
+    linkSettings.files = opts_.links;
+    linkSettings.includeDirs = opts_.includeDirs;
+    linkSettings.defines = opts_.defines;
+    linkSettings.nvrtcOptions = opts_.nvrtcOptions;
+    linkSettings.lto = opts_.lto;
+    frontend::DiagnosticSink linkDiags;
+    std::vector<LinkFile> linkFiles = collectLinkFiles(compilation, linkSettings, linkDiags);
+    if (linkDiags.hasErrors()) {
+      frontend::RenderOptions render;
+      render.showKinds = inv.diagKinds;
+      render.color = inv.color;
+      linkDiags.render(inv.err, render);
+      return kExitSourceErrors;
+    }
+    std::optional<backend::Nvrtc> nvrtc;
+    if (needsNvrtc(linkFiles)) {
+      auto loaded = backend::Nvrtc::load();
+      if (!loaded) return error(inv, kExitEnvironment, llvm::toString(loaded.takeError()));
+      nvrtc.emplace(std::move(*loaded));
+    }
+    auto inputs = prepareLinkInputs(compilation, linkFiles, linkSettings, codegen,
+                                    nvrtc ? &*nvrtc : nullptr);
+    if (!inputs) {
+      int status = kExitEnvironment;
+      llvm::Error rest = llvm::handleErrors(inputs.takeError(), [&](const LinkSourceError& e) {
+        frontend::RenderOptions render;
+        render.showKinds = inv.diagKinds;
+        for (const frontend::Diagnostic& d : e.diagnostics()) {
+          std::string text = frontend::renderDiagnostic(d, render);
+          std::fwrite(text.data(), 1, text.size(), inv.err);
+        }
+        status = kExitSourceErrors;
+      });
+      rest = llvm::handleErrors(std::move(rest), [&](const backend::NvrtcOptionError& e) {
+        std::fprintf(inv.err, "pykc: error: %s\n", e.text().c_str());
+        status = kExitUsage;
+      });
+      if (rest) return error(inv, kExitEnvironment, llvm::toString(std::move(rest)));
+      return status;
+    }
+    prepared = std::move(*inputs);
+  }
   if (needCompile) {
     backend::initializeNvptxTarget();
     frontend::TypedModule original = std::move(*compilation.typed);
@@ -368,6 +426,9 @@ int InspectCommand::run(Invocation& inv) {
       request.wantLlvm = wantLlvm;
       request.wantLlvmOptimized = wantLlvmOpt;
       request.wantCubin = needCubin;
+      for (const PreparedInput& input : prepared) {
+        request.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
+      }
       std::vector<lowering::KernelInfo> infos;
       if (inv.log) inv.log->info("inspecting {} for {}", k.name, opts_.arch);
       auto artifacts =

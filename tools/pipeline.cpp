@@ -161,11 +161,18 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   link.lineInfo = codegen.lineInfo;
   link.optLevel = codegen.optLevel;
   link.verbose = true;
-  backend::LinkInput input;
-  input.kind = backend::LinkInputKind::Ptx;
-  input.bytes = out.ptx;
-  input.name = compilation.path;
-  auto linked = backend::linkCubin(*nvJitLink, std::span<const backend::LinkInput>(&input, 1), link);
+  std::vector<backend::LinkInput> inputs(1);
+  inputs[0].kind = backend::LinkInputKind::Ptx;
+  inputs[0].bytes = out.ptx;
+  inputs[0].name = compilation.path;
+  for (const backend::LinkInput& extra : request.extraInputs) {
+    inputs.push_back(extra);
+    if (extra.kind == backend::LinkInputKind::LtoIr) {
+      link.lto = true;
+      link.fastMath = codegen.fastMath;
+    }
+  }
+  auto linked = backend::linkCubin(*nvJitLink, inputs, link);
   if (!linked) return linked.takeError();
   out.cubin = std::move(linked->cubin);
   auto resources = backend::readCubinResources(out.cubin, linked->infoLog);

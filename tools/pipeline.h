@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/nvjitlink.h"
 #include "backend/options.h"
 #include "backend/resources.h"
 #include "frontend/ast.h"
@@ -77,6 +78,9 @@ struct ArchArtifacts {
 
 struct ArchRequest {
   backend::CodegenOptions codegen;
+  // Linked beside the kernels' PTX (tools/link_inputs.h); the bytes must
+  // outlive the call. LTO-IR among them turns on nvJitLink's -lto.
+  std::vector<backend::LinkInput> extraInputs;
   lowering::LoweringOptions lowering;
   bool wantLlvm = false;
   bool wantLlvmOptimized = false;
