@@ -30,6 +30,7 @@
 #include <string>
 
 #include "backend/options.h"
+#include "backend/read_loop_unroll.h"
 #include "backend/target.h"
 
 #ifndef PYKC_LIBDEVICE_PATH
@@ -243,6 +244,12 @@ void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned op
   builder.registerLoopAnalyses(loopAnalyses);
   builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses, moduleAnalyses);
   llvm::OptimizationLevel level = passLevel(optLevel);
+  // Before LoopUnrollPass, after inlining (libdevice bodies count towards a
+  // loop's size).
+  builder.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel) {
+        passes.addPass(ReadLoopUnrollPass());
+      });
   llvm::ModulePassManager passes = level == llvm::OptimizationLevel::O0
                                        ? builder.buildO0DefaultPipeline(level)
                                        : builder.buildPerModuleDefaultPipeline(level);
