@@ -261,19 +261,24 @@ int CompileCommand::run(Invocation& inv) {
       request.codegen.arch = arch;
       request.lowering.lineInfo = opts_.lineInfo;
       request.wantLlvm = wantLlvm;
-      request.wantCubin = wantCubin;
-      const backend::NvJitLink* library = nullptr;
+      // The cubin is linked below, once nvJitLink (opened meanwhile) is ready.
+      request.wantCubin = false;
       if (wantCubin) {
-        auto loaded = linker.get();
-        if (!loaded) return fail(loaded.takeError());
-        library = *loaded;
-        nvJitLinkVersion = linker.version();
+        linker.prefetch();
       } else {
         backend::initializeNvptxTarget();
       }
       if (inv.log) inv.log->info("compiling {} for {}", opts_.input, arch);
-      auto result = compileForArch(compilation, request, library, kernels);
+      auto result = compileForArch(compilation, request, nullptr, kernels);
       if (!result) return fail(result.takeError());
+      if (wantCubin) {
+        auto loaded = linker.get();
+        if (!loaded) return fail(loaded.takeError());
+        nvJitLinkVersion = linker.version();
+        if (llvm::Error e = linkArchArtifacts(compilation, request.codegen, **loaded, *result)) {
+          return fail(std::move(e));
+        }
+      }
       artifacts.push_back(std::move(*result));
     }
   }

@@ -191,29 +191,66 @@ std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& o
   return unit;
 }
 
-llvm::Expected<const backend::NvJitLink*> UnitLinker::get() {
-  if (library_) return &*library_;
+UnitLinker::~UnitLinker() {
+  if (loader_.joinable()) loader_.join();
+}
+
+void UnitLinker::initializeTarget() {
+  if (targetReady_) return;
   if (initializeTarget_) initializeTarget_();
+  targetReady_ = true;
+}
+
+void UnitLinker::load() {
   auto loaded = backend::NvJitLink::load();
-  if (!loaded) return loaded.takeError();
+  if (!loaded) {
+    loadError_ = llvm::toString(loaded.takeError());
+    return;
+  }
   auto version = backend::nvJitLinkVersion(*loaded);
-  if (!version) return version.takeError();
+  if (!version) {
+    loadError_ = llvm::toString(version.takeError());
+    return;
+  }
   version_ = std::to_string(version->first) + "." + std::to_string(version->second);
   library_.emplace(std::move(*loaded));
+}
+
+void UnitLinker::prefetch() {
+  initializeTarget();
+  if (library_ || loader_.joinable()) return;
+  loader_ = std::thread([this] { load(); });
+}
+
+llvm::Expected<const backend::NvJitLink*> UnitLinker::get() {
+  initializeTarget();
+  if (loader_.joinable()) loader_.join();
+  if (!library_ && !loadError_) load();
+  if (loadError_) {
+    // Reported once; a later get() tries again.
+    std::string message = std::move(*loadError_);
+    loadError_.reset();
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", message.c_str());
+  }
   return &*library_;
 }
 
 llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
                                           const UnitRequest& request, UnitLinker& linker) {
-  auto library = linker.get();
-  if (!library) return library.takeError();
+  // nvJitLink opens while LLVM lowers and optimises.
+  linker.prefetch();
   ArchRequest archRequest;
   archRequest.codegen = request.codegen;
   archRequest.lowering.lineInfo = request.codegen.lineInfo;
-  archRequest.wantCubin = true;
+  archRequest.wantCubin = false;
   UnitArtifacts unit;
-  auto artifacts = compileForArch(compilation, archRequest, *library, unit.kernels);
+  auto artifacts = compileForArch(compilation, archRequest, nullptr, unit.kernels);
   if (!artifacts) return artifacts.takeError();
+  auto library = linker.get();
+  if (!library) return library.takeError();
+  if (llvm::Error error = linkArchArtifacts(compilation, request.codegen, **library, *artifacts)) {
+    return error;
+  }
   unit.arch = std::move(*artifacts);
   unit.nvJitLinkVersion = linker.version();
   return unit;

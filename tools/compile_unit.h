@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend/nvjitlink.h"
@@ -77,7 +78,18 @@ class UnitLinker {
 public:
   explicit UnitLinker(std::function<void()> initializeTarget)
       : initializeTarget_(std::move(initializeTarget)) {}
+  UnitLinker(const UnitLinker&) = delete;
+  UnitLinker& operator=(const UnitLinker&) = delete;
+  // Waits for prefetch()'s thread.
+  ~UnitLinker();
 
+  // Initialises the target on this thread, then opens nvJitLink (dlopen of
+  // a 99 MB library, about 10 ms) on a second thread, so that it overlaps
+  // with lowering and LLVM's optimisation; get() waits for that thread.
+  // Does nothing once started. The outputs do not depend on it. (Also
+  // compiling a tiny PTX there, to get nvJitLink's first-use start-up out of
+  // the way, cost more CPU than it saved on a busy 2-core machine.)
+  void prefetch();
   // The opened library (the target initialised first); fails as
   // NvJitLink::load or nvJitLinkVersion do. The pointer lives as long as this.
   llvm::Expected<const backend::NvJitLink*> get();
@@ -85,8 +97,15 @@ public:
   const std::string& version() const { return version_; }
 
 private:
+  void initializeTarget();
+  // Opens the library into library_ and version_, or sets loadError_.
+  void load();
+
   std::function<void()> initializeTarget_;
+  bool targetReady_ = false;
+  std::thread loader_;
   std::optional<backend::NvJitLink> library_;
+  std::optional<std::string> loadError_;
   std::string version_;
 };
 

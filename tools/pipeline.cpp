@@ -153,25 +153,33 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
     llvm::raw_string_ostream stream(out.llvmOptimizedIr);
     lowered.module->print(stream, nullptr);
   }
+  out.lineInfo = codegen.lineInfo;
   if (!request.wantCubin) return out;
   assert(nvJitLink != nullptr && "a cubin needs nvJitLink");
+  if (llvm::Error error = linkArchArtifacts(compilation, codegen, *nvJitLink, out)) return error;
+  return out;
+}
+
+llvm::Error linkArchArtifacts(const Compilation& compilation,
+                              const backend::CodegenOptions& codegen,
+                              const backend::NvJitLink& nvJitLink, ArchArtifacts& artifacts) {
   backend::LinkOptions link;
   link.arch = codegen.arch;
   link.maxRegisters = codegen.maxRegisters;
-  link.lineInfo = codegen.lineInfo;
+  link.lineInfo = artifacts.lineInfo;
   link.optLevel = codegen.optLevel;
   link.verbose = true;
   backend::LinkInput input;
   input.kind = backend::LinkInputKind::Ptx;
-  input.bytes = out.ptx;
+  input.bytes = artifacts.ptx;
   input.name = compilation.path;
-  auto linked = backend::linkCubin(*nvJitLink, std::span<const backend::LinkInput>(&input, 1), link);
+  auto linked = backend::linkCubin(nvJitLink, std::span<const backend::LinkInput>(&input, 1), link);
   if (!linked) return linked.takeError();
-  out.cubin = std::move(linked->cubin);
-  auto resources = backend::readCubinResources(out.cubin, linked->infoLog);
+  artifacts.cubin = std::move(linked->cubin);
+  auto resources = backend::readCubinResources(artifacts.cubin, linked->infoLog);
   if (!resources) return resources.takeError();
-  out.resources = std::move(*resources);
-  return out;
+  artifacts.resources = std::move(*resources);
+  return llvm::Error::success();
 }
 
 std::string buildManifest(const frontend::TypedModule& typed, const ManifestInputs& inputs,

@@ -70,6 +70,9 @@ struct ArchArtifacts {
   // The module after optimisation, as codegen saw it (wantLlvmOptimized).
   std::string llvmOptimizedIr;
   std::string ptx;
+  // The PTX has line tables (`--lineinfo`, or a kernel's lineinfo=True), so
+  // the cubin is linked with -lineinfo.
+  bool lineInfo = false;
   // Empty when no cubin was asked for.
   std::string cubin;
   backend::ResourceMap resources;
@@ -91,6 +94,15 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
                                              const ArchRequest& request,
                                              const backend::NvJitLink* nvJitLink,
                                              std::vector<lowering::KernelInfo>& kernels);
+
+// The cubin step of compileForArch on its own: links `artifacts.ptx`, made
+// by compileForArch with `codegen`, into `artifacts.cubin` with `nvJitLink`
+// and reads its resources. A driver that opens nvJitLink on another thread
+// (UnitLinker::prefetch) asks compileForArch for no cubin, then calls this.
+// Fails as backend::linkCubin and backend::readCubinResources do.
+llvm::Error linkArchArtifacts(const Compilation& compilation,
+                              const backend::CodegenOptions& codegen,
+                              const backend::NvJitLink& nvJitLink, ArchArtifacts& artifacts);
 
 struct ManifestInputs {
   std::string source;  // the path as given
