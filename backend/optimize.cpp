@@ -29,6 +29,7 @@
 
 #include <string>
 
+#include "backend/hoist_loads.h"
 #include "backend/options.h"
 #include "backend/read_loop_unroll.h"
 #include "backend/target.h"
@@ -250,6 +251,10 @@ void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned op
       [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel) {
         passes.addPass(ReadLoopUnrollPass());
       });
+  // Last, so that no later IR pass reorders the loads again.
+  builder.registerOptimizerLastEPCallback([](llvm::ModulePassManager& passes, llvm::OptimizationLevel) {
+    passes.addPass(llvm::createModuleToFunctionPassAdaptor(HoistLoadsPass()));
+  });
   llvm::ModulePassManager passes = level == llvm::OptimizationLevel::O0
                                        ? builder.buildO0DefaultPipeline(level)
                                        : builder.buildPerModuleDefaultPipeline(level);
