@@ -251,10 +251,13 @@ void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned op
       [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel) {
         passes.addPass(ReadLoopUnrollPass());
       });
-  // Last, so that no later IR pass reorders the loads again.
-  builder.registerOptimizerLastEPCallback([](llvm::ModulePassManager& passes, llvm::OptimizationLevel) {
-    passes.addPass(llvm::createModuleToFunctionPassAdaptor(HoistLoadsPass()));
-  });
+  // Last, so that no later IR pass reorders the loads again; not at -O0
+  // (debugging), where the source order is kept.
+  builder.registerOptimizerLastEPCallback(
+      [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
+        if (level == llvm::OptimizationLevel::O0) return;
+        passes.addPass(llvm::createModuleToFunctionPassAdaptor(HoistLoadsPass()));
+      });
   llvm::ModulePassManager passes = level == llvm::OptimizationLevel::O0
                                        ? builder.buildO0DefaultPipeline(level)
                                        : builder.buildPerModuleDefaultPipeline(level);
