@@ -29,7 +29,9 @@
 
 #include <string>
 
+#include "backend/hoist_loads.h"
 #include "backend/options.h"
+#include "backend/read_loop_unroll.h"
 #include "backend/target.h"
 
 #ifndef PYKC_LIBDEVICE_PATH
@@ -243,6 +245,19 @@ void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned op
   builder.registerLoopAnalyses(loopAnalyses);
   builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses, moduleAnalyses);
   llvm::OptimizationLevel level = passLevel(optLevel);
+  // Before LoopUnrollPass, after inlining (libdevice bodies count towards a
+  // loop's size).
+  builder.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel) {
+        passes.addPass(ReadLoopUnrollPass());
+      });
+  // Last, so that no later IR pass reorders the loads again; not at -O0
+  // (debugging), where the source order is kept.
+  builder.registerOptimizerLastEPCallback(
+      [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
+        if (level == llvm::OptimizationLevel::O0) return;
+        passes.addPass(llvm::createModuleToFunctionPassAdaptor(HoistLoadsPass()));
+      });
   llvm::ModulePassManager passes = level == llvm::OptimizationLevel::O0
                                        ? builder.buildO0DefaultPipeline(level)
                                        : builder.buildPerModuleDefaultPipeline(level);

@@ -2,11 +2,13 @@
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CodeGen.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include "backend/hoist_loads.h"
 #include "backend/optimize.h"
 #include "backend/options.h"
 #include "backend/target.h"
@@ -24,7 +26,14 @@ llvm::Expected<std::string> codegenPtx(llvm::Module& module, llvm::TargetMachine
                                    "the NVPTX target cannot emit PTX for %s",
                                    machine.getTargetCPU().str().c_str());
   }
+  // HoistLoadsPass put the loads where they should be issued: MachineSink
+  // would move some back down (hoist_loads.h).
+  llvm::LLVMContext& context = module.getContext();
+  llvm::OptPassGate& previousGate = context.getOptPassGate();
+  SkipMachineSinking gate;
+  context.setOptPassGate(gate);
   passes.run(module);
+  context.setOptPassGate(previousGate);
   return std::string(text.str());
 }
 

@@ -419,6 +419,25 @@ def host(xp, v):
     return xp.asnumpy(v) if hasattr(v, "__cuda_array_interface__") else v
 
 
+def experiments_of(s, art):
+    """The spec's own experiments, plus what the art folder holds for its file:
+    exp_pykc/<file>/<variant>/ (pykc output folders, e.g. another pykc build) as
+    `pykc_<variant>`, and exp_cubin/<file>/<variant>.cubin (pykc's symbols and ABI)
+    as `cubin_<variant>`."""
+    found = dict(getattr(s, "experiments", {}))
+    pdir = os.path.join(art, "exp_pykc", s.file)
+    if os.path.isdir(pdir):
+        for v in sorted(os.listdir(pdir)):
+            if os.path.exists(os.path.join(pdir, v, "manifest.json")):
+                found["pykc_" + v] = ("pykc", os.path.join("exp_pykc", s.file, v))
+    cdir = os.path.join(art, "exp_cubin", s.file)
+    if os.path.isdir(cdir):
+        for v in sorted(os.listdir(cdir)):
+            if v.endswith(".cubin"):
+                found["cubin_" + v[:-len(".cubin")]] = ("cubin", os.path.join("exp_cubin", s.file, v))
+    return found
+
+
 # ----------------------------------------------------------------------------- dry run
 
 def dry_run(art):
@@ -555,7 +574,7 @@ def main():
             row["regs"] = {"pykc": k_pykc.function(k_pykc.entries[0]).num_regs
                            if hasattr(k_pykc.function(k_pykc.entries[0]), "num_regs") else None,
                            "nvcc": k_nvcc.num_regs}
-            for xname, (kind, rel) in getattr(s, "experiments", {}).items():
+            for xname, (kind, rel) in experiments_of(s, art).items():
                 path = os.path.join(art, rel)
                 if not os.path.exists(path):
                     continue
@@ -622,7 +641,7 @@ def main():
             if hasattr(s, "flops"):
                 row["TFLOPs"] = {v: s.flops(sets[0]) / (m * 1e-3) / 1e12 for v, m in row["median_ms"].items()}
             m = row["median_ms"]
-            for xname in getattr(s, "experiments", {}):
+            for xname in experiments_of(s, art):
                 if xname in m:
                     print(f"{s.name}: experiment {xname}: {m[xname]:.4f} ms, "
                           f"{m['pykc'] / m[xname]:.3f}x pykc, {m['nvcc'] / m[xname]:.3f}x nvcc", flush=True)

@@ -39,6 +39,9 @@ def fill(x):
 # CHECK:STDOUT: 	// ptx.py:7  def scale(x, a):
 # CHECK:STDOUT: 	.loc	1 7 0
 # CHECK:STDOUT:
+# CHECK:STDOUT: 	ld.param.f32 	%f1, [scale__f32a1C_f32_param_3];
+# CHECK:STDOUT: 	ld.param.u64 	%rd2, [scale__f32a1C_f32_param_0];
+# CHECK:STDOUT: 	cvta.to.global.u64 	%rd3, %rd2;
 # CHECK:STDOUT: 	ld.param.u64 	%rd4, [scale__f32a1C_f32_param_1];
 # CHECK:STDOUT: $L__tmp0:
 # CHECK:STDOUT: 	// ptx.py:8  i = cuda.grid(1)
@@ -52,13 +55,9 @@ def fill(x):
 # CHECK:STDOUT: 	// ptx.py:9  if i < x.size:
 # CHECK:STDOUT: 	.loc	1 9 5
 # CHECK:STDOUT: 	setp.ge.s64 	%p1, %rd7, %rd4;
-# CHECK:STDOUT: 	@%p1 bra 	$L__BB0_2;
-# CHECK:STDOUT: 	.loc	1 0 5
-# CHECK:STDOUT: 	ld.param.f32 	%f1, [scale__f32a1C_f32_param_3];
-# CHECK:STDOUT: 	ld.param.u64 	%rd2, [scale__f32a1C_f32_param_0];
-# CHECK:STDOUT: 	cvta.to.global.u64 	%rd3, %rd2;
 # CHECK:STDOUT: 	shl.b64 	%rd8, %rd7, 2;
 # CHECK:STDOUT: 	add.s64 	%rd1, %rd3, %rd8;
+# CHECK:STDOUT: 	@%p1 bra 	$L__BB0_2;
 # CHECK:STDOUT: 	// ptx.py:10  x[i] = x[i] * a
 # CHECK:STDOUT: 	.loc	1 10 9
 # CHECK:STDOUT: 	ld.global.f32 	%f2, [%rd1];

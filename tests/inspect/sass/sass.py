@@ -33,21 +33,21 @@ def fill(x):
 # CHECK:STDOUT: 	// sass.py:8  i = cuda.grid(1)
 # CHECK:STDOUT:         /*0010*/                   S2R R2, SR_TID.X ;
 # CHECK:STDOUT:         /*0020*/                   S2UR UR4, SR_CTAID.X ;
-# CHECK:STDOUT:         /*0030*/                   HFMA2.MMA R3, -RZ, RZ, 0, 0 ;
+# CHECK:STDOUT:         /*0030*/                   IMAD.MOV.U32 R3, RZ, RZ, RZ ;
 # CHECK:STDOUT:         /*0040*/                   LDC R5, c[0x0][RZ] ;
 # CHECK:STDOUT:         /*0050*/                   IMAD.WIDE.U32 R2, R5, UR4, R2 ;
 # CHECK:STDOUT: 	// sass.py:9  if i < x.size:
 # CHECK:STDOUT:         /*0060*/                   ULDC.64 UR4, c[0x0][0x218] ;
 # CHECK:STDOUT:         /*0070*/                   ISETP.GE.U32.AND P0, PT, R2, UR4, PT ;
 # CHECK:STDOUT:         /*0080*/                   ISETP.GE.AND.EX P0, PT, R3, UR5, PT, P0 ;
+# CHECK:STDOUT:         /*0090*/                   ULDC.64 UR4, c[0x0][0x210] ;
+# CHECK:STDOUT:         /*00a0*/                   LEA R4, P1, R2, UR4, 0x2 ;
+# CHECK:STDOUT:         /*00b0*/                   LEA.HI.X R5, R2, UR5, R3, 0x2, P1 ;
 # CHECK:STDOUT: .L_x_1:
-# CHECK:STDOUT:         /*0090*/               @P0 EXIT ;
-# CHECK:STDOUT:         /*00a0*/                   ULDC.64 UR4, c[0x0][0x210] ;
+# CHECK:STDOUT:         /*00c0*/               @P0 EXIT ;
+# CHECK:STDOUT:         /*00d0*/                   ULDC.64 UR4, c[0x0][0x208] ;
 # CHECK:STDOUT: 	// sass.py:10  x[i] = x[i] * a
-# CHECK:STDOUT:         /*00b0*/                   ULDC UR6, c[0x0][0x228] ;
-# CHECK:STDOUT:         /*00c0*/                   LEA R4, P0, R2, UR4, 0x2 ;
-# CHECK:STDOUT:         /*00d0*/                   LEA.HI.X R5, R2, UR5, R3, 0x2, P0 ;
-# CHECK:STDOUT:         /*00e0*/                   ULDC.64 UR4, c[0x0][0x208] ;
+# CHECK:STDOUT:         /*00e0*/                   ULDC UR6, c[0x0][0x228] ;
 # CHECK:STDOUT:         /*00f0*/                   LDG.E R0, desc[UR4][R4.64] ;
 # CHECK:STDOUT:         /*0100*/                   FMUL R3, R0, UR6 ;
 # CHECK:STDOUT:         /*0110*/                   STG.E desc[UR4][R4.64], R3 ;

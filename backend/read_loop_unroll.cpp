@@ -1,0 +1,116 @@
+#include "backend/read_loop_unroll.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/InstrTypes.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+
+namespace backend {
+namespace {
+
+// The NVPTX address space `pointer` points into: its own, or, for a generic
+// pointer, that of the object it was derived from (a shared array is an
+// addrspace(3) global reached through an addrspacecast until
+// InferAddressSpaces, which runs later, rewrites it).
+unsigned addressSpaceOf(const llvm::Value* pointer) {
+  unsigned space = pointer->getType()->getPointerAddressSpace();
+  if (space != 0) return space;
+  return llvm::getUnderlyingObject(pointer)->getType()->getPointerAddressSpace();
+}
+
+// Kernel arrays live in generic (0) or global (1) memory.
+bool isGlobalOrGeneric(const llvm::Value* pointer) {
+  unsigned space = addressSpaceOf(pointer);
+  return space == 0 || space == 1;
+}
+
+// A plain store or atomic to shared memory (address space 3): no global or
+// generic load can read what it writes, as ptxas knows from the state
+// spaces, so the next element's load need not wait for it.
+bool writesOnlySharedMemory(const llvm::Instruction& instruction) {
+  const llvm::Value* pointer = nullptr;
+  if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
+    if (store->isVolatile()) return false;
+    pointer = store->getPointerOperand();
+  } else if (const auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&instruction)) {
+    if (rmw->isVolatile()) return false;
+    pointer = rmw->getPointerOperand();
+  } else if (const auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&instruction)) {
+    if (cas->isVolatile()) return false;
+    pointer = cas->getPointerOperand();
+  }
+  return pointer != nullptr && addressSpaceOf(pointer) == 3;
+}
+
+// True when `loop` is one ReadLoopUnrollPass marks (see the header).
+bool wantsUnroll(llvm::Loop& loop, llvm::ScalarEvolution& scev) {
+  if (!loop.isInnermost() || loop.getLoopLatch() == nullptr) return false;
+  if (llvm::findOptionMDForLoop(&loop, "llvm.loop.unroll.count") != nullptr ||
+      llvm::findOptionMDForLoop(&loop, "llvm.loop.unroll.disable") != nullptr ||
+      llvm::findOptionMDForLoop(&loop, "llvm.loop.unroll.full") != nullptr ||
+      llvm::findOptionMDForLoop(&loop, "llvm.loop.unroll.runtime.disable") != nullptr) {
+    return false;
+  }
+  // A computable trip count that divides by a run-time stride: the loops
+  // LLVM's unroller itself turns down as too expensive to count. Those with
+  // a constant stride it unrolls (or not) by its own measure.
+  const llvm::SCEV* backedges = scev.getBackedgeTakenCount(&loop);
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(backedges)) return false;
+  bool dividesByStride = llvm::SCEVExprContains(backedges, [](const llvm::SCEV* s) {
+    const auto* division = llvm::dyn_cast<llvm::SCEVUDivExpr>(s);
+    return division != nullptr && !llvm::isa<llvm::SCEVConstant>(division->getRHS());
+  });
+  if (!dividesByStride) return false;
+  unsigned size = 0;
+  unsigned loads = 0;
+  for (const llvm::BasicBlock* block : loop.blocks()) {
+    for (const llvm::Instruction& instruction : *block) {
+      if (llvm::isa<llvm::PHINode>(instruction) || instruction.isDebugOrPseudoInst()) continue;
+      ++size;
+      if ((instruction.mayWriteToMemory() || instruction.mayHaveSideEffects()) &&
+          !writesOnlySharedMemory(instruction)) {
+        return false;
+      }
+      if (const auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+          call != nullptr && call->isConvergent()) {
+        return false;
+      }
+      if (const auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
+          load != nullptr && !load->isVolatile() && isGlobalOrGeneric(load->getPointerOperand())) {
+        ++loads;
+      }
+    }
+  }
+  return loads > 0 && size <= kReadLoopMaxSize;
+}
+
+}  // namespace
+
+llvm::PreservedAnalyses ReadLoopUnrollPass::run(llvm::Function& function,
+                                                llvm::FunctionAnalysisManager& analyses) {
+  if (function.isDeclaration()) return llvm::PreservedAnalyses::all();
+  llvm::LoopInfo& loops = analyses.getResult<llvm::LoopAnalysis>(function);
+  llvm::ScalarEvolution& scev = analyses.getResult<llvm::ScalarEvolutionAnalysis>(function);
+  llvm::LLVMContext& context = function.getContext();
+  // Preorder: a deterministic order (the metadata is per loop anyway).
+  for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
+    if (!wantsUnroll(*loop, scev)) continue;
+    llvm::Metadata* count[] = {
+        llvm::MDString::get(context, "llvm.loop.unroll.count"),
+        llvm::ConstantAsMetadata::get(
+            llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), kReadLoopUnrollCount)),
+    };
+    llvm::MDNode* id = llvm::makePostTransformationMetadata(context, loop->getLoopID(), {},
+                                                            {llvm::MDNode::get(context, count)});
+    loop->setLoopID(id);
+  }
+  // Only metadata changed: every analysis still holds.
+  return llvm::PreservedAnalyses::all();
+}
+
+}  // namespace backend

@@ -1,0 +1,165 @@
+// backend/hoist_loads.h: where HoistLoadsPass puts a block's global loads,
+// that the IR stays valid, and that emitPtx issues them before long-latency
+// math (black_scholes' pattern).
+#include <gtest/gtest.h>
+
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/hoist_loads.h"
+#include "backend/options.h"
+#include "backend/ptx.h"
+#include "backend/target.h"
+
+namespace {
+
+// A kernel with one block: BODY, then `ret void`.
+std::string kernel(const std::string& body) {
+  return R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+declare double @llvm.sqrt.f64(double)
+declare void @opaque()
+
+define ptx_kernel void @k(ptr %t, ptr %s, ptr %x, ptr %out, i64 %i) {
+entry:
+)" + body + R"(
+  ret void
+}
+)";
+}
+
+class HoistLoadsTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { backend::initializeNvptxTarget(); }
+
+  std::unique_ptr<llvm::Module> parse(const std::string& text) {
+    llvm::SMDiagnostic error;
+    auto module = llvm::parseAssemblyString(text, error, context_);
+    if (!module) {
+      std::string message;
+      llvm::raw_string_ostream stream(message);
+      error.print("test", stream);
+      ADD_FAILURE() << message;
+    }
+    return module;
+  }
+
+  // The names of the entry block's instructions after HoistLoadsPass, in
+  // order ("" for unnamed ones); fails the test if the result is invalid IR.
+  std::vector<std::string> runPass(const std::string& body) {
+    auto module = parse(kernel(body));
+    if (!module) return {};
+    llvm::FunctionAnalysisManager functions;
+    llvm::PassBuilder builder;
+    builder.registerFunctionAnalyses(functions);
+    llvm::FunctionPassManager passes;
+    passes.addPass(backend::HoistLoadsPass());
+    llvm::Function& function = *module->getFunction("k");
+    passes.run(function, functions);
+    std::string problems;
+    llvm::raw_string_ostream stream(problems);
+    EXPECT_FALSE(llvm::verifyFunction(function, &stream)) << problems;
+    std::vector<std::string> names;
+    for (const llvm::Instruction& instruction : function.getEntryBlock()) {
+      names.push_back(instruction.getName().str());
+    }
+    return names;
+  }
+
+  llvm::LLVMContext context_;
+};
+
+const char* kBlackScholes = R"(
+  %pt = getelementptr double, ptr %t, i64 %i
+  %vt = load double, ptr %pt, align 8
+  %sq = call double @llvm.sqrt.f64(double %vt)
+  %ps = getelementptr double, ptr %s, i64 %i
+  %vs = load double, ptr %ps, align 8
+  %px = getelementptr double, ptr %x, i64 %i
+  %vx = load double, ptr %px, align 8
+  %d = fdiv double %vs, %vx
+  %r = fadd double %d, %sq
+  store double %r, ptr %out, align 8
+)";
+
+TEST_F(HoistLoadsTest, LoadsGoAbovePureMathWithTheirAddresses) {
+  std::vector<std::string> expected{"pt", "vt", "ps", "vs", "px", "vx", "sq", "d", "r", "", ""};
+  EXPECT_EQ(runPass(kBlackScholes), expected);
+}
+
+TEST_F(HoistLoadsTest, NothingMovesAboveAStoreOrAnOpaqueCall) {
+  std::vector<std::string> expected{"pt", "vt", "", "ps", "vs", "sq", "", "px", "vx", "d", ""};
+  EXPECT_EQ(runPass(R"(
+  %pt = getelementptr double, ptr %t, i64 %i
+  %vt = load double, ptr %pt, align 8
+  store double %vt, ptr %out, align 8
+  %sq = call double @llvm.sqrt.f64(double %vt)
+  %ps = getelementptr double, ptr %s, i64 %i
+  %vs = load double, ptr %ps, align 8
+  call void @opaque()
+  %d = fdiv double %vs, %sq
+  %px = getelementptr double, ptr %x, i64 %i
+  %vx = load double, ptr %px, align 8
+)"),
+            expected);
+}
+
+TEST_F(HoistLoadsTest, AddressesComputedAfterABarrierStayValid) {
+  // The chain of the first load starts right after the store, with an
+  // instruction that is already in place.
+  EXPECT_EQ(runPass(R"(
+  store double 0.0, ptr %out, align 8
+  %m = mul i64 %i, 3
+  %sq = call double @llvm.sqrt.f64(double 2.0)
+  %pt = getelementptr double, ptr %t, i64 %m
+  %vt = load double, ptr %pt, align 8
+  %ps = getelementptr double, ptr %s, i64 %m
+  %vs = load double, ptr %ps, align 8
+  %sum = fadd double %vt, %vs
+  store double %sum, ptr %out, align 8
+)"),
+            std::vector<std::string>({"", "m", "pt", "vt", "ps", "vs", "sq", "sum", "", ""}));
+}
+
+TEST_F(HoistLoadsTest, IndirectLoadsKeepTheirOrder) {
+  // %vs's address needs %vt, which is placed first; %sq reads nothing.
+  std::vector<std::string> got = runPass(R"(
+  %sq = call double @llvm.sqrt.f64(double 2.0)
+  %pt = getelementptr i64, ptr %t, i64 %i
+  %vt = load i64, ptr %pt, align 8
+  %j = add i64 %vt, 1
+  %ps = getelementptr double, ptr %s, i64 %j
+  %vs = load double, ptr %ps, align 8
+  store double %vs, ptr %out, align 8
+)");
+  std::vector<std::string> want{"pt", "vt", "j", "ps", "vs", "sq", "", ""};
+  EXPECT_EQ(got, want);
+}
+
+TEST_F(HoistLoadsTest, EmitPtxIssuesTheLoadsBeforeSqrt) {
+  auto module = parse(kernel(kBlackScholes));
+  ASSERT_TRUE(module != nullptr);
+  auto ptx = backend::emitPtx(*module, backend::CodegenOptions{});
+  ASSERT_TRUE(static_cast<bool>(ptx)) << llvm::toString(ptx.takeError());
+  size_t sqrt = ptx->find("sqrt.rn.f64");
+  ASSERT_NE(sqrt, std::string::npos) << *ptx;
+  size_t loads = 0;
+  for (size_t at = ptx->find("ld.global.f64"); at != std::string::npos && at < sqrt;
+       at = ptx->find("ld.global.f64", at + 1)) {
+    ++loads;
+  }
+  EXPECT_EQ(loads, 3u) << *ptx;
+}
+
+}  // namespace

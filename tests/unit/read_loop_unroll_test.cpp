@@ -1,0 +1,169 @@
+// backend/read_loop_unroll.h: which loops get `llvm.loop.unroll.count` 4, and
+// that emitPtx then issues the loads of a strided reduction four at a time.
+#include <gtest/gtest.h>
+
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <memory>
+#include <string>
+
+#include "backend/options.h"
+#include "backend/ptx.h"
+#include "backend/read_loop_unroll.h"
+#include "backend/target.h"
+
+namespace {
+
+// A kernel `for i in range(tid, n, STEP): BODY` over float arrays x and out,
+// with `acc` summing what BODY loads; STEP is an i64 value, BODY may use %i,
+// %p (x + i) and %q (out + i) and must define %v (the float added to acc).
+std::string loopKernel(const std::string& step, const std::string& body) {
+  return R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+@sh = internal addrspace(3) global [256 x i32] undef, align 4
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+
+define ptx_kernel void @k(ptr %x, ptr %out, i64 %n) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x(), !range !0
+  %tid = zext i32 %t to i64
+  %s = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x(), !range !1
+  %ntid = zext i32 %s to i64
+  %enter = icmp slt i64 %tid, %n
+  br i1 %enter, label %loop, label %exit
+loop:
+  %i = phi i64 [ %tid, %entry ], [ %i.next, %loop ]
+  %acc = phi float [ 0.0, %entry ], [ %acc.next, %loop ]
+  %p = getelementptr float, ptr %x, i64 %i
+  %q = getelementptr float, ptr %out, i64 %i
+)" + body + R"(
+  %acc.next = fadd float %acc, %v
+  %i.next = add nuw nsw i64 %i, )" + step + R"(
+  %again = icmp slt i64 %i.next, %n
+  br i1 %again, label %loop, label %exit
+exit:
+  %r = phi float [ 0.0, %entry ], [ %acc.next, %loop ]
+  store float %r, ptr %out
+  ret void
+}
+!0 = !{i32 0, i32 1024}
+!1 = !{i32 1, i32 1025}
+)";
+}
+
+const char* kLoad = "  %v = load float, ptr %p, align 4\n";
+
+class ReadLoopUnrollTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { backend::initializeNvptxTarget(); }
+
+  std::unique_ptr<llvm::Module> parse(const std::string& text) {
+    llvm::SMDiagnostic error;
+    auto module = llvm::parseAssemblyString(text, error, context_);
+    if (!module) {
+      std::string message;
+      llvm::raw_string_ostream stream(message);
+      error.print("test", stream);
+      ADD_FAILURE() << message;
+    }
+    return module;
+  }
+
+  // The module after ReadLoopUnrollPass alone, as text.
+  std::string runPass(const std::string& text) {
+    auto module = parse(text);
+    if (!module) return {};
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager cgscc;
+    llvm::ModuleAnalysisManager modules;
+    llvm::PassBuilder builder;
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(cgscc);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, cgscc, modules);
+    llvm::FunctionPassManager passes;
+    passes.addPass(backend::ReadLoopUnrollPass());
+    for (llvm::Function& function : *module) passes.run(function, functions);
+    std::string out;
+    llvm::raw_string_ostream stream(out);
+    module->print(stream, nullptr);
+    return out;
+  }
+
+  bool marked(const std::string& text) {
+    return runPass(text).find("!\"llvm.loop.unroll.count\", i32 4") != std::string::npos;
+  }
+
+  llvm::LLVMContext context_;
+};
+
+TEST_F(ReadLoopUnrollTest, MarksABlockStrideReduction) {
+  EXPECT_TRUE(marked(loopKernel("%ntid", kLoad)));
+}
+
+TEST_F(ReadLoopUnrollTest, LeavesConstantStridesToLlvm) {
+  // (n - tid) / 1 is cheap: LLVM's own unroller decides.
+  EXPECT_FALSE(marked(loopKernel("1", kLoad)));
+  EXPECT_FALSE(marked(loopKernel("4", kLoad)));
+}
+
+TEST_F(ReadLoopUnrollTest, LeavesLoopsThatWriteGlobalMemory) {
+  // The next load may not pass this store (arrays may alias): no gain.
+  EXPECT_FALSE(marked(loopKernel("%ntid", std::string(kLoad) + "  store float %v, ptr %q, align 4\n")));
+  EXPECT_FALSE(marked(loopKernel(
+      "%ntid", std::string(kLoad) + "  %old = atomicrmw fadd ptr %q, float %v monotonic\n")));
+}
+
+TEST_F(ReadLoopUnrollTest, AllowsSharedMemoryAtomics) {
+  // A histogram: global loads, shared-memory atomics.
+  EXPECT_TRUE(marked(loopKernel(
+      "%ntid", std::string(kLoad) +
+                   "  %bin = and i64 %i, 255\n"
+                   "  %sp = getelementptr i32, ptr addrspacecast (ptr addrspace(3) @sh to ptr), i64 %bin\n"
+                   "  %old = atomicrmw add ptr %sp, i32 1 monotonic\n")));
+}
+
+TEST_F(ReadLoopUnrollTest, LeavesLoopsWithoutGlobalLoads) {
+  EXPECT_FALSE(marked(loopKernel("%ntid", "  %v = uitofp i64 %i to float\n")));
+  EXPECT_FALSE(marked(loopKernel(
+      "%ntid",
+      "  %sp = getelementptr float, ptr addrspacecast (ptr addrspace(3) @sh to ptr), i64 %i\n"
+      "  %v = load float, ptr %sp, align 4\n")));
+}
+
+TEST_F(ReadLoopUnrollTest, LeavesLoopsWithBarriersOrVolatileLoads) {
+  EXPECT_FALSE(marked(loopKernel("%ntid", "  %v = load volatile float, ptr %p, align 4\n")));
+  std::string barrier = loopKernel("%ntid", std::string(kLoad) + "  call void @llvm.nvvm.barrier0()\n");
+  barrier += "declare void @llvm.nvvm.barrier0() convergent nounwind\n";
+  EXPECT_FALSE(marked(barrier));
+}
+
+TEST_F(ReadLoopUnrollTest, EmitPtxIssuesFourLoadsPerIteration) {
+  auto count = [](const std::string& ptx, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = ptx.find(what); at != std::string::npos; at = ptx.find(what, at + 1)) ++n;
+    return n;
+  };
+  backend::CodegenOptions options;
+  auto strided = parse(loopKernel("%ntid", kLoad));
+  auto ptx = backend::emitPtx(*strided, options);
+  ASSERT_TRUE(static_cast<bool>(ptx)) << llvm::toString(ptx.takeError());
+  // Four in the unrolled body, one in the remainder loop.
+  EXPECT_EQ(count(*ptx, "ld.global.f32"), 5u) << *ptx;
+  auto storing = parse(loopKernel("%ntid", std::string(kLoad) + "  store float %v, ptr %q, align 4\n"));
+  auto plain = backend::emitPtx(*storing, options);
+  ASSERT_TRUE(static_cast<bool>(plain)) << llvm::toString(plain.takeError());
+  EXPECT_EQ(count(*plain, "ld.global.f32"), 1u) << *plain;
+}
+
+}  // namespace
