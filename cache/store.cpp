@@ -473,17 +473,25 @@ std::optional<Digest> Store::putBlob(std::string_view content) {
   }
   Digest digest = Digest::of(content);
   std::string path = entryPath(options_.root, kBlobDir, digest);
-  // Content-addressed: a file of the right size is kept (and marked used, so
-  // that a concurrent gc spares it); a corrupt one is caught on read.
-  if (std::optional<FileStat> st = statFile(path);
-      st && st->regular && st->size == content.size() + kEntryHeaderBytes) {
-    // Best effort, as on a hit: a read-only cache still works.
-    (void)::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
-    return digest;
+  // Content-addressed: an intact file is kept, and marked used (best effort,
+  // as on a hit: a read-only cache still works) so that a concurrent gc
+  // spares it. Intact means verified, not merely of the right size: a
+  // damaged file (a flipped bit, a foreign or truncated file, a symlink) is
+  // replaced by renaming a fresh one over it, so that one put heals every
+  // damaged blob of an entry and not only the one its get tripped on.
+  FileRead existing = readFile(path, kMaxBlobFileBytes, /*touch=*/true);
+  std::uint64_t replaced = 0;
+  if (existing.status == ReadStatus::Ok) {
+    std::string why;
+    if (decodeBlob(existing.data, digest, &why)) return digest;
+    replaced = existing.data.size();
+    fault("replacing damaged blob " + digest.hex() + ": " + why);
+  } else if (existing.status == ReadStatus::Error) {
+    fault("replacing blob " + digest.hex() + ": " + existing.error);
   }
   std::string file = encodeBlob(content, &digest);
   if (!writeEntryFile(path, file)) return std::nullopt;
-  bytesDelta_ += static_cast<std::int64_t>(file.size());
+  bytesDelta_ += static_cast<std::int64_t>(file.size()) - static_cast<std::int64_t>(replaced);
   return digest;
 }
 

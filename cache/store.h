@@ -209,7 +209,9 @@ public:
   std::optional<ActionRecord> getRecord(const Key& key);
   // The verified content of blob `digest`, or nullopt.
   std::optional<std::string> getBlob(const Digest& digest);
-  // Stores `content` under its digest (kept if already present).
+  // Stores `content` under its digest. An existing blob file is read and
+  // verified first: kept (and its use time refreshed) when intact, replaced
+  // atomically (temp file, rename) when damaged, with a logged fault.
   std::optional<Digest> putBlob(std::string_view content);
   // Stores `record` (its blobs should already be stored).
   bool putRecord(const ActionRecord& record);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cache/store.h"
+#include "tools/codegen_flags.h"
 #include "tools/command.h"
 #include "tools/compile_unit.h"
 #include "tools/invocation.h"
@@ -84,25 +85,35 @@ public:
         "populate",
         "Compile every kernel x signature of every .py file under PATHS (folders\n"
         "recursively, in sorted order) for each --arch into the cache, as\n"
-        "`pykc compile FILE --arch ARCH` with default options would, so that\n"
-        "those compiles then hit. Files without kernels are skipped. Untyped\n"
-        "kernels take signatures (and -D constants) from --spec, a JSON file:\n"
-        "  {\"kernels/axpy.py\": {\"sigs\": [\"axpy(float32[::1])\"], \"defines\": [\"N=4\"]}}\n"
-        "(keys: the path as found, or relative to the spec file's folder, or\n"
-        "the file name). A progress bar on a terminal, then one summary line.\n"
+        "`pykc compile FILE --arch ARCH` with the same -O, --use-fast-math,\n"
+        "--maxrregcount, --lineinfo, -D, --link, -I, --nvrtc-option and --lto\n"
+        "would, so that those compiles then hit. Files without kernels are\n"
+        "skipped. Untyped kernels take signatures from --spec, a JSON file that\n"
+        "may also set any of those options per file (lists add to the command\n"
+        "line's, the rest replace them; a list of objects compiles the file once\n"
+        "per object):\n"
+        "  {\"kernels/axpy.py\": {\"sigs\": [\"axpy(float32[::1])\"], \"defines\": [\"N=4\"],\n"
+        "                       \"opt\": 2, \"use_fast_math\": true, \"link\": [\"ops.cu\"]}}\n"
+        "Fields: sigs, defines, opt, use_fast_math, lineinfo, maxrregcount, link,\n"
+        "include_dirs, nvrtc_options, lto (paths as on the command line). Keys:\n"
+        "the path as found, or relative to the spec file's folder, or the file\n"
+        "name. A progress bar on a terminal, then one summary line.\n"
         "Exit 1 when a file has source errors, 3 on environment failures.\n"
         "--shard I/N takes every N-th job, from the I-th on, of the whole list\n"
-        "sorted by (file, arch): N machines of a CI matrix run 1/N ... N/N with\n"
-        "the same PATHS and --remote, and together fill the remote.\n"
+        "sorted by (file, spec entry, arch): N machines of a CI matrix run\n"
+        "1/N ... N/N with the same PATHS and --remote, and together fill the\n"
+        "remote. See docs/CACHE.md.\n"
         "  pykc cache populate kernels/ --arch sm_80,sm_90 -j 2");
     populate_->add_option("PATHS", paths_, "Files or folders")->required();
     populate_->add_option("--arch", archs_, "GPU architectures, comma separated")
         ->delimiter(',')
         ->required();
-    populate_->add_option("--spec", spec_, "JSON file: signatures and -D constants per file");
+    populate_->add_option("--spec", spec_, "JSON file: signatures and codegen options per file");
     populate_->add_option("-j,--jobs", jobs_, "Parallel jobs (default: hardware threads)")
         ->check(CLI::Range(0, 1024));
     populate_->add_option("--shard", shard_, "Only shard I of N (1 <= I <= N), e.g. 2/4");
+    // The same codegen options as `pykc compile`, for every file.
+    addCodegenFlags(*populate_, codegen_);
 
     stats_ = sub->add_subcommand(
         "stats",
@@ -191,6 +202,7 @@ public:
       populate.paths = paths_;
       populate.archs = archs_;
       populate.specFile = spec_;
+      populate.codegen = codegen_;
       populate.jobs = jobs_;
       cache::Store store(std::move(*options));
       return runPopulate(inv, store, populate);
@@ -474,6 +486,7 @@ private:
   std::string spec_;
   int jobs_ = 0;
   std::string shard_;
+  CodegenFlags codegen_;
   std::vector<std::string> remotes_;
   bool noRemote_ = false;
 };

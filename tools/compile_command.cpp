@@ -16,6 +16,7 @@
 #include "backend/target.h"
 #include "cache/store.h"
 #include "frontend/check.h"
+#include "tools/codegen_flags.h"
 #include "tools/command.h"
 #include "tools/compile_unit.h"
 #include "tools/invocation.h"
@@ -31,13 +32,11 @@ struct CompileOptions {
   std::string outputDir;
   std::vector<std::string> emit{"cubin", "ptx"};
   std::vector<std::string> sigs;
-  std::vector<std::string> defines;
   // `-Wno-float64` and friends (tools/pipeline.h applyWarningFlags).
   std::vector<std::string> warnings;
-  int optLevel = 3;
-  bool lineInfo = false;
-  bool fastMath = false;
-  int maxRegisters = 0;
+  // -O, --use-fast-math, --maxrregcount, --lineinfo, -D, --link, -I,
+  // --nvrtc-option, --lto: shared with `pykc cache populate`.
+  CodegenFlags codegen;
   bool noCache = false;
   // `--cache-dir`: overrides $PYKC_CACHE_DIR and the defaults.
   std::string cacheDir;
@@ -47,11 +46,6 @@ struct CompileOptions {
   // Stop after this stage: check, llvm, ptx or cubin (the default).
   std::string phase = "cubin";
   bool dumpTyped = false;
-  // Linked CUDA C++ / PTX / LTO-IR (docs/INTEROP.md).
-  std::vector<std::string> links;
-  std::vector<std::string> includeDirs;
-  std::vector<std::string> nvrtcOptions;
-  bool lto = false;
 };
 
 class CompileCommand final : public Command {
@@ -88,17 +82,9 @@ public:
         ->capture_default_str();
     sub->add_option("--sig", opts_.sigs,
                     "Signature for an untyped kernel: 'name(float32[::1], int64)'");
-    sub->add_option("-D", opts_.defines, "Override a module constant: NAME=VALUE");
+    addCodegenFlags(*sub, opts_.codegen);
     sub->add_option("-W", opts_.warnings,
                     "Warnings: -Wno-float64 turns off the float64-arithmetic warning");
-    sub->add_option("-O", opts_.optLevel, "Optimisation level 0-3")
-        ->check(CLI::Range(0, 3))
-        ->capture_default_str();
-    sub->add_flag("--lineinfo", opts_.lineInfo, "Map machine code to Python lines");
-    sub->add_flag("--use-fast-math", opts_.fastMath,
-                  "Approximate division and square root, flush denormals to zero");
-    sub->add_option("--maxrregcount", opts_.maxRegisters,
-                    "Limit registers per thread (0: no limit)");
     sub->add_flag("--no-cache", opts_.noCache, "Do not read or write the kernel cache");
     sub->add_option("--cache-dir", opts_.cacheDir,
                     "Kernel cache folder (default: $PYKC_CACHE_DIR, else\n"
@@ -117,19 +103,6 @@ public:
         ->capture_default_str();
     sub->add_flag("--dump-typed", opts_.dumpTyped,
                   "Print every kernel/device function instance and its variables' types");
-    sub->add_option("--link", opts_.links,
-                    "Link FILE into every cubin: .cu (compiled by NVRTC for each arch),\n"
-                    ".ptx, .ltoir (NVRTC/nvcc -dlto output), .cubin, .fatbin, .o, .a.\n"
-                    "Kernels call its functions through cuda.declare_device\n"
-                    "(docs/INTEROP.md); `link=` in the source does the same");
-    sub->add_option("-I", opts_.includeDirs,
-                    "Include folder for linked .cu files (the toolkit's include and\n"
-                    "include/cccl are searched after it); -D NAME=VALUE reaches NVRTC too");
-    sub->add_option("--nvrtc-option", opts_.nvrtcOptions,
-                    "Pass an option to NVRTC as is, e.g. --nvrtc-option=-std=c++20");
-    sub->add_flag("--lto", opts_.lto,
-                  "Compile linked .cu files to LTO-IR (NVRTC -dlto) and link with\n"
-                  "nvJitLink -lto instead of as PTX");
   }
 
   int run(Invocation& inv) override;
@@ -195,8 +168,8 @@ int CompileCommand::run(Invocation& inv) {
     wantCubin = false;
     wantPtx = true;
   }
-  if (opts_.maxRegisters < 0 || opts_.maxRegisters > 255) {
-    std::fprintf(inv.err, "pykc: error: --maxrregcount must be 0 to 255\n");
+  if (std::optional<std::string> why = checkCodegenFlags(opts_.codegen)) {
+    std::fprintf(inv.err, "pykc: error: %s\n", why->c_str());
     return kExitUsage;
   }
   std::optional<std::vector<cache::RemoteSpec>> remotes =
@@ -207,7 +180,7 @@ int CompileCommand::run(Invocation& inv) {
   Compilation compilation;
   FrontendOptions frontendOptions;
   frontendOptions.sigs = opts_.sigs;
-  frontendOptions.defines = opts_.defines;
+  frontendOptions.defines = opts_.codegen.defines;
   if (llvm::Error error = applyWarningFlags(opts_.warnings, frontendOptions)) {
     std::string message = llvm::toString(std::move(error));
     std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
@@ -225,13 +198,8 @@ int CompileCommand::run(Invocation& inv) {
   }
   if (opts_.phase == "check") return kExitOk;
 
-  LinkSettings linkSettings;
-  linkSettings.files = opts_.links;
-  linkSettings.includeDirs = opts_.includeDirs;
-  linkSettings.defines = opts_.defines;
-  linkSettings.nvrtcOptions = opts_.nvrtcOptions;
-  linkSettings.lto = opts_.lto;
-  std::vector<LinkFile> linkFiles = collectLinkFiles(compilation, linkSettings, diags);
+  LinkSettings link = linkSettings(opts_.codegen);
+  std::vector<LinkFile> linkFiles = collectLinkFiles(compilation, link, diags);
   if (diags.hasErrors()) {
     diags.render(inv.err, render);
     return kExitSourceErrors;
@@ -257,11 +225,7 @@ int CompileCommand::run(Invocation& inv) {
     return std::string(p);
   };
 
-  backend::CodegenOptions codegen;
-  codegen.optLevel = static_cast<unsigned>(opts_.optLevel);
-  codegen.fastMath = opts_.fastMath;
-  codegen.maxRegisters = static_cast<unsigned>(opts_.maxRegisters);
-  codegen.lineInfo = opts_.lineInfo;
+  backend::CodegenOptions codegen = codegenOptions(opts_.codegen);
 
   // Only a full compile goes through the cache (docs/CACHE.md): its entry
   // holds exactly the cubin, PTX and manifest facts of one file and arch.
@@ -278,8 +242,8 @@ int CompileCommand::run(Invocation& inv) {
   std::vector<std::optional<UnitArtifacts>> units(archs.size());
   UnitRequest unitRequest;
   unitRequest.codegen = codegen;
-  unitRequest.defines = opts_.defines;
-  unitRequest.link = linkSettings;
+  unitRequest.defines = opts_.codegen.defines;
+  unitRequest.link = link;
   unitRequest.linkFiles = linkFiles;
   std::vector<cache::Key> keys;
   if (store) {
@@ -331,7 +295,7 @@ int CompileCommand::run(Invocation& inv) {
       ArchRequest request;
       request.codegen = codegen;
       request.codegen.arch = arch;
-      request.lowering.lineInfo = opts_.lineInfo;
+      request.lowering.lineInfo = opts_.codegen.lineInfo;
       request.wantLlvm = wantLlvm;
       request.wantCubin = wantCubin;
       const backend::NvJitLink* library = nullptr;
@@ -347,7 +311,7 @@ int CompileCommand::run(Invocation& inv) {
           if (!opened) return fail(opened.takeError());
           nvrtc = *opened;
         }
-        auto inputs = prepareLinkInputs(compilation, linkFiles, linkSettings, request.codegen, nvrtc);
+        auto inputs = prepareLinkInputs(compilation, linkFiles, link, request.codegen, nvrtc);
         if (!inputs) return fail(inputs.takeError());
         prepared = std::move(*inputs);
         for (const PreparedInput& input : prepared) {

@@ -24,6 +24,7 @@
 #include "backend/target.h"
 #include "frontend/typed_module.h"
 #include "tools/cache_key.h"
+#include "tools/codegen_flags.h"
 #include "tools/command.h"
 #include "tools/invocation.h"
 
@@ -335,13 +336,74 @@ std::optional<cache::StoreOptions> cacheStoreOptions(const std::string& cacheDir
 
 namespace {
 
+// One way to compile a file: its signatures and codegen flags.
 struct SpecEntry {
   std::vector<std::string> sigs;
-  std::vector<std::string> defines;
+  // The command line's flags, with the spec's fields for the file applied.
+  CodegenFlags codegen;
 };
 
-// Reads the --spec file; false (with `error`) when unreadable or malformed.
-bool loadSpec(const std::string& path, std::map<std::string, SpecEntry>& out, std::string& error) {
+constexpr const char* kSpecFields =
+    "sigs, defines, opt, use_fast_math, lineinfo, maxrregcount, link, include_dirs, "
+    "nvrtc_options, lto";
+
+// Applies the spec object `object` (for `name`) to `entry`, which holds the
+// command line's flags: lists are appended to the command line's, the rest
+// replace its values. false (with `error`) when a field is unknown or of the
+// wrong type or range.
+bool applySpecObject(const nlohmann::json& object, const std::string& where, SpecEntry& entry,
+                     std::string& error) {
+  auto fail = [&](const std::string& field, const char* what) {
+    error = where + ": `" + field + "` must be " + what;
+    return false;
+  };
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    const std::string& field = it.key();
+    const nlohmann::json& value = *it;
+    std::vector<std::string>* list = field == "sigs"            ? &entry.sigs
+                                     : field == "defines"       ? &entry.codegen.defines
+                                     : field == "link"          ? &entry.codegen.links
+                                     : field == "include_dirs"  ? &entry.codegen.includeDirs
+                                     : field == "nvrtc_options" ? &entry.codegen.nvrtcOptions
+                                                                : nullptr;
+    bool* flag = field == "use_fast_math" ? &entry.codegen.fastMath
+                 : field == "lineinfo"    ? &entry.codegen.lineInfo
+                 : field == "lto"         ? &entry.codegen.lto
+                                          : nullptr;
+    if (list) {
+      if (!value.is_array()) return fail(field, "a list of strings");
+      for (const nlohmann::json& item : value) {
+        if (!item.is_string()) return fail(field, "a list of strings");
+        list->push_back(item.get<std::string>());
+      }
+    } else if (flag) {
+      if (!value.is_boolean()) return fail(field, "true or false");
+      *flag = value.get<bool>();
+    } else if (field == "opt") {
+      if (!value.is_number_integer() || value.get<std::int64_t>() < 0 ||
+          value.get<std::int64_t>() > 3) {
+        return fail(field, "an integer from 0 to 3");
+      }
+      entry.codegen.optLevel = value.get<int>();
+    } else if (field == "maxrregcount") {
+      if (!value.is_number_integer() || value.get<std::int64_t>() < 0 ||
+          value.get<std::int64_t>() > 255) {
+        return fail(field, "an integer from 0 to 255");
+      }
+      entry.codegen.maxRegisters = value.get<int>();
+    } else {
+      error = where + ": unknown field `" + field + "` (known: " + kSpecFields + ")";
+      return false;
+    }
+  }
+  return true;
+}
+
+// Reads the --spec file: per file name, one entry or a list of them (the file
+// is then compiled once per entry). false (with `error`) when unreadable or
+// malformed.
+bool loadSpec(const std::string& path, const CodegenFlags& commandLine,
+              std::map<std::string, std::vector<SpecEntry>>& out, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot read `" + path + "`";
@@ -355,42 +417,36 @@ bool loadSpec(const std::string& path, std::map<std::string, SpecEntry>& out, st
     return false;
   }
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!it->is_object()) {
-      error = "`" + path + "`: `" + it.key() + "` must map to an object";
+    std::string where = "`" + path + "`: `" + it.key() + "`";
+    bool many = it->is_array();
+    if (!it->is_object() && !(many && !it->empty())) {
+      error = where + " must map to an object or a non-empty list of objects";
       return false;
     }
-    SpecEntry entry;
-    for (const char* field : {"sigs", "defines"}) {
-      auto list = it->find(field);
-      if (list == it->end()) continue;
-      if (!list->is_array()) {
-        error = "`" + path + "`: `" + it.key() + "`: `" + field + "` must be a list of strings";
+    std::vector<SpecEntry> entries;
+    const nlohmann::json objects = many ? *it : nlohmann::json::array({*it});
+    for (size_t k = 0; k < objects.size(); ++k) {
+      std::string at = many ? where + "[" + std::to_string(k) + "]" : where;
+      if (!objects[k].is_object()) {
+        error = at + " must be an object";
         return false;
       }
-      for (const nlohmann::json& item : *list) {
-        if (!item.is_string()) {
-          error = "`" + path + "`: `" + it.key() + "`: `" + field + "` must be a list of strings";
-          return false;
-        }
-        (std::string(field) == "sigs" ? entry.sigs : entry.defines).push_back(item.get<std::string>());
-      }
+      SpecEntry entry;
+      entry.codegen = commandLine;
+      if (!applySpecObject(objects[k], at, entry, error)) return false;
+      entries.push_back(std::move(entry));
     }
-    for (auto other = it->begin(); other != it->end(); ++other) {
-      if (other.key() != "sigs" && other.key() != "defines") {
-        error = "`" + path + "`: `" + it.key() + "`: unknown field `" + other.key() +
-                "` (known: sigs, defines)";
-        return false;
-      }
-    }
-    out.emplace(it.key(), std::move(entry));
+    out.emplace(it.key(), std::move(entries));
   }
   return true;
 }
 
-enum class JobOutcome { Skipped, Hit, Compiled, SourceError, EnvironmentError };
+enum class JobOutcome { Skipped, Hit, Compiled, SourceError, UsageError, EnvironmentError };
 
 struct Job {
   std::string file;
+  // Which of the file's spec entries (0 without a list).
+  size_t variant = 0;
   std::string arch;
   const SpecEntry* spec = nullptr;
   JobOutcome outcome = JobOutcome::Skipped;
@@ -406,14 +462,16 @@ void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
   Compilation compilation;
   FrontendOptions frontendOptions;
   frontendOptions.warnFloat64 = false;
+  // Exactly what `pykc compile` makes of the same flags.
+  const CodegenFlags& flags = job.spec->codegen;
   UnitRequest request;
+  request.codegen = codegenOptions(flags);
   request.codegen.arch = job.arch;
   request.nvJitLinkIdentity = nvJitLinkIdentity;
-  if (job.spec) {
-    frontendOptions.sigs = job.spec->sigs;
-    frontendOptions.defines = job.spec->defines;
-    request.defines = job.spec->defines;
-  }
+  request.defines = flags.defines;
+  request.link = linkSettings(flags);
+  frontendOptions.sigs = job.spec->sigs;
+  frontendOptions.defines = flags.defines;
   frontend::RenderOptions render;
   if (llvm::Error error = runFrontend(job.file, frontendOptions, compilation, diags)) {
     job.messages = diags.render(render) + "pykc: error: " + llvm::toString(std::move(error)) + "\n";
@@ -429,8 +487,7 @@ void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
     job.outcome = JobOutcome::Skipped;
     return;
   }
-  // declare_device and cuda.jit `link=` files (populate has no --link).
-  request.link.defines = request.defines;
+  // --link files, then those of cuda.jit and declare_device `link=`.
   request.linkFiles = collectLinkFiles(compilation, request.link, diags);
   if (diags.hasErrors()) {
     job.messages = diags.render(render);
@@ -465,6 +522,16 @@ void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
       job.outcome = JobOutcome::SourceError;
       return;
     }
+    // An --nvrtc-option NVRTC refuses: a command-line mistake, as in compile.
+    bool usage = false;
+    rest = llvm::handleErrors(std::move(rest), [&](const backend::NvrtcOptionError& e) {
+      job.messages += "pykc: error: " + e.text() + "\n";
+      usage = true;
+    });
+    if (usage && !rest) {
+      job.outcome = JobOutcome::UsageError;
+      return;
+    }
     job.messages += "pykc: error: " + job.file + " for " + job.arch + ": " +
                     llvm::toString(std::move(rest)) + "\n";
     job.outcome = JobOutcome::EnvironmentError;
@@ -488,10 +555,14 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
     }
     archs.push_back(a);
   }
-  std::map<std::string, SpecEntry> spec;
+  if (std::optional<std::string> why = checkCodegenFlags(options.codegen)) {
+    std::fprintf(inv.err, "pykc: error: %s\n", why->c_str());
+    return kExitUsage;
+  }
+  std::map<std::string, std::vector<SpecEntry>> spec;
   if (!options.specFile.empty()) {
     std::string error;
-    if (!loadSpec(options.specFile, spec, error)) {
+    if (!loadSpec(options.specFile, options.codegen, spec, error)) {
       std::fprintf(inv.err, "pykc: error: --spec %s\n", error.c_str());
       return kExitUsage;
     }
@@ -532,33 +603,40 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
   // The spec entry of a file: by the path as found, relative to the spec
   // file's folder, or by its name.
   fs::path specDir = fs::path(options.specFile).parent_path();
-  auto specFor = [&](const std::string& file) -> const SpecEntry* {
+  // Files the spec does not name: the command line's flags.
+  const std::vector<SpecEntry> commandLine{SpecEntry{{}, options.codegen}};
+  auto specFor = [&](const std::string& file) -> const std::vector<SpecEntry>& {
     std::vector<std::string> names{file};
     std::error_code ec;
     fs::path relative = fs::relative(file, specDir.empty() ? fs::path(".") : specDir, ec);
     if (!ec && !relative.empty()) names.push_back(relative.generic_string());
     names.push_back(fs::path(file).filename().string());
     for (const std::string& n : names) {
-      if (auto it = spec.find(n); it != spec.end()) return &it->second;
+      if (auto it = spec.find(n); it != spec.end()) return it->second;
     }
-    return nullptr;
+    return commandLine;
   };
   std::vector<Job> all;
   for (const auto& [file, root] : files) {
-    for (const std::string& arch : archs) {
-      Job job;
-      job.file = file;
-      job.arch = arch;
-      job.spec = specFor(file);
-      all.push_back(std::move(job));
+    const std::vector<SpecEntry>& entries = specFor(file);
+    for (size_t variant = 0; variant < entries.size(); ++variant) {
+      for (const std::string& arch : archs) {
+        Job job;
+        job.file = file;
+        job.variant = variant;
+        job.arch = arch;
+        job.spec = &entries[variant];
+        all.push_back(std::move(job));
+      }
     }
   }
-  // The shard: ranks in the list sorted by (file, arch), so that every
-  // machine of a CI matrix, given the same paths, splits it the same way.
+  // The shard: ranks in the list sorted by (file, spec entry, arch), so that
+  // every machine of a CI matrix, given the same paths, splits it the same way.
   std::vector<size_t> order(all.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return std::tie(all[a].file, all[a].arch) < std::tie(all[b].file, all[b].arch);
+    return std::tie(all[a].file, all[a].variant, all[a].arch) <
+           std::tie(all[b].file, all[b].variant, all[b].arch);
   });
   std::vector<bool> mine(all.size());
   for (size_t rank = 0; rank < order.size(); ++rank) {
@@ -603,7 +681,7 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
   if (bar) std::fprintf(inv.err, "\r\033[K");
 
   size_t counted = 0, hits = 0, remoteHits = 0, compiled = 0, failed = 0;
-  bool environment = false;
+  bool environment = false, usage = false;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job& job = jobs[i];
     // A file's source errors are the same for every arch: print them once.
@@ -621,6 +699,10 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
         break;
       case JobOutcome::SourceError:
         ++failed;
+        break;
+      case JobOutcome::UsageError:
+        ++failed;
+        usage = true;
         break;
       case JobOutcome::EnvironmentError:
         ++failed;
@@ -641,7 +723,8 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
   std::fprintf(inv.out, "populate: %s%zu jobs, %zu hits%s, %zu compiled, %zu failed, %.2f s\n",
                shard.c_str(), counted, hits, remote.c_str(), compiled, failed, seconds);
   if (failed == 0) return kExitOk;
-  return environment ? kExitEnvironment : kExitSourceErrors;
+  if (environment) return kExitEnvironment;
+  return usage ? kExitUsage : kExitSourceErrors;
 }
 
 }  // namespace tools

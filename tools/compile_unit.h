@@ -20,6 +20,7 @@
 #include "cache/key.h"
 #include "cache/store.h"
 #include "lowering/lower.h"
+#include "tools/codegen_flags.h"
 #include "tools/link_inputs.h"
 #include "tools/pipeline.h"
 
@@ -136,19 +137,23 @@ struct PopulateOptions {
   // Files and folders (searched recursively for *.py).
   std::vector<std::string> paths;
   std::vector<std::string> archs;
-  // JSON: {"file.py": {"sigs": [...], "defines": [...]}}; empty: none.
+  // -O, --use-fast-math, -D, --link, ...: as `pykc compile`'s, for every file.
+  CodegenFlags codegen;
+  // JSON: {"file.py": {"sigs": [...], "defines": [...], "opt": 2, ...}} or
+  // {"file.py": [{...}, {...}]} (docs/CACHE.md); empty: none.
   std::string specFile;
   // Worker threads; 0: the hardware's.
   int jobs = 0;
-  // Only the jobs of this shard: the whole list sorted by (file, arch), and
-  // of it every job whose index modulo N is I-1.
+  // Only the jobs of this shard: the whole list sorted by (file, spec
+  // entry, arch), and of it every job whose index modulo N is I-1.
   Shard shard;
 };
 
 // `pykc cache populate`: every file x arch into `store`, in parallel. Prints
 // the failures' diagnostics and `populate: N jobs, H hits, C compiled, F
 // failed, S.SS s`. Returns the exit status: 0, 1 (source errors), 2 (bad
-// arch or spec file), 3 (environment).
+// arch, flag or spec file, or an --nvrtc-option NVRTC refuses), 3
+// (environment; it wins over 2, which wins over 1).
 int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& options);
 
 }  // namespace tools

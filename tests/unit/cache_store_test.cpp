@@ -180,6 +180,97 @@ TEST(CacheStore, CorruptBlobIsMissAndRemoved) {
   EXPECT_GE(store.counters().errors, 1u);
 }
 
+// Two damaged blobs of one entry: the get trips on the first and removes it
+// with the record; the put that follows must not trust the second just
+// because its size is right, or the next get misses again.
+TEST(CacheStore, PutReplacesEveryDamagedBlob) {
+  TempDir dir;
+  LogLines log;
+  Store store(optionsFor(dir.path(), &log));
+  Key k = keyFor("k");
+  auto outputs = outputsFor("k");
+  ASSERT_TRUE(store.put(k, outputs));
+  for (int i : {0, 1}) {
+    std::string path = blobPath(dir.path(), outputs[i].bytes);
+    std::string data = readAll(path);
+    data[data.size() - 1] ^= 0x40;  // same size, wrong content
+    writeAll(path, data);
+  }
+  EXPECT_FALSE(store.get(k));
+  ASSERT_TRUE(store.put(k, outputs));
+  EXPECT_TRUE(log.contains("replacing damaged blob " + cache::Digest::of(outputs[1].bytes).hex()));
+  EXPECT_EQ(store.get(k), outputs);
+  EXPECT_TRUE(store.verify(false).problems.empty());
+}
+
+// putBlob on an existing blob: intact is kept (the same inode, no fault),
+// damaged in any way is replaced by a new file renamed into place.
+TEST(CacheStore, PutBlobVerifiesAnExistingBlob) {
+  TempDir dir;
+  LogLines log;
+  Store store(optionsFor(dir.path(), &log));
+  const std::string content = bytesFor("blob", 5000);
+  const cache::Digest digest = cache::Digest::of(content);
+  std::string path = blobPath(dir.path(), content);
+  ASSERT_EQ(store.putBlob(content), digest);
+  const std::string good = readAll(path);
+  auto inode = [&] {
+    struct stat st;
+    EXPECT_EQ(::lstat(path.c_str(), &st), 0);
+    return st.st_ino;
+  };
+
+  // Intact: kept as is, its use time refreshed.
+  setMtime(path, 1000000000);
+  ino_t before = inode();
+  ASSERT_EQ(store.putBlob(content), digest);
+  EXPECT_EQ(inode(), before);
+  struct stat st;
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_GT(st.st_mtime, 1000000000);
+  EXPECT_EQ(store.counters().errors, 0u);
+
+  std::string flippedPayload = good;
+  flippedPayload[good.size() / 2] ^= 0x01;
+  std::string flippedHeader = good;
+  flippedHeader[20] ^= 0x01;  // the name field
+  std::string zeros(good.size(), '\0');  // a torn write after a power loss
+  const std::vector<std::pair<const char*, std::string>> damages = {
+      {"flipped payload bit", flippedPayload},
+      {"flipped header bit", flippedHeader},
+      {"zeros", zeros},
+      {"truncated", good.substr(0, good.size() - 1)},
+      {"empty", ""},
+      {"longer", good + "x"},
+  };
+  std::uint64_t errors = 0;
+  for (const auto& [what, bytes] : damages) {
+    writeAll(path, bytes);
+    ino_t damaged = inode();
+    ASSERT_EQ(store.putBlob(content), digest) << what;
+    EXPECT_TRUE(readAll(path) == good) << what;
+    EXPECT_NE(inode(), damaged) << what << ": replaced by a rename, not rewritten in place";
+    EXPECT_EQ(store.counters().errors, ++errors) << what;
+  }
+  EXPECT_TRUE(log.contains("replacing damaged blob " + digest.hex()));
+
+  // A symlink in the blob's place is replaced itself; its target is untouched.
+  std::string target = dir.path() + "/elsewhere";
+  writeAll(target, good);
+  ASSERT_EQ(::unlink(path.c_str()), 0);
+  ASSERT_EQ(::symlink(target.c_str(), path.c_str()), 0);
+  ASSERT_EQ(store.putBlob(content), digest);
+  ASSERT_EQ(::lstat(path.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  EXPECT_TRUE(readAll(path) == good);
+  EXPECT_TRUE(readAll(target) == good);
+  EXPECT_EQ(store.getBlob(digest), content);
+  // No temp files left behind.
+  for (const std::string& f : filesUnder(dir.path())) {
+    EXPECT_EQ(f.find(".tmp."), std::string::npos) << f;
+  }
+}
+
 TEST(CacheStore, EveryFlippedHeaderByteIsCaught) {
   TempDir dir;
   Store store(optionsFor(dir.path()));

@@ -1,0 +1,59 @@
+#include "tools/codegen_flags.h"
+
+#include <CLI/CLI.hpp>
+
+namespace tools {
+
+void addCodegenFlags(CLI::App& sub, CodegenFlags& flags) {
+  sub.add_option("-D", flags.defines, "Override a module constant: NAME=VALUE");
+  sub.add_option("-O", flags.optLevel, "Optimisation level 0-3")
+      ->check(CLI::Range(0, 3))
+      ->capture_default_str();
+  sub.add_flag("--lineinfo", flags.lineInfo, "Map machine code to Python lines");
+  sub.add_flag("--use-fast-math", flags.fastMath,
+               "Approximate division and square root, flush denormals to zero");
+  sub.add_option("--maxrregcount", flags.maxRegisters,
+                 "Limit registers per thread (0: no limit)");
+  sub.add_option("--link", flags.links,
+                 "Link FILE into every cubin: .cu (compiled by NVRTC for each arch),\n"
+                 ".ptx, .ltoir (NVRTC/nvcc -dlto output), .cubin, .fatbin, .o, .a.\n"
+                 "Kernels call its functions through cuda.declare_device\n"
+                 "(docs/INTEROP.md); `link=` in the source does the same");
+  sub.add_option("-I", flags.includeDirs,
+                 "Include folder for linked .cu files (the toolkit's include and\n"
+                 "include/cccl are searched after it); -D NAME=VALUE reaches NVRTC too");
+  sub.add_option("--nvrtc-option", flags.nvrtcOptions,
+                 "Pass an option to NVRTC as is, e.g. --nvrtc-option=-std=c++20");
+  sub.add_flag("--lto", flags.lto,
+               "Compile linked .cu files to LTO-IR (NVRTC -dlto) and link with\n"
+               "nvJitLink -lto instead of as PTX");
+}
+
+std::optional<std::string> checkCodegenFlags(const CodegenFlags& flags) {
+  if (flags.optLevel < 0 || flags.optLevel > 3) return std::string("-O must be 0 to 3");
+  if (flags.maxRegisters < 0 || flags.maxRegisters > 255) {
+    return std::string("--maxrregcount must be 0 to 255");
+  }
+  return std::nullopt;
+}
+
+backend::CodegenOptions codegenOptions(const CodegenFlags& flags) {
+  backend::CodegenOptions codegen;
+  codegen.optLevel = static_cast<unsigned>(flags.optLevel);
+  codegen.fastMath = flags.fastMath;
+  codegen.maxRegisters = static_cast<unsigned>(flags.maxRegisters);
+  codegen.lineInfo = flags.lineInfo;
+  return codegen;
+}
+
+LinkSettings linkSettings(const CodegenFlags& flags) {
+  LinkSettings settings;
+  settings.files = flags.links;
+  settings.includeDirs = flags.includeDirs;
+  settings.defines = flags.defines;
+  settings.nvrtcOptions = flags.nvrtcOptions;
+  settings.lto = flags.lto;
+  return settings;
+}
+
+}  // namespace tools
