@@ -1,5 +1,7 @@
 #include "backend/nvjitlink.h"
 
+#include "backend/shared_library.h"
+
 #include <dlfcn.h>
 #include <sys/stat.h>
 
@@ -167,79 +169,15 @@ NvJitLink::~NvJitLink() {
 std::string nvJitLinkIdentity() {
   // The candidates load() tries, in its order; the bare soname is looked up
   // as the dynamic loader would (LD_LIBRARY_PATH, then the default folders).
-  std::vector<std::string> candidates{PYKC_NVJITLINK_PATH};
-  const char* soname = "libnvJitLink.so.13";
-  if (const char* env = std::getenv("LD_LIBRARY_PATH")) {
-    std::string_view dirs(env);
-    while (!dirs.empty()) {
-      size_t colon = dirs.find(':');
-      std::string_view dir = dirs.substr(0, colon);
-      if (!dir.empty()) candidates.push_back(std::string(dir) + "/" + soname);
-      if (colon == std::string_view::npos) break;
-      dirs.remove_prefix(colon + 1);
-    }
-  }
-  for (const char* dir : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
-                          "/usr/lib64", "/lib", "/usr/lib", "/usr/local/cuda/lib64"}) {
-    candidates.push_back(std::string(dir) + "/" + soname);
-  }
-  for (const std::string& candidate : candidates) {
-    struct stat st {};
-    if (::stat(candidate.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    char real[PATH_MAX];
-    std::string resolved = ::realpath(candidate.c_str(), real) != nullptr ? real : candidate;
-    long long mtime = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL +
-                      static_cast<long long>(st.st_mtim.tv_nsec);
-    return resolved + " " + std::to_string(static_cast<long long>(st.st_size)) + " " +
-           std::to_string(mtime);
-  }
-  return std::string(soname) + " (not found)";
+  return fileIdentity(libraryCandidates(PYKC_NVJITLINK_PATH, "libnvJitLink.so.13"),
+                      "libnvJitLink.so.13");
 }
 
 llvm::Expected<NvJitLink> NvJitLink::load(std::string_view path) {
-  std::vector<std::string> candidates;
-  if (!path.empty()) {
-    candidates.emplace_back(path);
-  } else {
-    candidates.emplace_back(PYKC_NVJITLINK_PATH);
-    candidates.emplace_back("libnvJitLink.so.13");
-  }
-  std::string failures;
-  void* handle = nullptr;
-  std::string opened;
-  for (const std::string& candidate : candidates) {
-    // RTLD_NODELETE: dlclose leaves it mapped, as nvJitLink may keep worker
-    // threads and caches, and reopening (tests do) is then cheap; it also
-    // lets LeakSanitizer name the library in its reports.
-    handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (handle != nullptr) {
-      opened = candidate;
-      break;
-    }
-    const char* why = dlerror();
-    failures += "\n  ";
-    failures += why != nullptr ? why : candidate;
-  }
-  if (handle == nullptr) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot load nvJitLink:%s", failures.c_str());
-  }
+  auto opened = openLibrary(path, PYKC_NVJITLINK_PATH, "libnvJitLink.so.13", "nvJitLink");
+  if (!opened) return opened.takeError();
   auto api = std::make_unique<Api>();
-  std::string missing;
-  auto resolve = [&](const char* name, auto& slot) {
-    if (!missing.empty()) {
-      return;
-    }
-    // dlerror() is per thread; clear it so that a null symbol is told apart.
-    dlerror();
-    void* symbol = dlsym(handle, name);
-    if (symbol == nullptr) {
-      const char* why = dlerror();
-      missing = std::string(name) + ": " + (why != nullptr ? why : "null symbol");
-      return;
-    }
-    slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(symbol);
-  };
+  SymbolResolver resolve(opened->handle);
   resolve("__nvJitLinkCreate_13_0", api->create);
   resolve("__nvJitLinkDestroy_13_0", api->destroy);
   resolve("__nvJitLinkAddData_13_0", api->addData);
@@ -251,13 +189,13 @@ llvm::Expected<NvJitLink> NvJitLink::load(std::string_view path) {
   resolve("__nvJitLinkGetInfoLogSize_13_0", api->getInfoLogSize);
   resolve("__nvJitLinkGetInfoLog_13_0", api->getInfoLog);
   resolve("nvJitLinkVersion", api->version);
-  if (!missing.empty()) {
-    dlclose(handle);
+  if (!resolve.missing().empty()) {
+    dlclose(opened->handle);
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "`%s` is not a CUDA 13 nvJitLink (%s)", opened.c_str(),
-                                   missing.c_str());
+                                   "`%s` is not a CUDA 13 nvJitLink (%s)", opened->path.c_str(),
+                                   resolve.missing().c_str());
   }
-  return NvJitLink(handle, std::move(opened), std::move(api));
+  return NvJitLink(opened->handle, std::move(opened->path), std::move(api));
 }
 
 llvm::Expected<std::pair<int, int>> nvJitLinkVersion(const NvJitLink& library) {

@@ -1,5 +1,7 @@
 #include "backend/nvrtc.h"
 
+#include "backend/shared_library.h"
+
 #include <dlfcn.h>
 #include <sys/stat.h>
 
@@ -47,41 +49,6 @@ struct Nvrtc::Api {
 };
 
 namespace {
-
-// `<real path> <size> <mtime ns>` of the first of `candidates` that exists.
-std::string fileIdentity(const std::vector<std::string>& candidates, std::string_view soname) {
-  for (const std::string& candidate : candidates) {
-    struct stat st {};
-    if (::stat(candidate.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    char real[PATH_MAX];
-    std::string resolved = ::realpath(candidate.c_str(), real) != nullptr ? real : candidate;
-    long long mtime = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL +
-                      static_cast<long long>(st.st_mtim.tv_nsec);
-    return resolved + " " + std::to_string(static_cast<long long>(st.st_size)) + " " +
-           std::to_string(mtime);
-  }
-  return std::string(soname) + " (not found)";
-}
-
-// The places load() and the dynamic loader look for `soname`, in order.
-std::vector<std::string> candidatesFor(const std::string& buildPath, std::string_view soname) {
-  std::vector<std::string> candidates{buildPath};
-  if (const char* env = std::getenv("LD_LIBRARY_PATH")) {
-    std::string_view dirs(env);
-    while (!dirs.empty()) {
-      size_t colon = dirs.find(':');
-      std::string_view dir = dirs.substr(0, colon);
-      if (!dir.empty()) candidates.push_back(std::string(dir) + "/" + std::string(soname));
-      if (colon == std::string_view::npos) break;
-      dirs.remove_prefix(colon + 1);
-    }
-  }
-  for (const char* dir : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
-                          "/usr/lib64", "/lib", "/usr/lib", "/usr/local/cuda/lib64"}) {
-    candidates.push_back(std::string(dir) + "/" + std::string(soname));
-  }
-  return candidates;
-}
 
 std::string folderOf(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -139,7 +106,7 @@ Nvrtc::~Nvrtc() {
 }
 
 std::string nvrtcIdentity() {
-  std::string identity = fileIdentity(candidatesFor(PYKC_NVRTC_PATH, "libnvrtc.so.13"),
+  std::string identity = fileIdentity(libraryCandidates(PYKC_NVRTC_PATH, "libnvrtc.so.13"),
                                       "libnvrtc.so.13");
   // The builtins library NVRTC opens from its own folder holds the device
   // headers' implementation: a replaced one changes the output too.
@@ -148,44 +115,10 @@ std::string nvrtcIdentity() {
 }
 
 llvm::Expected<Nvrtc> Nvrtc::load(std::string_view path) {
-  std::vector<std::string> candidates;
-  if (!path.empty()) {
-    candidates.emplace_back(path);
-  } else {
-    candidates.emplace_back(PYKC_NVRTC_PATH);
-    candidates.emplace_back("libnvrtc.so.13");
-  }
-  std::string failures;
-  void* handle = nullptr;
-  std::string opened;
-  for (const std::string& candidate : candidates) {
-    // RTLD_NODELETE as for nvJitLink: NVRTC keeps internal state and threads.
-    handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (handle != nullptr) {
-      opened = candidate;
-      break;
-    }
-    const char* why = dlerror();
-    failures += "\n  ";
-    failures += why != nullptr ? why : candidate;
-  }
-  if (handle == nullptr) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot load NVRTC:%s",
-                                   failures.c_str());
-  }
+  auto opened = openLibrary(path, PYKC_NVRTC_PATH, "libnvrtc.so.13", "NVRTC");
+  if (!opened) return opened.takeError();
   auto api = std::make_unique<Api>();
-  std::string missing;
-  auto resolve = [&](const char* name, auto& slot) {
-    if (!missing.empty()) return;
-    dlerror();
-    void* symbol = dlsym(handle, name);
-    if (symbol == nullptr) {
-      const char* why = dlerror();
-      missing = std::string(name) + ": " + (why != nullptr ? why : "null symbol");
-      return;
-    }
-    slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(symbol);
-  };
+  SymbolResolver resolve(opened->handle);
   resolve("nvrtcVersion", api->version);
   resolve("nvrtcGetErrorString", api->errorString);
   resolve("nvrtcCreateProgram", api->create);
@@ -197,13 +130,13 @@ llvm::Expected<Nvrtc> Nvrtc::load(std::string_view path) {
   resolve("nvrtcGetLTOIR", api->ltoIr);
   resolve("nvrtcGetProgramLogSize", api->logSize);
   resolve("nvrtcGetProgramLog", api->log);
-  if (!missing.empty()) {
-    dlclose(handle);
+  if (!resolve.missing().empty()) {
+    dlclose(opened->handle);
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "`%s` is not a CUDA 13 NVRTC (%s)", opened.c_str(),
-                                   missing.c_str());
+                                   "`%s` is not a CUDA 13 NVRTC (%s)", opened->path.c_str(),
+                                   resolve.missing().c_str());
   }
-  return Nvrtc(handle, std::move(opened), std::move(api));
+  return Nvrtc(opened->handle, std::move(opened->path), std::move(api));
 }
 
 llvm::Expected<std::pair<int, int>> nvrtcVersion(const Nvrtc& library) {
