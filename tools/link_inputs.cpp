@@ -406,6 +406,24 @@ std::vector<frontend::Diagnostic> nvrtcDiagnostics(std::string_view log,
   return out;
 }
 
+namespace {
+
+// nvJitLink's input kind for a file linked as it is (a .cu goes through NVRTC first).
+backend::LinkInputKind inputKindOf(frontend::LinkFileKind kind) {
+  switch (kind) {
+    case frontend::LinkFileKind::Cuda:
+    case frontend::LinkFileKind::Ptx: return backend::LinkInputKind::Ptx;
+    case frontend::LinkFileKind::LtoIr: return backend::LinkInputKind::LtoIr;
+    case frontend::LinkFileKind::Cubin: return backend::LinkInputKind::Cubin;
+    case frontend::LinkFileKind::Fatbin: return backend::LinkInputKind::Fatbin;
+    case frontend::LinkFileKind::Object: return backend::LinkInputKind::Object;
+    case frontend::LinkFileKind::Library: return backend::LinkInputKind::Library;
+  }
+  return backend::LinkInputKind::Ptx;
+}
+
+}  // namespace
+
 llvm::Expected<std::vector<PreparedInput>> prepareLinkInputs(
     const Compilation& compilation, const std::vector<LinkFile>& files,
     const LinkSettings& settings, const backend::CodegenOptions& codegen,
@@ -445,27 +463,12 @@ llvm::Expected<std::vector<PreparedInput>> prepareLinkInputs(
         break;
       }
       case frontend::LinkFileKind::Ptx:
-        input.kind = backend::LinkInputKind::Ptx;
-        input.bytes = file.bytes;
-        break;
       case frontend::LinkFileKind::LtoIr:
-        input.kind = backend::LinkInputKind::LtoIr;
-        input.bytes = file.bytes;
-        break;
       case frontend::LinkFileKind::Cubin:
-        input.kind = backend::LinkInputKind::Cubin;
-        input.bytes = file.bytes;
-        break;
       case frontend::LinkFileKind::Fatbin:
-        input.kind = backend::LinkInputKind::Fatbin;
-        input.bytes = file.bytes;
-        break;
       case frontend::LinkFileKind::Object:
-        input.kind = backend::LinkInputKind::Object;
-        input.bytes = file.bytes;
-        break;
       case frontend::LinkFileKind::Library:
-        input.kind = backend::LinkInputKind::Library;
+        input.kind = inputKindOf(file.kind);
         input.bytes = file.bytes;
         break;
     }
