@@ -30,6 +30,7 @@ struct CompileOptions {
   std::vector<std::string> emit{"cubin", "ptx"};
   std::vector<std::string> sigs;
   std::vector<std::string> defines;
+  std::vector<std::string> consts;
   // `-Wno-float64` and friends (tools/pipeline.h applyWarningFlags).
   std::vector<std::string> warnings;
   int optLevel = 3;
@@ -82,6 +83,8 @@ public:
     sub->add_option("--sig", opts_.sigs,
                     "Signature for an untyped kernel: 'name(float32[::1], int64)'");
     sub->add_option("-D", opts_.defines, "Override a module constant: NAME=VALUE");
+    sub->add_option("--const", opts_.consts,
+                    "A tile kernel's Constant parameter: NAME=VALUE (repeat for more specialisations)");
     sub->add_option("-W", opts_.warnings,
                     "Warnings: -Wno-float64 turns off the float64-arithmetic warning");
     sub->add_option("-O", opts_.optLevel, "Optimisation level 0-3")
@@ -171,6 +174,7 @@ int CompileCommand::run(Invocation& inv) {
   FrontendOptions frontendOptions;
   frontendOptions.sigs = opts_.sigs;
   frontendOptions.defines = opts_.defines;
+  frontendOptions.consts = opts_.consts;
   if (llvm::Error error = applyWarningFlags(opts_.warnings, frontendOptions)) {
     std::string message = llvm::toString(std::move(error));
     std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());

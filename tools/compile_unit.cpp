@@ -90,6 +90,8 @@ std::string kernelsJson(const std::vector<lowering::KernelInfo>& kernels) {
     j.push_back({{"symbol", k.symbol},
                  {"dynamic_shared_memory", k.dynamicSharedMemory},
                  {"cooperative", k.cooperative}});
+    // Only tile kernels have it: SIMT entries keep their bytes.
+    if (k.tileThreads != 0) j.back()["tile_threads"] = k.tileThreads;
   }
   return j.dump();
 }
@@ -107,6 +109,10 @@ std::optional<std::vector<lowering::KernelInfo>> parseKernels(const std::string&
     if (!readBool(k, "dynamic_shared_memory", info.dynamicSharedMemory) ||
         !readBool(k, "cooperative", info.cooperative)) {
       return std::nullopt;
+    }
+    if (auto t = k.find("tile_threads"); t != k.end()) {
+      if (!t->is_number_unsigned()) return std::nullopt;
+      info.tileThreads = t->get<uint32_t>();
     }
     out.push_back(std::move(info));
   }
@@ -317,6 +323,8 @@ namespace {
 struct SpecEntry {
   std::vector<std::string> sigs;
   std::vector<std::string> defines;
+  // Values of tile kernels' Constant parameters, `NAME=VALUE` (docs/TILE.md).
+  std::vector<std::string> consts;
 };
 
 // Reads the --spec file; false (with `error`) when unreadable or malformed.
@@ -339,7 +347,7 @@ bool loadSpec(const std::string& path, std::map<std::string, SpecEntry>& out, st
       return false;
     }
     SpecEntry entry;
-    for (const char* field : {"sigs", "defines"}) {
+    for (const char* field : {"sigs", "defines", "consts"}) {
       auto list = it->find(field);
       if (list == it->end()) continue;
       if (!list->is_array()) {
@@ -351,13 +359,15 @@ bool loadSpec(const std::string& path, std::map<std::string, SpecEntry>& out, st
           error = "`" + path + "`: `" + it.key() + "`: `" + field + "` must be a list of strings";
           return false;
         }
-        (std::string(field) == "sigs" ? entry.sigs : entry.defines).push_back(item.get<std::string>());
+        std::string name(field);
+        (name == "sigs" ? entry.sigs : name == "defines" ? entry.defines : entry.consts)
+            .push_back(item.get<std::string>());
       }
     }
     for (auto other = it->begin(); other != it->end(); ++other) {
-      if (other.key() != "sigs" && other.key() != "defines") {
+      if (other.key() != "sigs" && other.key() != "defines" && other.key() != "consts") {
         error = "`" + path + "`: `" + it.key() + "`: unknown field `" + other.key() +
-                "` (known: sigs, defines)";
+                "` (known: sigs, defines, consts)";
         return false;
       }
     }
@@ -391,6 +401,7 @@ void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
   if (job.spec) {
     frontendOptions.sigs = job.spec->sigs;
     frontendOptions.defines = job.spec->defines;
+    frontendOptions.consts = job.spec->consts;
     request.defines = job.spec->defines;
   }
   frontend::RenderOptions render;
