@@ -2695,7 +2695,9 @@ void ModuleChecker::addTileKernels(uint32_t function) {
   const JitFunction& fn = typed_.module.functions[function];
   bool complete = true;
   for (const TileConstParam& c : fn.tileConsts) {
-    if (c.values.empty()) {
+    if (c.invalid) {
+      complete = false;
+    } else if (c.values.empty()) {
       diags_.error(c.location, Diag::TileConstMissing, c.name, fn.name);
       complete = false;
     }

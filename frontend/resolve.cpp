@@ -855,7 +855,9 @@ public:
     }
     applyCommandLineSignatures();
     for (JitFunction& f : module_.functions) {
-      if (!f.device && f.signatures.empty() && !f.signatureGiven) {
+      if (f.tile && f.signatures.empty() && !f.signatureGiven) {
+        diags_.error(f.location, Diag::TileNoSignature, f.name);
+      } else if (!f.device && f.signatures.empty() && !f.signatureGiven) {
         diags_.error(f.location, Diag::NoSignature, f.name);
       }
     }
@@ -1190,6 +1192,7 @@ private:
             diags_.error(locationOf(ast_, ast_.expr(d).range), Diag::InvalidSignature,
                          "the default of Constant parameter `" + name +
                              "` must be a number constant");
+            c.invalid = true;
           }
         }
         f.tileConsts.push_back(std::move(c));

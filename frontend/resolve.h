@@ -171,6 +171,8 @@ struct TileConstParam {
   // From `--const NAME=VALUE` (all given), else the default; empty: none given.
   std::vector<ConstValue> values;
   Location location;
+  // Its default was reported as invalid (no second report of a missing value).
+  bool invalid = false;
 };
 
 // The options of `@ct.kernel(...)`, recorded (docs/TILE.md says which act).

@@ -482,6 +482,43 @@ private:
       }
       case ExprKind::Call:
         return checkCall(id, e.as<ast::Call>());
+      case ExprKind::Subscript: {
+        // `array.shape[d]` (int32, as cuTile's array shapes), or an element
+        // of a constant tuple.
+        const auto& sub = e.as<ast::Subscript>();
+        const auto* attr = ast_.expr(sub.value).dyn<ast::Attribute>();
+        if (attr != nullptr && ast_.str(attr->attr) == "shape") {
+          TV base = checkExpr(attr->value);
+          if (!base.ok()) return TV{};
+          if (base.k == TV::K::Value && types_.isArray(base.type)) {
+            auto d = constInt(sub.slice, "the dimension of `shape[...]`");
+            if (!d) return TV{};
+            int64_t ndim = types_.get(base.type).ndim;
+            if (*d < -ndim || *d >= ndim) {
+              diags_.error(loc(sub.slice), Diag::IndexOutOfRange,
+                           "dimension " + std::to_string(*d) + " of a " + std::to_string(ndim) + "-d array");
+              return TV{};
+            }
+            inst_.arrayAttrs[sub.value.index] = ArrayAttr::Shape;
+            return record(id, TV::value(types_.int32()));
+          }
+        }
+        TV base = checkExpr(sub.value);
+        if (!base.ok()) return TV{};
+        if (base.k == TV::K::Const && base.c.kind == ConstValue::Kind::Tuple) {
+          auto i = constInt(sub.slice, "a tuple index");
+          if (!i) return TV{};
+          int64_t n = static_cast<int64_t>(base.c.elements.size());
+          if (*i < -n || *i >= n) {
+            diags_.error(loc(sub.slice), Diag::IndexOutOfRange, "tuple index out of range");
+            return TV{};
+          }
+          return record(id, TV::constant(base.c.elements[static_cast<size_t>(*i < 0 ? *i + n : *i)]));
+        }
+        diags_.error(loc(id), Diag::TileUnsupported, "indexing `" + describe(base) + "`",
+                     ": load tiles with `ct.load`");
+        return TV{};
+      }
       default:
         diags_.error(loc(id), Diag::UnsupportedFeature,
                      "this expression is not supported in tile kernels");
@@ -557,7 +594,7 @@ private:
       }
       if (base.path == "cuda.tile" && (attr == "bfloat16" || attr == "tfloat32")) {
         diags_.error(loc(id), Diag::TileUnsupported, "`ct." + attr + "`",
-                     " (bfloat16 arrives with tensor-core matmul)");
+                     "");
         return TV{};
       }
       diags_.error(loc(id), Diag::UnknownAttribute, base.path, attr);
@@ -716,7 +753,7 @@ private:
   TV binary(Operator op, const TV& l, const TV& r, const NodeRange& range, ExprId where) {
     if (!l.ok() || !r.ok()) return TV{};
     if (op == Operator::MatMult) {
-      diags_.error(loc(range), Diag::TileUnsupported, "`@` (matmul)", " (mma/matmul arrive in a later pykc session)");
+      diags_.error(loc(range), Diag::TileUnsupported, "`@` (matrix multiply)", "");
       return TV{};
     }
     if (l.k == TV::K::Const && r.k == TV::K::Const) {
@@ -809,6 +846,16 @@ private:
 
   // A tile shape: a constant int or tuple of ints, each a power of two.
   std::optional<std::vector<int64_t>> constShape(ExprId id) {
+    if (const auto* t = ast_.expr(id).dyn<ast::Tuple>()) {
+      for (ExprId e : ast_.list(t->elts)) {
+        TV item = checkExpr(e);
+        if (!item.ok()) return std::nullopt;
+        if (item.k != TV::K::Const) {
+          diags_.error(loc(e), Diag::NotConstant, "a tile dimension");
+          return std::nullopt;
+        }
+      }
+    }
     TV v = checkExpr(id);
     if (!v.ok()) return std::nullopt;
     std::vector<int64_t> shape;
@@ -981,7 +1028,7 @@ private:
           return TV{};
         }
         if ((*args)[3].valid()) {
-          diags_.error(loc((*args)[3]), Diag::TileUnsupported, "`order=`", "");
+          diags_.error(loc((*args)[3]), Diag::TileUnsupported, "`order=`", " (tiles follow the array's axis order)");
           return TV{};
         }
         if ((*args)[4].valid()) {
@@ -1016,7 +1063,7 @@ private:
           return TV{};
         }
         if ((*args)[3].valid()) {
-          diags_.error(loc((*args)[3]), Diag::TileUnsupported, "`order=`", "");
+          diags_.error(loc((*args)[3]), Diag::TileUnsupported, "`order=`", " (tiles follow the array's axis order)");
           return TV{};
         }
         for (int i : {4, 5}) {
@@ -1178,7 +1225,7 @@ private:
       case TileFn::Argmin:
       case TileFn::Mma:
       case TileFn::Matmul:
-        diags_.error(loc(id), Diag::TileUnsupported, "`" + fname + "`", " (a later pykc session adds it)");
+        diags_.error(loc(id), Diag::TileUnsupported, "`" + fname + "`", "");
         return TV{};
       default:
         diags_.error(loc(id), Diag::TileUnsupported, "`" + fname + "`", " inside a kernel");

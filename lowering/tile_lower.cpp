@@ -273,8 +273,10 @@ private:
     TypeId fe = elementOf(from);
     TypeId te = elementOf(to);
     TileVal out;
+    // Shapes equal but for leading 1s ((n,) and (1, n)) share the layout.
     bool sameShape = types_.isTile(from) && types_.isTile(to) &&
-                     types_.get(from).shape == types_.get(to).shape;
+                     stripOnes(types_.get(from).shape) == stripOnes(types_.get(to).shape) &&
+                     lf.slots == lt.slots && lf.vec == lt.vec && lf.partial == lt.partial;
     if (lf.uniform || sameShape || !types_.isTile(to)) {
       for (unsigned s = 0; s < lt.slots; ++s) {
         out.slots.push_back(convert(v.slots[lf.uniform ? 0 : s], fe, te));
@@ -300,6 +302,12 @@ private:
       out.slots.push_back(convert(x, fe, te));
     }
     return out;
+  }
+
+  static std::vector<int64_t> stripOnes(const std::vector<int64_t>& shape) {
+    size_t i = 0;
+    while (i < shape.size() && shape[i] == 1) ++i;
+    return std::vector<int64_t>(shape.begin() + static_cast<std::ptrdiff_t>(i), shape.end());
   }
 
   llvm::Value* clampIndex(llvm::Value* e, const Layout& l) {
@@ -421,6 +429,15 @@ private:
       }
       case frontend::ExprKind::Call:
         return call(id, e.as<ast::Call>());
+      case frontend::ExprKind::Subscript: {
+        // array.shape[d]
+        const auto& sub = e.as<ast::Subscript>();
+        ExprId arrayExpr = ast_.expr(sub.value).as<ast::Attribute>().value;
+        const ArrayArgs& a = arrayArg(arrayExpr);
+        int64_t d = constOf(sub.slice)->intValue;
+        if (d < 0) d += static_cast<int64_t>(a.shape.size());
+        return TileVal{{b_.CreateTrunc(a.shape[static_cast<size_t>(d)], b_.getInt32Ty())}};
+      }
       default:
         break;
     }
