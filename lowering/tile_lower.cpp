@@ -710,6 +710,61 @@ private:
     return llvm::Constant::getNullValue(t);
   }
 
+  // Whether a tile inside the array can move `vec` elements per instruction: the
+  // last axis contiguous, the other strides multiples of `vec`, and the data pointer
+  // aligned to the vector's size (uniform across the CTA).
+  llvm::Value* vectorizable(const ArrayArgs& arr, const Layout& l, unsigned size) {
+    llvm::Value* ok = b_.CreateICmpEQ(arr.strides.back(), b_.getInt64(1));
+    for (size_t d = 0; d + 1 < arr.strides.size(); ++d) {
+      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(arr.strides[d], b_.getInt64(l.vec - 1)),
+                                            b_.getInt64(0)));
+    }
+    llvm::Value* address = b_.CreatePtrToInt(arr.data, b_.getInt64Ty());
+    llvm::Value* misaligned = b_.CreateAnd(address, b_.getInt64(uint64_t(l.vec) * size - 1));
+    return b_.CreateAnd(ok, b_.CreateICmpEQ(misaligned, b_.getInt64(0)));
+  }
+
+  // The code paths of a tile access: vectorised (whole tile inside, aligned),
+  // plain (whole tile inside) and edge (each element checked). `emit(kind)` emits
+  // one path and returns its per-slot values (empty for stores); the result
+  // merges them.
+  enum class Path { Vector, Inside, Edge };
+  template <class Emit>
+  std::vector<llvm::Value*> threePaths(const ArrayArgs& arr, const Addressing& a, const Layout& l,
+                                       TypeId e, Emit emit) {
+    std::vector<std::pair<llvm::BasicBlock*, std::vector<llvm::Value*>>> incoming;
+    auto* join = llvm::BasicBlock::Create(context_, "tile.done", function_);
+    auto* inside = llvm::BasicBlock::Create(context_, "tile.inside", function_);
+    auto* edge = llvm::BasicBlock::Create(context_, "tile.edge", function_);
+    b_.CreateCondBr(b_.CreateAnd(tileInside(arr, a), b_.getInt1(!l.partial)), inside, edge);
+    b_.SetInsertPoint(inside);
+    if (l.vec > 1 && !types_.isBool(e)) {
+      auto* vector = llvm::BasicBlock::Create(context_, "tile.vector", function_);
+      auto* plain = llvm::BasicBlock::Create(context_, "tile.plain", function_);
+      b_.CreateCondBr(vectorizable(arr, l, types_.byteSize(e)), vector, plain);
+      b_.SetInsertPoint(vector);
+      std::vector<llvm::Value*> v = emit(Path::Vector);
+      incoming.emplace_back(b_.GetInsertBlock(), v);
+      b_.CreateBr(join);
+      b_.SetInsertPoint(plain);
+    }
+    std::vector<llvm::Value*> p = emit(Path::Inside);
+    incoming.emplace_back(b_.GetInsertBlock(), p);
+    b_.CreateBr(join);
+    b_.SetInsertPoint(edge);
+    std::vector<llvm::Value*> q = emit(Path::Edge);
+    incoming.emplace_back(b_.GetInsertBlock(), q);
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    std::vector<llvm::Value*> out;
+    for (size_t s = 0; s < incoming[0].second.size(); ++s) {
+      llvm::PHINode* phi = b_.CreatePHI(incoming[0].second[s]->getType(), static_cast<unsigned>(incoming.size()));
+      for (auto& [block, values] : incoming) phi->addIncoming(values[s], block);
+      out.push_back(phi);
+    }
+    return out;
+  }
+
   TileVal load(ExprId id, TypeId t) {
     const ArrayArgs& arr = arrayArg(arg(id, 0));
     TypeId e = elementOf(t);
@@ -717,52 +772,43 @@ private:
     Addressing a = addressing(id, t);
     llvm::Type* mt = memoryType(e);
     llvm::Value* pad = paddingValue(id, e);
-    // Two versions: the whole tile inside the array (plain loads), or not
-    // (each element checked, the padding value outside).
-    auto* fast = llvm::BasicBlock::Create(context_, "load.inside", function_);
-    auto* slow = llvm::BasicBlock::Create(context_, "load.edge", function_);
-    auto* join = llvm::BasicBlock::Create(context_, "load.done", function_);
-    b_.CreateCondBr(b_.CreateAnd(tileInside(arr, a), b_.getInt1(!l.partial)), fast, slow);
-    b_.SetInsertPoint(fast);
-    std::vector<llvm::Value*> fastVals;
-    for (unsigned s = 0; s < l.slots; ++s) {
-      auto [offset, inside] = slotAddress(arr, a, l, s);
-      (void)inside;
-      llvm::Value* x = b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset));
-      if (types_.isBool(e)) x = b_.CreateICmpNE(x, b_.getInt8(0));
-      fastVals.push_back(x);
-    }
-    llvm::BasicBlock* fastEnd = b_.GetInsertBlock();
-    b_.CreateBr(join);
-    b_.SetInsertPoint(slow);
-    std::vector<llvm::Value*> slowVals;
-    for (unsigned s = 0; s < l.slots; ++s) {
-      auto [offset, inside] = slotAddress(arr, a, l, s);
-      llvm::BasicBlock* before = b_.GetInsertBlock();
-      auto* then = llvm::BasicBlock::Create(context_, "load.elem", function_);
-      auto* done = llvm::BasicBlock::Create(context_, "load.next", function_);
-      b_.CreateCondBr(inside, then, done);
-      b_.SetInsertPoint(then);
-      llvm::Value* x = b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset));
-      if (types_.isBool(e)) x = b_.CreateICmpNE(x, b_.getInt8(0));
-      b_.CreateBr(done);
-      b_.SetInsertPoint(done);
-      llvm::PHINode* phi = b_.CreatePHI(llvmType(e), 2);
-      phi->addIncoming(x, then);
-      phi->addIncoming(pad, before);
-      slowVals.push_back(phi);
-    }
-    llvm::BasicBlock* slowEnd = b_.GetInsertBlock();
-    b_.CreateBr(join);
-    b_.SetInsertPoint(join);
-    TileVal out;
-    for (unsigned s = 0; s < l.slots; ++s) {
-      llvm::PHINode* phi = b_.CreatePHI(llvmType(e), 2);
-      phi->addIncoming(fastVals[s], fastEnd);
-      phi->addIncoming(slowVals[s], slowEnd);
-      out.slots.push_back(phi);
-    }
-    return out;
+    auto loaded = [&](llvm::Value* x) {
+      return types_.isBool(e) ? b_.CreateICmpNE(x, b_.getInt8(0)) : x;
+    };
+    auto emit = [&](Path path) {
+      std::vector<llvm::Value*> vals;
+      if (path == Path::Vector) {
+        auto* vt = llvm::FixedVectorType::get(mt, l.vec);
+        for (unsigned s = 0; s < l.slots; s += l.vec) {
+          llvm::Value* offset = slotAddress(arr, a, l, s).first;
+          llvm::Value* v = b_.CreateAlignedLoad(vt, b_.CreateGEP(mt, arr.data, offset),
+                                                llvm::Align(uint64_t(l.vec) * types_.byteSize(e)));
+          for (unsigned k = 0; k < l.vec; ++k) vals.push_back(b_.CreateExtractElement(v, k));
+        }
+        return vals;
+      }
+      for (unsigned s = 0; s < l.slots; ++s) {
+        auto [offset, inside] = slotAddress(arr, a, l, s);
+        if (path == Path::Inside) {
+          vals.push_back(loaded(b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset))));
+          continue;
+        }
+        llvm::BasicBlock* before = b_.GetInsertBlock();
+        auto* then = llvm::BasicBlock::Create(context_, "load.elem", function_);
+        auto* done = llvm::BasicBlock::Create(context_, "load.next", function_);
+        b_.CreateCondBr(inside, then, done);
+        b_.SetInsertPoint(then);
+        llvm::Value* x = loaded(b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset)));
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+        llvm::PHINode* phi = b_.CreatePHI(llvmType(e), 2);
+        phi->addIncoming(x, then);
+        phi->addIncoming(pad, before);
+        vals.push_back(phi);
+      }
+      return vals;
+    };
+    return TileVal{threePaths(arr, a, l, e, emit)};
   }
 
   void store(ExprId id) {
@@ -785,24 +831,29 @@ private:
               [&] { b_.CreateStore(value(0), b_.CreateGEP(mt, arr.data, offset)); });
       return;
     }
-    auto* fast = llvm::BasicBlock::Create(context_, "store.inside", function_);
-    auto* slow = llvm::BasicBlock::Create(context_, "store.edge", function_);
-    auto* join = llvm::BasicBlock::Create(context_, "store.done", function_);
-    b_.CreateCondBr(b_.CreateAnd(tileInside(arr, a), b_.getInt1(!l.partial)), fast, slow);
-    b_.SetInsertPoint(fast);
-    for (unsigned s = 0; s < l.slots; ++s) {
-      auto [offset, inside] = slotAddress(arr, a, l, s);
-      (void)inside;
-      b_.CreateStore(value(s), b_.CreateGEP(mt, arr.data, offset));
-    }
-    b_.CreateBr(join);
-    b_.SetInsertPoint(slow);
-    for (unsigned s = 0; s < l.slots; ++s) {
-      auto [offset, inside] = slotAddress(arr, a, l, s);
-      guarded(inside, [&] { b_.CreateStore(value(s), b_.CreateGEP(mt, arr.data, offset)); });
-    }
-    b_.CreateBr(join);
-    b_.SetInsertPoint(join);
+    auto emit = [&](Path path) {
+      if (path == Path::Vector) {
+        auto* vt = llvm::FixedVectorType::get(mt, l.vec);
+        for (unsigned s = 0; s < l.slots; s += l.vec) {
+          llvm::Value* vec = llvm::PoisonValue::get(vt);
+          for (unsigned k = 0; k < l.vec; ++k) vec = b_.CreateInsertElement(vec, value(s + k), k);
+          llvm::Value* offset = slotAddress(arr, a, l, s).first;
+          b_.CreateAlignedStore(vec, b_.CreateGEP(mt, arr.data, offset),
+                                llvm::Align(uint64_t(l.vec) * types_.byteSize(e)));
+        }
+        return std::vector<llvm::Value*>{};
+      }
+      for (unsigned s = 0; s < l.slots; ++s) {
+        auto [offset, inside] = slotAddress(arr, a, l, s);
+        if (path == Path::Inside) {
+          b_.CreateStore(value(s), b_.CreateGEP(mt, arr.data, offset));
+        } else {
+          guarded(inside, [&] { b_.CreateStore(value(s), b_.CreateGEP(mt, arr.data, offset)); });
+        }
+      }
+      return std::vector<llvm::Value*>{};
+    };
+    threePaths(arr, a, l, e, emit);
   }
 
   // --- reductions ---------------------------------------------------------

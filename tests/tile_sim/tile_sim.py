@@ -143,6 +143,12 @@ def check(sim, sym, blocks):
             run(kernel, cdiv(n, tile), sim.array(a) + sim.array(b) + sim.array(c))
             want = (a.astype(np.float64) + scale * b.astype(np.float64)).astype(dt).astype(np.float64)
             expect(f"{kernel} n={n}", c, want, 0, 0)
+            # Misaligned views: the whole-tile path without vector instructions.
+            big = np.full(n + 1, np.nan, dt)
+            c = big[1:]
+            run(kernel, cdiv(n, tile), sim.array(np.concatenate([[0], a]).astype(dt)[1:])
+                + sim.array(b) + sim.array(c))
+            expect(f"{kernel} n={n} misaligned", c, want, 0, 0)
 
     def softmax_ref(v):
         v = v.astype(np.float64)
