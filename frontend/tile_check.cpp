@@ -767,7 +767,19 @@ private:
     auto operand = promote(l, r);
     bool supported = op == Operator::Add || op == Operator::Sub || op == Operator::Mult ||
                      op == Operator::Div || op == Operator::FloorDiv || op == Operator::Mod ||
-                     op == Operator::BitAnd || op == Operator::BitOr || op == Operator::BitXor;
+                     op == Operator::BitAnd || op == Operator::BitOr || op == Operator::BitXor ||
+                     op == Operator::Pow;
+    if (op == Operator::Pow && operand) {
+      // `x ** k` with a constant k in 0..16: repeated multiplication in x's dtype;
+      // any other exponent: a float power (integers computed in float32).
+      bool smallInt = r.k == TV::K::Const && r.c.kind == ConstValue::Kind::Int &&
+                      r.c.intValue >= 0 && r.c.intValue <= 16;
+      TypeId dtype = *operand;
+      if (types_.isBool(dtype)) dtype = types_.int32();
+      if (!smallInt && !types_.isFloat(dtype)) dtype = types_.float32();
+      lastOpType_ = dtype;
+      return TV::value(make(dtype, *shape, l, r));
+    }
     if (!operand || !supported) {
       diags_.error(loc(range), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l),
                    describe(r));

@@ -447,11 +447,45 @@ private:
 
   TileVal binary(frontend::Operator op, ExprId left, ExprId right, TypeId opType, TypeId result) {
     TypeId opTile = types_.isTile(result) ? types_.tile(opType, types_.get(result).shape) : opType;
+    if (op == frontend::Operator::Pow) return power(left, right, opType, opTile);
     TileVal l = evalAs(left, opTile);
     TileVal r = evalAs(right, opTile);
     TileVal out;
     for (size_t s = 0; s < l.slots.size(); ++s) out.slots.push_back(arith(op, l.slots[s], r.slots[s], opType));
     return out;
+  }
+
+  // `x ** k`: square-and-multiply for a constant k in 0..16 (the checker's rule),
+  // else libdevice's pow (float16 through float32).
+  TileVal power(ExprId left, ExprId right, TypeId opType, TypeId opTile) {
+    TileVal x = evalAs(left, opTile);
+    const ConstValue* k = constOf(right);
+    bool isFloat = types_.isFloat(opType);
+    if (k != nullptr && k->kind == ConstValue::Kind::Int && k->intValue >= 0 && k->intValue <= 16) {
+      for (llvm::Value*& v : x.slots) {
+        llvm::Value* result = constantOf(ConstValue::ofInt(1), opType);
+        llvm::Value* base = v;
+        for (int64_t e = k->intValue; e > 0; e >>= 1) {
+          if (e & 1) result = isFloat ? b_.CreateFMul(result, base) : b_.CreateMul(result, base);
+          if (e > 1) base = isFloat ? b_.CreateFMul(base, base) : b_.CreateMul(base, base);
+        }
+        v = result;
+      }
+      return x;
+    }
+    TileVal y = evalAs(right, opTile);
+    const Type& t = types_.get(opType);
+    bool single = t.bits <= 32;
+    llvm::Type* ct = single ? b_.getFloatTy() : b_.getDoubleTy();
+    llvm::FunctionCallee pow = module_.getOrInsertFunction(single ? "__nv_powf" : "__nv_pow",
+                                                           llvm::FunctionType::get(ct, {ct, ct}, false));
+    for (size_t s = 0; s < x.slots.size(); ++s) {
+      llvm::Value* a = t.bits == 16 ? b_.CreateFPExt(x.slots[s], ct) : x.slots[s];
+      llvm::Value* c = t.bits == 16 ? b_.CreateFPExt(y.slots[s], ct) : y.slots[s];
+      llvm::Value* r = b_.CreateCall(pow, {a, c});
+      x.slots[s] = t.bits == 16 ? b_.CreateFPTrunc(r, b_.getHalfTy()) : r;
+    }
+    return x;
   }
 
   llvm::Value* arith(frontend::Operator op, llvm::Value* a, llvm::Value* c, TypeId t) {

@@ -20,7 +20,9 @@ def norm_rows(x: "float16[:, ::1]", y: "float16[:, ::1]", scale: "float32",
     peak = ct.max(t, axis=-1)
     everything = ct.min(t)
     mean = total / TILE
-    r = ct.rsqrt(mean * mean + EPS) * scale
+    r = ct.rsqrt(mean ** 2 + EPS) * scale
+    cube = half ** 3
+    root = total ** 0.5
     ids = ct.arange(TILE, dtype=ct.int32)
     mask = ids < x.shape[1]
     out = ct.where(mask, (t - mean) * r, 0.0)
@@ -34,6 +36,7 @@ def norm_rows(x: "float16[:, ::1]", y: "float16[:, ::1]", scale: "float32",
 # CHECK:STDOUT:   TILE: int64
 # CHECK:STDOUT:   acc: tile(float32, (2, 256))
 # CHECK:STDOUT:   bid: int32
+# CHECK:STDOUT:   cube: tile(float16, (2, 256))
 # CHECK:STDOUT:   everything: tile(float32, ())
 # CHECK:STDOUT:   half: tile(float16, (2, 256))
 # CHECK:STDOUT:   ids: tile(int32, (256,))
@@ -44,6 +47,7 @@ def norm_rows(x: "float16[:, ::1]", y: "float16[:, ::1]", scale: "float32",
 # CHECK:STDOUT:   out: tile(float32, (2, 256))
 # CHECK:STDOUT:   peak: tile(float32, (2,))
 # CHECK:STDOUT:   r: tile(float32, (2, 1))
+# CHECK:STDOUT:   root: tile(float32, (2, 1))
 # CHECK:STDOUT:   scale: float32
 # CHECK:STDOUT:   t: tile(float32, (2, 256))
 # CHECK:STDOUT:   total: tile(float32, (2, 1))
@@ -54,6 +58,7 @@ def norm_rows(x: "float16[:, ::1]", y: "float16[:, ::1]", scale: "float32",
 # CHECK:STDOUT:   TILE: int64
 # CHECK:STDOUT:   acc: tile(float32, (2, 512))
 # CHECK:STDOUT:   bid: int32
+# CHECK:STDOUT:   cube: tile(float16, (2, 512))
 # CHECK:STDOUT:   everything: tile(float32, ())
 # CHECK:STDOUT:   half: tile(float16, (2, 512))
 # CHECK:STDOUT:   ids: tile(int32, (512,))
@@ -64,6 +69,7 @@ def norm_rows(x: "float16[:, ::1]", y: "float16[:, ::1]", scale: "float32",
 # CHECK:STDOUT:   out: tile(float32, (2, 512))
 # CHECK:STDOUT:   peak: tile(float32, (2,))
 # CHECK:STDOUT:   r: tile(float32, (2, 1))
+# CHECK:STDOUT:   root: tile(float32, (2, 1))
 # CHECK:STDOUT:   scale: float32
 # CHECK:STDOUT:   t: tile(float32, (2, 512))
 # CHECK:STDOUT:   total: tile(float32, (2, 1))

@@ -27,6 +27,7 @@ int sim_shfl_bfly(int mask, int v, int lane, int clamp) {
 }
 float __nv_expf(float x) { return expf(x); }
 float __nv_sqrtf(float x) { return sqrtf(x); }
+float __nv_powf(float x, float y) { return powf(x, y); }
 float __nv_rsqrtf(float x) { return 1.0f / sqrtf(x); }
 double __nv_exp(double x) { return exp(x); }
 typedef void (*Wrap)(const int64_t*);

@@ -196,7 +196,7 @@ def check(sim, sym, blocks):
         a = rng.integers(-10000, 10000, n).astype(np.int32)
         out = np.full(n, -1, np.int32)
         run("int_ops", 7, sim.array(a) + sim.array(out))
-        expect(f"int_ops n={n}", out, (a // 3 + a % 5 + np.arange(n)).astype(np.int64), 0, 0)
+        expect(f"int_ops n={n}", out, (a // 3 + a % 5 + np.arange(n) + (a % 7) ** 3).astype(np.int64), 0, 0)
     if failures:
         print(f"tile_sim: {len(failures)} failed: " + ", ".join(failures))
         return 1

@@ -183,7 +183,7 @@ def tile_col_stats(ctx):
     return f"cols={cols} " + "; ".join(parts)
 
 
-@case("tile int_ops: floor division, modulo, arange, grid-stride loop", FOLDER)
+@case("tile int_ops: floor division, modulo, power, arange, grid-stride loop", FOLDER)
 def tile_int_ops(ctx):
     mod, via = ctx.load(), ctx.via("cupy")
     n = int(ctx.rng.integers(1, 200000))
@@ -191,5 +191,5 @@ def tile_int_ops(ctx):
     out = via.to_dev(ctx.poison(n, np.int32))
     pykc.launch(None, (37,), mod.int_ops, (via.to_dev(a), out, 256))
     via.sync()
-    want = (a // 3 + a % 5 + np.arange(n)).astype(np.int32)
+    want = (a // 3 + a % 5 + np.arange(n) + (a % 7) ** 3).astype(np.int32)
     return f"n={n} " + ctx.compare(via.to_host(out), want)

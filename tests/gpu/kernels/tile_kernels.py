@@ -97,7 +97,7 @@ def layer_norm(X: "float32[:, ::1]", W: "float32[::1]", B: "float32[::1]",
         tx = ct.load(X, index=(bid_m, j), shape=(1, TILE_N), padding_mode=ct.PaddingMode.ZERO)
         mask = (j * TILE_N + ct.arange(TILE_N, dtype=ct.int32)) < N
         centered_tx = ct.where(mask, tx - mean, 0)
-        var += centered_tx * centered_tx
+        var += centered_tx ** 2
     var = ct.sum(var, axis=1) / N
     rstd = 1 / ct.sqrt(var + eps)
 
@@ -132,4 +132,4 @@ def int_ops(a: "int32[::1]", out: "int32[::1]", TILE: ConstInt = 256):
     for pid in range(ct.bid(0), ct.num_tiles(a, axis=0, shape=(TILE,)), ct.num_blocks(0)):
         t = ct.load(a, index=(pid,), shape=(TILE,))
         idx = ct.arange(TILE, dtype=ct.int32) + pid * TILE
-        ct.store(out, index=(pid,), tile=t // 3 + t % 5 + idx)
+        ct.store(out, index=(pid,), tile=t // 3 + t % 5 + idx + (t % 7) ** 3)
