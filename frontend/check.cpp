@@ -4,11 +4,13 @@
 #include <cassert>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <set>
 #include <tuple>
 
 #include "frontend/diagnostics.h"
+#include "frontend/tile_check.h"
 
 namespace frontend {
 namespace {
@@ -33,6 +35,8 @@ struct Val {
 };
 
 constexpr int kMaxIterations = 64;
+
+std::string mangleName(const std::string& name);
 
 std::optional<ArithOp> arithOf(Operator op) {
   switch (op) {
@@ -163,6 +167,9 @@ public:
       : ast_(ast), typed_(typed), diags_(diags) {}
 
   void run();
+  // The instances of tile kernel `function`: one per signature x combination
+  // of its Constant values (docs/TILE.md).
+  void addTileKernels(uint32_t function);
 
   // The instance of `function` for `args` (created and checked on first use);
   // -1 if it is being checked (recursion) or failed to exist.
@@ -2681,10 +2688,22 @@ int ModuleChecker::instantiate(uint32_t function, const std::vector<TypeId>& arg
     codes += (k ? "_" : "") + types().abiCode(args[k]);
   }
   if (codes.empty()) codes = "v";
-  // Code points outside [A-Za-z0-9_] as $XXXX (docs/ABI.md).
+  std::string mangled = mangleName(f.name);
+  inst.symbol = isKernel ? mangled + "__" + codes
+                         : "pykc_device__" + mangled + "__" + codes + (fastmath ? "__fastmath" : "");
+  inst.signature = formatSignature(types(), inst.returnType.valid() ? inst.returnType : types().none(),
+                                   args);
+  all_[index] = std::move(inst);
+  sinks_[index] = std::move(sink);
+  done_[index] = true;
+  return index;
+}
+
+// Code points outside [A-Za-z0-9_] as $XXXX (docs/ABI.md).
+std::string mangleName(const std::string& name) {
   std::string mangled;
-  for (size_t i = 0; i < f.name.size();) {
-    unsigned char ch = static_cast<unsigned char>(f.name[i]);
+  for (size_t i = 0; i < name.size();) {
+    unsigned char ch = static_cast<unsigned char>(name[i]);
     if (std::isalnum(ch) || ch == '_') {
       mangled += static_cast<char>(ch);
       ++i;
@@ -2702,22 +2721,92 @@ int ModuleChecker::instantiate(uint32_t function, const std::vector<TypeId>& arg
       cp = ch & 0x1F;
       len = 2;
     }
-    for (size_t k = 1; k < len && i + k < f.name.size(); ++k) {
-      cp = (cp << 6) | (static_cast<unsigned char>(f.name[i + k]) & 0x3F);
+    for (size_t k = 1; k < len && i + k < name.size(); ++k) {
+      cp = (cp << 6) | (static_cast<unsigned char>(name[i + k]) & 0x3F);
     }
     char buf[16];
     std::snprintf(buf, sizeof buf, "$%04X", cp);
     mangled += buf;
     i += len;
   }
-  inst.symbol = isKernel ? mangled + "__" + codes
-                         : "pykc_device__" + mangled + "__" + codes + (fastmath ? "__fastmath" : "");
-  inst.signature = formatSignature(types(), inst.returnType.valid() ? inst.returnType : types().none(),
-                                   args);
-  all_[index] = std::move(inst);
-  sinks_[index] = std::move(sink);
-  done_[index] = true;
-  return index;
+  return mangled;
+}
+
+// A Constant value in a symbol (docs/ABI.md): `1024`, `n3` for -3, `T`/`F`,
+// `x` and the float64 bit pattern in hex for floats.
+std::string mangleConst(const ConstValue& c) {
+  char buf[32];
+  switch (c.kind) {
+    case ConstValue::Kind::Bool:
+      return c.boolValue ? "T" : "F";
+    case ConstValue::Kind::Int:
+      return c.intValue < 0 ? "n" + std::to_string(-(c.intValue + 1)) + "p1"
+                            : std::to_string(c.intValue);
+    case ConstValue::Kind::Float: {
+      uint64_t bits;
+      std::memcpy(&bits, &c.floatValue, sizeof bits);
+      std::snprintf(buf, sizeof buf, "x%016llx", static_cast<unsigned long long>(bits));
+      return buf;
+    }
+    default:
+      return "u";
+  }
+}
+
+void ModuleChecker::addTileKernels(uint32_t function) {
+  const JitFunction& fn = typed_.module.functions[function];
+  bool complete = true;
+  for (const TileConstParam& c : fn.tileConsts) {
+    if (c.invalid) {
+      complete = false;
+    } else if (c.values.empty()) {
+      diags_.error(c.location, Diag::TileConstMissing, c.name, fn.name);
+      complete = false;
+    }
+  }
+  if (!complete) return;
+  // Every combination of the Constant values, the first parameter's slowest.
+  std::vector<std::vector<ConstValue>> combos{{}};
+  for (const TileConstParam& c : fn.tileConsts) {
+    std::vector<std::vector<ConstValue>> next;
+    for (const auto& combo : combos) {
+      for (const ConstValue& v : c.values) {
+        next.push_back(combo);
+        next.back().push_back(v);
+      }
+    }
+    combos = std::move(next);
+  }
+  for (const DeclaredSignature& sig : fn.signatures) {
+    for (const auto& combo : combos) {
+      FunctionInstance inst;
+      inst.function = function;
+      inst.isKernel = true;
+      inst.tile = true;
+      inst.argTypes = sig.signature.args;
+      inst.tileConstValues = combo;
+      DiagnosticSink sink;
+      checkTileKernel(ast_, typed_.module, inst, sink);
+      std::string codes;
+      for (size_t k = 0; k < inst.argTypes.size(); ++k) {
+        codes += (k ? "_" : "") + types().abiCode(inst.argTypes[k]);
+      }
+      if (codes.empty()) codes = "v";
+      inst.symbol = mangleName(fn.name) + "__" + codes;
+      std::string constants;
+      for (size_t k = 0; k < combo.size(); ++k) {
+        inst.symbol += "__K" + mangleName(fn.tileConsts[k].name) + "_" + mangleConst(combo[k]);
+        constants += ", " + fn.tileConsts[k].name + "=" + combo[k].repr();
+      }
+      inst.signature = formatSignature(types(), types().none(), inst.argTypes);
+      if (!constants.empty()) inst.signature.insert(inst.signature.size() - 1, constants);
+      int index = static_cast<int>(all_.size());
+      all_.push_back(std::move(inst));
+      sinks_.push_back(std::move(sink));
+      done_.push_back(true);
+      kernels_.push_back(index);
+    }
+  }
 }
 
 void ModuleChecker::run() {
@@ -2725,6 +2814,10 @@ void ModuleChecker::run() {
   for (uint32_t f = 0; f < module.functions.size(); ++f) {
     const JitFunction& fn = module.functions[f];
     if (fn.device) continue;
+    if (fn.tile) {
+      addTileKernels(f);
+      continue;
+    }
     for (const DeclaredSignature& sig : fn.signatures) {
       bool recursive = false;
       int index = instantiate(f, sig.signature.args, types().none(), true, fn.options.fastmath,

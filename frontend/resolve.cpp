@@ -6,6 +6,7 @@
 #include <set>
 
 #include "frontend/diagnostics.h"
+#include "frontend/tile_ops.h"
 
 namespace frontend {
 
@@ -144,6 +145,25 @@ double mathConstValue(uint32_t payload) {
 }
 
 std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
+  // cuTile Python (docs/TILE.md): `import cuda.tile as ct`.
+  if (path == "cuda" || path == "cuda.tile") return make(Intrinsic::Module, path);
+  if (path.substr(0, 10) == "cuda.tile.") {
+    std::string_view rest = path.substr(10);
+    if (rest.substr(0, 12) == "PaddingMode.") {
+      if (auto fn = tilePaddingByName(rest.substr(12))) {
+        return make(Intrinsic::TileOp, path, static_cast<uint32_t>(*fn));
+      }
+      return std::nullopt;
+    }
+    if (auto fn = tileFnByName(rest)) return make(Intrinsic::TileOp, path, static_cast<uint32_t>(*fn));
+    if (rest == "bool_") return make(Intrinsic::TypeObject, path, types.boolean().index);
+    if (rest.find('.') == std::string_view::npos) {
+      if (auto t = scalarTypeByName(types, rest)) {
+        return make(Intrinsic::TypeObject, path, t->index);
+      }
+    }
+    return std::nullopt;
+  }
   if (path == "numba" || path == "numba.cuda" || path == "math" || path == "numpy" ||
       path == "cmath" ||
       path == "numba.types" || path == "numba.core" || path == "numba.core.types" ||
@@ -887,7 +907,9 @@ public:
     }
     applyCommandLineSignatures();
     for (JitFunction& f : module_.functions) {
-      if (!f.device && f.signatures.empty() && !f.signatureGiven) {
+      if (f.tile && f.signatures.empty() && !f.signatureGiven) {
+        diags_.error(f.location, Diag::TileNoSignature, f.name);
+      } else if (!f.device && f.signatures.empty() && !f.signatureGiven) {
         diags_.error(f.location, Diag::NoSignature, f.name);
       }
     }
@@ -1034,6 +1056,11 @@ private:
           bind(n, *entity);
           return;
         }
+      }
+      // `ConstInt = ct.Constant[int]`: an alias used in tile kernels' annotations.
+      if (isTileConstantAnnotation(value)) {
+        bind(n, Entity{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::Constant), "cuda.tile.Constant"});
+        return;
       }
       if (auto array = foldArrayLiteral(value)) {
         array->name = n;
@@ -1351,6 +1378,128 @@ private:
     return data;
   }
 
+  // `ct.Constant`, `ct.Constant[int]` or a name bound to one of them.
+  bool isTileConstantAnnotation(ExprId id) {
+    if (const auto* sub = ast_.expr(id).dyn<ast::Subscript>()) id = sub->value;
+    auto path = entityPath(ast_, id, module_);
+    if (!path) return false;
+    auto entity = lookupEntity(*path, module_.types);
+    return entity && entity->kind == Intrinsic::TileOp &&
+           entity->payload == static_cast<uint32_t>(TileFn::Constant);
+  }
+
+  bool isTileKernel(ExprId id) {
+    auto path = entityPath(ast_, id, module_);
+    if (!path) return false;
+    auto entity = lookupEntity(*path, module_.types);
+    return entity && entity->kind == Intrinsic::TileOp &&
+           entity->payload == static_cast<uint32_t>(TileFn::Kernel);
+  }
+
+  // `@ct.kernel` / `@ct.kernel(num_ctas=..., occupancy=..., opt_level=...)`
+  // (docs/TILE.md): the Constant parameters take their values from
+  // `--const`, else their defaults; the others are typed by annotations or
+  // `--sig` like SIMT kernels.
+  void visitTileKernel(StmtId id, ExprId decorator) {
+    const Stmt& s = ast_.stmt(id);
+    const ast::FunctionDef& def = *s.functionDef();
+    JitFunction f;
+    f.name = std::string(ast_.str(def.name));
+    f.stmt = id;
+    f.tile = true;
+    f.location = nameLocation(s, f.name);
+    const Arguments& args = ast_.arguments(def.args);
+    if (!args.posonlyargs.empty() || args.vararg.valid() || !args.kwonlyargs.empty() ||
+        args.kwarg.valid()) {
+      diags_.error(f.location, Diag::UnsupportedFeature,
+                   "tile kernels take plain positional parameters only (no `*args`, "
+                   "keyword-only or `**kwargs`)");
+    }
+    if (s.isAsync()) diags_.error(f.location, Diag::UnsupportedConstruct, "`async def`");
+    if (const auto* call = ast_.expr(decorator).dyn<ast::Call>()) {
+      if (!call->args.empty()) {
+        diags_.error(locationOf(ast_, ast_.expr(ast_.list(call->args)[0]).range),
+                     Diag::InvalidDecorator, "`ct.kernel` takes keyword options only");
+      }
+      for (KeywordId kid : ast_.list(call->keywords)) {
+        const Keyword& k = ast_.keyword(kid);
+        std::string key = k.arg.valid() ? std::string(ast_.str(k.arg)) : "";
+        auto v = foldConstant(ast_, k.value, module_);
+        int64_t* slot = key == "num_ctas"    ? &f.tileOptions.numCtas
+                        : key == "occupancy" ? &f.tileOptions.occupancy
+                        : key == "opt_level" ? &f.tileOptions.optLevel
+                                             : nullptr;
+        if (slot == nullptr) {
+          diags_.error(locationOf(ast_, k.range), Diag::InvalidDecorator,
+                       "unknown `ct.kernel` option `" + key +
+                           "`; known: num_ctas, occupancy, opt_level");
+        } else if (!v || v->kind != ConstValue::Kind::Int) {
+          diags_.error(locationOf(ast_, k.range), Diag::InvalidDecorator,
+                       "`" + key + "` must be an integer constant");
+        } else {
+          *slot = v->intValue;
+        }
+      }
+    }
+    auto params = ast_.list(args.args);
+    auto defaults = ast_.list(args.defaults);
+    size_t firstDefault = params.size() - defaults.size();
+    Signature annotated;
+    size_t typedCount = 0;
+    size_t runtimeCount = 0;
+    bool annotationsOk = true;
+    for (size_t i = 0; i < params.size(); ++i) {
+      const Arg& a = ast_.arg(params[i]);
+      std::string name(ast_.str(a.arg));
+      if (a.annotation.valid() && isTileConstantAnnotation(a.annotation)) {
+        TileConstParam c;
+        c.name = name;
+        c.position = static_cast<uint32_t>(i);
+        c.location = locationOf(ast_, a.range);
+        for (const auto& [n, v] : options_.consts) {
+          if (n == name) c.values.push_back(v);
+        }
+        if (c.values.empty() && i >= firstDefault) {
+          ExprId d = defaults[i - firstDefault];
+          if (auto v = foldConstant(ast_, d, module_); v && v->isNumber()) {
+            c.values.push_back(*v);
+          } else {
+            diags_.error(locationOf(ast_, ast_.expr(d).range), Diag::InvalidSignature,
+                         "the default of Constant parameter `" + name +
+                             "` must be a number constant");
+            c.invalid = true;
+          }
+        }
+        f.tileConsts.push_back(std::move(c));
+        continue;
+      }
+      ++runtimeCount;
+      f.params.push_back(name);
+      if (a.annotation.valid()) {
+        ++typedCount;
+        auto t = evalTypeExpr(ast_, a.annotation, module_, diags_);
+        if (t) {
+          annotated.args.push_back(*t);
+        } else {
+          annotationsOk = false;
+        }
+      }
+    }
+    if (typedCount != 0) {
+      f.signatureGiven = true;
+      if (typedCount != runtimeCount) {
+        diags_.error(f.location, Diag::InvalidSignature,
+                     "annotate every non-Constant parameter of `" + f.name + "` or none");
+      } else if (annotationsOk) {
+        f.signatures.push_back(DeclaredSignature{annotated, f.location});
+      }
+    }
+    uint32_t index = static_cast<uint32_t>(module_.functions.size());
+    std::string name = f.name;
+    module_.functions.push_back(std::move(f));
+    bind(name, Entity{Intrinsic::Function, index, name});
+  }
+
   // The decorator's meaning: nullopt if it is not cuda.jit.
   bool isJit(ExprId id) {
     auto path = entityPath(ast_, id, module_);
@@ -1383,6 +1532,10 @@ private:
     for (ExprId d : ast_.list(def.decoratorList)) {
       ExprId callee = d;
       if (const auto* call = ast_.expr(d).dyn<ast::Call>()) callee = call->func;
+      if (isTileKernel(callee)) {
+        visitTileKernel(id, d);
+        return;
+      }
       if (isJit(callee)) {
         jitDecorator = d;
       } else {

@@ -110,6 +110,9 @@ enum class Intrinsic : uint16_t {
   // `ffi = cffi.FFI()` at module level, and its `ffi.from_buffer` (an array's
   // data pointer, for declare_device functions).
   CffiFfi, FromBuffer,
+  // cuda.tile's kernel decorator, functions, namespaces and PaddingMode
+  // members (cuTile Python, docs/TILE.md): payload is a TileFn.
+  TileOp,
   // A name bound at module level to something that is not a compile-time
   // constant (host data, classes, undecorated functions): an error in kernels.
   HostValue,
@@ -203,7 +206,27 @@ struct DeclaredSignature {
   Location location;
 };
 
-// A function decorated with `cuda.jit`.
+// A `ct.Constant[...]` parameter of a tile kernel: not passed at launch
+// (docs/ABI.md); each of its values gives one specialisation.
+struct TileConstParam {
+  std::string name;
+  // The parameter's position among all parameters of the `def`.
+  uint32_t position = 0;
+  // From `--const NAME=VALUE` (all given), else the default; empty: none given.
+  std::vector<ConstValue> values;
+  Location location;
+  // Its default was reported as invalid (no second report of a missing value).
+  bool invalid = false;
+};
+
+// The options of `@ct.kernel(...)`, recorded (docs/TILE.md says which act).
+struct TileKernelOptions {
+  int64_t numCtas = 0;
+  int64_t occupancy = 0;
+  int64_t optLevel = 3;
+};
+
+// A function decorated with `cuda.jit` or `cuda.tile.kernel`.
 struct JitFunction {
   std::string name;
   StmtId stmt;
@@ -213,9 +236,15 @@ struct JitFunction {
   std::vector<DeclaredSignature> signatures;
   // Some signature was written (even if it was rejected).
   bool signatureGiven = false;
+  // The parameters passed at launch, in order (a tile kernel's Constant
+  // parameters are in `tileConsts` instead).
   std::vector<std::string> params;
   // The `def` line's location (the name), for messages.
   Location location;
+  // `@ct.kernel`: a cuTile Python tile kernel (docs/TILE.md).
+  bool tile = false;
+  TileKernelOptions tileOptions;
+  std::vector<TileConstParam> tileConsts;
 };
 
 struct ResolveOptions {
@@ -224,6 +253,9 @@ struct ResolveOptions {
   std::vector<std::pair<std::string, ConstValue>> defines;
   // `--sig 'name(types)'`: signatures added to the named functions.
   std::vector<std::string> sigs;
+  // `--const NAME=VALUE`: values of tile kernels' Constant parameters named
+  // NAME (repeatable: one specialisation per value).
+  std::vector<std::pair<std::string, ConstValue>> consts;
 };
 
 // A module-level array literal: `NAME = np.array([[1, 2], [3, 4]], dtype=np.float32)`.

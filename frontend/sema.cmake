@@ -5,6 +5,7 @@ pykc_library(pykc_sema
   ${CMAKE_CURRENT_LIST_DIR}/signature.cpp
   ${CMAKE_CURRENT_LIST_DIR}/resolve.cpp
   ${CMAKE_CURRENT_LIST_DIR}/check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tile_check.cpp
 )
 pykc_use_llvm(pykc_sema)
 target_link_libraries(pykc_sema PUBLIC pykc_frontend)

@@ -111,6 +111,13 @@ struct FunctionInstance {
   // Every local variable (parameters included) with its unified type, by
   // name (sorted: deterministic).
   std::map<std::string, TypeId> variables;
+
+  // A cuTile tile kernel (docs/TILE.md): `meanings` holds Intrinsic::TileOp
+  // on its `ct.*` calls and `.astype` methods, `callArguments` their
+  // arguments in parameter order (invalid where left out).
+  bool tile = false;
+  // The values of its Constant parameters, in JitFunction::tileConsts order.
+  std::vector<ConstValue> tileConstValues;
 };
 
 struct TypedModule {

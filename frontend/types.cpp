@@ -58,6 +58,15 @@ TypeId TypeTable::array(TypeId element, unsigned ndim, Layout layout) {
   return intern(t);
 }
 
+TypeId TypeTable::tile(TypeId element, std::vector<int64_t> shape) {
+  assert(isNumber(element) && "tile elements are numbers");
+  Type t;
+  t.kind = TypeKind::Tile;
+  t.element = element;
+  t.shape = std::move(shape);
+  return intern(t);
+}
+
 TypeId TypeTable::tuple(std::vector<TypeId> elements) {
   Type t;
   t.kind = TypeKind::Tuple;
@@ -104,6 +113,11 @@ static char layoutChar(Layout l) { return l == Layout::C ? 'C' : l == Layout::F 
 std::string TypeTable::name(TypeId id) const {
   const Type& t = get(id);
   switch (t.kind) {
+    case TypeKind::Tile: {
+      std::string s = "tile(" + dtypeName(t.element) + ", (";
+      for (size_t i = 0; i < t.shape.size(); ++i) s += (i ? ", " : "") + std::to_string(t.shape[i]);
+      return s + (t.shape.size() == 1 ? ",))" : "))");
+    }
     case TypeKind::Array:
       return "array(" + dtypeName(t.element) + ", " + std::to_string(t.ndim) + "d, " +
              layoutChar(t.layout) + ")";
@@ -193,6 +207,8 @@ std::string TypeTable::abiCode(TypeId id) const {
     }
     case TypeKind::Pointer:
       return "p" + abiCode(t.element);
+    case TypeKind::Tile:
+      return "?";
   }
   return "?";
 }

@@ -24,7 +24,9 @@ using TypeId = Id<struct TypeTag>;
 
 // Pointer: numba's CPointer(T) (`voidptr` is a pointer to none), only for
 // the arguments of `cuda.declare_device` functions (docs/INTEROP.md).
-enum class TypeKind : uint8_t { None, Bool, Int, Float, Array, Tuple, Complex, Pointer };
+// Tile: a cuTile Python tile (docs/TILE.md), an immutable block-level value
+// of a compile-time shape; never a kernel parameter.
+enum class TypeKind : uint8_t { None, Bool, Int, Float, Array, Tuple, Complex, Pointer, Tile };
 enum class Layout : uint8_t { C, F, A };
 
 struct Type {
@@ -39,9 +41,12 @@ struct Type {
   Layout layout = Layout::A;
   // Tuple: the element types.
   std::vector<TypeId> elements;
+  // Tile: the shape (powers of two; empty for a 0-d tile); `element` is the dtype.
+  std::vector<int64_t> shape;
 
-  using Key = std::tuple<TypeKind, uint8_t, bool, uint32_t, uint8_t, Layout, std::vector<TypeId>>;
-  Key key() const { return Key(kind, bits, isSigned, element.index, ndim, layout, elements); }
+  using Key = std::tuple<TypeKind, uint8_t, bool, uint32_t, uint8_t, Layout, std::vector<TypeId>,
+                         std::vector<int64_t>>;
+  Key key() const { return Key(kind, bits, isSigned, element.index, ndim, layout, elements, shape); }
 };
 
 // Owns every type of one compilation. Not thread-safe; ids are stable.
@@ -71,6 +76,8 @@ public:
   TypeId tuple(std::vector<TypeId> elements);
   // CPointer(pointee); pointer(none()) is `voidptr`.
   TypeId pointer(TypeId pointee);
+  // A tile of `element` (a number type) and `shape`.
+  TypeId tile(TypeId element, std::vector<int64_t> shape);
   TypeId uniTuple(TypeId element, unsigned count) {
     return tuple(std::vector<TypeId>(count, element));
   }
@@ -83,6 +90,7 @@ public:
   bool isTuple(TypeId t) const { return get(t).kind == TypeKind::Tuple; }
   bool isComplex(TypeId t) const { return get(t).kind == TypeKind::Complex; }
   bool isPointer(TypeId t) const { return get(t).kind == TypeKind::Pointer; }
+  bool isTile(TypeId t) const { return get(t).kind == TypeKind::Tile; }
   // Bool, Int or Float (real numbers: what most intrinsics accept).
   bool isNumber(TypeId t) const;
   // A number or a complex: what arrays hold and arithmetic accepts.
@@ -91,7 +99,7 @@ public:
   bool isIntegral(TypeId t) const { return isInt(t) || isBool(t); }
 
   // numba's spelling, as in its error messages and signatures: `float32`,
-  // `bool`, `array(float32, 1d, C)`, `UniTuple(int64 x 2)`, `Tuple(int32, float64)`.
+  // `bool`, `array(float32, 1d, C)`, `tile(float32, (1, 1024))`, `UniTuple(int64 x 2)`, `Tuple(int32, float64)`.
   std::string name(TypeId t) const;
   // The signature-string spelling: `float32[::1]`, `int64[:, :]`, `boolean`,
   // `float32[::1, :]`, `UniTuple(int64, 2)`, `Tuple(int32, float64)`.

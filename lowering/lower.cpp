@@ -27,6 +27,7 @@
 #include "frontend/source.h"
 #include "frontend/typed_module.h"
 #include "lowering/complex_math.h"
+#include "lowering/tile_lower.h"
 
 namespace lowering {
 namespace {
@@ -262,6 +263,9 @@ llvm::Type* ModuleLowering::llvmType(TypeId id) {
     case TypeKind::Pointer:
       // A generic pointer, as CUDA C++ sees `float*`.
       return llvm::PointerType::get(context_, 0);
+    case TypeKind::Tile:
+      // Tiles live in registers per thread (lowering/tile_lower.cpp).
+      break;
   }
   llvm_unreachable("unknown type kind");
 }
@@ -526,7 +530,12 @@ LoweredModule ModuleLowering::run() {
   }
   declare();
   std::vector<std::vector<KernelInfo::Error>> errors(typed_.instances.size());
+  std::vector<uint32_t> tileThreads(typed_.instances.size(), 0);
   for (size_t i = 0; i < typed_.instances.size(); ++i) {
+    if (typed_.instances[i].tile) {
+      tileThreads[i] = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i]);
+      continue;
+    }
     FunctionLowering lowering(*this, typed_.instances[i], functions_[i]);
     lowering.run();
     errors[i] = std::move(lowering.errors);
@@ -550,6 +559,7 @@ LoweredModule ModuleLowering::run() {
       }
     }
     result.kernels.push_back(KernelInfo{typed_.instances[k].symbol, uses, cooperative, errors[k]});
+    result.kernels.back().tileThreads = tileThreads[k];
   }
   result.module = std::move(module_);
   return result;
@@ -1274,6 +1284,8 @@ llvm::Value* FunctionLowering::truth(llvm::Value* v, TypeId t) {
       return builder_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
     case TypeKind::Tuple:
       return builder_.getInt1(!type.elements.empty());
+    case TypeKind::Tile:
+      llvm_unreachable("tiles are lowered by tile_lower.cpp");
     case TypeKind::Complex: {
       llvm::Value* zero = llvm::ConstantFP::get(llvmType(types().complexPart(t)), 0.0);
       return builder_.CreateOr(builder_.CreateFCmpUNE(builder_.CreateExtractValue(v, 0), zero),

@@ -43,6 +43,9 @@ struct KernelInfo {
     uint32_t line = 0;
   };
   std::vector<Error> errors;
+  // A tile kernel (docs/TILE.md): the threads per block it must be launched
+  // with (its grid is the user's); 0 for SIMT kernels.
+  uint32_t tileThreads = 0;
 };
 
 struct LoweredModule {

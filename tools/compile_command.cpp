@@ -32,6 +32,7 @@ struct CompileOptions {
   std::string outputDir;
   std::vector<std::string> emit{"cubin", "ptx"};
   std::vector<std::string> sigs;
+  std::vector<std::string> consts;
   // `-Wno-float64` and friends (tools/pipeline.h applyWarningFlags).
   std::vector<std::string> warnings;
   // -O, --use-fast-math, --maxrregcount, --lineinfo, -D, --link, -I,
@@ -83,6 +84,8 @@ public:
     sub->add_option("--sig", opts_.sigs,
                     "Signature for an untyped kernel: 'name(float32[::1], int64)'");
     addCodegenFlags(*sub, opts_.codegen);
+    sub->add_option("--const", opts_.consts,
+                    "A tile kernel's Constant parameter: NAME=VALUE (repeat for more specialisations)");
     sub->add_option("-W", opts_.warnings,
                     "Warnings: -Wno-float64 turns off the float64-arithmetic warning");
     sub->add_flag("--no-cache", opts_.noCache, "Do not read or write the kernel cache");
@@ -181,6 +184,7 @@ int CompileCommand::run(Invocation& inv) {
   FrontendOptions frontendOptions;
   frontendOptions.sigs = opts_.sigs;
   frontendOptions.defines = opts_.codegen.defines;
+  frontendOptions.consts = opts_.consts;
   if (llvm::Error error = applyWarningFlags(opts_.warnings, frontendOptions)) {
     std::string message = llvm::toString(std::move(error));
     std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());

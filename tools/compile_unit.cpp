@@ -91,6 +91,8 @@ std::string kernelsJson(const std::vector<lowering::KernelInfo>& kernels) {
     j.push_back({{"symbol", k.symbol},
                  {"dynamic_shared_memory", k.dynamicSharedMemory},
                  {"cooperative", k.cooperative}});
+    // Only tile kernels have it: SIMT entries keep their bytes.
+    if (k.tileThreads != 0) j.back()["tile_threads"] = k.tileThreads;
   }
   return j.dump();
 }
@@ -108,6 +110,10 @@ std::optional<std::vector<lowering::KernelInfo>> parseKernels(const std::string&
     if (!readBool(k, "dynamic_shared_memory", info.dynamicSharedMemory) ||
         !readBool(k, "cooperative", info.cooperative)) {
       return std::nullopt;
+    }
+    if (auto t = k.find("tile_threads"); t != k.end()) {
+      if (!t->is_number_unsigned()) return std::nullopt;
+      info.tileThreads = t->get<uint32_t>();
     }
     out.push_back(std::move(info));
   }
@@ -341,10 +347,12 @@ struct SpecEntry {
   std::vector<std::string> sigs;
   // The command line's flags, with the spec's fields for the file applied.
   CodegenFlags codegen;
+  // Values of tile kernels' Constant parameters, `NAME=VALUE` (docs/TILE.md).
+  std::vector<std::string> consts;
 };
 
 constexpr const char* kSpecFields =
-    "sigs, defines, opt, use_fast_math, lineinfo, maxrregcount, link, include_dirs, "
+    "sigs, defines, consts, opt, use_fast_math, lineinfo, maxrregcount, link, include_dirs, "
     "nvrtc_options, lto";
 
 // Applies the spec object `object` (for `name`) to `entry`, which holds the
@@ -361,6 +369,7 @@ bool applySpecObject(const nlohmann::json& object, const std::string& where, Spe
     const std::string& field = it.key();
     const nlohmann::json& value = *it;
     std::vector<std::string>* list = field == "sigs"            ? &entry.sigs
+                                     : field == "consts"        ? &entry.consts
                                      : field == "defines"       ? &entry.codegen.defines
                                      : field == "link"          ? &entry.codegen.links
                                      : field == "include_dirs"  ? &entry.codegen.includeDirs
@@ -472,6 +481,7 @@ void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
   request.link = linkSettings(flags);
   frontendOptions.sigs = job.spec->sigs;
   frontendOptions.defines = flags.defines;
+  frontendOptions.consts = job.spec->consts;
   frontend::RenderOptions render;
   if (llvm::Error error = runFrontend(job.file, frontendOptions, compilation, diags)) {
     job.messages = diags.render(render) + "pykc: error: " + llvm::toString(std::move(error)) + "\n";
@@ -604,7 +614,7 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
   // file's folder, or by its name.
   fs::path specDir = fs::path(options.specFile).parent_path();
   // Files the spec does not name: the command line's flags.
-  const std::vector<SpecEntry> commandLine{SpecEntry{{}, options.codegen}};
+  const std::vector<SpecEntry> commandLine{SpecEntry{{}, options.codegen, {}}};
   auto specFor = [&](const std::string& file) -> const std::vector<SpecEntry>& {
     std::vector<std::string> names{file};
     std::error_code ec;

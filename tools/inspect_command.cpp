@@ -41,6 +41,7 @@ struct InspectOptions {
   std::vector<std::string> emit;
   std::vector<std::string> sigs;
   std::vector<std::string> defines;
+  std::vector<std::string> consts;
   std::vector<std::string> warnings;
   std::string arch = "sm_90";
   std::string outputDir;
@@ -149,6 +150,8 @@ public:
     sub->add_option("--sig", opts_.sigs,
                     "Signature for an untyped kernel: 'name(float32[::1], int64)'");
     sub->add_option("-D", opts_.defines, "Override a module constant: NAME=VALUE");
+    sub->add_option("--const", opts_.consts,
+                    "A tile kernel's Constant parameter: NAME=VALUE (repeat for more specialisations)");
     sub->add_option("--arch", opts_.arch, "GPU architecture (sm_75 ... sm_90a)")
         ->capture_default_str();
     sub->add_option("-o,--output", opts_.outputDir, "Write each form to a file in this folder");
@@ -221,6 +224,7 @@ int InspectCommand::run(Invocation& inv) {
   FrontendOptions frontendOptions;
   frontendOptions.sigs = opts_.sigs;
   frontendOptions.defines = opts_.defines;
+  frontendOptions.consts = opts_.consts;
   if (llvm::Error e = applyWarningFlags(opts_.warnings, frontendOptions)) {
     return error(inv, kExitUsage, llvm::toString(std::move(e)));
   }

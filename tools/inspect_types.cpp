@@ -232,7 +232,11 @@ std::map<uint32_t, std::vector<Float64Op>> float64Ops(const Ast& ast, const Type
 
 std::vector<uint32_t> allKernels(const TypedModule& typed) {
   std::vector<uint32_t> kernels;
-  for (uint32_t k = 0; k < typed.kernelCount; ++k) kernels.push_back(k);
+  // Tile kernels follow cuTile's promotion, where a float64 operand is explicit;
+  // the warning's advice (numba's `float32(...)`) does not apply to them.
+  for (uint32_t k = 0; k < typed.kernelCount; ++k) {
+    if (!typed.instances[k].tile) kernels.push_back(k);
+  }
   return kernels;
 }
 

@@ -21,7 +21,7 @@ namespace {
 // `-D NAME=VALUE`: VALUE is a Python constant expression (numbers, bools,
 // tuples, arithmetic on them).
 std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
-    const std::string& text, frontend::DiagnosticSink& diags) {
+    const std::string& text, frontend::DiagnosticSink& diags, const std::string& flag = "-D") {
   size_t eq = text.find('=');
   std::string name = text.substr(0, eq);
   bool validName = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
@@ -30,7 +30,7 @@ std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
   }
   if (eq == std::string::npos || !validName) {
     diags.error(frontend::Diag::InvalidDefine,
-                "`-D " + text + "`: expected NAME=VALUE, e.g. `-D BLOCK=128`");
+                "`" + flag + " " + text + "`: expected NAME=VALUE, e.g. `" + flag + " BLOCK=128`");
     return std::nullopt;
   }
   std::string value = text.substr(eq + 1);
@@ -50,7 +50,7 @@ std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
   if (!folded || folded->kind == frontend::ConstValue::Kind::Str ||
       folded->kind == frontend::ConstValue::Kind::None) {
     diags.error(frontend::Diag::InvalidDefine,
-                "`-D " + text + "`: the value must be a number, a bool or a tuple of them");
+                "`" + flag + " " + text + "`: the value must be a number, a bool or a tuple of them");
     return std::nullopt;
   }
   return std::make_pair(name, *folded);
@@ -103,6 +103,9 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
   resolveOptions.sigs = options.sigs;
   for (const std::string& d : options.defines) {
     if (auto parsed = parseDefine(d, diags)) resolveOptions.defines.push_back(std::move(*parsed));
+  }
+  for (const std::string& c : options.consts) {
+    if (auto parsed = parseDefine(c, diags, "--const")) resolveOptions.consts.push_back(std::move(*parsed));
   }
   if (diags.hasErrors()) return llvm::Error::success();
   frontend::ResolvedModule resolved = frontend::resolveModule(*compilation.ast, resolveOptions, diags);
@@ -214,6 +217,31 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
       params.push_back(paramJson(types, inst.argTypes[p], fn.params[p]));
     }
     entry["params"] = params;
+    if (inst.tile) {
+      // A cuTile tile kernel (docs/ABI.md, "Tile kernels"): the launcher
+      // gives the grid, the block is pykc's choice; the Constant parameters
+      // are compiled in and not passed.
+      nlohmann::ordered_json tile;
+      uint32_t threads = k < kernels.size() ? kernels[k].tileThreads : 0;
+      tile["block"] = {threads, 1, 1};
+      nlohmann::ordered_json constants = nlohmann::ordered_json::array();
+      for (size_t c = 0; c < fn.tileConsts.size() && c < inst.tileConstValues.size(); ++c) {
+        const frontend::ConstValue& v = inst.tileConstValues[c];
+        nlohmann::ordered_json value;
+        if (v.kind == frontend::ConstValue::Kind::Bool) {
+          value = v.boolValue;
+        } else if (v.kind == frontend::ConstValue::Kind::Int) {
+          value = v.intValue;
+        } else {
+          value = v.floatValue;
+        }
+        constants.push_back({{"name", fn.tileConsts[c].name},
+                             {"position", fn.tileConsts[c].position},
+                             {"value", value}});
+      }
+      tile["constants"] = constants;
+      entry["tile"] = tile;
+    }
     entry["cooperative"] = k < kernels.size() && kernels[k].cooperative;
     entry["dynamic_shared_memory"] = k < kernels.size() && kernels[k].dynamicSharedMemory;
     if (k < kernels.size() && !kernels[k].errors.empty()) {

@@ -34,6 +34,8 @@ struct FrontendOptions {
   std::vector<std::string> sigs;
   // `-D NAME=VALUE`.
   std::vector<std::string> defines;
+  // `--const NAME=VALUE`: a value of tile kernels' Constant parameter NAME.
+  std::vector<std::string> consts;
   // `-Wfloat64` (the default) / `-Wno-float64`: warn where a float32 kernel
   // computes in float64 (tools/inspect_types.h).
   bool warnFloat64 = true;

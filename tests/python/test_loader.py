@@ -419,3 +419,77 @@ def test_load_without_gpu_reports_every_backend(tmp_path, monkeypatch):
     monkeypatch.setattr(pykc, "BACKENDS", {"cuda.core": Broken, "cupy": Broken})
     with pytest.raises(RuntimeError, match=r"(?s)cuda\.core: RuntimeError: no driver.*cupy"):
         pykc.load(str(tmp_path))
+
+
+# --------------------------------------------------------------------------- tile kernels
+
+def _tile_kernel(tile):
+    arrays = [{"name": n, "kind": "array", "dtype": "float32", "ndim": 1, "layout": "C"}
+              for n in ("a", "b", "c")]
+    return {"name": "vector_add",
+            "signature": f"void(float32[::1], float32[::1], float32[::1], tile_size={tile})",
+            "symbol": f"vector_add__f32a1C_f32a1C_f32a1C__Ktile_size_{tile}",
+            "params": arrays, "cooperative": False, "dynamic_shared_memory": False,
+            "tile": {"block": [128 if tile < 4096 else 256, 1, 1],
+                     "constants": [{"name": "tile_size", "position": 3, "value": tile}]},
+            "resources": {"sm_90": {"registers": 32, "max_threads_per_block": 1024}}}
+
+
+class FakeBackend:
+    """Records launches; no CUDA."""
+    cc_version = (9, 0)
+
+    def __init__(self):
+        self.launches = []
+
+    def load(self, path, kind):
+        return object()
+
+    def get_function(self, code, symbol, cooperative):
+        return symbol
+
+    def stream(self, handle):
+        return handle
+
+    def wait_for(self, streams, stream, handle):
+        pass
+
+    def launch(self, fn, grid, block, shared, cooperative, stream, packed):
+        self.launches.append((fn, grid, block, len(packed)))
+
+    def sync(self, stream):
+        pass
+
+
+def test_tile_launch_picks_the_specialisation_and_block(tmp_path):
+    """pykc.launch(stream, grid, kernel, args) as ct.launch: Constant args select the
+    specialisation and are not passed; the block is the manifest's."""
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(manifest_dict(_tile_kernel(1024), _tile_kernel(4096))))
+    be = FakeBackend()
+    mod = pykc.Module(pykc.read_manifest(str(tmp_path)), be)
+    a, b, c = arr((5000,)), arr((5000,)), arr((5000,))
+    pykc.launch(None, (5,), mod.vector_add, (a, b, c, 1024))
+    pykc.launch(None, 2, mod.vector_add, (a, b, c, 4096))
+    assert be.launches[0][:3] == ("vector_add__f32a1C_f32a1C_f32a1C__Ktile_size_1024",
+                                  (5, 1, 1), (128, 1, 1))
+    assert be.launches[1][:3] == ("vector_add__f32a1C_f32a1C_f32a1C__Ktile_size_4096",
+                                  (2, 1, 1), (256, 1, 1))
+    # Three arrays of 1 + 2 parameters each; the Constant is not passed.
+    assert be.launches[0][3] == 9
+    with pytest.raises(ArgumentError, match=r"tile_size=512 given, compiled for tile_size=1024"):
+        pykc.launch(None, 5, mod.vector_add, (a, b, c, 512))
+    with pytest.raises(ArgumentError, match=r"takes 4 arguments, 3 given"):
+        pykc.launch(None, 5, mod.vector_add, (a, b, c))
+    with pytest.raises(ArgumentError, match=r"'c'.*float64"):
+        pykc.launch(None, 5, mod.vector_add, (a, b, arr((5000,), "float64"), 1024))
+    with pytest.raises(ValueError, match="tile kernel"):
+        mod.vector_add[5, 128](a, b, c)
+
+
+def test_tile_manifest_errors(tmp_path):
+    bad = _tile_kernel(1024)
+    bad["tile"] = {"block": [0, 1, 1], "constants": []}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest_dict(bad)))
+    with pytest.raises(ManifestError, match="bad tile block"):
+        pykc.read_manifest(str(tmp_path))

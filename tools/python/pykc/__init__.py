@@ -22,7 +22,7 @@ from ._manifest import (KernelEntry, Manifest, ManifestError, Param, read_manife
                         select_target)
 
 __version__ = "0.1.0"
-__all__ = ["load", "Module", "Kernel", "plan_launch", "describe", "read_manifest",
+__all__ = ["load", "launch", "Module", "Kernel", "plan_launch", "describe", "read_manifest",
            "select_target", "ArgumentError", "ManifestError", "CudaError", "LaunchPlan",
            "KernelEntry", "Param", "normalize_dims"]
 
@@ -102,21 +102,82 @@ class Kernel:
         return f
 
     def __getitem__(self, config) -> "_Configured":
+        if any(e.tile for e in self.entries):
+            raise ValueError(f"kernel '{self.name}' is a tile kernel: launch it with "
+                             f"pykc.launch(stream, grid, kernel, args)")
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise ValueError(f"launch with kernel[grid, block], kernel[grid, block, stream] or "
                              f"kernel[grid, block, stream, dynamic_shared_bytes], got {config!r}")
         return _Configured(self, *config)
 
     def launch(self, grid, block, *args, stream=None, shared_mem: int = 0):
+        if any(e.tile for e in self.entries):
+            raise ValueError(f"kernel '{self.name}' is a tile kernel: launch it with "
+                             f"pykc.launch(stream, grid, kernel, args)")
         return _Configured(self, grid, block, stream, shared_mem)(*args)
+
+    @property
+    def is_tile(self) -> bool:
+        return any(e.tile for e in self.entries)
+
+    def launch_tile(self, stream, grid, args):
+        """cuTile's ``ct.launch(stream, grid, kernel, args)`` for a tile kernel: ``args``
+        holds every parameter, Constant ones included; their values pick the compiled
+        specialisation, and the block size is the one pykc chose (docs/ABI.md)."""
+        args = tuple(args)
+        entries, reasons = [], []
+        for e in self.entries:
+            if not e.tile:
+                continue
+            consts = e.tile["constants"]
+            if len(args) != len(e.params) + len(consts):
+                reasons.append(f"  {e.signature}: takes {len(e.params) + len(consts)} "
+                               f"arguments, {len(args)} given")
+                continue
+            bad = [f"{n}={args[pos]!r} given, compiled for {n}={v!r}"
+                   for n, pos, v in consts if not _same_constant(args[pos], v)]
+            if bad:
+                reasons.append(f"  {e.signature}: " + "; ".join(bad))
+                continue
+            entries.append(e)
+        if not entries:
+            if not reasons:
+                raise ValueError(f"kernel '{self.name}' is not a tile kernel: launch it "
+                                 f"with kernel[grid, block](*args)")
+            raise ArgumentError(f"no specialisation of tile kernel '{self.name}' accepts "
+                                f"these arguments:\n" + "\n".join(reasons))
+        positions = {pos for _, pos, _ in entries[0].tile["constants"]}
+        runtime = [a for i, a in enumerate(args) if i not in positions]
+        return _Configured(self, grid, entries[0].tile["block"], stream, 0,
+                           entries=entries)(*runtime)
 
     def __repr__(self):
         return f"<pykc.Kernel {self.name} signatures={self.signatures}>"
 
 
+def _same_constant(given, compiled) -> bool:
+    if isinstance(given, bool) or isinstance(compiled, bool):
+        return isinstance(given, (bool, int)) and bool(given) == bool(compiled) \
+            and int(given) == int(compiled)
+    try:
+        return given == compiled and float(given) == float(compiled)
+    except (TypeError, ValueError):
+        return False
+
+
+def launch(stream, grid, kernel, args):
+    """Launch a tile kernel as cuTile's ``ct.launch`` does: ``launch(stream, grid, kernel,
+    (a, b, c, TILE))``; grid is up to 3 ints, padded with 1s."""
+    if not isinstance(kernel, Kernel):
+        raise TypeError(f"pykc.launch takes a kernel of a loaded module, got {kernel!r}")
+    return kernel.launch_tile(stream, grid, args)
+
+
 class _Configured:
-    def __init__(self, kernel: Kernel, grid, block, stream=None, shared_mem: int = 0):
+    def __init__(self, kernel: Kernel, grid, block, stream=None, shared_mem: int = 0,
+                 entries=None):
         self.kernel = kernel
+        self.entries = entries
         self.grid, self.block = normalize_dims(grid, "grid"), normalize_dims(block, "block")
         if not isinstance(shared_mem, int) or shared_mem < 0:
             raise ValueError(f"dynamic shared memory must be a non-negative int, "
@@ -128,7 +189,7 @@ class _Configured:
         be = mod.backend
         handle = stream_handle(self.stream)
         descs = [describe(a, handle) for a in args]
-        entry = select_entry(k.entries, descs)
+        entry = select_entry(self.entries or [e for e in k.entries if not e.tile], descs)
         # The manifest's per-kernel limit, else the hardware's (1024 on sm_75 and newer).
         limit = entry.max_threads_per_block(mod.target.arch) or 1024
         threads = self.block[0] * self.block[1] * self.block[2]

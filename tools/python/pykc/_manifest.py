@@ -61,6 +61,9 @@ class KernelEntry:
     # debug=True kernels: code -> (exception type name, message, source line) of the
     # assert/raise statements that set the module's `pykc_error` word.
     errors: dict = field(default_factory=dict, compare=False, hash=False)
+    # Tile kernels (cuTile's dialect, docs/TILE.md): {"block": [x, y, z], "constants":
+    # [{"name", "position", "value"}, ...]}; None for SIMT kernels.
+    tile: dict | None = field(default=None, compare=False, hash=False)
 
     def max_threads_per_block(self, arch: str) -> int | None:
         return (self.resources.get(arch) or {}).get("max_threads_per_block")
@@ -112,6 +115,19 @@ def _param(d: dict, where: str) -> Param:
     raise ManifestError(f"{where}: unknown parameter kind {kind!r}")
 
 
+def _tile(t, where: str):
+    if t is None:
+        return None
+    try:
+        block = tuple(int(b) for b in t["block"])
+        consts = tuple((str(c["name"]), int(c["position"]), c["value"]) for c in t["constants"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise ManifestError(f"{where}: malformed tile entry {t!r} ({e})") from None
+    if len(block) != 3 or min(block) < 1:
+        raise ManifestError(f"{where}: bad tile block {block!r}")
+    return {"block": block, "constants": consts}
+
+
 def read_manifest(path: str) -> Manifest:
     """Read a manifest given its file or the output folder holding ``manifest.json``."""
     if os.path.isdir(path):
@@ -141,7 +157,8 @@ def read_manifest(path: str) -> Manifest:
                                dict(k.get("resources") or {}),
                                {int(e["code"]): (str(e["type"]), str(e.get("message", "")),
                                                  int(e.get("line", 0)))
-                                for e in k.get("errors") or ()})
+                                for e in k.get("errors") or ()},
+                               _tile(k.get("tile"), k["name"]))
                    for k in m["kernels"]]
     except (KeyError, TypeError) as e:
         raise ManifestError(f"{path}: malformed manifest ({e!r})") from None

@@ -1,0 +1,37 @@
+#pragma once
+// The names of cuTile Python's `cuda.tile` module that pykc knows
+// (docs/TILE.md): the payload of Intrinsic::TileOp entities.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace frontend {
+
+#define PYKC_TILE_FNS(X)                                                                   \
+  X(Kernel, "kernel") X(Constant, "Constant") X(Launch, "launch")                          \
+  X(Bid, "bid") X(NumBlocks, "num_blocks") X(NumTiles, "num_tiles") X(Cdiv, "cdiv")         \
+  X(Load, "load") X(Store, "store")                                                        \
+  X(Full, "full") X(Zeros, "zeros") X(Ones, "ones") X(Arange, "arange") X(Astype, "astype") \
+  X(Sum, "sum") X(Max, "max") X(Min, "min") X(Argmax, "argmax") X(Argmin, "argmin")         \
+  X(Exp, "exp") X(Exp2, "exp2") X(Log, "log") X(Log2, "log2") X(Sqrt, "sqrt")               \
+  X(Rsqrt, "rsqrt") X(Tanh, "tanh") X(Sin, "sin") X(Cos, "cos") X(Abs, "abs")               \
+  X(Where, "where") X(Maximum, "maximum") X(Minimum, "minimum")                            \
+  X(Mma, "mma") X(Matmul, "matmul")                                                        \
+  X(PaddingMode, "PaddingMode")
+
+enum class TileFn : uint16_t {
+#define PYKC_X(N, S) N,
+  PYKC_TILE_FNS(PYKC_X)
+#undef PYKC_X
+  // cuTile's ct.PaddingMode members (payload of `ct.PaddingMode.X`).
+  PadUndetermined, PadZero, PadNegZero, PadNan, PadPosInf, PadNegInf,
+};
+
+// The `cuda.tile.<name>` function or namespace, or nullopt.
+std::optional<TileFn> tileFnByName(std::string_view name);
+// The `ct.PaddingMode.<name>` member, or nullopt.
+std::optional<TileFn> tilePaddingByName(std::string_view name);
+// The Python name (`load`, `PaddingMode.ZERO`).
+std::string_view tileFnName(TileFn fn);
+
+}  // namespace frontend

@@ -1,0 +1,26 @@
+#pragma once
+// Lowering of cuTile tile kernels (docs/TILE.md): one CTA per block id, the
+// elements of each tile distributed over the CTA's threads (consecutive
+// threads own consecutive elements of the fastest axis), reductions and
+// broadcasts across threads through warp shuffles and shared memory.
+#include <cstdint>
+
+namespace llvm {
+class Function;
+}  // namespace llvm
+
+namespace frontend {
+class Ast;
+struct FunctionInstance;
+struct TypedModule;
+}  // namespace frontend
+
+namespace lowering {
+
+// Emits the body of the tile kernel `inst` into `function` (declared with
+// the ABI parameters of docs/ABI.md). Returns the threads per block the
+// kernel must be launched with. `inst` must have been checked without errors.
+uint32_t lowerTileKernel(const frontend::Ast& ast, const frontend::TypedModule& typed,
+                         const frontend::FunctionInstance& inst, llvm::Function* function);
+
+}  // namespace lowering

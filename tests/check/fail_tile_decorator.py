@@ -1,0 +1,20 @@
+# ARGS: --diag-kinds compile %s --phase=check
+# `@ct.kernel` options, and a Constant parameter with neither a default nor `--const`.
+import cuda.tile as ct
+
+
+# CHECK:STDERR: fail_tile_decorator.py:[[@LINE+8]]:12: error: unknown `ct.kernel` option `latency`; known: num_ctas, occupancy, opt_level [invalid-decorator]
+# CHECK:STDERR: @ct.kernel(latency=3, occupancy=1.5)
+# CHECK:STDERR:            ^~~~~~~~~
+# CHECK:STDERR:
+# CHECK:STDERR: fail_tile_decorator.py:[[@LINE+4]]:23: error: `occupancy` must be an integer constant [invalid-decorator]
+# CHECK:STDERR: @ct.kernel(latency=3, occupancy=1.5)
+# CHECK:STDERR:                       ^~~~~~~~~~~~~
+# CHECK:STDERR:
+@ct.kernel(latency=3, occupancy=1.5)
+# CHECK:STDERR: fail_tile_decorator.py:[[@LINE+4]]:26: error: Constant parameter `T` of `k` has no value: give it a default or `--const T=VALUE` [tile-constant]
+# CHECK:STDERR: def k(a: "float32[::1]", T: ct.Constant[int]):
+# CHECK:STDERR:                          ^~~~~~~~~~~~~~~~~~~
+# CHECK:STDERR:
+def k(a: "float32[::1]", T: ct.Constant[int]):
+    pass

@@ -1,0 +1,39 @@
+# ARGS: --diag-kinds compile %s --phase=check
+# What pykc's tile dialect does not compile yet (docs/TILE.md, "Missing").
+import cuda.tile as ct
+
+
+@ct.kernel
+def later(a: "float16[:, ::1]", b: "float16[:, ::1]"):
+    ta = ct.load(a, index=(0, 0), shape=(16, 16))
+    tb = ct.load(b, index=(0, 0), shape=(16, 16))
+    # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: `@` (matrix multiply) is not supported in tile kernels yet [tile-unsupported]
+    # CHECK:STDERR:     c = ta @ tb
+    # CHECK:STDERR:         ^~~~~~~
+    # CHECK:STDERR:
+    c = ta @ tb
+    # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: `ct.mma` is not supported in tile kernels yet [tile-unsupported]
+    # CHECK:STDERR:     d = ct.mma(ta, tb, ct.zeros((16, 16)))
+    # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    d = ct.mma(ta, tb, ct.zeros((16, 16)))
+    # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: `ct.argmax` is not supported in tile kernels yet [tile-unsupported]
+    # CHECK:STDERR:     e = ct.argmax(ta, axis=1)
+    # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    e = ct.argmax(ta, axis=1)
+    # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: `ct.bfloat16` is not supported in tile kernels yet [tile-unsupported]
+    # CHECK:STDERR:     f = ct.bfloat16
+    # CHECK:STDERR:         ^~~~~~~~~~~
+    # CHECK:STDERR:
+    f = ct.bfloat16
+    # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: indexing `tile(float16, (16, 16))` is not supported in tile kernels yet: load tiles with `ct.load` [tile-unsupported]
+    # CHECK:STDERR:     g = ta[0]
+    # CHECK:STDERR:         ^~~~~
+    # CHECK:STDERR:
+    g = ta[0]
+    # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: calling a dtype is not supported in tile kernels yet: use `x.astype(cuda.tile.float32)` [tile-unsupported]
+    # CHECK:STDERR:     h = ct.float32(ta)
+    # CHECK:STDERR:         ^~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    h = ct.float32(ta)

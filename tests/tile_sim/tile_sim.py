@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Runs the tile kernels of tests/gpu/kernels/tile_kernels.py on the CPU.
+
+pykc's tile lowering decides how tile elements map onto threads, where barriers and warp
+shuffles go, and how edges are masked. This test checks those decisions without a GPU:
+it takes the kernels' LLVM IR (`pykc inspect --emit llvm`), retargets it to x86-64,
+replaces the NVPTX intrinsics with simrt.cpp's (one host thread per GPU thread, real
+barriers), builds a shared library with clang, and compares every kernel with NumPy on
+ragged sizes. The same kernels run on the H200 through tests/gpu/cases/tile_cases.py.
+
+Exit status: 0 passed, 1 a mismatch, 77 skipped (no clang).
+"""
+import argparse
+import ctypes
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+X86_LAYOUT = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+INTRINSICS = {
+    "@llvm.nvvm.read.ptx.sreg.tid.x": "@sim_tid_x",
+    "@llvm.nvvm.read.ptx.sreg.ctaid.x": "@sim_ctaid_x",
+    "@llvm.nvvm.read.ptx.sreg.nctaid.x": "@sim_nctaid_x",
+    "@llvm.nvvm.barrier0": "@sim_barrier",
+    "@llvm.nvvm.shfl.sync.bfly.i32": "@sim_shfl_bfly",
+}
+
+
+def retarget(module: str) -> tuple:
+    """One kernel's module for the host, plus `wrap_<symbol>(const int64_t* args)`."""
+    m = re.sub(r'target datalayout = ".*"', f'target datalayout = "{X86_LAYOUT}"', module)
+    m = m.replace('target triple = "nvptx64-nvidia-cuda"', 'target triple = "x86_64-pc-linux-gnu"')
+    m = m.replace("ptx_kernel ", "")
+    for nv, sim in INTRINSICS.items():
+        m = m.replace(nv, sim)
+    left = set(re.findall(r"@llvm\.nvvm\.[\w.]+", m))
+    if left:
+        raise SystemExit(f"tile_sim: no CPU stand-in for {sorted(left)}")
+    m = re.sub(r"^attributes #\d+ = .*$", "", m, flags=re.M)
+    m = re.sub(r" #\d+", "", m)
+    m = re.sub(r"^!.*$", "", m, flags=re.M)
+    m = re.sub(r", !\w+ !\d+", "", m)
+    d = re.search(r"define void @(\S+)\((.*)\) \{", m)
+    name, params = d.group(1), d.group(2)
+    types = [p.strip().split(" ")[0] for p in params.split(",") if p.strip()]
+    body = [f"define void @wrap_{name}(ptr %args) {{"]
+    for k, t in enumerate(types):
+        body.append(f"  %p{k} = getelementptr i64, ptr %args, i64 {k}")
+        body.append(f"  %v{k} = load {t}, ptr %p{k}")
+    body.append(f"  call void @{name}(" + ", ".join(f"{t} %v{k}" for k, t in enumerate(types)) + ")")
+    body += ["  ret void", "}"]
+    return name, m + "\n" + "\n".join(body) + "\n"
+
+
+class Sim:
+    def __init__(self, lib_path):
+        self.lib = ctypes.CDLL(lib_path)
+        self.lib.sim_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+        self.keep = []
+
+    def array(self, a):
+        self.keep.append(a)
+        return [a.ctypes.data] + list(a.shape) + [s // a.itemsize for s in a.strides]
+
+    @staticmethod
+    def f32(x):
+        return struct.unpack("<I", struct.pack("<f", x))[0]
+
+    def run(self, symbol, grid, threads, args):
+        w = getattr(self.lib, "wrap_" + symbol)
+        buf = (ctypes.c_int64 * len(args))(*[a - (1 << 64) if a >= 1 << 63 else a for a in args])
+        self.lib.sim_run(ctypes.cast(w, ctypes.c_void_p), buf, grid, threads)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pykc", required=True)
+    ap.add_argument("--kernels", default=os.path.join(ROOT, "tests/gpu/kernels/tile_kernels.py"))
+    a = ap.parse_args()
+    clang = shutil.which("clang-19") or shutil.which("clang")
+    clangxx = shutil.which("clang++-19") or shutil.which("clang++")
+    if not clang or not clangxx:
+        print("tile_sim: skipped (no clang)")
+        return 77
+    work = tempfile.mkdtemp(prefix="pykc-tile-sim-")
+    try:
+        subprocess.check_call([a.pykc, "inspect", a.kernels, "--emit", "llvm", "--arch", "sm_90",
+                               "-o", work])
+        text = open(os.path.join(work, "tile_kernels.sm_90.ll")).read()
+        manifest_dir = os.path.join(work, "out")
+        subprocess.check_call([a.pykc, "compile", a.kernels, "--arch", "sm_90", "-o", manifest_dir,
+                               "--no-cache"])
+        import json
+        manifest = json.load(open(os.path.join(manifest_dir, "manifest.json")))
+        blocks = {k["symbol"]: k["tile"]["block"][0] for k in manifest["kernels"]}
+        objects, symbols = [], {}
+        for i, module in enumerate(m for m in re.split(r"(?=; ModuleID)", text) if "define" in m):
+            name, ir = retarget(module)
+            ll, obj = os.path.join(work, f"k{i}.ll"), os.path.join(work, f"k{i}.o")
+            open(ll, "w").write(ir)
+            subprocess.check_call([clang, "-O1", "-c", "-fPIC", "-Wno-override-module", ll, "-o", obj])
+            objects.append(obj)
+            symbols[name.split("__")[0]] = name
+        lib = os.path.join(work, "libsim.so")
+        subprocess.check_call([clangxx, "-O1", "-shared", "-fPIC", os.path.join(HERE, "simrt.cpp"),
+                               *objects, "-o", lib, "-lpthread"])
+        return check(Sim(lib), symbols, blocks)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def check(sim, sym, blocks):
+    rng = np.random.default_rng(20261130)
+    failures = []
+
+    def run(kernel, grid, args):
+        sim.run(sym[kernel], grid, blocks[sym[kernel]], args)
+
+    def expect(what, got, want, rtol=1e-5, atol=1e-6):
+        g = np.asarray(got).astype(np.float64)
+        ok = g.shape == np.shape(want) and np.allclose(g, want, rtol=rtol, atol=atol)
+        err = float(np.max(np.abs(g - want))) if g.size and g.shape == np.shape(want) else 0.0
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: max abs err {err:.2e}")
+        if not ok:
+            failures.append(what)
+
+    cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    for n in (1, 1000, 5000, 3 * 1024):
+        x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+        for kernel, tile, dt, scale in (("vector_add", 1024, np.float32, 1),
+                                        ("vector_add_small", 64, np.float32, 2),
+                                        ("vector_add_f16", 2048, np.float16, 1)):
+            a, b = x.astype(dt), y.astype(dt)
+            c = np.full(n, np.nan, dt)
+            run(kernel, cdiv(n, tile), sim.array(a) + sim.array(b) + sim.array(c))
+            want = (a.astype(np.float64) + scale * b.astype(np.float64)).astype(dt).astype(np.float64)
+            expect(f"{kernel} n={n}", c, want, 0, 0)
+            # Misaligned views: the whole-tile path without vector instructions.
+            big = np.full(n + 1, np.nan, dt)
+            c = big[1:]
+            run(kernel, cdiv(n, tile), sim.array(np.concatenate([[0], a]).astype(dt)[1:])
+                + sim.array(b) + sim.array(c))
+            expect(f"{kernel} n={n} misaligned", c, want, 0, 0)
+
+    def softmax_ref(v):
+        v = v.astype(np.float64)
+        e = np.exp(v - v.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    for rows, cols in ((5, 1000), (3, 1024), (2, 1)):
+        x = (rng.standard_normal((rows, cols)) * 4).astype(np.float32)
+        y = np.full_like(x, np.nan)
+        run("softmax", rows, sim.array(x) + sim.array(y))
+        expect(f"softmax {rows}x{cols}", y, softmax_ref(x))
+        x16 = x.astype(np.float16)
+        y16 = np.full_like(x16, np.nan)
+        run("softmax_f16", rows, sim.array(x16) + sim.array(y16))
+        expect(f"softmax_f16 {rows}x{cols}", y16, softmax_ref(x16), 2e-3, 1e-4)
+    for rows, cols in ((9, 200), (4, 256), (1, 3)):
+        x = (rng.standard_normal((rows, cols)) * 4).astype(np.float32)
+        y = np.full_like(x, np.nan)
+        run("softmax_rows", cdiv(rows, 4), sim.array(x) + sim.array(y))
+        expect(f"softmax_rows {rows}x{cols}", y, softmax_ref(x))
+    for rows, cols in ((3, 1300), (2, 512), (3, 1)):
+        x = (rng.standard_normal((rows, cols)) * 3 + 1).astype(np.float32)
+        w, b = rng.standard_normal(cols).astype(np.float32), rng.standard_normal(cols).astype(np.float32)
+        y = np.full_like(x, np.nan)
+        run("layer_norm", rows, sim.array(x) + sim.array(w) + sim.array(b) + sim.array(y)
+            + [sim.f32(1e-5)])
+        x64 = x.astype(np.float64)
+        m = x64.mean(1, keepdims=True)
+        v = ((x64 - m) ** 2).mean(1, keepdims=True)
+        expect(f"layer_norm {rows}x{cols}", y, (x64 - m) / np.sqrt(v + 1e-5) * w + b, 1e-4, 1e-4)
+    for cols in (100, 32, 7):
+        x = rng.standard_normal((64, cols)).astype(np.float32)
+        nb = cdiv(cols, 32)
+        sums, maxs, mins = (np.full(cols, np.nan, np.float32) for _ in range(3))
+        total = np.full(nb, np.nan, np.float32)
+        run("col_stats", nb, sim.array(x) + sim.array(sums) + sim.array(maxs) + sim.array(mins)
+            + sim.array(total))
+        expect(f"col_stats sums {cols}", sums, x.astype(np.float64).sum(0), 1e-5, 1e-4)
+        expect(f"col_stats maxs {cols}", maxs, x.max(0), 0, 0)
+        expect(f"col_stats mins {cols}", mins, np.minimum(x, 0.5).min(0), 0, 0)
+        pad = np.zeros((64, nb * 32))
+        pad[:, :cols] = np.where(x > 0, x, 0)
+        expect(f"col_stats total {cols}", total, pad.reshape(64, nb, 32).sum(axis=(0, 2)), 1e-5, 1e-3)
+    for n in (1, 1000, 20000):
+        a = rng.integers(-10000, 10000, n).astype(np.int32)
+        out = np.full(n, -1, np.int32)
+        run("int_ops", 7, sim.array(a) + sim.array(out))
+        expect(f"int_ops n={n}", out, (a // 3 + a % 5 + np.arange(n) + (a % 7) ** 3).astype(np.int64), 0, 0)
+    if failures:
+        print(f"tile_sim: {len(failures)} failed: " + ", ".join(failures))
+        return 1
+    print("tile_sim: all passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
