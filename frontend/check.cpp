@@ -2383,6 +2383,21 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
                      fn == Fp16Fn::Hge || fn == Fp16Fn::Hlt || fn == Fp16Fn::Hle;
       return valueOf(compare ? types().boolean() : half);
     }
+    case Intrinsic::Libdevice: {
+      // numba's stub signature: any number converts to each parameter's type.
+      LibdeviceSignature sig = libdeviceSignature(callee.meaning.payload, types());
+      if (!c.keywords.empty()) {
+        error(e.range, Diag::InvalidCall, "pass the arguments of `" + name + "` by position");
+        return Val::bad();
+      }
+      if (!needArgs(sig.args.size(), sig.args.size(), plural(sig.args.size(), "argument"))) {
+        return Val::bad();
+      }
+      for (size_t k = 0; k < args.size(); ++k) {
+        if (!needNumber(k)) return Val::bad();
+      }
+      return valueOf(sig.value);
+    }
     case Intrinsic::Cmath: {
       auto fn = static_cast<CmathFn>(callee.meaning.payload);
       std::string fname = "cmath." + std::string(cmathFnName(fn));

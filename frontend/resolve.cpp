@@ -1,7 +1,9 @@
 #include "frontend/resolve.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <set>
 
@@ -70,6 +72,7 @@ constexpr NamedIntrinsic kCudaAttributes[] = {
     {"nanosleep", Intrinsic::Nanosleep},
     {"const", Intrinsic::Module},
     {"fp16", Intrinsic::Module},
+    {"libdevice", Intrinsic::Module},
 };
 
 constexpr NamedIntrinsic kAtomics[] = {
@@ -121,6 +124,57 @@ unsigned fp16FnArity(Fp16Fn fn) {
   }
 }
 
+namespace {
+constexpr LibdeviceFn kLibdeviceFns[] = {
+#define PYKC_LIBDEVICE(Name, Result, Params) {#Name, Result, Params},
+#include "frontend/libdevice_functions.def"
+};
+}  // namespace
+
+std::optional<uint32_t> findLibdeviceFn(std::string_view name) {
+  // The table is sorted by name.
+  const LibdeviceFn* end = std::end(kLibdeviceFns);
+  const LibdeviceFn* it = std::lower_bound(
+      std::begin(kLibdeviceFns), end, name,
+      [](const LibdeviceFn& f, std::string_view n) { return f.name < n; });
+  if (it == end || it->name != name) return std::nullopt;
+  return static_cast<uint32_t>(it - std::begin(kLibdeviceFns));
+}
+
+const LibdeviceFn& libdeviceFn(uint32_t index) { return kLibdeviceFns[index]; }
+
+LibdeviceSignature libdeviceSignature(uint32_t index, TypeTable& types) {
+  auto typeOf = [&](char code) {
+    switch (code) {
+      case 'i': return types.int32();
+      case 'l': return types.int64();
+      case 's': return types.intType(16, true);
+      case 'f': return types.float32();
+      case 'd': return types.float64();
+      default: return types.none();
+    }
+  };
+  const LibdeviceFn& fn = kLibdeviceFns[index];
+  LibdeviceSignature sig;
+  sig.result = typeOf(fn.result[0]);
+  std::vector<TypeId> values;
+  if (!types.isNone(sig.result)) values.push_back(sig.result);
+  for (size_t k = 0; k < fn.params.size(); ++k) {
+    bool output = fn.params[k] == '*';
+    if (output) ++k;
+    TypeId t = typeOf(fn.params[k]);
+    sig.params.push_back(t);
+    sig.output.push_back(output);
+    if (output) {
+      values.push_back(t);
+    } else {
+      sig.args.push_back(t);
+    }
+  }
+  sig.value = values.size() == 1 ? values[0] : types.tuple(values);
+  return sig;
+}
+
 std::string_view mathFnName(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].name; }
 unsigned mathFnArity(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].arity; }
 
@@ -149,7 +203,7 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
       path == "numba.types" || path == "numba.core" || path == "numba.core.types" ||
       path == "numba.cuda.shared" || path == "numba.cuda.local" ||
       path == "numba.cuda.atomic" || path == "numba.cuda.cg" || path == "numba.cuda.const" ||
-      path == "numba.cuda.fp16" || path == "cffi" || path == "cffi.FFI" || path == "os" ||
+      path == "numba.cuda.fp16" || path == "numba.cuda.libdevice" || path == "cffi" || path == "cffi.FFI" || path == "os" ||
       path == "os.path") {
     return make(Intrinsic::Module, path);
   }
@@ -185,6 +239,9 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     for (uint32_t i = 0; i < std::size(kFp16Fns); ++i) {
       if (kFp16Fns[i] == attr) return make(Intrinsic::Fp16, path, i);
     }
+  }
+  if (parent == "numba.cuda.libdevice") {
+    if (auto index = findLibdeviceFn(attr)) return make(Intrinsic::Libdevice, path, *index);
   }
   if (parent == "cmath") {
     for (uint32_t i = 0; i < std::size(kCmathFns); ++i) {

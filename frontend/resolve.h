@@ -89,6 +89,8 @@ enum class Intrinsic : uint16_t {
   Cmath,
   // cuda.fp16.<fn>: payload is a Fp16Fn.
   Fp16,
+  // cuda.libdevice.<fn>: payload indexes libdevice_functions.def.
+  Libdevice,
   // math.<fn>: payload is a MathFn.
   Math,
   // A numba/NumPy scalar type used as a value (`float32`, `np.float32`):
@@ -134,6 +136,29 @@ enum class Fp16Fn : uint8_t {
 };
 std::string_view fp16FnName(Fp16Fn fn);
 unsigned fp16FnArity(Fp16Fn fn);
+
+// numba.cuda.libdevice's functions (libdevice_functions.def), by index.
+struct LibdeviceFn {
+  std::string_view name;
+  // Type codes (libdevice_functions.def): the result and the parameters.
+  std::string_view result;
+  std::string_view params;
+};
+std::optional<uint32_t> findLibdeviceFn(std::string_view name);
+const LibdeviceFn& libdeviceFn(uint32_t index);
+// A libdevice function's types: `params` are the `__nv_` function's
+// parameters (`output[k]`: an output pointer to a `params[k]`), `result` its
+// result (none for void); `args` and `value` are what Python sees: the
+// non-output parameters, and the result followed by the outputs (a tuple
+// when there are several).
+struct LibdeviceSignature {
+  TypeId result;
+  std::vector<TypeId> params;
+  std::vector<bool> output;
+  std::vector<TypeId> args;
+  TypeId value;
+};
+LibdeviceSignature libdeviceSignature(uint32_t index, TypeTable& types);
 
 std::string_view mathFnName(MathFn fn);
 unsigned mathFnArity(MathFn fn);

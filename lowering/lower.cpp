@@ -27,6 +27,7 @@
 #include "frontend/source.h"
 #include "frontend/typed_module.h"
 #include "lowering/complex_math.h"
+#include "lowering/libdevice_calls.h"
 
 namespace lowering {
 namespace {
@@ -2700,6 +2701,18 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
     }
     case Intrinsic::Fp16:
       return emitFp16(static_cast<Fp16Fn>(m.payload), args);
+    case Intrinsic::Libdevice: {
+      LibdeviceSignature sig = libdeviceSignature(m.payload, types());
+      LibdeviceCallTypes callTypes;
+      callTypes.result = types().isNone(sig.result) ? nullptr : llvmType(sig.result);
+      for (TypeId p : sig.params) callTypes.params.push_back(llvmType(p));
+      callTypes.output = sig.output;
+      callTypes.value = llvmType(t);
+      std::vector<llvm::Value*> values;
+      for (size_t k = 0; k < args.size(); ++k) values.push_back(emitExprAs(args[k], sig.args[k]));
+      return lowerLibdeviceCall(builder_, ml_.module(), libdeviceFn(m.payload).name, callTypes,
+                                values);
+    }
     case Intrinsic::Abs: {
       if (types().isComplex(opType)) {
         llvm::Value* z = emitExprAs(args[0], opType);

@@ -1,0 +1,115 @@
+"""numba.cuda kernel API coverage for pykc (issue 4), part 6: `cuda.libdevice` (numba's
+stubs of every libdevice function), the cache-hint loads and stores, record arrays,
+`numba.cuda.random`'s xoroshiro128+ and vector types. tests/gpu/cases/api_cases6.py
+holds the references.
+
+Compile: pykc compile tests/gpu/kernels/api_kernels6.py --arch sm_90 -o <root>/api_kernels6
+"""
+from numba import cuda, float32, int16, int32
+from numba.cuda import libdevice
+
+
+@cuda.jit("void(int32[::1], int32[::1], int32[::1], int64[::1], int64[::1], int64[:, ::1])")
+def libdevice_ints(a, b, c, la, lb, out):
+    i = cuda.grid(1)
+    if i >= a.shape[0]:
+        return
+    x, y, z, p, q = a[i], b[i], c[i], la[i], lb[i]
+    out[i, 0] = libdevice.sad(x, y, z)
+    out[i, 1] = libdevice.usad(x, y, z)
+    out[i, 2] = libdevice.mulhi(x, y)
+    out[i, 3] = libdevice.umulhi(x, y)
+    out[i, 4] = libdevice.mul64hi(p, q)
+    out[i, 5] = libdevice.umul64hi(p, q)
+    out[i, 6] = libdevice.hadd(x, y)
+    out[i, 7] = libdevice.rhadd(x, y)
+    out[i, 8] = libdevice.uhadd(x, y)
+    out[i, 9] = libdevice.urhadd(x, y)
+    out[i, 10] = libdevice.mul24(x >> 8, y >> 8)
+    out[i, 11] = libdevice.umul24(x >> 8, y >> 8)
+    out[i, 12] = libdevice.byte_perm(x, y, z & 0x7777)
+    out[i, 13] = libdevice.brev(x)
+    out[i, 14] = libdevice.brevll(p)
+    out[i, 15] = libdevice.clz(x)
+    out[i, 16] = libdevice.clzll(p)
+    out[i, 17] = libdevice.ffs(x)
+    out[i, 18] = libdevice.ffsll(p)
+    out[i, 19] = libdevice.popc(x)
+    out[i, 20] = libdevice.popcll(p)
+    out[i, 21] = libdevice.max(x, y) + 3 * libdevice.min(x, y)
+    out[i, 22] = libdevice.umax(x, y)
+    out[i, 23] = libdevice.umin(x, y)
+    out[i, 24] = libdevice.llmax(p, q) - libdevice.llmin(p, q)
+    out[i, 25] = libdevice.ullmax(p, q)
+    out[i, 26] = libdevice.ullmin(p, q)
+    out[i, 27] = libdevice.abs(x) + libdevice.llabs(p)
+
+
+@cuda.jit("void(float64[::1], float64[::1], float32[::1], float32[::1], int64[:, ::1], "
+          "float64[:, ::1])")
+def libdevice_floats(d, e, f, g, iout, fout):
+    i = cuda.grid(1)
+    if i >= d.shape[0]:
+        return
+    x, y, u, v = d[i], e[i], f[i], g[i]
+    m, ex = libdevice.frexp(x)
+    fout[i, 0] = m
+    iout[i, 0] = ex
+    mf, exf = libdevice.frexpf(u)
+    fout[i, 1] = mf
+    iout[i, 1] = exf
+    frac, whole = libdevice.modf(x)
+    fout[i, 2] = frac
+    fout[i, 3] = whole
+    r, quo = libdevice.remquo(x, y)
+    fout[i, 4] = r
+    iout[i, 2] = quo
+    fout[i, 5] = libdevice.fdim(x, y) + libdevice.fmax(x, y) * 3.0 - libdevice.fmin(x, y)
+    fout[i, 6] = libdevice.dadd_ru(x, y)
+    fout[i, 7] = libdevice.dadd_rd(x, y)
+    fout[i, 8] = libdevice.dmul_rz(x, y)
+    fout[i, 9] = libdevice.ddiv_ru(x, y)
+    fout[i, 10] = libdevice.double2float_ru(x)
+    fout[i, 11] = libdevice.double2float_rd(x)
+    fout[i, 12] = libdevice.fadd_rz(u, v)
+    fout[i, 13] = libdevice.fdiv_rn(u, v)
+    fout[i, 14] = libdevice.fsqrt_rn(libdevice.fabsf(u))
+    fout[i, 15] = libdevice.drcp_rn(x)
+    iout[i, 3] = libdevice.float2int_rd(u * 100.0)
+    iout[i, 4] = libdevice.float2int_ru(u * 100.0)
+    iout[i, 5] = libdevice.double2ll_rz(x * 1e6)
+    iout[i, 6] = libdevice.double2int_rn(x * 100.0)
+    iout[i, 7] = libdevice.float_as_int(u)
+    iout[i, 8] = libdevice.double_as_longlong(x)
+    iout[i, 9] = libdevice.double2hiint(x)
+    iout[i, 10] = libdevice.double2loint(x)
+    fout[i, 16] = libdevice.hiloint2double(libdevice.double2hiint(y), libdevice.double2loint(x))
+    fout[i, 17] = libdevice.int_as_float(libdevice.float_as_int(v))
+    half = libdevice.float2half_rn(u)
+    iout[i, 11] = half
+    fout[i, 18] = libdevice.half2float(half)
+    fout[i, 19] = libdevice.scalbn(x, 7) + libdevice.ldexpf(u, -3)
+    fout[i, 20] = libdevice.logb(x)
+    iout[i, 12] = libdevice.ilogbf(u)
+    iout[i, 13] = libdevice.signbitd(x) != 0
+    iout[i, 14] = (libdevice.isnanf(u / v) != 0) + 2 * (libdevice.isinfd(x / 0.0) != 0)
+    fout[i, 21] = libdevice.saturatef(u)
+    fout[i, 22] = libdevice.nextafter(x, y)
+    fout[i, 23] = libdevice.rint(x * 10.0) + libdevice.round(y * 10.0) * 1000.0
+    iout[i, 15] = libdevice.llround(x * 10.0)
+    s, co = libdevice.sincos(x)
+    fout[i, 24] = s
+    fout[i, 25] = co
+    sf, cf = libdevice.sincosf(u)
+    fout[i, 26] = sf
+    fout[i, 27] = cf
+    fout[i, 28] = libdevice.fast_sinf(u) + libdevice.fast_expf(v)
+    fout[i, 29] = libdevice.sinpi(x) + libdevice.cospif(u)
+    fout[i, 30] = libdevice.normcdf(x)
+    fout[i, 31] = libdevice.erf(libdevice.erfinv(x / 64.0))
+    fout[i, 32] = libdevice.rcbrt(y) * libdevice.rsqrtf(libdevice.fabsf(v) + float32(1))
+    fout[i, 33] = libdevice.powi(x, 3) + libdevice.exp10(u)
+    fout[i, 34] = libdevice.hypot(x, y) + libdevice.atan2f(u, v)
+    fout[i, 35] = libdevice.erfcx(libdevice.fabs(x)) + libdevice.expm1f(v)
+    iout[i, 16] = int16(libdevice.float2half_rn(v)) == half
+    iout[i, 17] = int32(libdevice.finitef(u / v) != 0)
