@@ -125,6 +125,7 @@ private:
   Val checkMathCall(ExprId id, MathFn fn, const ast::Call& c, const std::vector<Val>& args);
   Val checkArrayAlloc(ExprId id, const Val& callee, const ast::Call& c);
   Val checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c, const std::vector<Val>& args);
+  Val checkCacheHint(ExprId id, Intrinsic kind, const ast::Call& c, const std::vector<Val>& args);
   Val checkDeviceCall(ExprId id, uint32_t function, const ast::Call& c,
                       const std::vector<Val>& args);
   Val checkExternCall(ExprId id, uint32_t index, const ast::Call& c, const std::vector<Val>& args);
@@ -2013,6 +2014,66 @@ Val FunctionChecker::checkArrayAlloc(ExprId id, const Val& callee, const ast::Ca
   return v;
 }
 
+// cuda.ld<op>(array, i) and cuda.st<op>(array, i, value) (numba-cuda's
+// cache_hints.py): a 1-d array with an integer index, an n-d one with a tuple
+// of n integers, or a CPointer with an integer; elements of 8-64 bit
+// integers or floats.
+Val FunctionChecker::checkCacheHint(ExprId id, Intrinsic kind, const ast::Call& c,
+                                    const std::vector<Val>& args) {
+  const Expr& e = ast_.expr(id);
+  bool store = kind == Intrinsic::CacheStore;
+  std::string name = textOf(c.func);
+  if (args.size() != (store ? 3u : 2u) || !c.keywords.empty()) {
+    error(e.range, Diag::WrongArgCount, name,
+          store ? "3 arguments (array, index, value)" : "2 arguments (array, index)",
+          std::to_string(args.size() + ast_.list(c.keywords).size()));
+    return Val::bad();
+  }
+  auto argList = ast_.list(c.args);
+  TypeId target = args[0].isValue() ? args[0].type : TypeId();
+  bool isArray = target.valid() && types().isArray(target);
+  bool isPointer = target.valid() && types().isPointer(target) &&
+                   !types().isNone(types().get(target).element);
+  if (!isArray && !isPointer) {
+    error(ast_.expr(argList[0]).range, Diag::InvalidCall,
+          "`" + name + "` operates on arrays or pointers, found `" +
+              (target.valid() ? typeName(target) : textOf(argList[0])) + "`");
+    return Val::bad();
+  }
+  if (isPointer || types().get(target).ndim == 1) {
+    if (!args[1].isValue() || !types().isInt(args[1].type)) {
+      error(ast_.expr(argList[1]).range, Diag::InvalidIndex,
+            "`" + name + "` takes an integer index, found `" +
+                (args[1].isValue() ? typeName(args[1].type) : textOf(argList[1])) + "`");
+      return Val::bad();
+    }
+  } else {
+    unsigned ndim = types().get(target).ndim;
+    if (args[1].isValue() && !types().isTuple(args[1].type)) {
+      error(ast_.expr(argList[1]).range, Diag::InvalidIndex,
+            "`" + name + "` on a " + std::to_string(ndim) + "-d array takes a tuple of " +
+                std::to_string(ndim) + " indices");
+      return Val::bad();
+    }
+    if (!checkArrayIndex(argList[1], target, args[1])) return Val::bad();
+  }
+  TypeId element = types().get(target).element;
+  const Type& et = types().get(element);
+  if (!(et.kind == TypeKind::Int || et.kind == TypeKind::Float)) {
+    error(ast_.expr(argList[0]).range, Diag::InvalidCall,
+          "`" + name + "` needs integer or float elements, found `" + typeName(element) + "`");
+    return Val::bad();
+  }
+  if (!store) return valueOf(element);
+  if (!args[2].isValue() || !types().isNumber(args[2].type)) {
+    error(ast_.expr(argList[2]).range, Diag::InvalidCall,
+          "`" + name + "` stores a number, found `" +
+              (args[2].isValue() ? typeName(args[2].type) : textOf(argList[2])) + "`");
+    return Val::bad();
+  }
+  return valueOf(types().none());
+}
+
 Val FunctionChecker::checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c,
                                  const std::vector<Val>& args) {
   const Expr& e = ast_.expr(id);
@@ -2382,6 +2443,12 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       bool compare = fn == Fp16Fn::Heq || fn == Fp16Fn::Hne || fn == Fp16Fn::Hgt ||
                      fn == Fp16Fn::Hge || fn == Fp16Fn::Hlt || fn == Fp16Fn::Hle;
       return valueOf(compare ? types().boolean() : half);
+    }
+    case Intrinsic::CacheLoad:
+    case Intrinsic::CacheStore: {
+      Val v = checkCacheHint(id, kind, c, args);
+      if (v.ok) v.meaning = callee.meaning;
+      return v;
     }
     case Intrinsic::Libdevice: {
       // numba's stub signature: any number converts to each parameter's type.

@@ -131,6 +131,14 @@ constexpr LibdeviceFn kLibdeviceFns[] = {
 };
 }  // namespace
 
+namespace {
+constexpr std::string_view kCacheLoads[] = {"ca", "cg", "cs", "lu", "cv"};
+constexpr std::string_view kCacheStores[] = {"cg", "cs", "wb", "wt"};
+}  // namespace
+
+std::string_view cacheLoadOperator(uint32_t index) { return kCacheLoads[index]; }
+std::string_view cacheStoreOperator(uint32_t index) { return kCacheStores[index]; }
+
 std::optional<uint32_t> findLibdeviceFn(std::string_view name) {
   // The table is sorted by name.
   const LibdeviceFn* end = std::end(kLibdeviceFns);
@@ -216,6 +224,16 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   if (parent == "numba.cuda") {
     for (const NamedIntrinsic& n : kCudaAttributes) {
       if (n.name == attr) return make(n.kind, path);
+    }
+    if (attr.size() == 4 && attr.starts_with("ld")) {
+      for (uint32_t i = 0; i < std::size(kCacheLoads); ++i) {
+        if (kCacheLoads[i] == attr.substr(2)) return make(Intrinsic::CacheLoad, path, i);
+      }
+    }
+    if (attr.size() == 4 && attr.starts_with("st")) {
+      for (uint32_t i = 0; i < std::size(kCacheStores); ++i) {
+        if (kCacheStores[i] == attr.substr(2)) return make(Intrinsic::CacheStore, path, i);
+      }
     }
   }
   if (parent == "numba.cuda.shared" && attr == "array") {

@@ -91,6 +91,9 @@ enum class Intrinsic : uint16_t {
   Fp16,
   // cuda.libdevice.<fn>: payload indexes libdevice_functions.def.
   Libdevice,
+  // cuda.ldca/ldcg/ldcs/ldlu/ldcv (payload: the operator's index in
+  // cacheLoadOperator) and cuda.stcg/stcs/stwb/stwt (cacheStoreOperator).
+  CacheLoad, CacheStore,
   // math.<fn>: payload is a MathFn.
   Math,
   // A numba/NumPy scalar type used as a value (`float32`, `np.float32`):
@@ -159,6 +162,11 @@ struct LibdeviceSignature {
   TypeId value;
 };
 LibdeviceSignature libdeviceSignature(uint32_t index, TypeTable& types);
+
+// The PTX cache operators of cuda.ld<op> (0..4: ca cg cs lu cv) and
+// cuda.st<op> (0..3: cg cs wb wt).
+std::string_view cacheLoadOperator(uint32_t index);
+std::string_view cacheStoreOperator(uint32_t index);
 
 std::string_view mathFnName(MathFn fn);
 unsigned mathFnArity(MathFn fn);

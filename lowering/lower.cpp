@@ -27,6 +27,7 @@
 #include "frontend/source.h"
 #include "frontend/typed_module.h"
 #include "lowering/complex_math.h"
+#include "lowering/cache_hints.h"
 #include "lowering/libdevice_calls.h"
 
 namespace lowering {
@@ -2701,6 +2702,24 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
     }
     case Intrinsic::Fp16:
       return emitFp16(static_cast<Fp16Fn>(m.payload), args);
+    case Intrinsic::CacheLoad:
+    case Intrinsic::CacheStore: {
+      TypeId targetType = typeOf(args[0]);
+      TypeId element = types().get(targetType).element;
+      llvm::Value* ptr;
+      if (types().isPointer(targetType)) {
+        llvm::Value* base = emitExpr(args[0]);
+        llvm::Value* index = convert(emitExpr(args[1]), typeOf(args[1]), types().int64());
+        ptr = builder_.CreateGEP(memoryType(element), base, index);
+      } else {
+        ptr = elementPointer(args[0], args[1], element);
+      }
+      if (m.kind == Intrinsic::CacheLoad) {
+        return lowerCacheLoad(builder_, cacheLoadOperator(m.payload), ptr, llvmType(element));
+      }
+      lowerCacheStore(builder_, cacheStoreOperator(m.payload), ptr, emitExprAs(args[2], element));
+      return nullptr;
+    }
     case Intrinsic::Libdevice: {
       LibdeviceSignature sig = libdeviceSignature(m.payload, types());
       LibdeviceCallTypes callTypes;

@@ -258,3 +258,33 @@ def _libdevice_floats(ctx):
     notes.append(_close(fout[:, 32:36], wf[:, 32:36], 1e-6, 1e-6, "rcbrt powi exp10 hypot "
                                                                     "erfcx"))
     return "; ".join(notes)
+
+
+# ------------------------------------------------------------------------ cache hints
+
+@case("api6 cache_hints", FOLDER)
+def _cache_hints(ctx):
+    mod = ctx.load()
+    n = int(ctx.rng.integers(200, 3000))
+    a = ctx.rng.integers(-128, 128, n).astype(np.int8)
+    h = ctx.rng.uniform(-4, 4, n).astype(np.float16)
+    m = ctx.randn((n, 3), np.float32)
+    d = ctx.randn(n, np.float64)
+    u = ctx.rng.integers(0, 2**64 - 1, n, dtype=np.uint64)
+    s = ctx.rng.integers(-2**15, 2**15, n).astype(np.int16)
+    hout = ctx.poison(n, np.float16)
+    mout = ctx.poison((n, 2), np.float32)
+    dout = ctx.poison(n, np.float64)
+    a0, u0, s0 = a.copy(), u.copy(), s.copy()
+    mod.cache_hints[_blocks(n), TPB](a, h, m, d, u, s, hout, mout, dout)
+    with np.errstate(over="ignore"):
+        notes = [
+            _exact(a, (a0.astype(np.int32) + 1).astype(np.int8), "stcg(ldca) int8"),
+            _exact(hout, h[::-1], "stcs(ldcg) float16, negative index"),
+            _exact(mout, np.stack([m[:, 1] * np.float32(2), m[:, 2]], axis=1),
+                   "stwb/stwt, ldcs/ldlu 2-d"),
+            _exact(dout, d + d[-1], "ldcv + ldlu float64"),
+            _exact(u, u0 + np.uint64(3), "stcg(ldcv) uint64"),
+            _exact(s, (s0.astype(np.int64) - 7).astype(np.int16), "stcs(ldcg) int16"),
+        ]
+    return "; ".join(notes)

@@ -5,7 +5,7 @@ holds the references.
 
 Compile: pykc compile tests/gpu/kernels/api_kernels6.py --arch sm_90 -o <root>/api_kernels6
 """
-from numba import cuda, float32, int16, int32
+from numba import cuda, float32, int16, int32, uint64
 from numba.cuda import libdevice
 
 
@@ -113,3 +113,18 @@ def libdevice_floats(d, e, f, g, iout, fout):
     fout[i, 35] = libdevice.erfcx(libdevice.fabs(x)) + libdevice.expm1f(v)
     iout[i, 16] = int16(libdevice.float2half_rn(v)) == half
     iout[i, 17] = int32(libdevice.finitef(u / v) != 0)
+
+
+@cuda.jit("void(int8[::1], float16[::1], float32[:, ::1], float64[::1], uint64[::1], "
+          "int16[::1], float16[::1], float32[:, ::1], float64[::1])")
+def cache_hints(a, h, m, d, u, s, hout, mout, dout):
+    i = cuda.grid(1)
+    if i >= a.shape[0]:
+        return
+    cuda.stcg(a, i, cuda.ldca(a, i) + 1)
+    cuda.stcs(hout, i, cuda.ldcg(h, -1 - i))
+    cuda.stwb(mout, (i, 0), cuda.ldcs(m, (i, 1)) * 2)
+    cuda.stwt(mout, (i, 1), cuda.ldlu(m, (i, -1)))
+    dout[i] = cuda.ldcv(d, i) + cuda.ldlu(d, -1)
+    cuda.stcg(u, i, cuda.ldcv(u, i) + uint64(3))
+    cuda.stcs(s, i, cuda.ldcg(s, i) - 7)
