@@ -126,6 +126,13 @@ private:
   Val checkArrayAlloc(ExprId id, const Val& callee, const ast::Call& c);
   Val checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c, const std::vector<Val>& args);
   Val checkCacheHint(ExprId id, Intrinsic kind, const ast::Call& c, const std::vector<Val>& args);
+  // The field `name` of a record type (an error at `where` when it has none).
+  Val recordField(const NodeRange& where, TypeId record, const std::string& name);
+  // Whether `id` is a record value (checks it).
+  bool isRecordValue(ExprId id) {
+    Val v = checkExpr(id);
+    return v.isValue() && types().isRecord(v.type);
+  }
   Val checkDeviceCall(ExprId id, uint32_t function, const ast::Call& c,
                       const std::vector<Val>& args);
   Val checkExternCall(ExprId id, uint32_t index, const ast::Call& c, const std::vector<Val>& args);
@@ -404,6 +411,9 @@ void FunctionChecker::checkStmt(StmtId id) {
           return;
         }
         current = valueOf(it->second);
+        record(a.target, current);
+      } else if (target.is<ast::Attribute>() && isRecordValue(target.as<ast::Attribute>().value)) {
+        current = checkAttribute(a.target, target.as<ast::Attribute>());
         record(a.target, current);
       } else if (target.is<ast::Subscript>()) {
         current = checkSubscript(a.target, target.as<ast::Subscript>());
@@ -939,7 +949,23 @@ void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRa
     }
     return;
   }
-  if (t.is<ast::Attribute>()) {
+  if (const auto* attr = t.dyn<ast::Attribute>()) {
+    Val base = checkExpr(attr->value);
+    if (base.isValue() && types().isRecord(base.type)) {
+      // `r.x = v` / `a[i].x = v`: a store into the record's field.
+      Val field = recordField(t.range, base.type, std::string(ast_.str(attr->attr)));
+      record(target, field);
+      if (!field.isValue() || !value.ok) return;
+      if (!value.isValue() || !types().isScalar(value.type) ||
+          (types().isComplex(value.type) && !types().isComplex(field.type))) {
+        error(valueRange, Diag::InvalidAssignment,
+              "cannot store `" + (value.type.valid() ? typeName(value.type) : textOf(target)) +
+                  "` into field `" + std::string(ast_.str(attr->attr)) + "` of type `" +
+                  typeName(field.type) + "`");
+      }
+      return;
+    }
+    if (!base.ok) return;
     error(t.range, Diag::InvalidAssignment, "cannot assign to attribute `" + textOf(target) + "`");
     return;
   }
@@ -1329,6 +1355,7 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
   if (!base.ok) return Val::bad();
   std::string attr(ast_.str(a.attr));
   const Expr& e = ast_.expr(id);
+  if (base.isValue() && types().isRecord(base.type)) return recordField(e.range, base.type, attr);
   switch (base.meaning.kind) {
     case Intrinsic::ThreadIdx:
     case Intrinsic::BlockIdx:
@@ -1557,6 +1584,17 @@ Val FunctionChecker::checkSubscript(ExprId id, const ast::Subscript& s) {
     checkExpr(s.slice);
     error(ast_.expr(s.value).range, Diag::NotIndexable, textOf(s.value));
     return Val::bad();
+  }
+  if (types().isRecord(base.type)) {
+    // `r['x']`: a field named by a string literal, as numba requires.
+    const Expr& key = ast_.expr(s.slice);
+    if (!key.is<ast::Constant>() || ast_.constantOf(s.slice).kind != ConstantKind::Str) {
+      checkExpr(s.slice);
+      error(key.range, Diag::InvalidIndex,
+            "a record is indexed by a field name (a string literal), found `" + textOf(s.slice) + "`");
+      return Val::bad();
+    }
+    return recordField(e.range, base.type, ast_.constantOf(s.slice).text);
   }
   const Expr& slice = ast_.expr(s.slice);
   bool hasSlice = slice.is<ast::Slice>();
@@ -2012,6 +2050,15 @@ Val FunctionChecker::checkArrayAlloc(ExprId id, const Val& callee, const ast::Ca
   Val v = valueOf(types().array(element, static_cast<unsigned>(dims.size()), Layout::C));
   v.meaning = callee.meaning;
   return v;
+}
+
+Val FunctionChecker::recordField(const NodeRange& where, TypeId record, const std::string& name) {
+  auto index = types().fieldIndex(record, name);
+  if (!index) {
+    error(where, Diag::UnknownAttribute, typeName(record), name);
+    return Val::bad();
+  }
+  return valueOf(types().get(record).elements[*index]);
 }
 
 // cuda.ld<op>(array, i) and cuda.st<op>(array, i, value) (numba-cuda's

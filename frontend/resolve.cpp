@@ -211,7 +211,11 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
       path == "numba.types" || path == "numba.core" || path == "numba.core.types" ||
       path == "numba.cuda.shared" || path == "numba.cuda.local" ||
       path == "numba.cuda.atomic" || path == "numba.cuda.cg" || path == "numba.cuda.const" ||
-      path == "numba.cuda.fp16" || path == "numba.cuda.libdevice" || path == "cffi" || path == "cffi.FFI" || path == "os" ||
+      path == "numba.cuda.fp16" || path == "numba.cuda.libdevice" ||
+      path == "numba.cuda.random" ||
+      // Record dtypes are built at module level with these (resolve reads them).
+      path == "numba.from_dtype" || path == "numba.np.numpy_support.from_dtype" ||
+      path == "numpy.dtype" || path == "cffi" || path == "cffi.FFI" || path == "os" ||
       path == "os.path") {
     return make(Intrinsic::Module, path);
   }
@@ -257,6 +261,13 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     for (uint32_t i = 0; i < std::size(kFp16Fns); ++i) {
       if (kFp16Fns[i] == attr) return make(Intrinsic::Fp16, path, i);
     }
+  }
+  if (parent == "numba.cuda.random" &&
+      (attr == "xoroshiro128p_type" || attr == "xoroshiro128p_dtype")) {
+    // np.dtype([('s0', np.uint64), ('s1', np.uint64)], align=True).
+    TypeId u64 = types.uint64();
+    return make(Intrinsic::TypeObject, path,
+                makeRecord(types, {{"s0", u64}, {"s1", u64}}, true).index);
   }
   if (parent == "numba.cuda.libdevice") {
     if (auto index = findLibdeviceFn(attr)) return make(Intrinsic::Libdevice, path, *index);
@@ -776,6 +787,13 @@ public:
       }
     }
     if (e.is<ast::Name>() || e.is<ast::Attribute>()) {
+      if (const auto* name = e.dyn<ast::Name>()) {
+        // A record type defined in this module (`rec = numba.from_dtype(...)`).
+        auto it = module_.globals.find(std::string(ast_.str(name->id)));
+        if (it != module_.globals.end() && it->second.kind == Intrinsic::TypeObject) {
+          return Result(TypeId(it->second.payload));
+        }
+      }
       auto path = entityPath(ast_, id, module_);
       if (path) {
         auto entity = lookupEntity(*path, module_.types);
@@ -792,8 +810,8 @@ public:
     if (const auto* s = e.dyn<ast::Subscript>()) {
       auto element = eval(s->value, false);
       if (!element) return std::nullopt;
-      if (!module_.types.isScalar(element->type)) {
-        diags_.error(loc, Diag::InvalidType, "only scalar types can be array elements");
+      if (!module_.types.isScalar(element->type) && !module_.types.isRecord(element->type)) {
+        diags_.error(loc, Diag::InvalidType, "only scalar and record types can be array elements");
         return std::nullopt;
       }
       std::vector<ExprId> dims;
@@ -1096,6 +1114,10 @@ private:
           bind(n, Entity{Intrinsic::CffiFfi, 0, n});
           return;
         }
+        if (auto record = recordOf(value)) {
+          bind(n, Entity{Intrinsic::TypeObject, record->index, n});
+          return;
+        }
       }
       if (auto text = foldPath(value)) stringValues_[n] = *text;
       if (auto v = foldConstant(ast_, value, module_);
@@ -1148,6 +1170,69 @@ private:
   // os.path.join/dirname/abspath/realpath/normpath with Python's rules (the
   // last three leave the path as is: relative paths stay relative to the
   // working directory). nullopt for anything else.
+
+  // A record type: `np.dtype([('x', np.float32), ('y', 'int32')], align=True)`,
+  // `numba.from_dtype(<such a dtype or a name bound to one>)`, or a name bound
+  // to one. nullopt (after an error for a malformed dtype) otherwise.
+  std::optional<TypeId> recordOf(ExprId id) {
+    const Expr& e = ast_.expr(id);
+    if (const auto* name = e.dyn<ast::Name>()) {
+      auto it = module_.globals.find(std::string(ast_.str(name->id)));
+      if (it != module_.globals.end() && it->second.kind == Intrinsic::TypeObject &&
+          module_.types.isRecord(TypeId(it->second.payload))) {
+        return TypeId(it->second.payload);
+      }
+      return std::nullopt;
+    }
+    const auto* call = e.dyn<ast::Call>();
+    if (call == nullptr) return std::nullopt;
+    auto callee = entityPath(ast_, call->func, module_);
+    if (!callee) return std::nullopt;
+    auto args = ast_.list(call->args);
+    if ((*callee == "numba.from_dtype" || *callee == "numba.np.numpy_support.from_dtype") &&
+        args.size() == 1) {
+      return recordOf(args[0]);
+    }
+    if (*callee != "numpy.dtype" || args.size() != 1) return std::nullopt;
+    Location loc = locationOf(ast_, e.range);
+    bool aligned = false;
+    for (KeywordId kid : ast_.list(call->keywords)) {
+      const Keyword& k = ast_.keyword(kid);
+      auto v = foldConstant(ast_, k.value, module_);
+      if (!k.arg.valid() || ast_.str(k.arg) != "align" || !v || !v->isNumber()) {
+        diags_.error(loc, Diag::InvalidType, "pykc reads `np.dtype([...], align=True/False)` only");
+        return std::nullopt;
+      }
+      aligned = truthOf(*v);
+    }
+    const auto* list = ast_.expr(args[0]).dyn<ast::List>();
+    if (list == nullptr) return std::nullopt;
+    std::vector<std::pair<std::string, TypeId>> fields;
+    for (ExprId item : ast_.list(list->elts)) {
+      const auto* pair = ast_.expr(item).dyn<ast::Tuple>();
+      auto parts = pair ? ast_.list(pair->elts) : std::span<const ExprId>();
+      std::optional<TypeId> type;
+      std::optional<std::string> fieldName;
+      if (parts.size() == 2) {
+        fieldName = foldPath(parts[0]);
+        if (auto text = foldPath(parts[1])) {
+          type = scalarTypeByName(module_.types, *text);
+        } else if (auto path = entityPath(ast_, parts[1], module_)) {
+          auto entity = lookupEntity(*path, module_.types);
+          if (entity && entity->kind == Intrinsic::TypeObject) type = TypeId(entity->payload);
+        }
+      }
+      if (!fieldName || !type || !module_.types.isScalar(*type)) {
+        diags_.error(locationOf(ast_, ast_.expr(item).range), Diag::InvalidType,
+                     "a record field is `('name', scalar type)`");
+        return std::nullopt;
+      }
+      fields.emplace_back(*fieldName, *type);
+    }
+    if (fields.empty()) return std::nullopt;
+    return makeRecord(module_.types, fields, aligned);
+  }
+
   std::optional<std::string> foldPath(ExprId id) {
     const Expr& e = ast_.expr(id);
     if (e.is<ast::Constant>()) {
@@ -1538,6 +1623,12 @@ private:
           diags_.error(loc, Diag::InvalidSignature,
                        "a kernel cannot take `" + module_.types.name(a) +
                            "`: pass an array and `ffi.from_buffer(array)` in the kernel");
+          return;
+        }
+        if (module_.types.isRecord(a)) {
+          diags_.error(loc, Diag::InvalidSignature,
+                       "a kernel cannot take a record (`" + module_.types.name(a) +
+                           "`) by value yet: pass an array of records");
           return;
         }
       }

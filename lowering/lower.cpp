@@ -137,6 +137,17 @@ private:
                          TypeId exponentType);
   llvm::Value* emitCmp(CmpOp op, llvm::Value* l, llvm::Value* r, TypeId opType);
   llvm::Value* elementPointer(ExprId arrayExpr, ExprId indexExpr, TypeId& elementType);
+  // The address of field `name` of the record `recordExpr` evaluates to.
+  llvm::Value* fieldPointer(ExprId recordExpr, std::string_view name, TypeId& fieldType);
+  // Loads and stores of a field: packed records (align=False) may place
+  // fields at any byte, so their accesses are byte-aligned unless the offset
+  // and the itemsize keep the field's natural alignment.
+  llvm::Value* loadField(llvm::Value* ptr, TypeId fieldType);
+  void storeField(llvm::Value* ptr, llvm::Value* value, TypeId fieldType);
+  llvm::Align fieldAlign_{1};
+  // `r.x` or `r['x']` of a record `r`: the field's address; nullptr for
+  // other expressions.
+  llvm::Value* recordFieldTarget(ExprId target, TypeId& fieldType);
   llvm::Value* elementPointerOf(llvm::Value* array, TypeId arrayType, llvm::Value* index,
                                 TypeId indexType);
   llvm::Value* wrapIndex(llvm::Value* index, TypeId indexType, llvm::Value* extent);
@@ -262,7 +273,9 @@ llvm::Type* ModuleLowering::llvmType(TypeId id) {
       return llvm::StructType::get(context_, elements);
     }
     case TypeKind::Pointer:
-      // A generic pointer, as CUDA C++ sees `float*`.
+    case TypeKind::Record:
+      // A generic pointer, as CUDA C++ sees `float*`; a record value is the
+      // address of the record (numba's records in arrays are references).
       return llvm::PointerType::get(context_, 0);
   }
   llvm_unreachable("unknown type kind");
@@ -270,6 +283,9 @@ llvm::Type* ModuleLowering::llvmType(TypeId id) {
 
 llvm::Type* ModuleLowering::memoryType(TypeId id) {
   if (types().isBool(id)) return llvm::Type::getInt8Ty(context_);
+  if (types().isRecord(id)) {
+    return llvm::ArrayType::get(llvm::Type::getInt8Ty(context_), types().get(id).size);
+  }
   return llvmType(id);
 }
 
@@ -1286,6 +1302,7 @@ llvm::Value* FunctionLowering::truth(llvm::Value* v, TypeId t) {
     case TypeKind::Pointer:
       return builder_.CreateIsNotNull(v);
     case TypeKind::Array:
+    case TypeKind::Record:
       break;
   }
   assert(false && "the checker rejects arrays as conditions");
@@ -1342,6 +1359,11 @@ void FunctionLowering::storeTarget(ExprId target, llvm::Value* value, TypeId typ
     }
     return;
   }
+  TypeId fieldType;
+  if (llvm::Value* field = recordFieldTarget(target, fieldType)) {
+    storeField(field, convert(value, type, fieldType), fieldType);
+    return;
+  }
   if (const auto* s = t.dyn<ast::Subscript>()) {
     if (types().isArray(typeOf(target))) {
       storeSlice(emitArrayView(target, *s), typeOf(target), value, type);
@@ -1392,6 +1414,18 @@ void FunctionLowering::emitStmt(StmtId id) {
         llvm::Value* r = convert(rhs, typeOf(a.value), exponent.valid() ? exponent : opType);
         llvm::Value* result = emitArith(a.op, l, r, opType, exponent);
         builder_.CreateStore(convert(result, resultType, varType), slot);
+        return;
+      }
+      TypeId fieldType;
+      if (llvm::Value* field = recordFieldTarget(a.target, fieldType)) {
+        llvm::Align align = fieldAlign_;
+        llvm::Value* rhs = emitExpr(a.value);
+        fieldAlign_ = align;
+        llvm::Value* l = convert(loadField(field, fieldType), fieldType, opType);
+        llvm::Value* r = convert(rhs, typeOf(a.value), exponent.valid() ? exponent : opType);
+        llvm::Value* result = emitArith(a.op, l, r, opType, exponent);
+        fieldAlign_ = align;
+        storeField(field, convert(result, resultType, fieldType), fieldType);
         return;
       }
       const auto& sub = target.as<ast::Subscript>();
@@ -2122,6 +2156,8 @@ llvm::Value* FunctionLowering::gridPart(bool size, unsigned dim) {
 
 llvm::Value* FunctionLowering::emitAttribute(ExprId id, const ast::Attribute& a) {
   const ExprMeaning& m = inst_.meanings[id.index];
+  TypeId fieldType;
+  if (llvm::Value* field = recordFieldTarget(id, fieldType)) return loadField(field, fieldType);
   switch (m.kind) {
     case Intrinsic::ThreadIdx:
     case Intrinsic::BlockIdx:
@@ -2228,7 +2264,52 @@ llvm::Value* FunctionLowering::elementPointer(ExprId arrayExpr, ExprId indexExpr
   return elementPointerOf(array, arrayType, index, typeOf(indexExpr));
 }
 
+llvm::Value* FunctionLowering::fieldPointer(ExprId recordExpr, std::string_view name,
+                                            TypeId& fieldType) {
+  TypeId recordType = typeOf(recordExpr);
+  llvm::Value* base = emitExpr(recordExpr);
+  const Type& rt = types().get(recordType);
+  size_t index = *types().fieldIndex(recordType, name);
+  fieldType = rt.elements[index];
+  unsigned size = types().byteSize(fieldType);
+  unsigned natural = types().isComplex(fieldType) ? size / 2 : size;
+  bool keeps = rt.fieldOffsets[index] % natural == 0 && rt.size % natural == 0;
+  fieldAlign_ = llvm::Align(rt.aligned || keeps ? natural : 1);
+  return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), base, rt.fieldOffsets[index]);
+}
+
+llvm::Value* FunctionLowering::loadField(llvm::Value* ptr, TypeId fieldType) {
+  llvm::LoadInst* load = builder_.CreateLoad(memoryType(fieldType), ptr);
+  load->setAlignment(fieldAlign_);
+  if (types().isBool(fieldType)) return builder_.CreateICmpNE(load, builder_.getInt8(0));
+  return load;
+}
+
+void FunctionLowering::storeField(llvm::Value* ptr, llvm::Value* value, TypeId fieldType) {
+  if (types().isBool(fieldType)) value = builder_.CreateZExt(value, builder_.getInt8Ty());
+  builder_.CreateStore(value, ptr)->setAlignment(fieldAlign_);
+}
+
+llvm::Value* FunctionLowering::recordFieldTarget(ExprId target, TypeId& fieldType) {
+  const Expr& t = ast_.expr(target);
+  auto isRecord = [&](ExprId e) {
+    TypeId type = typeOf(e);
+    return type.valid() && types().isRecord(type);
+  };
+  if (const auto* a = t.dyn<ast::Attribute>()) {
+    if (!isRecord(a->value)) return nullptr;
+    return fieldPointer(a->value, ast_.str(a->attr), fieldType);
+  }
+  if (const auto* s = t.dyn<ast::Subscript>()) {
+    if (!isRecord(s->value)) return nullptr;
+    return fieldPointer(s->value, ast_.constantOf(s->slice).text, fieldType);
+  }
+  return nullptr;
+}
+
 llvm::Value* FunctionLowering::loadElement(llvm::Value* ptr, TypeId elementType) {
+  // A record element's value is its address.
+  if (types().isRecord(elementType)) return ptr;
   llvm::Type* mt = memoryType(elementType);
   llvm::LoadInst* load = builder_.CreateLoad(mt, ptr);
   load->setAlignment(elementAlign(elementType));
@@ -2315,6 +2396,8 @@ llvm::Value* FunctionLowering::emitArrayView(ExprId id, const ast::Subscript& s)
 
 llvm::Value* FunctionLowering::emitSubscript(ExprId id, const ast::Subscript& s) {
   TypeId baseType = typeOf(s.value);
+  TypeId fieldType;
+  if (llvm::Value* field = recordFieldTarget(id, fieldType)) return loadField(field, fieldType);
   if (types().isArray(baseType) && types().isArray(typeOf(id))) return emitArrayView(id, s);
   if (types().isArray(baseType)) {
     TypeId elementType;

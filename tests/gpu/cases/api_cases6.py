@@ -288,3 +288,39 @@ def _cache_hints(ctx):
             _exact(s, (s0.astype(np.int64) - 7).astype(np.int16), "stcs(ldcg) int16"),
         ]
     return "; ".join(notes)
+
+
+# ------------------------------------------------------------------------ records
+
+PARTICLE = np.dtype([("x", np.float32), ("n", np.int8), ("m", np.float64)], align=True)
+PACKED = np.dtype([("a", np.int16), ("b", np.float64), ("c", np.uint8)])
+
+
+@case("api6 records", FOLDER)
+def _records(ctx):
+    mod = ctx.load()
+    n = int(ctx.rng.integers(200, 3000))
+    p = np.zeros(n, PARTICLE)
+    p["x"] = ctx.randn(n, np.float32)
+    p["n"] = ctx.rng.integers(-128, 128, n)
+    p["m"] = ctx.randn(n, np.float64)
+    q = np.zeros((n, 2), PACKED)
+    q["a"] = ctx.rng.integers(-2**15, 2**15, (n, 2))
+    q["b"] = ctx.randn((n, 2), np.float64)
+    q["c"] = ctx.rng.integers(0, 250, (n, 2))
+    out = ctx.poison(n, np.float64)
+    p0, q0 = p.copy(), q.copy()
+    mod.records[_blocks(n), TPB](p, q, out)
+    idx = np.arange(n)
+    wq = q0.copy()
+    wq["b"][:, 0] = q0["a"][:, 1]
+    wq["c"][:, 1] = q0["c"][:, 1] + 3
+    return "; ".join([
+        _exact(p["x"], p0["x"] * np.float32(2), "p.x"),
+        _exact(p["m"], p0["m"] + p0["n"], "p['m'] += r.n"),
+        _exact(p["n"], (idx % 100).astype(np.int8), "p.n"),
+        _exact(out, q0["b"][:, 0] + q0["a"][:, 1] * 0.5 + q0["c"][:, 1], "packed reads"),
+        _exact(q["a"], wq["a"], "packed a"),
+        _exact(q["b"], wq["b"], "packed b (unaligned)"),
+        _exact(q["c"], wq["c"], "packed c"),
+    ])

@@ -5,8 +5,14 @@ holds the references.
 
 Compile: pykc compile tests/gpu/kernels/api_kernels6.py --arch sm_90 -o <root>/api_kernels6
 """
-from numba import cuda, float32, int16, int32, uint64
+import numpy as np
+from numba import cuda, float32, float64, from_dtype, int16, int32, uint64, void
 from numba.cuda import libdevice
+
+# Records: an aligned dtype (padding after `n`) and a packed one (`b` at byte 2).
+particle = np.dtype([("x", np.float32), ("n", np.int8), ("m", np.float64)], align=True)
+Particle = from_dtype(particle)
+Packed = from_dtype(np.dtype([("a", np.int16), ("b", np.float64), ("c", np.uint8)]))
 
 
 @cuda.jit("void(int32[::1], int32[::1], int32[::1], int64[::1], int64[::1], int64[:, ::1])")
@@ -128,3 +134,18 @@ def cache_hints(a, h, m, d, u, s, hout, mout, dout):
     dout[i] = cuda.ldcv(d, i) + cuda.ldlu(d, -1)
     cuda.stcg(u, i, cuda.ldcv(u, i) + uint64(3))
     cuda.stcs(s, i, cuda.ldcg(s, i) - 7)
+
+
+@cuda.jit(void(Particle[::1], Packed[:, ::1], float64[::1]))
+def records(p, q, out):
+    i = cuda.grid(1)
+    if i >= p.shape[0]:
+        return
+    r = p[i]
+    r.x = r.x * 2
+    p[i]["m"] += r.n
+    p[i].n = i % 100
+    row = q[i]
+    out[i] = row[0].b + row[1]["a"] * 0.5 + row[1].c
+    q[i, 0].b = row[1].a
+    q[i, 1]["c"] += 3
