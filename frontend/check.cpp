@@ -2491,6 +2491,56 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
                      fn == Fp16Fn::Hge || fn == Fp16Fn::Hlt || fn == Fp16Fn::Hle;
       return valueOf(compare ? types().boolean() : half);
     }
+    case Intrinsic::Random: {
+      // numba.cuda.random: (states, index) with states a 1-d array of records
+      // holding uint64 fields s0 and s1 (xoroshiro128p_dtype); init also takes
+      // a seed; uint64_to_unit_float32/64 take an integer.
+      auto fn = static_cast<RandomFn>(callee.meaning.payload);
+      bool unit = fn == RandomFn::ToUnitFloat32 || fn == RandomFn::ToUnitFloat64;
+      size_t arity = unit ? 1 : fn == RandomFn::InitState ? 3 : 2;
+      std::string what = unit ? "1 argument" : arity == 3 ? "3 arguments (states, index, seed)"
+                                                          : "2 arguments (states, index)";
+      if (!needArgs(arity, arity, what)) return Val::bad();
+      for (size_t k = unit ? 0 : 1; k < args.size(); ++k) {
+        if (!args[k].isValue() || !types().isIntegral(args[k].type)) {
+          error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+                "`" + name + "` takes an integer " + (k == 2 ? "seed" : unit ? "value" : "index") +
+                    ", found `" + (args[k].isValue() ? typeName(args[k].type) : textOf(argList[k])) +
+                    "`");
+          return Val::bad();
+        }
+      }
+      if (!unit) {
+        TypeId states = args[0].isValue() ? args[0].type : TypeId();
+        bool ok = states.valid() && types().isArray(states) && types().get(states).ndim == 1;
+        if (ok) {
+          TypeId rec = types().get(states).element;
+          ok = types().isRecord(rec);
+          for (const char* field : {"s0", "s1"}) {
+            auto index = ok ? types().fieldIndex(rec, field) : std::nullopt;
+            ok = ok && index && types().get(rec).elements[*index] == types().uint64();
+          }
+        }
+        if (!ok) {
+          error(ast_.expr(argList[0]).range, Diag::InvalidCall,
+                "`" + name + "` takes a 1-d array of `xoroshiro128p_dtype` states, found `" +
+                    (states.valid() ? typeName(states) : textOf(argList[0])) + "`");
+          return Val::bad();
+        }
+      }
+      Val v;
+      switch (fn) {
+        case RandomFn::Next: v = valueOf(types().uint64()); break;
+        case RandomFn::Jump:
+        case RandomFn::InitState: v = valueOf(types().none()); break;
+        case RandomFn::UniformFloat32:
+        case RandomFn::NormalFloat32:
+        case RandomFn::ToUnitFloat32: v = valueOf(types().float32()); break;
+        default: v = valueOf(types().float64()); break;
+      }
+      v.meaning = callee.meaning;
+      return v;
+    }
     case Intrinsic::CacheLoad:
     case Intrinsic::CacheStore: {
       Val v = checkCacheHint(id, kind, c, args);

@@ -136,6 +136,17 @@ constexpr std::string_view kCacheLoads[] = {"ca", "cg", "cs", "lu", "cv"};
 constexpr std::string_view kCacheStores[] = {"cg", "cs", "wb", "wt"};
 }  // namespace
 
+namespace {
+constexpr std::string_view kRandomFns[] = {
+    "xoroshiro128p_next", "xoroshiro128p_jump", "xoroshiro128p_uniform_float32",
+    "xoroshiro128p_uniform_float64", "xoroshiro128p_normal_float32",
+    "xoroshiro128p_normal_float64", "init_xoroshiro128p_state", "uint64_to_unit_float32",
+    "uint64_to_unit_float64",
+};
+}  // namespace
+
+std::string_view randomFnName(RandomFn fn) { return kRandomFns[static_cast<unsigned>(fn)]; }
+
 std::string_view cacheLoadOperator(uint32_t index) { return kCacheLoads[index]; }
 std::string_view cacheStoreOperator(uint32_t index) { return kCacheStores[index]; }
 
@@ -268,6 +279,11 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     TypeId u64 = types.uint64();
     return make(Intrinsic::TypeObject, path,
                 makeRecord(types, {{"s0", u64}, {"s1", u64}}, true).index);
+  }
+  if (parent == "numba.cuda.random") {
+    for (uint32_t i = 0; i < std::size(kRandomFns); ++i) {
+      if (kRandomFns[i] == attr) return make(Intrinsic::Random, path, i);
+    }
   }
   if (parent == "numba.cuda.libdevice") {
     if (auto index = findLibdeviceFn(attr)) return make(Intrinsic::Libdevice, path, *index);

@@ -94,6 +94,8 @@ enum class Intrinsic : uint16_t {
   // cuda.ldca/ldcg/ldcs/ldlu/ldcv (payload: the operator's index in
   // cacheLoadOperator) and cuda.stcg/stcs/stwb/stwt (cacheStoreOperator).
   CacheLoad, CacheStore,
+  // numba.cuda.random's device functions: payload is a RandomFn.
+  Random,
   // math.<fn>: payload is a MathFn.
   Math,
   // A numba/NumPy scalar type used as a value (`float32`, `np.float32`):
@@ -162,6 +164,13 @@ struct LibdeviceSignature {
   TypeId value;
 };
 LibdeviceSignature libdeviceSignature(uint32_t index, TypeTable& types);
+
+// numba.cuda.random's device functions (numba-cuda's random.py).
+enum class RandomFn : uint8_t {
+  Next, Jump, UniformFloat32, UniformFloat64, NormalFloat32, NormalFloat64, InitState,
+  ToUnitFloat32, ToUnitFloat64,
+};
+std::string_view randomFnName(RandomFn fn);
 
 // The PTX cache operators of cuda.ld<op> (0..4: ca cg cs lu cv) and
 // cuda.st<op> (0..3: cg cs wb wt).

@@ -29,6 +29,7 @@
 #include "lowering/complex_math.h"
 #include "lowering/cache_hints.h"
 #include "lowering/libdevice_calls.h"
+#include "lowering/xoroshiro.h"
 
 namespace lowering {
 namespace {
@@ -2785,6 +2786,27 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
     }
     case Intrinsic::Fp16:
       return emitFp16(static_cast<Fp16Fn>(m.payload), args);
+    case Intrinsic::Random: {
+      auto fn = static_cast<RandomFn>(m.payload);
+      if (fn == RandomFn::ToUnitFloat32 || fn == RandomFn::ToUnitFloat64) {
+        return lowerRandom(builder_, ml_.module(), fn, XoroshiroState{},
+                           emitExprAs(args[0], types().uint64()));
+      }
+      // states[index] (numba's getitem: negative indices wrap), its fields.
+      TypeId statesType = typeOf(args[0]);
+      llvm::Value* states = emitExpr(args[0]);
+      llvm::Value* index = emitExpr(args[1]);
+      llvm::Value* seed = args.size() > 2 ? emitExprAs(args[2], types().uint64()) : nullptr;
+      llvm::Value* element = elementPointerOf(states, statesType, index, typeOf(args[1]));
+      TypeId rec = types().get(statesType).element;
+      const Type& rt = types().get(rec);
+      auto field = [&](const char* name) {
+        return builder_.CreateConstInBoundsGEP1_64(
+            builder_.getInt8Ty(), element, rt.fieldOffsets[*types().fieldIndex(rec, name)]);
+      };
+      return lowerRandom(builder_, ml_.module(), fn, XoroshiroState{field("s0"), field("s1")},
+                         seed);
+    }
     case Intrinsic::CacheLoad:
     case Intrinsic::CacheStore: {
       TypeId targetType = typeOf(args[0]);

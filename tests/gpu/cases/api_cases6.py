@@ -324,3 +324,91 @@ def _records(ctx):
         _exact(q["b"], wq["b"], "packed b (unaligned)"),
         _exact(q["c"], wq["c"], "packed c"),
     ])
+
+
+# ------------------------------------------------------------------------ numba.cuda.random
+# numba-cuda's random.py transcribed with Python integers (raw draws, uniforms, jumps and
+# seeding are exact); the normals use NumPy's float32 log/sqrt/cos where the GPU uses
+# libdevice's (a few ulp apart), so they are compared with a tolerance.
+
+_M64 = (1 << 64) - 1
+
+
+def _next(s):
+    s0, s1 = s
+    r = (s0 + s1) & _M64
+    s1 ^= s0
+    rotl = lambda x, k: ((x << k) | (x >> (64 - k))) & _M64  # noqa: E731
+    return r, (rotl(s0, 55) ^ s1 ^ ((s1 << 14) & _M64), rotl(s1, 36))
+
+
+def _jump(s):
+    a0 = a1 = 0
+    for word in (0xBEAC0467EBA5FACB, 0xD86B048B86AA9922):
+        for b in range(64):
+            if word >> b & 1:
+                a0, a1 = a0 ^ s[0], a1 ^ s[1]
+            s = _next(s)[1]
+    return a0, a1
+
+
+def _unit64(x):
+    return float(x >> 11) * (1.0 / (1 << 53))
+
+
+def _normal(u1, u2, f64):
+    u1, u2 = np.float32(u1), np.float32(u2)
+    log = np.log(u1)                                     # float32 in both (numba's typing)
+    if f64:
+        return math.sqrt(-2.0 * float(log)) * math.cos(2 * math.pi * float(u2))
+    return float(np.sqrt(np.float32(-2.0) * log) * np.cos(np.float32(2 * math.pi) * u2))
+
+
+@case("api6 random_xoroshiro128p", FOLDER)
+def _random(ctx):
+    import pykc.random as pr
+    mod = ctx.load()
+    n = int(ctx.rng.integers(100, 600))
+    seed = int(ctx.rng.integers(0, 2**63))
+    states = pr.create_xoroshiro128p_states(n, seed, subsequence_start=int(ctx.rng.integers(0, 3)))
+    start = states.copy()
+    raw = ctx.poison((n, 5), np.uint64)
+    f32 = ctx.poison((n, 6), np.float32)
+    f64 = ctx.poison((n, 6), np.float64)
+    mod.random_draws[_blocks(n), TPB](states, raw, f32, f64)
+    want_raw = np.zeros((n, 5), np.uint64)
+    want32 = np.zeros((n, 6), np.float64)
+    want64 = np.zeros((n, 6), np.float64)
+    want_states = np.zeros(n, pr.xoroshiro128p_dtype)
+    for i in range(n):
+        s = (int(start[i]["s0"]), int(start[i]["s1"]))
+        for k in range(5):
+            want_raw[i, k], s = _next(s)
+        for k in range(3):
+            x, s = _next(s)
+            want32[i, 2 * k] = float(np.float32(_unit64(x)))
+            x, s = _next(s)
+            want64[i, 2 * k] = _unit64(x)
+            a, s = _next(s)
+            b, s = _next(s)
+            want32[i, 2 * k + 1] = _normal(np.float32(_unit64(a)), np.float32(_unit64(b)), False)
+            a, s = _next(s)
+            b, s = _next(s)
+            want64[i, 2 * k + 1] = _normal(np.float32(_unit64(a)), np.float32(_unit64(b)), True)
+        want_states[i] = _jump(s) if i % 2 == 0 else s
+    notes = [
+        _exact(raw, want_raw, "xoroshiro128p_next"),
+        _exact(f32[:, 0::2].astype(np.float64), want32[:, 0::2], "uniform_float32"),
+        _exact(f64[:, 0::2], want64[:, 0::2], "uniform_float64"),
+        _close(f32[:, 1::2], want32[:, 1::2], 2e-6, 2e-6, "normal_float32"),
+        _close(f64[:, 1::2], want64[:, 1::2], 2e-7, 2e-7, "normal_float64"),
+        _exact(states["s0"], want_states["s0"], "states s0 after draws and jumps"),
+        _exact(states["s1"], want_states["s1"], "states s1 after draws and jumps"),
+    ]
+    # Seeding on the GPU (init_xoroshiro128p_state) against the host helper's SplitMix64.
+    fresh = np.zeros(n, pr.xoroshiro128p_dtype)
+    mod.random_init[_blocks(n), TPB](fresh, np.uint64(seed))
+    want_init = np.array([pr._splitmix64((seed + i) & _M64) for i in range(n)], np.uint64)
+    notes.append(_exact(fresh["s0"], want_init, "init_xoroshiro128p_state s0"))
+    notes.append(_exact(fresh["s1"], want_init, "init_xoroshiro128p_state s1"))
+    return "; ".join(notes)

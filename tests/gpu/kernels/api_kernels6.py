@@ -8,6 +8,10 @@ Compile: pykc compile tests/gpu/kernels/api_kernels6.py --arch sm_90 -o <root>/a
 import numpy as np
 from numba import cuda, float32, float64, from_dtype, int16, int32, uint64, void
 from numba.cuda import libdevice
+from numba.cuda.random import (init_xoroshiro128p_state, xoroshiro128p_jump, xoroshiro128p_next,
+                               xoroshiro128p_normal_float32, xoroshiro128p_normal_float64,
+                               xoroshiro128p_type, xoroshiro128p_uniform_float32,
+                               xoroshiro128p_uniform_float64)
 
 # Records: an aligned dtype (padding after `n`) and a packed one (`b` at byte 2).
 particle = np.dtype([("x", np.float32), ("n", np.int8), ("m", np.float64)], align=True)
@@ -149,3 +153,26 @@ def records(p, q, out):
     out[i] = row[0].b + row[1]["a"] * 0.5 + row[1].c
     q[i, 0].b = row[1].a
     q[i, 1]["c"] += 3
+
+
+@cuda.jit(void(xoroshiro128p_type[::1], uint64[:, ::1], float32[:, ::1], float64[:, ::1]))
+def random_draws(states, raw, f32, f64):
+    i = cuda.grid(1)
+    if i >= states.shape[0]:
+        return
+    for k in range(raw.shape[1]):
+        raw[i, k] = xoroshiro128p_next(states, i)
+    for k in range(f32.shape[1] // 2):
+        f32[i, 2 * k] = xoroshiro128p_uniform_float32(states, i)
+        f64[i, 2 * k] = xoroshiro128p_uniform_float64(states, i)
+        f32[i, 2 * k + 1] = xoroshiro128p_normal_float32(states, i)
+        f64[i, 2 * k + 1] = xoroshiro128p_normal_float64(states, i)
+    if i % 2 == 0:
+        xoroshiro128p_jump(states, i)
+
+
+@cuda.jit(void(xoroshiro128p_type[::1], uint64))
+def random_init(states, seed):
+    i = cuda.grid(1)
+    if i < states.shape[0]:
+        init_xoroshiro128p_state(states, i, seed + i)
