@@ -1356,6 +1356,14 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
   std::string attr(ast_.str(a.attr));
   const Expr& e = ast_.expr(id);
   if (base.isValue() && types().isRecord(base.type)) return recordField(e.range, base.type, attr);
+  if (base.isValue() && types().isVector(base.type)) {
+    // A vector type's `.x .y .z .w` (read-only, as numba's attribute wrappers).
+    const auto& elements = types().get(base.type).elements;
+    size_t index = std::string_view("xyzw").find(attr);
+    if (attr.size() == 1 && index < elements.size()) return valueOf(elements[index]);
+    error(e.range, Diag::UnknownAttribute, typeName(base.type), attr);
+    return Val::bad();
+  }
   switch (base.meaning.kind) {
     case Intrinsic::ThreadIdx:
     case Intrinsic::BlockIdx:
@@ -2490,6 +2498,42 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       bool compare = fn == Fp16Fn::Heq || fn == Fp16Fn::Hne || fn == Fp16Fn::Hgt ||
                      fn == Fp16Fn::Hge || fn == Fp16Fn::Hlt || fn == Fp16Fn::Hle;
       return valueOf(compare ? types().boolean() : half);
+    }
+    case Intrinsic::VectorCtor: {
+      // numba-cuda's constructor overloads: the arguments' elements (a number
+      // is one, converted to the base type; a vector of the same base type is
+      // its count) fill the vector exactly.
+      TypeId vector(callee.meaning.payload);
+      const Type& vt = types().get(vector);
+      if (!c.keywords.empty()) {
+        error(e.range, Diag::InvalidCall, "pass the arguments of `" + name + "` by position");
+        return Val::bad();
+      }
+      size_t filled = 0;
+      for (size_t k = 0; k < args.size(); ++k) {
+        TypeId t = args[k].isValue() ? args[k].type : TypeId();
+        if (t.valid() && types().isNumber(t)) {
+          ++filled;
+          continue;
+        }
+        if (t.valid() && types().isVector(t) && types().get(t).elements[0] == vt.elements[0]) {
+          filled += types().get(t).elements.size();
+          continue;
+        }
+        error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+              "`" + name + "` takes numbers and `" + typeName(vt.elements[0]) +
+                  "` vectors, found `" + (t.valid() ? typeName(t) : textOf(argList[k])) + "`");
+        return Val::bad();
+      }
+      if (filled != vt.elements.size()) {
+        error(e.range, Diag::InvalidCall,
+              "`" + name + "` needs " + std::to_string(vt.elements.size()) +
+                  " elements, found " + std::to_string(filled));
+        return Val::bad();
+      }
+      Val v = valueOf(vector);
+      v.meaning = callee.meaning;
+      return v;
     }
     case Intrinsic::Random: {
       // numba.cuda.random: (states, index) with states a 1-d array of records

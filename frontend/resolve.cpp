@@ -216,6 +216,50 @@ double mathConstValue(uint32_t payload) {
   }
 }
 
+namespace {
+// numba-cuda's vector types: `<dtype>x<n>` for the 10 integer and float
+// dtypes and n = 1..4, and CUDA's aliases (`float4`, `int2`, `uchar3`, ...:
+// long is 64-bit, as on Linux).
+std::optional<TypeId> vectorTypeByName(TypeTable& types, std::string_view name) {
+  if (name.empty() || name.back() < '1' || name.back() > '4') return std::nullopt;
+  unsigned count = static_cast<unsigned>(name.back() - '0');
+  std::string_view base = name.substr(0, name.size() - 1);
+  static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+      {"char", "int8"},       {"short", "int16"},     {"int", "int32"},
+      {"long", "int64"},      {"longlong", "int64"},  {"uchar", "uint8"},
+      {"ushort", "uint16"},   {"uint", "uint32"},     {"ulong", "uint64"},
+      {"ulonglong", "uint64"}, {"float", "float32"},  {"double", "float64"},
+  };
+  for (const auto& [alias, dtype] : kAliases) {
+    if (base == alias) {
+      base = dtype;
+      break;
+    }
+  }
+  if (base.ends_with("x")) {
+    base.remove_suffix(1);
+  } else if (base.find_first_of("0123456789") != std::string_view::npos &&
+             base != "int8" && base != "int16" && base != "int32" && base != "int64" &&
+             base != "uint8" && base != "uint16" && base != "uint32" && base != "uint64" &&
+             base != "float32" && base != "float64") {
+    return std::nullopt;
+  }
+  // Only the aliases may omit the `x` (`float32x4`, never `float324`).
+  bool alias = std::any_of(std::begin(kAliases), std::end(kAliases),
+                           [&](const auto& a) { return name.substr(0, name.size() - 1) == a.first; });
+  if (!alias && !name.substr(0, name.size() - 1).ends_with("x")) return std::nullopt;
+  static constexpr std::string_view kBases[] = {"int8",   "int16",  "int32",  "int64",
+                                                "uint8",  "uint16", "uint32", "uint64",
+                                                "float32", "float64"};
+  if (std::find(std::begin(kBases), std::end(kBases), base) == std::end(kBases)) {
+    return std::nullopt;
+  }
+  auto element = scalarTypeByName(types, base);
+  if (!element) return std::nullopt;
+  return types.vector(*element, count);
+}
+}  // namespace
+
 std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   if (path == "numba" || path == "numba.cuda" || path == "math" || path == "numpy" ||
       path == "cmath" ||
@@ -239,6 +283,9 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   if (parent == "numba.cuda") {
     for (const NamedIntrinsic& n : kCudaAttributes) {
       if (n.name == attr) return make(n.kind, path);
+    }
+    if (auto vector = vectorTypeByName(types, attr)) {
+      return make(Intrinsic::VectorCtor, path, vector->index);
     }
     if (attr.size() == 4 && attr.starts_with("ld")) {
       for (uint32_t i = 0; i < std::size(kCacheLoads); ++i) {

@@ -96,6 +96,9 @@ enum class Intrinsic : uint16_t {
   CacheLoad, CacheStore,
   // numba.cuda.random's device functions: payload is a RandomFn.
   Random,
+  // A CUDA vector type's constructor (`cuda.float32x4`, `cuda.float4`):
+  // payload is the vector's TypeId index.
+  VectorCtor,
   // math.<fn>: payload is a MathFn.
   Math,
   // A numba/NumPy scalar type used as a value (`float32`, `np.float32`):

@@ -108,6 +108,14 @@ TypeId makeRecord(TypeTable& types, const std::vector<std::pair<std::string, Typ
   return types.record(std::move(names), std::move(elements), std::move(offsets), offset, aligned);
 }
 
+TypeId TypeTable::vector(TypeId element, unsigned count) {
+  Type t;
+  t.kind = TypeKind::Tuple;
+  t.elements.assign(count, element);
+  t.vectorName = dtypeName(element) + "x" + std::to_string(count);
+  return intern(t);
+}
+
 TypeId TypeTable::pointer(TypeId pointee) {
   Type t;
   t.kind = TypeKind::Pointer;
@@ -151,6 +159,7 @@ std::string TypeTable::name(TypeId id) const {
       return "array(" + dtypeName(t.element) + ", " + std::to_string(t.ndim) + "d, " +
              layoutChar(t.layout) + ")";
     case TypeKind::Tuple: {
+      if (!t.vectorName.empty()) return t.vectorName;
       bool uniform = !t.elements.empty() &&
                      std::all_of(t.elements.begin(), t.elements.end(),
                                  [&](TypeId e) { return e == t.elements[0]; });
@@ -237,6 +246,7 @@ std::string TypeTable::abiCode(TypeId id) const {
       return s;
     }
     case TypeKind::Tuple: {
+      if (!t.vectorName.empty()) return "x" + abiCode(t.elements[0]) + std::to_string(t.elements.size());
       std::string s = "t" + std::to_string(t.elements.size());
       for (TypeId e : t.elements) {
         s += abiCode(e);

@@ -48,12 +48,16 @@ struct Type {
   std::vector<uint32_t> fieldOffsets;
   uint32_t size = 0;
   bool aligned = false;
+  // Tuple: a CUDA vector type's name (`float32x4`), empty for plain tuples.
+  // A vector is a tuple of 1-4 elements of one type with `.x .y .z .w`.
+  std::string vectorName;
 
   using Key = std::tuple<TypeKind, uint8_t, bool, uint32_t, uint8_t, Layout, std::vector<TypeId>,
-                         std::vector<std::string>, std::vector<uint32_t>, uint32_t, bool>;
+                         std::vector<std::string>, std::vector<uint32_t>, uint32_t, bool,
+                         std::string>;
   Key key() const {
     return Key(kind, bits, isSigned, element.index, ndim, layout, elements, fieldNames,
-               fieldOffsets, size, aligned);
+               fieldOffsets, size, aligned, vectorName);
   }
 };
 
@@ -86,6 +90,9 @@ public:
   // the caller's: makeRecord below).
   TypeId record(std::vector<std::string> names, std::vector<TypeId> fields,
                 std::vector<uint32_t> offsets, uint32_t size, bool aligned);
+  // The CUDA vector type `<dtype>x<count>` (numba-cuda's vector_types.py).
+  TypeId vector(TypeId element, unsigned count);
+  bool isVector(TypeId t) const { return isTuple(t) && !get(t).vectorName.empty(); }
   // CPointer(pointee); pointer(none()) is `voidptr`.
   TypeId pointer(TypeId pointee);
   TypeId uniTuple(TypeId element, unsigned count) {

@@ -2159,6 +2159,11 @@ llvm::Value* FunctionLowering::emitAttribute(ExprId id, const ast::Attribute& a)
   const ExprMeaning& m = inst_.meanings[id.index];
   TypeId fieldType;
   if (llvm::Value* field = recordFieldTarget(id, fieldType)) return loadField(field, fieldType);
+  if (TypeId base = typeOf(a.value); base.valid() && types().isVector(base)) {
+    std::string_view attr = ast_.str(a.attr);
+    return builder_.CreateExtractValue(emitExpr(a.value),
+                                       static_cast<unsigned>(std::string_view("xyzw").find(attr)));
+  }
   switch (m.kind) {
     case Intrinsic::ThreadIdx:
     case Intrinsic::BlockIdx:
@@ -2786,6 +2791,27 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
     }
     case Intrinsic::Fp16:
       return emitFp16(static_cast<Fp16Fn>(m.payload), args);
+    case Intrinsic::VectorCtor: {
+      // The arguments' elements in order, numbers converted to the base type.
+      TypeId element = types().get(t).elements[0];
+      std::vector<llvm::Value*> parts;
+      for (ExprId arg : args) {
+        TypeId at = typeOf(arg);
+        llvm::Value* v = emitExpr(arg);
+        if (types().isVector(at)) {
+          for (unsigned k = 0; k < types().get(at).elements.size(); ++k) {
+            parts.push_back(builder_.CreateExtractValue(v, k));
+          }
+        } else {
+          parts.push_back(convert(v, at, element));
+        }
+      }
+      llvm::Value* vector = llvm::PoisonValue::get(llvmType(t));
+      for (unsigned k = 0; k < parts.size(); ++k) {
+        vector = builder_.CreateInsertValue(vector, parts[k], k);
+      }
+      return vector;
+    }
     case Intrinsic::Random: {
       auto fn = static_cast<RandomFn>(m.payload);
       if (fn == RandomFn::ToUnitFloat32 || fn == RandomFn::ToUnitFloat64) {

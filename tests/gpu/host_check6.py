@@ -1,9 +1,9 @@
-"""Host check of the record and numba.cuda.random kernels of
+"""Host check of the record, numba.cuda.random and vector-type kernels of
 tests/gpu/kernels/api_kernels6.py without a GPU: compiles them (the file's other kernels
-use inline PTX and libdevice-only functions, so only these three are taken) with
+use inline PTX and libdevice-only functions, so only these are taken) with
 `pykc --emit llvm`, runs the lowered IR on the host through host_run.py (glibc's libm for
 libdevice's logf/sqrt/cos) and applies the GPU cases of cases/api_cases6.py to the
-results: records and xoroshiro128+ draws, uniforms, jumps and seeding exact, normals
+results: records, vectors and xoroshiro128+ draws, uniforms, jumps and seeding exact, normals
 within the cases' tolerances. The GPU cases remain the proof; this catches logic errors
 in CI.
 
@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(HERE, "cases"))
 import host_run  # noqa: E402
 import api_cases6 as ref  # noqa: E402
 
-KERNELS = ("records", "random_draws", "random_init")
+KERNELS = ("records", "random_draws", "random_init", "dot3", "vectors")
 
 
 def host_source() -> str:
@@ -98,7 +98,7 @@ def main() -> int:
         symbols = [line.split("@")[1].split("(")[0] for line in open(ll)
                    if line.startswith("define ptx_kernel")]
         lib = host_run.load(ll, d)
-        for case in (ref._records, ref._random):
+        for case in (ref._records, ref._random, ref._vectors):
             try:
                 print(case(HostContext(lib, symbols, 7)))
             except AssertionError as e:

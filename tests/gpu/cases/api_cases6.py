@@ -412,3 +412,28 @@ def _random(ctx):
     notes.append(_exact(fresh["s0"], want_init, "init_xoroshiro128p_state s0"))
     notes.append(_exact(fresh["s1"], want_init, "init_xoroshiro128p_state s1"))
     return "; ".join(notes)
+
+
+# ------------------------------------------------------------------------ vector types
+
+@case("api6 vectors", FOLDER)
+def _vectors(ctx):
+    mod = ctx.load()
+    n = int(ctx.rng.integers(200, 3000))
+    fin = ctx.randn((n, 4), np.float32)
+    f0 = fin.copy()
+    iout = ctx.poison(n, np.int32)
+    dout = ctx.poison(n, np.float64)
+    mod.vectors[_blocks(n), TPB](fin, iout, dout)
+    idx = np.arange(n)
+    want = f0.copy()
+    want[:, 0] = 2.5
+    want[:, 1] = f0[:, 2]
+    want[:, 2] = f0[:, 1] + f0[:, 0]
+    p3 = f0[:, 3].astype(np.float64)
+    return "; ".join([
+        _exact(fin, want, "float32x2/float4/float32x4 from parts"),
+        _exact(iout, (idx * 10 - 3 * idx).astype(np.int32), "int2"),
+        _close(dout, p3 * 2 + 1.5 * idx + idx * p3, 1e-15, 1e-12,
+               "double3 through a device function"),
+    ])

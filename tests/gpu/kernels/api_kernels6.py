@@ -176,3 +176,25 @@ def random_init(states, seed):
     i = cuda.grid(1)
     if i < states.shape[0]:
         init_xoroshiro128p_state(states, i, seed + i)
+
+
+@cuda.jit(device=True)
+def dot3(a, b):
+    return a.x * b.x + a.y * b.y + a.z * b.z
+
+
+@cuda.jit("void(float32[:, ::1], int32[::1], float64[::1])")
+def vectors(fin, iout, dout):
+    i = cuda.grid(1)
+    if i >= fin.shape[0]:
+        return
+    a = cuda.float32x2(fin[i, 0], fin[i, 1])
+    b = cuda.float4(a, fin[i, 2], 2.5)
+    c = cuda.float32x4(cuda.float32x1(b.w), cuda.float32x3(b.z, b.y, b.x))
+    fin[i, 0] = c.x
+    fin[i, 1] = c.y
+    fin[i, 2] = c.z + c.w
+    v = cuda.int2(i, -3 * i)
+    iout[i] = v.x * 10 + v.y
+    p = cuda.double3(fin[i, 3], 1.5, i)
+    dout[i] = dot3(p, cuda.float64x3(2, p.z, p.x))
