@@ -129,6 +129,14 @@ private:
   Val checkMathCall(ExprId id, MathFn fn, const ast::Call& c, const std::vector<Val>& args);
   Val checkArrayAlloc(ExprId id, const Val& callee, const ast::Call& c);
   Val checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c, const std::vector<Val>& args);
+  Val checkCacheHint(ExprId id, Intrinsic kind, const ast::Call& c, const std::vector<Val>& args);
+  // The field `name` of a record type (an error at `where` when it has none).
+  Val recordField(const NodeRange& where, TypeId record, const std::string& name);
+  // Whether `id` is a record value (checks it).
+  bool isRecordValue(ExprId id) {
+    Val v = checkExpr(id);
+    return v.isValue() && types().isRecord(v.type);
+  }
   Val checkDeviceCall(ExprId id, uint32_t function, const ast::Call& c,
                       const std::vector<Val>& args);
   Val checkExternCall(ExprId id, uint32_t index, const ast::Call& c, const std::vector<Val>& args);
@@ -410,6 +418,9 @@ void FunctionChecker::checkStmt(StmtId id) {
           return;
         }
         current = valueOf(it->second);
+        record(a.target, current);
+      } else if (target.is<ast::Attribute>() && isRecordValue(target.as<ast::Attribute>().value)) {
+        current = checkAttribute(a.target, target.as<ast::Attribute>());
         record(a.target, current);
       } else if (target.is<ast::Subscript>()) {
         current = checkSubscript(a.target, target.as<ast::Subscript>());
@@ -945,7 +956,23 @@ void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRa
     }
     return;
   }
-  if (t.is<ast::Attribute>()) {
+  if (const auto* attr = t.dyn<ast::Attribute>()) {
+    Val base = checkExpr(attr->value);
+    if (base.isValue() && types().isRecord(base.type)) {
+      // `r.x = v` / `a[i].x = v`: a store into the record's field.
+      Val field = recordField(t.range, base.type, std::string(ast_.str(attr->attr)));
+      record(target, field);
+      if (!field.isValue() || !value.ok) return;
+      if (!value.isValue() || !types().isScalar(value.type) ||
+          (types().isComplex(value.type) && !types().isComplex(field.type))) {
+        error(valueRange, Diag::InvalidAssignment,
+              "cannot store `" + (value.type.valid() ? typeName(value.type) : textOf(target)) +
+                  "` into field `" + std::string(ast_.str(attr->attr)) + "` of type `" +
+                  typeName(field.type) + "`");
+      }
+      return;
+    }
+    if (!base.ok) return;
     error(t.range, Diag::InvalidAssignment, "cannot assign to attribute `" + textOf(target) + "`");
     return;
   }
@@ -1335,6 +1362,15 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
   if (!base.ok) return Val::bad();
   std::string attr(ast_.str(a.attr));
   const Expr& e = ast_.expr(id);
+  if (base.isValue() && types().isRecord(base.type)) return recordField(e.range, base.type, attr);
+  if (base.isValue() && types().isVector(base.type)) {
+    // A vector type's `.x .y .z .w` (read-only, as numba's attribute wrappers).
+    const auto& elements = types().get(base.type).elements;
+    size_t index = std::string_view("xyzw").find(attr);
+    if (attr.size() == 1 && index < elements.size()) return valueOf(elements[index]);
+    error(e.range, Diag::UnknownAttribute, typeName(base.type), attr);
+    return Val::bad();
+  }
   switch (base.meaning.kind) {
     case Intrinsic::ThreadIdx:
     case Intrinsic::BlockIdx:
@@ -1563,6 +1599,17 @@ Val FunctionChecker::checkSubscript(ExprId id, const ast::Subscript& s) {
     checkExpr(s.slice);
     error(ast_.expr(s.value).range, Diag::NotIndexable, textOf(s.value));
     return Val::bad();
+  }
+  if (types().isRecord(base.type)) {
+    // `r['x']`: a field named by a string literal, as numba requires.
+    const Expr& key = ast_.expr(s.slice);
+    if (!key.is<ast::Constant>() || ast_.constantOf(s.slice).kind != ConstantKind::Str) {
+      checkExpr(s.slice);
+      error(key.range, Diag::InvalidIndex,
+            "a record is indexed by a field name (a string literal), found `" + textOf(s.slice) + "`");
+      return Val::bad();
+    }
+    return recordField(e.range, base.type, ast_.constantOf(s.slice).text);
   }
   const Expr& slice = ast_.expr(s.slice);
   bool hasSlice = slice.is<ast::Slice>();
@@ -2020,6 +2067,75 @@ Val FunctionChecker::checkArrayAlloc(ExprId id, const Val& callee, const ast::Ca
   return v;
 }
 
+Val FunctionChecker::recordField(const NodeRange& where, TypeId record, const std::string& name) {
+  auto index = types().fieldIndex(record, name);
+  if (!index) {
+    error(where, Diag::UnknownAttribute, typeName(record), name);
+    return Val::bad();
+  }
+  return valueOf(types().get(record).elements[*index]);
+}
+
+// cuda.ld<op>(array, i) and cuda.st<op>(array, i, value) (numba-cuda's
+// cache_hints.py): a 1-d array with an integer index, an n-d one with a tuple
+// of n integers, or a CPointer with an integer; elements of 8-64 bit
+// integers or floats.
+Val FunctionChecker::checkCacheHint(ExprId id, Intrinsic kind, const ast::Call& c,
+                                    const std::vector<Val>& args) {
+  const Expr& e = ast_.expr(id);
+  bool store = kind == Intrinsic::CacheStore;
+  std::string name = textOf(c.func);
+  if (args.size() != (store ? 3u : 2u) || !c.keywords.empty()) {
+    error(e.range, Diag::WrongArgCount, name,
+          store ? "3 arguments (array, index, value)" : "2 arguments (array, index)",
+          std::to_string(args.size() + ast_.list(c.keywords).size()));
+    return Val::bad();
+  }
+  auto argList = ast_.list(c.args);
+  TypeId target = args[0].isValue() ? args[0].type : TypeId();
+  bool isArray = target.valid() && types().isArray(target);
+  bool isPointer = target.valid() && types().isPointer(target) &&
+                   !types().isNone(types().get(target).element);
+  if (!isArray && !isPointer) {
+    error(ast_.expr(argList[0]).range, Diag::InvalidCall,
+          "`" + name + "` operates on arrays or pointers, found `" +
+              (target.valid() ? typeName(target) : textOf(argList[0])) + "`");
+    return Val::bad();
+  }
+  if (isPointer || types().get(target).ndim == 1) {
+    if (!args[1].isValue() || !types().isInt(args[1].type)) {
+      error(ast_.expr(argList[1]).range, Diag::InvalidIndex,
+            "`" + name + "` takes an integer index, found `" +
+                (args[1].isValue() ? typeName(args[1].type) : textOf(argList[1])) + "`");
+      return Val::bad();
+    }
+  } else {
+    unsigned ndim = types().get(target).ndim;
+    if (args[1].isValue() && !types().isTuple(args[1].type)) {
+      error(ast_.expr(argList[1]).range, Diag::InvalidIndex,
+            "`" + name + "` on a " + std::to_string(ndim) + "-d array takes a tuple of " +
+                std::to_string(ndim) + " indices");
+      return Val::bad();
+    }
+    if (!checkArrayIndex(argList[1], target, args[1])) return Val::bad();
+  }
+  TypeId element = types().get(target).element;
+  const Type& et = types().get(element);
+  if (!(et.kind == TypeKind::Int || et.kind == TypeKind::Float)) {
+    error(ast_.expr(argList[0]).range, Diag::InvalidCall,
+          "`" + name + "` needs integer or float elements, found `" + typeName(element) + "`");
+    return Val::bad();
+  }
+  if (!store) return valueOf(element);
+  if (!args[2].isValue() || !types().isNumber(args[2].type)) {
+    error(ast_.expr(argList[2]).range, Diag::InvalidCall,
+          "`" + name + "` stores a number, found `" +
+              (args[2].isValue() ? typeName(args[2].type) : textOf(argList[2])) + "`");
+    return Val::bad();
+  }
+  return valueOf(types().none());
+}
+
 Val FunctionChecker::checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c,
                                  const std::vector<Val>& args) {
   const Expr& e = ast_.expr(id);
@@ -2389,6 +2505,113 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       bool compare = fn == Fp16Fn::Heq || fn == Fp16Fn::Hne || fn == Fp16Fn::Hgt ||
                      fn == Fp16Fn::Hge || fn == Fp16Fn::Hlt || fn == Fp16Fn::Hle;
       return valueOf(compare ? types().boolean() : half);
+    }
+    case Intrinsic::VectorCtor: {
+      // numba-cuda's constructor overloads: the arguments' elements (a number
+      // is one, converted to the base type; a vector of the same base type is
+      // its count) fill the vector exactly.
+      TypeId vector(callee.meaning.payload);
+      const Type& vt = types().get(vector);
+      if (!c.keywords.empty()) {
+        error(e.range, Diag::InvalidCall, "pass the arguments of `" + name + "` by position");
+        return Val::bad();
+      }
+      size_t filled = 0;
+      for (size_t k = 0; k < args.size(); ++k) {
+        TypeId t = args[k].isValue() ? args[k].type : TypeId();
+        if (t.valid() && types().isNumber(t)) {
+          ++filled;
+          continue;
+        }
+        if (t.valid() && types().isVector(t) && types().get(t).elements[0] == vt.elements[0]) {
+          filled += types().get(t).elements.size();
+          continue;
+        }
+        error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+              "`" + name + "` takes numbers and `" + typeName(vt.elements[0]) +
+                  "` vectors, found `" + (t.valid() ? typeName(t) : textOf(argList[k])) + "`");
+        return Val::bad();
+      }
+      if (filled != vt.elements.size()) {
+        error(e.range, Diag::InvalidCall,
+              "`" + name + "` needs " + std::to_string(vt.elements.size()) +
+                  " elements, found " + std::to_string(filled));
+        return Val::bad();
+      }
+      Val v = valueOf(vector);
+      v.meaning = callee.meaning;
+      return v;
+    }
+    case Intrinsic::Random: {
+      // numba.cuda.random: (states, index) with states a 1-d array of records
+      // holding uint64 fields s0 and s1 (xoroshiro128p_dtype); init also takes
+      // a seed; uint64_to_unit_float32/64 take an integer.
+      auto fn = static_cast<RandomFn>(callee.meaning.payload);
+      bool unit = fn == RandomFn::ToUnitFloat32 || fn == RandomFn::ToUnitFloat64;
+      size_t arity = unit ? 1 : fn == RandomFn::InitState ? 3 : 2;
+      std::string what = unit ? "1 argument" : arity == 3 ? "3 arguments (states, index, seed)"
+                                                          : "2 arguments (states, index)";
+      if (!needArgs(arity, arity, what)) return Val::bad();
+      for (size_t k = unit ? 0 : 1; k < args.size(); ++k) {
+        if (!args[k].isValue() || !types().isIntegral(args[k].type)) {
+          error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+                "`" + name + "` takes an integer " + (k == 2 ? "seed" : unit ? "value" : "index") +
+                    ", found `" + (args[k].isValue() ? typeName(args[k].type) : textOf(argList[k])) +
+                    "`");
+          return Val::bad();
+        }
+      }
+      if (!unit) {
+        TypeId states = args[0].isValue() ? args[0].type : TypeId();
+        bool ok = states.valid() && types().isArray(states) && types().get(states).ndim == 1;
+        if (ok) {
+          TypeId rec = types().get(states).element;
+          ok = types().isRecord(rec);
+          for (const char* field : {"s0", "s1"}) {
+            auto index = ok ? types().fieldIndex(rec, field) : std::nullopt;
+            ok = ok && index && types().get(rec).elements[*index] == types().uint64();
+          }
+        }
+        if (!ok) {
+          error(ast_.expr(argList[0]).range, Diag::InvalidCall,
+                "`" + name + "` takes a 1-d array of `xoroshiro128p_dtype` states, found `" +
+                    (states.valid() ? typeName(states) : textOf(argList[0])) + "`");
+          return Val::bad();
+        }
+      }
+      Val v;
+      switch (fn) {
+        case RandomFn::Next: v = valueOf(types().uint64()); break;
+        case RandomFn::Jump:
+        case RandomFn::InitState: v = valueOf(types().none()); break;
+        case RandomFn::UniformFloat32:
+        case RandomFn::NormalFloat32:
+        case RandomFn::ToUnitFloat32: v = valueOf(types().float32()); break;
+        default: v = valueOf(types().float64()); break;
+      }
+      v.meaning = callee.meaning;
+      return v;
+    }
+    case Intrinsic::CacheLoad:
+    case Intrinsic::CacheStore: {
+      Val v = checkCacheHint(id, kind, c, args);
+      if (v.ok) v.meaning = callee.meaning;
+      return v;
+    }
+    case Intrinsic::Libdevice: {
+      // numba's stub signature: any number converts to each parameter's type.
+      LibdeviceSignature sig = libdeviceSignature(callee.meaning.payload, types());
+      if (!c.keywords.empty()) {
+        error(e.range, Diag::InvalidCall, "pass the arguments of `" + name + "` by position");
+        return Val::bad();
+      }
+      if (!needArgs(sig.args.size(), sig.args.size(), plural(sig.args.size(), "argument"))) {
+        return Val::bad();
+      }
+      for (size_t k = 0; k < args.size(); ++k) {
+        if (!needNumber(k)) return Val::bad();
+      }
+      return valueOf(sig.value);
     }
     case Intrinsic::Cmath: {
       auto fn = static_cast<CmathFn>(callee.meaning.payload);

@@ -1,7 +1,9 @@
 #include "frontend/resolve.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <set>
 
@@ -71,6 +73,7 @@ constexpr NamedIntrinsic kCudaAttributes[] = {
     {"nanosleep", Intrinsic::Nanosleep},
     {"const", Intrinsic::Module},
     {"fp16", Intrinsic::Module},
+    {"libdevice", Intrinsic::Module},
 };
 
 constexpr NamedIntrinsic kAtomics[] = {
@@ -122,6 +125,76 @@ unsigned fp16FnArity(Fp16Fn fn) {
   }
 }
 
+namespace {
+constexpr LibdeviceFn kLibdeviceFns[] = {
+#define PYKC_LIBDEVICE(Name, Result, Params) {#Name, Result, Params},
+#include "frontend/libdevice_functions.def"
+};
+}  // namespace
+
+namespace {
+constexpr std::string_view kCacheLoads[] = {"ca", "cg", "cs", "lu", "cv"};
+constexpr std::string_view kCacheStores[] = {"cg", "cs", "wb", "wt"};
+}  // namespace
+
+namespace {
+constexpr std::string_view kRandomFns[] = {
+    "xoroshiro128p_next", "xoroshiro128p_jump", "xoroshiro128p_uniform_float32",
+    "xoroshiro128p_uniform_float64", "xoroshiro128p_normal_float32",
+    "xoroshiro128p_normal_float64", "init_xoroshiro128p_state", "uint64_to_unit_float32",
+    "uint64_to_unit_float64",
+};
+}  // namespace
+
+std::string_view randomFnName(RandomFn fn) { return kRandomFns[static_cast<unsigned>(fn)]; }
+
+std::string_view cacheLoadOperator(uint32_t index) { return kCacheLoads[index]; }
+std::string_view cacheStoreOperator(uint32_t index) { return kCacheStores[index]; }
+
+std::optional<uint32_t> findLibdeviceFn(std::string_view name) {
+  // The table is sorted by name.
+  const LibdeviceFn* end = std::end(kLibdeviceFns);
+  const LibdeviceFn* it = std::lower_bound(
+      std::begin(kLibdeviceFns), end, name,
+      [](const LibdeviceFn& f, std::string_view n) { return f.name < n; });
+  if (it == end || it->name != name) return std::nullopt;
+  return static_cast<uint32_t>(it - std::begin(kLibdeviceFns));
+}
+
+const LibdeviceFn& libdeviceFn(uint32_t index) { return kLibdeviceFns[index]; }
+
+LibdeviceSignature libdeviceSignature(uint32_t index, TypeTable& types) {
+  auto typeOf = [&](char code) {
+    switch (code) {
+      case 'i': return types.int32();
+      case 'l': return types.int64();
+      case 's': return types.intType(16, true);
+      case 'f': return types.float32();
+      case 'd': return types.float64();
+      default: return types.none();
+    }
+  };
+  const LibdeviceFn& fn = kLibdeviceFns[index];
+  LibdeviceSignature sig;
+  sig.result = typeOf(fn.result[0]);
+  std::vector<TypeId> values;
+  if (!types.isNone(sig.result)) values.push_back(sig.result);
+  for (size_t k = 0; k < fn.params.size(); ++k) {
+    bool output = fn.params[k] == '*';
+    if (output) ++k;
+    TypeId t = typeOf(fn.params[k]);
+    sig.params.push_back(t);
+    sig.output.push_back(output);
+    if (output) {
+      values.push_back(t);
+    } else {
+      sig.args.push_back(t);
+    }
+  }
+  sig.value = values.size() == 1 ? values[0] : types.tuple(values);
+  return sig;
+}
+
 std::string_view mathFnName(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].name; }
 unsigned mathFnArity(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].arity; }
 
@@ -143,6 +216,50 @@ double mathConstValue(uint32_t payload) {
       return std::numeric_limits<double>::quiet_NaN();
   }
 }
+
+namespace {
+// numba-cuda's vector types: `<dtype>x<n>` for the 10 integer and float
+// dtypes and n = 1..4, and CUDA's aliases (`float4`, `int2`, `uchar3`, ...:
+// long is 64-bit, as on Linux).
+std::optional<TypeId> vectorTypeByName(TypeTable& types, std::string_view name) {
+  if (name.empty() || name.back() < '1' || name.back() > '4') return std::nullopt;
+  unsigned count = static_cast<unsigned>(name.back() - '0');
+  std::string_view base = name.substr(0, name.size() - 1);
+  static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+      {"char", "int8"},       {"short", "int16"},     {"int", "int32"},
+      {"long", "int64"},      {"longlong", "int64"},  {"uchar", "uint8"},
+      {"ushort", "uint16"},   {"uint", "uint32"},     {"ulong", "uint64"},
+      {"ulonglong", "uint64"}, {"float", "float32"},  {"double", "float64"},
+  };
+  for (const auto& [alias, dtype] : kAliases) {
+    if (base == alias) {
+      base = dtype;
+      break;
+    }
+  }
+  if (base.ends_with("x")) {
+    base.remove_suffix(1);
+  } else if (base.find_first_of("0123456789") != std::string_view::npos &&
+             base != "int8" && base != "int16" && base != "int32" && base != "int64" &&
+             base != "uint8" && base != "uint16" && base != "uint32" && base != "uint64" &&
+             base != "float32" && base != "float64") {
+    return std::nullopt;
+  }
+  // Only the aliases may omit the `x` (`float32x4`, never `float324`).
+  bool alias = std::any_of(std::begin(kAliases), std::end(kAliases),
+                           [&](const auto& a) { return name.substr(0, name.size() - 1) == a.first; });
+  if (!alias && !name.substr(0, name.size() - 1).ends_with("x")) return std::nullopt;
+  static constexpr std::string_view kBases[] = {"int8",   "int16",  "int32",  "int64",
+                                                "uint8",  "uint16", "uint32", "uint64",
+                                                "float32", "float64"};
+  if (std::find(std::begin(kBases), std::end(kBases), base) == std::end(kBases)) {
+    return std::nullopt;
+  }
+  auto element = scalarTypeByName(types, base);
+  if (!element) return std::nullopt;
+  return types.vector(*element, count);
+}
+}  // namespace
 
 std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   // cuTile Python (docs/TILE.md): `import cuda.tile as ct`.
@@ -169,7 +286,11 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
       path == "numba.types" || path == "numba.core" || path == "numba.core.types" ||
       path == "numba.cuda.shared" || path == "numba.cuda.local" ||
       path == "numba.cuda.atomic" || path == "numba.cuda.cg" || path == "numba.cuda.const" ||
-      path == "numba.cuda.fp16" || path == "cffi" || path == "cffi.FFI" || path == "os" ||
+      path == "numba.cuda.fp16" || path == "numba.cuda.libdevice" ||
+      path == "numba.cuda.random" ||
+      // Record dtypes are built at module level with these (resolve reads them).
+      path == "numba.from_dtype" || path == "numba.np.numpy_support.from_dtype" ||
+      path == "numpy.dtype" || path == "cffi" || path == "cffi.FFI" || path == "os" ||
       path == "os.path") {
     return make(Intrinsic::Module, path);
   }
@@ -182,6 +303,19 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   if (parent == "numba.cuda") {
     for (const NamedIntrinsic& n : kCudaAttributes) {
       if (n.name == attr) return make(n.kind, path);
+    }
+    if (auto vector = vectorTypeByName(types, attr)) {
+      return make(Intrinsic::VectorCtor, path, vector->index);
+    }
+    if (attr.size() == 4 && attr.starts_with("ld")) {
+      for (uint32_t i = 0; i < std::size(kCacheLoads); ++i) {
+        if (kCacheLoads[i] == attr.substr(2)) return make(Intrinsic::CacheLoad, path, i);
+      }
+    }
+    if (attr.size() == 4 && attr.starts_with("st")) {
+      for (uint32_t i = 0; i < std::size(kCacheStores); ++i) {
+        if (kCacheStores[i] == attr.substr(2)) return make(Intrinsic::CacheStore, path, i);
+      }
     }
   }
   if (parent == "numba.cuda.shared" && attr == "array") {
@@ -205,6 +339,21 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     for (uint32_t i = 0; i < std::size(kFp16Fns); ++i) {
       if (kFp16Fns[i] == attr) return make(Intrinsic::Fp16, path, i);
     }
+  }
+  if (parent == "numba.cuda.random" &&
+      (attr == "xoroshiro128p_type" || attr == "xoroshiro128p_dtype")) {
+    // np.dtype([('s0', np.uint64), ('s1', np.uint64)], align=True).
+    TypeId u64 = types.uint64();
+    return make(Intrinsic::TypeObject, path,
+                makeRecord(types, {{"s0", u64}, {"s1", u64}}, true).index);
+  }
+  if (parent == "numba.cuda.random") {
+    for (uint32_t i = 0; i < std::size(kRandomFns); ++i) {
+      if (kRandomFns[i] == attr) return make(Intrinsic::Random, path, i);
+    }
+  }
+  if (parent == "numba.cuda.libdevice") {
+    if (auto index = findLibdeviceFn(attr)) return make(Intrinsic::Libdevice, path, *index);
   }
   if (parent == "cmath") {
     for (uint32_t i = 0; i < std::size(kCmathFns); ++i) {
@@ -721,6 +870,13 @@ public:
       }
     }
     if (e.is<ast::Name>() || e.is<ast::Attribute>()) {
+      if (const auto* name = e.dyn<ast::Name>()) {
+        // A record type defined in this module (`rec = numba.from_dtype(...)`).
+        auto it = module_.globals.find(std::string(ast_.str(name->id)));
+        if (it != module_.globals.end() && it->second.kind == Intrinsic::TypeObject) {
+          return Result(TypeId(it->second.payload));
+        }
+      }
       auto path = entityPath(ast_, id, module_);
       if (path) {
         auto entity = lookupEntity(*path, module_.types);
@@ -737,8 +893,8 @@ public:
     if (const auto* s = e.dyn<ast::Subscript>()) {
       auto element = eval(s->value, false);
       if (!element) return std::nullopt;
-      if (!module_.types.isScalar(element->type)) {
-        diags_.error(loc, Diag::InvalidType, "only scalar types can be array elements");
+      if (!module_.types.isScalar(element->type) && !module_.types.isRecord(element->type)) {
+        diags_.error(loc, Diag::InvalidType, "only scalar and record types can be array elements");
         return std::nullopt;
       }
       std::vector<ExprId> dims;
@@ -1043,6 +1199,10 @@ private:
           bind(n, Entity{Intrinsic::CffiFfi, 0, n});
           return;
         }
+        if (auto record = recordOf(value)) {
+          bind(n, Entity{Intrinsic::TypeObject, record->index, n});
+          return;
+        }
       }
       if (auto text = foldPath(value)) stringValues_[n] = *text;
       if (auto v = foldConstant(ast_, value, module_);
@@ -1100,6 +1260,69 @@ private:
   // os.path.join/dirname/abspath/realpath/normpath with Python's rules (the
   // last three leave the path as is: relative paths stay relative to the
   // working directory). nullopt for anything else.
+
+  // A record type: `np.dtype([('x', np.float32), ('y', 'int32')], align=True)`,
+  // `numba.from_dtype(<such a dtype or a name bound to one>)`, or a name bound
+  // to one. nullopt (after an error for a malformed dtype) otherwise.
+  std::optional<TypeId> recordOf(ExprId id) {
+    const Expr& e = ast_.expr(id);
+    if (const auto* name = e.dyn<ast::Name>()) {
+      auto it = module_.globals.find(std::string(ast_.str(name->id)));
+      if (it != module_.globals.end() && it->second.kind == Intrinsic::TypeObject &&
+          module_.types.isRecord(TypeId(it->second.payload))) {
+        return TypeId(it->second.payload);
+      }
+      return std::nullopt;
+    }
+    const auto* call = e.dyn<ast::Call>();
+    if (call == nullptr) return std::nullopt;
+    auto callee = entityPath(ast_, call->func, module_);
+    if (!callee) return std::nullopt;
+    auto args = ast_.list(call->args);
+    if ((*callee == "numba.from_dtype" || *callee == "numba.np.numpy_support.from_dtype") &&
+        args.size() == 1) {
+      return recordOf(args[0]);
+    }
+    if (*callee != "numpy.dtype" || args.size() != 1) return std::nullopt;
+    Location loc = locationOf(ast_, e.range);
+    bool aligned = false;
+    for (KeywordId kid : ast_.list(call->keywords)) {
+      const Keyword& k = ast_.keyword(kid);
+      auto v = foldConstant(ast_, k.value, module_);
+      if (!k.arg.valid() || ast_.str(k.arg) != "align" || !v || !v->isNumber()) {
+        diags_.error(loc, Diag::InvalidType, "pykc reads `np.dtype([...], align=True/False)` only");
+        return std::nullopt;
+      }
+      aligned = truthOf(*v);
+    }
+    const auto* list = ast_.expr(args[0]).dyn<ast::List>();
+    if (list == nullptr) return std::nullopt;
+    std::vector<std::pair<std::string, TypeId>> fields;
+    for (ExprId item : ast_.list(list->elts)) {
+      const auto* pair = ast_.expr(item).dyn<ast::Tuple>();
+      auto parts = pair ? ast_.list(pair->elts) : std::span<const ExprId>();
+      std::optional<TypeId> type;
+      std::optional<std::string> fieldName;
+      if (parts.size() == 2) {
+        fieldName = foldPath(parts[0]);
+        if (auto text = foldPath(parts[1])) {
+          type = scalarTypeByName(module_.types, *text);
+        } else if (auto path = entityPath(ast_, parts[1], module_)) {
+          auto entity = lookupEntity(*path, module_.types);
+          if (entity && entity->kind == Intrinsic::TypeObject) type = TypeId(entity->payload);
+        }
+      }
+      if (!fieldName || !type || !module_.types.isScalar(*type)) {
+        diags_.error(locationOf(ast_, ast_.expr(item).range), Diag::InvalidType,
+                     "a record field is `('name', scalar type)`");
+        return std::nullopt;
+      }
+      fields.emplace_back(*fieldName, *type);
+    }
+    if (fields.empty()) return std::nullopt;
+    return makeRecord(module_.types, fields, aligned);
+  }
+
   std::optional<std::string> foldPath(ExprId id) {
     const Expr& e = ast_.expr(id);
     if (e.is<ast::Constant>()) {
@@ -1616,6 +1839,12 @@ private:
           diags_.error(loc, Diag::InvalidSignature,
                        "a kernel cannot take `" + module_.types.name(a) +
                            "`: pass an array and `ffi.from_buffer(array)` in the kernel");
+          return;
+        }
+        if (module_.types.isRecord(a)) {
+          diags_.error(loc, Diag::InvalidSignature,
+                       "a kernel cannot take a record (`" + module_.types.name(a) +
+                           "`) by value yet: pass an array of records");
           return;
         }
       }

@@ -89,6 +89,16 @@ enum class Intrinsic : uint16_t {
   Cmath,
   // cuda.fp16.<fn>: payload is a Fp16Fn.
   Fp16,
+  // cuda.libdevice.<fn>: payload indexes libdevice_functions.def.
+  Libdevice,
+  // cuda.ldca/ldcg/ldcs/ldlu/ldcv (payload: the operator's index in
+  // cacheLoadOperator) and cuda.stcg/stcs/stwb/stwt (cacheStoreOperator).
+  CacheLoad, CacheStore,
+  // numba.cuda.random's device functions: payload is a RandomFn.
+  Random,
+  // A CUDA vector type's constructor (`cuda.float32x4`, `cuda.float4`):
+  // payload is the vector's TypeId index.
+  VectorCtor,
   // math.<fn>: payload is a MathFn.
   Math,
   // A numba/NumPy scalar type used as a value (`float32`, `np.float32`):
@@ -137,6 +147,41 @@ enum class Fp16Fn : uint8_t {
 };
 std::string_view fp16FnName(Fp16Fn fn);
 unsigned fp16FnArity(Fp16Fn fn);
+
+// numba.cuda.libdevice's functions (libdevice_functions.def), by index.
+struct LibdeviceFn {
+  std::string_view name;
+  // Type codes (libdevice_functions.def): the result and the parameters.
+  std::string_view result;
+  std::string_view params;
+};
+std::optional<uint32_t> findLibdeviceFn(std::string_view name);
+const LibdeviceFn& libdeviceFn(uint32_t index);
+// A libdevice function's types: `params` are the `__nv_` function's
+// parameters (`output[k]`: an output pointer to a `params[k]`), `result` its
+// result (none for void); `args` and `value` are what Python sees: the
+// non-output parameters, and the result followed by the outputs (a tuple
+// when there are several).
+struct LibdeviceSignature {
+  TypeId result;
+  std::vector<TypeId> params;
+  std::vector<bool> output;
+  std::vector<TypeId> args;
+  TypeId value;
+};
+LibdeviceSignature libdeviceSignature(uint32_t index, TypeTable& types);
+
+// numba.cuda.random's device functions (numba-cuda's random.py).
+enum class RandomFn : uint8_t {
+  Next, Jump, UniformFloat32, UniformFloat64, NormalFloat32, NormalFloat64, InitState,
+  ToUnitFloat32, ToUnitFloat64,
+};
+std::string_view randomFnName(RandomFn fn);
+
+// The PTX cache operators of cuda.ld<op> (0..4: ca cg cs lu cv) and
+// cuda.st<op> (0..3: cg cs wb wt).
+std::string_view cacheLoadOperator(uint32_t index);
+std::string_view cacheStoreOperator(uint32_t index);
 
 std::string_view mathFnName(MathFn fn);
 unsigned mathFnArity(MathFn fn);

@@ -48,7 +48,7 @@ TypeId TypeTable::complexType(unsigned bits) {
 }
 
 TypeId TypeTable::array(TypeId element, unsigned ndim, Layout layout) {
-  assert(isScalar(element) && "array elements are scalars");
+  assert((isScalar(element) || isRecord(element)) && "array elements are scalars or records");
   Type t;
   t.kind = TypeKind::Array;
   t.element = element;
@@ -71,6 +71,57 @@ TypeId TypeTable::tuple(std::vector<TypeId> elements) {
   Type t;
   t.kind = TypeKind::Tuple;
   t.elements = std::move(elements);
+  return intern(t);
+}
+
+TypeId TypeTable::record(std::vector<std::string> names, std::vector<TypeId> fields,
+                         std::vector<uint32_t> offsets, uint32_t size, bool aligned) {
+  Type t;
+  t.kind = TypeKind::Record;
+  t.fieldNames = std::move(names);
+  t.elements = std::move(fields);
+  t.fieldOffsets = std::move(offsets);
+  t.size = size;
+  t.aligned = aligned;
+  return intern(t);
+}
+
+std::optional<size_t> TypeTable::fieldIndex(TypeId record, std::string_view name) const {
+  const Type& t = get(record);
+  for (size_t i = 0; i < t.fieldNames.size(); ++i) {
+    if (t.fieldNames[i] == name) return i;
+  }
+  return std::nullopt;
+}
+
+TypeId makeRecord(TypeTable& types, const std::vector<std::pair<std::string, TypeId>>& fields,
+                  bool aligned) {
+  std::vector<std::string> names;
+  std::vector<TypeId> elements;
+  std::vector<uint32_t> offsets;
+  uint32_t offset = 0;
+  uint32_t maxAlign = 1;
+  for (const auto& [name, type] : fields) {
+    uint32_t size = types.byteSize(type);
+    uint32_t align = types.isComplex(type) ? size / 2 : size;
+    if (aligned) {
+      offset = (offset + align - 1) / align * align;
+      maxAlign = std::max(maxAlign, align);
+    }
+    names.push_back(name);
+    elements.push_back(type);
+    offsets.push_back(offset);
+    offset += size;
+  }
+  if (aligned) offset = (offset + maxAlign - 1) / maxAlign * maxAlign;
+  return types.record(std::move(names), std::move(elements), std::move(offsets), offset, aligned);
+}
+
+TypeId TypeTable::vector(TypeId element, unsigned count) {
+  Type t;
+  t.kind = TypeKind::Tuple;
+  t.elements.assign(count, element);
+  t.vectorName = dtypeName(element) + "x" + std::to_string(count);
   return intern(t);
 }
 
@@ -122,6 +173,7 @@ std::string TypeTable::name(TypeId id) const {
       return "array(" + dtypeName(t.element) + ", " + std::to_string(t.ndim) + "d, " +
              layoutChar(t.layout) + ")";
     case TypeKind::Tuple: {
+      if (!t.vectorName.empty()) return t.vectorName;
       bool uniform = !t.elements.empty() &&
                      std::all_of(t.elements.begin(), t.elements.end(),
                                  [&](TypeId e) { return e == t.elements[0]; });
@@ -137,6 +189,15 @@ std::string TypeTable::name(TypeId id) const {
     }
     case TypeKind::Pointer:
       return isNone(t.element) ? "voidptr" : "CPointer(" + name(t.element) + ")";
+    case TypeKind::Record: {
+      // numba's Record name: `Record(x[type=float32;offset=0],...;8;False)`.
+      std::string s = "Record(";
+      for (size_t i = 0; i < t.elements.size(); ++i) {
+        s += (i ? "," : "") + t.fieldNames[i] + "[type=" + name(t.elements[i]) +
+             ";offset=" + std::to_string(t.fieldOffsets[i]) + "]";
+      }
+      return s + ";" + std::to_string(t.size) + ";" + (t.aligned ? "True" : "False") + ")";
+    }
     default:
       return dtypeName(id);
   }
@@ -199,6 +260,7 @@ std::string TypeTable::abiCode(TypeId id) const {
       return s;
     }
     case TypeKind::Tuple: {
+      if (!t.vectorName.empty()) return "x" + abiCode(t.elements[0]) + std::to_string(t.elements.size());
       std::string s = "t" + std::to_string(t.elements.size());
       for (TypeId e : t.elements) {
         s += abiCode(e);
@@ -209,6 +271,15 @@ std::string TypeTable::abiCode(TypeId id) const {
       return "p" + abiCode(t.element);
     case TypeKind::Tile:
       return "?";
+    case TypeKind::Record: {
+      // r<fields>_<name length><name><code>o<offset>..._<size>[a]
+      std::string s = "r" + std::to_string(t.elements.size());
+      for (size_t i = 0; i < t.elements.size(); ++i) {
+        s += "_" + std::to_string(t.fieldNames[i].size()) + t.fieldNames[i] +
+             abiCode(t.elements[i]) + "o" + std::to_string(t.fieldOffsets[i]);
+      }
+      return s + "_" + std::to_string(t.size) + (t.aligned ? "a" : "");
+    }
   }
   return "?";
 }
@@ -222,6 +293,8 @@ unsigned TypeTable::byteSize(TypeId id) const {
     case TypeKind::Float:
     case TypeKind::Complex:
       return t.bits / 8;
+    case TypeKind::Record:
+      return t.size;
     default:
       return 8;
   }

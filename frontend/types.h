@@ -26,7 +26,10 @@ using TypeId = Id<struct TypeTag>;
 // the arguments of `cuda.declare_device` functions (docs/INTEROP.md).
 // Tile: a cuTile Python tile (docs/TILE.md), an immutable block-level value
 // of a compile-time shape; never a kernel parameter.
-enum class TypeKind : uint8_t { None, Bool, Int, Float, Array, Tuple, Complex, Pointer, Tile };
+// Record: a NumPy structured dtype (numba's `Record`), as an array element;
+// its value is a reference to the record in the array (numba's semantics:
+// `r = a[i]; r.x = 1` writes into `a`).
+enum class TypeKind : uint8_t { None, Bool, Int, Float, Array, Tuple, Complex, Pointer, Tile, Record };
 enum class Layout : uint8_t { C, F, A };
 
 struct Type {
@@ -39,14 +42,27 @@ struct Type {
   TypeId element;
   uint8_t ndim = 0;
   Layout layout = Layout::A;
-  // Tuple: the element types.
+  // Tuple: the element types. Record: the field types.
   std::vector<TypeId> elements;
   // Tile: the shape (powers of two; empty for a 0-d tile); `element` is the dtype.
   std::vector<int64_t> shape;
+  // Record: the field names and byte offsets, the itemsize, and whether the
+  // dtype was made with `align=True`.
+  std::vector<std::string> fieldNames;
+  std::vector<uint32_t> fieldOffsets;
+  uint32_t size = 0;
+  bool aligned = false;
+  // Tuple: a CUDA vector type's name (`float32x4`), empty for plain tuples.
+  // A vector is a tuple of 1-4 elements of one type with `.x .y .z .w`.
+  std::string vectorName;
 
   using Key = std::tuple<TypeKind, uint8_t, bool, uint32_t, uint8_t, Layout, std::vector<TypeId>,
-                         std::vector<int64_t>>;
-  Key key() const { return Key(kind, bits, isSigned, element.index, ndim, layout, elements, shape); }
+                         std::vector<int64_t>, std::vector<std::string>, std::vector<uint32_t>,
+                         uint32_t, bool, std::string>;
+  Key key() const {
+    return Key(kind, bits, isSigned, element.index, ndim, layout, elements, shape, fieldNames,
+               fieldOffsets, size, aligned, vectorName);
+  }
 };
 
 // Owns every type of one compilation. Not thread-safe; ids are stable.
@@ -74,6 +90,13 @@ public:
   TypeId complexPart(TypeId c) { return floatType(get(c).bits / 2); }
   TypeId array(TypeId element, unsigned ndim, Layout layout);
   TypeId tuple(std::vector<TypeId> elements);
+  // A record of scalar fields at the given offsets (NumPy's layout rules are
+  // the caller's: makeRecord below).
+  TypeId record(std::vector<std::string> names, std::vector<TypeId> fields,
+                std::vector<uint32_t> offsets, uint32_t size, bool aligned);
+  // The CUDA vector type `<dtype>x<count>` (numba-cuda's vector_types.py).
+  TypeId vector(TypeId element, unsigned count);
+  bool isVector(TypeId t) const { return isTuple(t) && !get(t).vectorName.empty(); }
   // CPointer(pointee); pointer(none()) is `voidptr`.
   TypeId pointer(TypeId pointee);
   // A tile of `element` (a number type) and `shape`.
@@ -91,6 +114,9 @@ public:
   bool isComplex(TypeId t) const { return get(t).kind == TypeKind::Complex; }
   bool isPointer(TypeId t) const { return get(t).kind == TypeKind::Pointer; }
   bool isTile(TypeId t) const { return get(t).kind == TypeKind::Tile; }
+  bool isRecord(TypeId t) const { return get(t).kind == TypeKind::Record; }
+  // The index of a record's field, or nullopt.
+  std::optional<size_t> fieldIndex(TypeId record, std::string_view name) const;
   // Bool, Int or Float (real numbers: what most intrinsics accept).
   bool isNumber(TypeId t) const;
   // A number or a complex: what arrays hold and arithmetic accepts.
@@ -122,6 +148,12 @@ private:
 // (`float32`, `f4`, `int64`, `intp`, `boolean`, `b1`, `bool_`, `uint8`, ...),
 // or std::nullopt. `none`/`void` give the None type.
 std::optional<TypeId> scalarTypeByName(TypeTable& types, std::string_view name);
+
+// A NumPy structured dtype of scalar fields, laid out as NumPy does: packed,
+// or with `aligned` each field at a multiple of its size and the itemsize a
+// multiple of the largest one.
+TypeId makeRecord(TypeTable& types, const std::vector<std::pair<std::string, TypeId>>& fields,
+                  bool aligned);
 
 // Whether `name` is a numba or NumPy scalar type pykc knows but does not
 // support (`float16`, `complex64`, ...), for a better message.

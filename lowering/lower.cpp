@@ -27,7 +27,10 @@
 #include "frontend/source.h"
 #include "frontend/typed_module.h"
 #include "lowering/complex_math.h"
+#include "lowering/cache_hints.h"
+#include "lowering/libdevice_calls.h"
 #include "lowering/tile_lower.h"
+#include "lowering/xoroshiro.h"
 
 namespace lowering {
 namespace {
@@ -136,6 +139,17 @@ private:
                          TypeId exponentType);
   llvm::Value* emitCmp(CmpOp op, llvm::Value* l, llvm::Value* r, TypeId opType);
   llvm::Value* elementPointer(ExprId arrayExpr, ExprId indexExpr, TypeId& elementType);
+  // The address of field `name` of the record `recordExpr` evaluates to.
+  llvm::Value* fieldPointer(ExprId recordExpr, std::string_view name, TypeId& fieldType);
+  // Loads and stores of a field: packed records (align=False) may place
+  // fields at any byte, so their accesses are byte-aligned unless the offset
+  // and the itemsize keep the field's natural alignment.
+  llvm::Value* loadField(llvm::Value* ptr, TypeId fieldType);
+  void storeField(llvm::Value* ptr, llvm::Value* value, TypeId fieldType);
+  llvm::Align fieldAlign_{1};
+  // `r.x` or `r['x']` of a record `r`: the field's address; nullptr for
+  // other expressions.
+  llvm::Value* recordFieldTarget(ExprId target, TypeId& fieldType);
   llvm::Value* elementPointerOf(llvm::Value* array, TypeId arrayType, llvm::Value* index,
                                 TypeId indexType);
   llvm::Value* wrapIndex(llvm::Value* index, TypeId indexType, llvm::Value* extent);
@@ -261,7 +275,9 @@ llvm::Type* ModuleLowering::llvmType(TypeId id) {
       return llvm::StructType::get(context_, elements);
     }
     case TypeKind::Pointer:
-      // A generic pointer, as CUDA C++ sees `float*`.
+    case TypeKind::Record:
+      // A generic pointer, as CUDA C++ sees `float*`; a record value is the
+      // address of the record (numba's records in arrays are references).
       return llvm::PointerType::get(context_, 0);
     case TypeKind::Tile:
       // Tiles live in registers per thread (lowering/tile_lower.cpp).
@@ -272,6 +288,9 @@ llvm::Type* ModuleLowering::llvmType(TypeId id) {
 
 llvm::Type* ModuleLowering::memoryType(TypeId id) {
   if (types().isBool(id)) return llvm::Type::getInt8Ty(context_);
+  if (types().isRecord(id)) {
+    return llvm::ArrayType::get(llvm::Type::getInt8Ty(context_), types().get(id).size);
+  }
   return llvmType(id);
 }
 
@@ -1296,6 +1315,7 @@ llvm::Value* FunctionLowering::truth(llvm::Value* v, TypeId t) {
     case TypeKind::Pointer:
       return builder_.CreateIsNotNull(v);
     case TypeKind::Array:
+    case TypeKind::Record:
       break;
   }
   assert(false && "the checker rejects arrays as conditions");
@@ -1352,6 +1372,11 @@ void FunctionLowering::storeTarget(ExprId target, llvm::Value* value, TypeId typ
     }
     return;
   }
+  TypeId fieldType;
+  if (llvm::Value* field = recordFieldTarget(target, fieldType)) {
+    storeField(field, convert(value, type, fieldType), fieldType);
+    return;
+  }
   if (const auto* s = t.dyn<ast::Subscript>()) {
     if (types().isArray(typeOf(target))) {
       storeSlice(emitArrayView(target, *s), typeOf(target), value, type);
@@ -1402,6 +1427,18 @@ void FunctionLowering::emitStmt(StmtId id) {
         llvm::Value* r = convert(rhs, typeOf(a.value), exponent.valid() ? exponent : opType);
         llvm::Value* result = emitArith(a.op, l, r, opType, exponent);
         builder_.CreateStore(convert(result, resultType, varType), slot);
+        return;
+      }
+      TypeId fieldType;
+      if (llvm::Value* field = recordFieldTarget(a.target, fieldType)) {
+        llvm::Align align = fieldAlign_;
+        llvm::Value* rhs = emitExpr(a.value);
+        fieldAlign_ = align;
+        llvm::Value* l = convert(loadField(field, fieldType), fieldType, opType);
+        llvm::Value* r = convert(rhs, typeOf(a.value), exponent.valid() ? exponent : opType);
+        llvm::Value* result = emitArith(a.op, l, r, opType, exponent);
+        fieldAlign_ = align;
+        storeField(field, convert(result, resultType, fieldType), fieldType);
         return;
       }
       const auto& sub = target.as<ast::Subscript>();
@@ -2132,6 +2169,13 @@ llvm::Value* FunctionLowering::gridPart(bool size, unsigned dim) {
 
 llvm::Value* FunctionLowering::emitAttribute(ExprId id, const ast::Attribute& a) {
   const ExprMeaning& m = inst_.meanings[id.index];
+  TypeId fieldType;
+  if (llvm::Value* field = recordFieldTarget(id, fieldType)) return loadField(field, fieldType);
+  if (TypeId base = typeOf(a.value); base.valid() && types().isVector(base)) {
+    std::string_view attr = ast_.str(a.attr);
+    return builder_.CreateExtractValue(emitExpr(a.value),
+                                       static_cast<unsigned>(std::string_view("xyzw").find(attr)));
+  }
   switch (m.kind) {
     case Intrinsic::ThreadIdx:
     case Intrinsic::BlockIdx:
@@ -2238,7 +2282,52 @@ llvm::Value* FunctionLowering::elementPointer(ExprId arrayExpr, ExprId indexExpr
   return elementPointerOf(array, arrayType, index, typeOf(indexExpr));
 }
 
+llvm::Value* FunctionLowering::fieldPointer(ExprId recordExpr, std::string_view name,
+                                            TypeId& fieldType) {
+  TypeId recordType = typeOf(recordExpr);
+  llvm::Value* base = emitExpr(recordExpr);
+  const Type& rt = types().get(recordType);
+  size_t index = *types().fieldIndex(recordType, name);
+  fieldType = rt.elements[index];
+  unsigned size = types().byteSize(fieldType);
+  unsigned natural = types().isComplex(fieldType) ? size / 2 : size;
+  bool keeps = rt.fieldOffsets[index] % natural == 0 && rt.size % natural == 0;
+  fieldAlign_ = llvm::Align(rt.aligned || keeps ? natural : 1);
+  return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), base, rt.fieldOffsets[index]);
+}
+
+llvm::Value* FunctionLowering::loadField(llvm::Value* ptr, TypeId fieldType) {
+  llvm::LoadInst* load = builder_.CreateLoad(memoryType(fieldType), ptr);
+  load->setAlignment(fieldAlign_);
+  if (types().isBool(fieldType)) return builder_.CreateICmpNE(load, builder_.getInt8(0));
+  return load;
+}
+
+void FunctionLowering::storeField(llvm::Value* ptr, llvm::Value* value, TypeId fieldType) {
+  if (types().isBool(fieldType)) value = builder_.CreateZExt(value, builder_.getInt8Ty());
+  builder_.CreateStore(value, ptr)->setAlignment(fieldAlign_);
+}
+
+llvm::Value* FunctionLowering::recordFieldTarget(ExprId target, TypeId& fieldType) {
+  const Expr& t = ast_.expr(target);
+  auto isRecord = [&](ExprId e) {
+    TypeId type = typeOf(e);
+    return type.valid() && types().isRecord(type);
+  };
+  if (const auto* a = t.dyn<ast::Attribute>()) {
+    if (!isRecord(a->value)) return nullptr;
+    return fieldPointer(a->value, ast_.str(a->attr), fieldType);
+  }
+  if (const auto* s = t.dyn<ast::Subscript>()) {
+    if (!isRecord(s->value)) return nullptr;
+    return fieldPointer(s->value, ast_.constantOf(s->slice).text, fieldType);
+  }
+  return nullptr;
+}
+
 llvm::Value* FunctionLowering::loadElement(llvm::Value* ptr, TypeId elementType) {
+  // A record element's value is its address.
+  if (types().isRecord(elementType)) return ptr;
   llvm::Type* mt = memoryType(elementType);
   llvm::LoadInst* load = builder_.CreateLoad(mt, ptr);
   load->setAlignment(elementAlign(elementType));
@@ -2325,6 +2414,8 @@ llvm::Value* FunctionLowering::emitArrayView(ExprId id, const ast::Subscript& s)
 
 llvm::Value* FunctionLowering::emitSubscript(ExprId id, const ast::Subscript& s) {
   TypeId baseType = typeOf(s.value);
+  TypeId fieldType;
+  if (llvm::Value* field = recordFieldTarget(id, fieldType)) return loadField(field, fieldType);
   if (types().isArray(baseType) && types().isArray(typeOf(id))) return emitArrayView(id, s);
   if (types().isArray(baseType)) {
     TypeId elementType;
@@ -2712,6 +2803,78 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
     }
     case Intrinsic::Fp16:
       return emitFp16(static_cast<Fp16Fn>(m.payload), args);
+    case Intrinsic::VectorCtor: {
+      // The arguments' elements in order, numbers converted to the base type.
+      TypeId element = types().get(t).elements[0];
+      std::vector<llvm::Value*> parts;
+      for (ExprId arg : args) {
+        TypeId at = typeOf(arg);
+        llvm::Value* v = emitExpr(arg);
+        if (types().isVector(at)) {
+          for (unsigned k = 0; k < types().get(at).elements.size(); ++k) {
+            parts.push_back(builder_.CreateExtractValue(v, k));
+          }
+        } else {
+          parts.push_back(convert(v, at, element));
+        }
+      }
+      llvm::Value* vector = llvm::PoisonValue::get(llvmType(t));
+      for (unsigned k = 0; k < parts.size(); ++k) {
+        vector = builder_.CreateInsertValue(vector, parts[k], k);
+      }
+      return vector;
+    }
+    case Intrinsic::Random: {
+      auto fn = static_cast<RandomFn>(m.payload);
+      if (fn == RandomFn::ToUnitFloat32 || fn == RandomFn::ToUnitFloat64) {
+        return lowerRandom(builder_, ml_.module(), fn, XoroshiroState{},
+                           emitExprAs(args[0], types().uint64()));
+      }
+      // states[index] (numba's getitem: negative indices wrap), its fields.
+      TypeId statesType = typeOf(args[0]);
+      llvm::Value* states = emitExpr(args[0]);
+      llvm::Value* index = emitExpr(args[1]);
+      llvm::Value* seed = args.size() > 2 ? emitExprAs(args[2], types().uint64()) : nullptr;
+      llvm::Value* element = elementPointerOf(states, statesType, index, typeOf(args[1]));
+      TypeId rec = types().get(statesType).element;
+      const Type& rt = types().get(rec);
+      auto field = [&](const char* name) {
+        return builder_.CreateConstInBoundsGEP1_64(
+            builder_.getInt8Ty(), element, rt.fieldOffsets[*types().fieldIndex(rec, name)]);
+      };
+      return lowerRandom(builder_, ml_.module(), fn, XoroshiroState{field("s0"), field("s1")},
+                         seed);
+    }
+    case Intrinsic::CacheLoad:
+    case Intrinsic::CacheStore: {
+      TypeId targetType = typeOf(args[0]);
+      TypeId element = types().get(targetType).element;
+      llvm::Value* ptr;
+      if (types().isPointer(targetType)) {
+        llvm::Value* base = emitExpr(args[0]);
+        llvm::Value* index = convert(emitExpr(args[1]), typeOf(args[1]), types().int64());
+        ptr = builder_.CreateGEP(memoryType(element), base, index);
+      } else {
+        ptr = elementPointer(args[0], args[1], element);
+      }
+      if (m.kind == Intrinsic::CacheLoad) {
+        return lowerCacheLoad(builder_, cacheLoadOperator(m.payload), ptr, llvmType(element));
+      }
+      lowerCacheStore(builder_, cacheStoreOperator(m.payload), ptr, emitExprAs(args[2], element));
+      return nullptr;
+    }
+    case Intrinsic::Libdevice: {
+      LibdeviceSignature sig = libdeviceSignature(m.payload, types());
+      LibdeviceCallTypes callTypes;
+      callTypes.result = types().isNone(sig.result) ? nullptr : llvmType(sig.result);
+      for (TypeId p : sig.params) callTypes.params.push_back(llvmType(p));
+      callTypes.output = sig.output;
+      callTypes.value = llvmType(t);
+      std::vector<llvm::Value*> values;
+      for (size_t k = 0; k < args.size(); ++k) values.push_back(emitExprAs(args[k], sig.args[k]));
+      return lowerLibdeviceCall(builder_, ml_.module(), libdeviceFn(m.payload).name, callTypes,
+                                values);
+    }
     case Intrinsic::Abs: {
       if (types().isComplex(opType)) {
         llvm::Value* z = emitExprAs(args[0], opType);

@@ -64,7 +64,20 @@ nlohmann::ordered_json paramJson(const frontend::TypeTable& types, frontend::Typ
   switch (type.kind) {
     case frontend::TypeKind::Array:
       p["kind"] = "array";
-      p["dtype"] = types.dtypeName(type.element);
+      p["dtype"] = types.isRecord(type.element) ? "record" : types.dtypeName(type.element);
+      if (types.isRecord(type.element)) {
+        // A structured dtype: NumPy's {names, formats, offsets, itemsize}.
+        const frontend::Type& r = types.get(type.element);
+        nlohmann::ordered_json record;
+        nlohmann::ordered_json formats = nlohmann::ordered_json::array();
+        for (frontend::TypeId f : r.elements) formats.push_back(types.dtypeName(f));
+        record["names"] = r.fieldNames;
+        record["formats"] = formats;
+        record["offsets"] = r.fieldOffsets;
+        record["itemsize"] = r.size;
+        record["aligned"] = r.aligned;
+        p["record"] = record;
+      }
       p["ndim"] = type.ndim;
       p["layout"] = type.layout == frontend::Layout::C   ? "C"
                     : type.layout == frontend::Layout::F ? "F"

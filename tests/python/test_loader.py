@@ -493,3 +493,42 @@ def test_tile_manifest_errors(tmp_path):
     (tmp_path / "manifest.json").write_text(json.dumps(manifest_dict(bad)))
     with pytest.raises(ManifestError, match="bad tile block"):
         pykc.read_manifest(str(tmp_path))
+
+
+# ----------------------------------------------------------------------------- records
+
+def test_record_arrays_match_structured_dtypes_by_fields_offsets_and_itemsize():
+    aligned = np.dtype([("x", np.float32), ("n", np.int8), ("m", np.float64)], align=True)
+    p = A("p", "record", 1, "C")
+    p["sig"] = "Record(...)[::1]"
+    p["record"] = {"names": ["x", "n", "m"], "formats": ["float32", "int8", "float64"],
+                   "offsets": [0, 4, 8], "itemsize": 16, "aligned": True}
+    e = entry(kernel("k", p))
+    # NumPy (host) and __cuda_array_interface__ (with `descr`, padding included).
+    assert select_entry([e], [describe(np.zeros(5, aligned))]) is e
+    dev = FakeDevArray((5,), "float32")
+    dev.__cuda_array_interface__["typestr"] = aligned.str
+    dev.__cuda_array_interface__["descr"] = aligned.descr
+    assert plan_launch(e, [dev]).params[1:] == [("int64", 5), ("int64", 1)]
+    packed = np.dtype([("x", np.float32), ("n", np.int8), ("m", np.float64)])
+    with pytest.raises(ArgumentError, match="dtype differs"):
+        select_entry([e], [describe(np.zeros(5, packed))])
+    renamed = np.dtype([("x", np.float32), ("k", np.int8), ("m", np.float64)], align=True)
+    with pytest.raises(ArgumentError, match="dtype differs"):
+        select_entry([e], [describe(np.zeros(5, renamed))])
+    with pytest.raises(ArgumentError, match="expected record"):
+        select_entry([e], [describe(np.zeros(5, np.float32))])
+
+
+def test_numpy_record_arrays_upload_with_descr():
+    from pykc._backends import _DeviceCopy
+    aligned = np.dtype([("x", np.float32), ("n", np.int8), ("m", np.float64)], align=True)
+    p = A("p", "record", 1, "C")
+    p["sig"] = "Record(...)[::1]"
+    p["record"] = {"names": ["x", "n", "m"], "formats": ["float32", "int8", "float64"],
+                   "offsets": [0, 4, 8], "itemsize": 16, "aligned": True}
+    e = entry(kernel("k", p))
+    # The device copy's __cuda_array_interface__ carries `descr` (padding included), so
+    # the structured dtype survives the upload.
+    plan = plan_launch(e, [np.zeros(5, aligned)], upload=lambda a: _DeviceCopy(0x9000, a))
+    assert plan.params == [("pointer", 0x9000), ("int64", 5), ("int64", 1)]

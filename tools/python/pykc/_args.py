@@ -84,9 +84,13 @@ def _from_cai(obj, cai: dict) -> ArrayArg:
     if cai.get("mask") is not None:
         raise ArgumentError(f"{what}: masked arrays (__cuda_array_interface__ 'mask') "
                             "are not supported")
-    dt = _native(np.dtype(cai["typestr"]), what)
-    if dt.fields is not None or dt.subdtype is not None:
-        raise ArgumentError(f"{what}: structured dtype {dt} is not supported")
+    dt = np.dtype(cai["typestr"])
+    if dt.kind == "V" and cai.get("descr") and cai["descr"][0][0] != "":
+        # A structured dtype (records): CAI's `descr` names the fields.
+        dt = _structured(cai["descr"], dt.itemsize)
+    dt = _native(dt, what)
+    if dt.subdtype is not None or (dt.fields is not None and not _scalar_fields(dt)):
+        raise ArgumentError(f"{what}: dtype {dt} is not supported")
     shape = tuple(int(s) for s in cai["shape"])
     if cai.get("strides") is None:  # None means C-contiguous
         strides = _c_strides(shape)
@@ -104,6 +108,34 @@ def _from_cai(obj, cai: dict) -> ArrayArg:
     return ArrayArg(dt, shape, strides, ptr, stream=stream)
 
 
+def _structured(descr, itemsize: int) -> np.dtype:
+    """A structured dtype from __array_interface__-style ``descr`` (padding entries,
+    named '', skipped)."""
+    names, formats, offsets, at = [], [], [], 0
+    for entry in descr:
+        name, fmt = entry[0], np.dtype(entry[1])
+        if name:
+            names.append(name)
+            formats.append(fmt)
+            offsets.append(at)
+        at += fmt.itemsize
+    return np.dtype({"names": names, "formats": formats, "offsets": offsets,
+                     "itemsize": itemsize})
+
+
+def _scalar_fields(dt: np.dtype) -> bool:
+    """Whether every field of a structured dtype is a native scalar (what pykc records
+    hold)."""
+    return all(f[0].fields is None and f[0].subdtype is None and f[0].isnative
+               and f[0].kind in "biufc" for f in dt.fields.values())
+
+
+def _record_key(dt: np.dtype):
+    """What must agree between a structured argument and a record parameter: field
+    names, dtypes and offsets, and the itemsize."""
+    return (tuple((n, dt.fields[n][0].str, dt.fields[n][1]) for n in dt.names), dt.itemsize)
+
+
 def _c_strides(shape) -> tuple:
     out, acc = [], 1
     for s in reversed(shape):
@@ -114,7 +146,8 @@ def _c_strides(shape) -> tuple:
 
 def _from_numpy(a: np.ndarray) -> ArrayArg:
     dt = _native(a.dtype, "NumPy array")
-    if dt.fields is not None or dt.hasobject:
+    if dt.hasobject or dt.subdtype is not None or (dt.fields is not None and
+                                                    not _scalar_fields(dt)):
         raise ArgumentError(f"NumPy array of dtype {dt} is not supported")
     if any(s % dt.itemsize for s in a.strides):
         raise ArgumentError(f"NumPy array with byte strides {a.strides} not a multiple of "
@@ -247,7 +280,11 @@ def match(p: Param, a) -> tuple:
     if p.kind == "array":
         if not isinstance(a, ArrayArg):
             raise ArgumentError(f"expected array {want}, got {a.describe()}")
-        if a.dtype != np.dtype(p.dtype):
+        if p.dtype == "record":
+            if a.dtype.fields is None or _record_key(a.dtype) != _record_key(p.numpy_dtype()):
+                raise ArgumentError(f"expected {want}, got {a.describe()}: dtype differs "
+                                    f"({a.dtype} given, {p.numpy_dtype()} expected)")
+        elif a.dtype != np.dtype(p.dtype):
             raise ArgumentError(f"expected {want}, got {a.describe()}: dtype differs "
                                 f"({a.dtype.name} given, {p.dtype} expected)")
         if len(a.shape) != p.ndim:

@@ -46,8 +46,11 @@ class _DeviceCopy:
 
     @property
     def __cuda_array_interface__(self):
-        return {"version": 3, "shape": self.shape, "typestr": self.dtype.str,
-                "data": (self.ptr, False), "strides": self.strides, "stream": None}
+        cai = {"version": 3, "shape": self.shape, "typestr": self.dtype.str,
+               "data": (self.ptr, False), "strides": self.strides, "stream": None}
+        if self.dtype.fields is not None:
+            cai["descr"] = self.dtype.descr
+        return cai
 
 
 class CudaCoreBackend:

@@ -31,6 +31,18 @@ class Param:
     ndim: int = 0                  # array
     layout: str = "A"              # array: "C", "F" or "A"
     elements: tuple = ()           # tuple: tuple[Param, ...]
+    # array of records (dtype "record"): ((name, dtype, offset), ...) and the itemsize
+    record: tuple = ()
+    itemsize: int = 0
+
+    def numpy_dtype(self):
+        """The NumPy dtype of a scalar or an array's elements (structured for records)."""
+        import numpy as np
+        if self.dtype != "record":
+            return np.dtype(self.dtype)
+        return np.dtype({"names": [f[0] for f in self.record],
+                         "formats": [f[1] for f in self.record],
+                         "offsets": [f[2] for f in self.record], "itemsize": self.itemsize})
 
     def type_str(self) -> str:
         """The numba spelling of the type: ``float32[::1]``, ``int64``, ``Tuple(...)``."""
@@ -101,12 +113,19 @@ def _param(d: dict, where: str) -> Param:
                 raise ManifestError(f"{where}: unknown dtype {d['dtype']!r}")
             return Param(name, kind, d["dtype"])
         if kind == "array":
-            if d["dtype"] not in SCALAR_DTYPES:
+            record, itemsize = (), 0
+            if d["dtype"] == "record":
+                r = d["record"]
+                record = tuple(zip(r["names"], r["formats"], (int(o) for o in r["offsets"])))
+                itemsize = int(r["itemsize"])
+                if any(f[1] not in SCALAR_DTYPES for f in record):
+                    raise ManifestError(f"{where}: unknown field dtype in {r['formats']!r}")
+            elif d["dtype"] not in SCALAR_DTYPES:
                 raise ManifestError(f"{where}: unknown dtype {d['dtype']!r}")
             ndim, layout = int(d["ndim"]), d.get("layout", "A")
             if ndim < 0 or layout not in ("C", "F", "A"):
                 raise ManifestError(f"{where}: bad ndim/layout {ndim!r}/{layout!r}")
-            return Param(name, kind, d["dtype"], ndim, layout)
+            return Param(name, kind, d["dtype"], ndim, layout, record=record, itemsize=itemsize)
         if kind == "tuple":
             elems = tuple(_param(e, f"{where}.{i}") for i, e in enumerate(d["elements"]))
             return Param(name, kind, elements=elems)
