@@ -113,7 +113,7 @@ def _int_row(x, y, z, p, q):
         max(x, y) + 3 * min(x, y),
         _wrap(max(_u(x), _u(y))),
         _wrap(min(_u(x), _u(y))),
-        _wrap(max(p, q) - min(p, q), 64),
+        (max(p, q) >> 1) - (min(p, q) >> 1),
         _wrap(max(_u(p, 64), _u(q, 64)), 64),
         _wrap(min(_u(p, 64), _u(q, 64)), 64),
         _wrap(_wrap(abs(x)) + abs(p), 64),

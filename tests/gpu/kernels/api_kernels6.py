@@ -49,7 +49,9 @@ def libdevice_ints(a, b, c, la, lb, out):
     out[i, 21] = libdevice.max(x, y) + 3 * libdevice.min(x, y)
     out[i, 22] = libdevice.umax(x, y)
     out[i, 23] = libdevice.umin(x, y)
-    out[i, 24] = libdevice.llmax(p, q) - libdevice.llmin(p, q)
+    # Halved: int64 overflow is undefined (nsw, as numba emits it), and LLVM may
+    # then rewrite max - min as |p - q|.
+    out[i, 24] = (libdevice.llmax(p, q) >> 1) - (libdevice.llmin(p, q) >> 1)
     out[i, 25] = libdevice.ullmax(p, q)
     out[i, 26] = libdevice.ullmin(p, q)
     out[i, 27] = libdevice.abs(x) + libdevice.llabs(p)
