@@ -21,6 +21,7 @@
 #include "frontend/ast_dump.h"
 #include "frontend/lex.h"
 #include "tools/cache_key.h"
+#include "tools/codegen_flags.h"
 #include "tools/command.h"
 #include "tools/inspect_asm.h"
 #include "tools/inspect_resources.h"
@@ -40,22 +41,15 @@ struct InspectOptions {
   std::string target;
   std::vector<std::string> emit;
   std::vector<std::string> sigs;
-  std::vector<std::string> defines;
   std::vector<std::string> consts;
   std::vector<std::string> warnings;
   std::string arch = "sm_90";
   std::string outputDir;
   bool json = false;
-  int optLevel = 3;
-  bool lineInfo = false;
-  bool fastMath = false;
-  int maxRegisters = 0;
   std::vector<unsigned> blocks{128, 256, 512, 1024};
-  // Linked CUDA C++ / PTX (docs/INTEROP.md), as for `pykc compile`.
-  std::vector<std::string> links;
-  std::vector<std::string> includeDirs;
-  std::vector<std::string> nvrtcOptions;
-  bool lto = false;
+  // -D, -O, --lineinfo, --use-fast-math, --maxrregcount and the linking flags,
+  // exactly as `pykc compile` has them (tools/codegen_flags.h).
+  CodegenFlags codegen;
 };
 
 // One selected kernel: its name and its instances (one per signature).
@@ -149,32 +143,18 @@ public:
         ->required();
     sub->add_option("--sig", opts_.sigs,
                     "Signature for an untyped kernel: 'name(float32[::1], int64)'");
-    sub->add_option("-D", opts_.defines, "Override a module constant: NAME=VALUE");
     sub->add_option("--const", opts_.consts,
                     "A tile kernel's Constant parameter: NAME=VALUE (repeat for more specialisations)");
     sub->add_option("--arch", opts_.arch, "GPU architecture (sm_75 ... sm_90a)")
         ->capture_default_str();
     sub->add_option("-o,--output", opts_.outputDir, "Write each form to a file in this folder");
     sub->add_flag("--json", opts_.json, "JSON for tools (types, resources, cache-key)");
-    sub->add_option("-O", opts_.optLevel, "Optimisation level 0-3")
-        ->check(CLI::Range(0, 3))
-        ->capture_default_str();
-    sub->add_flag("--lineinfo", opts_.lineInfo,
-                  "Compile with line tables (ptx and sass always have them)");
-    sub->add_flag("--use-fast-math", opts_.fastMath,
-                  "Approximate division and square root, flush denormals to zero");
-    sub->add_option("--maxrregcount", opts_.maxRegisters,
-                    "Limit registers per thread (0: no limit)");
     sub->add_option("--block", opts_.blocks,
                     "Block sizes for the occupancy in resources (default 128,256,512,1024)")
         ->delimiter(',');
     sub->add_option("-W", opts_.warnings,
                     "Warnings: -Wno-float64 turns off the float64-arithmetic warning");
-    sub->add_option("--link", opts_.links,
-                    "Link FILE (.cu, .ptx, .ltoir, ...) as `pykc compile --link` does");
-    sub->add_option("-I", opts_.includeDirs, "Include folder for linked .cu files");
-    sub->add_option("--nvrtc-option", opts_.nvrtcOptions, "Pass an option to NVRTC as is");
-    sub->add_flag("--lto", opts_.lto, "Compile linked .cu files to LTO-IR and link with -lto");
+    addCodegenFlags(*sub, opts_.codegen);
   }
 
   int run(Invocation& inv) override;
@@ -213,9 +193,7 @@ int InspectCommand::run(Invocation& inv) {
   if (auto sm = backend::smVersion(opts_.arch); !sm) {
     return error(inv, kExitUsage, "--arch " + opts_.arch + ": " + llvm::toString(sm.takeError()));
   }
-  if (opts_.maxRegisters < 0 || opts_.maxRegisters > 255) {
-    return error(inv, kExitUsage, "--maxrregcount must be 0 to 255");
-  }
+  if (auto problem = checkCodegenFlags(opts_.codegen)) return error(inv, kExitUsage, *problem);
   for (unsigned b : opts_.blocks) {
     if (b == 0 || b > 1024) {
       return error(inv, kExitUsage, "--block " + std::to_string(b) + ": expected 1 to 1024 threads");
@@ -223,7 +201,7 @@ int InspectCommand::run(Invocation& inv) {
   }
   FrontendOptions frontendOptions;
   frontendOptions.sigs = opts_.sigs;
-  frontendOptions.defines = opts_.defines;
+  frontendOptions.defines = opts_.codegen.defines;
   frontendOptions.consts = opts_.consts;
   if (llvm::Error e = applyWarningFlags(opts_.warnings, frontendOptions)) {
     return error(inv, kExitUsage, llvm::toString(std::move(e)));
@@ -359,12 +337,8 @@ int InspectCommand::run(Invocation& inv) {
     if (!version) return error(inv, kExitEnvironment, llvm::toString(version.takeError()));
     nvJitLinkVersion = std::to_string(version->first) + "." + std::to_string(version->second);
   }
-  backend::CodegenOptions codegen;
+  backend::CodegenOptions codegen = codegenOptions(opts_.codegen);
   codegen.arch = opts_.arch;
-  codegen.optLevel = static_cast<unsigned>(opts_.optLevel);
-  codegen.fastMath = opts_.fastMath;
-  codegen.maxRegisters = static_cast<unsigned>(opts_.maxRegisters);
-  codegen.lineInfo = opts_.lineInfo;
 
   bool several = kernels.size() > 1;
   auto kernelHeader = [&](const char* comment, const SelectedKernel& k) {
@@ -374,12 +348,7 @@ int InspectCommand::run(Invocation& inv) {
   // Linked files: only a cubin needs them (SASS, resources).
   std::vector<PreparedInput> prepared;
   if (needCubin) {
-    LinkSettings linkSettings;
-    linkSettings.files = opts_.links;
-    linkSettings.includeDirs = opts_.includeDirs;
-    linkSettings.defines = opts_.defines;
-    linkSettings.nvrtcOptions = opts_.nvrtcOptions;
-    linkSettings.lto = opts_.lto;
+    LinkSettings linkSettings = tools::linkSettings(opts_.codegen);
     frontend::DiagnosticSink linkDiags;
     std::vector<LinkFile> linkFiles = collectLinkFiles(compilation, linkSettings, linkDiags);
     if (linkDiags.hasErrors()) {
@@ -473,7 +442,7 @@ int InspectCommand::run(Invocation& inv) {
   if (wantKey) {
     CacheKeyOptions keyOptions;
     keyOptions.codegen = codegen;
-    keyOptions.defines = opts_.defines;
+    keyOptions.defines = opts_.codegen.defines;
     keyOptions.nvJitLinkVersion = backend::nvJitLinkIdentity();
     keyOptions.libdevice = libdeviceKeyValue(codegen);
     std::string text;
