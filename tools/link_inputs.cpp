@@ -328,6 +328,27 @@ bool needsNvrtc(const std::vector<LinkFile>& files) {
   });
 }
 
+namespace {
+
+// What NVRTC is given for a linked .cu file: the cache key hashes exactly these
+// options (addLinkKeyFields) and prepareLinkInputs compiles with them.
+backend::NvrtcOptions nvrtcOptionsFor(const LinkSettings& settings,
+                                      const backend::CodegenOptions& codegen) {
+  backend::NvrtcOptions options;
+  options.arch = codegen.arch;
+  options.lto = settings.lto;
+  options.includeDirs = settings.includeDirs;
+  for (const std::string& dir : backend::toolkitIncludeDirs()) options.includeDirs.push_back(dir);
+  options.defines = settings.defines;
+  options.extra = settings.nvrtcOptions;
+  options.fastMath = codegen.fastMath;
+  options.lineInfo = codegen.lineInfo;
+  options.debug = codegen.debug;
+  return options;
+}
+
+}  // namespace
+
 void addLinkKeyFields(cache::KeyBuilder& key, const std::vector<LinkFile>& files,
                       const LinkSettings& settings, const backend::CodegenOptions& codegen) {
   if (files.empty()) return;
@@ -345,17 +366,7 @@ void addLinkKeyFields(cache::KeyBuilder& key, const std::vector<LinkFile>& files
   key.add("link-lto", settings.lto ? "1" : "0");
   if (!needsNvrtc(files)) return;
   key.add("nvrtc", backend::nvrtcIdentity());
-  backend::NvrtcOptions options;
-  options.arch = codegen.arch;
-  options.lto = settings.lto;
-  options.includeDirs = settings.includeDirs;
-  for (const std::string& dir : backend::toolkitIncludeDirs()) options.includeDirs.push_back(dir);
-  options.defines = settings.defines;
-  options.extra = settings.nvrtcOptions;
-  options.fastMath = codegen.fastMath;
-  options.lineInfo = codegen.lineInfo;
-  options.debug = codegen.debug;
-  for (const std::string& option : backend::nvrtcOptionStrings(options)) {
+  for (const std::string& option : backend::nvrtcOptionStrings(nvrtcOptionsFor(settings, codegen))) {
     key.add("nvrtc-option", option);
   }
 }
@@ -430,23 +441,15 @@ llvm::Expected<std::vector<PreparedInput>> prepareLinkInputs(
     const backend::Nvrtc* nvrtc) {
   std::vector<PreparedInput> inputs;
   std::vector<frontend::Diagnostic> problems;
+  const backend::NvrtcOptions nvrtcOptions =
+      needsNvrtc(files) ? nvrtcOptionsFor(settings, codegen) : backend::NvrtcOptions{};
   for (const LinkFile& file : files) {
     PreparedInput input;
     input.name = file.path;
     switch (file.kind) {
       case frontend::LinkFileKind::Cuda: {
         assert(nvrtc != nullptr && "needsNvrtc() said so");
-        backend::NvrtcOptions options;
-        options.arch = codegen.arch;
-        options.lto = settings.lto;
-        options.includeDirs = settings.includeDirs;
-        for (const std::string& dir : backend::toolkitIncludeDirs()) options.includeDirs.push_back(dir);
-        options.defines = settings.defines;
-        options.extra = settings.nvrtcOptions;
-        options.fastMath = codegen.fastMath;
-        options.lineInfo = codegen.lineInfo;
-        options.debug = codegen.debug;
-        auto compiled = backend::compileCuda(*nvrtc, file.path, file.bytes, options);
+        auto compiled = backend::compileCuda(*nvrtc, file.path, file.bytes, nvrtcOptions);
         if (!compiled) {
           llvm::Error rest = llvm::handleErrors(
               compiled.takeError(), [&](const backend::NvrtcCompileError& e) {
