@@ -2,6 +2,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+
+#include "backend/target.h"
+
 namespace tools {
 
 void addCodegenFlags(CLI::App& sub, CodegenFlags& flags) {
@@ -44,6 +48,18 @@ backend::CodegenOptions codegenOptions(const CodegenFlags& flags) {
   codegen.maxRegisters = static_cast<unsigned>(flags.maxRegisters);
   codegen.lineInfo = flags.lineInfo;
   return codegen;
+}
+
+std::optional<std::string> uniqueArchs(const std::vector<std::string>& given,
+                                       std::vector<std::string>& archs) {
+  for (const std::string& a : given) {
+    if (std::find(archs.begin(), archs.end(), a) != archs.end()) continue;
+    if (auto sm = backend::smVersion(a); !sm) {
+      return "--arch " + a + ": " + llvm::toString(sm.takeError());
+    }
+    archs.push_back(a);
+  }
+  return std::nullopt;
 }
 
 LinkSettings linkSettings(const CodegenFlags& flags) {

@@ -46,6 +46,11 @@ std::optional<std::string> checkCodegenFlags(const CodegenFlags& flags);
 // flag sets them).
 backend::CodegenOptions codegenOptions(const CodegenFlags& flags);
 
+// The `--arch` values in order, each once; nullopt when all are valid, else
+// the message for `pykc: error: ...` (exit 2), e.g. `--arch sm_12: ...`.
+std::optional<std::string> uniqueArchs(const std::vector<std::string>& given,
+                                       std::vector<std::string>& archs);
+
 // What the flags say about linking.
 LinkSettings linkSettings(const CodegenFlags& flags);
 

@@ -142,14 +142,9 @@ int CompileCommand::run(Invocation& inv) {
   };
   // The command line first.
   std::vector<std::string> archs;
-  for (const std::string& a : opts_.archs) {
-    if (std::find(archs.begin(), archs.end(), a) != archs.end()) continue;
-    if (auto sm = backend::smVersion(a); !sm) {
-      std::string message = llvm::toString(sm.takeError());
-      std::fprintf(inv.err, "pykc: error: --arch %s: %s\n", a.c_str(), message.c_str());
-      return kExitUsage;
-    }
-    archs.push_back(a);
+  if (std::optional<std::string> why = uniqueArchs(opts_.archs, archs)) {
+    std::fprintf(inv.err, "pykc: error: %s\n", why->c_str());
+    return kExitUsage;
   }
   bool wantLlvm = false, wantPtx = false, wantCubin = false;
   for (const std::string& e : opts_.emit) {

@@ -556,14 +556,9 @@ void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
 int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& options) {
   auto start = std::chrono::steady_clock::now();
   std::vector<std::string> archs;
-  for (const std::string& a : options.archs) {
-    if (std::find(archs.begin(), archs.end(), a) != archs.end()) continue;
-    if (auto sm = backend::smVersion(a); !sm) {
-      std::string message = llvm::toString(sm.takeError());
-      std::fprintf(inv.err, "pykc: error: --arch %s: %s\n", a.c_str(), message.c_str());
-      return kExitUsage;
-    }
-    archs.push_back(a);
+  if (std::optional<std::string> why = uniqueArchs(options.archs, archs)) {
+    std::fprintf(inv.err, "pykc: error: %s\n", why->c_str());
+    return kExitUsage;
   }
   if (std::optional<std::string> why = checkCodegenFlags(options.codegen)) {
     std::fprintf(inv.err, "pykc: error: %s\n", why->c_str());
