@@ -335,14 +335,24 @@ void warnFloat64Arithmetic(const Ast& ast, const TypedModule& typed,
   }
 }
 
-std::string annotateTypes(const Ast& ast, const TypedModule& typed,
-                          const std::vector<uint32_t>& instances) {
-  const frontend::SourceFile* source = ast.source();
+namespace {
+
+// The kernels among `instances` (device functions left out).
+std::vector<uint32_t> kernelInstances(const TypedModule& typed,
+                                      const std::vector<uint32_t>& instances) {
   std::vector<uint32_t> kernels;
   for (uint32_t i : instances) {
     if (typed.instances[i].isKernel) kernels.push_back(i);
   }
-  auto float64 = float64Ops(ast, typed, kernels);
+  return kernels;
+}
+
+}  // namespace
+
+std::string annotateTypes(const Ast& ast, const TypedModule& typed,
+                          const std::vector<uint32_t>& instances) {
+  const frontend::SourceFile* source = ast.source();
+  auto float64 = float64Ops(ast, typed, kernelInstances(typed, instances));
   const TypeTable& types = typed.module.types;
   std::string out;
   bool first = true;
@@ -401,11 +411,7 @@ std::string annotateTypes(const Ast& ast, const TypedModule& typed,
 std::string annotateTypesJson(const Ast& ast, const TypedModule& typed,
                               const std::vector<uint32_t>& instances) {
   const frontend::SourceFile* source = ast.source();
-  std::vector<uint32_t> kernels;
-  for (uint32_t i : instances) {
-    if (typed.instances[i].isKernel) kernels.push_back(i);
-  }
-  auto float64 = float64Ops(ast, typed, kernels);
+  auto float64 = float64Ops(ast, typed, kernelInstances(typed, instances));
   const TypeTable& types = typed.module.types;
   nlohmann::ordered_json functions = nlohmann::ordered_json::array();
   for (uint32_t index : instances) {
