@@ -178,6 +178,8 @@ public:
   // The instances of tile kernel `function`: one per signature x combination
   // of its Constant values (docs/TILE.md).
   void addTileKernels(uint32_t function);
+  // Whether a SIMT kernel's argument types hold bfloat16 (tile kernels only).
+  bool usesBFloat16(const std::vector<TypeId>& args);
 
   // The instance of `function` for `args` (created and checked on first use);
   // -1 if it is being checked (recursion) or failed to exist.
@@ -3032,6 +3034,19 @@ void ModuleChecker::addTileKernels(uint32_t function) {
   }
 }
 
+bool ModuleChecker::usesBFloat16(const std::vector<TypeId>& args) {
+  for (TypeId t : args) {
+    const Type& ty = types().get(t);
+    if (types().isBFloat16(t)) return true;
+    if ((ty.kind == TypeKind::Array || ty.kind == TypeKind::Pointer) && ty.element.valid() &&
+        types().isBFloat16(ty.element)) {
+      return true;
+    }
+    if (ty.kind == TypeKind::Tuple && usesBFloat16(ty.elements)) return true;
+  }
+  return false;
+}
+
 void ModuleChecker::run() {
   const ResolvedModule& module = typed_.module;
   for (uint32_t f = 0; f < module.functions.size(); ++f) {
@@ -3042,6 +3057,11 @@ void ModuleChecker::run() {
       continue;
     }
     for (const DeclaredSignature& sig : fn.signatures) {
+      if (usesBFloat16(sig.signature.args)) {
+        diags_.error(sig.location, Diag::UnsupportedFeature,
+                     "bfloat16 is supported in tile kernels (`@ct.kernel`) only");
+        continue;
+      }
       bool recursive = false;
       int index = instantiate(f, sig.signature.args, types().none(), true, fn.options.fastmath,
                               recursive);
@@ -3054,6 +3074,11 @@ void ModuleChecker::run() {
     const JitFunction& fn = module.functions[f];
     if (!fn.device) continue;
     for (const DeclaredSignature& sig : fn.signatures) {
+      if (usesBFloat16(sig.signature.args)) {
+        diags_.error(sig.location, Diag::UnsupportedFeature,
+                     "bfloat16 is supported in tile kernels (`@ct.kernel`) only");
+        continue;
+      }
       bool recursive = false;
       instantiate(f, sig.signature.args, sig.signature.returnType, false, fn.options.fastmath,
                   recursive);

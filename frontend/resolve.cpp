@@ -274,6 +274,8 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     }
     if (auto fn = tileFnByName(rest)) return make(Intrinsic::TileOp, path, static_cast<uint32_t>(*fn));
     if (rest == "bool_") return make(Intrinsic::TypeObject, path, types.boolean().index);
+    if (rest == "bfloat16") return make(Intrinsic::TypeObject, path, types.bfloat16().index);
+    if (rest == "tfloat32") return make(Intrinsic::TypeObject, path, types.tfloat32().index);
     if (rest.find('.') == std::string_view::npos) {
       if (auto t = scalarTypeByName(types, rest)) {
         return make(Intrinsic::TypeObject, path, t->index);

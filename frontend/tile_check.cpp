@@ -592,11 +592,6 @@ private:
           return record(id, v);
         }
       }
-      if (base.path == "cuda.tile" && (attr == "bfloat16" || attr == "tfloat32")) {
-        diags_.error(loc(id), Diag::TileUnsupported, "`ct." + attr + "`",
-                     "");
-        return TV{};
-      }
       diags_.error(loc(id), Diag::UnknownAttribute, base.path, attr);
       return TV{};
     }
@@ -676,7 +671,14 @@ private:
     const Type& y = types_.get(b);
     if (x.kind == TypeKind::Bool) return b;
     if (y.kind == TypeKind::Bool) return a;
-    if (x.kind == TypeKind::Float && y.kind == TypeKind::Float) return x.bits >= y.bits ? a : b;
+    if (x.kind == TypeKind::Float && y.kind == TypeKind::Float) {
+      // float16 with bfloat16 (neither holds the other), and the tensor-core
+      // formats with anything else, meet in float32 or wider.
+      if (x.format != FloatFormat::Ieee || y.format != FloatFormat::Ieee) {
+        return x.bits == 64 || y.bits == 64 ? types_.float64() : types_.float32();
+      }
+      return x.bits >= y.bits ? a : b;
+    }
     if (x.kind == TypeKind::Float) return a;
     if (y.kind == TypeKind::Float) return b;
     unsigned bits = std::max(x.bits, y.bits);
@@ -750,11 +752,112 @@ private:
     return dtype;
   }
 
+  // The operand shapes of a matrix product: 2-D tiles (M, K) and (K, N).
+  bool matmulShapes(const TV& x, const TV& y, const NodeRange& range, const std::string& what) {
+    for (const TV* v : {&x, &y}) {
+      if (v->k != TV::K::Value || !types_.isTile(v->type)) {
+        diags_.error(loc(range), Diag::TileType, what + " takes tiles, found `" + describe(*v) + "`");
+        return false;
+      }
+      if (types_.get(v->type).shape.size() != 2) {
+        diags_.error(loc(range), Diag::TileUnsupported,
+                     what + " of " + std::to_string(types_.get(v->type).shape.size()) + "-D tiles",
+                     " (2-D tiles only)");
+        return false;
+      }
+    }
+    const auto& xs = types_.get(x.type).shape;
+    const auto& ys = types_.get(y.type).shape;
+    if (xs[1] != ys[0]) {
+      diags_.error(loc(range), Diag::TileShape,
+                   what + ": the shapes `" + describe(x) + "` and `" + describe(y) +
+                       "` do not agree (the left's columns must equal the right's rows)");
+      return false;
+    }
+    return true;
+  }
+
+  static bool matmulInput(const Type& t) {
+    if (t.kind == TypeKind::Float) return true;  // f16, bf16, f32, tf32, f64
+    return t.kind == TypeKind::Int && t.bits == 8;
+  }
+
+  // `x @ y`, `ct.matmul(x, y)`: the operands promoted to one dtype, which the
+  // result has (cuTile's rule).
+  std::optional<TypeId> matmulType(const TV& x, const TV& y, const NodeRange& range) {
+    if (!matmulShapes(x, y, range, "`@`")) return std::nullopt;
+    TypeId dtype = promoteDtypes(elementOf(x.type), elementOf(y.type));
+    if (!matmulInput(types_.get(dtype))) {
+      diags_.error(loc(range), Diag::TileType,
+                   "`@` of `" + types_.dtypeName(dtype) +
+                       "` tiles: matrix products take float16, bfloat16, float32, tfloat32, "
+                       "float64, int8 or uint8");
+      return std::nullopt;
+    }
+    return types_.tile(dtype, {types_.get(x.type).shape[0], types_.get(y.type).shape[1]});
+  }
+
+  // `ct.mma(x, y, acc)`: x and y of one dtype (not promoted), acc of the
+  // (M, N) shape and an accumulator dtype cuTile allows for that input.
+  std::optional<TypeId> mmaType(const TV& x, const TV& y, const TV& acc, const NodeRange& range) {
+    if (!matmulShapes(x, y, range, "`ct.mma`")) return std::nullopt;
+    if (acc.k != TV::K::Value || !types_.isTile(acc.type)) {
+      diags_.error(loc(range), Diag::TileType, "`ct.mma`'s accumulator must be a tile, found `" + describe(acc) + "`");
+      return std::nullopt;
+    }
+    TypeId in = elementOf(x.type);
+    if (in != elementOf(y.type)) {
+      diags_.error(loc(range), Diag::TileType,
+                   "`ct.mma` takes operands of one dtype (it does not promote), found `" +
+                       types_.dtypeName(in) + "` and `" + types_.dtypeName(elementOf(y.type)) + "`");
+      return std::nullopt;
+    }
+    std::vector<int64_t> shape{types_.get(x.type).shape[0], types_.get(y.type).shape[1]};
+    if (types_.get(acc.type).shape != shape) {
+      diags_.error(loc(range), Diag::TileShape,
+                   "`ct.mma`'s accumulator `" + describe(acc) + "` must have the product's shape `" +
+                       nameOf(types_.tile(elementOf(acc.type), shape)) + "`");
+      return std::nullopt;
+    }
+    TypeId out = elementOf(acc.type);
+    const Type& it = types_.get(in);
+    const Type& ot = types_.get(out);
+    bool ok = false;
+    std::string allowed;
+    if (types_.isHalf(in)) {
+      ok = types_.isHalf(out) || out == types_.float32();
+      allowed = "float16 or float32";
+    } else if (it.kind == TypeKind::Float && it.bits == 64) {
+      ok = out == in;
+      allowed = "float64";
+    } else if (it.kind == TypeKind::Float) {  // bfloat16, float32, tfloat32
+      ok = out == types_.float32();
+      allowed = "float32";
+    } else if (it.kind == TypeKind::Int && it.bits == 8) {
+      ok = ot.kind == TypeKind::Int && ot.bits == 32 && ot.isSigned;
+      allowed = "int32";
+    } else {
+      diags_.error(loc(range), Diag::TileType,
+                   "`ct.mma` of `" + types_.dtypeName(in) +
+                       "` tiles: it takes float16, bfloat16, float32, tfloat32, float64, int8 or uint8");
+      return std::nullopt;
+    }
+    if (!ok) {
+      diags_.error(loc(range), Diag::TileType,
+                   "`ct.mma` of `" + types_.dtypeName(in) + "` tiles accumulates in " + allowed +
+                       ", not `" + types_.dtypeName(out) + "`");
+      return std::nullopt;
+    }
+    return acc.type;
+  }
+
   TV binary(Operator op, const TV& l, const TV& r, const NodeRange& range, ExprId where) {
     if (!l.ok() || !r.ok()) return TV{};
     if (op == Operator::MatMult) {
-      diags_.error(loc(range), Diag::TileUnsupported, "`@` (matrix multiply)", "");
-      return TV{};
+      auto t = matmulType(l, r, range);
+      if (!t) return TV{};
+      lastOpType_ = types_.get(*t).element;
+      return TV::value(*t);
     }
     if (l.k == TV::K::Const && r.k == TV::K::Const) {
       if (auto f = foldBinary(op, l.c, r.c)) return TV::constant(*f);
@@ -1233,10 +1336,31 @@ private:
         inst_.opTypes[id.index] = *dtype;
         return record(id, TV::value(make(*dtype, *shape, *x, *y)));
       }
+      case TileFn::Mma: {
+        auto args = bindArgs(id, c, fname, {"x", "y", "acc"}, 3);
+        if (!args) return TV{};
+        TV x = checkExpr((*args)[0]);
+        TV y = checkExpr((*args)[1]);
+        TV acc = checkExpr((*args)[2]);
+        if (!x.ok() || !y.ok() || !acc.ok()) return TV{};
+        auto t = mmaType(x, y, acc, ast_.expr(id).range);
+        if (!t) return TV{};
+        inst_.opTypes[id.index] = elementOf(x.type);
+        return record(id, TV::value(*t));
+      }
+      case TileFn::Matmul: {
+        auto args = bindArgs(id, c, fname, {"x", "y"}, 2);
+        if (!args) return TV{};
+        TV x = checkExpr((*args)[0]);
+        TV y = checkExpr((*args)[1]);
+        if (!x.ok() || !y.ok()) return TV{};
+        auto t = matmulType(x, y, ast_.expr(id).range);
+        if (!t) return TV{};
+        inst_.opTypes[id.index] = types_.get(*t).element;
+        return record(id, TV::value(*t));
+      }
       case TileFn::Argmax:
       case TileFn::Argmin:
-      case TileFn::Mma:
-      case TileFn::Matmul:
         diags_.error(loc(id), Diag::TileUnsupported, "`" + fname + "`", "");
         return TV{};
       default:

@@ -40,6 +40,22 @@ TypeId TypeTable::floatType(unsigned bits) {
   return intern(t);
 }
 
+TypeId TypeTable::bfloat16() {
+  Type t;
+  t.kind = TypeKind::Float;
+  t.bits = 16;
+  t.format = FloatFormat::BFloat;
+  return intern(t);
+}
+
+TypeId TypeTable::tfloat32() {
+  Type t;
+  t.kind = TypeKind::Float;
+  t.bits = 32;
+  t.format = FloatFormat::TFloat;
+  return intern(t);
+}
+
 TypeId TypeTable::complexType(unsigned bits) {
   Type t;
   t.kind = TypeKind::Complex;
@@ -151,6 +167,8 @@ std::string TypeTable::dtypeName(TypeId id) const {
       return s;
     }
     case TypeKind::Float:
+      if (t.format == FloatFormat::BFloat) return "bfloat16";
+      if (t.format == FloatFormat::TFloat) return "tfloat32";
       return "float" + std::to_string(t.bits);
     case TypeKind::Complex:
       return "complex" + std::to_string(t.bits);
@@ -248,6 +266,8 @@ std::string TypeTable::abiCode(TypeId id) const {
       return s;
     }
     case TypeKind::Float:
+      if (t.format == FloatFormat::BFloat) return "bf16";
+      if (t.format == FloatFormat::TFloat) return "tf32";
       return "f" + std::to_string(t.bits);
     case TypeKind::Complex:
       return "c" + std::to_string(t.bits);

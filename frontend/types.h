@@ -31,12 +31,18 @@ using TypeId = Id<struct TypeTag>;
 // `r = a[i]; r.x = 1` writes into `a`).
 enum class TypeKind : uint8_t { None, Bool, Int, Float, Array, Tuple, Complex, Pointer, Tile, Record };
 enum class Layout : uint8_t { C, F, A };
+// A float's format: IEEE binary16/32/64, or a tensor-core format (bfloat16:
+// 16 bits, 8 exponent bits; tfloat32: a float32 rounded to 10 mantissa bits).
+// Only tile kernels have the tensor-core formats.
+enum class FloatFormat : uint8_t { Ieee, BFloat, TFloat };
 
 struct Type {
   TypeKind kind = TypeKind::None;
   // Int/Float/Complex: the bit width (complex64: 64); Int: signedness.
   uint8_t bits = 0;
   bool isSigned = false;
+  // Float: the format (bfloat16 has bits 16, tfloat32 bits 32).
+  FloatFormat format = FloatFormat::Ieee;
   // Array: element type (a scalar), ndim >= 1 and layout. Pointer: the
   // pointee (a scalar, or none for voidptr).
   TypeId element;
@@ -56,11 +62,11 @@ struct Type {
   // A vector is a tuple of 1-4 elements of one type with `.x .y .z .w`.
   std::string vectorName;
 
-  using Key = std::tuple<TypeKind, uint8_t, bool, uint32_t, uint8_t, Layout, std::vector<TypeId>,
+  using Key = std::tuple<TypeKind, uint8_t, bool, FloatFormat, uint32_t, uint8_t, Layout, std::vector<TypeId>,
                          std::vector<int64_t>, std::vector<std::string>, std::vector<uint32_t>,
                          uint32_t, bool, std::string>;
   Key key() const {
-    return Key(kind, bits, isSigned, element.index, ndim, layout, elements, shape, fieldNames,
+    return Key(kind, bits, isSigned, format, element.index, ndim, layout, elements, shape, fieldNames,
                fieldOffsets, size, aligned, vectorName);
   }
 };
@@ -82,6 +88,15 @@ public:
   TypeId uint64() { return intType(64, false); }
   TypeId float32() { return floatType(32); }
   TypeId float64() { return floatType(64); }
+  TypeId bfloat16();
+  TypeId tfloat32();
+  // A float of IEEE binary16 (float16).
+  bool isHalf(TypeId t) const {
+    const Type& x = get(t);
+    return x.kind == TypeKind::Float && x.bits == 16 && x.format == FloatFormat::Ieee;
+  }
+  bool isBFloat16(TypeId t) const { return get(t).kind == TypeKind::Float && get(t).format == FloatFormat::BFloat; }
+  bool isTFloat32(TypeId t) const { return get(t).kind == TypeKind::Float && get(t).format == FloatFormat::TFloat; }
   // complex64 (bits 64) or complex128 (bits 128).
   TypeId complexType(unsigned bits);
   // The complex type whose parts are `part` (float32 -> complex64).

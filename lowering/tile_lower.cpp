@@ -10,10 +10,15 @@
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
+#include <array>
+#include <span>
+#include <tuple>
 #include <cassert>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,17 +50,50 @@ constexpr unsigned kWarp = 32;
 //  - partial (fewer elements than threads): thread t holds element t < n;
 //  - full: thread t holds `slots` elements, in chunks of `vec` consecutive
 //    elements: e = (chunk * threads + t) * vec + lane.
+//  - mma: the accumulator layout of mma.sync m16n8 (mmaLayoutOf): the warps
+//    tile the (rows, cols) tile in a warpsM x warpsN grid of (wm, wn) blocks;
+//    a warp's block is made of 16x8 fragments, 4 slots each.
 struct Layout {
   int64_t n = 1;
   unsigned slots = 1;
   unsigned vec = 1;
   bool uniform = true;
   bool partial = false;
+  bool mma = false;
+  unsigned warpsN = 1;
+  int64_t wm = 0;
+  int64_t wn = 0;
+  int64_t cols = 0;
 };
 
-// A lowered value: one llvm::Value per slot (a scalar has one).
+// A lowered value: one llvm::Value per slot (a scalar has one), in the
+// standard layout of its type or (mma) in the mma accumulator layout; splat:
+// every slot holds the same value (any layout then fits).
 struct TileVal {
   std::vector<llvm::Value*> slots;
+  bool mma = false;
+  bool splat = false;
+};
+
+// A 2-D tile in shared memory, row-major in 16-byte chunks, the chunks of
+// each 128-byte line permuted (swizzled) so that ldmatrix and mma fragment
+// reads are free of bank conflicts (smemOffset).
+struct SmemTile {
+  llvm::Value* base = nullptr;  // i8 addrspace(3)*
+  int64_t rows = 0;
+  int64_t cols = 0;
+  unsigned bytes = 2;  // of one element
+};
+
+// A `ct.load` in a loop whose tile only feeds tensor-core products: copied
+// with cp.async into a ring of shared-memory stages, `stages - 1` iterations
+// ahead of its use (lowerPipelinedFor).
+struct PipeLoad {
+  std::string name;   // the variable the loop assigns it to
+  ExprId call;        // the ct.load
+  TypeId tileType;    // as loaded (the array's dtype)
+  uint64_t offset = 0;  // within a stage
+  uint64_t bytes = 0;
 };
 
 struct ArrayArgs {
@@ -98,9 +136,11 @@ public:
       vars_[{name, t.index}] = {slot};
     }
     const ast::FunctionDef& def = *ast_.stmt(fn_.stmt).functionDef();
+    findMmaVars(ast_.list(def.body));
     lowerBody(ast_.list(def.body));
     if (!b_.GetInsertBlock()->getTerminator()) b_.CreateRetVoid();
     finishScratch();
+    finishRing();
     // Tell ptxas the block size (maxntid): it sizes registers for it.
     llvm::NamedMDNode* annotations = module_.getOrInsertNamedMetadata("nvvm.annotations");
     llvm::Metadata* md[] = {llvm::ValueAsMetadata::get(function_), llvm::MDString::get(context_, "maxntidx"),
@@ -146,10 +186,68 @@ private:
     return l;
   }
 
+  // The mma accumulator layout of a 2-D tile, if the tile splits into one
+  // block of at least 16x16 per warp (and at most 128 slots per thread).
+  std::optional<Layout> mmaLayoutOf(TypeId t) const {
+    if (!types_.isTile(t)) return std::nullopt;
+    const std::vector<int64_t>& shape = types_.get(t).shape;
+    if (shape.size() != 2) return std::nullopt;
+    int64_t rows = shape[0], cols = shape[1];
+    unsigned warps = threads_ / kWarp;
+    unsigned wmCount = 1, wnCount = 1;
+    while (wmCount * wnCount < warps) {
+      int64_t wm = rows / wmCount, wn = cols / wnCount;
+      if (wm >= wn && wm >= 32) {
+        wmCount *= 2;
+      } else if (wn >= 32) {
+        wnCount *= 2;
+      } else if (wm >= 32) {
+        wmCount *= 2;
+      } else {
+        return std::nullopt;
+      }
+    }
+    Layout l;
+    l.wm = rows / wmCount;
+    l.wn = cols / wnCount;
+    if (l.wm < 16 || l.wn < 16) return std::nullopt;
+    l.n = rows * cols;
+    l.slots = static_cast<unsigned>(l.n / threads_);
+    if (l.slots > 128) return std::nullopt;
+    l.uniform = false;
+    l.vec = 2;
+    l.mma = true;
+    l.warpsN = wnCount;
+    l.cols = cols;
+    return l;
+  }
+
+  Layout layoutFor(TypeId t, bool mma) const { return mma ? *mmaLayoutOf(t) : layoutOf(t); }
+
   // The linear element index (i32) slot `s` of this thread holds.
   llvm::Value* elementIndex(const Layout& l, unsigned s) {
     if (l.uniform) return b_.getInt32(0);
     if (l.partial) return tid_;
+    if (l.mma) {
+      // Fragment f = (fm, fn) of the warp's block; c0/c1 at row g, columns
+      // 2q, 2q+1; c2/c3 eight rows below (g = lane / 4, q = lane % 4).
+      unsigned f = s / 4;
+      unsigned j = s % 4;
+      unsigned fragsN = static_cast<unsigned>(l.wn / 8);
+      unsigned fm = f / fragsN;
+      unsigned fn = f % fragsN;
+      llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
+      llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(kWarp - 1));
+      llvm::Value* wr = b_.CreateUDiv(warp, b_.getInt32(l.warpsN));
+      llvm::Value* wc = b_.CreateURem(warp, b_.getInt32(l.warpsN));
+      llvm::Value* row = b_.CreateAdd(b_.CreateMul(wr, b_.getInt32(static_cast<uint32_t>(l.wm))),
+                                      b_.CreateLShr(lane, b_.getInt32(2)));
+      row = b_.CreateAdd(row, b_.getInt32(fm * 16 + 8 * (j >> 1)));
+      llvm::Value* col = b_.CreateAdd(b_.CreateMul(wc, b_.getInt32(static_cast<uint32_t>(l.wn))),
+                                      b_.CreateShl(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(1)));
+      col = b_.CreateAdd(col, b_.getInt32(fn * 8 + (j & 1)));
+      return b_.CreateAdd(b_.CreateMul(row, b_.getInt32(static_cast<uint32_t>(l.cols))), col);
+    }
     unsigned chunk = s / l.vec;
     unsigned lane = s % l.vec;
     llvm::Value* base = b_.CreateAdd(b_.getInt32(chunk * threads_), tid_);
@@ -191,6 +289,7 @@ private:
       case TypeKind::Bool: return b_.getInt1Ty();
       case TypeKind::Int: return b_.getIntNTy(ty.bits);
       case TypeKind::Float:
+        if (ty.format == frontend::FloatFormat::BFloat) return b_.getBFloatTy();
         return ty.bits == 16 ? b_.getHalfTy() : ty.bits == 32 ? b_.getFloatTy() : b_.getDoubleTy();
       default: return llvmType(elementOf(t));
     }
@@ -219,6 +318,16 @@ private:
       return t.kind == TypeKind::Float ? b_.CreateUIToFP(v, dst) : b_.CreateZExt(v, dst);
     }
     if (f.kind == TypeKind::Float && t.kind == TypeKind::Float) {
+      if (t.format == frontend::FloatFormat::TFloat) {
+        // float32 rounded to tfloat32 (kept in a float register).
+        llvm::Value* x = f.bits == 32 ? v : f.bits < 32 ? b_.CreateFPExt(v, dst) : b_.CreateFPTrunc(v, dst);
+        return toTf32(x);
+      }
+      if (f.bits == t.bits && f.bits == 16) {
+        // float16 <-> bfloat16 through float32.
+        return b_.CreateFPTrunc(b_.CreateFPExt(v, b_.getFloatTy()), dst);
+      }
+      if (f.bits == t.bits) return v;  // tfloat32 -> float32
       return f.bits < t.bits ? b_.CreateFPExt(v, dst) : b_.CreateFPTrunc(v, dst);
     }
     if (f.kind == TypeKind::Int && t.kind == TypeKind::Float) {
@@ -228,6 +337,11 @@ private:
       return t.isSigned ? b_.CreateFPToSI(v, dst) : b_.CreateFPToUI(v, dst);
     }
     return b_.CreateIntCast(v, dst, f.isSigned);
+  }
+
+  llvm::Value* toTf32(llvm::Value* x) {
+    llvm::Value* bits = b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_f2tf32_rna), {x});
+    return b_.CreateBitCast(bits, b_.getFloatTy());
   }
 
   llvm::Value* constantOf(const ConstValue& c, TypeId to) {
@@ -253,38 +367,47 @@ private:
 
   // `id`'s value spread over the layout of `to` and converted to `to`'s
   // element type (broadcasting through shared memory when the shapes differ).
-  TileVal evalAs(ExprId id, TypeId to) {
+  TileVal evalAs(ExprId id, TypeId to, bool mma = false) {
     if (const ConstValue* c = constOf(id)) {
       TileVal v;
-      v.slots.assign(layoutOf(to).slots, constantOf(*c, to));
+      v.slots.assign(layoutFor(to, mma).slots, constantOf(*c, to));
+      v.mma = mma;
+      v.splat = true;
       return v;
     }
     TypeId from = typeOf(id);
     TileVal v = eval(id);
-    return spread(v, from, to);
+    return spread(v, from, to, mma);
   }
 
   // A scalar (or the one element of a uniform tile) of `id`, as `to`.
   llvm::Value* scalarAs(ExprId id, TypeId to) { return evalAs(id, elementOf(to)).slots[0]; }
 
-  TileVal spread(const TileVal& v, TypeId from, TypeId to) {
-    Layout lf = layoutOf(from);
-    Layout lt = layoutOf(to);
+  TileVal spread(const TileVal& v, TypeId from, TypeId to, bool toMma = false) {
+    Layout lf = layoutFor(from, v.mma);
+    Layout lt = layoutFor(to, toMma);
     TypeId fe = elementOf(from);
     TypeId te = elementOf(to);
     TileVal out;
+    out.mma = toMma;
+    if (v.splat) {
+      out.splat = true;
+      out.slots.assign(lt.slots, convert(v.slots[0], fe, te));
+      return out;
+    }
     // Shapes equal but for leading 1s ((n,) and (1, n)) share the layout.
     bool sameShape = types_.isTile(from) && types_.isTile(to) &&
                      stripOnes(types_.get(from).shape) == stripOnes(types_.get(to).shape) &&
-                     lf.slots == lt.slots && lf.vec == lt.vec && lf.partial == lt.partial;
+                     lf.slots == lt.slots && lf.vec == lt.vec && lf.partial == lt.partial &&
+                     lf.mma == lt.mma;
     if (lf.uniform || sameShape || !types_.isTile(to)) {
       for (unsigned s = 0; s < lt.slots; ++s) {
         out.slots.push_back(convert(v.slots[lf.uniform ? 0 : s], fe, te));
       }
       return out;
     }
-    // Broadcast: through shared memory.
-    llvm::Value* buffer = stage(v, from);
+    // Broadcast or another layout: through shared memory.
+    llvm::Value* buffer = stage(v, from, lf);
     const std::vector<int64_t>& fs = types_.get(from).shape;
     const std::vector<int64_t>& ts = types_.get(to).shape;
     for (unsigned s = 0; s < lt.slots; ++s) {
@@ -334,7 +457,7 @@ private:
     auto* real = new llvm::GlobalVariable(module_, type, false, llvm::GlobalValue::InternalLinkage,
                                           llvm::UndefValue::get(type), function_->getName() + ".tile_scratch",
                                           nullptr, llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
-    real->setAlignment(llvm::Align(16));
+    real->setAlignment(llvm::Align(128));
     scratch_->replaceAllUsesWith(real);
     scratch_->eraseFromParent();
   }
@@ -344,9 +467,8 @@ private:
   // Writes every element of `v` (type `t`) to the scratch buffer in
   // row-major order; returns the buffer. Barriers before (earlier readers)
   // and after (the writes visible to all).
-  llvm::Value* stage(const TileVal& v, TypeId t) {
+  llvm::Value* stage(const TileVal& v, TypeId t, const Layout& l) {
     TypeId e = elementOf(t);
-    Layout l = layoutOf(t);
     llvm::Value* buffer = scratch(static_cast<uint64_t>(l.n) * types_.byteSize(e));
     barrier();
     for (unsigned s = 0; s < l.slots; ++s) {
@@ -385,15 +507,17 @@ private:
         std::string name(ast_.str(e.as<ast::Name>().id));
         TileVal v;
         for (llvm::AllocaInst* a : storage(name, t)) v.slots.push_back(b_.CreateLoad(a->getAllocatedType(), a));
+        v.mma = mmaVars_.count({name, t.index}) != 0;
         return v;
       }
       case frontend::ExprKind::BinOp: {
         const auto& bo = e.as<ast::BinOp>();
-        return binary(bo.op, bo.left, bo.right, inst_.opTypes[id.index], t);
+        if (bo.op == frontend::Operator::MatMult) return matmul(id, bo.left, bo.right);
+        return binary(bo.op, bo.left, bo.right, inst_.opTypes[id.index], t, isMmaExpr(id));
       }
       case frontend::ExprKind::UnaryOp: {
         const auto& u = e.as<ast::UnaryOp>();
-        TileVal v = evalAs(u.operand, t);
+        TileVal v = evalAs(u.operand, t, isMmaExpr(id));
         for (llvm::Value*& x : v.slots) {
           if (u.op == frontend::UnaryOpKind::USub) {
             x = types_.isFloat(elementOf(t)) ? b_.CreateFNeg(x) : b_.CreateNeg(x);
@@ -407,12 +531,14 @@ private:
         const auto& c = e.as<ast::Compare>();
         TypeId op = inst_.opTypes[id.index];
         TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
-        TileVal l = evalAs(c.left, opTile);
-        TileVal r = evalAs(ast_.list(c.comparators)[0], opTile);
+        bool m = isMmaExpr(id);
+        TileVal l = evalAs(c.left, opTile, m);
+        TileVal r = evalAs(ast_.list(c.comparators)[0], opTile, m);
         frontend::CmpOp cmp = ast_.list(c.ops)[0];
         bool isFloat = types_.isFloat(op);
         bool isSigned = types_.get(op).isSigned;
         TileVal out;
+        out.mma = m;
         for (size_t s = 0; s < l.slots.size(); ++s) {
           llvm::CmpInst::Predicate p;
           switch (cmp) {
@@ -445,20 +571,22 @@ private:
     return TileVal{};
   }
 
-  TileVal binary(frontend::Operator op, ExprId left, ExprId right, TypeId opType, TypeId result) {
+  TileVal binary(frontend::Operator op, ExprId left, ExprId right, TypeId opType, TypeId result, bool mma) {
     TypeId opTile = types_.isTile(result) ? types_.tile(opType, types_.get(result).shape) : opType;
-    if (op == frontend::Operator::Pow) return power(left, right, opType, opTile);
-    TileVal l = evalAs(left, opTile);
-    TileVal r = evalAs(right, opTile);
+    if (op == frontend::Operator::Pow) return power(left, right, opType, opTile, mma);
+    TileVal l = evalAs(left, opTile, mma);
+    TileVal r = evalAs(right, opTile, mma);
     TileVal out;
+    out.mma = mma;
     for (size_t s = 0; s < l.slots.size(); ++s) out.slots.push_back(arith(op, l.slots[s], r.slots[s], opType));
     return out;
   }
 
   // `x ** k`: square-and-multiply for a constant k in 0..16 (the checker's rule),
   // else libdevice's pow (float16 through float32).
-  TileVal power(ExprId left, ExprId right, TypeId opType, TypeId opTile) {
-    TileVal x = evalAs(left, opTile);
+  TileVal power(ExprId left, ExprId right, TypeId opType, TypeId opTile, bool mma) {
+    TileVal x = evalAs(left, opTile, mma);
+    x.splat = false;
     const ConstValue* k = constOf(right);
     bool isFloat = types_.isFloat(opType);
     if (k != nullptr && k->kind == ConstValue::Kind::Int && k->intValue >= 0 && k->intValue <= 16) {
@@ -473,7 +601,7 @@ private:
       }
       return x;
     }
-    TileVal y = evalAs(right, opTile);
+    TileVal y = evalAs(right, opTile, mma);
     const Type& t = types_.get(opType);
     bool single = t.bits <= 32;
     llvm::Type* ct = single ? b_.getFloatTy() : b_.getDoubleTy();
@@ -483,7 +611,7 @@ private:
       llvm::Value* a = t.bits == 16 ? b_.CreateFPExt(x.slots[s], ct) : x.slots[s];
       llvm::Value* c = t.bits == 16 ? b_.CreateFPExt(y.slots[s], ct) : y.slots[s];
       llvm::Value* r = b_.CreateCall(pow, {a, c});
-      x.slots[s] = t.bits == 16 ? b_.CreateFPTrunc(r, b_.getHalfTy()) : r;
+      x.slots[s] = t.bits == 16 ? b_.CreateFPTrunc(r, llvmType(opType)) : r;
     }
     return x;
   }
@@ -604,6 +732,7 @@ private:
         }
         TileVal out;
         out.slots.assign(l.slots, v);
+        out.splat = true;
         return out;
       }
       case TileFn::Arange: {
@@ -615,23 +744,31 @@ private:
         return out;
       }
       case TileFn::Astype:
-        return evalAs(arg(id, 0), t);
+        return evalAs(arg(id, 0), t, isMmaExpr(id));
+      case TileFn::Mma:
+        return mmaCall(id);
+      case TileFn::Matmul:
+        return matmul(id, arg(id, 0), arg(id, 1));
       case TileFn::Sum:
       case TileFn::Max:
       case TileFn::Min:
         return reduce(id, fn, t);
       case TileFn::Where: {
         TypeId cond = types_.isTile(t) ? types_.tile(types_.boolean(), types_.get(t).shape) : types_.boolean();
-        TileVal cv = evalAs(arg(id, 0), cond);
-        TileVal x = evalAs(arg(id, 1), t);
-        TileVal y = evalAs(arg(id, 2), t);
+        bool m = isMmaExpr(id);
+        TileVal cv = evalAs(arg(id, 0), cond, m);
+        TileVal x = evalAs(arg(id, 1), t, m);
+        TileVal y = evalAs(arg(id, 2), t, m);
+        x.splat = false;
         for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = b_.CreateSelect(cv.slots[s], x.slots[s], y.slots[s]);
         return x;
       }
       case TileFn::Maximum:
       case TileFn::Minimum: {
-        TileVal x = evalAs(arg(id, 0), t);
-        TileVal y = evalAs(arg(id, 1), t);
+        bool m = isMmaExpr(id);
+        TileVal x = evalAs(arg(id, 0), t, m);
+        TileVal y = evalAs(arg(id, 1), t, m);
+        x.splat = x.splat && y.splat;
         for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = combine(fn == TileFn::Maximum ? TileFn::Max : TileFn::Min, x.slots[s], y.slots[s], elementOf(t));
         return x;
       }
@@ -642,7 +779,7 @@ private:
 
   TileVal unaryMath(ExprId id, TileFn fn, TypeId t) {
     TypeId e = elementOf(t);
-    TileVal x = evalAs(arg(id, 0), t);
+    TileVal x = evalAs(arg(id, 0), t, isMmaExpr(id));
     const Type& et = types_.get(e);
     if (fn == TileFn::Abs) {
       for (llvm::Value*& v : x.slots) {
@@ -675,7 +812,7 @@ private:
     for (llvm::Value*& v : x.slots) {
       llvm::Value* a = half ? b_.CreateFPExt(v, ct) : v;
       llvm::Value* r = b_.CreateCall(f, {a});
-      v = half ? b_.CreateFPTrunc(r, b_.getHalfTy()) : r;
+      v = half ? b_.CreateFPTrunc(r, llvmType(e)) : r;
     }
     return x;
   }
@@ -850,8 +987,9 @@ private:
     TypeId arrayType = typeOf(arg(id, 0));
     TypeId e = elementOf(arrayType);
     TypeId tileType = types_.tile(e, types_.get(typeOf(arg(id, 2))).shape);
-    TileVal v = evalAs(arg(id, 2), tileType);
-    Layout l = layoutOf(tileType);
+    bool m = isMmaExpr(arg(id, 2));
+    TileVal v = evalAs(arg(id, 2), tileType, m);
+    Layout l = layoutFor(tileType, m);
     Addressing a = addressing(id, tileType);
     llvm::Type* mt = memoryType(e);
     auto value = [&](unsigned s) {
@@ -982,7 +1120,7 @@ private:
     }
     // Reduced along some axes into several elements: stage the input, then
     // each output element loops over its reduced elements.
-    llvm::Value* buffer = stage(x, accTile);
+    llvm::Value* buffer = stage(x, accTile, lx);
     const std::vector<int64_t>& xs = types_.get(xt).shape;
     std::vector<bool> reduced(xs.size(), false);
     ExprId axisExpr = arg(id, 1);
@@ -1053,6 +1191,733 @@ private:
     return out;
   }
 
+  // --- matrix products (docs/TILE.md, "Matrix products") --------------------
+
+  // Whether `id`'s value is produced in the mma accumulator layout: a
+  // tensor-core product, a variable holding one, or an elementwise operation
+  // of one keeping its shape.
+  bool isMmaExpr(ExprId id) {
+    if (!id.valid() || constOf(id) != nullptr) return false;
+    TypeId t = typeOf(id);
+    if (!t.valid() || !types_.isTile(t) || !mmaLayoutOf(t)) return false;
+    const frontend::Expr& e = ast_.expr(id);
+    auto sameShapeMma = [&](ExprId operand) {
+      TypeId ot = typeOf(operand);
+      return operand.valid() && ot.valid() && types_.isTile(ot) &&
+             types_.get(ot).shape == types_.get(t).shape && isMmaExpr(operand);
+    };
+    switch (e.kind()) {
+      case frontend::ExprKind::Name:
+        return mmaVars_.count({std::string(ast_.str(e.as<ast::Name>().id)), t.index}) != 0;
+      case frontend::ExprKind::BinOp: {
+        const auto& bo = e.as<ast::BinOp>();
+        if (bo.op == frontend::Operator::MatMult) return tensorCores(bo.left, bo.right, t);
+        return sameShapeMma(bo.left) || sameShapeMma(bo.right);
+      }
+      case frontend::ExprKind::UnaryOp:
+        return sameShapeMma(e.as<ast::UnaryOp>().operand);
+      case frontend::ExprKind::Compare: {
+        const auto& c = e.as<ast::Compare>();
+        return sameShapeMma(c.left) || sameShapeMma(ast_.list(c.comparators)[0]);
+      }
+      case frontend::ExprKind::Call: {
+        if (inst_.meanings[id.index].kind != Intrinsic::TileOp) return false;
+        auto fn = static_cast<TileFn>(inst_.meanings[id.index].payload);
+        switch (fn) {
+          case TileFn::Mma:
+          case TileFn::Matmul:
+            return tensorCores(arg(id, 0), arg(id, 1), t);
+          case TileFn::Astype: case TileFn::Exp: case TileFn::Exp2: case TileFn::Log:
+          case TileFn::Log2: case TileFn::Sqrt: case TileFn::Rsqrt: case TileFn::Tanh:
+          case TileFn::Sin: case TileFn::Cos: case TileFn::Abs:
+            return sameShapeMma(arg(id, 0));
+          case TileFn::Where:
+            return sameShapeMma(arg(id, 0)) || sameShapeMma(arg(id, 1)) || sameShapeMma(arg(id, 2));
+          case TileFn::Maximum:
+          case TileFn::Minimum:
+            return sameShapeMma(arg(id, 0)) || sameShapeMma(arg(id, 1));
+          default:
+            return false;
+        }
+      }
+      default:
+        return false;
+    }
+  }
+
+  // The variables assigned an mma-layout value anywhere (to a fixed point:
+  // `c = acc.astype(...)` follows `acc = ct.mma(...)`).
+  void findMmaVars(std::span<const StmtId> body) {
+    for (bool changed = true; changed;) {
+      size_t before = mmaVars_.size();
+      markMmaVars(body);
+      changed = mmaVars_.size() != before;
+    }
+  }
+
+  void markMmaVars(std::span<const StmtId> body) {
+    for (StmtId id : body) {
+      const frontend::Stmt& s = ast_.stmt(id);
+      switch (s.kind()) {
+        case frontend::StmtKind::Assign: {
+          const auto& a = s.as<ast::Assign>();
+          if (!isMmaExpr(a.value)) break;
+          for (ExprId t : ast_.list(a.targets)) {
+            const auto* n = ast_.expr(t).dyn<ast::Name>();
+            TypeId tt = typeOf(t);
+            if (n != nullptr && tt.valid() && mmaLayoutOf(tt)) mmaVars_.insert({std::string(ast_.str(n->id)), tt.index});
+          }
+          break;
+        }
+        case frontend::StmtKind::AugAssign: {
+          const auto& a = s.as<ast::AugAssign>();
+          const auto* n = ast_.expr(a.target).dyn<ast::Name>();
+          TypeId tt = typeOf(a.target);
+          if (n != nullptr && isMmaExpr(a.value) && tt.valid() && mmaLayoutOf(tt) &&
+              types_.get(typeOf(a.value)).shape == types_.get(tt).shape) {
+            mmaVars_.insert({std::string(ast_.str(n->id)), tt.index});
+          }
+          break;
+        }
+        case frontend::StmtKind::For:
+          markMmaVars(ast_.list(s.as<ast::For>().body));
+          break;
+        case frontend::StmtKind::If:
+          markMmaVars(ast_.list(s.as<ast::If>().body));
+          markMmaVars(ast_.list(s.as<ast::If>().orelse));
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  // The dtype the product of `x` and `y` reads its operands in.
+  TypeId productInput(ExprId x, ExprId y) const {
+    TypeId a = elementOf(typeOf(x));
+    TypeId b = elementOf(typeOf(y));
+    if (a == b) return a;
+    // ct.matmul promotes (the checker typed the result with the promoted dtype).
+    return TypeId();
+  }
+
+  // Whether a product of these operands into a tile of type `result` runs on
+  // tensor cores: float16/bfloat16 (m16n8k16) or tfloat32 (m16n8k8) in, float32
+  // (or float16) accumulation, shapes that split into 16x16 warp blocks.
+  bool tensorCores(ExprId x, ExprId y, TypeId result) {
+    TypeId in = productInput(x, y);
+    if (!in.valid()) in = elementOf(result);
+    const std::vector<int64_t>& xs = types_.get(typeOf(x)).shape;
+    int64_t k = xs.size() == 2 ? xs[1] : 0;
+    bool halfIn = types_.isHalf(in) || types_.isBFloat16(in);
+    if (!(halfIn && k % 16 == 0) && !(types_.isTFloat32(in) && k % 8 == 0)) return false;
+    TypeId out = elementOf(result);
+    if (out != types_.float32() && !types_.isHalf(out) && !types_.isBFloat16(out) && !types_.isTFloat32(out)) {
+      return false;
+    }
+    return mmaLayoutOf(result).has_value();
+  }
+
+  // `ct.mma(x, y, acc)`.
+  TileVal mmaCall(ExprId id) {
+    TypeId t = typeOf(id);
+    bool tc = isMmaExpr(id);
+    TileVal acc = evalAs(arg(id, 2), t, tc);
+    return product(arg(id, 0), arg(id, 1), acc, t, tc);
+  }
+
+  // `x @ y`, `ct.matmul(x, y)`: a product into zeros of the accumulation
+  // dtype (float32 for 16-bit floats and tfloat32, int32 for 8-bit integers),
+  // converted to the result's dtype.
+  TileVal matmul(ExprId id, ExprId x, ExprId y) {
+    TypeId t = typeOf(id);
+    TypeId e = elementOf(t);
+    const Type& et = types_.get(e);
+    TypeId accE = et.kind == TypeKind::Int ? types_.int32() : et.bits == 64 ? e : types_.float32();
+    TypeId accT = types_.tile(accE, types_.get(t).shape);
+    bool tc = isMmaExpr(id);
+    TileVal acc;
+    acc.slots.assign(layoutFor(accT, tc).slots, llvm::Constant::getNullValue(llvmType(accE)));
+    acc.mma = tc;
+    acc.splat = true;
+    TileVal r = product(x, y, acc, accT, tc);
+    return spread(r, accT, t, tc);
+  }
+
+  // acc + x @ y, `acc` (type accT) in the mma layout when `tc`.
+  TileVal product(ExprId x, ExprId y, TileVal acc, TypeId accT, bool tc) {
+    TypeId xt = typeOf(x);
+    TypeId yt = typeOf(y);
+    TypeId in = productInput(x, y);
+    if (!in.valid()) in = types_.get(accT).element;
+    int64_t rows = types_.get(xt).shape[0];
+    int64_t depth = types_.get(xt).shape[1];
+    int64_t cols = types_.get(yt).shape[1];
+    acc.splat = false;
+    if (!tc) return cudaCoreProduct(x, y, acc, accT, rows, depth, cols);
+    // Operands in swizzled shared memory: from the pipeline, or staged here.
+    unsigned bytes = types_.byteSize(in);
+    uint64_t xBytes = static_cast<uint64_t>(rows * depth) * bytes;
+    uint64_t yBytes = static_cast<uint64_t>(depth * cols) * bytes;
+    std::optional<SmemTile> xs = pipelined(x), ys = pipelined(y);
+    if (!xs || !ys) {
+      barrier();
+      if (!xs) xs = stageSwizzled(x, types_.tile(in, {rows, depth}), 0);
+      if (!ys) ys = stageSwizzled(y, types_.tile(in, {depth, cols}), (xBytes + 127) / 128 * 128);
+      barrier();
+    }
+    (void)yBytes;
+    Layout l = *mmaLayoutOf(accT);
+    TypeId accE = types_.get(accT).element;
+    // Accumulate in float32.
+    std::vector<llvm::Value*> c(acc.slots.size());
+    for (size_t s = 0; s < c.size(); ++s) c[s] = convert(acc.slots[s], accE, types_.float32());
+    bool tf32 = types_.isTFloat32(in);
+    unsigned kStep = tf32 ? 8 : 16;
+    unsigned fragsM = static_cast<unsigned>(l.wm / 16), fragsN = static_cast<unsigned>(l.wn / 8);
+    llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
+    llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(kWarp - 1));
+    llvm::Value* rowBase = b_.CreateMul(b_.CreateUDiv(warp, b_.getInt32(l.warpsN)), b_.getInt32(static_cast<uint32_t>(l.wm)));
+    llvm::Value* colBase = b_.CreateMul(b_.CreateURem(warp, b_.getInt32(l.warpsN)), b_.getInt32(static_cast<uint32_t>(l.wn)));
+    llvm::Function* mma = intrinsic(tf32 ? llvm::Intrinsic::nvvm_mma_m16n8k8_row_col_tf32
+                                    : types_.isBFloat16(in) ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
+                                                            : llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32);
+    llvm::FunctionType* mt = mma->getFunctionType();
+    for (int64_t k0 = 0; k0 < depth; k0 += kStep) {
+      std::vector<std::array<llvm::Value*, 4>> af(fragsM);
+      std::vector<std::array<llvm::Value*, 2>> bf(fragsN);
+      for (unsigned fm = 0; fm < fragsM; ++fm) {
+        llvm::Value* r0 = b_.CreateAdd(rowBase, b_.getInt32(fm * 16));
+        af[fm] = tf32 ? tf32AFragment(*xs, r0, k0, lane) : ldmatrixA(*xs, r0, k0, lane);
+      }
+      for (unsigned fn = 0; fn < fragsN; fn += tf32 ? 1 : 2) {
+        llvm::Value* n0 = b_.CreateAdd(colBase, b_.getInt32(fn * 8));
+        if (tf32) {
+          bf[fn] = tf32BFragment(*ys, k0, n0, lane);
+        } else {
+          auto four = ldmatrixB(*ys, k0, n0, lane);
+          bf[fn] = {four[0], four[1]};
+          bf[fn + 1] = {four[2], four[3]};
+        }
+      }
+      for (unsigned fm = 0; fm < fragsM; ++fm) {
+        for (unsigned fn = 0; fn < fragsN; ++fn) {
+          std::vector<llvm::Value*> args;
+          for (llvm::Value* v : af[fm]) args.push_back(v);
+          for (llvm::Value* v : bf[fn]) args.push_back(v);
+          unsigned s0 = (fm * fragsN + fn) * 4;
+          for (unsigned j = 0; j < 4; ++j) args.push_back(c[s0 + j]);
+          for (size_t i = 0; i < args.size(); ++i) {
+            llvm::Type* want = mt->getParamType(static_cast<unsigned>(i));
+            if (args[i]->getType() != want) args[i] = b_.CreateBitCast(args[i], want);
+          }
+          llvm::Value* d = b_.CreateCall(mma, args);
+          for (unsigned j = 0; j < 4; ++j) c[s0 + j] = b_.CreateExtractValue(d, j);
+        }
+      }
+    }
+    TileVal out;
+    out.mma = true;
+    for (llvm::Value* v : c) out.slots.push_back(convert(v, types_.float32(), accE));
+    return out;
+  }
+
+  // Byte offset (i32) of element (r, c) of a swizzled shared tile: 16-byte
+  // chunk L = r * C + c / perChunk is stored at chunk L ^ key, where key is
+  // the row within an 8-row group (C >= 8 chunks per row) or the 128-byte
+  // line's index (C < 8), so 8 rows of one chunk column hit 8 distinct
+  // 16-byte bank groups.
+  llvm::Value* smemOffset(const SmemTile& t, llvm::Value* r, llvm::Value* chunk) {
+    uint32_t perRow = static_cast<uint32_t>(t.cols * t.bytes / 16);
+    llvm::Value* linear = b_.CreateAdd(b_.CreateMul(r, b_.getInt32(perRow)), chunk);
+    llvm::Value* key = perRow >= 8 ? b_.CreateAnd(r, b_.getInt32(7))
+                                   : b_.CreateAnd(b_.CreateLShr(linear, b_.getInt32(3)), b_.getInt32(7));
+    return b_.CreateShl(b_.CreateXor(linear, key), b_.getInt32(4));
+  }
+
+  llvm::Value* smemElement(const SmemTile& t, llvm::Value* r, llvm::Value* c) {
+    uint32_t perChunk = 16 / t.bytes;
+    llvm::Value* chunk = b_.CreateUDiv(c, b_.getInt32(perChunk));
+    llvm::Value* within = b_.CreateMul(b_.CreateURem(c, b_.getInt32(perChunk)), b_.getInt32(t.bytes));
+    llvm::Value* off = b_.CreateAdd(smemOffset(t, r, chunk), within);
+    return b_.CreateGEP(b_.getInt8Ty(), t.base, off);
+  }
+
+  std::array<llvm::Value*, 4> unpack4(llvm::Value* v) {
+    return {b_.CreateExtractValue(v, 0), b_.CreateExtractValue(v, 1), b_.CreateExtractValue(v, 2),
+            b_.CreateExtractValue(v, 3)};
+  }
+
+  // A's 16x16 fragment at rows r0.., columns k0..: ldmatrix.x4, lane l giving
+  // the address of row r0 + l % 16, chunk k0 / 8 + l / 16.
+  std::array<llvm::Value*, 4> ldmatrixA(const SmemTile& t, llvm::Value* r0, int64_t k0, llvm::Value* lane) {
+    llvm::Value* r = b_.CreateAdd(r0, b_.CreateAnd(lane, b_.getInt32(15)));
+    llvm::Value* chunk = b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(k0 / 8)), b_.CreateLShr(lane, b_.getInt32(4)));
+    llvm::Value* p = b_.CreateGEP(b_.getInt8Ty(), t.base, smemOffset(t, r, chunk));
+    return unpack4(b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16, {p->getType()}), {p}));
+  }
+
+  // B's fragments for columns n0..n0+15 at rows k0..k0+15 (two n8 fragments):
+  // ldmatrix.x4.trans, lane l giving row k0 + l % 8 + 8 * (l / 8 % 2), chunk
+  // n0 / 8 + l / 16.
+  std::array<llvm::Value*, 4> ldmatrixB(const SmemTile& t, int64_t k0, llvm::Value* n0, llvm::Value* lane) {
+    llvm::Value* r = b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(k0)), b_.CreateAnd(lane, b_.getInt32(15)));
+    llvm::Value* chunk = b_.CreateAdd(b_.CreateLShr(n0, b_.getInt32(3)), b_.CreateLShr(lane, b_.getInt32(4)));
+    llvm::Value* p = b_.CreateGEP(b_.getInt8Ty(), t.base, smemOffset(t, r, chunk));
+    return unpack4(b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16, {p->getType()}), {p}));
+  }
+
+  llvm::Value* loadTf32(const SmemTile& t, llvm::Value* r, llvm::Value* c) {
+    llvm::Value* x = b_.CreateLoad(b_.getFloatTy(), smemElement(t, r, c));
+    return b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_f2tf32_rna), {x});
+  }
+
+  // tfloat32 m16n8k8 fragments: A a0 (g, q), a1 (g + 8, q), a2 (g, q + 4),
+  // a3 (g + 8, q + 4); B b0 (k q, n g), b1 (k q + 4, n g).
+  std::array<llvm::Value*, 4> tf32AFragment(const SmemTile& t, llvm::Value* r0, int64_t k0, llvm::Value* lane) {
+    llvm::Value* g = b_.CreateAdd(r0, b_.CreateLShr(lane, b_.getInt32(2)));
+    llvm::Value* g8 = b_.CreateAdd(g, b_.getInt32(8));
+    llvm::Value* q = b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(k0)), b_.CreateAnd(lane, b_.getInt32(3)));
+    llvm::Value* q4 = b_.CreateAdd(q, b_.getInt32(4));
+    return {loadTf32(t, g, q), loadTf32(t, g8, q), loadTf32(t, g, q4), loadTf32(t, g8, q4)};
+  }
+
+  std::array<llvm::Value*, 2> tf32BFragment(const SmemTile& t, int64_t k0, llvm::Value* n0, llvm::Value* lane) {
+    llvm::Value* n = b_.CreateAdd(n0, b_.CreateLShr(lane, b_.getInt32(2)));
+    llvm::Value* q = b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(k0)), b_.CreateAnd(lane, b_.getInt32(3)));
+    return {loadTf32(t, q, n), loadTf32(t, b_.CreateAdd(q, b_.getInt32(4)), n)};
+  }
+
+  // The operand `e` if the pipeline holds it in shared memory.
+  std::optional<SmemTile> pipelined(ExprId e) {
+    const auto* n = ast_.expr(e).dyn<ast::Name>();
+    if (n == nullptr) return std::nullopt;
+    auto it = pipeStage_.find(std::string(ast_.str(n->id)));
+    if (it == pipeStage_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // Writes tile `e` (as type `t`) into the scratch buffer at `offset`, swizzled.
+  // The caller places the barriers.
+  SmemTile stageSwizzled(ExprId e, TypeId t, uint64_t offset) {
+    Layout l = layoutOf(t);
+    TileVal v = evalAs(e, t);
+    const std::vector<int64_t>& shape = types_.get(t).shape;
+    SmemTile st;
+    st.rows = shape[0];
+    st.cols = shape[1];
+    st.bytes = types_.byteSize(elementOf(t));
+    llvm::Value* buffer = scratch(offset + static_cast<uint64_t>(l.n) * st.bytes);
+    st.base = b_.CreateGEP(b_.getInt8Ty(), buffer, b_.getInt32(static_cast<uint32_t>(offset)));
+    llvm::Type* mt = llvmType(elementOf(t));
+    for (unsigned s = 0; s < l.slots; ++s) {
+      llvm::Value* el = clampIndex(elementIndex(l, s), l);
+      llvm::Value* r = b_.CreateLShr(el, b_.getInt32(static_cast<uint32_t>(log2i(st.cols))));
+      llvm::Value* c = b_.CreateAnd(el, b_.getInt32(static_cast<uint32_t>(st.cols - 1)));
+      llvm::Value* x = v.slots[l.uniform ? 0 : s];
+      if (x->getType() != mt) x = b_.CreateBitCast(x, mt);
+      llvm::Value* p = smemElement(st, r, c);
+      if (l.partial) {
+        guarded(slotValid(l), [&] { b_.CreateStore(x, p); });
+      } else {
+        b_.CreateStore(x, p);
+      }
+    }
+    return st;
+  }
+
+  // The product on CUDA cores (float32, float64, integers, small or odd
+  // shapes): both operands staged row-major, each accumulator element loops
+  // over the depth.
+  TileVal cudaCoreProduct(ExprId x, ExprId y, TileVal acc, TypeId accT, int64_t rows, int64_t depth,
+                          int64_t cols) {
+    TypeId accE = types_.get(accT).element;
+    const Type& ae = types_.get(accE);
+    // Compute in the accumulator's dtype, float32 for 16-bit floats.
+    TypeId calc = ae.kind == TypeKind::Float && ae.bits < 32 ? types_.float32()
+                  : types_.isTFloat32(accE) ? types_.float32() : accE;
+    TypeId xt = types_.tile(calc, {rows, depth});
+    TypeId yt = types_.tile(calc, {depth, cols});
+    unsigned bytes = types_.byteSize(calc);
+    uint64_t yOffset = static_cast<uint64_t>(rows * depth) * bytes;
+    llvm::Value* buffer = scratch(yOffset + static_cast<uint64_t>(depth * cols) * bytes);
+    llvm::Type* ct = llvmType(calc);
+    barrier();
+    for (auto [e, t, off] : {std::tuple{x, xt, uint64_t(0)}, std::tuple{y, yt, yOffset}}) {
+      Layout l = layoutOf(t);
+      TileVal v = evalAs(e, t);
+      for (unsigned s = 0; s < l.slots; ++s) {
+        llvm::Value* index = b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(off / bytes)), clampIndex(elementIndex(l, s), l));
+        llvm::Value* p = b_.CreateGEP(ct, buffer, index);
+        llvm::Value* val = v.slots[l.uniform ? 0 : s];
+        if (l.partial) {
+          guarded(slotValid(l), [&] { b_.CreateStore(val, p); });
+        } else {
+          b_.CreateStore(val, p);
+        }
+      }
+    }
+    barrier();
+    Layout la = layoutFor(accT, acc.mma);
+    std::vector<llvm::Value*> rowIdx, colIdx, init;
+    for (unsigned s = 0; s < la.slots; ++s) {
+      llvm::Value* el = clampIndex(elementIndex(la, s), la);
+      rowIdx.push_back(b_.CreateLShr(el, b_.getInt32(static_cast<uint32_t>(log2i(cols)))));
+      colIdx.push_back(b_.CreateAnd(el, b_.getInt32(static_cast<uint32_t>(cols - 1))));
+      init.push_back(convert(acc.slots[la.uniform ? 0 : s], accE, calc));
+    }
+    bool isFloat = types_.isFloat(calc);
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    auto* body = llvm::BasicBlock::Create(context_, "mma.k", function_);
+    auto* done = llvm::BasicBlock::Create(context_, "mma.done", function_);
+    b_.CreateBr(body);
+    b_.SetInsertPoint(body);
+    llvm::PHINode* k = b_.CreatePHI(b_.getInt32Ty(), 2);
+    k->addIncoming(b_.getInt32(0), pre);
+    std::vector<llvm::PHINode*> sums;
+    std::vector<llvm::Value*> next;
+    for (unsigned s = 0; s < la.slots; ++s) {
+      llvm::PHINode* phi = b_.CreatePHI(ct, 2);
+      phi->addIncoming(init[s], pre);
+      sums.push_back(phi);
+    }
+    for (unsigned s = 0; s < la.slots; ++s) {
+      llvm::PHINode* phi = sums[s];
+      llvm::Value* a = b_.CreateLoad(ct, b_.CreateGEP(ct, buffer, b_.CreateAdd(b_.CreateMul(rowIdx[s], b_.getInt32(static_cast<uint32_t>(depth))), k)));
+      llvm::Value* bv = b_.CreateLoad(ct, b_.CreateGEP(ct, buffer,
+          b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(yOffset / bytes)),
+                       b_.CreateAdd(b_.CreateMul(k, b_.getInt32(static_cast<uint32_t>(cols))), colIdx[s]))));
+      next.push_back(isFloat ? b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ct}, {a, bv, phi})
+                             : b_.CreateAdd(b_.CreateMul(a, bv), phi));
+    }
+    llvm::Value* kn = b_.CreateAdd(k, b_.getInt32(1));
+    llvm::BasicBlock* latch = b_.GetInsertBlock();
+    k->addIncoming(kn, latch);
+    for (unsigned s = 0; s < la.slots; ++s) sums[s]->addIncoming(next[s], latch);
+    b_.CreateCondBr(b_.CreateICmpULT(kn, b_.getInt32(static_cast<uint32_t>(depth))), body, done);
+    b_.SetInsertPoint(done);
+    TileVal out;
+    out.mma = acc.mma;
+    for (unsigned s = 0; s < la.slots; ++s) out.slots.push_back(convert(next[s], calc, accE));
+    return out;
+  }
+
+  // --- software pipelining of tensor-core operand loads --------------------
+
+  // Names assigned anywhere in `body` (recursively).
+  void assignedNames(std::span<const StmtId> body, std::set<std::string>& out) const {
+    for (StmtId id : body) {
+      const frontend::Stmt& s = ast_.stmt(id);
+      switch (s.kind()) {
+        case frontend::StmtKind::Assign:
+          for (ExprId t : ast_.list(s.as<ast::Assign>().targets)) {
+            if (const auto* n = ast_.expr(t).dyn<ast::Name>()) out.insert(std::string(ast_.str(n->id)));
+          }
+          break;
+        case frontend::StmtKind::AugAssign:
+          if (const auto* n = ast_.expr(s.as<ast::AugAssign>().target).dyn<ast::Name>()) {
+            out.insert(std::string(ast_.str(n->id)));
+          }
+          break;
+        case frontend::StmtKind::For: {
+          const auto& f = s.as<ast::For>();
+          if (const auto* n = ast_.expr(f.target).dyn<ast::Name>()) out.insert(std::string(ast_.str(n->id)));
+          assignedNames(ast_.list(f.body), out);
+          break;
+        }
+        case frontend::StmtKind::If:
+          assignedNames(ast_.list(s.as<ast::If>().body), out);
+          assignedNames(ast_.list(s.as<ast::If>().orelse), out);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  // Visits every expression under `id` (pre-order).
+  template <class F>
+  void visitExpr(ExprId id, F& f) const {
+    if (!id.valid()) return;
+    f(id);
+    const frontend::Expr& e = ast_.expr(id);
+    switch (e.kind()) {
+      case frontend::ExprKind::BinOp:
+        visitExpr(e.as<ast::BinOp>().left, f);
+        visitExpr(e.as<ast::BinOp>().right, f);
+        break;
+      case frontend::ExprKind::UnaryOp:
+        visitExpr(e.as<ast::UnaryOp>().operand, f);
+        break;
+      case frontend::ExprKind::Compare:
+        visitExpr(e.as<ast::Compare>().left, f);
+        for (ExprId c : ast_.list(e.as<ast::Compare>().comparators)) visitExpr(c, f);
+        break;
+      case frontend::ExprKind::Call:
+        visitExpr(e.as<ast::Call>().func, f);
+        for (ExprId a : ast_.list(e.as<ast::Call>().args)) visitExpr(a, f);
+        for (frontend::KeywordId k : ast_.list(e.as<ast::Call>().keywords)) visitExpr(ast_.keyword(k).value, f);
+        break;
+      case frontend::ExprKind::Attribute:
+        visitExpr(e.as<ast::Attribute>().value, f);
+        break;
+      case frontend::ExprKind::Subscript:
+        visitExpr(e.as<ast::Subscript>().value, f);
+        visitExpr(e.as<ast::Subscript>().slice, f);
+        break;
+      case frontend::ExprKind::Tuple:
+        for (ExprId x : ast_.list(e.as<ast::Tuple>().elts)) visitExpr(x, f);
+        break;
+      case frontend::ExprKind::IfExp:
+        visitExpr(e.as<ast::IfExp>().test, f);
+        visitExpr(e.as<ast::IfExp>().body, f);
+        visitExpr(e.as<ast::IfExp>().orelse, f);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // Visits every expression the statements read (recursively).
+  template <class F>
+  void visitStmts(std::span<const StmtId> body, F& f) const {
+    for (StmtId id : body) {
+      const frontend::Stmt& s = ast_.stmt(id);
+      switch (s.kind()) {
+        case frontend::StmtKind::Assign:  // targets are not visited (not reads)
+          visitExpr(s.as<ast::Assign>().value, f);
+          break;
+        case frontend::StmtKind::AugAssign:
+          visitExpr(s.as<ast::AugAssign>().target, f);
+          visitExpr(s.as<ast::AugAssign>().value, f);
+          break;
+        case frontend::StmtKind::Expr:
+          visitExpr(s.as<ast::ExprStmt>().value, f);
+          break;
+        case frontend::StmtKind::For:
+          visitExpr(s.as<ast::For>().iter, f);
+          visitStmts(ast_.list(s.as<ast::For>().body), f);
+          break;
+        case frontend::StmtKind::If:
+          visitExpr(s.as<ast::If>().test, f);
+          visitStmts(ast_.list(s.as<ast::If>().body), f);
+          visitStmts(ast_.list(s.as<ast::If>().orelse), f);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  bool isTileCall(ExprId id, TileFn fn) const {
+    if (!id.valid() || ast_.expr(id).kind() != frontend::ExprKind::Call) return false;
+    const frontend::ExprMeaning& m = inst_.meanings[id.index];
+    return m.kind == Intrinsic::TileOp && static_cast<TileFn>(m.payload) == fn;
+  }
+
+  // The loads of loop `f` worth pipelining (docs/TILE.md, "Matrix products"):
+  // `x = ct.load(A, index=..., shape=...)` at the loop's top level, maybe with
+  // `.astype` to its own dtype or to tfloat32, 2-D, zero padding, indices of
+  // the loop variable and of names the loop does not assign, 16-bit or 32-bit
+  // elements, 16-byte rows; `x` read nowhere in the kernel but as an operand
+  // of tensor-core products in this loop.
+  std::vector<PipeLoad> planPipeline(const ast::For& f) {
+    std::vector<PipeLoad> out;
+    std::set<std::string> assigned;
+    assignedNames(ast_.list(f.body), assigned);
+    std::string loopVar(ast_.str(ast_.expr(f.target).as<ast::Name>().id));
+    // Operand uses of each name in tensor-core products of the loop.
+    std::map<std::string, int> operandUses;
+    auto countOperands = [&](ExprId e) {
+      ExprId x, y;
+      if (isTileCall(e, TileFn::Mma) || isTileCall(e, TileFn::Matmul)) {
+        x = arg(e, 0);
+        y = arg(e, 1);
+      } else if (ast_.expr(e).kind() == frontend::ExprKind::BinOp &&
+                 ast_.expr(e).as<ast::BinOp>().op == frontend::Operator::MatMult) {
+        x = ast_.expr(e).as<ast::BinOp>().left;
+        y = ast_.expr(e).as<ast::BinOp>().right;
+      } else {
+        return;
+      }
+      if (!isMmaExpr(e)) return;
+      for (ExprId o : {x, y}) {
+        if (const auto* n = ast_.expr(o).dyn<ast::Name>()) ++operandUses[std::string(ast_.str(n->id))];
+      }
+    };
+    visitStmts(ast_.list(f.body), countOperands);
+    // All reads of each name in the whole kernel.
+    std::map<std::string, int> reads;
+    auto countReads = [&](ExprId e) {
+      if (const auto* n = ast_.expr(e).dyn<ast::Name>()) {
+        if (inst_.exprTypes[e.index].valid()) ++reads[std::string(ast_.str(n->id))];
+      }
+    };
+    const ast::FunctionDef& def = *ast_.stmt(fn_.stmt).functionDef();
+    visitStmts(ast_.list(def.body), countReads);
+    uint64_t stageBytes = 0;
+    std::set<std::string> seen;
+    for (StmtId id : ast_.list(f.body)) {
+      const frontend::Stmt& s = ast_.stmt(id);
+      if (s.kind() != frontend::StmtKind::Assign) continue;
+      const auto& a = s.as<ast::Assign>();
+      if (ast_.list(a.targets).size() != 1) continue;
+      const auto* n = ast_.expr(ast_.list(a.targets)[0]).dyn<ast::Name>();
+      if (n == nullptr) continue;
+      std::string name(ast_.str(n->id));
+      ExprId value = a.value;
+      TypeId target = typeOf(ast_.list(a.targets)[0]);
+      if (isTileCall(value, TileFn::Astype)) value = arg(value, 0);
+      if (!isTileCall(value, TileFn::Load)) continue;
+      TypeId loaded = typeOf(value);
+      TypeId le = elementOf(loaded);
+      TypeId te = elementOf(target);
+      bool sameType = le == te;
+      bool toTf32 = le == types_.float32() && types_.isTFloat32(te);
+      bool halfType = types_.isHalf(le) || types_.isBFloat16(le);
+      if (!(sameType && halfType) && !toTf32) continue;
+      const std::vector<int64_t>& shape = types_.get(loaded).shape;
+      if (shape.size() != 2 || shape[1] * types_.byteSize(le) < 16) continue;
+      // Zero padding only (what cp.async's zero fill gives).
+      ExprId pad = arg(value, 4);
+      if (pad.valid()) {
+        auto mode = static_cast<TileFn>(inst_.meanings[pad.index].payload);
+        if (mode != TileFn::PadZero && mode != TileFn::PadUndetermined) continue;
+      }
+      if (ast_.expr(arg(value, 0)).kind() != frontend::ExprKind::Name) continue;
+      bool pure = true;
+      auto indexNames = [&](ExprId e) {
+        if (const auto* in = ast_.expr(e).dyn<ast::Name>()) {
+          std::string nm(ast_.str(in->id));
+          if (nm != loopVar && assigned.count(nm) && inst_.exprTypes[e.index].valid()) pure = false;
+        }
+      };
+      visitExpr(arg(value, 1), indexNames);
+      if (!pure || seen.count(name)) continue;
+      // Used only as a product operand in this loop, assigned only here.
+      int uses = operandUses.count(name) ? operandUses[name] : 0;
+      if (uses == 0 || reads[name] != uses) continue;
+      seen.insert(name);
+      PipeLoad p;
+      p.name = name;
+      p.call = value;
+      p.tileType = loaded;
+      p.bytes = static_cast<uint64_t>(shape[0] * shape[1]) * types_.byteSize(le);
+      p.offset = stageBytes;
+      stageBytes += (p.bytes + 127) / 128 * 128;
+      out.push_back(p);
+    }
+    // A name assigned twice in the loop is not a simple stream.
+    for (const PipeLoad& p : out) {
+      int count = 0;
+      for (StmtId id : ast_.list(f.body)) {
+        std::set<std::string> names;
+        assignedNames(std::span<const StmtId>(&id, 1), names);
+        count += static_cast<int>(names.count(p.name));
+      }
+      if (count != 1) return {};
+    }
+    return out;
+  }
+
+  static constexpr uint64_t kStaticShared = 48 * 1024;
+
+  // Issues the copies of every pipelined load for the iteration whose loop
+  // variable is `value` into `stage` (i8 addrspace(3)*); `active` false fills
+  // zeros without reading. cp.async of 16-byte chunks when the rows are
+  // 16-byte aligned and contiguous, else element by element.
+  void issuePipe(const std::vector<PipeLoad>& pipes, llvm::Value* stage, llvm::Value* active) {
+    for (const PipeLoad& p : pipes) {
+      const ArrayArgs& arr = arrayArg(arg(p.call, 0));
+      Addressing a = addressing(p.call, p.tileType);
+      TypeId e = elementOf(p.tileType);
+      unsigned bytes = types_.byteSize(e);
+      SmemTile t;
+      t.base = b_.CreateGEP(b_.getInt8Ty(), stage, b_.getInt32(static_cast<uint32_t>(p.offset)));
+      t.rows = a.shape[0];
+      t.cols = a.shape[1];
+      t.bytes = bytes;
+      unsigned perChunk = 16 / bytes;
+      llvm::Value* row0 = b_.CreateMul(a.tileIndex[0], b_.getInt64(t.rows));
+      llvm::Value* col0 = b_.CreateMul(a.tileIndex[1], b_.getInt64(t.cols));
+      llvm::Value* ok = b_.CreateICmpEQ(arr.strides[1], b_.getInt64(1));
+      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(arr.strides[0], b_.getInt64(perChunk - 1)), b_.getInt64(0)));
+      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(b_.CreatePtrToInt(arr.data, b_.getInt64Ty()), b_.getInt64(15)),
+                                            b_.getInt64(0)));
+      auto* async = llvm::BasicBlock::Create(context_, "pipe.async", function_);
+      auto* sync = llvm::BasicBlock::Create(context_, "pipe.sync", function_);
+      auto* done = llvm::BasicBlock::Create(context_, "pipe.done", function_);
+      b_.CreateCondBr(ok, async, sync);
+      // cp.async: chunk q of the tile, q = it * threads + tid.
+      b_.SetInsertPoint(async);
+      int64_t chunks = t.rows * t.cols / perChunk;
+      int64_t perRow = t.cols / perChunk;
+      for (int64_t base = 0; base < chunks; base += threads_) {
+        llvm::Value* q = b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(base)), tid_);
+        auto body = [&] {
+          llvm::Value* r = b_.CreateUDiv(q, b_.getInt32(static_cast<uint32_t>(perRow)));
+          llvm::Value* cc = b_.CreateURem(q, b_.getInt32(static_cast<uint32_t>(perRow)));
+          llvm::Value* gr = b_.CreateAdd(row0, b_.CreateZExt(r, b_.getInt64Ty()));
+          llvm::Value* gc = b_.CreateAdd(col0, b_.CreateZExt(b_.CreateMul(cc, b_.getInt32(perChunk)), b_.getInt64Ty()));
+          llvm::Value* left = b_.CreateSub(arr.shape[1], gc);
+          llvm::Value* n = b_.CreateSelect(b_.CreateICmpSLT(left, b_.getInt64(perChunk)), left, b_.getInt64(perChunk));
+          llvm::Value* valid = b_.CreateAnd(active, b_.CreateAnd(b_.CreateICmpSLT(gr, arr.shape[0]),
+                                                                 b_.CreateICmpSGT(n, b_.getInt64(0))));
+          n = b_.CreateSelect(valid, n, b_.getInt64(0));
+          llvm::Value* offset = b_.CreateSelect(valid, b_.CreateAdd(b_.CreateMul(gr, arr.strides[0]), gc), b_.getInt64(0));
+          llvm::Value* src = b_.CreateAddrSpaceCast(b_.CreateGEP(llvmType(e), arr.data, offset),
+                                                    llvm::PointerType::get(context_, 1));
+          llvm::Value* dst = b_.CreateGEP(b_.getInt8Ty(), t.base, smemOffset(t, r, cc));
+          llvm::Value* size = b_.CreateTrunc(b_.CreateMul(n, b_.getInt64(bytes)), b_.getInt32Ty());
+          b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16_s), {dst, src, size});
+        };
+        if (base + threads_ <= chunks) {
+          body();
+        } else {
+          guarded(b_.CreateICmpULT(q, b_.getInt32(static_cast<uint32_t>(chunks))), body);
+        }
+      }
+      b_.CreateBr(done);
+      // Element by element (unaligned or strided arrays).
+      b_.SetInsertPoint(sync);
+      int64_t count = t.rows * t.cols;
+      llvm::Type* mt = llvmType(e);
+      for (int64_t base = 0; base < count; base += threads_) {
+        llvm::Value* q = b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(base)), tid_);
+        auto body = [&] {
+          llvm::Value* r = b_.CreateLShr(q, b_.getInt32(static_cast<uint32_t>(log2i(t.cols))));
+          llvm::Value* c = b_.CreateAnd(q, b_.getInt32(static_cast<uint32_t>(t.cols - 1)));
+          llvm::Value* gr = b_.CreateAdd(row0, b_.CreateZExt(r, b_.getInt64Ty()));
+          llvm::Value* gc = b_.CreateAdd(col0, b_.CreateZExt(c, b_.getInt64Ty()));
+          llvm::Value* valid = b_.CreateAnd(active, b_.CreateAnd(b_.CreateICmpSLT(gr, arr.shape[0]),
+                                                                 b_.CreateICmpSLT(gc, arr.shape[1])));
+          llvm::Value* dst = smemElement(t, r, c);
+          llvm::BasicBlock* before = b_.GetInsertBlock();
+          auto* then = llvm::BasicBlock::Create(context_, "pipe.elem", function_);
+          auto* next = llvm::BasicBlock::Create(context_, "pipe.next", function_);
+          b_.CreateCondBr(valid, then, next);
+          b_.SetInsertPoint(then);
+          llvm::Value* offset = b_.CreateAdd(b_.CreateMul(gr, arr.strides[0]), b_.CreateMul(gc, arr.strides[1]));
+          llvm::Value* x = b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset));
+          b_.CreateBr(next);
+          b_.SetInsertPoint(next);
+          llvm::PHINode* phi = b_.CreatePHI(mt, 2);
+          phi->addIncoming(x, then);
+          phi->addIncoming(llvm::Constant::getNullValue(mt), before);
+          b_.CreateStore(phi, dst);
+        };
+        if (base + threads_ <= count) {
+          body();
+        } else {
+          guarded(b_.CreateICmpULT(q, b_.getInt32(static_cast<uint32_t>(count))), body);
+        }
+      }
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+    }
+    b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_commit_group));
+  }
+
   // --- statements ---------------------------------------------------------
 
   // The allocas of variable `name` holding type `t` (one per slot; a name
@@ -1071,7 +1936,7 @@ private:
     std::string name(ast_.str(ast_.expr(target).as<ast::Name>().id));
     TypeId to = typeOf(target);
     if (!to.valid() || constOf(target) != nullptr) return;  // a compile-time constant
-    TileVal c = spread(v, from, to);
+    TileVal c = spread(v, from, to, mmaVars_.count({name, to.index}) != 0);
     const auto& slots = storage(name, to);
     for (size_t s = 0; s < slots.size(); ++s) b_.CreateStore(c.slots[s], slots[s]);
   }
@@ -1091,14 +1956,19 @@ private:
         ExprId target = ast_.list(a.targets)[0];
         TypeId to = typeOf(target);
         if (!to.valid() || constOf(target) != nullptr) return;
-        TileVal v = evalAs(a.value, to);
+        if (const auto* n = ast_.expr(target).dyn<ast::Name>()) {
+          // A load the pipeline already copies into shared memory.
+          if (pipeStage_.count(std::string(ast_.str(n->id)))) return;
+        }
+        TileVal v = evalAs(a.value, to, isMmaExpr(a.value));
         for (ExprId t : ast_.list(a.targets)) assignName(t, v, to);
         return;
       }
       case frontend::StmtKind::AugAssign: {
         const auto& a = s.as<ast::AugAssign>();
         TypeId result = inst_.stmtResultTypes[id.index];
-        TileVal v = binary(a.op, a.target, a.value, inst_.stmtOpTypes[id.index], result);
+        bool m = isMmaExpr(a.target);
+        TileVal v = binary(a.op, a.target, a.value, inst_.stmtOpTypes[id.index], result, m);
         assignName(a.target, v, result);
         return;
       }
@@ -1111,7 +1981,7 @@ private:
         b_.CreateRetVoid();
         return;
       case frontend::StmtKind::For:
-        lowerFor(id, s.as<ast::For>());
+        if (!lowerPipelinedFor(id, s.as<ast::For>())) lowerFor(id, s.as<ast::For>());
         return;
       case frontend::StmtKind::If: {
         const auto& i = s.as<ast::If>();
@@ -1162,6 +2032,108 @@ private:
     b_.SetInsertPoint(done);
   }
 
+  // A loop whose tensor-core operand loads are pipelined: `stages` shared
+  // buffers; iteration j waits for its own copies (cp.async.wait_group
+  // stages - 2), synchronises the CTA (which also ends every read of the
+  // buffer iteration j - 1 used) and issues the copies of iteration
+  // j + stages - 1 into that buffer before computing.
+  bool lowerPipelinedFor(StmtId id, const ast::For& f) {
+    if (!pipeStage_.empty()) return false;
+    std::vector<PipeLoad> pipes = planPipeline(f);
+    if (pipes.empty()) return false;
+    uint64_t stageBytes = 0;
+    for (const PipeLoad& p : pipes) stageBytes = std::max(stageBytes, p.offset + (p.bytes + 127) / 128 * 128);
+    uint64_t stages = std::min<uint64_t>(4, kStaticShared / stageBytes);
+    if (stages < 2) return false;
+    llvm::Value* ring = pipeRing(stages * stageBytes);
+    auto stageBase = [&](llvm::Value* index) {
+      return b_.CreateGEP(b_.getInt8Ty(), ring, b_.CreateMul(index, b_.getInt32(static_cast<uint32_t>(stageBytes))));
+    };
+    const auto& call = ast_.expr(f.iter).as<ast::Call>();
+    auto args = ast_.list(call.args);
+    TypeId it = inst_.rangeTypes[id.index];
+    llvm::Value* start = args.size() >= 2 ? scalarAs(args[0], it) : constantOf(ConstValue::ofInt(0), it);
+    llvm::Value* stop = scalarAs(args.size() >= 2 ? args[1] : args[0], it);
+    llvm::Value* step = args.size() == 3 ? scalarAs(args[2], it) : constantOf(ConstValue::ofInt(1), it);
+    std::string name(ast_.str(ast_.expr(f.target).as<ast::Name>().id));
+    llvm::AllocaInst* var = storage(name, it)[0];
+    llvm::Value* zero = llvm::ConstantInt::get(start->getType(), 0);
+    llvm::Value* up = b_.CreateICmpSGT(step, zero);
+    auto inRange = [&](llvm::Value* v) {
+      return b_.CreateSelect(up, b_.CreateICmpSLT(v, stop), b_.CreateICmpSGT(v, stop));
+    };
+    auto nth = [&](llvm::Value* from, uint64_t k) {
+      return b_.CreateAdd(from, b_.CreateMul(step, llvm::ConstantInt::get(start->getType(), k)));
+    };
+    // Prologue: iterations 0 .. stages - 2.
+    for (uint64_t k = 0; k + 1 < stages; ++k) {
+      llvm::Value* v = nth(start, k);
+      b_.CreateStore(v, var);
+      issuePipe(pipes, stageBase(b_.getInt32(static_cast<uint32_t>(k))), inRange(v));
+    }
+    llvm::AllocaInst* counter = entryAlloca(llvmType(it), name + ".next");
+    llvm::AllocaInst* iteration = entryAlloca(b_.getInt32Ty(), name + ".iteration");
+    b_.CreateStore(start, counter);
+    b_.CreateStore(b_.getInt32(0), iteration);
+    auto* head = llvm::BasicBlock::Create(context_, "pipe.head", function_);
+    auto* body = llvm::BasicBlock::Create(context_, "pipe.body", function_);
+    auto* done = llvm::BasicBlock::Create(context_, "pipe.exit", function_);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    llvm::Value* i = b_.CreateLoad(llvmType(it), counter);
+    b_.CreateCondBr(inRange(i), body, done);
+    b_.SetInsertPoint(body);
+    b_.CreateStore(b_.CreateAdd(i, step), counter);
+    llvm::Value* j = b_.CreateLoad(b_.getInt32Ty(), iteration);
+    b_.CreateStore(b_.CreateAdd(j, b_.getInt32(1)), iteration);
+    b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group), {b_.getInt32(static_cast<uint32_t>(stages - 2))});
+    barrier();
+    llvm::Value* ahead = nth(i, stages - 1);
+    b_.CreateStore(ahead, var);
+    llvm::Value* aheadStage = b_.CreateURem(b_.CreateAdd(j, b_.getInt32(static_cast<uint32_t>(stages - 1))),
+                                            b_.getInt32(static_cast<uint32_t>(stages)));
+    issuePipe(pipes, stageBase(aheadStage), inRange(ahead));
+    b_.CreateStore(i, var);
+    llvm::Value* current = stageBase(b_.CreateURem(j, b_.getInt32(static_cast<uint32_t>(stages))));
+    for (const PipeLoad& p : pipes) {
+      SmemTile t;
+      t.base = b_.CreateGEP(b_.getInt8Ty(), current, b_.getInt32(static_cast<uint32_t>(p.offset)));
+      t.rows = types_.get(p.tileType).shape[0];
+      t.cols = types_.get(p.tileType).shape[1];
+      t.bytes = types_.byteSize(elementOf(p.tileType));
+      pipeStage_[p.name] = t;
+    }
+    lowerBody(ast_.list(f.body));
+    pipeStage_.clear();
+    if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
+    b_.SetInsertPoint(done);
+    b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group), {b_.getInt32(0)});
+    return true;
+  }
+
+  // The shared buffer of pipelined loops (one, sized for the largest loop).
+  llvm::Value* pipeRing(uint64_t bytes) {
+    ringBytes_ = std::max(ringBytes_, bytes);
+    if (ring_ == nullptr) {
+      auto* type = llvm::ArrayType::get(b_.getInt8Ty(), 1);
+      ring_ = new llvm::GlobalVariable(module_, type, false, llvm::GlobalValue::InternalLinkage,
+                                       llvm::UndefValue::get(type), function_->getName() + ".ring_placeholder",
+                                       nullptr, llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
+    }
+    return ring_;
+  }
+
+  void finishRing() {
+    if (ring_ == nullptr) return;
+    auto* type = llvm::ArrayType::get(b_.getInt8Ty(), ringBytes_);
+    auto* real = new llvm::GlobalVariable(module_, type, false, llvm::GlobalValue::InternalLinkage,
+                                          llvm::UndefValue::get(type), function_->getName() + ".tile_pipeline",
+                                          nullptr, llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
+    real->setAlignment(llvm::Align(128));
+    ring_->replaceAllUsesWith(real);
+    ring_->eraseFromParent();
+  }
+
   llvm::AllocaInst* entryAlloca(llvm::Type* t, const std::string& name) {
     llvm::IRBuilder<> eb(&function_->getEntryBlock(), function_->getEntryBlock().begin());
     return eb.CreateAlloca(t, nullptr, name);
@@ -1182,6 +2154,12 @@ private:
   std::map<std::pair<std::string, uint32_t>, std::vector<llvm::AllocaInst*>> vars_;
   llvm::GlobalVariable* scratch_ = nullptr;
   uint64_t scratchBytes_ = 0;
+  // Variables (name, type) held in the mma accumulator layout.
+  std::set<std::pair<std::string, uint32_t>> mmaVars_;
+  // Pipelined loads of the loop being lowered: their current stage.
+  std::map<std::string, SmemTile> pipeStage_;
+  llvm::GlobalVariable* ring_ = nullptr;
+  uint64_t ringBytes_ = 0;
 };
 
 }  // namespace

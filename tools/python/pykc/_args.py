@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._manifest import KernelEntry, Param
+from ._manifest import KernelEntry, Param, bfloat16_dtype
 
 
 class ArgumentError(TypeError):
@@ -45,7 +45,7 @@ class ArrayArg:
         where = "host (NumPy)" if self.host is not None else "device"
         lay = ("C-contiguous" if self.holds_c() else
                "F-contiguous" if self.holds_f() else "strided")
-        return (f"{where} {self.dtype.name} array, ndim {len(self.shape)}, shape "
+        return (f"{where} {dtype_name(self.dtype)} array, ndim {len(self.shape)}, shape "
                 f"{self.shape}, strides {self.strides} elements ({lay})")
 
 
@@ -73,6 +73,11 @@ class TupleArg:
 _KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED = 1, 2, 3, 13
 
 
+def dtype_name(dt: np.dtype) -> str:
+    """NumPy's name of a dtype, ``bfloat16`` for pykc's stand-in."""
+    return "bfloat16" if dt == bfloat16_dtype() else dt.name
+
+
 def _native(dt: np.dtype, what: str) -> np.dtype:
     if not dt.isnative:
         raise ArgumentError(f"{what}: non-native byte order ({dt.str}) is not supported")
@@ -85,11 +90,14 @@ def _from_cai(obj, cai: dict) -> ArrayArg:
         raise ArgumentError(f"{what}: masked arrays (__cuda_array_interface__ 'mask') "
                             "are not supported")
     dt = np.dtype(cai["typestr"])
-    if dt.kind == "V" and cai.get("descr") and cai["descr"][0][0] != "":
+    if dt.kind == "V" and dt.itemsize == 2 and str(getattr(obj, "dtype", "")).endswith("bfloat16"):
+        dt = bfloat16_dtype()  # PyTorch describes bfloat16 as "<V2"
+    elif dt.kind == "V" and cai.get("descr") and cai["descr"][0][0] != "":
         # A structured dtype (records): CAI's `descr` names the fields.
         dt = _structured(cai["descr"], dt.itemsize)
     dt = _native(dt, what)
-    if dt.subdtype is not None or (dt.fields is not None and not _scalar_fields(dt)):
+    if dt != bfloat16_dtype() and (dt.subdtype is not None or
+                                   (dt.fields is not None and not _scalar_fields(dt))):
         raise ArgumentError(f"{what}: dtype {dt} is not supported")
     shape = tuple(int(s) for s in cai["shape"])
     if cai.get("strides") is None:  # None means C-contiguous
@@ -172,7 +180,7 @@ class _DLTensor(ctypes.Structure):
 
 _capsule_ptr = ctypes.pythonapi.PyCapsule_GetPointer
 _capsule_ptr.restype, _capsule_ptr.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-_DL_KIND = {0: "int", 1: "uint", 2: "float", 5: "complex", 6: "bool"}
+_DL_KIND = {0: "int", 1: "uint", 2: "float", 4: "bfloat", 5: "complex", 6: "bool"}
 
 
 def dlpack_to_array(capsule, what="DLPack tensor") -> ArrayArg:
@@ -183,7 +191,10 @@ def dlpack_to_array(capsule, what="DLPack tensor") -> ArrayArg:
     if lanes != 1 or code not in _DL_KIND:
         raise ArgumentError(f"{what}: DLPack dtype (code {code}, bits {bits}, lanes {lanes}) "
                             "is not supported")
-    dt = np.dtype("bool") if code == 6 else np.dtype(f"{_DL_KIND[code]}{bits}")
+    if code == 4 and bits != 16:
+        raise ArgumentError(f"{what}: DLPack bfloat{bits} is not supported")
+    dt = (np.dtype("bool") if code == 6 else bfloat16_dtype() if code == 4
+          else np.dtype(f"{_DL_KIND[code]}{bits}"))
     n = t.ndim
     shape = tuple(t.shape[i] for i in range(n))
     strides = tuple(t.strides[i] for i in range(n)) if t.strides else _c_strides(shape)
@@ -212,7 +223,7 @@ def describe(arg, stream: int | None = None):
     what = type(arg).__name__
     try:
         cai = arg.__cuda_array_interface__
-    except AttributeError:
+    except (AttributeError, TypeError):  # PyTorch raises TypeError for bfloat16
         cai = None
     if cai is not None:
         return _from_cai(arg, cai)
@@ -284,9 +295,9 @@ def match(p: Param, a) -> tuple:
             if a.dtype.fields is None or _record_key(a.dtype) != _record_key(p.numpy_dtype()):
                 raise ArgumentError(f"expected {want}, got {a.describe()}: dtype differs "
                                     f"({a.dtype} given, {p.numpy_dtype()} expected)")
-        elif a.dtype != np.dtype(p.dtype):
+        elif a.dtype != p.numpy_dtype():
             raise ArgumentError(f"expected {want}, got {a.describe()}: dtype differs "
-                                f"({a.dtype.name} given, {p.dtype} expected)")
+                                f"({dtype_name(a.dtype)} given, {p.dtype} expected)")
         if len(a.shape) != p.ndim:
             raise ArgumentError(f"expected {want}, got {a.describe()}: ndim differs "
                                 f"({len(a.shape)} given, {p.ndim} expected)")

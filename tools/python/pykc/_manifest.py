@@ -15,7 +15,26 @@ ABI_VERSION = 1
 #: dtype names the ABI allows (NumPy's names).
 SCALAR_DTYPES = frozenset(
     "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 "
-    "float16 float32 float64 complex64 complex128".split())
+    "float16 bfloat16 float32 float64 complex64 complex128".split())
+
+
+def bfloat16_dtype():
+    """The NumPy dtype standing for bfloat16 arrays (tile kernels, docs/TILE.md):
+    ml_dtypes' bfloat16 when installed, else a 2-byte structured dtype with one field
+    named ``bfloat16`` (NumPy has no bfloat16; such arrays come from PyTorch through
+    DLPack, so only the dtype's identity matters)."""
+    import numpy as np
+    try:
+        import ml_dtypes
+        return np.dtype(ml_dtypes.bfloat16)
+    except ImportError:
+        return np.dtype([("bfloat16", "<u2")])
+
+
+def dtype_of(name: str):
+    """The NumPy dtype of a manifest dtype name."""
+    import numpy as np
+    return bfloat16_dtype() if name == "bfloat16" else np.dtype(name)
 
 
 class ManifestError(ValueError):
@@ -39,7 +58,7 @@ class Param:
         """The NumPy dtype of a scalar or an array's elements (structured for records)."""
         import numpy as np
         if self.dtype != "record":
-            return np.dtype(self.dtype)
+            return dtype_of(self.dtype)
         return np.dtype({"names": [f[0] for f in self.record],
                          "formats": [f[1] for f in self.record],
                          "offsets": [f[2] for f in self.record], "itemsize": self.itemsize})
