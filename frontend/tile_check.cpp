@@ -784,12 +784,13 @@ private:
 
   // `x @ y`, `ct.matmul(x, y)`: the operands promoted to one dtype, which the
   // result has (cuTile's rule).
-  std::optional<TypeId> matmulType(const TV& x, const TV& y, const NodeRange& range) {
-    if (!matmulShapes(x, y, range, "`@`")) return std::nullopt;
+  std::optional<TypeId> matmulType(const TV& x, const TV& y, const NodeRange& range,
+                                   const std::string& what = "`@`") {
+    if (!matmulShapes(x, y, range, what)) return std::nullopt;
     TypeId dtype = promoteDtypes(elementOf(x.type), elementOf(y.type));
     if (!matmulInput(types_.get(dtype))) {
       diags_.error(loc(range), Diag::TileType,
-                   "`@` of `" + types_.dtypeName(dtype) +
+                   what + " of `" + types_.dtypeName(dtype) +
                        "` tiles: matrix products take float16, bfloat16, float32, tfloat32, "
                        "float64, int8 or uint8");
       return std::nullopt;
@@ -1354,7 +1355,7 @@ private:
         TV x = checkExpr((*args)[0]);
         TV y = checkExpr((*args)[1]);
         if (!x.ok() || !y.ok()) return TV{};
-        auto t = matmulType(x, y, ast_.expr(id).range);
+        auto t = matmulType(x, y, ast_.expr(id).range, "`ct.matmul`");
         if (!t) return TV{};
         inst_.opTypes[id.index] = types_.get(*t).element;
         return record(id, TV::value(*t));

@@ -140,12 +140,18 @@ public:
     lowerBody(ast_.list(def.body));
     if (!b_.GetInsertBlock()->getTerminator()) b_.CreateRetVoid();
     finishScratch();
-    finishRing();
     // Tell ptxas the block size (maxntid): it sizes registers for it.
     llvm::NamedMDNode* annotations = module_.getOrInsertNamedMetadata("nvvm.annotations");
     llvm::Metadata* md[] = {llvm::ValueAsMetadata::get(function_), llvm::MDString::get(context_, "maxntidx"),
                             llvm::ConstantAsMetadata::get(b_.getInt32(threads_))};
     annotations->addOperand(llvm::MDNode::get(context_, md));
+    if (usesTensorCores_ && threads_ == 256) {
+      // Two CTAs per SM (128 registers a thread): a tensor-core main loop hides
+      // its shared-memory and mma latencies with the other CTA's warps.
+      llvm::Metadata* minBlocks[] = {llvm::ValueAsMetadata::get(function_), llvm::MDString::get(context_, "minctasm"),
+                                     llvm::ConstantAsMetadata::get(b_.getInt32(2))};
+      annotations->addOperand(llvm::MDNode::get(context_, minBlocks));
+    }
     return threads_;
   }
 
@@ -440,15 +446,19 @@ private:
 
   // --- shared memory scratch ------------------------------------------------
 
+  // The scratch buffer (at least `bytes`). Inside a pipelined loop the ring of
+  // stages occupies its start, and scratch uses come after it.
   llvm::Value* scratch(uint64_t bytes) {
-    scratchBytes_ = std::max(scratchBytes_, bytes);
+    uint64_t offset = pipeStage_.empty() ? 0 : ringInUse_;
+    scratchBytes_ = std::max(scratchBytes_, offset + bytes);
     if (scratch_ == nullptr) {
       auto* type = llvm::ArrayType::get(b_.getInt8Ty(), 1);
       scratch_ = new llvm::GlobalVariable(module_, type, false, llvm::GlobalValue::InternalLinkage,
                                           llvm::UndefValue::get(type), function_->getName() + ".placeholder",
                                           nullptr, llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
     }
-    return scratch_;
+    if (offset == 0) return scratch_;
+    return b_.CreateGEP(b_.getInt8Ty(), scratch_, b_.getInt32(static_cast<uint32_t>(offset)));
   }
 
   void finishScratch() {
@@ -1355,6 +1365,7 @@ private:
     int64_t cols = types_.get(yt).shape[1];
     acc.splat = false;
     if (!tc) return cudaCoreProduct(x, y, acc, accT, rows, depth, cols);
+    usesTensorCores_ = true;
     // Operands in swizzled shared memory: from the pipeline, or staged here.
     unsigned bytes = types_.byteSize(in);
     uint64_t xBytes = static_cast<uint64_t>(rows * depth) * bytes;
@@ -1822,11 +1833,52 @@ private:
 
   static constexpr uint64_t kStaticShared = 48 * 1024;
 
+  // Shared memory the products of loop `f` need for operands the pipeline does
+  // not hold (staged per product, after the ring).
+  uint64_t stagedBytes(const ast::For& f, const std::vector<PipeLoad>& pipes) {
+    uint64_t most = 0;
+    auto visit = [&](ExprId e) {
+      ExprId x, y;
+      if (isTileCall(e, TileFn::Mma) || isTileCall(e, TileFn::Matmul)) {
+        x = arg(e, 0);
+        y = arg(e, 1);
+      } else if (ast_.expr(e).kind() == frontend::ExprKind::BinOp &&
+                 ast_.expr(e).as<ast::BinOp>().op == frontend::Operator::MatMult) {
+        x = ast_.expr(e).as<ast::BinOp>().left;
+        y = ast_.expr(e).as<ast::BinOp>().right;
+      } else {
+        return;
+      }
+      uint64_t bytes = 0;
+      for (ExprId o : {x, y}) {
+        const auto* n = ast_.expr(o).dyn<ast::Name>();
+        bool held = n != nullptr && std::any_of(pipes.begin(), pipes.end(), [&](const PipeLoad& p) {
+                      return p.name == ast_.str(n->id);
+                    });
+        if (!held) bytes += (static_cast<uint64_t>(elementsOf(typeOf(o))) * 4 + 127) / 128 * 128;
+      }
+      most = std::max(most, bytes);
+    };
+    visitStmts(ast_.list(f.body), visit);
+    return std::min(most, kStaticShared);
+  }
+
   // Issues the copies of every pipelined load for the iteration whose loop
   // variable is `value` into `stage` (i8 addrspace(3)*); `active` false fills
   // zeros without reading. cp.async of 16-byte chunks when the rows are
   // 16-byte aligned and contiguous, else element by element.
-  void issuePipe(const std::vector<PipeLoad>& pipes, llvm::Value* stage, llvm::Value* active) {
+  // Whether pipelined load `p`'s rows are 16-byte aligned and contiguous (its
+  // array's strides and data pointer: uniform, computed once before the loop).
+  llvm::Value* pipeAligned(const PipeLoad& p) {
+    const ArrayArgs& arr = arrayArg(arg(p.call, 0));
+    unsigned perChunk = 16 / types_.byteSize(elementOf(p.tileType));
+    llvm::Value* ok = b_.CreateICmpEQ(arr.strides[1], b_.getInt64(1));
+    ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(arr.strides[0], b_.getInt64(perChunk - 1)), b_.getInt64(0)));
+    return b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(b_.CreatePtrToInt(arr.data, b_.getInt64Ty()), b_.getInt64(15)),
+                                            b_.getInt64(0)));
+  }
+
+  void issuePipe(const std::vector<PipeLoad>& pipes, bool aligned, llvm::Value* stage, llvm::Value* active) {
     for (const PipeLoad& p : pipes) {
       const ArrayArgs& arr = arrayArg(arg(p.call, 0));
       Addressing a = addressing(p.call, p.tileType);
@@ -1840,10 +1892,7 @@ private:
       unsigned perChunk = 16 / bytes;
       llvm::Value* row0 = b_.CreateMul(a.tileIndex[0], b_.getInt64(t.rows));
       llvm::Value* col0 = b_.CreateMul(a.tileIndex[1], b_.getInt64(t.cols));
-      llvm::Value* ok = b_.CreateICmpEQ(arr.strides[1], b_.getInt64(1));
-      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(arr.strides[0], b_.getInt64(perChunk - 1)), b_.getInt64(0)));
-      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(b_.CreatePtrToInt(arr.data, b_.getInt64Ty()), b_.getInt64(15)),
-                                            b_.getInt64(0)));
+      llvm::Value* ok = b_.getInt1(aligned);
       auto* async = llvm::BasicBlock::Create(context_, "pipe.async", function_);
       auto* sync = llvm::BasicBlock::Create(context_, "pipe.sync", function_);
       auto* done = llvm::BasicBlock::Create(context_, "pipe.done", function_);
@@ -1878,39 +1927,49 @@ private:
         }
       }
       b_.CreateBr(done);
-      // Element by element (unaligned or strided arrays).
+      // Element by element (unaligned or strided arrays), in a rolled loop
+      // (q = tid, tid + threads, ...) so that nothing per element stays live
+      // across the pipelined loop.
       b_.SetInsertPoint(sync);
       int64_t count = t.rows * t.cols;
       llvm::Type* mt = llvmType(e);
-      for (int64_t base = 0; base < count; base += threads_) {
-        llvm::Value* q = b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(base)), tid_);
-        auto body = [&] {
-          llvm::Value* r = b_.CreateLShr(q, b_.getInt32(static_cast<uint32_t>(log2i(t.cols))));
-          llvm::Value* c = b_.CreateAnd(q, b_.getInt32(static_cast<uint32_t>(t.cols - 1)));
-          llvm::Value* gr = b_.CreateAdd(row0, b_.CreateZExt(r, b_.getInt64Ty()));
-          llvm::Value* gc = b_.CreateAdd(col0, b_.CreateZExt(c, b_.getInt64Ty()));
-          llvm::Value* valid = b_.CreateAnd(active, b_.CreateAnd(b_.CreateICmpSLT(gr, arr.shape[0]),
-                                                                 b_.CreateICmpSLT(gc, arr.shape[1])));
-          llvm::Value* dst = smemElement(t, r, c);
-          llvm::BasicBlock* before = b_.GetInsertBlock();
-          auto* then = llvm::BasicBlock::Create(context_, "pipe.elem", function_);
-          auto* next = llvm::BasicBlock::Create(context_, "pipe.next", function_);
-          b_.CreateCondBr(valid, then, next);
-          b_.SetInsertPoint(then);
-          llvm::Value* offset = b_.CreateAdd(b_.CreateMul(gr, arr.strides[0]), b_.CreateMul(gc, arr.strides[1]));
-          llvm::Value* x = b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset));
-          b_.CreateBr(next);
-          b_.SetInsertPoint(next);
-          llvm::PHINode* phi = b_.CreatePHI(mt, 2);
-          phi->addIncoming(x, then);
-          phi->addIncoming(llvm::Constant::getNullValue(mt), before);
-          b_.CreateStore(phi, dst);
-        };
-        if (base + threads_ <= count) {
-          body();
-        } else {
-          guarded(b_.CreateICmpULT(q, b_.getInt32(static_cast<uint32_t>(count))), body);
-        }
+      {
+        llvm::BasicBlock* pre = b_.GetInsertBlock();
+        auto* loop = llvm::BasicBlock::Create(context_, "pipe.sync.loop", function_);
+        auto* exit = llvm::BasicBlock::Create(context_, "pipe.sync.exit", function_);
+        b_.CreateCondBr(b_.CreateICmpULT(tid_, b_.getInt32(static_cast<uint32_t>(count))), loop, exit);
+        b_.SetInsertPoint(loop);
+        llvm::PHINode* q = b_.CreatePHI(b_.getInt32Ty(), 2);
+        q->addIncoming(tid_, pre);
+        llvm::Value* r = b_.CreateLShr(q, b_.getInt32(static_cast<uint32_t>(log2i(t.cols))));
+        llvm::Value* c = b_.CreateAnd(q, b_.getInt32(static_cast<uint32_t>(t.cols - 1)));
+        llvm::Value* gr = b_.CreateAdd(row0, b_.CreateZExt(r, b_.getInt64Ty()));
+        llvm::Value* gc = b_.CreateAdd(col0, b_.CreateZExt(c, b_.getInt64Ty()));
+        llvm::Value* valid = b_.CreateAnd(active, b_.CreateAnd(b_.CreateICmpSLT(gr, arr.shape[0]),
+                                                               b_.CreateICmpSLT(gc, arr.shape[1])));
+        llvm::Value* dst = smemElement(t, r, c);
+        llvm::BasicBlock* before = b_.GetInsertBlock();
+        auto* then = llvm::BasicBlock::Create(context_, "pipe.elem", function_);
+        auto* next = llvm::BasicBlock::Create(context_, "pipe.next", function_);
+        b_.CreateCondBr(valid, then, next);
+        b_.SetInsertPoint(then);
+        llvm::Value* offset = b_.CreateAdd(b_.CreateMul(gr, arr.strides[0]), b_.CreateMul(gc, arr.strides[1]));
+        llvm::Value* x = b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset));
+        b_.CreateBr(next);
+        b_.SetInsertPoint(next);
+        llvm::PHINode* phi = b_.CreatePHI(mt, 2);
+        phi->addIncoming(x, then);
+        phi->addIncoming(llvm::Constant::getNullValue(mt), before);
+        b_.CreateStore(phi, dst);
+        llvm::Value* qn = b_.CreateAdd(q, b_.getInt32(threads_));
+        q->addIncoming(qn, b_.GetInsertBlock());
+        llvm::BranchInst* latch =
+            b_.CreateCondBr(b_.CreateICmpULT(qn, b_.getInt32(static_cast<uint32_t>(count))), loop, exit);
+        llvm::MDNode* disable = llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.unroll.disable")});
+        llvm::MDNode* loopId = llvm::MDNode::getDistinct(context_, {nullptr, disable});
+        loopId->replaceOperandWith(0, loopId);
+        latch->setMetadata(llvm::LLVMContext::MD_loop, loopId);
+        b_.SetInsertPoint(exit);
       }
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
@@ -2043,9 +2102,10 @@ private:
     if (pipes.empty()) return false;
     uint64_t stageBytes = 0;
     for (const PipeLoad& p : pipes) stageBytes = std::max(stageBytes, p.offset + (p.bytes + 127) / 128 * 128);
-    uint64_t stages = std::min<uint64_t>(4, kStaticShared / stageBytes);
+    uint64_t stages = std::min<uint64_t>(4, (kStaticShared - stagedBytes(f, pipes)) / stageBytes);
     if (stages < 2) return false;
     llvm::Value* ring = pipeRing(stages * stageBytes);
+    ringInUse_ = 0;
     auto stageBase = [&](llvm::Value* index) {
       return b_.CreateGEP(b_.getInt8Ty(), ring, b_.CreateMul(index, b_.getInt32(static_cast<uint32_t>(stageBytes))));
     };
@@ -2065,73 +2125,73 @@ private:
     auto nth = [&](llvm::Value* from, uint64_t k) {
       return b_.CreateAdd(from, b_.CreateMul(step, llvm::ConstantInt::get(start->getType(), k)));
     };
-    // Prologue: iterations 0 .. stages - 2.
-    for (uint64_t k = 0; k + 1 < stages; ++k) {
-      llvm::Value* v = nth(start, k);
-      b_.CreateStore(v, var);
-      issuePipe(pipes, stageBase(b_.getInt32(static_cast<uint32_t>(k))), inRange(v));
-    }
+    // Two versions of the loop, chosen once: cp.async when every operand's
+    // rows are 16-byte aligned and contiguous, else element-wise copies.
+    llvm::Value* allAligned = b_.getTrue();
+    for (const PipeLoad& p : pipes) allAligned = b_.CreateAnd(allAligned, pipeAligned(p));
+    auto* fast = llvm::BasicBlock::Create(context_, "pipe.fast", function_);
+    auto* slow = llvm::BasicBlock::Create(context_, "pipe.slow", function_);
+    auto* join = llvm::BasicBlock::Create(context_, "pipe.join", function_);
+    b_.CreateCondBr(allAligned, fast, slow);
     llvm::AllocaInst* counter = entryAlloca(llvmType(it), name + ".next");
     llvm::AllocaInst* iteration = entryAlloca(b_.getInt32Ty(), name + ".iteration");
-    b_.CreateStore(start, counter);
-    b_.CreateStore(b_.getInt32(0), iteration);
-    auto* head = llvm::BasicBlock::Create(context_, "pipe.head", function_);
-    auto* body = llvm::BasicBlock::Create(context_, "pipe.body", function_);
-    auto* done = llvm::BasicBlock::Create(context_, "pipe.exit", function_);
-    b_.CreateBr(head);
-    b_.SetInsertPoint(head);
-    llvm::Value* i = b_.CreateLoad(llvmType(it), counter);
-    b_.CreateCondBr(inRange(i), body, done);
-    b_.SetInsertPoint(body);
-    b_.CreateStore(b_.CreateAdd(i, step), counter);
-    llvm::Value* j = b_.CreateLoad(b_.getInt32Ty(), iteration);
-    b_.CreateStore(b_.CreateAdd(j, b_.getInt32(1)), iteration);
-    b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group), {b_.getInt32(static_cast<uint32_t>(stages - 2))});
-    barrier();
-    llvm::Value* ahead = nth(i, stages - 1);
-    b_.CreateStore(ahead, var);
-    llvm::Value* aheadStage = b_.CreateURem(b_.CreateAdd(j, b_.getInt32(static_cast<uint32_t>(stages - 1))),
-                                            b_.getInt32(static_cast<uint32_t>(stages)));
-    issuePipe(pipes, stageBase(aheadStage), inRange(ahead));
-    b_.CreateStore(i, var);
-    llvm::Value* current = stageBase(b_.CreateURem(j, b_.getInt32(static_cast<uint32_t>(stages))));
-    for (const PipeLoad& p : pipes) {
-      SmemTile t;
-      t.base = b_.CreateGEP(b_.getInt8Ty(), current, b_.getInt32(static_cast<uint32_t>(p.offset)));
-      t.rows = types_.get(p.tileType).shape[0];
-      t.cols = types_.get(p.tileType).shape[1];
-      t.bytes = types_.byteSize(elementOf(p.tileType));
-      pipeStage_[p.name] = t;
+    for (bool aligned : {true, false}) {
+      b_.SetInsertPoint(aligned ? fast : slow);
+      // Prologue: iterations 0 .. stages - 2.
+      for (uint64_t k = 0; k + 1 < stages; ++k) {
+        llvm::Value* v = nth(start, k);
+        b_.CreateStore(v, var);
+        issuePipe(pipes, aligned, stageBase(b_.getInt32(static_cast<uint32_t>(k))), inRange(v));
+      }
+      b_.CreateStore(start, counter);
+      b_.CreateStore(b_.getInt32(0), iteration);
+      auto* head = llvm::BasicBlock::Create(context_, "pipe.head", function_);
+      auto* body = llvm::BasicBlock::Create(context_, "pipe.body", function_);
+      auto* done = llvm::BasicBlock::Create(context_, "pipe.exit", function_);
+      b_.CreateBr(head);
+      b_.SetInsertPoint(head);
+      llvm::Value* i = b_.CreateLoad(llvmType(it), counter);
+      b_.CreateCondBr(inRange(i), body, done);
+      b_.SetInsertPoint(body);
+      b_.CreateStore(b_.CreateAdd(i, step), counter);
+      llvm::Value* j = b_.CreateLoad(b_.getInt32Ty(), iteration);
+      b_.CreateStore(b_.CreateAdd(j, b_.getInt32(1)), iteration);
+      b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group), {b_.getInt32(static_cast<uint32_t>(stages - 2))});
+      barrier();
+      llvm::Value* ahead = nth(i, stages - 1);
+      b_.CreateStore(ahead, var);
+      llvm::Value* aheadStage = b_.CreateURem(b_.CreateAdd(j, b_.getInt32(static_cast<uint32_t>(stages - 1))),
+                                              b_.getInt32(static_cast<uint32_t>(stages)));
+      issuePipe(pipes, aligned, stageBase(aheadStage), inRange(ahead));
+      b_.CreateStore(i, var);
+      llvm::Value* current = stageBase(b_.CreateURem(j, b_.getInt32(static_cast<uint32_t>(stages))));
+      for (const PipeLoad& p : pipes) {
+        SmemTile t;
+        t.base = b_.CreateGEP(b_.getInt8Ty(), current, b_.getInt32(static_cast<uint32_t>(p.offset)));
+        t.rows = types_.get(p.tileType).shape[0];
+        t.cols = types_.get(p.tileType).shape[1];
+        t.bytes = types_.byteSize(elementOf(p.tileType));
+        pipeStage_[p.name] = t;
+      }
+      ringInUse_ = stages * stageBytes;
+      lowerBody(ast_.list(f.body));
+      pipeStage_.clear();
+      ringInUse_ = 0;
+      if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
+      b_.SetInsertPoint(done);
+      b_.CreateBr(join);
     }
-    lowerBody(ast_.list(f.body));
-    pipeStage_.clear();
-    if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
-    b_.SetInsertPoint(done);
+    b_.SetInsertPoint(join);
     b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group), {b_.getInt32(0)});
     return true;
   }
 
-  // The shared buffer of pipelined loops (one, sized for the largest loop).
+  // The ring of a pipelined loop: the start of the scratch buffer (nothing
+  // else uses the scratch buffer's start while the loop runs).
   llvm::Value* pipeRing(uint64_t bytes) {
-    ringBytes_ = std::max(ringBytes_, bytes);
-    if (ring_ == nullptr) {
-      auto* type = llvm::ArrayType::get(b_.getInt8Ty(), 1);
-      ring_ = new llvm::GlobalVariable(module_, type, false, llvm::GlobalValue::InternalLinkage,
-                                       llvm::UndefValue::get(type), function_->getName() + ".ring_placeholder",
-                                       nullptr, llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
-    }
-    return ring_;
-  }
-
-  void finishRing() {
-    if (ring_ == nullptr) return;
-    auto* type = llvm::ArrayType::get(b_.getInt8Ty(), ringBytes_);
-    auto* real = new llvm::GlobalVariable(module_, type, false, llvm::GlobalValue::InternalLinkage,
-                                          llvm::UndefValue::get(type), function_->getName() + ".tile_pipeline",
-                                          nullptr, llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
-    real->setAlignment(llvm::Align(128));
-    ring_->replaceAllUsesWith(real);
-    ring_->eraseFromParent();
+    llvm::Value* base = scratch(bytes);
+    ringInUse_ = bytes;
+    return base;
   }
 
   llvm::AllocaInst* entryAlloca(llvm::Type* t, const std::string& name) {
@@ -2158,8 +2218,10 @@ private:
   std::set<std::pair<std::string, uint32_t>> mmaVars_;
   // Pipelined loads of the loop being lowered: their current stage.
   std::map<std::string, SmemTile> pipeStage_;
-  llvm::GlobalVariable* ring_ = nullptr;
-  uint64_t ringBytes_ = 0;
+  bool usesTensorCores_ = false;
+  // Bytes of the ring at the scratch buffer's start while a pipelined loop's
+  // body is lowered.
+  uint64_t ringInUse_ = 0;
 };
 
 }  // namespace

@@ -3,7 +3,8 @@
 
 Runs on the GPU machine, on the output of
     pykc compile tests/gpu/kernels/tile_mma_kernels.py --arch sm_90 -o ROOT/tile_mma_kernels
-(what tests/gpu/build_artifacts.sh ROOT writes; --const variants may add more folders):
+(what tests/gpu/build_artifacts.sh ROOT writes), or of bench/gpu/tile_matmul_kernels.py
+compiled per tile shape into ROOT/mm_<tm>x<tn>x<tk> (`--const tm=.. --const tn=.. --const tk=..`):
 
     python3 bench/gpu/tile_matmul.py ROOT [--size 4096] [--reps 30] [--folders a,b]
 
@@ -130,12 +131,10 @@ def main():
     record("cublas (torch.matmul)", lambda: torch.matmul(A, B, out=C), C)
     for folder in a.folders.split(","):
         mod = pykc.load(os.path.join(a.root, folder))
-        for entry in mod.manifest.kernels if hasattr(mod, "manifest") else []:
-            pass
+        # Folders named mm_<tm>x<tn>x<tk> hold --const variants; others the defaults.
         tm, tn, tk = 128, 128, 32
-        consts = os.environ.get("PYKC_MM_CONSTS_" + folder.replace("-", "_"))
-        if consts:
-            tm, tn, tk = (int(x) for x in consts.split(","))
+        if folder.startswith("mm_"):
+            tm, tn, tk = (int(x) for x in folder[3:].split("x"))
         grid = (((n + tm - 1) // tm) * ((n + tn - 1) // tn),)
         stream = torch.cuda.current_stream()
         record(f"pykc {folder} ({tm}x{tn}x{tk})",

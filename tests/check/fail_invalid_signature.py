@@ -38,9 +38,9 @@ def returns_value(x):
     pass
 
 
-# CHECK:STDERR: fail_invalid_signature.py:[[@LINE+4]]:17: error: type `bfloat16` is not supported by pykc yet [invalid-signature]
+# CHECK:STDERR: fail_invalid_signature.py:[[@LINE+4]]:11: error: bfloat16 is supported in tile kernels (`@ct.kernel`) only [unsupported-construct]
 # CHECK:STDERR: @cuda.jit("void(bfloat16)")
-# CHECK:STDERR:                 ^~~~~~~~
+# CHECK:STDERR:           ^~~~~~~~~~~~~~~~
 # CHECK:STDERR:
 @cuda.jit("void(bfloat16)")
 def unsupported_type(x):

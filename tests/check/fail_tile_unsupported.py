@@ -7,26 +7,11 @@ import cuda.tile as ct
 def later(a: "float16[:, ::1]", b: "float16[:, ::1]"):
     ta = ct.load(a, index=(0, 0), shape=(16, 16))
     tb = ct.load(b, index=(0, 0), shape=(16, 16))
-    # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: `@` (matrix multiply) is not supported in tile kernels yet [tile-unsupported]
-    # CHECK:STDERR:     c = ta @ tb
-    # CHECK:STDERR:         ^~~~~~~
-    # CHECK:STDERR:
-    c = ta @ tb
-    # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: `ct.mma` is not supported in tile kernels yet [tile-unsupported]
-    # CHECK:STDERR:     d = ct.mma(ta, tb, ct.zeros((16, 16)))
-    # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-    # CHECK:STDERR:
-    d = ct.mma(ta, tb, ct.zeros((16, 16)))
     # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: `ct.argmax` is not supported in tile kernels yet [tile-unsupported]
     # CHECK:STDERR:     e = ct.argmax(ta, axis=1)
     # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~~~~
     # CHECK:STDERR:
     e = ct.argmax(ta, axis=1)
-    # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: `ct.bfloat16` is not supported in tile kernels yet [tile-unsupported]
-    # CHECK:STDERR:     f = ct.bfloat16
-    # CHECK:STDERR:         ^~~~~~~~~~~
-    # CHECK:STDERR:
-    f = ct.bfloat16
     # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: indexing `tile(float16, (16, 16))` is not supported in tile kernels yet: load tiles with `ct.load` [tile-unsupported]
     # CHECK:STDERR:     g = ta[0]
     # CHECK:STDERR:         ^~~~~
