@@ -315,6 +315,24 @@ llvm::Error explainLinkError(llvm::Error error, const Compilation& compilation) 
           d.notes.push_back(std::move(note));
           problems.push_back(std::move(d));
         }
+        // ptxas: "Entry function 'SYMBOL' uses too much shared data (0x10000 bytes,
+        // 0xc000 max)": tile kernels' static scratch (docs/TILE.md).
+        const std::string& log = e->errorLog();
+        for (const frontend::FunctionInstance& inst : typed.instances) {
+          std::string needle = "Entry function '" + inst.symbol + "' uses too much shared data";
+          size_t at = log.find(needle);
+          if (inst.symbol.empty() || at == std::string::npos) continue;
+          size_t open = log.find('(', at + needle.size());
+          size_t close = log.find(')', open);
+          std::string sizes = open != std::string::npos && close != std::string::npos
+                                  ? log.substr(open + 1, close - open - 1)
+                                  : "";
+          const frontend::JitFunction& fn = typed.module.functions[inst.function];
+          problems.push_back(diagnosticAt(
+              fn.location, frontend::Diag::SharedMemoryLimit,
+              "kernel `" + fn.name + "` " + inst.signature + " needs more shared memory than a block can have (" +
+                  sizes + "); tile kernels use at most 48 KiB of static shared memory: use smaller tiles"));
+        }
         if (problems.empty()) return llvm::Error(std::move(e));
         return llvm::Error::success();
       });
