@@ -40,6 +40,14 @@ TypeId TypeTable::floatType(unsigned bits) {
   return intern(t);
 }
 
+TypeId TypeTable::tfloat32() {
+  Type t;
+  t.kind = TypeKind::Float;
+  t.bits = 32;
+  t.isSigned = true;
+  return intern(t);
+}
+
 TypeId TypeTable::complexType(unsigned bits) {
   Type t;
   t.kind = TypeKind::Complex;
@@ -151,6 +159,7 @@ std::string TypeTable::dtypeName(TypeId id) const {
       return s;
     }
     case TypeKind::Float:
+      if (isTf32(id)) return "tfloat32";
       return "float" + std::to_string(t.bits);
     case TypeKind::Complex:
       return "complex" + std::to_string(t.bits);
@@ -248,6 +257,7 @@ std::string TypeTable::abiCode(TypeId id) const {
       return s;
     }
     case TypeKind::Float:
+      if (isTf32(id)) return "tf32";
       return "f" + std::to_string(t.bits);
     case TypeKind::Complex:
       return "c" + std::to_string(t.bits);

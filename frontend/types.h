@@ -101,6 +101,13 @@ public:
   TypeId pointer(TypeId pointee);
   // A tile of `element` (a number type) and `shape`.
   TypeId tile(TypeId element, std::vector<int64_t> shape);
+  // cuTile's tfloat32 (docs/TILE.md): a float32 rounded to 10 mantissa bits,
+  // held in a float register; a Float of 32 bits with `isSigned` set marks it.
+  TypeId tfloat32();
+  bool isTf32(TypeId t) const {
+    const Type& x = get(t);
+    return x.kind == TypeKind::Float && x.bits == 32 && x.isSigned;
+  }
   TypeId uniTuple(TypeId element, unsigned count) {
     return tuple(std::vector<TypeId>(count, element));
   }
