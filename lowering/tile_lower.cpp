@@ -1630,6 +1630,9 @@ private:
     }
     llvm::Value* f = convert(v, from, types_.float32());
     llvm::Value* bits = b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_f2tf32_rna), {f});
+    // The 13 bits below tfloat32's mantissa are not specified by PTX: clear them, so
+    // that the value reads as a float32 too.
+    bits = b_.CreateAnd(bits, b_.getInt32(0xffffe000u));
     return b_.CreateBitCast(bits, b_.getFloatTy());
   }
 
