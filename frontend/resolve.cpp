@@ -1690,7 +1690,7 @@ private:
                            "`; known: num_ctas, occupancy, opt_level");
         } else if (!v || v->kind != ConstValue::Kind::Int) {
           diags_.error(locationOf(ast_, k.range), Diag::InvalidDecorator,
-                       "`" + key + "` must be an integer constant");
+                       "`" + key + "` must be an integer constant or `ct.ByTarget(sm_XX=N, ..., default=N)`");
         } else {
           *slot = v->intValue;
         }

@@ -1506,9 +1506,24 @@ private:
                        "` (use `ct.where` for tiles)");
       return TV{};
     }
-    auto x = tileOrScalar(e.body);
-    auto y = tileOrScalar(e.orelse);
-    if (!x || !y) return TV{};
+    std::optional<TV> x = checkExpr(e.body);
+    std::optional<TV> y = checkExpr(e.orelse);
+    if (!x->ok() || !y->ok()) return TV{};
+    for (const TV* side : {&*x, &*y}) {
+      if (side->k == TV::K::Entity) {
+        diags_.error(loc(e.test), Diag::NotConstant,
+                     "the condition choosing between `" + describe(*x) + "` and `" + describe(*y) + "`");
+        return TV{};
+      }
+    }
+    for (auto [side, where] : {std::pair{&*x, e.body}, std::pair{&*y, e.orelse}}) {
+      bool number = (side->k == TV::K::Const && side->c.isNumber()) ||
+                    (side->k == TV::K::Value && (types_.isTile(side->type) || types_.isNumber(side->type)));
+      if (!number) {
+        diags_.error(loc(where), Diag::TileType, "expected a tile or a number, found `" + describe(*side) + "`");
+        return TV{};
+      }
+    }
     auto shape = broadcastOf({*x, *y}, id);
     auto dtype = promote(*x, *y);
     if (!shape || !dtype) return TV{};
