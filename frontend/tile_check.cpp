@@ -357,6 +357,10 @@ private:
       return;
     }
     if (v.k == TV::K::Entity && assignEntity(target, name, v)) return;
+    if (v.k == TV::K::Value && types_.isNone(v.type)) {
+      diags_.error(loc(valueExpr), Diag::TileType, "this gives no value (`None`) to assign");
+      return;
+    }
     if (v.k == TV::K::Value && types_.isTuple(v.type)) {
       diags_.error(loc(target), Diag::TileUnsupported, "a variable holding a tuple of runtime values",
                    ": unpack it (`a, b = ...`)");

@@ -15,6 +15,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "frontend/ast.h"
@@ -1306,7 +1307,7 @@ private:
   TileVal inlineHelper(ExprId id) {
     const frontend::FunctionInstance& helper = typed_.instances[static_cast<size_t>(inst_.callees[id.index])];
     const frontend::JitFunction& hf = typed_.module.functions[helper.function];
-    std::vector<std::pair<std::string, TileVal>> values;
+    std::vector<std::tuple<std::string, TileVal, TypeId>> values;
     std::vector<std::pair<std::string, ArrayArgs>> arrays;
     for (size_t p = 0; p < helper.argTypes.size() && p < hf.params.size(); ++p) {
       TypeId pt = helper.argTypes[p];
@@ -1315,13 +1316,12 @@ private:
       if (types_.isArray(pt)) {
         arrays.emplace_back(hf.params[p], arrayArg(a));
       } else {
-        values.emplace_back(hf.params[p], evalAs(a, pt));
+        values.emplace_back(hf.params[p], evalAs(a, pt), pt);
       }
     }
     TileLowering child(*this, helper);
     for (auto& [name, a] : arrays) child.arrays_[name] = a;
-    for (auto& [name, v] : values) {
-      TypeId pt = helper.variables.at(name);
+    for (auto& [name, v, pt] : values) {
       const auto& slots = child.storage(name, pt);
       for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);
     }

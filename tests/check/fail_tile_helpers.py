@@ -50,6 +50,10 @@ def pair(t):
     return t, t
 
 
+def nothing(t):
+    pass
+
+
 @ct.kernel
 def helpers(x: "float32[::1]", n: "int32"):
     t = ct.load(x, index=(0,), shape=(16,))
@@ -92,6 +96,11 @@ def helpers(x: "float32[::1]", n: "int32"):
     # CHECK:STDERR:
     q, r, s = pair(t)
     u = two(x)
+    # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:9: error: this gives no value (`None`) to assign [tile-type]
+    # CHECK:STDERR:     z = nothing(t)
+    # CHECK:STDERR:         ^~~~~~~~~~
+    # CHECK:STDERR:
+    z = nothing(t)
 
 
 @ct.kernel
