@@ -1682,6 +1682,10 @@ private:
                    "calling `" + name + "`, which takes `*args`, keyword-only or `**kwargs` parameters", "");
       return TV{};
     }
+    if (ast_.stmt(defStmt).isAsync()) {
+      diags_.error(loc(c.func), Diag::TileUnsupported, "calling `async def " + name + "`", "");
+      return TV{};
+    }
     uint32_t function = helperFunction(defStmt, name);
     std::vector<std::string> params = module_.functions[function].params;
     if (std::find(helpers_.stack.begin(), helpers_.stack.end(), function) != helpers_.stack.end()) {

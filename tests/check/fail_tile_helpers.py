@@ -54,6 +54,10 @@ def nothing(t):
     pass
 
 
+async def later(t):
+    return t
+
+
 @ct.kernel
 def helpers(x: "float32[::1]", n: "int32"):
     t = ct.load(x, index=(0,), shape=(16,))
@@ -101,6 +105,11 @@ def helpers(x: "float32[::1]", n: "int32"):
     # CHECK:STDERR:         ^~~~~~~~~~
     # CHECK:STDERR:
     z = nothing(t)
+    # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:9: error: calling `async def later` is not supported in tile kernels yet [tile-unsupported]
+    # CHECK:STDERR:     w = later(t)
+    # CHECK:STDERR:         ^~~~~
+    # CHECK:STDERR:
+    w = later(t)
 
 
 @ct.kernel
