@@ -283,6 +283,17 @@ def check2(sim, sym, blocks):
         pad = np.full((nb * 4, 512), -np.inf, np.float32)
         pad[:rows, :cols] = x
         expect(f"argmax flat {rows}x{cols}", flat, np.argmax(pad.reshape(nb, -1), axis=1))
+    for n in (1000, 64, 3):
+        x = rng.standard_normal(n).astype(np.float32)
+        x[n // 2] = np.nan if n > 100 else x[n // 2]
+        nb = cdiv(n, 64)
+        amax, amin = np.full(nb, -1, np.int32), np.full(nb, -1, np.int32)
+        run("arg_small", nb, sim.array(x) + sim.array(amax) + sim.array(amin))
+        pad = np.full(nb * 64, np.nan, np.float32)
+        pad[:n] = x
+        hi, lo = np.where(np.arange(nb * 64) < n, pad, -np.inf), np.where(np.arange(nb * 64) < n, pad, np.inf)
+        expect(f"argmax small n={n}", amax, np.argmax(hi.reshape(nb, 64), axis=1))
+        expect(f"argmin small n={n}", amin, np.argmin(lo.reshape(nb, 64), axis=1))
     for rows, cols in ((64, 100), (40, 32), (1, 5)):
         x = rng.integers(-5, 5, (rows, cols)).astype(np.int32)
         nb = cdiv(cols, 32)

@@ -123,6 +123,25 @@ def tile_arg_rows(ctx):
     return "; ".join(out)
 
 
+@case("tile argmax/argmin of a tile smaller than the block", FOLDER)
+def tile_arg_small(ctx):
+    mod, via = ctx.load(), ctx.via("cupy")
+    n = int(ctx.rng.integers(100, 100000))
+    x = ctx.randn(n, np.float32)
+    x[n // 2] = np.nan
+    nb = _cdiv(n, 64)
+    damax, damin = via.to_dev(ctx.poison(nb, np.int32)), via.to_dev(ctx.poison(nb, np.int32))
+    pykc.launch(None, (nb,), mod.arg_small, (via.to_dev(x), damax, damin, 64))
+    via.sync()
+    inside = np.arange(nb * 64) < n
+    pad = np.zeros(nb * 64, np.float32)
+    pad[:n] = x
+    hi = np.where(inside, pad, -np.inf).reshape(nb, 64)
+    lo = np.where(inside, pad, np.inf).reshape(nb, 64)
+    return (f"n={n} " + _exact(via.to_host(damax), np.argmax(hi, 1).astype(np.int32), "argmax")
+            + "; " + _exact(via.to_host(damin), np.argmin(lo, 1).astype(np.int32), "argmin"))
+
+
 @case("tile argmax/argmin int32 along axis 0 (many ties)", FOLDER)
 def tile_arg_cols(ctx):
     mod, via = ctx.load(), ctx.via("cupy")

@@ -142,3 +142,14 @@ def transpose_f16(x: "float16[:, ::1]", y: "float16[:, ::1]", T: ConstInt = 32):
     bj = pid % n
     t = ct.load(x, index=(bi, bj), shape=(T, T))
     ct.store(y, index=(bj, bi), tile=t.transpose())
+
+
+# A tile smaller than the block (64 elements, 128 threads): argmax/argmin over partial
+# layouts, with +-inf padding.
+@ct.kernel
+def arg_small(x: "float32[::1]", amax: "int32[::1]", amin: "int32[::1]", TILE: ConstInt = 64):
+    pid = ct.bid(0)
+    hi = ct.load(x, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.NEG_INF)
+    lo = ct.load(x, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.POS_INF)
+    ct.store(amax, index=(pid,), tile=ct.argmax(hi, axis=0, keepdims=True))
+    ct.store(amin, index=(pid,), tile=ct.argmin(lo, keepdims=True))
