@@ -2979,7 +2979,8 @@ std::string mangleConst(const ConstValue& c) {
 }
 
 void ModuleChecker::addTileKernels(uint32_t function) {
-  const JitFunction& fn = typed_.module.functions[function];
+  // A copy: checking may add helper functions to module.functions.
+  const JitFunction fn = typed_.module.functions[function];
   bool complete = true;
   for (const TileConstParam& c : fn.tileConsts) {
     if (c.invalid) {
@@ -3011,7 +3012,8 @@ void ModuleChecker::addTileKernels(uint32_t function) {
       inst.argTypes = sig.signature.args;
       inst.tileConstValues = combo;
       DiagnosticSink sink;
-      checkTileKernel(ast_, typed_.module, inst, sink);
+      std::vector<FunctionInstance> helpers;
+      checkTileKernel(ast_, typed_.module, inst, helpers, sink);
       std::string codes;
       for (size_t k = 0; k < inst.argTypes.size(); ++k) {
         codes += (k ? "_" : "") + types().abiCode(inst.argTypes[k]);
@@ -3026,10 +3028,24 @@ void ModuleChecker::addTileKernels(uint32_t function) {
       inst.signature = formatSignature(types(), types().none(), inst.argTypes);
       if (!constants.empty()) inst.signature.insert(inst.signature.size() - 1, constants);
       int index = static_cast<int>(all_.size());
+      // The helpers follow their kernel; their callees (and the kernel's)
+      // index into `helpers`.
+      auto remap = [&](FunctionInstance& i) {
+        for (int32_t& callee : i.callees) {
+          if (callee >= 0) callee += index + 1;
+        }
+      };
+      remap(inst);
       all_.push_back(std::move(inst));
       sinks_.push_back(std::move(sink));
       done_.push_back(true);
       kernels_.push_back(index);
+      for (FunctionInstance& h : helpers) {
+        remap(h);
+        all_.push_back(std::move(h));
+        sinks_.emplace_back();
+        done_.push_back(true);
+      }
     }
   }
 }

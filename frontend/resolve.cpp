@@ -1621,6 +1621,37 @@ private:
            entity->payload == static_cast<uint32_t>(TileFn::Kernel);
   }
 
+  // `ct.ByTarget(sm_100=2, default=1)` as a `ct.kernel` option: the value
+  // per architecture. pykc records the `default=` value (0 when there is
+  // none: unset) and does not act on these options yet (docs/TILE.md);
+  // nullopt (reported later as not an integer) when `id` is not a
+  // well-formed ByTarget.
+  std::optional<ConstValue> tileByTarget(ExprId id) {
+    const auto* call = ast_.expr(id).dyn<ast::Call>();
+    if (call == nullptr || !call->args.empty()) return std::nullopt;
+    auto path = entityPath(ast_, call->func, module_);
+    if (!path) return std::nullopt;
+    auto entity = lookupEntity(*path, module_.types);
+    if (!entity || entity->kind != Intrinsic::TileOp ||
+        entity->payload != static_cast<uint32_t>(TileFn::ByTarget)) {
+      return std::nullopt;
+    }
+    ConstValue chosen = ConstValue::ofInt(0);
+    for (KeywordId kid : ast_.list(call->keywords)) {
+      const Keyword& k = ast_.keyword(kid);
+      if (!k.arg.valid()) return std::nullopt;
+      std::string key(ast_.str(k.arg));
+      auto v = foldConstant(ast_, k.value, module_);
+      bool arch = key.size() > 3 && key.compare(0, 3, "sm_") == 0 &&
+                  key.find_first_not_of("0123456789", 3) == std::string::npos;
+      if (!v || v->kind != ConstValue::Kind::Int || (!arch && key != "default")) {
+        return std::nullopt;
+      }
+      if (key == "default") chosen = *v;
+    }
+    return chosen;
+  }
+
   // `@ct.kernel` / `@ct.kernel(num_ctas=..., occupancy=..., opt_level=...)`
   // (docs/TILE.md): the Constant parameters take their values from
   // `--const`, else their defaults; the others are typed by annotations or
@@ -1650,6 +1681,7 @@ private:
         const Keyword& k = ast_.keyword(kid);
         std::string key = k.arg.valid() ? std::string(ast_.str(k.arg)) : "";
         auto v = foldConstant(ast_, k.value, module_);
+        if (!v) v = tileByTarget(k.value);
         int64_t* slot = key == "num_ctas"    ? &f.tileOptions.numCtas
                         : key == "occupancy" ? &f.tileOptions.occupancy
                         : key == "opt_level" ? &f.tileOptions.optLevel
@@ -1660,7 +1692,7 @@ private:
                            "`; known: num_ctas, occupancy, opt_level");
         } else if (!v || v->kind != ConstValue::Kind::Int) {
           diags_.error(locationOf(ast_, k.range), Diag::InvalidDecorator,
-                       "`" + key + "` must be an integer constant");
+                       "`" + key + "` must be an integer constant or `ct.ByTarget(sm_XX=N, ..., default=N)`");
         } else {
           *slot = v->intValue;
         }

@@ -288,6 +288,10 @@ struct JitFunction {
   Location location;
   // `@ct.kernel`: a cuTile Python tile kernel (docs/TILE.md).
   bool tile = false;
+  // A plain module-level `def` that a tile kernel calls (docs/TILE.md,
+  // "Helper functions"): added by check (with `tile` and `device` set), typed
+  // per call site and inlined there; never compiled on its own.
+  bool tileHelper = false;
   TileKernelOptions tileOptions;
   std::vector<TileConstParam> tileConsts;
 };

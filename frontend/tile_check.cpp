@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -79,26 +83,31 @@ struct TV {
 
 bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
+// The helper functions' instances made while checking one tile kernel
+// instance, shared by the nested checkers of its helper calls.
+struct HelperContext {
+  explicit HelperContext(std::vector<FunctionInstance>& o) : out(o) {}
+  std::vector<FunctionInstance>& out;
+  struct Done {
+    int32_t index = -1;
+    TV result;
+    bool effects = false;
+  };
+  // By function index and argument kinds (see helperKey).
+  std::map<std::string, Done> done;
+  // The helpers being checked, outermost first (recursion is an error).
+  std::vector<uint32_t> stack;
+};
+
 class TileChecker {
 public:
-  TileChecker(const Ast& ast, ResolvedModule& module, FunctionInstance& inst, DiagnosticSink& diags)
+  TileChecker(const Ast& ast, ResolvedModule& module, FunctionInstance& inst, DiagnosticSink& diags,
+              HelperContext& helpers)
       : ast_(ast), module_(module), types_(module.types), inst_(inst), diags_(diags),
-        fn_(module.functions[inst.function]) {}
+        fn_(module.functions[inst.function]), helpers_(helpers) {}
 
   void run() {
-    size_t nExpr = ast_.exprCount();
-    inst_.exprTypes.assign(nExpr, TypeId());
-    inst_.opTypes.assign(nExpr, TypeId());
-    inst_.meanings.assign(nExpr, ExprMeaning{});
-    inst_.constIndex.assign(nExpr, -1);
-    inst_.powExponentTypes.assign(nExpr, TypeId());
-    inst_.arrayAttrs.assign(nExpr, ArrayAttr::None);
-    inst_.callees.assign(nExpr, -1);
-    size_t nStmt = ast_.stmtCount();
-    inst_.stmtOpTypes.assign(nStmt, TypeId());
-    inst_.stmtResultTypes.assign(nStmt, TypeId());
-    inst_.rangeTypes.assign(nStmt, TypeId());
-    inst_.returnType = types_.none();
+    initTables();
     for (size_t i = 0; i < fn_.params.size() && i < inst_.argTypes.size(); ++i) {
       TypeId t = inst_.argTypes[i];
       if (!types_.isArray(t) && !types_.isNumber(t)) {
@@ -120,7 +129,29 @@ public:
     }
   }
 
+  // Checks the helper function `inst_` for one call's arguments (one TV per
+  // parameter: a runtime value, a constant or a dtype/padding mode); returns
+  // what the call gives (Bad after an error).
+  TV runHelper(const std::vector<TV>& args);
+  bool effects() const { return effects_; }
+
 private:
+  void initTables() {
+    size_t nExpr = ast_.exprCount();
+    inst_.exprTypes.assign(nExpr, TypeId());
+    inst_.opTypes.assign(nExpr, TypeId());
+    inst_.meanings.assign(nExpr, ExprMeaning{});
+    inst_.constIndex.assign(nExpr, -1);
+    inst_.powExponentTypes.assign(nExpr, TypeId());
+    inst_.arrayAttrs.assign(nExpr, ArrayAttr::None);
+    inst_.callees.assign(nExpr, -1);
+    size_t nStmt = ast_.stmtCount();
+    inst_.stmtOpTypes.assign(nStmt, TypeId());
+    inst_.stmtResultTypes.assign(nStmt, TypeId());
+    inst_.rangeTypes.assign(nStmt, TypeId());
+    inst_.returnType = types_.none();
+  }
+
   Location loc(const NodeRange& r) const { return locationOf(ast_, r); }
   Location loc(ExprId id) const { return loc(ast_.expr(id).range); }
   std::string nameOf(TypeId t) const { return t.valid() ? types_.name(t) : "?"; }
@@ -213,7 +244,9 @@ private:
       case StmtKind::Pass:
         return;
       case StmtKind::Return:
-        if (s.as<ast::Return>().value.valid()) {
+        if (helperMode_) {
+          checkHelperReturn(id, s.as<ast::Return>());
+        } else if (s.as<ast::Return>().value.valid()) {
           diags_.error(loc(s.range), Diag::KernelReturnsValue, "a value");
         }
         return;
@@ -223,7 +256,12 @@ private:
       case StmtKind::If: {
         const auto& i = s.as<ast::If>();
         TV c = checkExpr(i.test);
-        if (c.ok() && !(c.k == TV::K::Const ||
+        if (c.k == TV::K::Const) {
+          // Decided at compile time (cuTile's rule): the other branch is not typed.
+          checkBody(ast_.list(truthOf(c.c) ? i.body : i.orelse));
+          return;
+        }
+        if (c.ok() && !(
                         (c.k == TV::K::Value && types_.isNumber(c.type)))) {
           diags_.error(loc(i.test), Diag::InvalidCondition, nameOf(c.type));
         }
@@ -298,6 +336,10 @@ private:
   }
 
   void assign(ExprId target, const TV& v, ExprId valueExpr) {
+    if (ast_.expr(target).is<ast::Tuple>()) {
+      assignTuple(target, v, valueExpr);
+      return;
+    }
     const auto* n = ast_.expr(target).dyn<ast::Name>();
     if (n == nullptr) {
       diags_.error(loc(target), Diag::UnsupportedFeature,
@@ -314,6 +356,17 @@ private:
                    "cannot assign to Constant parameter `" + name + "`");
       return;
     }
+    if (v.k == TV::K::Entity && assignEntity(target, name, v)) return;
+    if (v.k == TV::K::Value && types_.isNone(v.type)) {
+      diags_.error(loc(valueExpr), Diag::TileType, "this gives no value (`None`) to assign");
+      return;
+    }
+    if (v.k == TV::K::Value && types_.isTuple(v.type)) {
+      diags_.error(loc(target), Diag::TileUnsupported, "a variable holding a tuple of runtime values",
+                   ": unpack it (`a, b = ...`)");
+      return;
+    }
+    entities_.erase(name);
     if (v.k == TV::K::Const && assigned_[name] <= 1) {
       consts_[name] = v.c;
       record(target, v);
@@ -423,9 +476,7 @@ private:
           }
         }
         if (allConst) return record(id, TV::constant(tuple));
-        diags_.error(loc(id), Diag::UnsupportedFeature,
-                     "tuples of runtime values are only supported as `index=` arguments");
-        return TV{};
+        return runtimeTuple(id, e.as<ast::Tuple>());
       }
       case ExprKind::BinOp: {
         const auto& b = e.as<ast::BinOp>();
@@ -464,6 +515,7 @@ private:
         TV l = checkExpr(c.left);
         TV r = checkExpr(rights[0]);
         if (!l.ok() || !r.ok()) return TV{};
+        if (l.k == TV::K::Entity || r.k == TV::K::Entity) return compareEntities(id, ops[0], l, r);
         if (l.k == TV::K::Const && r.k == TV::K::Const) {
           if (auto f = foldCompare(ops[0], l.c, r.c)) return record(id, TV::constant(*f));
         }
@@ -515,10 +567,15 @@ private:
           }
           return record(id, TV::constant(base.c.elements[static_cast<size_t>(*i < 0 ? *i + n : *i)]));
         }
+        if (isTileVal(base)) return checkTileSubscript(id, sub, base);
         diags_.error(loc(id), Diag::TileUnsupported, "indexing `" + describe(base) + "`",
                      ": load tiles with `ct.load`");
         return TV{};
       }
+      case ExprKind::IfExp:
+        return checkIfExp(id, e.as<ast::IfExp>());
+      case ExprKind::BoolOp:
+        return checkBoolOp(id, e.as<ast::BoolOp>());
       default:
         diags_.error(loc(id), Diag::UnsupportedFeature,
                      "this expression is not supported in tile kernels");
@@ -530,6 +587,7 @@ private:
     std::string name(ast_.str(n.id));
     if (auto c = consts_.find(name); c != consts_.end()) return record(id, TV::constant(c->second));
     if (auto v = vars_.find(name); v != vars_.end()) return record(id, TV::value(v->second));
+    if (auto v = entities_.find(name); v != entities_.end()) return record(id, v->second);
     if (failed_.count(name)) return TV{};
     if (assigned_.count(name)) {
       diags_.error(loc(id), Diag::UseBeforeAssign, name);
@@ -629,6 +687,15 @@ private:
       }
       if (t.kind == TypeKind::Array && attr == "ndim") {
         return record(id, TV::constant(ConstValue::ofInt(t.ndim)));
+      }
+      if (t.kind == TypeKind::Tile && (attr == "reshape" || attr == "permute" || attr == "transpose")) {
+        TV v;
+        v.k = TV::K::Entity;
+        v.ent = Intrinsic::TileOp;
+        v.payload = static_cast<uint32_t>(*tileFnByName(attr));
+        v.path = attr;
+        v.self = a.value;
+        return record(id, v);
       }
       if ((t.kind == TypeKind::Tile || types_.isNumber(base.type)) && attr == "astype") {
         TV v;
@@ -869,6 +936,10 @@ private:
     auto shape = broadcastOf({l, r}, where);
     if (!shape) return TV{};
     auto operand = promote(l, r);
+    if (operand && types_.isTf32(*operand)) {
+      tf32Only(where);
+      return TV{};
+    }
     bool supported = op == Operator::Add || op == Operator::Sub || op == Operator::Mult ||
                      op == Operator::Div || op == Operator::FloorDiv || op == Operator::Mod ||
                      op == Operator::BitAnd || op == Operator::BitOr || op == Operator::BitXor ||
@@ -1067,6 +1138,7 @@ private:
   }
 
   TV checkCall(ExprId id, const ast::Call& c) {
+    if (auto r = checkPlainCall(id, c)) return *r;
     TV callee = checkExpr(c.func);
     if (!callee.ok()) return TV{};
     if (callee.k != TV::K::Entity || callee.ent != Intrinsic::TileOp) {
@@ -1185,6 +1257,7 @@ private:
         for (int i : {4, 5}) {
           if ((*args)[i].valid() && !constInt((*args)[i], "a store hint")) return TV{};
         }
+        effects_ = true;
         return TV::value(types_.none());
       }
       case TileFn::Full:
@@ -1250,6 +1323,7 @@ private:
           return TV{};
         }
         const Type& xt = types_.get(x.type);
+        if (types_.isTf32(xt.element)) return tf32Only(id);
         std::vector<int64_t> shape = xt.shape;
         std::vector<bool> reduced(shape.size(), false);
         if ((*args)[1].valid()) {
@@ -1302,6 +1376,7 @@ private:
         auto x = tileOrScalar((*args)[0]);
         if (!x) return TV{};
         TypeId dtype = x->k == TV::K::Const ? *weakType(x->c) : elementOf(x->type);
+        if (types_.isTf32(dtype)) return tf32Only(id);
         if (fn != TileFn::Abs && !types_.isFloat(dtype)) dtype = types_.float32();
         if (types_.isBool(dtype)) dtype = types_.int32();
         inst_.opTypes[id.index] = dtype;
@@ -1362,12 +1437,747 @@ private:
       }
       case TileFn::Argmax:
       case TileFn::Argmin:
-        diags_.error(loc(id), Diag::TileUnsupported, "`" + fname + "`", "");
-        return TV{};
+        return checkArgReduce(id, c, fn, fname);
+      case TileFn::Reshape:
+      case TileFn::Permute:
+      case TileFn::Transpose:
+      case TileFn::BroadcastTo:
+      case TileFn::ExpandDims:
+        return checkShapeOp(id, c, fn, fname, callee.self);
       default:
         diags_.error(loc(id), Diag::TileUnsupported, "`" + fname + "`", " inside a kernel");
         return TV{};
     }
+  }
+
+  // --- helper functions, tuples, dtypes as values (docs/TILE.md) ----------
+
+  // `return x` in a helper: collected; helperResult() merges them.
+  void checkHelperReturn(StmtId id, const ast::Return& r) {
+    if (!r.value.valid()) {
+      returns_.emplace_back(TV::value(types_.none()), id);
+      return;
+    }
+    TV v = checkExpr(r.value);
+    if (!v.ok()) {
+      returnFailed_ = true;
+      return;
+    }
+    returns_.emplace_back(v, id);
+  }
+
+  // The runtime type a constant takes when it meets runtime values (numbers
+  // by cuTile's rule, tuples elementwise), or nullopt.
+  std::optional<TypeId> runtimeTypeOf(const ConstValue& c) {
+    if (c.kind != ConstValue::Kind::Tuple) return weakType(c);
+    std::vector<TypeId> elements;
+    for (const ConstValue& e : c.elements) {
+      auto t = runtimeTypeOf(e);
+      if (!t || types_.isTuple(*t)) return std::nullopt;
+      elements.push_back(*t);
+    }
+    return types_.tuple(elements);
+  }
+
+  // What a helper call gives: nothing (none), one constant or dtype when
+  // every return gives the same one and the helper stores nothing, else the
+  // one runtime type of its returns (constants converted to it).
+  TV helperResult() {
+    if (returnFailed_) return TV{};
+    if (returns_.empty()) return TV::value(types_.none());
+    const TV& first = returns_[0].first;
+    bool same = true;
+    for (const auto& [v, where] : returns_) {
+      same = same && v.k == first.k;
+      if (!same) break;
+      if (v.k == TV::K::Const) same = v.c.kind == first.c.kind && v.c.repr() == first.c.repr();
+      if (v.k == TV::K::Entity) same = v.ent == first.ent && v.payload == first.payload && v.path == first.path;
+      if (v.k == TV::K::Value) same = v.type == first.type;
+    }
+    if (same && (first.k == TV::K::Entity || (first.k == TV::K::Const && !effects_) ||
+                 first.k == TV::K::Value)) {
+      return first;
+    }
+    std::optional<TypeId> t;
+    for (const auto& [v, where] : returns_) {
+      if (v.k == TV::K::Entity) {
+        diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+                     "a helper that returns `" + v.path + "` must return it from every `return`");
+        return TV{};
+      }
+      if (v.k != TV::K::Value) continue;
+      if (t && *t != v.type) {
+        diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+                     "`" + fn_.name + "` returns `" + nameOf(v.type) + "` here but `" + nameOf(*t) +
+                         "` before: a helper function returns one type");
+        return TV{};
+      }
+      t = v.type;
+    }
+    for (const auto& [v, where] : returns_) {
+      if (v.k != TV::K::Const) continue;
+      auto ct = runtimeTypeOf(v.c);
+      if (!ct) {
+        diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+                     "cannot return `" + v.c.repr() + "` from a tile helper function");
+        return TV{};
+      }
+      if (!t) {
+        t = ct;
+      } else if (types_.isTuple(*t) != types_.isTuple(*ct) ||
+                 (types_.isTuple(*t) && types_.get(*t).elements.size() != types_.get(*ct).elements.size())) {
+        diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+                     "`" + fn_.name + "` returns `" + v.c.repr() + "` here but `" + nameOf(*t) +
+                         "` elsewhere: a helper function returns one type");
+        return TV{};
+      } else if (!types_.isTuple(*t) && types_.isNumber(*t) && types_.isNumber(*ct)) {
+        t = promoteDtypes(*t, *ct);
+      }
+    }
+    return TV::value(*t);
+  }
+
+  // `a, b = value`: a tuple constant or a tuple of runtime values, unpacked.
+  void assignTuple(ExprId target, const TV& v, ExprId valueExpr) {
+    auto names = ast_.list(ast_.expr(target).as<ast::Tuple>().elts);
+    size_t n = names.size();
+    if (!v.ok()) {
+      for (ExprId e : names) assign(e, v, valueExpr);
+      return;
+    }
+    if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple && v.c.elements.size() == n) {
+      for (size_t i = 0; i < n; ++i) assign(names[i], TV::constant(v.c.elements[i]), valueExpr);
+      return;
+    }
+    if (v.k == TV::K::Value && types_.isTuple(v.type) && types_.get(v.type).elements.size() == n) {
+      std::vector<TypeId> elements = types_.get(v.type).elements;
+      record(target, v);
+      for (size_t i = 0; i < n; ++i) assign(names[i], TV::value(elements[i]), valueExpr);
+      return;
+    }
+    diags_.error(loc(valueExpr), Diag::TileType,
+                 "cannot unpack `" + describe(v) + "` into " + std::to_string(n) + " names");
+  }
+
+  // `dtype = ct.float16`, `pad = ct.PaddingMode.ZERO`: a compile-time alias,
+  // outside runtime loops and branches. Returns false (not handled) for other
+  // entities, which assign() reports.
+  bool assignEntity(ExprId target, const std::string& name, const TV& v) {
+    if (v.ent != Intrinsic::TypeObject && v.ent != Intrinsic::TileOp) return false;
+    if (depthNow_ > 0 || vars_.count(name)) {
+      diags_.error(loc(target), Diag::TileType,
+                   "`" + name + "` holds `" + v.path +
+                       "`, a compile-time value: assign it outside runtime loops and branches, "
+                       "and not to a name that holds a runtime value");
+      return true;
+    }
+    consts_.erase(name);
+    entities_[name] = v;
+    record(target, v);
+    return true;
+  }
+
+  // `(a, b)` with runtime elements: a tuple value (helpers return them, and
+  // `a, b = ...` unpacks them).
+  TV runtimeTuple(ExprId id, const ast::Tuple& t) {
+    std::vector<TypeId> elements;
+    for (ExprId elt : ast_.list(t.elts)) {
+      TV v = checkExpr(elt);
+      std::optional<TypeId> et;
+      if (v.k == TV::K::Const) {
+        et = weakType(v.c);
+      } else if (v.k == TV::K::Value && (types_.isNumber(v.type) || types_.isTile(v.type))) {
+        et = v.type;
+      }
+      if (!et) {
+        diags_.error(loc(elt), Diag::TileType,
+                     "a tuple of runtime values holds numbers and tiles, found `" + describe(v) + "`");
+        return TV{};
+      }
+      elements.push_back(*et);
+    }
+    return record(id, TV::value(types_.tuple(elements)));
+  }
+
+  // `A.dtype == ct.float32`, `mode is ct.PaddingMode.ZERO`: decided at compile time.
+  TV compareEntities(ExprId id, CmpOp op, const TV& l, const TV& r) {
+    bool eqOp = op == CmpOp::Eq || op == CmpOp::Is;
+    bool neOp = op == CmpOp::NotEq || op == CmpOp::IsNot;
+    if (!eqOp && !neOp) {
+      diags_.error(loc(id), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l),
+                   describe(r));
+      return TV{};
+    }
+    bool same = l.k == r.k && l.ent == r.ent && l.payload == r.payload &&
+                (l.ent != Intrinsic::Module || l.path == r.path);
+    return record(id, TV::constant(ConstValue::ofBool(eqOp ? same : !same)));
+  }
+
+  // `x if c else y`: with a compile-time `c` only the chosen side is typed;
+  // with a runtime scalar `c`, both sides meet as in `ct.where`.
+  TV checkIfExp(ExprId id, const ast::IfExp& e) {
+    TV c = checkExpr(e.test);
+    if (!c.ok()) return TV{};
+    if (c.k == TV::K::Const) return record(id, checkExpr(truthOf(c.c) ? e.body : e.orelse));
+    if (c.k != TV::K::Value || !types_.isNumber(c.type)) {
+      diags_.error(loc(e.test), Diag::TileType,
+                   "the condition of `x if c else y` must be a scalar, found `" + describe(c) +
+                       "` (use `ct.where` for tiles)");
+      return TV{};
+    }
+    std::optional<TV> x = checkExpr(e.body);
+    std::optional<TV> y = checkExpr(e.orelse);
+    if (!x->ok() || !y->ok()) return TV{};
+    for (const TV* side : {&*x, &*y}) {
+      if (side->k == TV::K::Entity) {
+        diags_.error(loc(e.test), Diag::NotConstant,
+                     "the condition choosing between `" + describe(*x) + "` and `" + describe(*y) + "`");
+        return TV{};
+      }
+    }
+    for (auto [side, where] : {std::pair{&*x, e.body}, std::pair{&*y, e.orelse}}) {
+      bool number = (side->k == TV::K::Const && side->c.isNumber()) ||
+                    (side->k == TV::K::Value && (types_.isTile(side->type) || types_.isNumber(side->type)));
+      if (!number) {
+        diags_.error(loc(where), Diag::TileType, "expected a tile or a number, found `" + describe(*side) + "`");
+        return TV{};
+      }
+    }
+    auto shape = broadcastOf({*x, *y}, id);
+    auto dtype = promote(*x, *y);
+    if (!shape || !dtype) return TV{};
+    inst_.opTypes[id.index] = *dtype;
+    return record(id, TV::value(make(*dtype, *shape, *x, *y)));
+  }
+
+  // `a and b`, `a or b`: constants fold (Python's value); runtime scalars
+  // give a bool (both sides are evaluated: tile expressions have no effects).
+  TV checkBoolOp(ExprId id, const ast::BoolOp& b) {
+    auto values = ast_.list(b.values);
+    std::vector<TV> vs;
+    bool allConst = true;
+    for (ExprId v : values) {
+      TV x = checkExpr(v);
+      if (!x.ok()) return TV{};
+      if (x.k == TV::K::Const) {
+        // Python's short circuit on a constant decides the value.
+        bool t = truthOf(x.c);
+        if (allConst && ((b.op == BoolOpKind::And && !t) || (b.op == BoolOpKind::Or && t))) {
+          return record(id, x);
+        }
+      } else if (x.k == TV::K::Value && types_.isNumber(x.type)) {
+        allConst = false;
+      } else {
+        diags_.error(loc(v), Diag::TileType,
+                     "`and`/`or` take scalars in tile kernels, found `" + describe(x) + "`");
+        return TV{};
+      }
+      vs.push_back(x);
+    }
+    if (allConst) return record(id, vs.back());
+    inst_.opTypes[id.index] = types_.boolean();
+    return record(id, TV::value(types_.boolean()));
+  }
+
+  // `t[:, None]`, `t[None, ...]`: insert axes of length 1 (ct.expand_dims).
+  TV checkTileSubscript(ExprId id, const ast::Subscript& sub, const TV& base) {
+    std::vector<ExprId> items;
+    if (const auto* t = ast_.expr(sub.slice).dyn<ast::Tuple>()) {
+      for (ExprId e : ast_.list(t->elts)) items.push_back(e);
+    } else {
+      items.push_back(sub.slice);
+    }
+    const std::vector<int64_t>& in = types_.get(base.type).shape;
+    std::vector<int64_t> out;
+    size_t next = 0;
+    size_t fixed = 0;
+    bool ellipsis = false;
+    for (ExprId e : items) {
+      if (const auto* sl = ast_.expr(e).dyn<ast::Slice>()) {
+        if (sl->lower.valid() || sl->upper.valid() || sl->step.valid()) fixed = SIZE_MAX;
+        ++fixed;
+      } else if (ast_.expr(e).is<ast::Constant>() && ast_.constantOf(e).kind == ConstantKind::Ellipsis) {
+        if (ellipsis) fixed = SIZE_MAX;
+        ellipsis = true;
+      } else if (!(ast_.expr(e).is<ast::Constant>() && ast_.constantOf(e).kind == ConstantKind::None)) {
+        fixed = SIZE_MAX;
+      }
+      if (fixed == SIZE_MAX) break;
+    }
+    if (fixed == SIZE_MAX || fixed > in.size() || (!ellipsis && fixed != in.size())) {
+      diags_.error(loc(id), Diag::TileUnsupported, "this indexing of `" + describe(base) + "`",
+                   ": tiles take `None`, `:` and `...` only (`t[:, None]` adds an axis)");
+      return TV{};
+    }
+    for (ExprId e : items) {
+      if (ast_.expr(e).is<ast::Slice>()) {
+        out.push_back(in[next++]);
+      } else if (ast_.constantOf(e).kind == ConstantKind::Ellipsis) {
+        size_t take = in.size() - fixed;
+        for (size_t k = 0; k < take; ++k) out.push_back(in[next++]);
+      } else {
+        out.push_back(1);
+      }
+    }
+    inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::ExpandDims)};
+    return record(id, TV::value(types_.tile(types_.get(base.type).element, out)));
+  }
+
+  // A call of a plain module-level function (a helper) or of the builtins
+  // min/max/abs/int/float; nullopt for anything else.
+  std::optional<TV> checkPlainCall(ExprId id, const ast::Call& c) {
+    const auto* n = ast_.expr(c.func).dyn<ast::Name>();
+    if (n == nullptr) return std::nullopt;
+    std::string name(ast_.str(n->id));
+    if (consts_.count(name) || vars_.count(name) || entities_.count(name) || assigned_.count(name)) {
+      return std::nullopt;
+    }
+    auto it = module_.globals.find(name);
+    if (it != module_.globals.end()) {
+      if (it->second.kind != Intrinsic::HostValue || it->second.payload != 1) return std::nullopt;
+      for (StmtId sid : ast_.module()) {
+        const ast::FunctionDef* def = ast_.stmt(sid).functionDef();
+        if (def != nullptr && ast_.str(def->name) == name) return checkHelperCall(id, c, sid, name);
+      }
+      return std::nullopt;
+    }
+    if (name == "min" || name == "max" || name == "abs" || name == "int" || name == "float") {
+      return checkBuiltin(id, c, name);
+    }
+    return std::nullopt;
+  }
+
+  // The module.functions entry of helper `def` (added on first call).
+  uint32_t helperFunction(StmtId def, const std::string& name) {
+    for (uint32_t i = 0; i < module_.functions.size(); ++i) {
+      if (module_.functions[i].tileHelper && module_.functions[i].stmt == def) return i;
+    }
+    JitFunction f;
+    f.name = name;
+    f.stmt = def;
+    f.device = true;
+    f.tile = true;
+    f.tileHelper = true;
+    f.location = loc(ast_.stmt(def).range);
+    const Arguments& args = ast_.arguments(ast_.stmt(def).functionDef()->args);
+    for (ArgId a : ast_.list(args.args)) f.params.push_back(std::string(ast_.str(ast_.arg(a).arg)));
+    module_.functions.push_back(std::move(f));
+    return static_cast<uint32_t>(module_.functions.size() - 1);
+  }
+
+  // A name for an instance's arguments (symbols and de-duplication).
+  std::string argCode(const TV& v) const {
+    std::string s;
+    switch (v.k) {
+      case TV::K::Value: {
+        const Type& t = types_.get(v.type);
+        if (t.kind != TypeKind::Tile) return types_.abiCode(v.type);
+        s = "T" + types_.abiCode(t.element);
+        for (int64_t d : t.shape) s += "x" + std::to_string(d);
+        return s;
+      }
+      case TV::K::Const: s = "K" + v.c.repr(); break;
+      case TV::K::Entity: s = "E" + v.path; break;
+      case TV::K::Bad: return "?";
+    }
+    for (char& ch : s) {
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    }
+    return s;
+  }
+
+  // `f(args)` where `f` is a plain `def` of the module: typed for these
+  // arguments (one instance per distinct argument types and constants) and
+  // inlined where it is called (lowering).
+  TV checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, const std::string& name) {
+    const Arguments& args = ast_.arguments(ast_.stmt(defStmt).functionDef()->args);
+    if (!args.posonlyargs.empty() || args.vararg.valid() || !args.kwonlyargs.empty() ||
+        args.kwarg.valid()) {
+      diags_.error(loc(c.func), Diag::TileUnsupported,
+                   "calling `" + name + "`, which takes `*args`, keyword-only or `**kwargs` parameters", "");
+      return TV{};
+    }
+    if (ast_.stmt(defStmt).isAsync()) {
+      diags_.error(loc(c.func), Diag::TileUnsupported, "calling `async def " + name + "`", "");
+      return TV{};
+    }
+    uint32_t function = helperFunction(defStmt, name);
+    std::vector<std::string> params = module_.functions[function].params;
+    if (std::find(helpers_.stack.begin(), helpers_.stack.end(), function) != helpers_.stack.end()) {
+      diags_.error(loc(id), Diag::TileRecursion, name);
+      return TV{};
+    }
+    std::vector<ExprId> bound(params.size());
+    size_t next = 0;
+    for (ExprId a : ast_.list(c.args)) {
+      if (next >= bound.size()) {
+        diags_.error(loc(a), Diag::InvalidCall,
+                     "`" + name + "` takes " + std::to_string(bound.size()) + " argument(s)");
+        return TV{};
+      }
+      bound[next++] = a;
+    }
+    for (KeywordId kid : ast_.list(c.keywords)) {
+      const Keyword& k = ast_.keyword(kid);
+      std::string key = k.arg.valid() ? std::string(ast_.str(k.arg)) : "**";
+      auto it = std::find(params.begin(), params.end(), key);
+      if (it == params.end()) {
+        diags_.error(loc(k.range), Diag::InvalidCall, "`" + name + "` has no parameter `" + key + "`");
+        return TV{};
+      }
+      size_t i = static_cast<size_t>(it - params.begin());
+      if (bound[i].valid()) {
+        diags_.error(loc(k.range), Diag::InvalidCall, "`" + name + "` got `" + key + "` twice");
+        return TV{};
+      }
+      bound[i] = k.value;
+    }
+    auto defaults = ast_.list(args.defaults);
+    size_t firstDefault = params.size() - defaults.size();
+    std::vector<TV> values;
+    for (size_t i = 0; i < params.size(); ++i) {
+      TV v;
+      if (!bound[i].valid() && i >= firstDefault) {
+        // A default: a module-level constant expression (or a dtype).
+        bound[i] = defaults[i - firstDefault];
+        if (auto folded = foldConstant(ast_, bound[i], module_)) {
+          v = record(bound[i], TV::constant(*folded));
+        } else {
+          v = checkExpr(bound[i]);
+        }
+      } else if (!bound[i].valid()) {
+        diags_.error(loc(id), Diag::InvalidCall, "`" + name + "` needs its `" + params[i] + "` argument");
+        return TV{};
+      } else {
+        v = checkExpr(bound[i]);
+      }
+      if (!v.ok()) return TV{};
+      bool passable = v.k == TV::K::Const ||
+                      (v.k == TV::K::Value && !types_.isTuple(v.type)) ||
+                      (v.k == TV::K::Entity && (v.ent == Intrinsic::TypeObject || v.ent == Intrinsic::TileOp));
+      if (!passable) {
+        diags_.error(loc(bound[i]), Diag::TileType,
+                     "cannot pass `" + describe(v) + "` to a helper function");
+        return TV{};
+      }
+      values.push_back(v);
+    }
+    std::string key = std::to_string(function);
+    for (const TV& v : values) key += "," + argCode(v) + (v.k == TV::K::Const ? "=" + v.c.repr() : "");
+    inst_.callArguments[id.index] = bound;
+    auto done = helpers_.done.find(key);
+    if (done == helpers_.done.end()) {
+      FunctionInstance h;
+      h.function = function;
+      h.tile = true;
+      helpers_.stack.push_back(function);
+      TileChecker child(ast_, module_, h, diags_, helpers_);
+      HelperContext::Done d;
+      d.result = child.runHelper(values);
+      d.effects = child.effects();
+      helpers_.stack.pop_back();
+      h.symbol = name;
+      for (const TV& v : values) h.symbol += "__" + argCode(v);
+      d.index = static_cast<int32_t>(helpers_.out.size());
+      helpers_.out.push_back(std::move(h));
+      done = helpers_.done.emplace(key, d).first;
+    }
+    if (!done->second.result.ok()) return TV{};
+    effects_ = effects_ || done->second.effects;
+    inst_.callees[id.index] = done->second.index;
+    return record(id, done->second.result);
+  }
+
+  // min(a, b, ...), max(...) on scalars (Python's order: the first of equal
+  // values; a NaN first stays), abs(x) (as ct.abs), int(x), float(x).
+  TV checkBuiltin(ExprId id, const ast::Call& c, const std::string& name) {
+    auto args = ast_.list(c.args);
+    if (!c.keywords.empty() || args.empty() || ((name == "abs" || name == "int" || name == "float") && args.size() != 1) ||
+        ((name == "min" || name == "max") && args.size() < 2)) {
+      diags_.error(loc(id), Diag::InvalidCall,
+                   "`" + name + "` takes " +
+                       (name == "min" || name == "max" ? "two or more scalars" : "one scalar") +
+                       " in tile kernels");
+      return TV{};
+    }
+    std::vector<TV> vals;
+    bool allConst = true;
+    for (ExprId a : args) {
+      TV v = checkExpr(a);
+      if (!v.ok()) return TV{};
+      bool tileOk = name == "abs" && isTileVal(v);
+      if (!(v.k == TV::K::Const && v.c.isNumber()) &&
+          !(v.k == TV::K::Value && (types_.isNumber(v.type) || tileOk))) {
+        diags_.error(loc(a), Diag::TileType,
+                     "`" + name + "` takes scalars in tile kernels, found `" + describe(v) + "`" +
+                         (isTileVal(v) && name != "abs" ? " (use `ct.minimum`/`ct.maximum` or `ct." + name + "`)" : ""));
+        return TV{};
+      }
+      allConst = allConst && v.k == TV::K::Const;
+      vals.push_back(v);
+    }
+    inst_.callArguments[id.index] = std::vector<ExprId>(args.begin(), args.end());
+    if (name == "min" || name == "max") {
+      bool isMax = name == "max";
+      if (allConst) {
+        ConstValue best = vals[0].c;
+        for (size_t i = 1; i < vals.size(); ++i) {
+          auto better = foldCompare(isMax ? CmpOp::Gt : CmpOp::Lt, vals[i].c, best);
+          if (better && better->boolValue) best = vals[i].c;
+        }
+        return record(id, TV::constant(best));
+      }
+      TV acc = vals[0];
+      std::optional<TypeId> dtype;
+      for (size_t i = 1; i < vals.size(); ++i) {
+        dtype = promote(acc, vals[i]);
+        if (!dtype) return TV{};
+        acc = TV::value(*dtype);
+      }
+      if (types_.isBool(*dtype)) dtype = types_.int32();
+      inst_.opTypes[id.index] = *dtype;
+      inst_.meanings[id.index] = ExprMeaning{isMax ? Intrinsic::Max : Intrinsic::Min, 0};
+      return record(id, TV::value(*dtype));
+    }
+    const TV& x = vals[0];
+    if (name == "abs") {
+      if (x.k == TV::K::Const) {
+        if (x.c.kind == ConstValue::Kind::Float) return record(id, TV::constant(ConstValue::ofFloat(std::fabs(x.c.floatValue))));
+        int64_t i = x.c.kind == ConstValue::Kind::Int ? x.c.intValue : int64_t(x.c.boolValue);
+        return record(id, TV::constant(ConstValue::ofInt(i < 0 ? -i : i)));
+      }
+      TypeId dtype = elementOf(x.type);
+      if (types_.isBool(dtype)) dtype = types_.int32();
+      inst_.opTypes[id.index] = dtype;
+      inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::Abs)};
+      return record(id, TV::value(isTileVal(x) ? types_.tile(dtype, types_.get(x.type).shape) : dtype));
+    }
+    bool toInt = name == "int";
+    if (x.k == TV::K::Const) {
+      if (toInt) {
+        int64_t i = x.c.kind == ConstValue::Kind::Float  ? static_cast<int64_t>(x.c.floatValue)
+                    : x.c.kind == ConstValue::Kind::Int ? x.c.intValue
+                                                        : int64_t(x.c.boolValue);
+        return record(id, TV::constant(ConstValue::ofInt(i)));
+      }
+      double d = x.c.kind == ConstValue::Kind::Float ? x.c.floatValue
+                 : x.c.kind == ConstValue::Kind::Int ? static_cast<double>(x.c.intValue)
+                                                     : (x.c.boolValue ? 1.0 : 0.0);
+      return record(id, TV::constant(ConstValue::ofFloat(d)));
+    }
+    // int(): integers keep their type, others give int32; float(): float32
+    // (cuTile's default float), float64 stays.
+    TypeId dtype;
+    if (toInt) {
+      dtype = types_.isInt(x.type) ? x.type : types_.int32();
+    } else {
+      dtype = types_.isFloat(x.type) && !types_.isTf32(x.type) ? x.type : types_.float32();
+    }
+    inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::Astype)};
+    return record(id, TV::value(dtype));
+  }
+
+  // An `axis=` of a reduction: all axes (None or absent) or one.
+  std::optional<std::vector<bool>> reducedAxes(ExprId axisExpr, const TV& x) {
+    size_t nd = types_.get(x.type).shape.size();
+    std::vector<bool> reduced(nd, true);
+    if (!axisExpr.valid()) return reduced;
+    TV axis = checkExpr(axisExpr);
+    if (!axis.ok()) return std::nullopt;
+    if (axis.k == TV::K::Const && axis.c.kind == ConstValue::Kind::None) return reduced;
+    if (axis.k != TV::K::Const || axis.c.kind != ConstValue::Kind::Int) {
+      diags_.error(loc(axisExpr), Diag::NotConstant, "the axis (an integer or None)");
+      return std::nullopt;
+    }
+    int64_t a = axis.c.intValue;
+    int64_t n = static_cast<int64_t>(nd);
+    if (a < -n || a >= n) {
+      diags_.error(loc(axisExpr), Diag::TileShape,
+                   "axis " + std::to_string(a) + " is out of range for `" + describe(x) + "`");
+      return std::nullopt;
+    }
+    reduced.assign(nd, false);
+    reduced[static_cast<size_t>(a < 0 ? a + n : a)] = true;
+    return reduced;
+  }
+
+  // ct.argmax / ct.argmin(x, axis=None, keepdims=False): int32 indices
+  // (row-major flat indices when axis is None), as NumPy.
+  TV checkArgReduce(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
+    (void)fn;
+    auto args = bindArgs(id, c, fname, {"x", "axis", "keepdims"}, 1);
+    if (!args) return TV{};
+    TV x = checkExpr((*args)[0]);
+    if (!x.ok()) return TV{};
+    if (!isTileVal(x)) {
+      diags_.error(loc((*args)[0]), Diag::TileType, "`" + fname + "` reduces a tile, found `" + describe(x) + "`");
+      return TV{};
+    }
+    if (types_.isTf32(elementOf(x.type))) return tf32Only(id);
+    auto reduced = reducedAxes((*args)[1], x);
+    if (!reduced) return TV{};
+    bool keepdims = false;
+    if ((*args)[2].valid()) {
+      auto k = constInt((*args)[2], "`keepdims`");
+      if (!k) return TV{};
+      keepdims = *k != 0;
+    }
+    const std::vector<int64_t>& shape = types_.get(x.type).shape;
+    std::vector<int64_t> out;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (!(*reduced)[i]) {
+        out.push_back(shape[i]);
+      } else if (keepdims) {
+        out.push_back(1);
+      }
+    }
+    return record(id, TV::value(types_.tile(types_.int32(), out)));
+  }
+
+  TV tf32Only(ExprId id) {
+    diags_.error(loc(id), Diag::TileType,
+                 "tfloat32 tiles are `ct.mma` operands only: convert with `.astype(ct.float32)` first");
+    return TV{};
+  }
+
+  // A tuple of constant integers (`axes`, `shape`), or nullopt (reported).
+  std::optional<std::vector<int64_t>> constInts(ExprId id, const char* what) {
+    TV v = checkExpr(id);
+    if (!v.ok()) return std::nullopt;
+    std::vector<int64_t> out;
+    if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Int) return std::vector<int64_t>{v.c.intValue};
+    if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) {
+      for (const ConstValue& e : v.c.elements) {
+        if (e.kind != ConstValue::Kind::Int) break;
+        out.push_back(e.intValue);
+      }
+      if (out.size() == v.c.elements.size()) return out;
+    }
+    diags_.error(loc(id), Diag::NotConstant, std::string(what) + " (a tuple of integers)");
+    return std::nullopt;
+  }
+
+  // reshape, permute, transpose, broadcast_to, expand_dims (functions, and
+  // the first three as tile methods).
+  TV checkShapeOp(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname, ExprId self) {
+    std::string name = self.valid() ? std::string(tileFnName(fn)) : fname;
+    std::optional<std::vector<ExprId>> args;
+    switch (fn) {
+      case TileFn::Reshape:
+      case TileFn::BroadcastTo: args = bindArgs(id, c, name, {"x", "shape"}, 2, self); break;
+      case TileFn::Permute: args = bindArgs(id, c, name, {"x", "axes"}, 2, self); break;
+      case TileFn::Transpose: args = bindArgs(id, c, name, {"x", "axis0", "axis1"}, 1, self); break;
+      default: args = bindArgs(id, c, name, {"x", "axis"}, 2, self); break;
+    }
+    if (!args) return TV{};
+    TV x = checkExpr((*args)[0]);
+    if (!x.ok()) return TV{};
+    if (!isTileVal(x)) {
+      diags_.error(loc((*args)[0]), Diag::TileType, "`" + name + "` takes a tile, found `" + describe(x) + "`");
+      return TV{};
+    }
+    TypeId dtype = types_.get(x.type).element;
+    std::vector<int64_t> in = types_.get(x.type).shape;
+    int64_t n = static_cast<int64_t>(in.size());
+    int64_t count = 1;
+    for (int64_t d : in) count *= d;
+    std::vector<int64_t> out;
+    auto fail = [&](ExprId where, const std::string& message) {
+      diags_.error(loc(where), Diag::TileShape, message);
+      return TV{};
+    };
+    switch (fn) {
+      case TileFn::Reshape: {
+        auto shape = constInts((*args)[1], "the shape");
+        if (!shape) return TV{};
+        int64_t known = 1;
+        int64_t infer = -1;
+        for (size_t i = 0; i < shape->size(); ++i) {
+          int64_t d = (*shape)[i];
+          if (d == -1 && infer < 0) {
+            infer = static_cast<int64_t>(i);
+          } else if (!isPow2(d)) {
+            return fail((*args)[1], "tile dimensions must be powers of two (one may be -1), found " + std::to_string(d));
+          } else {
+            known *= d;
+          }
+        }
+        out = *shape;
+        if (infer >= 0 && known <= count) out[static_cast<size_t>(infer)] = count / known;
+        int64_t total = 1;
+        for (int64_t d : out) total *= d;
+        if (total != count) {
+          return fail((*args)[1], "cannot reshape `" + describe(x) + "` (" + std::to_string(count) +
+                                      " elements) to " + ConstValue(constOfShape(*shape)).repr());
+        }
+        break;
+      }
+      case TileFn::Permute: {
+        auto axes = constInts((*args)[1], "the axes");
+        if (!axes) return TV{};
+        std::vector<bool> seen(in.size(), false);
+        bool ok = static_cast<int64_t>(axes->size()) == n;
+        for (int64_t a : *axes) {
+          if (!ok) break;
+          if (a < 0) a += n;
+          ok = a >= 0 && a < n && !seen[static_cast<size_t>(a)];
+          if (ok) {
+            seen[static_cast<size_t>(a)] = true;
+            out.push_back(in[static_cast<size_t>(a)]);
+          }
+        }
+        if (!ok) return fail((*args)[1], "the axes must be a permutation of the " + std::to_string(n) + " axes of `" + describe(x) + "`");
+        break;
+      }
+      case TileFn::Transpose: {
+        int64_t a0 = 0;
+        int64_t a1 = 1;
+        if ((*args)[1].valid() != (*args)[2].valid() || (!(*args)[1].valid() && n != 2)) {
+          return fail(id, "`" + name + "` of a " + std::to_string(n) +
+                              "-d tile needs both `axis0` and `axis1` (only 2-d tiles default to swapping their axes)");
+        }
+        if ((*args)[1].valid()) {
+          auto x0 = constInt((*args)[1], "`axis0`");
+          auto x1 = constInt((*args)[2], "`axis1`");
+          if (!x0 || !x1) return TV{};
+          a0 = *x0 < 0 ? *x0 + n : *x0;
+          a1 = *x1 < 0 ? *x1 + n : *x1;
+          if (a0 < 0 || a0 >= n || a1 < 0 || a1 >= n) return fail(id, "the axes are out of range for `" + describe(x) + "`");
+        }
+        out = in;
+        std::swap(out[static_cast<size_t>(a0)], out[static_cast<size_t>(a1)]);
+        break;
+      }
+      case TileFn::BroadcastTo: {
+        auto shape = constShape((*args)[1]);
+        if (!shape) return TV{};
+        out = *shape;
+        bool ok = out.size() >= in.size();
+        for (size_t i = 0; ok && i < in.size(); ++i) {
+          int64_t have = in[in.size() - 1 - i];
+          ok = have == 1 || have == out[out.size() - 1 - i];
+        }
+        if (!ok) return fail((*args)[1], "cannot broadcast `" + describe(x) + "` to " + ConstValue(constOfShape(out)).repr());
+        break;
+      }
+      default: {
+        auto axis = constInt((*args)[1], "the axis");
+        if (!axis) return TV{};
+        int64_t a = *axis < 0 ? *axis + n + 1 : *axis;
+        if (a < 0 || a > n) return fail((*args)[1], "axis " + std::to_string(*axis) + " is out of range for `" + describe(x) + "`");
+        out = in;
+        out.insert(out.begin() + a, 1);
+        break;
+      }
+    }
+    return record(id, TV::value(types_.tile(dtype, out)));
+  }
+
+  static ConstValue constOfShape(const std::vector<int64_t>& shape) {
+    ConstValue v;
+    v.kind = ConstValue::Kind::Tuple;
+    for (int64_t d : shape) v.elements.push_back(ConstValue::ofInt(d));
+    return v;
   }
 
   const Ast& ast_;
@@ -1375,7 +2185,17 @@ private:
   TypeTable& types_;
   FunctionInstance& inst_;
   DiagnosticSink& diags_;
-  const JitFunction& fn_;
+  // A copy: checking a helper call may append to module_.functions.
+  const JitFunction fn_;
+  HelperContext& helpers_;
+  // Names bound to dtypes or padding modes (`dtype = ct.float16`).
+  std::map<std::string, TV> entities_;
+  // A helper function: its return statements' values.
+  bool helperMode_ = false;
+  std::vector<std::pair<TV, StmtId>> returns_;
+  bool returnFailed_ = false;
+  // Whether the function stores to memory (then a call is never folded away).
+  bool effects_ = false;
   std::map<std::string, TypeId> vars_;
   // The loop/branch depth at which each variable got its current type.
   std::map<std::string, int> depth_;
@@ -1386,11 +2206,62 @@ private:
   TypeId lastOpType_;
 };
 
+TV TileChecker::runHelper(const std::vector<TV>& args) {
+  helperMode_ = true;
+  initTables();
+  const ast::FunctionDef& def = *ast_.stmt(fn_.stmt).functionDef();
+  countAssignments(ast_.list(def.body));
+  std::string params;
+  inst_.argTypes.assign(args.size(), TypeId());
+  for (size_t i = 0; i < args.size() && i < fn_.params.size(); ++i) {
+    const std::string& p = fn_.params[i];
+    TV a = args[i];
+    // A constant rebound in a loop of the helper becomes a runtime variable.
+    if (a.k == TV::K::Const && assigned_[p] > 1) {
+      if (auto t = weakType(a.c)) a = TV::value(*t);
+    }
+    std::string text;
+    switch (a.k) {
+      case TV::K::Const:
+        consts_[p] = a.c;
+        text = p + "=" + a.c.repr();
+        break;
+      case TV::K::Entity:
+        entities_[p] = a;
+        text = p + "=" + a.path;
+        break;
+      default:
+        vars_[p] = a.type;
+        depth_[p] = 0;
+        inst_.argTypes[i] = a.type;
+        text = types_.isArray(a.type) ? types_.signatureName(a.type) : types_.name(a.type);
+        break;
+    }
+    params += (i ? ", " : "") + text;
+  }
+  checkBody(ast_.list(def.body));
+  TV result = helperResult();
+  std::string ret = "?";
+  if (result.k == TV::K::Value) {
+    inst_.returnType = result.type;
+    ret = types_.isNone(result.type) ? "void" : types_.name(result.type);
+  } else if (result.ok()) {
+    ret = describe(result);
+  }
+  inst_.signature = ret + "(" + params + ")";
+  for (const auto& [name, t] : vars_) inst_.variables[name] = t;
+  for (const auto& [name, c] : consts_) {
+    if (auto t = typeOfConstant(c, types_)) inst_.variables[name] = *t;
+  }
+  return result;
+}
+
 }  // namespace
 
 void checkTileKernel(const Ast& ast, ResolvedModule& module, FunctionInstance& inst,
-                     DiagnosticSink& diags) {
-  TileChecker checker(ast, module, inst, diags);
+                     std::vector<FunctionInstance>& helpers, DiagnosticSink& diags) {
+  HelperContext context(helpers);
+  TileChecker checker(ast, module, inst, diags, context);
   checker.run();
 }
 

@@ -17,7 +17,14 @@ class DiagnosticSink;
 // parameter types `inst.argTypes` and the Constant values
 // `inst.tileConstValues`; fills `inst`'s side tables, variables, symbol
 // and signature. Errors go to `diags`; `ast` must outlive `inst`.
+//
+// Plain module-level functions the kernel calls (helpers, docs/TILE.md) are
+// typed per call site: their instances are appended to `helpers` (one per
+// distinct argument types and constants; `callees` of `inst` and of the
+// helpers index into `helpers`), and each such function gets an entry in
+// `module.functions` (JitFunction::tileHelper) on first use, so references
+// into `module.functions` do not survive this call.
 void checkTileKernel(const Ast& ast, ResolvedModule& module, FunctionInstance& inst,
-                     DiagnosticSink& diags);
+                     std::vector<FunctionInstance>& helpers, DiagnosticSink& diags);
 
 }  // namespace frontend

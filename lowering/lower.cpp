@@ -321,6 +321,11 @@ void ModuleLowering::appendParams(TypeId id, std::vector<llvm::Type*>& params) {
 void ModuleLowering::declare() {
   for (size_t i = 0; i < typed_.instances.size(); ++i) {
     const FunctionInstance& inst = typed_.instances[i];
+    if (typed_.module.functions[inst.function].tileHelper) {
+      // Tile helpers are inlined where they are called (tile_lower.cpp).
+      functions_.push_back(nullptr);
+      continue;
+    }
     std::vector<llvm::Type*> params;
     llvm::Type* ret;
     if (inst.isKernel) {
@@ -552,7 +557,9 @@ LoweredModule ModuleLowering::run() {
   std::vector<uint32_t> tileThreads(typed_.instances.size(), 0);
   for (size_t i = 0; i < typed_.instances.size(); ++i) {
     if (typed_.instances[i].tile) {
-      tileThreads[i] = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i]);
+      if (functions_[i] != nullptr) {
+        tileThreads[i] = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i]);
+      }
       continue;
     }
     FunctionLowering lowering(*this, typed_.instances[i], functions_[i]);

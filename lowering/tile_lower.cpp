@@ -20,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "frontend/ast.h"
@@ -110,6 +111,22 @@ public:
         fn_(typed.module.functions[inst.function]), function_(function),
         context_(function->getContext()), module_(*function->getParent()), b_(context_) {}
 
+  // Lowers the helper instance `inst` inline into `parent`'s function (at its
+  // insertion point), with its threads, thread id and shared scratch.
+  TileLowering(TileLowering& parent, const frontend::FunctionInstance& inst)
+      : ast_(parent.ast_), typed_(parent.typed_), types_(parent.types_), inst_(inst),
+        fn_(typed_.module.functions[inst.function]), function_(parent.function_),
+        context_(parent.context_), module_(parent.module_), b_(context_) {
+    threads_ = parent.threads_;
+    tid_ = parent.tid_;
+    scratch_ = parent.scratch_;
+    scratchBytes_ = parent.scratchBytes_;
+    // Inside a pipelined loop, scratch uses go after the ring.
+    pipeStage_ = parent.pipeStage_;
+    ringInUse_ = parent.ringInUse_;
+    b_.SetInsertPoint(parent.b_.GetInsertBlock());
+  }
+
   uint32_t run() {
     threads_ = chooseThreads();
     auto* entry = llvm::BasicBlock::Create(context_, "entry", function_);
@@ -159,10 +176,7 @@ private:
   // --- types and layouts --------------------------------------------------
 
   unsigned chooseThreads() const {
-    int64_t most = 1;
-    for (TypeId t : inst_.exprTypes) {
-      if (t.valid() && types_.isTile(t)) most = std::max(most, elementsOf(t));
-    }
+    int64_t most = largestTile(inst_);
     // 4 to 16 elements per thread for the biggest tile; 128 threads at least
     // (four warps: one per SM sub-partition), 256 for tiles of 4096 and more.
     return most >= 4096 ? 256u : 128u;
@@ -313,6 +327,7 @@ private:
     from = elementOf(from);
     to = elementOf(to);
     if (from == to) return v;
+    if (types_.isTf32(from) || types_.isTf32(to)) return convertTf32(v, from, to);
     const Type& f = types_.get(from);
     const Type& t = types_.get(to);
     llvm::Type* dst = llvmType(to);
@@ -324,16 +339,10 @@ private:
       return t.kind == TypeKind::Float ? b_.CreateUIToFP(v, dst) : b_.CreateZExt(v, dst);
     }
     if (f.kind == TypeKind::Float && t.kind == TypeKind::Float) {
-      if (t.format == frontend::FloatFormat::TFloat) {
-        // float32 rounded to tfloat32 (kept in a float register).
-        llvm::Value* x = f.bits == 32 ? v : f.bits < 32 ? b_.CreateFPExt(v, dst) : b_.CreateFPTrunc(v, dst);
-        return toTf32(x);
-      }
       if (f.bits == t.bits && f.bits == 16) {
         // float16 <-> bfloat16 through float32.
         return b_.CreateFPTrunc(b_.CreateFPExt(v, b_.getFloatTy()), dst);
       }
-      if (f.bits == t.bits) return v;  // tfloat32 -> float32
       return f.bits < t.bits ? b_.CreateFPExt(v, dst) : b_.CreateFPTrunc(v, dst);
     }
     if (f.kind == TypeKind::Int && t.kind == TypeKind::Float) {
@@ -343,11 +352,6 @@ private:
       return t.isSigned ? b_.CreateFPToSI(v, dst) : b_.CreateFPToUI(v, dst);
     }
     return b_.CreateIntCast(v, dst, f.isSigned);
-  }
-
-  llvm::Value* toTf32(llvm::Value* x) {
-    llvm::Value* bits = b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_f2tf32_rna), {x});
-    return b_.CreateBitCast(bits, b_.getFloatTy());
   }
 
   llvm::Value* constantOf(const ConstValue& c, TypeId to) {
@@ -374,6 +378,7 @@ private:
   // `id`'s value spread over the layout of `to` and converted to `to`'s
   // element type (broadcasting through shared memory when the shapes differ).
   TileVal evalAs(ExprId id, TypeId to, bool mma = false) {
+    if (types_.isTuple(to)) return evalTuple(id, to);
     if (const ConstValue* c = constOf(id)) {
       TileVal v;
       v.slots.assign(layoutFor(to, mma).slots, constantOf(*c, to));
@@ -563,11 +568,24 @@ private:
         }
         return out;
       }
-      case frontend::ExprKind::Call:
+      case frontend::ExprKind::Call: {
+        if (inst_.callees[id.index] >= 0) return inlineHelper(id);
+        Intrinsic kind = inst_.meanings[id.index].kind;
+        if (kind == Intrinsic::Min || kind == Intrinsic::Max) return builtinMinMax(id, kind == Intrinsic::Max);
         return call(id, e.as<ast::Call>());
+      }
+      case frontend::ExprKind::IfExp:
+        return ifExp(id, e.as<ast::IfExp>(), t);
+      case frontend::ExprKind::BoolOp:
+        return boolOp(e.as<ast::BoolOp>());
       case frontend::ExprKind::Subscript: {
-        // array.shape[d]
         const auto& sub = e.as<ast::Subscript>();
+        // t[:, None]: an axis of length 1 added.
+        if (inst_.meanings[id.index].kind == Intrinsic::TileOp) {
+          TypeId xt = types_.tile(elementOf(t), types_.get(typeOf(sub.value)).shape);
+          return relayout(evalAs(sub.value, xt), xt, t, true, [](llvm::Value* x) { return x; });
+        }
+        // array.shape[d]
         ExprId arrayExpr = ast_.expr(sub.value).as<ast::Attribute>().value;
         const ArrayArgs& a = arrayArg(arrayExpr);
         int64_t d = constOf(sub.slice)->intValue;
@@ -763,6 +781,16 @@ private:
       case TileFn::Max:
       case TileFn::Min:
         return reduce(id, fn, t);
+      case TileFn::Argmax:
+      case TileFn::Argmin:
+        return argReduce(id, fn, t);
+      case TileFn::Reshape:
+      case TileFn::ExpandDims:
+      case TileFn::Permute:
+      case TileFn::Transpose:
+        return shapeOp(id, fn, t);
+      case TileFn::BroadcastTo:
+        return evalAs(arg(id, 0), t);
       case TileFn::Where: {
         TypeId cond = types_.isTile(t) ? types_.tile(types_.boolean(), types_.get(t).shape) : types_.boolean();
         bool m = isMmaExpr(id);
@@ -2013,6 +2041,10 @@ private:
       case frontend::StmtKind::Assign: {
         const auto& a = s.as<ast::Assign>();
         ExprId target = ast_.list(a.targets)[0];
+        if (ast_.expr(target).is<ast::Tuple>()) {
+          lowerTupleAssign(target, a.value);
+          return;
+        }
         TypeId to = typeOf(target);
         if (!to.valid() || constOf(target) != nullptr) return;
         if (const auto* n = ast_.expr(target).dyn<ast::Name>()) {
@@ -2037,6 +2069,10 @@ private:
         return;
       }
       case frontend::StmtKind::Return:
+        if (exit_ != nullptr) {
+          lowerInlineReturn(s.as<ast::Return>());
+          return;
+        }
         b_.CreateRetVoid();
         return;
       case frontend::StmtKind::For:
@@ -2044,6 +2080,11 @@ private:
         return;
       case frontend::StmtKind::If: {
         const auto& i = s.as<ast::If>();
+        if (const ConstValue* c = constOf(i.test)) {
+          // Decided at compile time: only the taken branch was typed.
+          lowerBody(ast_.list(frontend::truthOf(*c) ? i.body : i.orelse));
+          return;
+        }
         llvm::Value* cond = scalarAs(i.test, types_.boolean());
         auto* then = llvm::BasicBlock::Create(context_, "if.then", function_);
         auto* other = llvm::BasicBlock::Create(context_, "if.else", function_);
@@ -2194,6 +2235,433 @@ private:
     return base;
   }
 
+  // --- helpers, tuples, shape operations, argmax/argmin (docs/TILE.md) ----
+
+  // The largest tile of `inst` and of the helpers it calls.
+  int64_t largestTile(const frontend::FunctionInstance& inst) const {
+    int64_t most = 1;
+    for (TypeId t : inst.exprTypes) {
+      if (t.valid() && types_.isTile(t)) most = std::max(most, elementsOf(t));
+    }
+    for (int32_t callee : inst.callees) {
+      if (callee >= 0) most = std::max(most, largestTile(typed_.instances[static_cast<size_t>(callee)]));
+    }
+    return most;
+  }
+
+  // The llvm types of the slots of a value of type `t` (a tuple: its
+  // elements' slots one after another).
+  std::vector<llvm::Type*> slotTypes(TypeId t) {
+    std::vector<llvm::Type*> out;
+    if (types_.isTuple(t)) {
+      for (TypeId e : std::vector<TypeId>(types_.get(t).elements)) {
+        std::vector<llvm::Type*> more = slotTypes(e);
+        out.insert(out.end(), more.begin(), more.end());
+      }
+      return out;
+    }
+    out.assign(layoutOf(t).slots, llvmType(elementOf(t)));
+    return out;
+  }
+
+  // `id` as the tuple type `to`: each element spread and converted.
+  TileVal evalTuple(ExprId id, TypeId to) {
+    std::vector<TypeId> elements = types_.get(to).elements;
+    TileVal out;
+    auto append = [&](const TileVal& v) { out.slots.insert(out.slots.end(), v.slots.begin(), v.slots.end()); };
+    if (const ConstValue* c = constOf(id)) {
+      for (size_t i = 0; i < elements.size(); ++i) {
+        TileVal v;
+        v.slots.assign(layoutOf(elements[i]).slots, constantOf(c->elements[i], elements[i]));
+        append(v);
+      }
+      return out;
+    }
+    if (const auto* tuple = ast_.expr(id).dyn<ast::Tuple>()) {
+      auto elts = ast_.list(tuple->elts);
+      for (size_t i = 0; i < elements.size(); ++i) append(evalAs(elts[i], elements[i]));
+      return out;
+    }
+    TypeId from = typeOf(id);
+    TileVal v = eval(id);
+    size_t offset = 0;
+    for (size_t i = 0; i < elements.size(); ++i) {
+      TypeId fe = types_.get(from).elements[i];
+      size_t n = slotTypes(fe).size();
+      TileVal part;
+      part.slots.assign(v.slots.begin() + static_cast<std::ptrdiff_t>(offset),
+                        v.slots.begin() + static_cast<std::ptrdiff_t>(offset + n));
+      offset += n;
+      append(spread(part, fe, elements[i]));
+    }
+    return out;
+  }
+
+  // `a, b = value`.
+  void lowerTupleAssign(ExprId target, ExprId value) {
+    auto names = ast_.list(ast_.expr(target).as<ast::Tuple>().elts);
+    if (const ConstValue* c = constOf(value)) {
+      for (size_t i = 0; i < names.size(); ++i) {
+        TypeId to = typeOf(names[i]);
+        if (!to.valid() || constOf(names[i]) != nullptr) continue;
+        TileVal v;
+        v.slots.assign(layoutOf(to).slots, constantOf(c->elements[i], to));
+        assignName(names[i], v, to);
+      }
+      return;
+    }
+    TypeId tt = typeOf(target);
+    TileVal v = evalAs(value, tt);
+    size_t offset = 0;
+    for (size_t i = 0; i < names.size(); ++i) {
+      TypeId et = types_.get(tt).elements[i];
+      size_t n = slotTypes(et).size();
+      TileVal part;
+      part.slots.assign(v.slots.begin() + static_cast<std::ptrdiff_t>(offset),
+                        v.slots.begin() + static_cast<std::ptrdiff_t>(offset + n));
+      offset += n;
+      assignName(names[i], part, et);
+    }
+  }
+
+  // A helper function call, inlined: the arguments are evaluated here, the
+  // helper's body is lowered by a TileLowering of the helper's instance that
+  // shares this function, its threads and its shared-memory scratch; its
+  // returns store into slots read after the body.
+  TileVal inlineHelper(ExprId id) {
+    const frontend::FunctionInstance& helper = typed_.instances[static_cast<size_t>(inst_.callees[id.index])];
+    const frontend::JitFunction& hf = typed_.module.functions[helper.function];
+    std::vector<std::tuple<std::string, TileVal, TypeId>> values;
+    std::vector<std::pair<std::string, ArrayArgs>> arrays;
+    for (size_t p = 0; p < helper.argTypes.size() && p < hf.params.size(); ++p) {
+      TypeId pt = helper.argTypes[p];
+      if (!pt.valid()) continue;
+      ExprId a = arg(id, p);
+      if (types_.isArray(pt)) {
+        arrays.emplace_back(hf.params[p], arrayArg(a));
+      } else {
+        values.emplace_back(hf.params[p], evalAs(a, pt), pt);
+      }
+    }
+    TileLowering child(*this, helper);
+    for (auto& [name, a] : arrays) child.arrays_[name] = a;
+    for (auto& [name, v, pt] : values) {
+      const auto& slots = child.storage(name, pt);
+      for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);
+    }
+    TileVal result = child.inlineBody();
+    scratch_ = child.scratch_;
+    scratchBytes_ = std::max(scratchBytes_, child.scratchBytes_);
+    usesTensorCores_ = usesTensorCores_ || child.usesTensorCores_;
+    b_.SetInsertPoint(child.b_.GetInsertBlock());
+    return result;
+  }
+
+  // The body of an inlined helper; returns its result (empty for none).
+  TileVal inlineBody() {
+    TypeId rt = inst_.returnType;
+    exit_ = llvm::BasicBlock::Create(context_, "inline.done", function_);
+    std::vector<llvm::Type*> slots = types_.isNone(rt) ? std::vector<llvm::Type*>{} : slotTypes(rt);
+    for (llvm::Type* t : slots) returnSlots_.push_back(entryAlloca(t, fn_.name + ".ret"));
+    const ast::FunctionDef& def = *ast_.stmt(fn_.stmt).functionDef();
+    findMmaVars(ast_.list(def.body));
+    lowerBody(ast_.list(def.body));
+    if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(exit_);
+    b_.SetInsertPoint(exit_);
+    TileVal out;
+    for (llvm::AllocaInst* a : returnSlots_) out.slots.push_back(b_.CreateLoad(a->getAllocatedType(), a));
+    return out;
+  }
+
+  void lowerInlineReturn(const ast::Return& r) {
+    if (r.value.valid() && !returnSlots_.empty()) {
+      TileVal v = evalAs(r.value, inst_.returnType);
+      for (size_t s = 0; s < returnSlots_.size(); ++s) b_.CreateStore(v.slots[s], returnSlots_[s]);
+    }
+    b_.CreateBr(exit_);
+  }
+
+  // Python's min/max over scalars: the first of equal values wins, and a
+  // later value replaces the current one only when it compares greater
+  // (smaller), so a NaN met first stays.
+  TileVal builtinMinMax(ExprId id, bool isMax) {
+    TypeId t = inst_.opTypes[id.index];
+    auto it = inst_.callArguments.find(id.index);
+    bool isFloat = types_.isFloat(t);
+    bool isSigned = types_.get(t).isSigned;
+    llvm::Value* r = nullptr;
+    for (ExprId a : it->second) {
+      llvm::Value* v = scalarAs(a, t);
+      if (r == nullptr) {
+        r = v;
+        continue;
+      }
+      llvm::Value* better;
+      if (isFloat) {
+        better = isMax ? b_.CreateFCmpOGT(v, r) : b_.CreateFCmpOLT(v, r);
+      } else if (isSigned) {
+        better = isMax ? b_.CreateICmpSGT(v, r) : b_.CreateICmpSLT(v, r);
+      } else {
+        better = isMax ? b_.CreateICmpUGT(v, r) : b_.CreateICmpULT(v, r);
+      }
+      r = b_.CreateSelect(better, v, r);
+    }
+    return TileVal{{convert(r, t, typeOf(id))}};
+  }
+
+  // `x if c else y` with a runtime scalar `c` (a compile-time `c` picks a side).
+  TileVal ifExp(ExprId id, const ast::IfExp& e, TypeId t) {
+    if (const ConstValue* c = constOf(e.test)) return evalAs(frontend::truthOf(*c) ? e.body : e.orelse, t);
+    llvm::Value* cond = scalarAs(e.test, types_.boolean());
+    TileVal x = evalAs(e.body, t);
+    TileVal y = evalAs(e.orelse, t);
+    for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = b_.CreateSelect(cond, x.slots[s], y.slots[s]);
+    (void)id;
+    return x;
+  }
+
+  // `a and b`, `a or b` on runtime scalars (bool result).
+  TileVal boolOp(const ast::BoolOp& bo) {
+    llvm::Value* r = nullptr;
+    for (ExprId v : ast_.list(bo.values)) {
+      llvm::Value* x = scalarAs(v, types_.boolean());
+      r = r == nullptr ? x : bo.op == frontend::BoolOpKind::And ? b_.CreateAnd(r, x) : b_.CreateOr(r, x);
+    }
+    return TileVal{{r}};
+  }
+
+  // `v` (type `from`) in the layout of `to` (as many elements): element e of
+  // `to` (row-major) takes element source(e) of `from`, through shared memory
+  // unless both layouts place every element alike.
+  template <class Source>
+  TileVal relayout(const TileVal& v, TypeId from, TypeId to, bool identity, Source source) {
+    Layout lf = layoutFor(from, v.mma);
+    Layout lt = layoutOf(to);
+    if (identity && lf.slots == lt.slots && lf.vec == lt.vec && lf.partial == lt.partial &&
+        lf.uniform == lt.uniform && !lf.mma) {
+      return v;
+    }
+    TypeId e = elementOf(to);
+    llvm::Value* buffer = stage(v, from, lf);
+    TileVal out;
+    for (unsigned s = 0; s < lt.slots; ++s) {
+      llvm::Value* index = source(clampIndex(elementIndex(lt, s), lt));
+      llvm::Value* x = b_.CreateLoad(memoryType(e), b_.CreateGEP(memoryType(e), buffer, index));
+      if (types_.isBool(e)) x = b_.CreateICmpNE(x, b_.getInt8(0));
+      out.slots.push_back(x);
+    }
+    return out;
+  }
+
+  // reshape, expand_dims, `t[:, None]` (the row-major order is kept),
+  // permute and transpose (elements move).
+  TileVal shapeOp(ExprId id, TileFn fn, TypeId t) {
+    ExprId xe = arg(id, 0);
+    TypeId xt = types_.tile(elementOf(t), types_.get(typeOf(xe)).shape);
+    TileVal x = evalAs(xe, xt);
+    if (fn == TileFn::Reshape || fn == TileFn::ExpandDims) {
+      return relayout(x, xt, t, true, [](llvm::Value* e) { return e; });
+    }
+    const std::vector<int64_t>& in = types_.get(xt).shape;
+    const std::vector<int64_t>& out = types_.get(t).shape;
+    size_t n = in.size();
+    std::vector<size_t> perm(n);
+    for (size_t k = 0; k < n; ++k) perm[k] = k;
+    if (fn == TileFn::Permute) {
+      const ConstValue* axes = constOf(arg(id, 1));
+      for (size_t k = 0; k < n; ++k) {
+        int64_t a = axes->kind == ConstValue::Kind::Int ? axes->intValue : axes->elements[k].intValue;
+        perm[k] = static_cast<size_t>(a < 0 ? a + static_cast<int64_t>(n) : a);
+      }
+    } else {
+      int64_t a0 = constIntArg(id, 1, 0);
+      int64_t a1 = constIntArg(id, 2, 1);
+      if (a0 < 0) a0 += static_cast<int64_t>(n);
+      if (a1 < 0) a1 += static_cast<int64_t>(n);
+      std::swap(perm[static_cast<size_t>(a0)], perm[static_cast<size_t>(a1)]);
+    }
+    std::vector<int64_t> inStride(n);
+    int64_t inner = 1;
+    for (size_t d = n; d-- > 0;) {
+      inStride[d] = inner;
+      inner *= in[d];
+    }
+    return relayout(x, xt, t, false, [&](llvm::Value* e) {
+      std::vector<llvm::Value*> oi = multiIndex(e, out);
+      llvm::Value* src = b_.getInt32(0);
+      // Output axis k is input axis perm[k].
+      for (size_t k = 0; k < n; ++k) {
+        if (in[perm[k]] == 1) continue;
+        src = b_.CreateAdd(src, b_.CreateMul(oi[k], b_.getInt32(static_cast<uint32_t>(inStride[perm[k]]))));
+      }
+      return src;
+    });
+  }
+
+  // Whether candidate (b, ib) beats the current (a, ia) in an argmax
+  // (argmin): a greater (smaller) value, or an equal one at a smaller index;
+  // NaN beats every number (NumPy), the first NaN wins.
+  llvm::Value* argBetter(bool isMax, TypeId e, llvm::Value* a, llvm::Value* ia, llvm::Value* c,
+                         llvm::Value* ic) {
+    const Type& et = types_.get(e);
+    llvm::Value* earlier = b_.CreateICmpSLT(ic, ia);
+    if (et.kind == TypeKind::Float) {
+      llvm::Value* aNan = b_.CreateFCmpUNO(a, a);
+      llvm::Value* cNan = b_.CreateFCmpUNO(c, c);
+      llvm::Value* beats = isMax ? b_.CreateFCmpOGT(c, a) : b_.CreateFCmpOLT(c, a);
+      llvm::Value* ties = b_.CreateAnd(b_.CreateFCmpOEQ(c, a), earlier);
+      llvm::Value* number = b_.CreateAnd(b_.CreateNot(aNan), b_.CreateOr(beats, ties));
+      llvm::Value* nan = b_.CreateOr(b_.CreateNot(aNan), earlier);
+      return b_.CreateSelect(cNan, nan, number);
+    }
+    bool isSigned = et.kind == TypeKind::Int && et.isSigned;
+    llvm::Value* beats = isMax ? (isSigned ? b_.CreateICmpSGT(c, a) : b_.CreateICmpUGT(c, a))
+                               : (isSigned ? b_.CreateICmpSLT(c, a) : b_.CreateICmpULT(c, a));
+    return b_.CreateOr(beats, b_.CreateAnd(b_.CreateICmpEQ(c, a), earlier));
+  }
+
+  // ct.argmax / ct.argmin: over all elements (per thread, warp shuffles,
+  // then warps through shared memory) or along one axis (staged in shared
+  // memory, each output element loops over its axis).
+  TileVal argReduce(ExprId id, TileFn fn, TypeId t) {
+    bool isMax = fn == TileFn::Argmax;
+    ExprId xe = arg(id, 0);
+    TypeId xt = typeOf(xe);
+    TypeId e = elementOf(xt);
+    TileVal x = evalAs(xe, xt);
+    Layout lx = layoutOf(xt);
+    Layout lo = layoutOf(t);
+    llvm::Type* vt = llvmType(e);
+    llvm::Value* noIndex = b_.getInt32(INT32_MAX);
+    const std::vector<int64_t>& xs = types_.get(xt).shape;
+    ExprId axisExpr = arg(id, 1);
+    const ConstValue* axisConst = axisExpr.valid() ? constOf(axisExpr) : nullptr;
+    bool all = axisConst == nullptr || axisConst->kind != ConstValue::Kind::Int;
+    if (all) {
+      // An empty slot (partial layouts) has no index: it never wins.
+      llvm::Value* best = x.slots[0];
+      llvm::Value* at = b_.CreateSelect(slotValid(lx), elementIndex(lx, 0), noIndex);
+      for (unsigned s = 1; s < lx.slots; ++s) {
+        llvm::Value* i = elementIndex(lx, s);
+        llvm::Value* take = argBetter(isMax, e, best, at, x.slots[s], i);
+        best = b_.CreateSelect(take, x.slots[s], best);
+        at = b_.CreateSelect(take, i, at);
+      }
+      auto merge = [&](llvm::Value* c, llvm::Value* ic) {
+        // A candidate without an index never wins; one with an index beats none.
+        llvm::Value* take = b_.CreateAnd(b_.CreateICmpNE(ic, noIndex),
+                                         b_.CreateOr(b_.CreateICmpEQ(at, noIndex), argBetter(isMax, e, best, at, c, ic)));
+        best = b_.CreateSelect(take, c, best);
+        at = b_.CreateSelect(take, ic, at);
+      };
+      if (!lx.uniform) {
+        for (unsigned lane = kWarp / 2; lane >= 1; lane /= 2) {
+          llvm::Value* c = shuffleXor(best, lane);
+          llvm::Value* ic = shuffleXor(at, lane);
+          merge(c, ic);
+        }
+        unsigned warps = threads_ / kWarp;
+        uint64_t valueBytes = static_cast<uint64_t>(warps) * 8;
+        llvm::Value* buffer = scratch(valueBytes + uint64_t(warps) * 4);
+        llvm::Type* mt = memoryType(e);
+        barrier();
+        llvm::Value* laneId = b_.CreateAnd(tid_, b_.getInt32(kWarp - 1));
+        llvm::Value* warpId = b_.CreateLShr(tid_, b_.getInt32(5));
+        llvm::Value* indices = b_.CreateGEP(b_.getInt8Ty(), buffer, b_.getInt64(valueBytes));
+        llvm::Value* stored = types_.isBool(e) ? b_.CreateZExt(best, b_.getInt8Ty()) : best;
+        guarded(b_.CreateICmpEQ(laneId, b_.getInt32(0)), [&] {
+          b_.CreateStore(stored, b_.CreateGEP(mt, buffer, warpId));
+          b_.CreateStore(at, b_.CreateGEP(b_.getInt32Ty(), indices, warpId));
+        });
+        barrier();
+        best = llvm::UndefValue::get(vt);
+        at = noIndex;
+        for (unsigned w = 0; w < warps; ++w) {
+          llvm::Value* c = b_.CreateLoad(mt, b_.CreateGEP(mt, buffer, b_.getInt32(w)));
+          if (types_.isBool(e)) c = b_.CreateICmpNE(c, b_.getInt8(0));
+          llvm::Value* ic = b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt32Ty(), indices, b_.getInt32(w)));
+          merge(c, ic);
+        }
+      }
+      return TileVal{{at}};
+    }
+    // Along one axis.
+    llvm::Value* buffer = stage(x, xt, layoutFor(xt, x.mma));
+    int64_t axis = axisConst->intValue;
+    if (axis < 0) axis += static_cast<int64_t>(xs.size());
+    size_t ax = static_cast<size_t>(axis);
+    bool keepdims = constIntArg(id, 2, 0) != 0;
+    std::vector<int64_t> xStride(xs.size());
+    int64_t inner = 1;
+    for (size_t d = xs.size(); d-- > 0;) {
+      xStride[d] = inner;
+      inner *= xs[d];
+    }
+    std::vector<int64_t> os = types_.get(t).shape;
+    llvm::Type* mt = memoryType(e);
+    TileVal out;
+    for (unsigned s = 0; s < lo.slots; ++s) {
+      std::vector<llvm::Value*> oi = multiIndex(clampIndex(elementIndex(lo, s), lo), os);
+      llvm::Value* base = b_.getInt32(0);
+      size_t od = 0;
+      for (size_t d = 0; d < xs.size(); ++d) {
+        if (d != ax) {
+          base = b_.CreateAdd(base, b_.CreateMul(oi[od], b_.getInt32(static_cast<uint32_t>(xStride[d]))));
+          ++od;
+        } else if (keepdims) {
+          ++od;
+        }
+      }
+      auto load = [&](llvm::Value* j) {
+        llvm::Value* index = b_.CreateAdd(base, b_.CreateMul(j, b_.getInt32(static_cast<uint32_t>(xStride[ax]))));
+        llvm::Value* v = b_.CreateLoad(mt, b_.CreateGEP(mt, buffer, index));
+        return types_.isBool(e) ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
+      };
+      llvm::Value* first = load(b_.getInt32(0));
+      if (xs[ax] == 1) {
+        out.slots.push_back(b_.getInt32(0));
+        continue;
+      }
+      llvm::BasicBlock* pre = b_.GetInsertBlock();
+      auto* body = llvm::BasicBlock::Create(context_, "argreduce.loop", function_);
+      auto* done = llvm::BasicBlock::Create(context_, "argreduce.done", function_);
+      b_.CreateBr(body);
+      b_.SetInsertPoint(body);
+      llvm::PHINode* j = b_.CreatePHI(b_.getInt32Ty(), 2);
+      llvm::PHINode* best = b_.CreatePHI(vt, 2);
+      llvm::PHINode* at = b_.CreatePHI(b_.getInt32Ty(), 2);
+      j->addIncoming(b_.getInt32(1), pre);
+      best->addIncoming(first, pre);
+      at->addIncoming(b_.getInt32(0), pre);
+      llvm::Value* c = load(j);
+      llvm::Value* take = argBetter(isMax, e, best, at, c, j);
+      llvm::Value* nextBest = b_.CreateSelect(take, c, best);
+      llvm::Value* nextAt = b_.CreateSelect(take, j, at);
+      llvm::Value* jn = b_.CreateAdd(j, b_.getInt32(1));
+      j->addIncoming(jn, b_.GetInsertBlock());
+      best->addIncoming(nextBest, b_.GetInsertBlock());
+      at->addIncoming(nextAt, b_.GetInsertBlock());
+      b_.CreateCondBr(b_.CreateICmpULT(jn, b_.getInt32(static_cast<uint32_t>(xs[ax]))), body, done);
+      b_.SetInsertPoint(done);
+      out.slots.push_back(nextAt);
+    }
+    return out;
+  }
+
+  // float32 <-> tfloat32: rounding to 10 mantissa bits (cvt.rna.tf32.f32),
+  // kept in a float register; tfloat32 to float32 is the same bits.
+  llvm::Value* convertTf32(llvm::Value* v, TypeId from, TypeId to) {
+    if (types_.isTf32(from)) {
+      return convert(v, types_.float32(), to);
+    }
+    llvm::Value* f = convert(v, from, types_.float32());
+    llvm::Value* bits = b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_f2tf32_rna), {f});
+    // The 13 bits below tfloat32's mantissa are not specified by PTX: clear them, so
+    // that the value reads as a float32 too.
+    bits = b_.CreateAnd(bits, b_.getInt32(0xffffe000u));
+    return b_.CreateBitCast(bits, b_.getFloatTy());
+  }
+
   llvm::AllocaInst* entryAlloca(llvm::Type* t, const std::string& name) {
     llvm::IRBuilder<> eb(&function_->getEntryBlock(), function_->getEntryBlock().begin());
     return eb.CreateAlloca(t, nullptr, name);
@@ -2222,6 +2690,9 @@ private:
   // Bytes of the ring at the scratch buffer's start while a pipelined loop's
   // body is lowered.
   uint64_t ringInUse_ = 0;
+  // An inlined helper: where its returns go.
+  llvm::BasicBlock* exit_ = nullptr;
+  std::vector<llvm::AllocaInst*> returnSlots_;
 };
 
 }  // namespace

@@ -25,6 +25,14 @@ int sim_shfl_bfly(int mask, int v, int lane, int clamp) {
   pthread_barrier_wait(&g_bar);
   return r;
 }
+// cvt.rna.tf32.f32: round to 10 mantissa bits, ties away from zero (inf kept, NaN canonical).
+int sim_f2tf32(float x) {
+  uint32_t b;
+  memcpy(&b, &x, 4);
+  if ((b & 0x7f800000u) != 0x7f800000u) b += 0x1000u;
+  if (x != x) b = 0x7fffffffu;
+  return (int)b;
+}
 float __nv_expf(float x) { return expf(x); }
 float __nv_sqrtf(float x) { return sqrtf(x); }
 float __nv_powf(float x, float y) { return powf(x, y); }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs the tile kernels of tests/gpu/kernels/tile_kernels.py on the CPU.
+"""Runs the tile kernels of tests/gpu/kernels/tile_kernels*.py on the CPU.
 
 pykc's tile lowering decides how tile elements map onto threads, where barriers and warp
 shuffles go, and how edges are masked. This test checks those decisions without a GPU:
@@ -31,6 +31,7 @@ INTRINSICS = {
     "@llvm.nvvm.read.ptx.sreg.nctaid.x": "@sim_nctaid_x",
     "@llvm.nvvm.barrier0": "@sim_barrier",
     "@llvm.nvvm.shfl.sync.bfly.i32": "@sim_shfl_bfly",
+    "@llvm.nvvm.f2tf32.rna": "@sim_f2tf32",
 }
 
 
@@ -80,10 +81,36 @@ class Sim:
         self.lib.sim_run(ctypes.cast(w, ctypes.c_void_p), buf, grid, threads)
 
 
+def build(pykc, clang, clangxx, kernels, work):
+    """Compiles one kernel file for the CPU: a Sim, the symbols by kernel name, the blocks."""
+    import json
+    stem = os.path.splitext(os.path.basename(kernels))[0]
+    work = os.path.join(work, stem)
+    os.makedirs(work)
+    subprocess.check_call([pykc, "inspect", kernels, "--emit", "llvm", "--arch", "sm_90", "-o", work])
+    text = open(os.path.join(work, stem + ".sm_90.ll")).read()
+    manifest_dir = os.path.join(work, "out")
+    subprocess.check_call([pykc, "compile", kernels, "--arch", "sm_90", "-o", manifest_dir,
+                           "--no-cache"])
+    manifest = json.load(open(os.path.join(manifest_dir, "manifest.json")))
+    blocks = {k["symbol"]: k["tile"]["block"][0] for k in manifest["kernels"]}
+    objects, symbols = [], {}
+    for i, module in enumerate(m for m in re.split(r"(?=; ModuleID)", text) if "define" in m):
+        name, ir = retarget(module)
+        ll, obj = os.path.join(work, f"k{i}.ll"), os.path.join(work, f"k{i}.o")
+        open(ll, "w").write(ir)
+        subprocess.check_call([clang, "-O1", "-c", "-fPIC", "-Wno-override-module", ll, "-o", obj])
+        objects.append(obj)
+        symbols[name.split("__")[0]] = name
+    lib = os.path.join(work, "libsim.so")
+    subprocess.check_call([clangxx, "-O1", "-shared", "-fPIC", os.path.join(HERE, "simrt.cpp"),
+                           *objects, "-o", lib, "-lpthread"])
+    return Sim(lib), symbols, blocks
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pykc", required=True)
-    ap.add_argument("--kernels", default=os.path.join(ROOT, "tests/gpu/kernels/tile_kernels.py"))
     a = ap.parse_args()
     clang = shutil.which("clang-19") or shutil.which("clang")
     clangxx = shutil.which("clang++-19") or shutil.which("clang++")
@@ -92,27 +119,15 @@ def main():
         return 77
     work = tempfile.mkdtemp(prefix="pykc-tile-sim-")
     try:
-        subprocess.check_call([a.pykc, "inspect", a.kernels, "--emit", "llvm", "--arch", "sm_90",
-                               "-o", work])
-        text = open(os.path.join(work, "tile_kernels.sm_90.ll")).read()
-        manifest_dir = os.path.join(work, "out")
-        subprocess.check_call([a.pykc, "compile", a.kernels, "--arch", "sm_90", "-o", manifest_dir,
-                               "--no-cache"])
-        import json
-        manifest = json.load(open(os.path.join(manifest_dir, "manifest.json")))
-        blocks = {k["symbol"]: k["tile"]["block"][0] for k in manifest["kernels"]}
-        objects, symbols = [], {}
-        for i, module in enumerate(m for m in re.split(r"(?=; ModuleID)", text) if "define" in m):
-            name, ir = retarget(module)
-            ll, obj = os.path.join(work, f"k{i}.ll"), os.path.join(work, f"k{i}.o")
-            open(ll, "w").write(ir)
-            subprocess.check_call([clang, "-O1", "-c", "-fPIC", "-Wno-override-module", ll, "-o", obj])
-            objects.append(obj)
-            symbols[name.split("__")[0]] = name
-        lib = os.path.join(work, "libsim.so")
-        subprocess.check_call([clangxx, "-O1", "-shared", "-fPIC", os.path.join(HERE, "simrt.cpp"),
-                               *objects, "-o", lib, "-lpthread"])
-        return check(Sim(lib), symbols, blocks)
+        failures = []
+        for name, checker in (("tile_kernels.py", check), ("tile_kernels2.py", check2)):
+            kernels = os.path.join(ROOT, "tests/gpu/kernels", name)
+            failures += checker(*build(a.pykc, clang, clangxx, kernels, work))
+        if failures:
+            print(f"tile_sim: {len(failures)} failed: " + ", ".join(failures))
+            return 1
+        print("tile_sim: all passed")
+        return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -197,11 +212,117 @@ def check(sim, sym, blocks):
         out = np.full(n, -1, np.int32)
         run("int_ops", 7, sim.array(a) + sim.array(out))
         expect(f"int_ops n={n}", out, (a // 3 + a % 5 + np.arange(n) + (a % 7) ** 3).astype(np.int64), 0, 0)
-    if failures:
-        print(f"tile_sim: {len(failures)} failed: " + ", ".join(failures))
-        return 1
-    print("tile_sim: all passed")
-    return 0
+    return failures
+
+
+def check2(sim, sym, blocks):
+    """tests/gpu/kernels/tile_kernels2.py against NumPy."""
+    rng = np.random.default_rng(20261201)
+    failures = []
+
+    def run(kernel, grid, args):
+        sim.run(sym[kernel], grid, blocks[sym[kernel]], args)
+
+    def expect(what, got, want, rtol=0.0, atol=0.0):
+        g, w = np.asarray(got).astype(np.float64), np.asarray(want).astype(np.float64)
+        ok = g.shape == w.shape and np.allclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
+        with np.errstate(invalid="ignore"):
+            diff = np.abs(g - w) if g.shape == w.shape else np.zeros(0)
+        diff = diff[~np.isnan(diff)]
+        err = float(diff.max()) if diff.size else 0.0
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: max abs err {err:.2e}")
+        if not ok:
+            failures.append(what)
+
+    cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    # MatMul's swizzle_2d: every output tile written once, scaled by its row tile's parity.
+    for m, n in ((100, 150), (300, 64), (32, 64), (1000, 20)):
+        a = rng.standard_normal((m, n)).astype(np.float16)
+        c = np.full((m, n), np.nan, np.float32)
+        run("swizzled_scale", cdiv(m, 32) * cdiv(n, 64), sim.array(a) + sim.array(c))
+        scale = np.where((np.arange(m) // 32) % 2 == 0, 2.0, 0.5)[:, None]
+        expect(f"swizzled_scale {m}x{n}", c, a.astype(np.float64) * scale)
+    # tfloat32: round to nearest, ties away from zero, on the 13 dropped bits.
+    x = rng.standard_normal(3000).astype(np.float32) * np.float32(1e3)
+    bits = x.view(np.uint32)
+    bits[:8] = [0x3f801000, 0xbf801000, 0x3f800fff, 0x3f803000, 0x7f7fffff, 0x7f800000,
+                0xff800000, 0x00001000]
+    x = bits.view(np.float32)
+    x[8] = np.nan
+    y = np.full_like(x, 7.0)
+    run("round_tf32", cdiv(x.size, 512), sim.array(x) + sim.array(y))
+    finite = np.isfinite(x)
+    want = np.where(finite, (bits + np.uint32(0x1000)) & np.uint32(0xffffe000), bits)
+    expect("round_tf32", y, want.astype(np.uint32).view(np.float32))
+    # Helpers: nested, defaults, keywords, an early return, min/max/abs.
+    for rows, cols in ((5, 256), (3, 100)):
+        x = rng.standard_normal((rows, cols)).astype(np.float32)
+        y = np.full_like(x, np.nan)
+        last = np.full(rows, -1, np.int32)
+        run("helpers", rows, sim.array(x) + sim.array(y) + sim.array(last))
+        t = np.zeros((rows, 256))
+        t[:, :cols] = x
+        c = t - t.sum(1, keepdims=True) / 256
+        expect(f"helpers {rows}x{cols}", y, (3 * c + np.abs(c))[:, :cols], 1e-5, 1e-5)
+        pid = np.arange(rows)
+        expect(f"helpers last {rows}", last, np.maximum(pid - 1, 0) * 1000 + np.minimum(pid + 1, rows - 1))
+    # argmax / argmin along rows (NaN wins, first of ties) and over the whole tile.
+    for rows, cols in ((9, 500), (4, 512), (3, 7)):
+        x = rng.standard_normal((rows, cols)).astype(np.float32)
+        x[0, cols // 2] = x[0, cols // 3] = 10.0
+        x[1, cols - 1] = np.nan
+        x[1, cols // 2] = np.nan
+        x[2, 0] = -10.0
+        x[2, cols - 1] = -10.0
+        nb = cdiv(rows, 4)
+        amax, amin = np.full(rows, -1, np.int32), np.full(rows, -1, np.int32)
+        flat = np.full(nb, -1, np.int32)
+        run("arg_rows", nb, sim.array(x) + sim.array(amax) + sim.array(amin) + sim.array(flat))
+        expect(f"argmax rows {rows}x{cols}", amax, np.argmax(x, axis=1))
+        expect(f"argmin rows {rows}x{cols}", amin, np.argmin(x, axis=1))
+        pad = np.full((nb * 4, 512), -np.inf, np.float32)
+        pad[:rows, :cols] = x
+        expect(f"argmax flat {rows}x{cols}", flat, np.argmax(pad.reshape(nb, -1), axis=1))
+    for n in (1000, 64, 3):
+        x = rng.standard_normal(n).astype(np.float32)
+        x[n // 2] = np.nan if n > 100 else x[n // 2]
+        nb = cdiv(n, 64)
+        amax, amin = np.full(nb, -1, np.int32), np.full(nb, -1, np.int32)
+        run("arg_small", nb, sim.array(x) + sim.array(amax) + sim.array(amin))
+        pad = np.full(nb * 64, np.nan, np.float32)
+        pad[:n] = x
+        hi, lo = np.where(np.arange(nb * 64) < n, pad, -np.inf), np.where(np.arange(nb * 64) < n, pad, np.inf)
+        expect(f"argmax small n={n}", amax, np.argmax(hi.reshape(nb, 64), axis=1))
+        expect(f"argmin small n={n}", amin, np.argmin(lo.reshape(nb, 64), axis=1))
+    for rows, cols in ((64, 100), (40, 32), (1, 5)):
+        x = rng.integers(-5, 5, (rows, cols)).astype(np.int32)
+        nb = cdiv(cols, 32)
+        amax, amin = np.full(cols, -1, np.int32), np.full(cols, -1, np.int32)
+        run("arg_cols_i32", nb, sim.array(x) + sim.array(amax) + sim.array(amin))
+        expect(f"argmax cols int32 {rows}x{cols}", amax, np.argmax(x, axis=0))
+        expect(f"argmin cols int32 {rows}x{cols}", amin, np.argmin(x, axis=0))
+    # reshape, permute, transpose, broadcast_to, expand_dims, t[:, None].
+    for rows in (32, 40, 16):
+        x = rng.standard_normal((rows, 64)).astype(np.float32)
+        nb = cdiv(rows, 16)
+        xt = np.full((64, rows), np.nan, np.float32)
+        p3 = np.full((nb * 8, 16, 8), np.nan, np.float32)
+        rel = np.full_like(x, np.nan)
+        run("shapes", nb, sim.array(x) + sim.array(xt) + sim.array(p3) + sim.array(rel))
+        pad = np.zeros((nb * 16, 64))
+        pad[:rows] = x
+        expect(f"transpose {rows}x64", xt, x.T)
+        expect(f"reshape+permute {rows}x64", p3, pad.reshape(nb, 16, 8, 8).transpose(0, 3, 1, 2).reshape(nb * 8, 16, 8))
+        blocks_ = pad.reshape(nb, 16, 64)
+        c = blocks_ - blocks_.sum(2, keepdims=True) / 64
+        r = c * blocks_.max(1, keepdims=True) + blocks_
+        expect(f"broadcast_to/expand_dims {rows}x64", rel, r.reshape(nb * 16, 64)[:rows], 1e-5, 1e-5)
+    for r, c in ((64, 96), (33, 70), (32, 32)):
+        x = rng.standard_normal((r, c)).astype(np.float16)
+        y = np.full((c, r), np.nan, np.float16)
+        run("transpose_f16", cdiv(r, 32) * cdiv(c, 32), sim.array(x) + sim.array(y))
+        expect(f"transpose f16 {r}x{c}", y, x.T)
+    return failures
 
 
 if __name__ == "__main__":
