@@ -129,6 +129,7 @@ public:
 
   uint32_t run() {
     threads_ = chooseThreads();
+    maxVec_ = chooseMaxVec();
     auto* entry = llvm::BasicBlock::Create(context_, "entry", function_);
     b_.SetInsertPoint(entry);
     tid_ = b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x));
@@ -177,9 +178,44 @@ private:
 
   unsigned chooseThreads() const {
     int64_t most = largestTile(inst_);
-    // 4 to 16 elements per thread for the biggest tile; 128 threads at least
-    // (four warps: one per SM sub-partition), 256 for tiles of 4096 and more.
-    return most >= 4096 ? 256u : 128u;
+    // Matrix products: 128 threads, or 256 (8 warps, each a 64x32 block of a
+    // 128x128 accumulator) for tiles of 4096 elements and more.
+    if (hasProducts(inst_)) return most >= 4096 ? 256u : 128u;
+    // 16 elements per thread for the biggest tile (two 16-byte vectors of 16-bit
+    // elements, four of 32-bit ones): a block of one row per CTA then keeps enough
+    // bytes in flight per SM (docs/BENCHMARKS.md, "Tile kernels: bandwidth"). At
+    // least 64 threads (two warps), at most 1024.
+    return static_cast<unsigned>(std::clamp<int64_t>(most / 16, 64, 1024));
+  }
+
+  // Whether `inst` has a matrix product (ct.mma, ct.matmul, `@`).
+  bool hasProducts(const frontend::FunctionInstance& inst) const {
+    for (size_t i = 0; i < inst.exprTypes.size(); ++i) {
+      if (!inst.exprTypes[i].valid()) continue;
+      const frontend::ExprMeaning& m = inst.meanings[i];
+      if (m.kind == Intrinsic::TileOp &&
+          (static_cast<TileFn>(m.payload) == TileFn::Mma || static_cast<TileFn>(m.payload) == TileFn::Matmul)) {
+        return true;
+      }
+      const frontend::Expr& e = ast_.expr(ExprId(static_cast<uint32_t>(i)));
+      if (e.kind() == frontend::ExprKind::BinOp && e.as<ast::BinOp>().op == frontend::Operator::MatMult) return true;
+    }
+    return false;
+  }
+
+  // The most consecutive elements a thread holds per chunk: 16 bytes of the
+  // narrowest element type the kernel's arrays hold (one 16-byte load or store
+  // instruction each), at least 4, at most 16. One value for the whole kernel:
+  // tiles of the same shape share a layout whatever their element type
+  // (`astype` stays in registers).
+  unsigned chooseMaxVec() const {
+    unsigned narrowest = 16;
+    for (TypeId t : inst_.argTypes) {
+      const Type& ty = types_.get(t);
+      if (ty.kind != TypeKind::Array || types_.isBool(ty.element)) continue;
+      narrowest = std::min(narrowest, types_.byteSize(ty.element));
+    }
+    return std::clamp(16u / narrowest, 4u, 16u);
   }
 
   int64_t elementsOf(TypeId t) const {
@@ -200,7 +236,7 @@ private:
       return l;
     }
     int64_t last = ty.shape.back();
-    int64_t vec = std::min<int64_t>({4, l.n / threads_, last});
+    int64_t vec = std::min<int64_t>({maxVec_, l.n / threads_, last});
     l.vec = static_cast<unsigned>(std::max<int64_t>(vec, 1));
     l.slots = static_cast<unsigned>(l.n / threads_);
     return l;
@@ -478,6 +514,26 @@ private:
   }
 
   void barrier() { b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_barrier0)); }
+
+  // Where a CTA-wide reduction's warps leave their partial results. Outside
+  // loops each reduction has a buffer of its own, written once per CTA: no
+  // barrier is needed before the write, only the one after it (a reduction
+  // costs one barrier, not two). Inside a loop the reduction runs again, so it
+  // takes the scratch buffer with a barrier before the write (earlier readers).
+  llvm::Value* warpPartials(unsigned warps, llvm::Type* mt) {
+    uint64_t bytes = uint64_t(warps) * mt->getPrimitiveSizeInBits() / 8;
+    if (loopDepth_ > 0) {
+      llvm::Value* buffer = scratch(bytes);
+      barrier();
+      return buffer;
+    }
+    auto* type = llvm::ArrayType::get(mt, warps);
+    auto* buffer = new llvm::GlobalVariable(module_, type, false, llvm::GlobalValue::InternalLinkage,
+                                            llvm::UndefValue::get(type), function_->getName() + ".partials",
+                                            nullptr, llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
+    buffer->setAlignment(llvm::Align(16));
+    return buffer;
+  }
 
   // Writes every element of `v` (type `t`) to the scratch buffer in
   // row-major order; returns the buffer. Barriers before (earlier readers)
@@ -933,43 +989,86 @@ private:
     return b_.CreateAnd(ok, b_.CreateICmpEQ(misaligned, b_.getInt64(0)));
   }
 
-  // The code paths of a tile access: vectorised (whole tile inside, aligned),
-  // plain (whole tile inside) and edge (each element checked). `emit(kind)` emits
-  // one path and returns its per-slot values (empty for stores); the result
-  // merges them.
+  // The code paths of a tile access (docs/TILE.md, "Mapping onto threads"), chosen
+  // per block (the test is uniform):
+  //  - with vectors (`vec` > 1, not bool) and a vectorizable array: chunk by chunk,
+  //    one vector instruction when the chunk lies inside the array, else each of its
+  //    elements checked (Path::Vector);
+  //  - without vectors, the whole tile inside the array: no checks (Path::Inside);
+  //  - otherwise each element checked (Path::Edge).
+  // `emit(path)` emits one path and returns its values (one vector per chunk with
+  // vectors, one value per slot without; empty for stores); the result merges them.
+  // Vectors are merged whole: merged per element, LLVM sinks the paths' last loads
+  // into the join and splits the vector path's last load.
   enum class Path { Vector, Inside, Edge };
+  bool hasVectors(const Layout& l, TypeId e) const { return l.vec > 1 && !types_.isBool(e); }
+
   template <class Emit>
-  std::vector<llvm::Value*> threePaths(const ArrayArgs& arr, const Addressing& a, const Layout& l,
-                                       TypeId e, Emit emit) {
-    std::vector<std::pair<llvm::BasicBlock*, std::vector<llvm::Value*>>> incoming;
+  std::vector<llvm::Value*> accessPaths(const ArrayArgs& arr, const Addressing& a, const Layout& l,
+                                        TypeId e, Emit emit) {
+    bool vectors = hasVectors(l, e);
     auto* join = llvm::BasicBlock::Create(context_, "tile.done", function_);
-    auto* inside = llvm::BasicBlock::Create(context_, "tile.inside", function_);
+    auto* fast = llvm::BasicBlock::Create(context_, vectors ? "tile.vector" : "tile.inside", function_);
     auto* edge = llvm::BasicBlock::Create(context_, "tile.edge", function_);
-    b_.CreateCondBr(b_.CreateAnd(tileInside(arr, a), b_.getInt1(!l.partial)), inside, edge);
-    b_.SetInsertPoint(inside);
-    if (l.vec > 1 && !types_.isBool(e)) {
-      auto* vector = llvm::BasicBlock::Create(context_, "tile.vector", function_);
-      auto* plain = llvm::BasicBlock::Create(context_, "tile.plain", function_);
-      b_.CreateCondBr(vectorizable(arr, l, types_.byteSize(e)), vector, plain);
-      b_.SetInsertPoint(vector);
-      std::vector<llvm::Value*> v = emit(Path::Vector);
-      incoming.emplace_back(b_.GetInsertBlock(), v);
-      b_.CreateBr(join);
-      b_.SetInsertPoint(plain);
-    }
-    std::vector<llvm::Value*> p = emit(Path::Inside);
-    incoming.emplace_back(b_.GetInsertBlock(), p);
+    llvm::Value* test = vectors ? vectorizable(arr, l, types_.byteSize(e))
+                                : b_.CreateAnd(tileInside(arr, a), b_.getInt1(!l.partial));
+    b_.CreateCondBr(test, fast, edge);
+    b_.SetInsertPoint(fast);
+    std::vector<llvm::Value*> v = emit(vectors ? Path::Vector : Path::Inside);
+    llvm::BasicBlock* fastEnd = b_.GetInsertBlock();
     b_.CreateBr(join);
     b_.SetInsertPoint(edge);
     std::vector<llvm::Value*> q = emit(Path::Edge);
-    incoming.emplace_back(b_.GetInsertBlock(), q);
+    llvm::BasicBlock* edgeEnd = b_.GetInsertBlock();
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
     std::vector<llvm::Value*> out;
-    for (size_t s = 0; s < incoming[0].second.size(); ++s) {
-      llvm::PHINode* phi = b_.CreatePHI(incoming[0].second[s]->getType(), static_cast<unsigned>(incoming.size()));
-      for (auto& [block, values] : incoming) phi->addIncoming(values[s], block);
+    for (size_t s = 0; s < v.size(); ++s) {
+      llvm::PHINode* phi = b_.CreatePHI(v[s]->getType(), 2);
+      phi->addIncoming(v[s], fastEnd);
+      phi->addIncoming(q[s], edgeEnd);
       out.push_back(phi);
+    }
+    return out;
+  }
+
+  // The offset of the chunk starting at slot `s` and whether all its `vec`
+  // elements lie inside the array (a chunk never crosses the last axis).
+  std::pair<llvm::Value*, llvm::Value*> chunkAddress(const ArrayArgs& arr, const Addressing& a,
+                                                      const Layout& l, unsigned s) {
+    auto [offset, first] = slotAddress(arr, a, l, s);
+    llvm::Value* last = slotAddress(arr, a, l, s + l.vec - 1).second;
+    return {offset, b_.CreateAnd(first, last)};
+  }
+
+  // Per chunk: `whole()` when the chunk lies inside the array, else `elements()`;
+  // each returns the chunk's value (a vector) or null (stores). Returns the
+  // merged values.
+  template <class Whole, class Elements>
+  std::vector<llvm::Value*> perChunk(const ArrayArgs& arr, const Addressing& a, const Layout& l,
+                                     Whole whole, Elements elements) {
+    std::vector<llvm::Value*> out;
+    for (unsigned s = 0; s < l.slots; s += l.vec) {
+      auto [offset, inside] = chunkAddress(arr, a, l, s);
+      auto* wholeBlock = llvm::BasicBlock::Create(context_, "chunk.whole", function_);
+      auto* partBlock = llvm::BasicBlock::Create(context_, "chunk.part", function_);
+      auto* done = llvm::BasicBlock::Create(context_, "chunk.done", function_);
+      b_.CreateCondBr(inside, wholeBlock, partBlock);
+      b_.SetInsertPoint(wholeBlock);
+      llvm::Value* w = whole(s, offset);
+      llvm::BasicBlock* wholeEnd = b_.GetInsertBlock();
+      b_.CreateBr(done);
+      b_.SetInsertPoint(partBlock);
+      llvm::Value* p = elements(s);
+      llvm::BasicBlock* partEnd = b_.GetInsertBlock();
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      if (w != nullptr) {
+        llvm::PHINode* phi = b_.CreatePHI(w->getType(), 2);
+        phi->addIncoming(w, wholeEnd);
+        phi->addIncoming(p, partEnd);
+        out.push_back(phi);
+      }
     }
     return out;
   }
@@ -981,43 +1080,77 @@ private:
     Addressing a = addressing(id, t);
     llvm::Type* mt = memoryType(e);
     llvm::Value* pad = paddingValue(id, e);
+    bool vectors = hasVectors(l, e);
+    auto emit = [&](Path path) {
+      if (path == Path::Vector) {
+        auto* vt = llvm::FixedVectorType::get(mt, l.vec);
+        return perChunk(
+            arr, a, l,
+            [&](unsigned, llvm::Value* offset) -> llvm::Value* {
+              return b_.CreateAlignedLoad(vt, b_.CreateGEP(mt, arr.data, offset),
+                                          llvm::Align(uint64_t(l.vec) * types_.byteSize(e)));
+            },
+            [&](unsigned s) { return pack(loadElements(arr, a, l, e, pad, s, l.vec), l.vec)[0]; });
+      }
+      std::vector<llvm::Value*> vals =
+          loadElements(arr, a, l, e, path == Path::Edge ? pad : nullptr, 0, l.slots);
+      return vectors ? pack(vals, l.vec) : vals;
+    };
+    std::vector<llvm::Value*> merged = accessPaths(arr, a, l, e, emit);
+    return TileVal{vectors ? unpack(merged) : merged};
+  }
+
+  // Vectors of `vec` consecutive values, and back.
+  std::vector<llvm::Value*> pack(const std::vector<llvm::Value*>& vals, unsigned vec) {
+    std::vector<llvm::Value*> out;
+    auto* vt = llvm::FixedVectorType::get(vals[0]->getType(), vec);
+    for (size_t s = 0; s < vals.size(); s += vec) {
+      llvm::Value* v = llvm::PoisonValue::get(vt);
+      for (unsigned k = 0; k < vec; ++k) v = b_.CreateInsertElement(v, vals[s + k], k);
+      out.push_back(v);
+    }
+    return out;
+  }
+
+  std::vector<llvm::Value*> unpack(const std::vector<llvm::Value*>& vectors) {
+    std::vector<llvm::Value*> out;
+    for (llvm::Value* v : vectors) {
+      auto* vt = llvm::cast<llvm::FixedVectorType>(v->getType());
+      for (unsigned k = 0; k < vt->getNumElements(); ++k) out.push_back(b_.CreateExtractElement(v, k));
+    }
+    return out;
+  }
+
+  // One load per slot of `first`..`first + count - 1`: unchecked (`pad` null: the
+  // tile lies inside), or each element checked against the array's shape, `pad`
+  // where it lies outside.
+  std::vector<llvm::Value*> loadElements(const ArrayArgs& arr, const Addressing& a, const Layout& l,
+                                         TypeId e, llvm::Value* pad, unsigned first, unsigned count) {
+    llvm::Type* mt = memoryType(e);
     auto loaded = [&](llvm::Value* x) {
       return types_.isBool(e) ? b_.CreateICmpNE(x, b_.getInt8(0)) : x;
     };
-    auto emit = [&](Path path) {
-      std::vector<llvm::Value*> vals;
-      if (path == Path::Vector) {
-        auto* vt = llvm::FixedVectorType::get(mt, l.vec);
-        for (unsigned s = 0; s < l.slots; s += l.vec) {
-          llvm::Value* offset = slotAddress(arr, a, l, s).first;
-          llvm::Value* v = b_.CreateAlignedLoad(vt, b_.CreateGEP(mt, arr.data, offset),
-                                                llvm::Align(uint64_t(l.vec) * types_.byteSize(e)));
-          for (unsigned k = 0; k < l.vec; ++k) vals.push_back(b_.CreateExtractElement(v, k));
-        }
-        return vals;
+    std::vector<llvm::Value*> vals;
+    for (unsigned s = first; s < first + count; ++s) {
+      auto [offset, inside] = slotAddress(arr, a, l, s);
+      if (pad == nullptr) {
+        vals.push_back(loaded(b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset))));
+        continue;
       }
-      for (unsigned s = 0; s < l.slots; ++s) {
-        auto [offset, inside] = slotAddress(arr, a, l, s);
-        if (path == Path::Inside) {
-          vals.push_back(loaded(b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset))));
-          continue;
-        }
-        llvm::BasicBlock* before = b_.GetInsertBlock();
-        auto* then = llvm::BasicBlock::Create(context_, "load.elem", function_);
-        auto* done = llvm::BasicBlock::Create(context_, "load.next", function_);
-        b_.CreateCondBr(inside, then, done);
-        b_.SetInsertPoint(then);
-        llvm::Value* x = loaded(b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset)));
-        b_.CreateBr(done);
-        b_.SetInsertPoint(done);
-        llvm::PHINode* phi = b_.CreatePHI(llvmType(e), 2);
-        phi->addIncoming(x, then);
-        phi->addIncoming(pad, before);
-        vals.push_back(phi);
-      }
-      return vals;
-    };
-    return TileVal{threePaths(arr, a, l, e, emit)};
+      llvm::BasicBlock* before = b_.GetInsertBlock();
+      auto* then = llvm::BasicBlock::Create(context_, "load.elem", function_);
+      auto* done = llvm::BasicBlock::Create(context_, "load.next", function_);
+      b_.CreateCondBr(inside, then, done);
+      b_.SetInsertPoint(then);
+      llvm::Value* x = loaded(b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset)));
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      llvm::PHINode* phi = b_.CreatePHI(llvmType(e), 2);
+      phi->addIncoming(x, then);
+      phi->addIncoming(pad, before);
+      vals.push_back(phi);
+    }
+    return vals;
   }
 
   void store(ExprId id) {
@@ -1041,29 +1174,39 @@ private:
               [&] { b_.CreateStore(value(0), b_.CreateGEP(mt, arr.data, offset)); });
       return;
     }
-    auto emit = [&](Path path) {
-      if (path == Path::Vector) {
-        auto* vt = llvm::FixedVectorType::get(mt, l.vec);
-        for (unsigned s = 0; s < l.slots; s += l.vec) {
-          llvm::Value* vec = llvm::PoisonValue::get(vt);
-          for (unsigned k = 0; k < l.vec; ++k) vec = b_.CreateInsertElement(vec, value(s + k), k);
-          llvm::Value* offset = slotAddress(arr, a, l, s).first;
-          b_.CreateAlignedStore(vec, b_.CreateGEP(mt, arr.data, offset),
-                                llvm::Align(uint64_t(l.vec) * types_.byteSize(e)));
-        }
-        return std::vector<llvm::Value*>{};
-      }
-      for (unsigned s = 0; s < l.slots; ++s) {
+    // Slots `first`..`first + count - 1`, each checked unless `checked` is false.
+    auto elements = [&](unsigned first, unsigned count, bool checked) {
+      for (unsigned s = first; s < first + count; ++s) {
         auto [offset, inside] = slotAddress(arr, a, l, s);
-        if (path == Path::Inside) {
+        if (!checked) {
           b_.CreateStore(value(s), b_.CreateGEP(mt, arr.data, offset));
         } else {
           guarded(inside, [&] { b_.CreateStore(value(s), b_.CreateGEP(mt, arr.data, offset)); });
         }
       }
+    };
+    auto emit = [&](Path path) {
+      if (path == Path::Vector) {
+        auto* vt = llvm::FixedVectorType::get(mt, l.vec);
+        perChunk(
+            arr, a, l,
+            [&](unsigned s, llvm::Value* offset) -> llvm::Value* {
+              llvm::Value* vec = llvm::PoisonValue::get(vt);
+              for (unsigned k = 0; k < l.vec; ++k) vec = b_.CreateInsertElement(vec, value(s + k), k);
+              b_.CreateAlignedStore(vec, b_.CreateGEP(mt, arr.data, offset),
+                                    llvm::Align(uint64_t(l.vec) * types_.byteSize(e)));
+              return nullptr;
+            },
+            [&](unsigned s) -> llvm::Value* {
+              elements(s, l.vec, true);
+              return nullptr;
+            });
+      } else {
+        elements(0, l.slots, path == Path::Edge);
+      }
       return std::vector<llvm::Value*>{};
     };
-    threePaths(arr, a, l, e, emit);
+    accessPaths(arr, a, l, e, emit);
   }
 
   // --- reductions ---------------------------------------------------------
@@ -1140,8 +1283,7 @@ private:
       for (unsigned lane = kWarp / 2; lane >= 1; lane /= 2) r = combine(fn, r, shuffleXor(r, lane), acc);
       unsigned warps = threads_ / kWarp;
       llvm::Type* mt = memoryType(acc);
-      llvm::Value* buffer = scratch(static_cast<uint64_t>(warps) * types_.byteSize(acc));
-      barrier();
+      llvm::Value* buffer = warpPartials(warps, mt);
       llvm::Value* laneId = b_.CreateAnd(tid_, b_.getInt32(kWarp - 1));
       llvm::Value* warpId = b_.CreateLShr(tid_, b_.getInt32(5));
       llvm::Value* stored = types_.isBool(acc) ? b_.CreateZExt(r, b_.getInt8Ty()) : r;
@@ -2127,7 +2269,9 @@ private:
     b_.SetInsertPoint(body);
     b_.CreateStore(i, var);
     b_.CreateStore(b_.CreateAdd(i, step), counter);
+    ++loopDepth_;
     lowerBody(ast_.list(f.body));
+    --loopDepth_;
     if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
     b_.SetInsertPoint(done);
   }
@@ -2677,6 +2821,8 @@ private:
   llvm::Module& module_;
   llvm::IRBuilder<> b_;
   unsigned threads_ = 128;
+  unsigned maxVec_ = 4;
+  unsigned loopDepth_ = 0;  // for-loops around the statement being lowered
   llvm::Value* tid_ = nullptr;
   std::map<std::string, ArrayArgs> arrays_;
   std::map<std::pair<std::string, uint32_t>, std::vector<llvm::AllocaInst*>> vars_;

@@ -148,10 +148,11 @@ def check(sim, sym, blocks):
             failures.append(what)
 
     cdiv = lambda x, y: -(-x // y)  # noqa: E731
-    for n in (1, 1000, 5000, 3 * 1024):
+    # 1001: the last chunk of a vectorizable array lies partly inside (each element checked).
+    for n in (1, 1000, 1001, 5000, 3 * 1024):
         x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
         for kernel, tile, dt, scale in (("vector_add", 1024, np.float32, 1),
-                                        ("vector_add_small", 64, np.float32, 2),
+                                        ("vector_add_small", 32, np.float32, 2),
                                         ("vector_add_f16", 2048, np.float16, 1)):
             a, b = x.astype(dt), y.astype(dt)
             c = np.full(n, np.nan, dt)
@@ -179,6 +180,19 @@ def check(sim, sym, blocks):
         y16 = np.full_like(x16, np.nan)
         run("softmax_f16", rows, sim.array(x16) + sim.array(y16))
         expect(f"softmax_f16 {rows}x{cols}", y16, softmax_ref(x16), 2e-3, 1e-4)
+    # Column slices of a wider matrix: rows 8-aligned (vector instructions), the row's end
+    # inside a chunk (that chunk's elements checked, one by one); nothing written past it.
+    for rows, cols, width in ((3, 1001, 1008), (2, 1020, 1024)):
+        x = (rng.standard_normal((rows, width)) * 4).astype(np.float32)
+        for kernel, dt, rtol, atol in (("softmax", np.float32, 1e-5, 1e-6),
+                                       ("softmax_f16", np.float16, 2e-3, 1e-4)):
+            xs = x.astype(dt)[:, :cols]
+            y = np.full((rows, width), np.nan, dt)
+            run(kernel, rows, sim.array(xs) + sim.array(y[:, :cols]))
+            expect(f"{kernel} {rows}x{cols} of {width}", y[:, :cols], softmax_ref(xs), rtol, atol)
+            if not np.isnan(y[:, cols:]).all():
+                print(f"FAIL {kernel} {rows}x{cols} of {width}: wrote past the row's end")
+                failures.append(f"{kernel} {rows}x{cols} of {width} (past the end)")
     for rows, cols in ((9, 200), (4, 256), (1, 3)):
         x = (rng.standard_normal((rows, cols)) * 4).astype(np.float32)
         y = np.full_like(x, np.nan)

@@ -73,7 +73,7 @@ def tile_vector_add_f16(ctx):
 @case("tile vector_add: tile smaller than the block", FOLDER)
 def tile_vector_add_small(ctx):
     n = int(ctx.rng.integers(1000, 100000))
-    d = _vector_add(ctx, "cuda.core", "cupy", "vector_add_small", np.float32, 64, n, scale_b=2)
+    d = _vector_add(ctx, "cuda.core", "cupy", "vector_add_small", np.float32, 32, n, scale_b=2)
     return f"n={n} {d}"
 
 

@@ -30,10 +30,10 @@ def vector_add_f16(a: "float16[::1]", b: "float16[::1]", c: "float16[::1]",
     ct.store(c, index=(pid,), tile=a_tile + b_tile)
 
 
-# A tile smaller than the CTA (64 elements, 128 threads): some threads hold nothing.
+# A tile smaller than the CTA (32 elements, 64 threads): some threads hold nothing.
 @ct.kernel(occupancy=2)
 def vector_add_small(a: "float32[::1]", b: "float32[::1]", c: "float32[::1]",
-                     tile_size: ConstInt = 64):
+                     tile_size: ConstInt = 32):
     pid = ct.bid(0)
     a_tile = ct.load(a, index=(pid,), shape=(tile_size,))
     b_tile = ct.load(b, index=(pid,), shape=(tile_size,))
