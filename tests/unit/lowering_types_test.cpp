@@ -64,7 +64,7 @@ TEST(SignatureTest, Errors) {
   EXPECT_EQ(sig("void(flaot32)"), "error@5: unknown type `flaot32` in signature");
   EXPECT_EQ(sig("void(float32[:, ::1, :])"),
             "error@12: can only specify step 1 (`::1`) in the first or last dimension");
-  EXPECT_EQ(sig("void(bfloat16)"), "error@5: type `bfloat16` is not supported by pykc yet");
+  EXPECT_EQ(sig("void(datetime64)"), "error@5: type `datetime64` is not supported by pykc yet");
   EXPECT_EQ(sig("void(complex64)"), "void(complex64)");
   EXPECT_EQ(sig("void(float32"), "error@12: expected `)` in signature, found the end");
   EXPECT_EQ(sig("void(float32[::2])"), "error@15: expected `1` in signature, found `2`");
