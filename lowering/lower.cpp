@@ -35,6 +35,17 @@
 namespace lowering {
 namespace {
 
+// The most shared memory one block can have on `arch` (the opt-in limit of
+// cudaFuncSetAttribute: 99 KiB on sm_86/sm_89, 163 KiB on sm_80/sm_87,
+// 227 KiB on sm_90; 64 KiB on sm_75).
+uint32_t maxSharedPerBlock(const std::string& arch) {
+  if (arch.rfind("sm_90", 0) == 0) return 227 * 1024;
+  if (arch == "sm_80" || arch == "sm_87") return 163 * 1024;
+  if (arch == "sm_86" || arch == "sm_89") return 99 * 1024;
+  if (arch == "sm_75") return 64 * 1024;
+  return 48 * 1024;
+}
+
 using namespace frontend;
 
 constexpr const char* kTriple = "nvptx64-nvidia-cuda";
@@ -555,10 +566,16 @@ LoweredModule ModuleLowering::run() {
   declare();
   std::vector<std::vector<KernelInfo::Error>> errors(typed_.instances.size());
   std::vector<uint32_t> tileThreads(typed_.instances.size(), 0);
+  std::vector<uint32_t> tileShared(typed_.instances.size(), 0);
   for (size_t i = 0; i < typed_.instances.size(); ++i) {
     if (typed_.instances[i].tile) {
       if (functions_[i] != nullptr) {
-        tileThreads[i] = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i]);
+        TileTarget target;
+        target.wgmma = options_.arch == "sm_90a";
+        target.maxSharedBytes = maxSharedPerBlock(options_.arch);
+        TileKernelShape shape = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i], target);
+        tileThreads[i] = shape.threads;
+        tileShared[i] = shape.dynamicSharedBytes;
       }
       continue;
     }
@@ -586,6 +603,7 @@ LoweredModule ModuleLowering::run() {
     }
     result.kernels.push_back(KernelInfo{typed_.instances[k].symbol, uses, cooperative, errors[k]});
     result.kernels.back().tileThreads = tileThreads[k];
+    result.kernels.back().tileSharedBytes = tileShared[k];
   }
   result.module = std::move(module_);
   return result;

@@ -23,6 +23,8 @@ struct LoweringOptions {
   // Emit DILocations (DICompileUnit with LineTablesOnly) pointing at the
   // Python file and lines; kernels with `lineinfo=True` get them regardless.
   bool lineInfo = false;
+  // The target (`sm_90a`, ...): tile kernels use Hopper's wgmma on sm_90a only.
+  std::string arch;
 };
 
 // What a launcher needs to know about one lowered kernel beyond its types.
@@ -46,6 +48,9 @@ struct KernelInfo {
   // A tile kernel (docs/TILE.md): the threads per block it must be launched
   // with (its grid is the user's); 0 for SIMT kernels.
   uint32_t tileThreads = 0;
+  // A tile kernel whose shared memory exceeds 48 KiB takes it as dynamic shared
+  // memory: the bytes every launch must pass (docs/ABI.md); 0 otherwise.
+  uint32_t tileSharedBytes = 0;
 };
 
 struct LoweredModule {

@@ -5,9 +5,11 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/ReplaceConstant.h>
 
 #include <algorithm>
 #include <array>
@@ -79,11 +81,18 @@ struct TileVal {
 // A 2-D tile in shared memory, row-major in 16-byte chunks, the chunks of
 // each 128-byte line permuted (swizzled) so that ldmatrix and mma fragment
 // reads are free of bank conflicts (smemOffset).
+// Formats (smemOffset): Swizzled is pykc's own (for ldmatrix); the others are
+// wgmma's canonical layouts (sm_90a): K-major rows of 64 or 128 bytes with the
+// 64- or 128-byte swizzle, and MN-major (B read as K x N) in 64-column panels
+// of 128-byte rows with the 128-byte swizzle. ldmatrix reads every format.
+enum class SmemFormat { Swizzled, KMajor64, KMajor128, MNMajor128 };
+
 struct SmemTile {
   llvm::Value* base = nullptr;  // i8 addrspace(3)*
   int64_t rows = 0;
   int64_t cols = 0;
   unsigned bytes = 2;  // of one element
+  SmemFormat format = SmemFormat::Swizzled;
 };
 
 // A `ct.load` in a loop whose tile only feeds tensor-core products: copied
@@ -95,6 +104,7 @@ struct PipeLoad {
   TypeId tileType;    // as loaded (the array's dtype)
   uint64_t offset = 0;  // within a stage
   uint64_t bytes = 0;
+  SmemFormat format = SmemFormat::Swizzled;
 };
 
 struct ArrayArgs {
@@ -127,8 +137,24 @@ public:
     b_.SetInsertPoint(parent.b_.GetInsertBlock());
   }
 
+  // Hopper's wgmma for products whose operands the pipeline holds (sm_90a), and
+  // the most shared memory a block may have.
+  void setTarget(const TileTarget& target) {
+    allowWgmma_ = target.wgmma;
+    maxShared_ = target.maxSharedBytes;
+  }
+  uint32_t dynamicSharedBytes() const { return dynamicShared_; }
+
   uint32_t run() {
     threads_ = chooseThreads();
+    wgmma_ = allowWgmma_ && threads_ == 256 && hasProducts(inst_);
+    // Two CTAs per SM for tensor-core kernels whose accumulators fit in 64
+    // registers a thread (128 registers in all); bigger ones get the SM alone.
+    twoCtas_ = threads_ == 256;
+    for (TypeId t : inst_.exprTypes) {
+      if (!t.valid() || !types_.isTile(t)) continue;
+      if (auto l = mmaLayoutOf(t); l && l->slots > 64) twoCtas_ = false;
+    }
     maxVec_ = chooseMaxVec();
     auto* entry = llvm::BasicBlock::Create(context_, "entry", function_);
     b_.SetInsertPoint(entry);
@@ -163,7 +189,7 @@ public:
     llvm::Metadata* md[] = {llvm::ValueAsMetadata::get(function_), llvm::MDString::get(context_, "maxntidx"),
                             llvm::ConstantAsMetadata::get(b_.getInt32(threads_))};
     annotations->addOperand(llvm::MDNode::get(context_, md));
-    if (usesTensorCores_ && threads_ == 256) {
+    if (usesTensorCores_ && twoCtas_) {
       // Two CTAs per SM (128 registers a thread): a tensor-core main loop hides
       // its shared-memory and mma latencies with the other CTA's warps.
       llvm::Metadata* minBlocks[] = {llvm::ValueAsMetadata::get(function_), llvm::MDString::get(context_, "minctasm"),
@@ -250,6 +276,21 @@ private:
     if (shape.size() != 2) return std::nullopt;
     int64_t rows = shape[0], cols = shape[1];
     unsigned warps = threads_ / kWarp;
+    if (wgmma_ && rows == 16 * warps && (cols == 64 || cols == 128 || cols == 256)) {
+      // wgmma's accumulator (m64nNk16 per warpgroup): warp w owns rows 16w..16w+15
+      // and every column, as 16x8 fragments.
+      Layout l;
+      l.wm = 16;
+      l.wn = cols;
+      l.n = rows * cols;
+      l.slots = static_cast<unsigned>(l.n / threads_);
+      l.uniform = false;
+      l.vec = 2;
+      l.mma = true;
+      l.warpsN = 1;
+      l.cols = cols;
+      return l;
+    }
     unsigned wmCount = 1, wnCount = 1;
     while (wmCount * wnCount < warps) {
       int64_t wm = rows / wmCount, wn = cols / wnCount;
@@ -504,11 +545,31 @@ private:
 
   void finishScratch() {
     if (scratch_ == nullptr) return;
+    if (scratchBytes_ > kStaticShared && scratchBytes_ + 1024 <= maxShared_) {
+      // Past 48 KiB: dynamic shared memory (the launch passes the bytes, docs/ABI.md),
+      // its start rounded up to 1024 bytes in the entry block.
+      auto* type = llvm::ArrayType::get(b_.getInt8Ty(), 0);
+      auto* dynamic = new llvm::GlobalVariable(module_, type, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+                                               function_->getName() + "__tile_dynamic", nullptr,
+                                               llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
+      dynamic->setAlignment(llvm::Align(16));
+      llvm::IRBuilder<> eb(&function_->getEntryBlock(), function_->getEntryBlock().begin());
+      llvm::Value* address = eb.CreatePtrToInt(dynamic, eb.getInt32Ty());
+      llvm::Value* pad = eb.CreateAnd(eb.CreateSub(eb.getInt32(1024), eb.CreateAnd(address, eb.getInt32(1023))),
+                                      eb.getInt32(1023));
+      llvm::Value* aligned = eb.CreateGEP(eb.getInt8Ty(), dynamic, pad, "tile_scratch");
+      // Constant GEPs of the placeholder become instructions first.
+      llvm::convertUsersOfConstantsToInstructions({scratch_});
+      scratch_->replaceAllUsesWith(aligned);
+      scratch_->eraseFromParent();
+      dynamicShared_ = static_cast<uint32_t>(scratchBytes_ + 1024);
+      return;
+    }
     auto* type = llvm::ArrayType::get(b_.getInt8Ty(), scratchBytes_);
     auto* real = new llvm::GlobalVariable(module_, type, false, llvm::GlobalValue::InternalLinkage,
                                           llvm::UndefValue::get(type), function_->getName() + ".tile_scratch",
                                           nullptr, llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
-    real->setAlignment(llvm::Align(128));
+    real->setAlignment(llvm::Align(1024));  // wgmma's swizzle patterns repeat every 1024 bytes
     scratch_->replaceAllUsesWith(real);
     scratch_->eraseFromParent();
   }
@@ -1553,6 +1614,15 @@ private:
     // Accumulate in float32.
     std::vector<llvm::Value*> c(acc.slots.size());
     for (size_t s = 0; s < c.size(); ++s) c[s] = convert(acc.slots[s], accE, types_.float32());
+    bool kMajorA = xs->format == SmemFormat::KMajor64 || xs->format == SmemFormat::KMajor128;
+    if (wgmma_ && kMajorA && ys->format == SmemFormat::MNMajor128 && l.warpsN == 1 && l.wm == 16 &&
+        (types_.isHalf(in) || types_.isBFloat16(in))) {
+      wgmmaProduct(*xs, *ys, c, depth, l.wn, types_.isBFloat16(in));
+      TileVal out;
+      out.mma = true;
+      for (llvm::Value* v : c) out.slots.push_back(convert(v, types_.float32(), accE));
+      return out;
+    }
     bool tf32 = types_.isTFloat32(in);
     unsigned kStep = tf32 ? 8 : 16;
     unsigned fragsM = static_cast<unsigned>(l.wm / 16), fragsN = static_cast<unsigned>(l.wn / 8);
@@ -1603,6 +1673,72 @@ private:
     return out;
   }
 
+  void asmStatement(const std::string& text) {
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), false);
+    b_.CreateCall(llvm::InlineAsm::get(type, text, "~{memory}", true), {});
+  }
+
+  // A wgmma shared-memory matrix descriptor: start address, leading and stride
+  // byte offsets (in 16-byte units) and the swizzle mode (1: 128 bytes, 2: 64).
+  llvm::Value* wgmmaDescriptor(llvm::Value* address, uint64_t lbo, uint64_t sbo, uint64_t swizzle) {
+    llvm::Value* a = b_.CreateZExt(b_.CreateAnd(b_.CreateLShr(address, b_.getInt32(4)), b_.getInt32(0x3fff)),
+                                   b_.getInt64Ty());
+    uint64_t fixed = ((lbo >> 4) & 0x3fff) << 16 | ((sbo >> 4) & 0x3fff) << 32 | swizzle << 62;
+    return b_.CreateOr(a, b_.getInt64(fixed));
+  }
+
+  // acc (float32 registers in the wgmma layout) += A @ B with Hopper's
+  // asynchronous warpgroup MMA: each warpgroup of 4 warps computes 64 rows with
+  // `wgmma.mma_async.m64n<N>k16`, A from K-major and B from MN-major swizzled
+  // shared memory, then waits for its group to finish.
+  void wgmmaProduct(const SmemTile& a, const SmemTile& b, std::vector<llvm::Value*>& c, int64_t depth, int64_t n,
+                    bool bf16) {
+    usesTensorCores_ = true;
+    llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
+    llvm::Value* group = b_.CreateLShr(warp, b_.getInt32(2));
+    uint32_t rowBytes = static_cast<uint32_t>(a.cols * a.bytes);
+    llvm::Value* aAddr = b_.CreatePtrToInt(a.base, b_.getInt32Ty());
+    aAddr = b_.CreateAdd(aAddr, b_.CreateMul(group, b_.getInt32(64 * rowBytes)));
+    llvm::Value* bAddr = b_.CreatePtrToInt(b.base, b_.getInt32Ty());
+    uint64_t swizzleA = a.format == SmemFormat::KMajor128 ? 1 : 2;
+    // B (MN-major): the leading byte offset steps between 64-column panels, the
+    // stride byte offset between groups of 8 K rows (checked on the H200; the
+    // other assignment gives wrong products).
+    uint64_t panel = static_cast<uint64_t>(b.rows) * 128;
+    size_t steps = static_cast<size_t>(depth / 16);
+    std::string type = bf16 ? "bf16" : "f16";
+    size_t regs = c.size();
+    std::string text = "wgmma.fence.sync.aligned;\n";
+    std::string outs;
+    for (size_t i = 0; i < regs; ++i) outs += (i ? ", $" : "$") + std::to_string(i);
+    std::vector<llvm::Value*> args(c.begin(), c.end());
+    std::vector<llvm::Type*> argTypes(regs, b_.getFloatTy());
+    std::string constraints;
+    for (size_t i = 0; i < regs; ++i) constraints += (i ? ",=f" : "=f");
+    for (size_t i = 0; i < regs; ++i) constraints += "," + std::to_string(i);
+    for (size_t k = 0; k < steps; ++k) {
+      llvm::Value* da = wgmmaDescriptor(b_.CreateAdd(aAddr, b_.getInt32(static_cast<uint32_t>(k * 32))), 16,
+                                        8 * rowBytes, swizzleA);
+      llvm::Value* db = wgmmaDescriptor(b_.CreateAdd(bAddr, b_.getInt32(static_cast<uint32_t>(k * 16 * 128))),
+                                        panel, 1024, 1);
+      size_t ia = 2 * regs + 2 * k, ib = ia + 1;
+      args.push_back(da);
+      args.push_back(db);
+      argTypes.push_back(b_.getInt64Ty());
+      argTypes.push_back(b_.getInt64Ty());
+      constraints += ",l,l";
+      text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." + type + "." + type + " {" + outs +
+              "}, $" + std::to_string(ia) + ", $" + std::to_string(ib) + ", 1, 1, 1, 0, 1;\n";
+    }
+    // In a pipelined loop one group may stay in flight (lowerPipelinedFor).
+    text += std::string("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned ") +
+            (deferWgmma_ ? "1;" : "0;");
+    auto* structType = llvm::StructType::get(context_, std::vector<llvm::Type*>(regs, b_.getFloatTy()));
+    auto* fnType = llvm::FunctionType::get(structType, argTypes, false);
+    llvm::Value* r = b_.CreateCall(llvm::InlineAsm::get(fnType, text, constraints + ",~{memory}", true), args);
+    for (size_t i = 0; i < regs; ++i) c[i] = b_.CreateExtractValue(r, static_cast<unsigned>(i));
+  }
+
   // Byte offset (i32) of element (r, c) of a swizzled shared tile: 16-byte
   // chunk L = r * C + c / perChunk is stored at chunk L ^ key, where key is
   // the row within an 8-row group (C >= 8 chunks per row) or the 128-byte
@@ -1610,6 +1746,27 @@ private:
   // 16-byte bank groups.
   llvm::Value* smemOffset(const SmemTile& t, llvm::Value* r, llvm::Value* chunk) {
     uint32_t perRow = static_cast<uint32_t>(t.cols * t.bytes / 16);
+    switch (t.format) {
+      case SmemFormat::KMajor64: {
+        // 64-byte rows, chunk ^= (row / 2) % 4 (the 64-byte swizzle).
+        llvm::Value* key = b_.CreateAnd(b_.CreateLShr(r, b_.getInt32(1)), b_.getInt32(3));
+        return b_.CreateAdd(b_.CreateShl(r, b_.getInt32(6)), b_.CreateShl(b_.CreateXor(chunk, key), b_.getInt32(4)));
+      }
+      case SmemFormat::KMajor128: {
+        llvm::Value* key = b_.CreateAnd(r, b_.getInt32(7));
+        return b_.CreateAdd(b_.CreateShl(r, b_.getInt32(7)), b_.CreateShl(b_.CreateXor(chunk, key), b_.getInt32(4)));
+      }
+      case SmemFormat::MNMajor128: {
+        // Panel chunk / 8 holds rows of 8 chunks (128 bytes), chunk ^= row % 8.
+        llvm::Value* panel = b_.CreateLShr(chunk, b_.getInt32(3));
+        llvm::Value* within = b_.CreateXor(b_.CreateAnd(chunk, b_.getInt32(7)), b_.CreateAnd(r, b_.getInt32(7)));
+        llvm::Value* off = b_.CreateMul(panel, b_.getInt32(static_cast<uint32_t>(t.rows * 128)));
+        off = b_.CreateAdd(off, b_.CreateShl(r, b_.getInt32(7)));
+        return b_.CreateAdd(off, b_.CreateShl(within, b_.getInt32(4)));
+      }
+      case SmemFormat::Swizzled:
+        break;
+    }
     llvm::Value* linear = b_.CreateAdd(b_.CreateMul(r, b_.getInt32(perRow)), chunk);
     llvm::Value* key = perRow >= 8 ? b_.CreateAnd(r, b_.getInt32(7))
                                    : b_.CreateAnd(b_.CreateLShr(linear, b_.getInt32(3)), b_.getInt32(7));
@@ -1909,6 +2066,7 @@ private:
     std::string loopVar(ast_.str(ast_.expr(f.target).as<ast::Name>().id));
     // Operand uses of each name in tensor-core products of the loop.
     std::map<std::string, int> operandUses;
+    std::map<std::string, int> roles;
     auto countOperands = [&](ExprId e) {
       ExprId x, y;
       if (isTileCall(e, TileFn::Mma) || isTileCall(e, TileFn::Matmul)) {
@@ -1922,8 +2080,14 @@ private:
         return;
       }
       if (!isMmaExpr(e)) return;
+      int role = 1;  // 1: left (A), 2: right (B)
       for (ExprId o : {x, y}) {
-        if (const auto* n = ast_.expr(o).dyn<ast::Name>()) ++operandUses[std::string(ast_.str(n->id))];
+        if (const auto* n = ast_.expr(o).dyn<ast::Name>()) {
+          std::string nm(ast_.str(n->id));
+          ++operandUses[nm];
+          roles[nm] |= role;
+        }
+        role = 2;
       }
     };
     visitStmts(ast_.list(f.body), countOperands);
@@ -1984,8 +2148,15 @@ private:
       p.call = value;
       p.tileType = loaded;
       p.bytes = static_cast<uint64_t>(shape[0] * shape[1]) * types_.byteSize(le);
+      uint64_t rowBytes = static_cast<uint64_t>(shape[1]) * types_.byteSize(le);
+      if (wgmma_ && halfType && sameType) {
+        // wgmma's canonical layouts: A K-major, B MN-major (docs/TILE.md).
+        if (roles[name] == 1 && rowBytes == 64) p.format = SmemFormat::KMajor64;
+        if (roles[name] == 1 && rowBytes == 128) p.format = SmemFormat::KMajor128;
+        if (roles[name] == 2 && rowBytes % 128 == 0 && shape[0] % 16 == 0) p.format = SmemFormat::MNMajor128;
+      }
       p.offset = stageBytes;
-      stageBytes += (p.bytes + 127) / 128 * 128;
+      stageBytes += (p.bytes + 1023) / 1024 * 1024;
       out.push_back(p);
     }
     // A name assigned twice in the loop is not a simple stream.
@@ -2059,6 +2230,7 @@ private:
       t.rows = a.shape[0];
       t.cols = a.shape[1];
       t.bytes = bytes;
+      t.format = p.format;
       unsigned perChunk = 16 / bytes;
       llvm::Value* row0 = b_.CreateMul(a.tileIndex[0], b_.getInt64(t.rows));
       llvm::Value* col0 = b_.CreateMul(a.tileIndex[1], b_.getInt64(t.cols));
@@ -2278,17 +2450,28 @@ private:
 
   // A loop whose tensor-core operand loads are pipelined: `stages` shared
   // buffers; iteration j waits for its own copies (cp.async.wait_group
-  // stages - 2), synchronises the CTA (which also ends every read of the
-  // buffer iteration j - 1 used) and issues the copies of iteration
-  // j + stages - 1 into that buffer before computing.
+  // ahead - 1), synchronises the CTA and issues the copies of iteration
+  // j + ahead into buffer (j + ahead) % stages before computing. ahead is
+  // stages - 1 (the barrier ends every read of the buffer iteration j - 1 used),
+  // or stages - 2 when wgmma products stay in flight across one iteration
+  // (wgmma.wait_group 1 ends iteration j - 1's reads of iteration j - 2's buffer).
   bool lowerPipelinedFor(StmtId id, const ast::For& f) {
     if (!pipeStage_.empty()) return false;
     std::vector<PipeLoad> pipes = planPipeline(f);
     if (pipes.empty()) return false;
     uint64_t stageBytes = 0;
     for (const PipeLoad& p : pipes) stageBytes = std::max(stageBytes, p.offset + (p.bytes + 127) / 128 * 128);
-    uint64_t stages = std::min<uint64_t>(4, (kStaticShared - stagedBytes(f, pipes)) / stageBytes);
+    // Two CTAs per SM share its shared memory (docs/TILE.md, "Matrix products").
+    uint64_t budget = twoCtas_ ? std::max<uint64_t>(kStaticShared, std::min<uint64_t>(maxShared_, (maxShared_ + 1024) / 2 - 2048))
+                               : maxShared_ - 2048;
+    uint64_t staged = stagedBytes(f, pipes);
+    uint64_t stages = staged >= budget ? 0 : std::min<uint64_t>(4, (budget - staged) / stageBytes);
     if (stages < 2) return false;
+    bool wgmmaLoop = wgmma_ && std::any_of(pipes.begin(), pipes.end(), [](const PipeLoad& p) {
+      return p.format == SmemFormat::MNMajor128;
+    });
+    bool defer = wgmmaLoop && stages >= 3;
+    uint64_t ahead = defer ? stages - 2 : stages - 1;
     llvm::Value* ring = pipeRing(stages * stageBytes);
     ringInUse_ = 0;
     auto stageBase = [&](llvm::Value* index) {
@@ -2322,8 +2505,8 @@ private:
     llvm::AllocaInst* iteration = entryAlloca(b_.getInt32Ty(), name + ".iteration");
     for (bool aligned : {true, false}) {
       b_.SetInsertPoint(aligned ? fast : slow);
-      // Prologue: iterations 0 .. stages - 2.
-      for (uint64_t k = 0; k + 1 < stages; ++k) {
+      // Prologue: iterations 0 .. ahead - 1.
+      for (uint64_t k = 0; k < ahead; ++k) {
         llvm::Value* v = nth(start, k);
         b_.CreateStore(v, var);
         issuePipe(pipes, aligned, stageBase(b_.getInt32(static_cast<uint32_t>(k))), inRange(v));
@@ -2341,13 +2524,17 @@ private:
       b_.CreateStore(b_.CreateAdd(i, step), counter);
       llvm::Value* j = b_.CreateLoad(b_.getInt32Ty(), iteration);
       b_.CreateStore(b_.CreateAdd(j, b_.getInt32(1)), iteration);
-      b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group), {b_.getInt32(static_cast<uint32_t>(stages - 2))});
+      b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group), {b_.getInt32(static_cast<uint32_t>(ahead - 1))});
+      if (std::any_of(pipes.begin(), pipes.end(), [](const PipeLoad& p) { return p.format != SmemFormat::Swizzled; })) {
+        // wgmma reads shared memory through the async proxy: order the copies' writes.
+        asmStatement("fence.proxy.async.shared::cta;");
+      }
       barrier();
-      llvm::Value* ahead = nth(i, stages - 1);
-      b_.CreateStore(ahead, var);
-      llvm::Value* aheadStage = b_.CreateURem(b_.CreateAdd(j, b_.getInt32(static_cast<uint32_t>(stages - 1))),
+      llvm::Value* aheadValue = nth(i, ahead);
+      b_.CreateStore(aheadValue, var);
+      llvm::Value* aheadStage = b_.CreateURem(b_.CreateAdd(j, b_.getInt32(static_cast<uint32_t>(ahead))),
                                               b_.getInt32(static_cast<uint32_t>(stages)));
-      issuePipe(pipes, aligned, stageBase(aheadStage), inRange(ahead));
+      issuePipe(pipes, aligned, stageBase(aheadStage), inRange(aheadValue));
       b_.CreateStore(i, var);
       llvm::Value* current = stageBase(b_.CreateURem(j, b_.getInt32(static_cast<uint32_t>(stages))));
       for (const PipeLoad& p : pipes) {
@@ -2356,10 +2543,13 @@ private:
         t.rows = types_.get(p.tileType).shape[0];
         t.cols = types_.get(p.tileType).shape[1];
         t.bytes = types_.byteSize(elementOf(p.tileType));
+        t.format = p.format;
         pipeStage_[p.name] = t;
       }
       ringInUse_ = stages * stageBytes;
+      deferWgmma_ = defer;
       lowerBody(ast_.list(f.body));
+      deferWgmma_ = false;
       pipeStage_.clear();
       ringInUse_ = 0;
       if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
@@ -2368,6 +2558,7 @@ private:
     }
     b_.SetInsertPoint(join);
     b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group), {b_.getInt32(0)});
+    if (defer) asmStatement("wgmma.wait_group.sync.aligned 0;");
     return true;
   }
 
@@ -2833,6 +3024,12 @@ private:
   // Pipelined loads of the loop being lowered: their current stage.
   std::map<std::string, SmemTile> pipeStage_;
   bool usesTensorCores_ = false;
+  bool allowWgmma_ = false;
+  bool wgmma_ = false;
+  bool deferWgmma_ = false;
+  bool twoCtas_ = false;
+  uint32_t maxShared_ = 48 * 1024;
+  uint32_t dynamicShared_ = 0;
   // Bytes of the ring at the scratch buffer's start while a pipelined loop's
   // body is lowered.
   uint64_t ringInUse_ = 0;
@@ -2843,10 +3040,15 @@ private:
 
 }  // namespace
 
-uint32_t lowerTileKernel(const frontend::Ast& ast, const frontend::TypedModule& typed,
-                         const frontend::FunctionInstance& inst, llvm::Function* function) {
+TileKernelShape lowerTileKernel(const frontend::Ast& ast, const frontend::TypedModule& typed,
+                                const frontend::FunctionInstance& inst, llvm::Function* function,
+                                const TileTarget& target) {
   TileLowering lowering(ast, typed, inst, function);
-  return lowering.run();
+  lowering.setTarget(target);
+  TileKernelShape shape;
+  shape.threads = lowering.run();
+  shape.dynamicSharedBytes = lowering.dynamicSharedBytes();
+  return shape;
 }
 
 }  // namespace lowering

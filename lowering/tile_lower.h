@@ -19,8 +19,23 @@ namespace lowering {
 
 // Emits the body of the tile kernel `inst` into `function` (declared with
 // the ABI parameters of docs/ABI.md). Returns the threads per block the
-// kernel must be launched with. `inst` must have been checked without errors.
-uint32_t lowerTileKernel(const frontend::Ast& ast, const frontend::TypedModule& typed,
-                         const frontend::FunctionInstance& inst, llvm::Function* function);
+// kernel must be launched with and its dynamic shared memory. `inst` must have
+// been checked without errors.
+struct TileTarget {
+  // Hopper's warpgroup MMA (sm_90a).
+  bool wgmma = false;
+  // The most shared memory one block may have (dynamic shared memory past 48 KiB).
+  uint32_t maxSharedBytes = 48 * 1024;
+};
+
+struct TileKernelShape {
+  uint32_t threads = 0;
+  // Dynamic shared memory a launch must pass (0: all of it is static).
+  uint32_t dynamicSharedBytes = 0;
+};
+
+TileKernelShape lowerTileKernel(const frontend::Ast& ast, const frontend::TypedModule& typed,
+                                const frontend::FunctionInstance& inst, llvm::Function* function,
+                                const TileTarget& target = {});
 
 }  // namespace lowering

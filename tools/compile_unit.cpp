@@ -93,6 +93,7 @@ std::string kernelsJson(const std::vector<lowering::KernelInfo>& kernels) {
                  {"cooperative", k.cooperative}});
     // Only tile kernels have it: SIMT entries keep their bytes.
     if (k.tileThreads != 0) j.back()["tile_threads"] = k.tileThreads;
+    if (k.tileSharedBytes != 0) j.back()["tile_shared_bytes"] = k.tileSharedBytes;
   }
   return j.dump();
 }
@@ -114,6 +115,10 @@ std::optional<std::vector<lowering::KernelInfo>> parseKernels(const std::string&
     if (auto t = k.find("tile_threads"); t != k.end()) {
       if (!t->is_number_unsigned()) return std::nullopt;
       info.tileThreads = t->get<uint32_t>();
+    }
+    if (auto t = k.find("tile_shared_bytes"); t != k.end()) {
+      if (!t->is_number_unsigned()) return std::nullopt;
+      info.tileSharedBytes = t->get<uint32_t>();
     }
     out.push_back(std::move(info));
   }

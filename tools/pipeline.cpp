@@ -152,8 +152,10 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   ArchArtifacts out;
   out.arch = request.codegen.arch;
   llvm::LLVMContext context;
+  lowering::LoweringOptions loweringOptions = request.lowering;
+  loweringOptions.arch = request.codegen.arch;
   lowering::LoweredModule lowered =
-      lowering::lowerToLlvm(*compilation.ast, *compilation.typed, context, request.lowering);
+      lowering::lowerToLlvm(*compilation.ast, *compilation.typed, context, loweringOptions);
   kernels = lowered.kernels;
   if (request.wantLlvm) {
     llvm::raw_string_ostream stream(out.llvmIr);
@@ -237,6 +239,8 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
       nlohmann::ordered_json tile;
       uint32_t threads = k < kernels.size() ? kernels[k].tileThreads : 0;
       tile["block"] = {threads, 1, 1};
+      uint32_t shared = k < kernels.size() ? kernels[k].tileSharedBytes : 0;
+      if (shared != 0) tile["shared_bytes"] = shared;
       nlohmann::ordered_json constants = nlohmann::ordered_json::array();
       for (size_t c = 0; c < fn.tileConsts.size() && c < inst.tileConstValues.size(); ++c) {
         const frontend::ConstValue& v = inst.tileConstValues[c];

@@ -199,12 +199,14 @@ class _Configured:
                              f"{mod.target.arch}")
         fn = k.function(entry)
         stream = be.stream(handle)
+        # A tile kernel past 48 KiB of shared memory takes it as dynamic shared memory.
+        shared_mem = entry.tile.get("shared_bytes", 0) if entry.tile else self.shared_mem
         plan, synced = None, False
         try:
             plan = plan_launch(entry, descs, upload=lambda a: be.upload(a, stream),
                                stream=handle)
             be.wait_for(plan.wait_streams, stream, handle)
-            be.launch(fn, self.grid, self.block, self.shared_mem, entry.cooperative, stream,
+            be.launch(fn, self.grid, self.block, shared_mem, entry.cooperative, stream,
                       plan.packed())
             if plan.copy_back or mod.sync or any(map(_is_copy, plan.keep_alive)):
                 be.sync(stream)       # NumPy arguments: wait, then copy back (like numba)

@@ -159,11 +159,14 @@ def _tile(t, where: str):
     try:
         block = tuple(int(b) for b in t["block"])
         consts = tuple((str(c["name"]), int(c["position"]), c["value"]) for c in t["constants"])
+        shared = int(t.get("shared_bytes", 0))
     except (KeyError, TypeError, ValueError) as e:
         raise ManifestError(f"{where}: malformed tile entry {t!r} ({e})") from None
     if len(block) != 3 or min(block) < 1:
         raise ManifestError(f"{where}: bad tile block {block!r}")
-    return {"block": block, "constants": consts}
+    if shared < 0:
+        raise ManifestError(f"{where}: bad tile shared_bytes {shared!r}")
+    return {"block": block, "constants": consts, "shared_bytes": shared}
 
 
 def read_manifest(path: str) -> Manifest:
