@@ -8,6 +8,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "tools/invocation.h"
 #include "tools/link_inputs.h"
 #include "tools/pipeline.h"
+#include "tools/thread_budget.h"
 
 namespace tools {
 namespace {
@@ -47,6 +49,8 @@ struct CompileOptions {
   // Stop after this stage: check, llvm, ptx or cubin (the default).
   std::string phase = "cubin";
   bool dumpTyped = false;
+  // -j: threads for the kernel partitions (0: the hardware's).
+  int jobs = 0;
 };
 
 class CompileCommand final : public Command {
@@ -106,6 +110,10 @@ public:
         ->capture_default_str();
     sub->add_flag("--dump-typed", opts_.dumpTyped,
                   "Print every kernel/device function instance and its variables' types");
+    sub->add_option("-j,--jobs", opts_.jobs,
+                    "Threads for a multi-kernel file's LLVM work, one kernel per task\n"
+                    "(default: hardware threads); the outputs do not depend on it")
+        ->check(CLI::Range(0, 1024));
   }
 
   int run(Invocation& inv) override;
@@ -270,6 +278,9 @@ int CompileCommand::run(Invocation& inv) {
     }
   }
 
+  ThreadBudget threads(opts_.jobs > 0 ? static_cast<unsigned>(opts_.jobs)
+                                      : std::max(1u, std::thread::hardware_concurrency()));
+  unitRequest.threads = &threads;
   UnitLinker linker([] { backend::initializeNvptxTarget(); });
   std::string nvJitLinkVersion = "none";
   std::vector<ArchArtifacts> artifacts;
@@ -297,6 +308,7 @@ int CompileCommand::run(Invocation& inv) {
       request.lowering.lineInfo = opts_.codegen.lineInfo;
       request.wantLlvm = wantLlvm;
       request.wantCubin = wantCubin;
+      request.threads = &threads;
       const backend::NvJitLink* library = nullptr;
       std::vector<PreparedInput> prepared;
       if (wantCubin) {
