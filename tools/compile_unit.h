@@ -81,9 +81,12 @@ std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& o
                                         const frontend::TypedModule& typed,
                                         const std::string& arch, std::string* why);
 
-// nvJitLink and the NVPTX target, set up on first use. One per thread (an
-// NvJitLink handle links one cubin at a time); `initializeTarget` must be
-// safe to call from each (populate passes a std::call_once wrapper).
+// nvJitLink and the NVPTX target, set up on first use. get() and nvrtc()
+// load on their first call, which must not race; once they have returned,
+// any number of threads may call them (each link makes its own nvJitLink
+// handle: `pykc compile` compiles its arches in parallel on one linker).
+// Populate keeps one per worker; `initializeTarget` must be safe to call from
+// each (populate passes a std::call_once wrapper).
 class UnitLinker {
 public:
   explicit UnitLinker(std::function<void()> initializeTarget)
