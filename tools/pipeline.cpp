@@ -249,10 +249,22 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   if (partitionsKernels(typed, request)) {
     std::vector<std::vector<uint32_t>> groups = kernelPartitions(typed.kernelCount);
     std::vector<std::optional<llvm::Expected<ModuleOutput>>> results(groups.size());
+    // The lowered IR output stays one module of the whole file (a `.ll`
+    // that tools can read back): lowered once more, without codegen.
+    ArchRequest partRequest = request;
+    partRequest.wantLlvm = false;
     parallelFor(results.size(), request.threads, [&](size_t p) {
       frontend::TypedModule part = selectInstances(typed, groups[p]);
-      results[p].emplace(emitModule(*compilation.ast, part, request, "$p" + std::to_string(p)));
+      results[p].emplace(
+          emitModule(*compilation.ast, part, partRequest, "$p" + std::to_string(p)));
     });
+    if (request.wantLlvm) {
+      llvm::LLVMContext context;
+      lowering::LoweredModule lowered =
+          lowering::lowerToLlvm(*compilation.ast, typed, context, request.lowering);
+      llvm::raw_string_ostream stream(out.llvmIr);
+      lowered.module->print(stream, nullptr);
+    }
     llvm::Error firstError = llvm::Error::success();
     for (std::optional<llvm::Expected<ModuleOutput>>& result : results) {
       if (!*result) {

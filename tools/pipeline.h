@@ -104,7 +104,7 @@ frontend::TypedModule selectInstances(const frontend::TypedModule& all,
                                       const std::vector<uint32_t>& kernels);
 
 // At most this many partitions per file: each costs a context, a target
-// machine, a libdevice load and a pass pipeline (about 2 ms), so a file of
+// machine, a libdevice load and a pass pipeline (about 1 ms), so a file of
 // many small kernels is split into groups rather than one part per kernel.
 // A constant, never the thread count: the outputs depend on the partitions.
 inline constexpr uint32_t kMaxKernelPartitions = 8;
@@ -128,8 +128,9 @@ bool partitionsKernels(const frontend::TypedModule& typed, const ArchRequest& re
 // each kernel is lowered, optimised and emitted in an LLVMContext of its own
 // on the threads `request.threads` lends, and the parts' PTX merged in kernel
 // order (backend::mergePtx) before one nvJitLink call: the outputs are the
-// same bytes with one thread or many; the LLVM IR outputs are then the
-// parts' modules one after another.
+// same bytes with one thread or many. `llvmIr` is then the whole file
+// lowered once more (one module, as without partitions); `llvmOptimizedIr`
+// the parts' optimised modules one after another.
 llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
                                              const ArchRequest& request,
                                              const backend::NvJitLink* nvJitLink,

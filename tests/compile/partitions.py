@@ -59,4 +59,5 @@ def third(x):
 # PTX-IN second: call\.uni[^;]*\n?\s*vprintf
 # MANIFEST: [k["name"] for k in m["kernels"]] == ["first", "first", "second", "third"]
 # MANIFEST: [k["dynamic_shared_memory"] for k in m["kernels"]] == [True, True, True, False]
-# LL: ModuleID(.|\n)*ModuleID(.|\n)*ModuleID(.|\n)*ModuleID
+# LL: define ptx_kernel void @first__i64a1C(.|\n)*define ptx_kernel void @third__f64a1C
+# LL-NOT: ModuleID(.|\n)*ModuleID
