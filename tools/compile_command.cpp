@@ -8,6 +8,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "tools/invocation.h"
 #include "tools/link_inputs.h"
 #include "tools/pipeline.h"
+#include "tools/thread_budget.h"
 
 namespace tools {
 namespace {
@@ -47,6 +49,8 @@ struct CompileOptions {
   // Stop after this stage: check, llvm, ptx or cubin (the default).
   std::string phase = "cubin";
   bool dumpTyped = false;
+  // -j: threads for the kernel partitions (0: the hardware's).
+  int jobs = 0;
 };
 
 class CompileCommand final : public Command {
@@ -106,6 +110,10 @@ public:
         ->capture_default_str();
     sub->add_flag("--dump-typed", opts_.dumpTyped,
                   "Print every kernel/device function instance and its variables' types");
+    sub->add_option("-j,--jobs", opts_.jobs,
+                    "Threads for a multi-kernel file's LLVM work, one kernel per task\n"
+                    "(default: hardware threads); the outputs do not depend on it")
+        ->check(CLI::Range(0, 1024));
   }
 
   int run(Invocation& inv) override;
@@ -270,61 +278,107 @@ int CompileCommand::run(Invocation& inv) {
     }
   }
 
+  ThreadBudget threads(opts_.jobs > 0 ? static_cast<unsigned>(opts_.jobs)
+                                      : std::max(1u, std::thread::hardware_concurrency()));
+  unitRequest.threads = &threads;
   UnitLinker linker([] { backend::initializeNvptxTarget(); });
   std::string nvJitLinkVersion = "none";
+  // The arches to compile, each on a thread of the budget (their kernel
+  // partitions draw from it too): nvJitLink and NVRTC are opened here first,
+  // so the threads only read them.
+  std::vector<size_t> misses;
+  for (size_t i = 0; i < archs.size(); ++i) {
+    if (!units[i]) misses.push_back(i);
+  }
+  if (!misses.empty()) {
+    if (wantCubin) {
+      auto loaded = linker.get();
+      if (!loaded) return fail(loaded.takeError());
+      nvJitLinkVersion = linker.version();
+      if (needsNvrtc(linkFiles)) {
+        auto opened = linker.nvrtc();
+        if (!opened) return fail(opened.takeError());
+      }
+    } else {
+      backend::initializeNvptxTarget();
+    }
+  }
+  struct Compiled {
+    std::optional<llvm::Expected<ArchArtifacts>> artifacts;
+    std::vector<lowering::KernelInfo> kernels;
+  };
+  std::vector<Compiled> compiled(misses.size());
+  for (size_t m = 0; m < misses.size(); ++m) {
+    if (inv.log) inv.log->info("compiling {} for {}", opts_.input, archs[misses[m]]);
+  }
+  parallelFor(misses.size(), &threads, [&](size_t m) {
+    const std::string& arch = archs[misses[m]];
+    Compiled& out = compiled[m];
+    if (store) {
+      // A miss: compile, then store the unit.
+      UnitRequest request = unitRequest;
+      request.codegen.arch = arch;
+      auto unit = compileUnit(compilation, request, linker);
+      if (!unit) {
+        out.artifacts.emplace(unit.takeError());
+        return;
+      }
+      store->put(keys[misses[m]], encodeUnit(*unit));
+      out.kernels = unit->kernels;
+      out.artifacts.emplace(std::move(unit->arch));
+      return;
+    }
+    ArchRequest request;
+    request.codegen = codegen;
+    request.codegen.arch = arch;
+    request.lowering.lineInfo = opts_.codegen.lineInfo;
+    request.wantLlvm = wantLlvm;
+    request.wantCubin = wantCubin;
+    request.threads = &threads;
+    const backend::NvJitLink* library = nullptr;
+    std::vector<PreparedInput> prepared;
+    if (wantCubin) {
+      // Both were opened before the threads started.
+      library = llvm::cantFail(linker.get());
+      const backend::Nvrtc* nvrtc = needsNvrtc(linkFiles) ? llvm::cantFail(linker.nvrtc()) : nullptr;
+      auto inputs = prepareLinkInputs(compilation, linkFiles, link, request.codegen, nvrtc);
+      if (!inputs) {
+        out.artifacts.emplace(inputs.takeError());
+        return;
+      }
+      prepared = std::move(*inputs);
+      for (const PreparedInput& input : prepared) {
+        request.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
+      }
+    }
+    out.artifacts.emplace(compileForArch(compilation, request, library, out.kernels));
+  });
+  // Results in arch order; the first failure (in that order) is reported.
   std::vector<ArchArtifacts> artifacts;
   std::vector<lowering::KernelInfo> kernels;
+  size_t next = 0;
+  llvm::Error firstError = llvm::Error::success();
   for (size_t i = 0; i < archs.size(); ++i) {
-    const std::string& arch = archs[i];
     if (units[i]) {
       kernels = units[i]->kernels;
       if (nvJitLinkVersion == "none") nvJitLinkVersion = units[i]->nvJitLinkVersion;
       artifacts.push_back(std::move(units[i]->arch));
-    } else if (store) {
-      // A miss: compile, then store the unit.
-      unitRequest.codegen.arch = arch;
-      if (inv.log) inv.log->info("compiling {} for {}", opts_.input, arch);
-      auto unit = compileUnit(compilation, unitRequest, linker);
-      if (!unit) return fail(unit.takeError());
-      nvJitLinkVersion = linker.version();
-      store->put(keys[i], encodeUnit(*unit));
-      kernels = unit->kernels;
-      artifacts.push_back(std::move(unit->arch));
-    } else {
-      ArchRequest request;
-      request.codegen = codegen;
-      request.codegen.arch = arch;
-      request.lowering.lineInfo = opts_.codegen.lineInfo;
-      request.wantLlvm = wantLlvm;
-      request.wantCubin = wantCubin;
-      const backend::NvJitLink* library = nullptr;
-      std::vector<PreparedInput> prepared;
-      if (wantCubin) {
-        auto loaded = linker.get();
-        if (!loaded) return fail(loaded.takeError());
-        library = *loaded;
-        nvJitLinkVersion = linker.version();
-        const backend::Nvrtc* nvrtc = nullptr;
-        if (needsNvrtc(linkFiles)) {
-          auto opened = linker.nvrtc();
-          if (!opened) return fail(opened.takeError());
-          nvrtc = *opened;
-        }
-        auto inputs = prepareLinkInputs(compilation, linkFiles, link, request.codegen, nvrtc);
-        if (!inputs) return fail(inputs.takeError());
-        prepared = std::move(*inputs);
-        for (const PreparedInput& input : prepared) {
-          request.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
-        }
-      } else {
-        backend::initializeNvptxTarget();
-      }
-      if (inv.log) inv.log->info("compiling {} for {}", opts_.input, arch);
-      auto result = compileForArch(compilation, request, library, kernels);
-      if (!result) return fail(explainLinkError(result.takeError(), compilation));
-      artifacts.push_back(std::move(*result));
+      continue;
     }
+    Compiled& c = compiled[next++];
+    if (!*c.artifacts) {
+      llvm::Error error = c.artifacts->takeError();
+      if (firstError) {
+        llvm::consumeError(std::move(error));
+      } else {
+        firstError = store ? std::move(error) : explainLinkError(std::move(error), compilation);
+      }
+      continue;
+    }
+    kernels = std::move(c.kernels);
+    artifacts.push_back(std::move(**c.artifacts));
   }
+  if (firstError) return fail(std::move(firstError));
   for (const ArchArtifacts& a : artifacts) {
     if (wantLlvm) {
       if (llvm::Error e = writeFileAtomically(outPath(a.arch, ".ll"), a.llvmIr)) return fail(std::move(e));

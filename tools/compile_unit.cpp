@@ -27,6 +27,7 @@
 #include "tools/codegen_flags.h"
 #include "tools/command.h"
 #include "tools/invocation.h"
+#include "tools/thread_budget.h"
 
 namespace tools {
 namespace {
@@ -246,6 +247,7 @@ llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
   }
   archRequest.lowering.lineInfo = request.codegen.lineInfo;
   archRequest.wantCubin = true;
+  archRequest.threads = request.threads;
   UnitArtifacts unit;
   auto artifacts = compileForArch(compilation, archRequest, *library, unit.kernels);
   if (!artifacts) return explainLinkError(artifacts.takeError(), compilation);
@@ -471,7 +473,7 @@ struct Job {
 };
 
 void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
-            std::once_flag& targetOnce, std::optional<UnitLinker>& linker) {
+            std::once_flag& targetOnce, std::optional<UnitLinker>& linker, ThreadBudget& threads) {
   frontend::DiagnosticSink diags;
   Compilation compilation;
   FrontendOptions frontendOptions;
@@ -483,6 +485,7 @@ void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
   request.codegen.arch = job.arch;
   request.nvJitLinkIdentity = nvJitLinkIdentity;
   request.defines = flags.defines;
+  request.threads = &threads;
   request.link = linkSettings(flags);
   frontendOptions.sigs = job.spec->sigs;
   frontendOptions.defines = flags.defines;
@@ -676,16 +679,24 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
                  std::string(kWidth - filled, ' ').c_str(), done, jobs.size());
     std::fflush(inv.err);
   };
+  // One budget for the whole command: each worker holds one thread of it;
+  // one that runs out of jobs gives its thread back, for the kernel
+  // partitions of the compiles still running.
+  unsigned budget = options.jobs > 0 ? static_cast<unsigned>(options.jobs)
+                                     : std::max(1u, std::thread::hardware_concurrency());
+  ThreadBudget threadBudget(budget);
+  unsigned spawned = threadBudget.acquire(workers - 1);
   auto work = [&] {
     // One linker per worker: an nvJitLink handle links one cubin at a time.
     std::optional<UnitLinker> linker;
     for (size_t i = next++; i < jobs.size(); i = next++) {
-      runJob(jobs[i], store, identity, targetOnce, linker);
+      runJob(jobs[i], store, identity, targetOnce, linker, threadBudget);
       progress();
     }
+    threadBudget.release(1);
   };
   std::vector<std::thread> threads;
-  for (unsigned t = 1; t < workers; ++t) threads.emplace_back(work);
+  for (unsigned t = 0; t < spawned; ++t) threads.emplace_back(work);
   work();
   for (std::thread& t : threads) t.join();
   if (bar) std::fprintf(inv.err, "\r\033[K");

@@ -30,6 +30,8 @@ class logger;
 
 namespace tools {
 
+class ThreadBudget;
+
 // The `unit` field of every unit key: bump the number whenever the unit key's
 // recipe or what an entry holds changes, so that old entries stop matching.
 inline constexpr const char* kUnitKind = "file-cubin-1";
@@ -45,6 +47,8 @@ struct UnitRequest {
   // Linking (--link, -I, --nvrtc-option, --lto) and the files collectLinkFiles read.
   LinkSettings link;
   std::vector<LinkFile> linkFiles;
+  // Threads for the kernel partitions (ArchRequest::threads); not in the key.
+  ThreadBudget* threads = nullptr;
 };
 
 // The builder of the key of `compilation`'s cubin for `request.codegen.arch`:
@@ -77,9 +81,12 @@ std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& o
                                         const frontend::TypedModule& typed,
                                         const std::string& arch, std::string* why);
 
-// nvJitLink and the NVPTX target, set up on first use. One per thread (an
-// NvJitLink handle links one cubin at a time); `initializeTarget` must be
-// safe to call from each (populate passes a std::call_once wrapper).
+// nvJitLink and the NVPTX target, set up on first use. get() and nvrtc()
+// load on their first call, which must not race; once they have returned,
+// any number of threads may call them (each link makes its own nvJitLink
+// handle: `pykc compile` compiles its arches in parallel on one linker).
+// Populate keeps one per worker; `initializeTarget` must be safe to call from
+// each (populate passes a std::call_once wrapper).
 class UnitLinker {
 public:
   explicit UnitLinker(std::function<void()> initializeTarget)
@@ -142,7 +149,8 @@ struct PopulateOptions {
   // JSON: {"file.py": {"sigs": [...], "defines": [...], "opt": 2, ...}} or
   // {"file.py": [{...}, {...}]} (docs/CACHE.md); empty: none.
   std::string specFile;
-  // Worker threads; 0: the hardware's.
+  // Threads in all, shared by the workers (one job each) and the kernel
+  // partitions of their compiles; 0: the hardware's.
   int jobs = 0;
   // Only the jobs of this shard: the whole list sorted by (file, spec
   // entry, arch), and of it every job whose index modulo N is I-1.

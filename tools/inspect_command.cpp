@@ -58,33 +58,6 @@ struct SelectedKernel {
   std::vector<uint32_t> instances;
 };
 
-// A copy of `all` holding only `kernels` (instance indices, in order) and
-// the device function instances they reach, with callee indices remapped.
-frontend::TypedModule selectInstances(const frontend::TypedModule& all,
-                                      const std::vector<uint32_t>& kernels) {
-  std::vector<bool> keep(all.instances.size(), false);
-  for (uint32_t k : kernels) {
-    for (uint32_t i : reachableInstances(all, k)) keep[i] = true;
-  }
-  std::vector<uint32_t> order(kernels);
-  for (uint32_t i = all.kernelCount; i < all.instances.size(); ++i) {
-    if (keep[i]) order.push_back(i);
-  }
-  std::vector<int32_t> newIndex(all.instances.size(), -1);
-  for (size_t n = 0; n < order.size(); ++n) newIndex[order[n]] = static_cast<int32_t>(n);
-  frontend::TypedModule out;
-  out.module = all.module;
-  out.kernelCount = static_cast<uint32_t>(kernels.size());
-  for (uint32_t i : order) {
-    frontend::FunctionInstance inst = all.instances[i];
-    for (int32_t& c : inst.callees) {
-      if (c >= 0) c = newIndex[static_cast<size_t>(c)];
-    }
-    out.instances.push_back(std::move(inst));
-  }
-  return out;
-}
-
 // The tokens dump restricted to lines [first, last] (lines start `L,C-`).
 std::string tokensOfLines(const std::string& dump, uint32_t first, uint32_t last) {
   std::string out;

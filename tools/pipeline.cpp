@@ -7,6 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <optional>
+
 #include "backend/nvjitlink.h"
 #include "backend/ptx.h"
 #include "frontend/check.h"
@@ -14,6 +17,7 @@
 #include "frontend/parse.h"
 #include "frontend/resolve.h"
 #include "tools/inspect_types.h"
+#include "tools/thread_budget.h"
 
 namespace tools {
 namespace {
@@ -144,26 +148,85 @@ llvm::Error applyWarningFlags(const std::vector<std::string>& flags, FrontendOpt
   return llvm::Error::success();
 }
 
-llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
-                                             const ArchRequest& request,
-                                             const backend::NvJitLink* nvJitLink,
-                                             std::vector<lowering::KernelInfo>& kernels) {
-  assert(compilation.typed && "the front end ran without errors");
-  ArchArtifacts out;
-  out.arch = request.codegen.arch;
+frontend::TypedModule selectInstances(const frontend::TypedModule& all,
+                                      const std::vector<uint32_t>& kernels) {
+  std::vector<bool> keep(all.instances.size(), false);
+  for (uint32_t k : kernels) {
+    for (uint32_t i : reachableInstances(all, k)) keep[i] = true;
+  }
+  std::vector<uint32_t> order(kernels);
+  for (uint32_t i = all.kernelCount; i < all.instances.size(); ++i) {
+    if (keep[i]) order.push_back(i);
+  }
+  std::vector<int32_t> newIndex(all.instances.size(), -1);
+  for (size_t n = 0; n < order.size(); ++n) newIndex[order[n]] = static_cast<int32_t>(n);
+  frontend::TypedModule out;
+  out.module = all.module;
+  out.kernelCount = static_cast<uint32_t>(kernels.size());
+  for (uint32_t i : order) {
+    frontend::FunctionInstance inst = all.instances[i];
+    for (int32_t& c : inst.callees) {
+      if (c >= 0) c = newIndex[static_cast<size_t>(c)];
+    }
+    out.instances.push_back(std::move(inst));
+  }
+  return out;
+}
+
+std::vector<std::vector<uint32_t>> kernelPartitions(uint32_t kernelCount) {
+  uint32_t count = std::min(kernelCount, kMaxKernelPartitions);
+  std::vector<std::vector<uint32_t>> groups(count);
+  // Contiguous, sizes differing by at most one, the larger ones first.
+  uint32_t next = 0;
+  for (uint32_t p = 0; p < count; ++p) {
+    uint32_t size = kernelCount / count + (p < kernelCount % count ? 1 : 0);
+    for (uint32_t i = 0; i < size; ++i) groups[p].push_back(next++);
+  }
+  return groups;
+}
+
+bool partitionsKernels(const frontend::TypedModule& typed, const ArchRequest& request) {
+  if (typed.kernelCount < 2 || request.lowering.lineInfo || request.codegen.lineInfo ||
+      request.codegen.debug) {
+    return false;
+  }
+  for (const frontend::FunctionInstance& inst : typed.instances) {
+    const frontend::JitFunction& fn = typed.module.functions[inst.function];
+    if (fn.options.lineinfo || fn.options.debug) return false;
+  }
+  return true;
+}
+
+namespace {
+
+// What lowering and codegen made of one module (a partition or the file).
+struct ModuleOutput {
+  std::string llvmIr;
+  std::string llvmOptimizedIr;
+  std::string ptx;
+  std::vector<lowering::KernelInfo> kernels;
+  bool wantsLineInfo = false;
+};
+
+// Lowers `typed` in a context of its own and emits its PTX (emitPtxPart with
+// `partSuffix`; empty: the whole file, emitPtx).
+llvm::Expected<ModuleOutput> emitModule(const frontend::Ast& ast,
+                                        const frontend::TypedModule& typed,
+                                        const ArchRequest& request, std::string_view partSuffix) {
+  ModuleOutput out;
   llvm::LLVMContext context;
   lowering::LoweringOptions loweringOptions = request.lowering;
   loweringOptions.arch = request.codegen.arch;
-  lowering::LoweredModule lowered =
-      lowering::lowerToLlvm(*compilation.ast, *compilation.typed, context, loweringOptions);
-  kernels = lowered.kernels;
+  lowering::LoweredModule lowered = lowering::lowerToLlvm(ast, typed, context, loweringOptions);
+  out.kernels = lowered.kernels;
+  out.wantsLineInfo = lowered.wantsLineInfo;
   if (request.wantLlvm) {
     llvm::raw_string_ostream stream(out.llvmIr);
     lowered.module->print(stream, nullptr);
   }
   backend::CodegenOptions codegen = request.codegen;
   codegen.lineInfo = codegen.lineInfo || lowered.wantsLineInfo;
-  auto ptx = backend::emitPtx(*lowered.module, codegen);
+  auto ptx = backend::emitPtxPart(*lowered.module, codegen, partSuffix);
   if (!ptx) return ptx.takeError();
   out.ptx = std::move(*ptx);
   if (request.wantLlvmOptimized) {
@@ -171,6 +234,79 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
     llvm::raw_string_ostream stream(out.llvmOptimizedIr);
     lowered.module->print(stream, nullptr);
   }
+  return out;
+}
+
+}  // namespace
+
+llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
+                                             const ArchRequest& request,
+                                             const backend::NvJitLink* nvJitLink,
+                                             std::vector<lowering::KernelInfo>& kernels) {
+  assert(compilation.typed && "the front end ran without errors");
+  const frontend::TypedModule& typed = *compilation.typed;
+  ArchArtifacts out;
+  out.arch = request.codegen.arch;
+  std::vector<ModuleOutput> parts;
+  if (partitionsKernels(typed, request)) {
+    std::vector<std::vector<uint32_t>> groups = kernelPartitions(typed.kernelCount);
+    std::vector<std::optional<llvm::Expected<ModuleOutput>>> results(groups.size());
+    // The lowered IR output stays one module of the whole file (a `.ll`
+    // that tools can read back): lowered once more, without codegen.
+    ArchRequest partRequest = request;
+    partRequest.wantLlvm = false;
+    parallelFor(results.size(), request.threads, [&](size_t p) {
+      frontend::TypedModule part = selectInstances(typed, groups[p]);
+      results[p].emplace(
+          emitModule(*compilation.ast, part, partRequest, "$p" + std::to_string(p)));
+    });
+    if (request.wantLlvm) {
+      llvm::LLVMContext context;
+      lowering::LoweringOptions loweringOptions = request.lowering;
+      loweringOptions.arch = request.codegen.arch;
+      lowering::LoweredModule lowered =
+          lowering::lowerToLlvm(*compilation.ast, typed, context, loweringOptions);
+      llvm::raw_string_ostream stream(out.llvmIr);
+      lowered.module->print(stream, nullptr);
+    }
+    llvm::Error firstError = llvm::Error::success();
+    for (std::optional<llvm::Expected<ModuleOutput>>& result : results) {
+      if (!*result) {
+        // The first part's error in kernel order (deterministic); the rest dropped.
+        if (firstError) {
+          llvm::consumeError(result->takeError());
+        } else {
+          firstError = result->takeError();
+        }
+        continue;
+      }
+      parts.push_back(std::move(**result));
+    }
+    if (firstError) return firstError;
+  } else {
+    auto whole = emitModule(*compilation.ast, typed, request, {});
+    if (!whole) return whole.takeError();
+    parts.push_back(std::move(*whole));
+  }
+  kernels.clear();
+  bool lineInfo = request.codegen.lineInfo;
+  std::vector<std::string> ptxParts;
+  for (ModuleOutput& part : parts) {
+    kernels.insert(kernels.end(), part.kernels.begin(), part.kernels.end());
+    lineInfo = lineInfo || part.wantsLineInfo;
+    out.llvmIr += part.llvmIr;
+    out.llvmOptimizedIr += part.llvmOptimizedIr;
+    ptxParts.push_back(std::move(part.ptx));
+  }
+  if (ptxParts.size() == 1) {
+    out.ptx = std::move(ptxParts[0]);
+  } else {
+    auto merged = backend::mergePtx(ptxParts);
+    if (!merged) return merged.takeError();
+    out.ptx = std::move(*merged);
+  }
+  backend::CodegenOptions codegen = request.codegen;
+  codegen.lineInfo = lineInfo;
   if (!request.wantCubin) return out;
   assert(nvJitLink != nullptr && "a cubin needs nvJitLink");
   backend::LinkOptions link;

@@ -8,6 +8,7 @@
 // after a source error are never run.
 #include <llvm/Support/Error.h>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +29,8 @@ class NvJitLink;
 }
 
 namespace tools {
+
+class ThreadBudget;
 
 struct FrontendOptions {
   // `--sig 'name(types)'`.
@@ -87,12 +90,47 @@ struct ArchRequest {
   bool wantLlvm = false;
   bool wantLlvmOptimized = false;
   bool wantCubin = true;
+  // Threads for the kernel partitions (null: the calling thread only). In no
+  // cache key: the outputs are the same bytes whatever it lends.
+  ThreadBudget* threads = nullptr;
 };
+
+// The instances of `all` that kernel instances `kernels` reach, as a module of
+// their own: those kernels first (in the given order), then their device
+// functions in `all`'s order, callee indices renumbered. A copy: it shares
+// nothing with `all` (its type table included), so that several can be
+// lowered on different threads.
+frontend::TypedModule selectInstances(const frontend::TypedModule& all,
+                                      const std::vector<uint32_t>& kernels);
+
+// At most this many partitions per file: each costs a context, a target
+// machine, a libdevice load and a pass pipeline (about 1 ms), so a file of
+// many small kernels is split into groups rather than one part per kernel.
+// A constant, never the thread count: the outputs depend on the partitions.
+inline constexpr uint32_t kMaxKernelPartitions = 8;
+
+// The kernel instances 0 .. kernelCount-1 in min(kernelCount,
+// kMaxKernelPartitions) contiguous groups of near-equal size, in order.
+std::vector<std::vector<uint32_t>> kernelPartitions(uint32_t kernelCount);
+
+// Whether compileForArch splits `typed` into partitions of its kernel
+// instances (docs/compile.md, "Kernel partitions"): when it has more than one
+// kernel, and neither the request nor any kernel asks for line tables or
+// debug information (each part's `.file` table, and debug=True's visible
+// `pykc_error` word, would clash in the merged PTX). Depends only on its
+// arguments, never on the threads available.
+bool partitionsKernels(const frontend::TypedModule& typed, const ArchRequest& request);
 
 // Lowers `compilation.typed` for `request.codegen.arch`, emits PTX, and links
 // the cubin with `nvJitLink` (which must be non-null when wantCubin). Fails on
 // environment problems (libdevice, nvJitLink, an unsupported arch).
-// `kernels` receives the lowered kernels' facts.
+// `kernels` receives the lowered kernels' facts. With partitionsKernels(),
+// each kernel is lowered, optimised and emitted in an LLVMContext of its own
+// on the threads `request.threads` lends, and the parts' PTX merged in kernel
+// order (backend::mergePtx) before one nvJitLink call: the outputs are the
+// same bytes with one thread or many. `llvmIr` is then the whole file
+// lowered once more (one module, as without partitions); `llvmOptimizedIr`
+// the parts' optimised modules one after another.
 llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
                                              const ArchRequest& request,
                                              const backend::NvJitLink* nvJitLink,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Compile tests: each tests/compile/*.py is compiled by `pykc compile` (twice, to check
-that the output is byte-identical) and its outputs are checked against directives in
+"""Compile tests: each tests/compile/*.py is compiled by `pykc compile` (twice, with -j1 and
+-j4, to check that the output is byte-identical whatever the threads) and its outputs are checked against directives in
 its comments:
 
     # ARGS: --arch sm_80,sm_90 --lineinfo      extra `pykc compile` arguments
@@ -37,8 +37,8 @@ def entry_body(ptx, name):
     return ptx[start:end if end >= 0 else len(ptx)]
 
 
-def compile_once(pykc, path, args, out):
-    cmd = [pykc, "compile", path, "-o", out, "--emit", "llvm,ptx,cubin"] + args
+def compile_once(pykc, path, args, out, jobs):
+    cmd = [pykc, "compile", path, "-o", out, "--emit", "llvm,ptx,cubin", "-j", str(jobs)] + args
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     return p, cmd
 
@@ -53,11 +53,12 @@ def run_test(pykc, path):
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         outs = [os.path.join(tmp, "a"), os.path.join(tmp, "b")]
-        for out in outs:
-            p, cmd = compile_once(pykc, path, args, out)
+        for out, jobs in zip(outs, (1, 4)):
+            p, cmd = compile_once(pykc, path, args, out, jobs)
             if p.returncode != 0:
                 return [f"`{' '.join(cmd)}` exited {p.returncode}:\n{p.stderr}"]
-        # Determinism: every output file byte-identical across the two runs.
+        # Determinism: every output file byte-identical across the two runs (one
+        # thread, then four: a multi-kernel file's partitions run in parallel).
         names = sorted(os.listdir(outs[0]))
         if names != sorted(os.listdir(outs[1])):
             problems.append(f"different files: {names} vs {sorted(os.listdir(outs[1]))}")
@@ -65,7 +66,7 @@ def run_test(pykc, path):
             a = open(os.path.join(outs[0], n), "rb").read()
             b_path = os.path.join(outs[1], n)
             if os.path.exists(b_path) and a != open(b_path, "rb").read():
-                problems.append(f"{n} differs between two runs (not deterministic)")
+                problems.append(f"{n} differs between -j1 and -j4 (not deterministic)")
         stem = os.path.splitext(os.path.basename(path))[0]
         ptxs = sorted(glob.glob(os.path.join(outs[0], stem + ".*.ptx")))
         lls = sorted(glob.glob(os.path.join(outs[0], stem + ".*.ll")))

@@ -40,7 +40,7 @@ def dynamic(x):
     cuda.syncthreads()
     x[cuda.grid(1)] = sm[sm.size - 1 - cuda.threadIdx.x]
 
-# PTX-IN reduce: \.shared \.align 16 \.b8 \w+\[512\]
+# PTX-IN reduce: \.shared \.align 16 \.b8 [\w$]+\[512\]
 # PTX-IN reduce: st\.shared\.f32
 # PTX-IN reduce: bar\.sync\s+0
 # PTX-IN reduce: (atom|red)\.global\.add\.f32

@@ -2,6 +2,7 @@
 // resources and occupancy, on hand-built modules (backend/testing/).
 #include <gtest/gtest.h>
 
+#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/Function.h>
@@ -12,6 +13,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/SourceMgr.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
@@ -551,6 +553,98 @@ TEST(Resources, TheoreticalOccupancy) {
   backend::KernelResources limited = light;
   limited.maxThreadsPerBlock = 256;
   EXPECT_FALSE(errorText(backend::computeOccupancy("sm_90", limited, 512)).empty());
+}
+
+// One part of a partitioned file (tools/pipeline.h): a kernel `name` calling
+// an internal, never inlined helper that reads an internal global table, and
+// printf's `vprintf` (declared by every part).
+std::unique_ptr<llvm::Module> partModule(llvm::LLVMContext& context, const std::string& name) {
+  std::string text = R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+@table = internal addrspace(1) global [4 x float] [float 1.0, float 2.0, float 3.0, float 4.0]
+declare i32 @vprintf(ptr, ptr)
+define internal float @helper(float %x, i64 %i) noinline {
+  %p = getelementptr [4 x float], ptr addrspace(1) @table, i64 0, i64 %i
+  %v = load float, ptr addrspace(1) %p
+  %r = fmul float %x, %v
+  ret float %r
+}
+define ptx_kernel void @)" + name + R"((ptr %out, float %x, i64 %i) {
+  %r = call float @helper(float %x, i64 %i)
+  store float %r, ptr %out
+  %n = call i32 @vprintf(ptr null, ptr null)
+  ret void
+}
+)";
+  llvm::SMDiagnostic error;
+  auto module = llvm::parseAssemblyString(text, error, context);
+  if (!module) ADD_FAILURE() << error.getMessage().str();
+  return module;
+}
+
+size_t countOf(std::string_view text, std::string_view part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string_view::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+TEST_F(BackendTest, PartsRenameLocalDefinitionsAndMergeIntoOneLinkableModule) {
+  std::vector<std::string> parts;
+  for (int p = 0; p < 2; ++p) {
+    llvm::LLVMContext context;
+    auto module = partModule(context, "kernel" + std::to_string(p));
+    ASSERT_TRUE(module);
+    parts.push_back(take(backend::emitPtxPart(*module, CodegenOptions{}, "$p" + std::to_string(p))));
+  }
+  for (int p = 0; p < 2; ++p) {
+    std::string suffix = "$p" + std::to_string(p);
+    EXPECT_TRUE(contains(parts[p], "helper" + suffix)) << parts[p];
+    EXPECT_TRUE(contains(parts[p], "table" + suffix)) << parts[p];
+    // Kernels keep their names; declarations are not renamed.
+    EXPECT_TRUE(contains(parts[p], ".entry kernel" + std::to_string(p) + "(")) << parts[p];
+    EXPECT_TRUE(contains(parts[p], ".extern .func  (.param .b32 func_retval0) vprintf\n"))
+        << parts[p];
+  }
+  std::string merged = take(backend::mergePtx(parts));
+  EXPECT_EQ(countOf(merged, ".version"), 1u) << merged;
+  EXPECT_EQ(countOf(merged, ".extern .func"), 1u) << merged;
+  EXPECT_EQ(countOf(merged, ".entry kernel0("), 1u) << merged;
+  EXPECT_EQ(countOf(merged, ".entry kernel1("), 1u) << merged;
+  EXPECT_TRUE(contains(merged, "helper$p0") && contains(merged, "helper$p1")) << merged;
+  // Deterministic, and one module ptxas accepts.
+  EXPECT_EQ(merged, take(backend::mergePtx(parts)));
+  backend::NvJitLink library = loadNvJitLink();
+  auto linked = link(library, merged, "sm_90");
+  ASSERT_TRUE(static_cast<bool>(linked)) << llvm::toString(linked.takeError());
+  EXPECT_FALSE(linked->cubin.empty());
+}
+
+TEST_F(BackendTest, EmitPtxPartWithoutSuffixIsEmitPtx) {
+  llvm::LLVMContext context;
+  auto a = partModule(context, "k");
+  auto b = partModule(context, "k");
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(emit(*a, CodegenOptions{}), take(backend::emitPtxPart(*b, CodegenOptions{}, "")));
+}
+
+TEST(MergePtx, RejectsPartsWithoutOrWithAnotherHeader) {
+  std::string sm90 = "//\n.version 8.5\n.target sm_90\n.address_size 64\n\n.visible .entry a()\n{\n\tret;\n}\n";
+  std::string sm80 = "//\n.version 8.5\n.target sm_80\n.address_size 64\n\n.visible .entry b()\n{\n\tret;\n}\n";
+  std::vector<std::string> mixed{sm90, sm80};
+  EXPECT_TRUE(contains(errorText(backend::mergePtx(mixed)), "PTX part 1 was emitted for other options"));
+  std::vector<std::string> headless{sm90, ".visible .entry c()\n{\n\tret;\n}\n"};
+  EXPECT_TRUE(contains(errorText(backend::mergePtx(headless)), "PTX part 1 has no `.address_size` header"));
+  std::vector<std::string> one{sm90};
+  EXPECT_EQ(take(backend::mergePtx(one)), sm90);
+}
+
+TEST(MergePtx, KeepsOnlyTheFirstOfIdenticalExternDeclarations) {
+  std::string header = ".version 8.5\n.target sm_90\n.address_size 64\n";
+  std::string shared = ".extern .shared .align 16 .b8 pykc_dynamic_shared[];\n";
+  std::string other = ".extern .shared .align 8 .b8 pykc_dynamic_shared[];\n";
+  std::vector<std::string> parts{header + shared + "A\n", header + shared + other + "B\n"};
+  EXPECT_EQ(take(backend::mergePtx(parts)), header + shared + "A\n" + other + "B\n");
 }
 
 }  // namespace
