@@ -2470,6 +2470,11 @@ private:
     bool wgmmaLoop = wgmma_ && std::any_of(pipes.begin(), pipes.end(), [](const PipeLoad& p) {
       return p.format == SmemFormat::MNMajor128;
     });
+    // One wgmma group stays in flight across iterations. ptxas then serialises
+    // the wgmmas of a group (C7514: the loop's register copies read the
+    // accumulators while the group runs), yet this measured faster on the H200
+    // than waiting for each group in its own iteration (docs/BENCHMARKS.md:
+    // 359 against 329 TFLOP/s at 128x256x64).
     bool defer = wgmmaLoop && stages >= 3;
     uint64_t ahead = defer ? stages - 2 : stages - 1;
     llvm::Value* ring = pipeRing(stages * stageBytes);
