@@ -28,6 +28,13 @@
 namespace tools {
 namespace {
 
+// The dynamic shared memory of one arch's tile kernels, for its manifest entry.
+void recordTileShared(const std::vector<lowering::KernelInfo>& kernels, ArchArtifacts& arch) {
+  for (const lowering::KernelInfo& k : kernels) {
+    if (k.tileSharedBytes != 0) arch.tileSharedBytes[k.symbol] = k.tileSharedBytes;
+  }
+}
+
 struct CompileOptions {
   std::string input;
   std::vector<std::string> archs{"sm_90"};
@@ -363,6 +370,7 @@ int CompileCommand::run(Invocation& inv) {
       kernels = units[i]->kernels;
       if (nvJitLinkVersion == "none") nvJitLinkVersion = units[i]->nvJitLinkVersion;
       artifacts.push_back(std::move(units[i]->arch));
+      recordTileShared(kernels, artifacts.back());
       continue;
     }
     Compiled& c = compiled[next++];
@@ -377,6 +385,7 @@ int CompileCommand::run(Invocation& inv) {
     }
     kernels = std::move(c.kernels);
     artifacts.push_back(std::move(**c.artifacts));
+    recordTileShared(kernels, artifacts.back());
   }
   if (firstError) return fail(std::move(firstError));
   for (const ArchArtifacts& a : artifacts) {

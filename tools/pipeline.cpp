@@ -375,8 +375,6 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
       nlohmann::ordered_json tile;
       uint32_t threads = k < kernels.size() ? kernels[k].tileThreads : 0;
       tile["block"] = {threads, 1, 1};
-      uint32_t shared = k < kernels.size() ? kernels[k].tileSharedBytes : 0;
-      if (shared != 0) tile["shared_bytes"] = shared;
       nlohmann::ordered_json constants = nlohmann::ordered_json::array();
       for (size_t c = 0; c < fn.tileConsts.size() && c < inst.tileConstValues.size(); ++c) {
         const frontend::ConstValue& v = inst.tileConstValues[c];
@@ -416,6 +414,9 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
                            {"spill_stores", r.spillStores},
                            {"spill_loads", r.spillLoads},
                            {"max_threads_per_block", r.maxThreadsPerBlock}};
+      if (auto s = a.tileSharedBytes.find(inst.symbol); s != a.tileSharedBytes.end()) {
+        resources[a.arch]["dynamic_shared_bytes"] = s->second;
+      }
     }
     entry["resources"] = resources;
     list.push_back(entry);

@@ -9,6 +9,7 @@
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -79,6 +80,9 @@ struct ArchArtifacts {
   // Empty when no cubin was asked for.
   std::string cubin;
   backend::ResourceMap resources;
+  // Tile kernels past 48 KiB of shared memory: symbol -> the dynamic shared
+  // bytes a launch on this arch must pass (the manifest's per-arch resources).
+  std::map<std::string, uint32_t> tileSharedBytes;
 };
 
 struct ArchRequest {

@@ -456,6 +456,7 @@ class FakeBackend:
 
     def launch(self, fn, grid, block, shared, cooperative, stream, packed):
         self.launches.append((fn, grid, block, len(packed)))
+        self.shared = getattr(self, "shared", []) + [shared]
 
     def sync(self, stream):
         pass
@@ -485,6 +486,20 @@ def test_tile_launch_picks_the_specialisation_and_block(tmp_path):
         pykc.launch(None, 5, mod.vector_add, (a, b, arr((5000,), "float64"), 1024))
     with pytest.raises(ValueError, match="tile kernel"):
         mod.vector_add[5, 128](a, b, c)
+
+
+def test_tile_launch_passes_the_dynamic_shared_memory_of_its_arch(tmp_path):
+    """A tile kernel past 48 KiB of shared memory (docs/ABI.md): every launch passes
+    the manifest's per-arch dynamic_shared_bytes; without it, none."""
+    big = _tile_kernel(1024)
+    big["resources"]["sm_90"]["dynamic_shared_bytes"] = 99328
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest_dict(big, _tile_kernel(4096))))
+    be = FakeBackend()
+    mod = pykc.Module(pykc.read_manifest(str(tmp_path)), be)
+    a, b, c = arr((5000,)), arr((5000,)), arr((5000,))
+    pykc.launch(None, (5,), mod.vector_add, (a, b, c, 1024))
+    pykc.launch(None, (5,), mod.vector_add, (a, b, c, 4096))
+    assert be.shared == [99328, 0]
 
 
 def test_tile_manifest_errors(tmp_path):

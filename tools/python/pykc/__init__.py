@@ -200,7 +200,7 @@ class _Configured:
         fn = k.function(entry)
         stream = be.stream(handle)
         # A tile kernel past 48 KiB of shared memory takes it as dynamic shared memory.
-        shared_mem = entry.tile.get("shared_bytes", 0) if entry.tile else self.shared_mem
+        shared_mem = entry.dynamic_shared_bytes(mod.target.arch) if entry.tile else self.shared_mem
         plan, synced = None, False
         try:
             plan = plan_launch(entry, descs, upload=lambda a: be.upload(a, stream),

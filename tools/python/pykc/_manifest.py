@@ -99,6 +99,11 @@ class KernelEntry:
     def max_threads_per_block(self, arch: str) -> int | None:
         return (self.resources.get(arch) or {}).get("max_threads_per_block")
 
+    def dynamic_shared_bytes(self, arch: str) -> int:
+        """A tile kernel's dynamic shared memory on ``arch`` (0: none), which every
+        launch must pass (docs/ABI.md, "Tile kernels")."""
+        return int((self.resources.get(arch) or {}).get("dynamic_shared_bytes", 0))
+
 
 @dataclass(frozen=True)
 class Target:
@@ -159,14 +164,11 @@ def _tile(t, where: str):
     try:
         block = tuple(int(b) for b in t["block"])
         consts = tuple((str(c["name"]), int(c["position"]), c["value"]) for c in t["constants"])
-        shared = int(t.get("shared_bytes", 0))
     except (KeyError, TypeError, ValueError) as e:
         raise ManifestError(f"{where}: malformed tile entry {t!r} ({e})") from None
     if len(block) != 3 or min(block) < 1:
         raise ManifestError(f"{where}: bad tile block {block!r}")
-    if shared < 0:
-        raise ManifestError(f"{where}: bad tile shared_bytes {shared!r}")
-    return {"block": block, "constants": consts, "shared_bytes": shared}
+    return {"block": block, "constants": consts}
 
 
 def read_manifest(path: str) -> Manifest:
