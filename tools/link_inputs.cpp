@@ -331,7 +331,8 @@ llvm::Error explainLinkError(llvm::Error error, const Compilation& compilation) 
           problems.push_back(diagnosticAt(
               fn.location, frontend::Diag::SharedMemoryLimit,
               "kernel `" + fn.name + "` " + inst.signature + " needs more shared memory than a block can have (" +
-                  sizes + "); tile kernels use at most 48 KiB of static shared memory: use smaller tiles"));
+                  sizes + "): use smaller tiles (shared memory holds a tile kernel's staged tiles, reductions "
+                  "and pipeline stages, up to 48 KiB static and past that as much as the arch allows)"));
         }
         if (problems.empty()) return llvm::Error(std::move(e));
         return llvm::Error::success();
