@@ -2047,6 +2047,22 @@ private:
     }
   }
 
+  // The operands of a matrix product (`ct.mma`, `ct.matmul`, `@`), if `e` is one.
+  bool productOperands(ExprId e, ExprId& x, ExprId& y) const {
+    if (isTileCall(e, TileFn::Mma) || isTileCall(e, TileFn::Matmul)) {
+      x = arg(e, 0);
+      y = arg(e, 1);
+      return true;
+    }
+    if (ast_.expr(e).kind() == frontend::ExprKind::BinOp &&
+        ast_.expr(e).as<ast::BinOp>().op == frontend::Operator::MatMult) {
+      x = ast_.expr(e).as<ast::BinOp>().left;
+      y = ast_.expr(e).as<ast::BinOp>().right;
+      return true;
+    }
+    return false;
+  }
+
   bool isTileCall(ExprId id, TileFn fn) const {
     if (!id.valid() || ast_.expr(id).kind() != frontend::ExprKind::Call) return false;
     const frontend::ExprMeaning& m = inst_.meanings[id.index];
@@ -2069,16 +2085,7 @@ private:
     std::map<std::string, int> roles;
     auto countOperands = [&](ExprId e) {
       ExprId x, y;
-      if (isTileCall(e, TileFn::Mma) || isTileCall(e, TileFn::Matmul)) {
-        x = arg(e, 0);
-        y = arg(e, 1);
-      } else if (ast_.expr(e).kind() == frontend::ExprKind::BinOp &&
-                 ast_.expr(e).as<ast::BinOp>().op == frontend::Operator::MatMult) {
-        x = ast_.expr(e).as<ast::BinOp>().left;
-        y = ast_.expr(e).as<ast::BinOp>().right;
-      } else {
-        return;
-      }
+      if (!productOperands(e, x, y)) return;
       if (!isMmaExpr(e)) return;
       int role = 1;  // 1: left (A), 2: right (B)
       for (ExprId o : {x, y}) {
@@ -2180,16 +2187,7 @@ private:
     uint64_t most = 0;
     auto visit = [&](ExprId e) {
       ExprId x, y;
-      if (isTileCall(e, TileFn::Mma) || isTileCall(e, TileFn::Matmul)) {
-        x = arg(e, 0);
-        y = arg(e, 1);
-      } else if (ast_.expr(e).kind() == frontend::ExprKind::BinOp &&
-                 ast_.expr(e).as<ast::BinOp>().op == frontend::Operator::MatMult) {
-        x = ast_.expr(e).as<ast::BinOp>().left;
-        y = ast_.expr(e).as<ast::BinOp>().right;
-      } else {
-        return;
-      }
+      if (!productOperands(e, x, y)) return;
       uint64_t bytes = 0;
       for (ExprId o : {x, y}) {
         const auto* n = ast_.expr(o).dyn<ast::Name>();
