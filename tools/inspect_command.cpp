@@ -402,6 +402,11 @@ int InspectCommand::run(Invocation& inv) {
           ResourceEntry entry{k.name, inst.signature, inst.symbol, opts_.arch, {}};
           auto it = artifacts->resources.find(inst.symbol);
           if (it != artifacts->resources.end()) entry.resources = it->second;
+          for (const lowering::KernelInfo& info : infos) {
+            if (info.symbol != inst.symbol) continue;
+            entry.tileBlock = info.tileThreads;
+            entry.dynamicSharedBytes = info.tileSharedBytes;
+          }
           resources.push_back(std::move(entry));
         }
       }

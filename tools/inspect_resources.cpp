@@ -37,6 +37,23 @@ const char* limiterKey(backend::OccupancyLimiter l) {
 
 }  // namespace
 
+namespace {
+
+// The block sizes to report: a tile kernel's own, else the ones asked for.
+std::vector<unsigned> occupancyBlocks(const ResourceEntry& e, const std::vector<unsigned>& blockSizes) {
+  if (e.tileBlock != 0) return {e.tileBlock};
+  return blockSizes;
+}
+
+// The resources occupancy counts: shared memory includes the dynamic part.
+backend::KernelResources withDynamicShared(const ResourceEntry& e) {
+  backend::KernelResources r = e.resources;
+  r.staticSharedBytes += e.dynamicSharedBytes;
+  return r;
+}
+
+}  // namespace
+
 std::string formatResources(const std::vector<ResourceEntry>& entries,
                             const std::vector<unsigned>& blockSizes) {
   std::string out;
@@ -58,10 +75,14 @@ std::string formatResources(const std::vector<ResourceEntry>& entries,
     row("constant memory", std::to_string(r.constBytes) + " bytes (bank 0: launch area and parameters)");
     row("parameters", std::to_string(r.paramBytes) + " bytes");
     row("max threads/block", std::to_string(r.maxThreadsPerBlock));
+    if (e.tileBlock != 0) {
+      row("tile block", std::to_string(e.tileBlock) + " threads (pykc's choice: every launch uses it)");
+      row("dynamic shared", std::to_string(e.dynamicSharedBytes) + " bytes per block (passed at launch)");
+    }
     bool firstBlock = true;
-    for (unsigned block : blockSizes) {
+    for (unsigned block : occupancyBlocks(e, blockSizes)) {
       std::string value;
-      auto occ = backend::computeOccupancy(e.arch, r, block);
+      auto occ = backend::computeOccupancy(e.arch, withDynamicShared(e), block);
       if (!occ) {
         value = fmt::format("block {:>4}: n/a ({})", block, llvm::toString(occ.takeError()));
       } else {
@@ -94,11 +115,15 @@ std::string formatResourcesJson(const std::vector<ResourceEntry>& entries,
     k["const_bytes"] = r.constBytes;
     k["param_bytes"] = r.paramBytes;
     k["max_threads_per_block"] = r.maxThreadsPerBlock;
+    if (e.tileBlock != 0) {
+      k["tile_block"] = e.tileBlock;
+      k["dynamic_shared_bytes"] = e.dynamicSharedBytes;
+    }
     nlohmann::ordered_json occupancy = nlohmann::ordered_json::array();
-    for (unsigned block : blockSizes) {
+    for (unsigned block : occupancyBlocks(e, blockSizes)) {
       nlohmann::ordered_json o;
       o["block_size"] = block;
-      auto occ = backend::computeOccupancy(e.arch, r, block);
+      auto occ = backend::computeOccupancy(e.arch, withDynamicShared(e), block);
       if (!occ) {
         o["error"] = llvm::toString(occ.takeError());
       } else {

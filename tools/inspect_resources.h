@@ -15,10 +15,15 @@ struct ResourceEntry {
   std::string symbol;
   std::string arch;
   backend::KernelResources resources;
+  // Tile kernels: the block pykc chose (the only one they launch with) and the
+  // dynamic shared memory every launch passes; 0 for SIMT kernels.
+  uint32_t tileBlock = 0;
+  uint32_t dynamicSharedBytes = 0;
 };
 
 // Text for people: one block per entry, occupancy at each of `blockSizes`
-// (a size above the kernel's limit says so instead). Deterministic.
+// (a size above the kernel's limit says so instead; a tile kernel: at its own
+// block, with its dynamic shared memory). Deterministic.
 std::string formatResources(const std::vector<ResourceEntry>& entries,
                             const std::vector<unsigned>& blockSizes);
 
