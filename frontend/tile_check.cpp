@@ -1314,59 +1314,11 @@ private:
       case TileFn::Sum:
       case TileFn::Max:
       case TileFn::Min: {
-        auto args = bindArgs(id, c, fname, {"x", "axis", "keepdims"}, 1);
-        if (!args) return TV{};
-        TV x = checkExpr((*args)[0]);
-        if (!x.ok()) return TV{};
-        if (!isTileVal(x)) {
-          diags_.error(loc((*args)[0]), Diag::TileType, "`" + fname + "` reduces a tile, found `" + describe(x) + "`");
-          return TV{};
-        }
-        const Type& xt = types_.get(x.type);
-        if (types_.isTf32(xt.element)) return tf32Only(id);
-        std::vector<int64_t> shape = xt.shape;
-        std::vector<bool> reduced(shape.size(), false);
-        if ((*args)[1].valid()) {
-          TV axis = checkExpr((*args)[1]);
-          if (!axis.ok()) return TV{};
-          std::vector<int64_t> axes;
-          if (axis.k == TV::K::Const && axis.c.kind == ConstValue::Kind::Int) {
-            axes.push_back(axis.c.intValue);
-          } else if (axis.k == TV::K::Const && axis.c.kind == ConstValue::Kind::None) {
-            reduced.assign(shape.size(), true);
-          } else {
-            diags_.error(loc((*args)[1]), Diag::NotConstant, "the axis (an integer or None)");
-            return TV{};
-          }
-          for (int64_t a : axes) {
-            int64_t n = static_cast<int64_t>(shape.size());
-            if (a < -n || a >= n) {
-              diags_.error(loc((*args)[1]), Diag::TileShape,
-                           "axis " + std::to_string(a) + " is out of range for `" + describe(x) + "`");
-              return TV{};
-            }
-            reduced[static_cast<size_t>(a < 0 ? a + n : a)] = true;
-          }
-        } else {
-          reduced.assign(shape.size(), true);
-        }
-        bool keepdims = false;
-        if ((*args)[2].valid()) {
-          auto k = constInt((*args)[2], "`keepdims`");
-          if (!k) return TV{};
-          keepdims = *k != 0;
-        }
-        std::vector<int64_t> out;
-        for (size_t i = 0; i < shape.size(); ++i) {
-          if (!reduced[i]) {
-            out.push_back(shape[i]);
-          } else if (keepdims) {
-            out.push_back(1);
-          }
-        }
-        TypeId dtype = xt.element;
+        auto r = reduction(id, c, fname);
+        if (!r) return TV{};
+        TypeId dtype = elementOf(r->first.type);
         if (fn == TileFn::Sum && types_.isBool(dtype)) dtype = types_.int32();
-        return record(id, TV::value(types_.tile(dtype, out)));
+        return record(id, TV::value(types_.tile(dtype, r->second)));
       }
       case TileFn::Exp: case TileFn::Exp2: case TileFn::Log: case TileFn::Log2:
       case TileFn::Sqrt: case TileFn::Rsqrt: case TileFn::Tanh: case TileFn::Sin:
@@ -1437,7 +1389,7 @@ private:
       }
       case TileFn::Argmax:
       case TileFn::Argmin:
-        return checkArgReduce(id, c, fn, fname);
+        return checkArgReduce(id, c, fname);
       case TileFn::Reshape:
       case TileFn::Permute:
       case TileFn::Transpose:
@@ -2001,25 +1953,28 @@ private:
     return reduced;
   }
 
-  // ct.argmax / ct.argmin(x, axis=None, keepdims=False): int32 indices
-  // (row-major flat indices when axis is None), as NumPy.
-  TV checkArgReduce(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
-    (void)fn;
+  // A reduction's operand and result shape: `x` a tile (not tfloat32),
+  // `axis` None/absent or one constant axis, `keepdims` a constant.
+  std::optional<std::pair<TV, std::vector<int64_t>>> reduction(ExprId id, const ast::Call& c,
+                                                                const std::string& fname) {
     auto args = bindArgs(id, c, fname, {"x", "axis", "keepdims"}, 1);
-    if (!args) return TV{};
+    if (!args) return std::nullopt;
     TV x = checkExpr((*args)[0]);
-    if (!x.ok()) return TV{};
+    if (!x.ok()) return std::nullopt;
     if (!isTileVal(x)) {
       diags_.error(loc((*args)[0]), Diag::TileType, "`" + fname + "` reduces a tile, found `" + describe(x) + "`");
-      return TV{};
+      return std::nullopt;
     }
-    if (types_.isTf32(elementOf(x.type))) return tf32Only(id);
+    if (types_.isTf32(elementOf(x.type))) {
+      tf32Only(id);
+      return std::nullopt;
+    }
     auto reduced = reducedAxes((*args)[1], x);
-    if (!reduced) return TV{};
+    if (!reduced) return std::nullopt;
     bool keepdims = false;
     if ((*args)[2].valid()) {
       auto k = constInt((*args)[2], "`keepdims`");
-      if (!k) return TV{};
+      if (!k) return std::nullopt;
       keepdims = *k != 0;
     }
     const std::vector<int64_t>& shape = types_.get(x.type).shape;
@@ -2031,7 +1986,15 @@ private:
         out.push_back(1);
       }
     }
-    return record(id, TV::value(types_.tile(types_.int32(), out)));
+    return std::make_pair(x, out);
+  }
+
+  // ct.argmax / ct.argmin(x, axis=None, keepdims=False): int32 indices
+  // (row-major flat indices when axis is None), as NumPy.
+  TV checkArgReduce(ExprId id, const ast::Call& c, const std::string& fname) {
+    auto r = reduction(id, c, fname);
+    if (!r) return TV{};
+    return record(id, TV::value(types_.tile(types_.int32(), r->second)));
   }
 
   TV tf32Only(ExprId id) {
