@@ -936,7 +936,7 @@ private:
     auto shape = broadcastOf({l, r}, where);
     if (!shape) return TV{};
     auto operand = promote(l, r);
-    if (operand && types_.isTf32(*operand)) {
+    if (operand && types_.isTFloat32(*operand)) {
       tf32Only(where);
       return TV{};
     }
@@ -1328,7 +1328,7 @@ private:
         auto x = tileOrScalar((*args)[0]);
         if (!x) return TV{};
         TypeId dtype = x->k == TV::K::Const ? *weakType(x->c) : elementOf(x->type);
-        if (types_.isTf32(dtype)) return tf32Only(id);
+        if (types_.isTFloat32(dtype)) return tf32Only(id);
         if (fn != TileFn::Abs && !types_.isFloat(dtype)) dtype = types_.float32();
         if (types_.isBool(dtype)) dtype = types_.int32();
         inst_.opTypes[id.index] = dtype;
@@ -1923,7 +1923,7 @@ private:
     if (toInt) {
       dtype = types_.isInt(x.type) ? x.type : types_.int32();
     } else {
-      dtype = types_.isFloat(x.type) && !types_.isTf32(x.type) ? x.type : types_.float32();
+      dtype = types_.isFloat(x.type) && !types_.isTFloat32(x.type) ? x.type : types_.float32();
     }
     inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::Astype)};
     return record(id, TV::value(dtype));
@@ -1965,7 +1965,7 @@ private:
       diags_.error(loc((*args)[0]), Diag::TileType, "`" + fname + "` reduces a tile, found `" + describe(x) + "`");
       return std::nullopt;
     }
-    if (types_.isTf32(elementOf(x.type))) {
+    if (types_.isTFloat32(elementOf(x.type))) {
       tf32Only(id);
       return std::nullopt;
     }

@@ -116,7 +116,6 @@ public:
   TypeId pointer(TypeId pointee);
   // A tile of `element` (a number type) and `shape`.
   TypeId tile(TypeId element, std::vector<int64_t> shape);
-  bool isTf32(TypeId t) const { return isTFloat32(t); }
   TypeId uniTuple(TypeId element, unsigned count) {
     return tuple(std::vector<TypeId>(count, element));
   }

@@ -404,7 +404,7 @@ private:
     from = elementOf(from);
     to = elementOf(to);
     if (from == to) return v;
-    if (types_.isTf32(from) || types_.isTf32(to)) return convertTf32(v, from, to);
+    if (types_.isTFloat32(from) || types_.isTFloat32(to)) return convertTf32(v, from, to);
     const Type& f = types_.get(from);
     const Type& t = types_.get(to);
     llvm::Type* dst = llvmType(to);
@@ -1600,7 +1600,6 @@ private:
     // Operands in swizzled shared memory: from the pipeline, or staged here.
     unsigned bytes = types_.byteSize(in);
     uint64_t xBytes = static_cast<uint64_t>(rows * depth) * bytes;
-    uint64_t yBytes = static_cast<uint64_t>(depth * cols) * bytes;
     std::optional<SmemTile> xs = pipelined(x), ys = pipelined(y);
     if (!xs || !ys) {
       barrier();
@@ -1608,7 +1607,6 @@ private:
       if (!ys) ys = stageSwizzled(y, types_.tile(in, {depth, cols}), (xBytes + 127) / 128 * 128);
       barrier();
     }
-    (void)yBytes;
     Layout l = *mmaLayoutOf(accT);
     TypeId accE = types_.get(accT).element;
     // Accumulate in float32.
@@ -1693,7 +1691,6 @@ private:
   // shared memory, then waits for its group to finish.
   void wgmmaProduct(const SmemTile& a, const SmemTile& b, std::vector<llvm::Value*>& c, int64_t depth, int64_t n,
                     bool bf16) {
-    usesTensorCores_ = true;
     llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
     llvm::Value* group = b_.CreateLShr(warp, b_.getInt32(2));
     uint32_t rowBytes = static_cast<uint32_t>(a.cols * a.bytes);
@@ -2475,8 +2472,9 @@ private:
     // 359 against 329 TFLOP/s at 128x256x64).
     bool defer = wgmmaLoop && stages >= 3;
     uint64_t ahead = defer ? stages - 2 : stages - 1;
-    llvm::Value* ring = pipeRing(stages * stageBytes);
-    ringInUse_ = 0;
+    // The ring of stages is the scratch buffer's start; while the body is
+    // lowered, its other scratch uses come after it (ringInUse_).
+    llvm::Value* ring = scratch(stages * stageBytes);
     auto stageBase = [&](llvm::Value* index) {
       return b_.CreateGEP(b_.getInt8Ty(), ring, b_.CreateMul(index, b_.getInt32(static_cast<uint32_t>(stageBytes))));
     };
@@ -2565,13 +2563,6 @@ private:
     return true;
   }
 
-  // The ring of a pipelined loop: the start of the scratch buffer (nothing
-  // else uses the scratch buffer's start while the loop runs).
-  llvm::Value* pipeRing(uint64_t bytes) {
-    llvm::Value* base = scratch(bytes);
-    ringInUse_ = bytes;
-    return base;
-  }
 
   // --- helpers, tuples, shape operations, argmax/argmin (docs/TILE.md) ----
 
@@ -2989,7 +2980,7 @@ private:
   // float32 <-> tfloat32: rounding to 10 mantissa bits (cvt.rna.tf32.f32),
   // kept in a float register; tfloat32 to float32 is the same bits.
   llvm::Value* convertTf32(llvm::Value* v, TypeId from, TypeId to) {
-    if (types_.isTf32(from)) {
+    if (types_.isTFloat32(from)) {
       return convert(v, types_.float32(), to);
     }
     llvm::Value* f = convert(v, from, types_.float32());
