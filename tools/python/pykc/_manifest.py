@@ -5,6 +5,7 @@ Pure Python, no CUDA: everything here is testable on a machine without a GPU.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -18,6 +19,7 @@ SCALAR_DTYPES = frozenset(
     "float16 bfloat16 float32 float64 complex64 complex128".split())
 
 
+@functools.lru_cache(maxsize=None)
 def bfloat16_dtype():
     """The NumPy dtype standing for bfloat16 arrays (tile kernels, docs/TILE.md):
     ml_dtypes' bfloat16 when installed, else a 2-byte structured dtype with one field
