@@ -172,13 +172,11 @@ private:
           const auto& f = s.as<ast::For>();
           countTarget(f.target, 2);
           // Anything assigned in a loop body is assigned more than once.
-          size_t before = assigned_.size();
           std::map<std::string, int> saved = assigned_;
           countAssignments(ast_.list(f.body));
           for (auto& [name, n] : assigned_) {
             if (!saved.count(name) || saved[name] != n) n = 2;
           }
-          (void)before;
           break;
         }
         case StmtKind::If:
