@@ -2238,6 +2238,42 @@ private:
       b_.SetInsertPoint(async);
       int64_t chunks = t.rows * t.cols / perChunk;
       int64_t perRow = t.cols / perChunk;
+      // A tile wholly inside its array (every tile but the last along each
+      // axis; uniform across the CTA): no bounds checks, no zero fill, and
+      // the addresses a fixed step apart (docs/TILE.md, "Matrix products").
+      if (threads_ % perRow == 0) {
+        llvm::Value* inside = b_.CreateAnd(
+            active, b_.CreateAnd(b_.CreateICmpSLE(b_.CreateAdd(row0, b_.getInt64(t.rows)), arr.shape[0]),
+                                 b_.CreateICmpSLE(b_.CreateAdd(col0, b_.getInt64(t.cols)), arr.shape[1])));
+        auto* whole = llvm::BasicBlock::Create(context_, "pipe.whole", function_);
+        auto* edge = llvm::BasicBlock::Create(context_, "pipe.edge", function_);
+        b_.CreateCondBr(inside, whole, edge);
+        b_.SetInsertPoint(whole);
+        llvm::Value* r = b_.CreateUDiv(tid_, b_.getInt32(static_cast<uint32_t>(perRow)));
+        llvm::Value* cc = b_.CreateURem(tid_, b_.getInt32(static_cast<uint32_t>(perRow)));
+        llvm::Value* first = b_.CreateAdd(b_.CreateMul(b_.CreateAdd(row0, b_.CreateZExt(r, b_.getInt64Ty())), arr.strides[0]),
+                                          b_.CreateAdd(col0, b_.CreateZExt(b_.CreateMul(cc, b_.getInt32(perChunk)), b_.getInt64Ty())));
+        llvm::Value* src = b_.CreateAddrSpaceCast(b_.CreateGEP(llvmType(e), arr.data, first),
+                                                  llvm::PointerType::get(context_, 1));
+        uint32_t rowsPerPass = static_cast<uint32_t>(threads_ / perRow);
+        llvm::Value* pass = b_.CreateMul(arr.strides[0], b_.getInt64(rowsPerPass));
+        for (int64_t base = 0; base < chunks; base += threads_) {
+          auto body = [&] {
+            llvm::Value* rr = b_.CreateAdd(r, b_.getInt32(static_cast<uint32_t>(base / perRow)));
+            llvm::Value* dst = b_.CreateGEP(b_.getInt8Ty(), t.base, smemOffset(t, rr, cc));
+            b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16), {dst, src});
+          };
+          if (base + threads_ <= chunks) {
+            body();
+          } else {
+            guarded(b_.CreateICmpULT(b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(base)), tid_),
+                                     b_.getInt32(static_cast<uint32_t>(chunks))), body);
+          }
+          if (base + threads_ < chunks) src = b_.CreateGEP(llvmType(e), src, pass);
+        }
+        b_.CreateBr(done);
+        b_.SetInsertPoint(edge);
+      }
       for (int64_t base = 0; base < chunks; base += threads_) {
         llvm::Value* q = b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(base)), tid_);
         auto body = [&] {
@@ -2465,11 +2501,7 @@ private:
     bool wgmmaLoop = wgmma_ && std::any_of(pipes.begin(), pipes.end(), [](const PipeLoad& p) {
       return p.format == SmemFormat::MNMajor128;
     });
-    // One wgmma group stays in flight across iterations. ptxas then serialises
-    // the wgmmas of a group (C7514: the loop's register copies read the
-    // accumulators while the group runs), yet this measured faster on the H200
-    // than waiting for each group in its own iteration (docs/BENCHMARKS.md:
-    // 359 against 329 TFLOP/s at 128x256x64).
+    // One wgmma group stays in flight across iterations (docs/BENCHMARKS.md).
     bool defer = wgmmaLoop && stages >= 3;
     uint64_t ahead = defer ? stages - 2 : stages - 1;
     // The ring of stages is the scratch buffer's start; while the body is
@@ -2555,11 +2587,14 @@ private:
       ringInUse_ = 0;
       if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
       b_.SetInsertPoint(done);
+      // The group left in flight ends on this version's own exit: waiting
+      // where the versions join lets ptxas see the other version's
+      // accumulator copies inside the group and serialise every wgmma (C7514).
+      if (defer) asmStatement("wgmma.wait_group.sync.aligned 0;");
       b_.CreateBr(join);
     }
     b_.SetInsertPoint(join);
     b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group), {b_.getInt32(0)});
-    if (defer) asmStatement("wgmma.wait_group.sync.aligned 0;");
     return true;
   }
 

@@ -6,11 +6,12 @@ Runs on the GPU machine, on the output of
 (what tests/gpu/build_artifacts.sh ROOT writes), or of bench/gpu/tile_matmul_kernels.py
 compiled per tile shape into ROOT/mm_<tm>x<tn>x<tk> (`--const tm=.. --const tn=.. --const tk=..`):
 
-    python3 bench/gpu/tile_matmul.py ROOT [--size 4096] [--reps 30] [--folders a,b]
+    python3 bench/gpu/tile_matmul.py ROOT [--size 4096] [--reps 10] [--batch 10] [--rounds 3] [--folders a,b]
 
 C = A @ B with A, B, C bfloat16 (float32 accumulation), M = N = K = --size. Each
 implementation's result is checked against cuBLAS's before timing. Times are medians of
---reps launches (CUDA events) after warm-up; prints JSON with TFLOP/s and the ratio to
+--reps batches of --batch launches queued back to back (CUDA events) after warm-up,
+in --rounds interleaved rounds (median of the rounds); prints JSON with TFLOP/s and the ratio to
 cuBLAS. Triton's kernel is the one of its matmul tutorial (grouped ordering, autotuned
 over the tutorial's CUDA configurations).
 """
@@ -28,18 +29,19 @@ import torch  # noqa: E402
 import pykc  # noqa: E402
 
 
-def timed(fn, reps):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
+def timed(fn, reps, batch):
+    """Median seconds per launch over `reps` batches of `batch` launches queued back to
+    back between two events (the Python launcher's overhead then overlaps the GPU's
+    work instead of being counted as GPU time)."""
     times = []
     for _ in range(reps):
         start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        fn()
+        for _ in range(batch):
+            fn()
         stop.record()
         stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1e-3)
+        times.append(start.elapsed_time(stop) * 1e-3 / batch)
     return statistics.median(times)
 
 
@@ -103,7 +105,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("root")
     ap.add_argument("--size", type=int, default=4096)
-    ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("--reps", type=int, default=10, help="batches per round")
+    ap.add_argument("--batch", type=int, default=10, help="launches per timed batch")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="rounds over all implementations (interleaved; the median is reported)")
     ap.add_argument("--folders", default="tile_mma_kernels",
                     help="comma-separated compiled folders under ROOT holding matmul_sample")
     a = ap.parse_args()
@@ -114,6 +119,7 @@ def main():
     flops = 2.0 * n * n * n
     ref = torch.matmul(A, B)
     results = []
+    timers = []
 
     def record(name, fn, out, **extra):
         out.fill_(float("nan"))
@@ -123,27 +129,39 @@ def main():
         ok = err < 2e-2
         entry = {"impl": name, "max_rel_err": err, "correct": ok, **extra}
         if ok:
-            s = timed(fn, a.reps)
-            entry.update(seconds=s, tflops=round(flops / s / 1e12, 1))
+            for _ in range(3):
+                fn()
+            timers.append((entry, fn))
         results.append(entry)
 
     C = torch.empty_like(ref)
     record("cublas (torch.matmul)", lambda: torch.matmul(A, B, out=C), C)
     for folder in a.folders.split(","):
         mod = pykc.load(os.path.join(a.root, folder))
-        # Folders named mm_<tm>x<tn>x<tk> hold --const variants; others the defaults.
+        # Folders named mm_<tm>x<tn>x<tk>[_label] hold --const variants; others the defaults.
         tm, tn, tk = 128, 128, 32
         if folder.startswith("mm_"):
-            tm, tn, tk = (int(x) for x in folder[3:].split("x"))
+            tm, tn, tk = (int(x) for x in folder[3:].split("_")[0].split("x"))
         grid = (((n + tm - 1) // tm) * ((n + tn - 1) // tn),)
         stream = torch.cuda.current_stream()
         record(f"pykc {folder} ({tm}x{tn}x{tk})",
-               lambda: pykc.launch(stream, grid, mod["matmul_sample"], (A, B, C, tm, tn, tk)), C)
+               lambda k=mod["matmul_sample"], g=grid, c=(tm, tn, tk): pykc.launch(stream, g, k, (A, B, C, *c)), C)
     try:
         tr = triton_matmul()
         record("triton tutorial (autotuned)", lambda: tr(A, B, C), C)
     except Exception as e:  # noqa: BLE001
         results.append({"impl": "triton tutorial", "error": f"{type(e).__name__}: {e}"})
+    # Rounds over every implementation in turn, so that clock and temperature drift
+    # reach all of them alike; each round's figure is a median over --reps batches.
+    for _ in range(a.rounds):
+        for entry, fn in timers:
+            entry.setdefault("round_seconds", []).append(timed(fn, a.reps, a.batch))
+    for entry, _ in timers:
+        if "round_seconds" not in entry:  # --rounds 0: checked, not timed (for profilers)
+            continue
+        s = statistics.median(entry["round_seconds"])
+        entry.update(seconds=s, tflops=round(flops / s / 1e12, 1),
+                     round_tflops=[round(flops / x / 1e12, 1) for x in entry.pop("round_seconds")])
     base = next((r for r in results if r["impl"].startswith("cublas") and "seconds" in r), None)
     for r in results:
         if base and "seconds" in r:
