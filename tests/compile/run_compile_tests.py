@@ -9,6 +9,8 @@ its comments:
     # PTX-IN NAME: REGEX          matches inside the body of the entry whose symbol
     # PTX-NOT-IN NAME: REGEX        starts with NAME + "__" (NAME alone: the kernel)
     # LL: REGEX / # LL-NOT: REGEX  the lowered LLVM IR (before optimisation)
+    # PTXAS-NOT: REGEX            matches nowhere in `ptxas -v`'s log of the PTX (its
+    #                               info lines and warnings, e.g. C7514 serialisation)
     # MANIFEST: PYTHON-EXPR       true for `m`, the parsed manifest.json
     # FILES: NAME NAME ...        these files exist in the output folder
 
@@ -24,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-DIRECTIVE = re.compile(r"^\s*# (ARGS|PTX|PTX-NOT|PTX-IN|PTX-NOT-IN|LL|LL-NOT|MANIFEST|FILES)"
+DIRECTIVE = re.compile(r"^\s*# (ARGS|PTX|PTX-NOT|PTX-IN|PTX-NOT-IN|PTXAS-NOT|LL|LL-NOT|MANIFEST|FILES)"
                        r"(?: ([A-Za-z_0-9]+))?: (.*)$")
 
 
@@ -35,6 +37,18 @@ def entry_body(ptx, name):
     start = m.start()
     end = ptx.find("\n}\n", start)
     return ptx[start:end if end >= 0 else len(ptx)]
+
+
+def ptxas_log(ptx_path):
+    """`ptxas -v` on a PTX file (the arch from its .target line): its whole log."""
+    ptx = open(ptx_path).read()
+    arch = re.search(r"^\.target (\w+)", ptx, re.M).group(1)
+    ptxas = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas")
+    p = subprocess.run([ptxas, "-arch=" + arch, "-v", ptx_path, "-o", os.devnull],
+                       capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        raise RuntimeError(f"ptxas failed on {ptx_path}:\n{p.stderr}")
+    return p.stdout + p.stderr
 
 
 def compile_once(pykc, path, args, out, jobs):
@@ -87,6 +101,10 @@ def run_test(pykc, path):
                 found = re.search(value, body, re.M) is not None
                 if found != (kind == "PTX-IN"):
                     problems.append(f"{kind} {name}: {value!r} {'found' if found else 'not found'}")
+            elif kind == "PTXAS-NOT":
+                log = ptxas_log(ptxs[0])
+                if re.search(value, log, re.M):
+                    problems.append(f"PTXAS-NOT: {value!r} found in ptxas's log:\n{log}")
             elif kind == "MANIFEST":
                 if not eval(value, {"m": manifest}):
                     problems.append(f"MANIFEST: {value!r} is false")

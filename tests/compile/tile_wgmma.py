@@ -8,6 +8,11 @@
 # PTX: wgmma\.commit_group\.sync\.aligned
 # PTX: fence\.proxy\.async\.shared::cta
 # PTX: cp\.async\.cg\.shared\.global
+# Whole tiles copy without a source size (no bounds checks), edge tiles with one:
+# PTX: cp\.async\.cg\.shared\.global \[%rd\d+\], \[%rd\d+\], 16;
+# PTX: cp\.async\.cg\.shared\.global \[%rd\d+\], \[%rd\d+\], 16, %r\d+;
+# The group in flight ends on each loop version's exit, so ptxas does not serialise:
+# PTXAS-NOT: C7514
 # PTX: \.extern \.shared \.align 16 \.b8 \w+__tile_dynamic\[\]
 # PTX-NOT: mma\.sync\.aligned\.m16n8k16
 # MANIFEST: m["kernels"][0]["tile"]["block"] == [256, 1, 1]
