@@ -2177,6 +2177,9 @@ private:
   }
 
   static constexpr uint64_t kStaticShared = 48 * 1024;
+  // Stages of a pipelined loop, at most: 6 measured 5-10 % faster than 4 where
+  // shared memory allows more (docs/BENCHMARKS.md, session 4), 8 no better.
+  static constexpr uint64_t kMaxStages = 6;
 
   // Shared memory the products of loop `f` need for operands the pipeline does
   // not hold (staged per product, after the ring).
@@ -2496,7 +2499,7 @@ private:
     uint64_t budget = twoCtas_ ? std::max<uint64_t>(kStaticShared, std::min<uint64_t>(maxShared_, (maxShared_ + 1024) / 2 - 2048))
                                : maxShared_ - 2048;
     uint64_t staged = stagedBytes(f, pipes);
-    uint64_t stages = staged >= budget ? 0 : std::min<uint64_t>(4, (budget - staged) / stageBytes);
+    uint64_t stages = staged >= budget ? 0 : std::min<uint64_t>(kMaxStages, (budget - staged) / stageBytes);
     if (stages < 2) return false;
     bool wgmmaLoop = wgmma_ && std::any_of(pipes.begin(), pipes.end(), [](const PipeLoad& p) {
       return p.format == SmemFormat::MNMajor128;
