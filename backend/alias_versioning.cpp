@@ -80,21 +80,27 @@ struct Access {
   bool store;
 };
 
-// Some loop holds a tagged store to one array and a tagged load from
-// another.
+// Some innermost loop of at most kAliasVersioningMaxLoopSize instructions
+// holds a tagged store to one array and a tagged load from another.
 bool loopMixesArrays(const llvm::LoopInfo& loops, const std::vector<Access>& accesses) {
   llvm::DenseMap<const llvm::BasicBlock*, std::vector<const Access*>> byBlock;
   for (const Access& access : accesses) byBlock[access.instruction->getParent()].push_back(&access);
   for (const llvm::Loop* loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost()) continue;
     uint64_t stored = 0;
     uint64_t loaded = 0;
+    size_t size = 0;
     for (const llvm::BasicBlock* block : loop->blocks()) {
+      for (const llvm::Instruction& instruction : *block) {
+        if (!llvm::isa<llvm::PHINode>(instruction) && !instruction.isDebugOrPseudoInst()) ++size;
+      }
       auto it = byBlock.find(block);
       if (it == byBlock.end()) continue;
       for (const Access* access : it->second) {
         (access->store ? stored : loaded) |= uint64_t{1} << access->array;
       }
     }
+    if (size > kAliasVersioningMaxLoopSize) continue;
     for (unsigned s = 0; s < 64; ++s) {
       if ((stored >> s & 1) != 0 && (loaded & ~(uint64_t{1} << s)) != 0) return true;
     }

@@ -4,6 +4,8 @@
 // the arrays' byte ranges (optimize.cpp adds it after inlining).
 #include <llvm/IR/PassManager.h>
 
+#include "backend/read_loop_unroll.h"
+
 namespace llvm {
 class Function;
 }  // namespace llvm
@@ -16,7 +18,8 @@ namespace backend {
 //     (non-volatile, non-atomic) load or store whose address is based on A's
 //     data pointer alone (getUnderlyingObjects); atomics, calls and anything
 //     else stay untagged, and so may alias everything, as before;
-//   - the kernel is versioned when some loop holds a tagged store to one
+//   - the kernel is versioned when some innermost loop of at most
+//     kAliasVersioningMaxLoopSize instructions holds a tagged store to one
 //     array and a tagged load from another (where the order of a load and
 //     an earlier store decides how many loads a thread has in flight), it
 //     tags at most kAliasVersioningMaxArrays arrays and has at most
@@ -46,5 +49,9 @@ private:
 
 inline constexpr unsigned kAliasVersioningMaxArrays = 8;
 inline constexpr unsigned kAliasVersioningMaxSize = 4000;
+// The loops worth a second body: those the read-only loop unroller would
+// also take by size (read_loop_unroll.h); larger ones gain nothing from
+// loads moving across iterations and would only double the code.
+inline constexpr unsigned kAliasVersioningMaxLoopSize = kReadLoopMaxSize;
 
 }  // namespace backend

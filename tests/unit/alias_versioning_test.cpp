@@ -24,7 +24,9 @@ namespace {
 // `for i in range(tid, n, ntid): BODY` over float arrays x, y and out (1-d,
 // parameters ptr, shape, stride each); BODY may use %px, %py, %pq (the
 // element pointers). RECORD is the `!pykc.arrays` node list.
-std::string kernel(const std::string& body, const std::string& record = "!0") {
+// PROLOGUE goes into the entry block, before the loop.
+std::string kernel(const std::string& body, const std::string& record = "!0",
+                   const std::string& prologue = "") {
   return R"(
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -35,6 +37,7 @@ define ptx_kernel void @k(ptr %x, i64 %xn, i64 %xs, ptr %y, i64 %yn, i64 %ys, pt
          record + R"( {
 entry:
   %a = alloca float, align 4
+)" + prologue + R"(
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %tid = zext i32 %t to i64
   %s = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
@@ -194,13 +197,20 @@ TEST_F(AliasVersioningTest, OffOrBadRecordsOnlyRemoveTheRecord) {
   EXPECT_FALSE(versioned(*run(kernel(kSaxpy, "!21"))));
 }
 
-TEST_F(AliasVersioningTest, CapsTheSize) {
-  // kAliasVersioningMaxSize instructions more in the loop.
-  std::string big(kSaxpy);
+TEST_F(AliasVersioningTest, CapsTheKernelAndLoopSizes) {
+  // kAliasVersioningMaxSize instructions more before the loop.
+  std::string big;
   for (unsigned i = 0; i < backend::kAliasVersioningMaxSize; ++i) {
-    big += "  %f" + std::to_string(i) + " = fadd float %v, 1.0\n";
+    big += "  %f" + std::to_string(i) + " = fadd float 1.0, 2.0\n";
   }
-  EXPECT_FALSE(versioned(*run(kernel(big))));
+  EXPECT_FALSE(versioned(*run(kernel(kSaxpy, "!0", big))));
+  // A loop longer than kAliasVersioningMaxLoopSize (black_scholes' has
+  // about 260 instructions): its loads are not worth a second body.
+  std::string longLoop(kSaxpy);
+  for (unsigned i = 0; i < backend::kAliasVersioningMaxLoopSize; ++i) {
+    longLoop += "  %g" + std::to_string(i) + " = fadd float %v, 1.0\n";
+  }
+  EXPECT_FALSE(versioned(*run(kernel(longLoop))));
   EXPECT_TRUE(versioned(*run(kernel(kSaxpy))));
 }
 
