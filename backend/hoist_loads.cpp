@@ -2,6 +2,8 @@
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/AliasAnalysis.h>
+#include <llvm/Analysis/MemoryLocation.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/Function.h>
@@ -25,6 +27,18 @@ bool isGlobalOrGenericLoad(const llvm::Instruction& instruction) {
 bool isBarrier(const llvm::Instruction& instruction) {
   return instruction.mayWriteToMemory() || instruction.mayHaveSideEffects() ||
          !instruction.willReturn();
+}
+
+// A plain store in an alias-versioned body (`!alias.scope`,
+// backend/alias_versioning.h): loads that alias analysis proves apart from it
+// may move above it.
+llvm::StoreInst* scopedStore(llvm::Instruction& instruction) {
+  auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
+  if (store == nullptr || !store->isSimple() ||
+      store->getMetadata(llvm::LLVMContext::MD_alias_scope) == nullptr) {
+    return nullptr;
+  }
+  return store;
 }
 
 // The first instruction after `anchor`, or after the PHIs when it is null.
@@ -69,29 +83,49 @@ llvm::Instruction* moveUp(llvm::Instruction& instruction, llvm::Instruction* anc
   return anchor;
 }
 
-bool hoistLoadsInBlock(llvm::BasicBlock& block) {
+// `aliases` gives alias analysis, asked for only where a scoped store is met.
+bool hoistLoadsInBlock(llvm::BasicBlock& block, llvm::function_ref<llvm::AAResults&()> aliases) {
   bool changed = false;
   // Loads go right after `anchor`: the last barrier or the last instruction
-  // placed (null: after the PHIs); `pending` holds what comes after it.
+  // placed (null: after the PHIs); `pending` holds what comes after it, and
+  // `stores` the scoped stores among it, in order.
   llvm::Instruction* anchor = nullptr;
   llvm::SmallPtrSet<llvm::Instruction*, 32> pending;
+  llvm::SmallVector<llvm::StoreInst*, 8> stores;
   llvm::SmallVector<llvm::Instruction*, 32> order;
   for (llvm::Instruction& i : llvm::make_range(block.getFirstInsertionPt(), block.end())) {
     pending.insert(&i);
     order.push_back(&i);
   }
+  // Makes `to` the anchor: nothing moves above it any more.
+  auto anchorAt = [&](llvm::Instruction* to) {
+    for (llvm::Instruction* i = frontier(block, anchor); i != to; i = i->getNextNode()) {
+      pending.erase(i);
+    }
+    pending.erase(to);
+    anchor = to;
+  };
   for (llvm::Instruction* instruction : order) {
     if (instruction->isTerminator()) break;
+    if (llvm::StoreInst* store = scopedStore(*instruction)) {
+      stores.push_back(store);
+      continue;
+    }
     if (isBarrier(*instruction)) {
-      // Nothing moves above it: it becomes the anchor.
-      for (llvm::Instruction* i = frontier(block, anchor); i != instruction; i = i->getNextNode()) {
-        pending.erase(i);
-      }
-      pending.erase(instruction);
-      anchor = instruction;
+      anchorAt(instruction);
+      stores.clear();
       continue;
     }
     if (!isGlobalOrGenericLoad(*instruction)) continue;
+    // The load stays below the last store that may write what it reads.
+    auto* load = llvm::cast<llvm::LoadInst>(instruction);
+    llvm::MemoryLocation read = llvm::MemoryLocation::get(load);
+    for (size_t s = stores.size(); s-- > 0;) {
+      if (aliases().isNoAlias(llvm::MemoryLocation::get(stores[s]), read)) continue;
+      anchorAt(stores[s]);
+      stores.erase(stores.begin(), stores.begin() + static_cast<std::ptrdiff_t>(s) + 1);
+      break;
+    }
     if (frontier(block, anchor) == instruction) {
       pending.erase(instruction);
       anchor = instruction;
@@ -109,9 +143,12 @@ bool hoistLoadsInBlock(llvm::BasicBlock& block) {
 }  // namespace
 
 llvm::PreservedAnalyses HoistLoadsPass::run(llvm::Function& function,
-                                            llvm::FunctionAnalysisManager&) {
+                                            llvm::FunctionAnalysisManager& analyses) {
+  auto aliases = [&]() -> llvm::AAResults& {
+    return analyses.getResult<llvm::AAManager>(function);
+  };
   bool changed = false;
-  for (llvm::BasicBlock& block : function) changed |= hoistLoadsInBlock(block);
+  for (llvm::BasicBlock& block : function) changed |= hoistLoadsInBlock(block, aliases);
   if (!changed) return llvm::PreservedAnalyses::all();
   llvm::PreservedAnalyses kept;
   kept.preserveSet<llvm::CFGAnalyses>();

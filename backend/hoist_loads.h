@@ -15,7 +15,10 @@ namespace backend {
 // memory up within its block, to just after the last earlier instruction that
 // may write memory or has other side effects (or after the PHIs), together
 // with the side-effect-free instructions of the same block that compute its
-// address. Loads keep their order among themselves.
+// address. Loads keep their order among themselves. Plain stores of an
+// alias-versioned body (`!alias.scope`, backend/alias_versioning.h) are no
+// such instruction for the loads alias analysis proves apart from them: an
+// unrolled no-alias grid-stride loop issues all its loads before its stores.
 // Why: ptxas schedules within straight-line code, and long-latency
 // expansions such as `sqrt.rn.f64` and `div.rn.f64` become branches and
 // slow-path calls in SASS that no load moves across. In black_scholes the

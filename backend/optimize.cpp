@@ -29,10 +29,12 @@
 
 #include <string>
 
+#include "backend/alias_versioning.h"
 #include "backend/hoist_loads.h"
 #include "backend/options.h"
 #include "backend/read_loop_unroll.h"
 #include "backend/target.h"
+#include "lowering/array_params.h"
 
 #ifndef PYKC_LIBDEVICE_PATH
 #error "PYKC_LIBDEVICE_PATH must be defined by backend/CMakeLists.txt"
@@ -233,7 +235,8 @@ llvm::OptimizationLevel passLevel(unsigned optLevel) {
   }
 }
 
-void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned optLevel) {
+void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned optLevel,
+                 bool aliasVersioning) {
   llvm::LoopAnalysisManager loopAnalyses;
   llvm::FunctionAnalysisManager functionAnalyses;
   llvm::CGSCCAnalysisManager cgsccAnalyses;
@@ -245,6 +248,14 @@ void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned op
   builder.registerLoopAnalyses(loopAnalyses);
   builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses, moduleAnalyses);
   llvm::OptimizationLevel level = passLevel(optLevel);
+  // After inlining (accesses inside device functions are the kernel's), before
+  // the loop passes of the optimisation pipeline (which then see the no-alias
+  // body). At -O0 it only removes lowering's record.
+  builder.registerOptimizerEarlyEPCallback(
+      [aliasVersioning](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
+        bool enabled = aliasVersioning && level != llvm::OptimizationLevel::O0;
+        passes.addPass(llvm::createModuleToFunctionPassAdaptor(AliasVersioningPass(enabled)));
+      });
   // Before LoopUnrollPass, after inlining (libdevice bodies count towards a
   // loop's size).
   builder.registerVectorizerStartEPCallback(
@@ -393,7 +404,11 @@ llvm::Error optimizeModule(llvm::Module& module, llvm::TargetMachine& machine,
     // `pykc_error` (debug=True kernels) stays visible: launchers read it by name.
     return (function != nullptr && kernels.contains(function)) || value.getName() == "pykc_error";
   });
-  runPipeline(module, machine, options.optLevel);
+  runPipeline(module, machine, options.optLevel, options.aliasVersioning);
+  // Where no pipeline removed lowering's record (it means nothing to codegen).
+  for (llvm::Function& function : module) {
+    function.setMetadata(lowering::kArrayParamsMetadata, nullptr);
+  }
   return llvm::Error::success();
 }
 

@@ -24,6 +24,11 @@ struct CodegenOptions {
   bool lineInfo = false;
   // Keep full debug information (nvcc's -G); implies lineInfo.
   bool debug = false;
+  // Version kernels whose loops store to one array argument and load from
+  // another: a run-time check of the arrays' byte ranges picks a body in
+  // which they do not alias (backend/alias_versioning.h; docs/compile.md).
+  // `--no-alias-versioning` turns it off.
+  bool aliasVersioning = true;
   // libdevice bitcode; empty means the one found at build time
   // (`$CUDA/nvvm/libdevice/libdevice.10.bc`).
   std::string libdevicePath;

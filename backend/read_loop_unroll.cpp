@@ -1,6 +1,8 @@
 #include "backend/read_loop_unroll.h"
 
+#include <llvm/Analysis/AliasAnalysis.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/MemoryLocation.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/ValueTracking.h>
@@ -47,8 +49,20 @@ bool writesOnlySharedMemory(const llvm::Instruction& instruction) {
   return pointer != nullptr && addressSpaceOf(pointer) == 3;
 }
 
+// A plain store in an alias-versioned body (backend/alias_versioning.h):
+// it carries `!alias.scope`, so scoped no-alias analysis may prove that the
+// loop's loads do not read what it writes.
+const llvm::StoreInst* scopedStore(const llvm::Instruction& instruction) {
+  const auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
+  if (store == nullptr || !store->isSimple() ||
+      store->getMetadata(llvm::LLVMContext::MD_alias_scope) == nullptr) {
+    return nullptr;
+  }
+  return store;
+}
+
 // True when `loop` is one ReadLoopUnrollPass marks (see the header).
-bool wantsUnroll(llvm::Loop& loop, llvm::ScalarEvolution& scev) {
+bool wantsUnroll(llvm::Loop& loop, llvm::ScalarEvolution& scev, llvm::AAResults& aliases) {
   if (!loop.isInnermost() || loop.getLoopLatch() == nullptr) return false;
   if (llvm::findOptionMDForLoop(&loop, "llvm.loop.unroll.count") != nullptr ||
       llvm::findOptionMDForLoop(&loop, "llvm.loop.unroll.disable") != nullptr ||
@@ -67,13 +81,16 @@ bool wantsUnroll(llvm::Loop& loop, llvm::ScalarEvolution& scev) {
   });
   if (!dividesByStride) return false;
   unsigned size = 0;
-  unsigned loads = 0;
+  llvm::SmallVector<const llvm::LoadInst*, 8> loads;
+  llvm::SmallVector<const llvm::StoreInst*, 4> stores;
   for (const llvm::BasicBlock* block : loop.blocks()) {
     for (const llvm::Instruction& instruction : *block) {
       if (llvm::isa<llvm::PHINode>(instruction) || instruction.isDebugOrPseudoInst()) continue;
       ++size;
-      if ((instruction.mayWriteToMemory() || instruction.mayHaveSideEffects()) &&
-          !writesOnlySharedMemory(instruction)) {
+      if (const llvm::StoreInst* store = scopedStore(instruction)) {
+        stores.push_back(store);
+      } else if ((instruction.mayWriteToMemory() || instruction.mayHaveSideEffects()) &&
+                 !writesOnlySharedMemory(instruction)) {
         return false;
       }
       if (const auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction);
@@ -82,11 +99,24 @@ bool wantsUnroll(llvm::Loop& loop, llvm::ScalarEvolution& scev) {
       }
       if (const auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
           load != nullptr && !load->isVolatile() && isGlobalOrGeneric(load->getPointerOperand())) {
-        ++loads;
+        loads.push_back(load);
       }
     }
   }
-  return loads > 0 && size <= kReadLoopMaxSize;
+  if (loads.empty() || size > kReadLoopMaxSize) return false;
+  // Each store must be apart from every load in any iteration (hence
+  // locations of unknown size around the pointers), or the next element's
+  // loads would still wait for this element's store.
+  for (const llvm::StoreInst* store : stores) {
+    auto written = llvm::MemoryLocation::getBeforeOrAfter(store->getPointerOperand(),
+                                                           store->getAAMetadata());
+    for (const llvm::LoadInst* load : loads) {
+      auto read = llvm::MemoryLocation::getBeforeOrAfter(load->getPointerOperand(),
+                                                          load->getAAMetadata());
+      if (!aliases.isNoAlias(written, read)) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -96,10 +126,11 @@ llvm::PreservedAnalyses ReadLoopUnrollPass::run(llvm::Function& function,
   if (function.isDeclaration()) return llvm::PreservedAnalyses::all();
   llvm::LoopInfo& loops = analyses.getResult<llvm::LoopAnalysis>(function);
   llvm::ScalarEvolution& scev = analyses.getResult<llvm::ScalarEvolutionAnalysis>(function);
+  llvm::AAResults& aliases = analyses.getResult<llvm::AAManager>(function);
   llvm::LLVMContext& context = function.getContext();
   // Preorder: a deterministic order (the metadata is per loop anyway).
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
-    if (!wantsUnroll(*loop, scev)) continue;
+    if (!wantsUnroll(*loop, scev, aliases)) continue;
     llvm::Metadata* count[] = {
         llvm::MDString::get(context, "llvm.loop.unroll.count"),
         llvm::ConstantAsMetadata::get(

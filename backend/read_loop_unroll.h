@@ -17,7 +17,11 @@ namespace backend {
 //   - loads from global or generic memory, writes no memory but shared
 //     memory (stores and atomics), has no other side effects and no
 //     convergent calls (reductions such as softmax's max and sum of exp, a
-//     histogram's shared-memory atomics), and
+//     histogram's shared-memory atomics) -- or also has plain stores in an
+//     alias-versioned body (`!alias.scope`, backend/alias_versioning.h) that
+//     alias analysis proves apart from every load of the loop in any
+//     iteration (saxpy's grid-stride loop when its arrays do not overlap),
+//     and
 //   - is at most kReadLoopMaxSize instructions long.
 // Why: NVPTX's unrolling preferences allow runtime unrolling, but LLVM
 // refuses it when the trip count needs a division ((n - tid) / stride):
@@ -26,7 +30,8 @@ namespace backend {
 // read-only loops: where the loop also stores, a load of the next element
 // may not move above the store of this one (numba's arrays may alias), so an
 // unrolled body still has one load in flight and only costs registers
-// (docs/BENCHMARKS.md, GPU run 4). Leaves loops that already carry unroll
+// (docs/BENCHMARKS.md, GPU run 4); in a no-alias body the loads may move
+// (HoistLoadsPass moves them). Leaves loops that already carry unroll
 // metadata alone.
 class ReadLoopUnrollPass : public llvm::PassInfoMixin<ReadLoopUnrollPass> {
 public:

@@ -26,6 +26,7 @@
 #include "frontend/ast.h"
 #include "frontend/source.h"
 #include "frontend/typed_module.h"
+#include "lowering/array_params.h"
 #include "lowering/complex_math.h"
 #include "lowering/cache_hints.h"
 #include "lowering/libdevice_calls.h"
@@ -235,6 +236,9 @@ public:
 private:
   void declare();
   void appendParams(TypeId t, std::vector<llvm::Type*>& params);
+  // Leaves lowering/array_params.h's record of `inst`'s array parameters on
+  // `f` (nothing when it takes no array).
+  void recordArrayParams(const FunctionInstance& inst, llvm::Function* f);
 
   const Ast& ast_;
   const TypedModule& typed_;
@@ -369,6 +373,7 @@ void ModuleLowering::declare() {
     } else if (fn.options.forceinline) {
       f->addFnAttr(llvm::Attribute::AlwaysInline);
     }
+    if (inst.isKernel && !inst.tile) recordArrayParams(inst, f);
     // Name the parameters after the Python ones (readable IR and PTX).
     unsigned k = 0;
     for (size_t p = 0; p < inst.argTypes.size() && p < fn.params.size(); ++p) {
@@ -384,6 +389,36 @@ void ModuleLowering::declare() {
       }
     }
     functions_.push_back(f);
+  }
+}
+
+void ModuleLowering::recordArrayParams(const FunctionInstance& inst, llvm::Function* f) {
+  llvm::Type* i32 = llvm::Type::getInt32Ty(context_);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(context_);
+  const llvm::DataLayout& layout = module_->getDataLayout();
+  std::vector<llvm::Metadata*> arrays;
+  unsigned param = 0;
+  std::function<void(TypeId)> visit = [&](TypeId id) {
+    const Type& t = types().get(id);
+    if (t.kind == TypeKind::Array) {
+      uint64_t itemsize = layout.getTypeAllocSize(memoryType(t.element));
+      llvm::Metadata* fields[] = {
+          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, param)),
+          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, t.ndim)),
+          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i64, itemsize))};
+      arrays.push_back(llvm::MDNode::get(context_, fields));
+    }
+    if (t.kind == TypeKind::Tuple) {
+      for (TypeId e : std::vector<TypeId>(t.elements)) visit(e);
+      return;
+    }
+    std::vector<llvm::Type*> flat;
+    appendParams(id, flat);
+    param += static_cast<unsigned>(flat.size());
+  };
+  for (TypeId a : inst.argTypes) visit(a);
+  if (!arrays.empty()) {
+    f->setMetadata(kArrayParamsMetadata, llvm::MDNode::get(context_, arrays));
   }
 }
 

@@ -135,6 +135,7 @@ cache::KeyBuilder cacheKeyBuilder(const Compilation& compilation, uint32_t insta
   key.add("maxrregcount", static_cast<std::int64_t>(codegen.maxRegisters));
   key.add("lineinfo", static_cast<std::int64_t>(codegen.lineInfo));
   key.add("debug", static_cast<std::int64_t>(codegen.debug));
+  key.add("alias-versioning", static_cast<std::int64_t>(codegen.aliasVersioning));
   key.add("libdevice", options.libdevice);
   const frontend::FunctionInstance& kernel = typed.instances[instance];
   key.add("kernel", typed.module.functions[kernel.function].name);

@@ -18,6 +18,9 @@ void addCodegenFlags(CLI::App& sub, CodegenFlags& flags) {
                "Approximate division and square root, flush denormals to zero");
   sub.add_option("--maxrregcount", flags.maxRegisters,
                  "Limit registers per thread (0: no limit)");
+  sub.add_flag("--no-alias-versioning", flags.noAliasVersioning,
+               "Do not give kernels a second body for arrays that do not overlap\n"
+               "(chosen at run time; docs/compile.md)");
   sub.add_option("--link", flags.links,
                  "Link FILE into every cubin: .cu (compiled by NVRTC for each arch),\n"
                  ".ptx, .ltoir (NVRTC/nvcc -dlto output), .cubin, .fatbin, .o, .a.\n"
@@ -47,6 +50,7 @@ backend::CodegenOptions codegenOptions(const CodegenFlags& flags) {
   codegen.fastMath = flags.fastMath;
   codegen.maxRegisters = static_cast<unsigned>(flags.maxRegisters);
   codegen.lineInfo = flags.lineInfo;
+  codegen.aliasVersioning = !flags.noAliasVersioning;
   return codegen;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The command-line options that change what a compile produces and so enter
 // its cache key (docs/CACHE.md): -O, --use-fast-math, --maxrregcount,
-// --lineinfo, -D and the linking ones (--link, -I, --nvrtc-option, --lto;
+// --lineinfo, --no-alias-versioning, -D and the linking ones (--link, -I, --nvrtc-option, --lto;
 // docs/INTEROP.md). `pykc compile` and `pykc cache populate` both add them
 // with addCodegenFlags, so that they mean the same in both and a populate
 // with the same flags stores exactly the entries that compile then hits.
@@ -30,6 +30,8 @@ struct CodegenFlags {
   std::vector<std::string> includeDirs;
   std::vector<std::string> nvrtcOptions;
   bool lto = false;
+  // --no-alias-versioning (backend::CodegenOptions::aliasVersioning).
+  bool noAliasVersioning = false;
 };
 
 // Adds the options above to `sub`, writing into `flags` (which must outlive

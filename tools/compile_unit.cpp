@@ -360,7 +360,7 @@ struct SpecEntry {
 
 constexpr const char* kSpecFields =
     "sigs, defines, consts, opt, use_fast_math, lineinfo, maxrregcount, link, include_dirs, "
-    "nvrtc_options, lto";
+    "nvrtc_options, lto, alias_versioning";
 
 // Applies the spec object `object` (for `name`) to `entry`, which holds the
 // command line's flags: lists are appended to the command line's, the rest
@@ -401,6 +401,10 @@ bool applySpecObject(const nlohmann::json& object, const std::string& where, Spe
         return fail(field, "an integer from 0 to 3");
       }
       entry.codegen.optLevel = value.get<int>();
+    } else if (field == "alias_versioning") {
+      // `false` is --no-alias-versioning.
+      if (!value.is_boolean()) return fail(field, "true or false");
+      entry.codegen.noAliasVersioning = !value.get<bool>();
     } else if (field == "maxrregcount") {
       if (!value.is_number_integer() || value.get<std::int64_t>() < 0 ||
           value.get<std::int64_t>() > 255) {

@@ -22,6 +22,14 @@ for name in k01_saxpy k02_block_sum k03_matmul k04_softmax k05_black_scholes k06
     "$CUOBJDUMP" -sass "$art/nvcc/$name.cubin" > "build-bench/sass/$name.nvcc.sass"
 done
 "$NVCC" -cubin -O3 -arch=sm_90 bench/gpu/spin.cu -o "$art/nvcc/spin.cubin"
+# The two of them that alias versioning changes (docs/compile.md), also without it:
+# run_gpu_bench.py times exp_pykc/<file>/<variant>/ as `pykc_<variant>`.
+for name in k01_saxpy k04_softmax; do
+    "$PYKC" compile "bench/compile/kernels/$name.py" --arch sm_90 --no-cache --no-alias-versioning \
+        -o "$art/exp_pykc/$name/no_alias_versioning"
+    "$CUOBJDUMP" -sass "$art/exp_pykc/$name/no_alias_versioning/$name.sm_90.cubin" \
+        > "build-bench/sass/$name.pykc_no_alias_versioning.sass"
+done
 
 # Experiment (docs/BENCHMARKS.md): pykc's matmul PTX with its shared arrays aligned to 16
 # bytes, linked to a cubin by nvJitLink with pykc's options (-arch=sm_90 -O3).

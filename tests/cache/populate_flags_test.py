@@ -119,6 +119,7 @@ def test_codegen_flags(r, tmp):
         (["--use-fast-math"], []),
         (["--lineinfo"], []),
         (["--maxrregcount", "32"], [["--maxrregcount", "40"]]),
+        (["--no-alias-versioning"], []),
         (["-D", "SCALE=5.0"], [["-D", "SCALE=6.0"], ["-D", "N=3"]]),
         (["-O", "1", "--use-fast-math", "--maxrregcount", "64", "--lineinfo", "-D", "N=7"],
          [["-O", "1", "--use-fast-math", "--maxrregcount", "64", "--lineinfo"]]),
@@ -190,7 +191,8 @@ def test_spec(r, tmp):
     open(spec, "w").write(json.dumps({
         # Two variants of one file.
         "spec src/plain.py": [{"opt": 2, "defines": ["N=5"]},
-                              {"use_fast_math": True, "maxrregcount": 48, "lineinfo": True}],
+                              {"use_fast_math": True, "maxrregcount": 48, "lineinfo": True,
+                               "alias_versioning": False}],
         "linked.py": {"link": [ops], "include_dirs": [inc], "defines": ["EXTRA=1.5"],
                       "nvrtc_options": ["-std=c++20"], "lto": True, "opt": 1},
     }))
@@ -201,7 +203,7 @@ def test_spec(r, tmp):
     check(r.compile(cache, plain, "-D", "SCALE=4.0", "-O", "2", "-D", "N=5") == HIT,
           "compile as the spec's first variant (command line -D, then the spec's) hits")
     check(r.compile(cache, plain, "-D", "SCALE=4.0", "--use-fast-math", "--maxrregcount", "48",
-                    "--lineinfo") == HIT,
+                    "--lineinfo", "--no-alias-versioning") == HIT,
           "compile as the spec's second variant hits")
     check(r.compile(cache, plain, "-D", "SCALE=4.0")[:2] == (0, 2),
           "compile without the spec's options misses")

@@ -1,5 +1,8 @@
 """Grid-stride saxpy: a clean inner loop (global loads, one fma, no float64, no
-negative-index select: cuda.grid(1) is known non-negative), and the ABI."""
+negative-index select: cuda.grid(1) is known non-negative), and the ABI. Without alias
+versioning (tests/compile/alias_versioning.py has it), whose unrolled no-alias loop
+computes its trip count with a select."""
+# ARGS: --no-alias-versioning
 from numba import cuda
 
 

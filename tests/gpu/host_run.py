@@ -16,10 +16,11 @@ import tempfile
 import numpy as np
 
 _SREG = """
-int host_tid_x_v, host_ntid_x_v = 1, host_ctaid_x_v;
+int host_tid_x_v, host_ntid_x_v = 1, host_ctaid_x_v, host_nctaid_x_v = 1;
 int host_tid_x(void) { return host_tid_x_v; }
 int host_ntid_x(void) { return host_ntid_x_v; }
 int host_ctaid_x(void) { return host_ctaid_x_v; }
+int host_nctaid_x(void) { return host_nctaid_x_v; }
 """
 
 
@@ -29,7 +30,7 @@ def load(ll_path: str, workdir: str) -> ctypes.CDLL:
     text = re.sub(r'target datalayout = ".*"\n', "", text)
     text = text.replace('target triple = "nvptx64-nvidia-cuda"', 'target triple = "x86_64-pc-linux-gnu"')
     text = text.replace("define ptx_kernel ", "define ")
-    for reg in ("tid.x", "ntid.x", "ctaid.x"):
+    for reg in ("tid.x", "ntid.x", "ctaid.x", "nctaid.x"):
         text = text.replace(f"@llvm.nvvm.read.ptx.sreg.{reg}", "@host_" + reg.replace(".", "_"))
     # libdevice's fast float32 variants and the approximate sqrt: libm's functions.
     text = re.sub(r"@__nv_fast_(\w+)", r"@\1", text)

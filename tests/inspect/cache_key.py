@@ -26,6 +26,7 @@ def fill(x):
 # CHECK:STDOUT: maxrregcount: "0"
 # CHECK:STDOUT: lineinfo: "0"
 # CHECK:STDOUT: debug: "0"
+# CHECK:STDOUT: alias-versioning: "1"
 # CHECK:STDOUT: libdevice: [[MASKED]] bytes, blake3 [[HASH]]
 # CHECK:STDOUT: kernel: "scale"
 # CHECK:STDOUT: signature: "void(float32[::1], float32)"
@@ -47,6 +48,7 @@ def fill(x):
 # CHECK:STDOUT: maxrregcount: "0"
 # CHECK:STDOUT: lineinfo: "0"
 # CHECK:STDOUT: debug: "0"
+# CHECK:STDOUT: alias-versioning: "1"
 # CHECK:STDOUT: libdevice: [[MASKED]] bytes, blake3 [[HASH]]
 # CHECK:STDOUT: kernel: "fill"
 # CHECK:STDOUT: signature: "void(int32[::1])"

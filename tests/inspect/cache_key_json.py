@@ -92,6 +92,12 @@ def fill(x):
 # CHECK:STDOUT:           "blake3": "[[HASH]]"
 # CHECK:STDOUT:         },
 # CHECK:STDOUT:         {
+# CHECK:STDOUT:           "tag": "alias-versioning",
+# CHECK:STDOUT:           "summary": "\"1\"",
+# CHECK:STDOUT:           "size": [[MASKED]],
+# CHECK:STDOUT:           "blake3": "[[HASH]]"
+# CHECK:STDOUT:         },
+# CHECK:STDOUT:         {
 # CHECK:STDOUT:           "tag": "libdevice",
 # CHECK:STDOUT:           "summary": "[[MASKED]] bytes, blake3 [[HASH]]",
 # CHECK:STDOUT:           "size": [[MASKED]],

@@ -19,7 +19,7 @@ def fill(x):
 # CHECK:STDOUT: target triple = "nvptx64-nvidia-cuda"
 # CHECK:STDOUT:
 # CHECK:STDOUT: ; Function Attrs: nounwind
-# CHECK:STDOUT: define ptx_kernel void @scale__f32a1C_f32(ptr %x.0, i64 %x.1, i64 %x.2, float %a) #0 {
+# CHECK:STDOUT: define ptx_kernel void @scale__f32a1C_f32(ptr %x.0, i64 %x.1, i64 %x.2, float %a) #0 !pykc.arrays !1 {
 # CHECK:STDOUT: entry:
 # CHECK:STDOUT:   %a1 = alloca float, align 4
 # CHECK:STDOUT:   %i = alloca i64, align 8
@@ -29,11 +29,11 @@ def fill(x):
 # CHECK:STDOUT:   %2 = insertvalue { ptr, [1 x i64], [1 x i64] } %1, i64 %x.2, 2, 0
 # CHECK:STDOUT:   store { ptr, [1 x i64], [1 x i64] } %2, ptr %x, align 8
 # CHECK:STDOUT:   store float %a, ptr %a1, align 4
-# CHECK:STDOUT:   %3 = call i32 @llvm.nvvm.read.ptx.sreg.tid.x(), !range !1
+# CHECK:STDOUT:   %3 = call i32 @llvm.nvvm.read.ptx.sreg.tid.x(), !range !3
 # CHECK:STDOUT:   %4 = zext i32 %3 to i64
-# CHECK:STDOUT:   %5 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x(), !range !2
+# CHECK:STDOUT:   %5 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x(), !range !4
 # CHECK:STDOUT:   %6 = zext i32 %5 to i64
-# CHECK:STDOUT:   %7 = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x(), !range !3
+# CHECK:STDOUT:   %7 = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x(), !range !5
 # CHECK:STDOUT:   %8 = zext i32 %7 to i64
 # CHECK:STDOUT:   %9 = mul nuw nsw i64 %6, %8
 # CHECK:STDOUT:   %10 = add nuw nsw i64 %9, %4
@@ -91,6 +91,8 @@ def fill(x):
 # CHECK:STDOUT: !nvvm.annotations = !{!0}
 # CHECK:STDOUT:
 # CHECK:STDOUT: !0 = !{ptr @scale__f32a1C_f32, !"kernel", i32 1}
-# CHECK:STDOUT: !1 = !{i32 0, i32 1024}
-# CHECK:STDOUT: !2 = !{i32 0, i32 2147483647}
-# CHECK:STDOUT: !3 = !{i32 1, i32 1025}
+# CHECK:STDOUT: !1 = !{!2}
+# CHECK:STDOUT: !2 = !{i32 0, i32 1, i64 4}
+# CHECK:STDOUT: !3 = !{i32 0, i32 1024}
+# CHECK:STDOUT: !4 = !{i32 0, i32 2147483647}
+# CHECK:STDOUT: !5 = !{i32 1, i32 1025}

@@ -72,6 +72,7 @@ def fill(x):
 # CHECK:STDOUT: maxrregcount: "0"
 # CHECK:STDOUT: lineinfo: "0"
 # CHECK:STDOUT: debug: "0"
+# CHECK:STDOUT: alias-versioning: "1"
 # CHECK:STDOUT: libdevice: [[MASKED]] bytes, blake3 [[HASH]]
 # CHECK:STDOUT: kernel: "scale"
 # CHECK:STDOUT: signature: "void(float32[::1], float32)"
@@ -93,6 +94,7 @@ def fill(x):
 # CHECK:STDOUT: maxrregcount: "0"
 # CHECK:STDOUT: lineinfo: "0"
 # CHECK:STDOUT: debug: "0"
+# CHECK:STDOUT: alias-versioning: "1"
 # CHECK:STDOUT: libdevice: [[MASKED]] bytes, blake3 [[HASH]]
 # CHECK:STDOUT: kernel: "fill"
 # CHECK:STDOUT: signature: "void(int32[::1])"

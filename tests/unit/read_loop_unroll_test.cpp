@@ -10,6 +10,7 @@
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -148,6 +149,36 @@ TEST_F(ReadLoopUnrollTest, LeavesLoopsWithBarriersOrVolatileLoads) {
   EXPECT_FALSE(marked(barrier));
 }
 
+// An alias-versioned body's scopes (backend/alias_versioning.h): x, out.
+const char* kScopes = R"(
+!10 = distinct !{!10, !"k"}
+!11 = distinct !{!11, !10, !"x"}
+!12 = distinct !{!12, !10, !"out"}
+!20 = !{!11}
+!21 = !{!12}
+)";
+const char* kScopedLoad = "  %v = load float, ptr %p, align 4, !alias.scope !20, !noalias !21\n";
+
+TEST_F(ReadLoopUnrollTest, MarksLoopsWhoseStoresAreApartFromTheirLoads) {
+  // `out[i] = x[i]` in a no-alias body: x's loads may pass out's stores.
+  EXPECT_TRUE(marked(loopKernel("%ntid", std::string(kScopedLoad) +
+                                             "  store float %v, ptr %q, align 4, "
+                                             "!alias.scope !21, !noalias !20\n") +
+                     kScopes));
+  // `out[i] = out[i] + x[i]`: the store may write what the next out load reads.
+  EXPECT_FALSE(marked(loopKernel("%ntid", std::string(kScopedLoad) +
+                                              "  %w = load float, ptr %q, align 4, "
+                                              "!alias.scope !21, !noalias !20\n"
+                                              "  store float %w, ptr %q, align 4, "
+                                              "!alias.scope !21, !noalias !20\n") +
+                      kScopes));
+  // A scoped store next to an unscoped load.
+  EXPECT_FALSE(marked(loopKernel("%ntid", std::string(kLoad) +
+                                              "  store float %v, ptr %q, align 4, "
+                                              "!alias.scope !21, !noalias !20\n") +
+                      kScopes));
+}
+
 TEST_F(ReadLoopUnrollTest, EmitPtxIssuesFourLoadsPerIteration) {
   auto count = [](const std::string& ptx, const std::string& what) {
     size_t n = 0;
@@ -164,6 +195,30 @@ TEST_F(ReadLoopUnrollTest, EmitPtxIssuesFourLoadsPerIteration) {
   auto plain = backend::emitPtx(*storing, options);
   ASSERT_TRUE(static_cast<bool>(plain)) << llvm::toString(plain.takeError());
   EXPECT_EQ(count(*plain, "ld.global.f32"), 1u) << *plain;
+  // With the stores apart from the loads: four loads, then four stores.
+  auto scoped = parse(loopKernel("%ntid", std::string(kScopedLoad) +
+                                              "  store float %v, ptr %q, align 4, "
+                                              "!alias.scope !21, !noalias !20\n") +
+                      kScopes);
+  auto batched = backend::emitPtx(*scoped, options);
+  ASSERT_TRUE(static_cast<bool>(batched)) << llvm::toString(batched.takeError());
+  EXPECT_EQ(count(*batched, "ld.global.f32"), 5u) << *batched;
+  // The longest run of loads with no store between them: the unrolled body's.
+  size_t run = 0;
+  size_t longest = 0;
+  for (size_t at = 0; at < batched->size();) {
+    size_t load = batched->find("ld.global.f32", at);
+    size_t store = batched->find("st.global.f32", at);
+    if (load == std::string::npos) break;
+    if (store < load) {
+      run = 0;
+      at = store + 1;
+      continue;
+    }
+    longest = std::max(longest, ++run);
+    at = load + 1;
+  }
+  EXPECT_EQ(longest, 4u) << *batched;
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-# ARGS: cache populate %s --arch sm_80,sm_90 --cache-dir %t -O 1 --use-fast-math --lineinfo --maxrregcount 32 -D N=3
+# ARGS: cache populate %s --arch sm_80,sm_90 --cache-dir %t -O 1 --use-fast-math --lineinfo --maxrregcount 32 --no-alias-versioning -D N=3
 # MASK: [^\s`]*tests/cache/populate/
 # MASK: \d+\.\d\d s$
 # Every codegen flag of `pykc compile` is accepted (populate_flags_test.py

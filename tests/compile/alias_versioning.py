@@ -1,0 +1,65 @@
+"""Alias versioning (backend/alias_versioning.h, docs/compile.md): a kernel whose loop
+stores to one array argument and loads from another gets a run-time overlap check of
+the arrays' byte ranges (unsigned compares, `setp.*.u64`) and a second body in which
+loads may move above stores to other arrays; other kernels are left as they were."""
+from numba import cuda
+
+
+@cuda.jit("void(float32, float32[::1], float32[::1], float32[::1])")
+def saxpy(a, x, y, out):
+    for i in range(cuda.grid(1), x.shape[0], cuda.gridsize(1)):
+        out[i] = a * x[i] + y[i]
+
+
+@cuda.jit("void(float32[:, :], float32[:, :], float32[:, :])")
+def add2d(a, b, out):
+    for i in range(cuda.grid(1), a.shape[0], cuda.gridsize(1)):
+        for j in range(a.shape[1]):
+            out[i, j] = a[i, j] + b[i, j]
+
+
+@cuda.jit("void(float32[::1], float32)")
+def scale_inplace(x, a):
+    for i in range(cuda.grid(1), x.shape[0], cuda.gridsize(1)):
+        x[i] = x[i] * a
+
+
+@cuda.jit("void(float32[::1], float32[::1])")
+def total(x, out):
+    for i in range(cuda.grid(1), x.shape[0], cuda.gridsize(1)):
+        cuda.atomic.add(out, 0, x[i])
+
+
+@cuda.jit("void(float32[::1], float32[::1])")
+def copy_once(x, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        out[i] = x[i]
+
+@cuda.jit("void(float32[::1], float32[::1], float32[::1], float32[::1], float32[::1], "
+          "float32[::1], float32[::1], float32[::1])")
+def sum7(a, b, c, d, e, f, g, out):
+    for i in range(cuda.grid(1), out.shape[0], cuda.gridsize(1)):
+        out[i] = a[i] + b[i] + c[i] + d[i] + e[i] + f[i] + g[i]
+
+
+@cuda.jit("void(float32[::1], float32[::1], float32[::1], float32[::1], float32[::1], "
+          "float32[::1], float32[::1], float32[::1], float32[::1])")
+def sum8(a, b, c, d, e, f, g, h, out):
+    for i in range(cuda.grid(1), out.shape[0], cuda.gridsize(1)):
+        out[i] = a[i] + b[i] + c[i] + d[i] + e[i] + f[i] + g[i] + h[i]
+
+# The check, then the grid-stride loop unrolled by 4 with its 8 loads before a store
+# (the no-alias body; tests/inspect/alias_versioning.py shows both bodies).
+# PTX-IN saxpy: setp\.\w+\.u64
+# PTX-IN saxpy: (?s)(?:ld\.global\.f32(?:(?!st\.global).)*?){8}st\.global\.f32
+# PTX-IN add2d: setp\.\w+\.u64
+# PTX-IN add2d: (?s)(?:ld\.global\.f32(?:(?!st\.global).)*?){8}st\.global\.f32
+# At most 8 arrays (kAliasVersioningMaxArrays: 7 pairs checked for sum7, 8 for sum8).
+# PTX-IN sum7: setp\.\w+\.u64
+# PTX-NOT-IN sum8: setp\.\w+\.u64
+# One array, atomics only, or no loop: no check, no second body.
+# PTX-NOT-IN scale_inplace: setp\.\w+\.u64
+# PTX-NOT-IN total: setp\.\w+\.u64
+# PTX-NOT-IN copy_once: setp\.\w+\.u64
+# FILES: alias_versioning.sm_90.cubin alias_versioning.sm_90.ptx manifest.json
