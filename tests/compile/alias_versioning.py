@@ -49,6 +49,17 @@ def sum8(a, b, c, d, e, f, g, h, out):
     for i in range(cuda.grid(1), out.shape[0], cuda.gridsize(1)):
         out[i] = a[i] + b[i] + c[i] + d[i] + e[i] + f[i] + g[i] + h[i]
 
+
+# A read-only loop beside the copying one (softmax's shape): the copy's extra registers
+# would cost the read-only loop's occupancy, so no check, no second body.
+@cuda.jit("void(float32[::1], float32[::1])")
+def normalise(x, out):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i]
+    for i in range(cuda.grid(1), x.shape[0], cuda.gridsize(1)):
+        out[i] = x[i] / s
+
 # The check, then the grid-stride loop unrolled by 4 with its 8 loads before a store
 # (the no-alias body; tests/inspect/alias_versioning.py shows both bodies).
 # PTX-IN saxpy: setp\.\w+\.u64
@@ -62,4 +73,7 @@ def sum8(a, b, c, d, e, f, g, h, out):
 # PTX-NOT-IN scale_inplace: setp\.\w+\.u64
 # PTX-NOT-IN total: setp\.\w+\.u64
 # PTX-NOT-IN copy_once: setp\.\w+\.u64
+# (normalise's read-only loop is unrolled with a 64-bit trip-count compare of its own:
+# tell the bodies apart by their stores, one without the second body.)
+# PTX-NOT-IN normalise: (?s)st\.global.*st\.global
 # FILES: alias_versioning.sm_90.cubin alias_versioning.sm_90.ptx manifest.json
