@@ -721,9 +721,120 @@ private:
     if (op == frontend::Operator::Pow) return power(left, right, opType, opTile, mma);
     TileVal l = evalAs(left, opTile, mma);
     TileVal r = evalAs(right, opTile, mma);
+    if (op == frontend::Operator::Div && uniformDivisor(l, r, opType)) return divideByUniform(l, r.slots[0]);
     TileVal out;
     out.mma = mma;
     for (size_t s = 0; s < l.slots.size(); ++s) out.slots.push_back(arith(op, l.slots[s], r.slots[s], opType));
+    return out;
+  }
+
+  // --- division by a uniform divisor (docs/TILE.md, "Division") ------------
+
+  // Whether `num / den` divides several float32 elements by one value (a scalar,
+  // a one-element tile, a keepdims reduction broadcast). A constant whose
+  // reciprocal is exact is left to LLVM (it multiplies).
+  bool uniformDivisor(const TileVal& num, const TileVal& den, TypeId opType) {
+    const Type& t = types_.get(opType);
+    if (t.kind != TypeKind::Float || t.bits != 32 || num.slots.size() < 2) return false;
+    for (llvm::Value* d : den.slots) {
+      if (d != den.slots[0]) return false;
+    }
+    if (auto* c = llvm::dyn_cast<llvm::ConstantFP>(den.slots[0])) {
+      if (c->getValueAPF().getExactInverse(nullptr)) return false;
+    }
+    return true;
+  }
+
+  // RN(1/b) for b of exponent in [-124, 124] (else some value), without rcp.rn's
+  // slow-path call (a call keeps the tile's registers live across it): the
+  // approximate reciprocal (at most 1 ulp off), one Newton step, then of that
+  // value and its two neighbours the one nearest 1/b, compared by the residuals
+  // 1 - b*y in float64 (exact there: a 48-bit product near 1).
+  llvm::Value* reciprocal(llvm::Value* b) {
+    llvm::Type* f32 = b_.getFloatTy();
+    llvm::Type* f64 = b_.getDoubleTy();
+    llvm::Type* i32 = b_.getInt32Ty();
+    llvm::Value* one = llvm::ConstantFP::get(f32, 1.0);
+    llvm::Value* y0 = b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_rcp_approx_ftz_f), {b});
+    llvm::Value* e = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {b_.CreateFNeg(b), y0, one});
+    llvm::Value* y1 = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {e, y0, y0});
+    llvm::Value* bits = b_.CreateBitCast(y1, i32);
+    llvm::Value* below = b_.CreateBitCast(b_.CreateSub(bits, b_.getInt32(1)), f32);
+    llvm::Value* above = b_.CreateBitCast(b_.CreateAdd(bits, b_.getInt32(1)), f32);
+    llvm::Value* minusB = b_.CreateFNeg(b_.CreateFPExt(b, f64));
+    auto residual = [&](llvm::Value* c) {
+      llvm::Value* r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f64},
+                                          {minusB, b_.CreateFPExt(c, f64), llvm::ConstantFP::get(f64, 1.0)});
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, r);
+    };
+    llvm::Value* rMid = residual(y1);
+    llvm::Value* rBelow = residual(below);
+    llvm::Value* rAbove = residual(above);
+    llvm::Value* y = b_.CreateSelect(b_.CreateFCmpOLT(rBelow, rMid), below, y1);
+    return b_.CreateSelect(b_.CreateFCmpOLT(rAbove, b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, rMid, rBelow)),
+                           above, y);
+  }
+
+  // Each element's correctly rounded quotient (bit-identical to div.rn.f32) from
+  // the divisor's correctly rounded reciprocal y = RN(1/b), computed once:
+  //   q = RN(a*y); r = fma(-q, b, a) (exact); q' = fma(r, y, q) = RN(a/b)
+  // (Markstein's correction), the sign of q kept for zeros. It holds where no
+  // intermediate leaves the normal range: b's exponent in [-124, 124]; each a
+  // zero or with exponent in [max(-100, eb - 124), min(126, eb + 125)] (the
+  // quotient normal, q*b's remainder representable). The thread tests that once
+  // for all its elements (the largest |a|, the smallest nonzero |a|) and else
+  // divides each with fdiv (div.rn.f32), off the hot path.
+  TileVal divideByUniform(const TileVal& num, llvm::Value* b) {
+    llvm::Type* f32 = b_.getFloatTy();
+    llvm::Type* i32 = b_.getInt32Ty();
+    llvm::Value* y = reciprocal(b);
+    llvm::Value* eb = b_.CreateAnd(b_.CreateLShr(b_.CreateBitCast(b, i32), 23), 0xff);  // biased
+    llvm::Value* bOk = b_.CreateICmpULE(b_.CreateSub(eb, b_.getInt32(3)), b_.getInt32(248));
+    // Smallest allowed nonzero |a|: 2^lo (biased lo), tested on 2 * bits(a) - 1 so
+    // that zeros (either sign) wrap to the largest value and pass.
+    llvm::Value* lo = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, b_.CreateSub(eb, b_.getInt32(124)),
+                                               b_.getInt32(27));
+    llvm::Value* loTwice = b_.CreateSub(b_.CreateShl(lo, 24), b_.getInt32(1));
+    // |a| < 2^hi (biased hi); NaN fails the comparison.
+    llvm::Value* hi = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b_.CreateAdd(eb, b_.getInt32(126)),
+                                               b_.getInt32(253));
+    llvm::Value* upper = b_.CreateBitCast(b_.CreateShl(hi, 23), f32);
+    llvm::Value* largest = llvm::ConstantFP::get(f32, 0.0);
+    llvm::Value* smallest = b_.getInt32(0xffffffffu);
+    for (llvm::Value* a : num.slots) {
+      largest = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, largest,
+                                         b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a));
+      llvm::Value* twice = b_.CreateSub(b_.CreateShl(b_.CreateBitCast(a, i32), 1), b_.getInt32(1));
+      smallest = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, smallest, twice);
+    }
+    llvm::Value* ok = b_.CreateAnd(bOk, b_.CreateAnd(b_.CreateFCmpOLT(largest, upper),
+                                                     b_.CreateICmpUGE(smallest, loTwice)));
+    auto* fast = llvm::BasicBlock::Create(context_, "div.fast", function_);
+    auto* slow = llvm::BasicBlock::Create(context_, "div.slow", function_);
+    auto* join = llvm::BasicBlock::Create(context_, "div.done", function_);
+    b_.CreateCondBr(ok, fast, slow);
+    b_.SetInsertPoint(fast);
+    std::vector<llvm::Value*> quick;
+    for (llvm::Value* a : num.slots) {
+      llvm::Value* q = b_.CreateFMul(a, y);
+      llvm::Value* r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {b_.CreateFNeg(q), b, a});
+      llvm::Value* q1 = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {r, y, q});
+      quick.push_back(b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, q1, q));
+    }
+    b_.CreateBr(join);
+    b_.SetInsertPoint(slow);
+    std::vector<llvm::Value*> exact;
+    for (llvm::Value* a : num.slots) exact.push_back(b_.CreateFDiv(a, b));
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    TileVal out;
+    out.mma = num.mma;
+    for (size_t s = 0; s < num.slots.size(); ++s) {
+      llvm::PHINode* phi = b_.CreatePHI(f32, 2);
+      phi->addIncoming(quick[s], fast);
+      phi->addIncoming(exact[s], slow);
+      out.slots.push_back(phi);
+    }
     return out;
   }
 
