@@ -1111,6 +1111,9 @@ private:
   // The element offset of slot `s` and whether it lies inside the array.
   std::pair<llvm::Value*, llvm::Value*> slotAddress(const ArrayArgs& arr, const Addressing& a,
                                                      const Layout& l, unsigned s) {
+    if (!l.uniform && !l.partial && !l.mma && a.shape.back() % (int64_t(threads_) * l.vec) == 0) {
+      return rowSlotAddress(arr, a, l, s);
+    }
     std::vector<llvm::Value*> mi = multiIndex(clampIndex(elementIndex(l, s), l), a.shape);
     llvm::Value* offset = b_.getInt64(0);
     llvm::Value* inside = slotValid(l);
@@ -1118,6 +1121,41 @@ private:
       llvm::Value* g = b_.CreateAdd(b_.CreateMul(a.tileIndex[d], b_.getInt64(a.shape[d])),
                                     b_.CreateZExt(mi[d], b_.getInt64Ty()));
       inside = b_.CreateAnd(inside, b_.CreateICmpULT(g, arr.shape[d]));
+      offset = b_.CreateAdd(offset, b_.CreateMul(g, arr.strides[d]));
+    }
+    return {offset, inside};
+  }
+
+  // slotAddress where the tile's last axis holds whole rounds of chunks (a
+  // multiple of threads * vec elements): slot `s` of thread t is then element
+  // (k_0, ..., k_last + t * vec) of the tile, with constant k for the slot. All
+  // but the per-thread t * vec is uniform across the CTA, so the offset is a
+  // uniform value plus t * vec * stride (one per thread for every slot), and the
+  // test compares t * vec with a uniform bound: nothing per slot stays live
+  // from a load to a later store (ptxas spilled such values under a register
+  // budget rather than recompute them).
+  std::pair<llvm::Value*, llvm::Value*> rowSlotAddress(const ArrayArgs& arr, const Addressing& a,
+                                                        const Layout& l, unsigned s) {
+    int64_t element = int64_t(s / l.vec) * threads_ * l.vec + s % l.vec;
+    size_t last = a.shape.size() - 1;
+    llvm::Value* offset = b_.getInt64(0);
+    llvm::Value* inside = b_.getTrue();
+    int64_t inner = 1;
+    for (size_t d = a.shape.size(); d-- > 0;) {
+      int64_t k = (element / inner) & (a.shape[d] - 1);
+      inner *= a.shape[d];
+      // The tile's first element along d plus k: uniform.
+      llvm::Value* g = b_.CreateAdd(b_.CreateMul(a.tileIndex[d], b_.getInt64(a.shape[d])), b_.getInt64(k));
+      if (d != last) {
+        inside = b_.CreateAnd(inside, b_.CreateICmpULT(g, arr.shape[d]));
+      } else {
+        // g + t*vec < shape, with g + t*vec < 0 exactly when g < 0 (t*vec < the
+        // tile's length).
+        llvm::Value* tv = b_.CreateZExt(b_.CreateMul(tid_, b_.getInt32(l.vec)), b_.getInt64Ty());
+        inside = b_.CreateAnd(inside, b_.CreateAnd(b_.CreateICmpSGE(g, b_.getInt64(0)),
+                                                   b_.CreateICmpSLT(tv, b_.CreateSub(arr.shape[d], g))));
+        offset = b_.CreateAdd(offset, b_.CreateMul(tv, arr.strides[d]));
+      }
       offset = b_.CreateAdd(offset, b_.CreateMul(g, arr.strides[d]));
     }
     return {offset, inside};
