@@ -45,6 +45,7 @@ using frontend::TypeTable;
 namespace ast = frontend::ast;
 
 constexpr unsigned kSharedAddressSpace = 3;
+constexpr uint32_t kRegisterTarget = 40;
 constexpr unsigned kWarp = 32;
 
 // How a tile's elements are spread over the CTA's threads (docs/TILE.md,
@@ -144,6 +145,10 @@ public:
     maxShared_ = target.maxSharedBytes;
   }
   uint32_t dynamicSharedBytes() const { return dynamicShared_; }
+  // Kernels without matrix products (those ask for their own CTAs per SM):
+  // 40 registers a thread, the most that ptxas fits softmax's hot path in
+  // without spills (docs/TILE.md, "Register budget").
+  uint32_t registerTarget() const { return hasProducts(inst_) ? 0 : kRegisterTarget; }
 
   uint32_t run() {
     threads_ = chooseThreads();
@@ -1111,7 +1116,7 @@ private:
   // The element offset of slot `s` and whether it lies inside the array.
   std::pair<llvm::Value*, llvm::Value*> slotAddress(const ArrayArgs& arr, const Addressing& a,
                                                      const Layout& l, unsigned s) {
-    if (!l.uniform && !l.partial && !l.mma && a.shape.back() % (int64_t(threads_) * l.vec) == 0) {
+    if (vectorPath_ && !l.uniform && !l.partial && !l.mma && a.shape.back() % (int64_t(threads_) * l.vec) == 0) {
       return rowSlotAddress(arr, a, l, s);
     }
     std::vector<llvm::Value*> mi = multiIndex(clampIndex(elementIndex(l, s), l), a.shape);
@@ -1126,7 +1131,8 @@ private:
     return {offset, inside};
   }
 
-  // slotAddress where the tile's last axis holds whole rounds of chunks (a
+  // slotAddress on the vector path (the array's last axis contiguous) where
+  // the tile's last axis holds whole rounds of chunks (a
   // multiple of threads * vec elements): slot `s` of thread t is then element
   // (k_0, ..., k_last + t * vec) of the tile, with constant k for the slot. All
   // but the per-thread t * vec is uniform across the CTA, so the offset is a
@@ -1224,7 +1230,9 @@ private:
                                 : b_.CreateAnd(tileInside(arr, a), b_.getInt1(!l.partial));
     b_.CreateCondBr(test, fast, edge);
     b_.SetInsertPoint(fast);
+    vectorPath_ = vectors;
     std::vector<llvm::Value*> v = emit(vectors ? Path::Vector : Path::Inside);
+    vectorPath_ = false;
     llvm::BasicBlock* fastEnd = b_.GetInsertBlock();
     b_.CreateBr(join);
     b_.SetInsertPoint(edge);
@@ -3171,6 +3179,10 @@ private:
   bool wgmma_ = false;
   bool deferWgmma_ = false;
   bool twoCtas_ = false;
+  // The vector path of a load or store is being emitted (rowSlotAddress). The
+  // element-by-element path keeps slotAddress's general form: its peak register
+  // use (every element's address live at once) sets the kernel's count.
+  bool vectorPath_ = false;
   uint32_t maxShared_ = 48 * 1024;
   uint32_t dynamicShared_ = 0;
   // Bytes of the ring at the scratch buffer's start while a pipelined loop's
@@ -3191,6 +3203,7 @@ TileKernelShape lowerTileKernel(const frontend::Ast& ast, const frontend::TypedM
   TileKernelShape shape;
   shape.threads = lowering.run();
   shape.dynamicSharedBytes = lowering.dynamicSharedBytes();
+  shape.registerTarget = lowering.registerTarget();
   return shape;
 }
 
