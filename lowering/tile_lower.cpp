@@ -828,8 +828,33 @@ private:
     }
     b_.CreateBr(join);
     b_.SetInsertPoint(slow);
+    // The elements go through a local array and one fdiv in a loop (not
+    // unrolled): div.rn.f32's slow path is a call, and values live across
+    // calls would make ptxas spill on the fast path too.
+    auto* arrayType = llvm::ArrayType::get(f32, num.slots.size());
+    llvm::AllocaInst* array = entryAlloca(arrayType, "div.elements");
+    auto element = [&](llvm::Value* k) { return b_.CreateGEP(arrayType, array, {b_.getInt32(0), k}); };
+    for (size_t s = 0; s < num.slots.size(); ++s) b_.CreateStore(num.slots[s], element(b_.getInt32(uint32_t(s))));
+    auto* loop = llvm::BasicBlock::Create(context_, "div.loop", function_);
+    auto* after = llvm::BasicBlock::Create(context_, "div.exact", function_);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* k = b_.CreatePHI(b_.getInt32Ty(), 2);
+    k->addIncoming(b_.getInt32(0), slow);
+    llvm::Value* p = element(k);
+    b_.CreateStore(b_.CreateFDiv(b_.CreateLoad(f32, p), b), p);
+    llvm::Value* next = b_.CreateAdd(k, b_.getInt32(1));
+    k->addIncoming(next, loop);
+    llvm::BranchInst* back =
+        b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt32(uint32_t(num.slots.size()))), loop, after);
+    llvm::MDNode* disable = llvm::MDNode::get(context_, llvm::MDString::get(context_, "llvm.loop.unroll.disable"));
+    llvm::MDNode* loopId = llvm::MDNode::getDistinct(context_, {nullptr, disable});
+    loopId->replaceOperandWith(0, loopId);
+    back->setMetadata(llvm::LLVMContext::MD_loop, loopId);
+    b_.SetInsertPoint(after);
     std::vector<llvm::Value*> exact;
-    for (llvm::Value* a : num.slots) exact.push_back(b_.CreateFDiv(a, b));
+    for (size_t s = 0; s < num.slots.size(); ++s) exact.push_back(b_.CreateLoad(f32, element(b_.getInt32(uint32_t(s)))));
+    llvm::BasicBlock* slowEnd = after;
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
     TileVal out;
@@ -837,7 +862,7 @@ private:
     for (size_t s = 0; s < num.slots.size(); ++s) {
       llvm::PHINode* phi = b_.CreatePHI(f32, 2);
       phi->addIncoming(quick[s], fast);
-      phi->addIncoming(exact[s], slow);
+      phi->addIncoming(exact[s], slowEnd);
       out.slots.push_back(phi);
     }
     return out;

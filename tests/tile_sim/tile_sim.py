@@ -49,7 +49,7 @@ def retarget(module: str) -> tuple:
     m = re.sub(r"^attributes #\d+ = .*$", "", m, flags=re.M)
     m = re.sub(r" #\d+", "", m)
     m = re.sub(r"^!.*$", "", m, flags=re.M)
-    m = re.sub(r", !\w+ !\d+", "", m)
+    m = re.sub(r", ![\w.]+ !\d+", "", m)
     d = re.search(r"define void @(\S+)\((.*)\) \{", m)
     name, params = d.group(1), d.group(2)
     types = [p.strip().split(" ")[0] for p in params.split(",") if p.strip()]
