@@ -101,6 +101,23 @@ llvm::Expected<std::string> emitPtxPart(llvm::Module& module, const CodegenOptio
   return codegenPtx(module, **machine);
 }
 
+std::string withMinCtasPerSm(std::string_view ptx, std::string_view symbol, uint32_t ctas) {
+  std::string entry = ".entry " + std::string(symbol) + "(";
+  size_t at = ptx.find(entry);
+  if (at == std::string_view::npos) return std::string(ptx);
+  size_t body = ptx.find('{', at);
+  size_t maxntid = ptx.find("\n.maxntid ", at);
+  if (maxntid == std::string_view::npos || maxntid > body) return std::string(ptx);
+  size_t lineEnd = ptx.find('\n', maxntid + 1);
+  // A hint already there (the next line) is replaced.
+  size_t rest = lineEnd + 1;
+  if (ptx.substr(rest).starts_with(".minnctapersm ")) rest = ptx.find('\n', rest) + 1;
+  std::string out(ptx.substr(0, lineEnd + 1));
+  if (ctas != 0) out += ".minnctapersm " + std::to_string(ctas) + "\n";
+  out += ptx.substr(rest);
+  return out;
+}
+
 llvm::Expected<std::string> mergePtx(std::span<const std::string> parts) {
   std::string out;
   std::string_view firstHeader;

@@ -2,6 +2,7 @@
 // PTX emission: an NVPTX llvm::Module to PTX text.
 #include <llvm/Support/Error.h>
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -40,6 +41,13 @@ llvm::Expected<std::string> emitPtxPart(llvm::Module& module, const CodegenOptio
 // Fails, naming the part, if a part has no header or its header differs from
 // the first's. Deterministic: the same parts give the same bytes.
 llvm::Expected<std::string> mergePtx(std::span<const std::string> parts);
+
+// `ptx` with the CTAs-per-SM hint of kernel `symbol` set to `ctas`: a
+// `.minnctapersm ctas` line after the entry's `.maxntid` line (replacing one
+// already there), or, with `ctas` 0, without one. ptxas then fits the kernel in
+// 65536 / (ctas * threads) registers a thread, rounded down to a multiple of 8.
+// Unchanged if `symbol` has no entry or the entry no `.maxntid`.
+std::string withMinCtasPerSm(std::string_view ptx, std::string_view symbol, uint32_t ctas);
 
 // Codegen only: the PTX text for a module that optimizeModule already
 // prepared for `machine`, its call sites (`// callseq N`, `prototype_N`)

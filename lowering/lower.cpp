@@ -602,6 +602,7 @@ LoweredModule ModuleLowering::run() {
   std::vector<std::vector<KernelInfo::Error>> errors(typed_.instances.size());
   std::vector<uint32_t> tileThreads(typed_.instances.size(), 0);
   std::vector<uint32_t> tileShared(typed_.instances.size(), 0);
+  std::vector<uint32_t> tileRegisters(typed_.instances.size(), 0);
   for (size_t i = 0; i < typed_.instances.size(); ++i) {
     if (typed_.instances[i].tile) {
       if (functions_[i] != nullptr) {
@@ -611,6 +612,7 @@ LoweredModule ModuleLowering::run() {
         TileKernelShape shape = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i], target);
         tileThreads[i] = shape.threads;
         tileShared[i] = shape.dynamicSharedBytes;
+        tileRegisters[i] = shape.registerTarget;
       }
       continue;
     }
@@ -639,6 +641,7 @@ LoweredModule ModuleLowering::run() {
     result.kernels.push_back(KernelInfo{typed_.instances[k].symbol, uses, cooperative, errors[k]});
     result.kernels.back().tileThreads = tileThreads[k];
     result.kernels.back().tileSharedBytes = tileShared[k];
+    result.kernels.back().tileRegisterTarget = tileRegisters[k];
   }
   result.module = std::move(module_);
   return result;

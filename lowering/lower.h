@@ -51,6 +51,9 @@ struct KernelInfo {
   // A tile kernel whose shared memory exceeds 48 KiB takes it as dynamic shared
   // memory: the bytes every launch must pass (docs/ABI.md); 0 otherwise.
   uint32_t tileSharedBytes = 0;
+  // A tile kernel's register budget (TileKernelShape::registerTarget): the
+  // link asks ptxas for it and drops it where it spills; 0: none.
+  uint32_t tileRegisterTarget = 0;
 };
 
 struct LoweredModule {

@@ -45,6 +45,7 @@ using frontend::TypeTable;
 namespace ast = frontend::ast;
 
 constexpr unsigned kSharedAddressSpace = 3;
+constexpr uint32_t kRegisterTarget = 40;
 constexpr unsigned kWarp = 32;
 
 // How a tile's elements are spread over the CTA's threads (docs/TILE.md,
@@ -144,6 +145,10 @@ public:
     maxShared_ = target.maxSharedBytes;
   }
   uint32_t dynamicSharedBytes() const { return dynamicShared_; }
+  // Kernels without matrix products (those ask for their own CTAs per SM):
+  // 40 registers a thread, the most that ptxas fits softmax's hot path in
+  // without spills (docs/TILE.md, "Register budget").
+  uint32_t registerTarget() const { return hasProducts(inst_) ? 0 : kRegisterTarget; }
 
   uint32_t run() {
     threads_ = chooseThreads();
@@ -721,9 +726,145 @@ private:
     if (op == frontend::Operator::Pow) return power(left, right, opType, opTile, mma);
     TileVal l = evalAs(left, opTile, mma);
     TileVal r = evalAs(right, opTile, mma);
+    if (op == frontend::Operator::Div && uniformDivisor(l, r, opType)) return divideByUniform(l, r.slots[0]);
     TileVal out;
     out.mma = mma;
     for (size_t s = 0; s < l.slots.size(); ++s) out.slots.push_back(arith(op, l.slots[s], r.slots[s], opType));
+    return out;
+  }
+
+  // --- division by a uniform divisor (docs/TILE.md, "Division") ------------
+
+  // Whether `num / den` divides several float32 elements by one value (a scalar,
+  // a one-element tile, a keepdims reduction broadcast). A constant whose
+  // reciprocal is exact is left to LLVM (it multiplies).
+  bool uniformDivisor(const TileVal& num, const TileVal& den, TypeId opType) {
+    const Type& t = types_.get(opType);
+    if (t.kind != TypeKind::Float || t.bits != 32 || num.slots.size() < 2) return false;
+    for (llvm::Value* d : den.slots) {
+      if (d != den.slots[0]) return false;
+    }
+    if (auto* c = llvm::dyn_cast<llvm::ConstantFP>(den.slots[0])) {
+      if (c->getValueAPF().getExactInverse(nullptr)) return false;
+    }
+    return true;
+  }
+
+  // RN(1/b) for b of exponent in [-124, 124] (else some value), without rcp.rn's
+  // slow-path call (a call keeps the tile's registers live across it): the
+  // approximate reciprocal (at most 1 ulp off), one Newton step, then of that
+  // value and its two neighbours the one nearest 1/b, compared by the residuals
+  // 1 - b*y in float64 (exact there: a 48-bit product near 1).
+  llvm::Value* reciprocal(llvm::Value* b) {
+    llvm::Type* f32 = b_.getFloatTy();
+    llvm::Type* f64 = b_.getDoubleTy();
+    llvm::Type* i32 = b_.getInt32Ty();
+    llvm::Value* one = llvm::ConstantFP::get(f32, 1.0);
+    llvm::Value* y0 = b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_rcp_approx_ftz_f), {b});
+    llvm::Value* e = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {b_.CreateFNeg(b), y0, one});
+    llvm::Value* y1 = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {e, y0, y0});
+    llvm::Value* bits = b_.CreateBitCast(y1, i32);
+    llvm::Value* below = b_.CreateBitCast(b_.CreateSub(bits, b_.getInt32(1)), f32);
+    llvm::Value* above = b_.CreateBitCast(b_.CreateAdd(bits, b_.getInt32(1)), f32);
+    llvm::Value* minusB = b_.CreateFNeg(b_.CreateFPExt(b, f64));
+    auto residual = [&](llvm::Value* c) {
+      llvm::Value* r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f64},
+                                          {minusB, b_.CreateFPExt(c, f64), llvm::ConstantFP::get(f64, 1.0)});
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, r);
+    };
+    llvm::Value* rMid = residual(y1);
+    llvm::Value* rBelow = residual(below);
+    llvm::Value* rAbove = residual(above);
+    llvm::Value* y = b_.CreateSelect(b_.CreateFCmpOLT(rBelow, rMid), below, y1);
+    return b_.CreateSelect(b_.CreateFCmpOLT(rAbove, b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, rMid, rBelow)),
+                           above, y);
+  }
+
+  // Each element's correctly rounded quotient (bit-identical to div.rn.f32) from
+  // the divisor's correctly rounded reciprocal y = RN(1/b), computed once:
+  //   q = RN(a*y); r = fma(-q, b, a) (exact); q' = fma(r, y, q) = RN(a/b)
+  // (Markstein's correction), the sign of q kept for zeros. It holds where no
+  // intermediate leaves the normal range: b's exponent in [-124, 124]; each a
+  // zero or with exponent in [max(-100, eb - 124), min(126, eb + 125)] (the
+  // quotient normal, q*b's remainder representable). The thread tests that once
+  // for all its elements (the largest |a|, the smallest nonzero |a|) and else
+  // divides each with fdiv (div.rn.f32), off the hot path.
+  TileVal divideByUniform(const TileVal& num, llvm::Value* b) {
+    llvm::Type* f32 = b_.getFloatTy();
+    llvm::Type* i32 = b_.getInt32Ty();
+    llvm::Value* y = reciprocal(b);
+    llvm::Value* eb = b_.CreateAnd(b_.CreateLShr(b_.CreateBitCast(b, i32), 23), 0xff);  // biased
+    llvm::Value* bOk = b_.CreateICmpULE(b_.CreateSub(eb, b_.getInt32(3)), b_.getInt32(248));
+    // Smallest allowed nonzero |a|: 2^lo (biased lo), tested on 2 * bits(a) - 1 so
+    // that zeros (either sign) wrap to the largest value and pass.
+    llvm::Value* lo = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, b_.CreateSub(eb, b_.getInt32(124)),
+                                               b_.getInt32(27));
+    llvm::Value* loTwice = b_.CreateSub(b_.CreateShl(lo, 24), b_.getInt32(1));
+    // |a| < 2^hi (biased hi); NaN fails the comparison.
+    llvm::Value* hi = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b_.CreateAdd(eb, b_.getInt32(126)),
+                                               b_.getInt32(253));
+    llvm::Value* upper = b_.CreateBitCast(b_.CreateShl(hi, 23), f32);
+    llvm::Value* largest = llvm::ConstantFP::get(f32, 0.0);
+    llvm::Value* smallest = b_.getInt32(0xffffffffu);
+    for (llvm::Value* a : num.slots) {
+      largest = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, largest,
+                                         b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a));
+      llvm::Value* twice = b_.CreateSub(b_.CreateShl(b_.CreateBitCast(a, i32), 1), b_.getInt32(1));
+      smallest = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, smallest, twice);
+    }
+    llvm::Value* ok = b_.CreateAnd(bOk, b_.CreateAnd(b_.CreateFCmpOLT(largest, upper),
+                                                     b_.CreateICmpUGE(smallest, loTwice)));
+    auto* fast = llvm::BasicBlock::Create(context_, "div.fast", function_);
+    auto* slow = llvm::BasicBlock::Create(context_, "div.slow", function_);
+    auto* join = llvm::BasicBlock::Create(context_, "div.done", function_);
+    b_.CreateCondBr(ok, fast, slow);
+    b_.SetInsertPoint(fast);
+    std::vector<llvm::Value*> quick;
+    for (llvm::Value* a : num.slots) {
+      llvm::Value* q = b_.CreateFMul(a, y);
+      llvm::Value* r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {b_.CreateFNeg(q), b, a});
+      llvm::Value* q1 = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {r, y, q});
+      quick.push_back(b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, q1, q));
+    }
+    b_.CreateBr(join);
+    b_.SetInsertPoint(slow);
+    // The elements go through a local array and one fdiv in a loop (not
+    // unrolled): div.rn.f32's slow path is a call, and values live across
+    // calls would make ptxas spill on the fast path too.
+    auto* arrayType = llvm::ArrayType::get(f32, num.slots.size());
+    llvm::AllocaInst* array = entryAlloca(arrayType, "div.elements");
+    auto element = [&](llvm::Value* k) { return b_.CreateGEP(arrayType, array, {b_.getInt32(0), k}); };
+    for (size_t s = 0; s < num.slots.size(); ++s) b_.CreateStore(num.slots[s], element(b_.getInt32(uint32_t(s))));
+    auto* loop = llvm::BasicBlock::Create(context_, "div.loop", function_);
+    auto* after = llvm::BasicBlock::Create(context_, "div.exact", function_);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* k = b_.CreatePHI(b_.getInt32Ty(), 2);
+    k->addIncoming(b_.getInt32(0), slow);
+    llvm::Value* p = element(k);
+    b_.CreateStore(b_.CreateFDiv(b_.CreateLoad(f32, p), b), p);
+    llvm::Value* next = b_.CreateAdd(k, b_.getInt32(1));
+    k->addIncoming(next, loop);
+    llvm::BranchInst* back =
+        b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt32(uint32_t(num.slots.size()))), loop, after);
+    llvm::MDNode* disable = llvm::MDNode::get(context_, llvm::MDString::get(context_, "llvm.loop.unroll.disable"));
+    llvm::MDNode* loopId = llvm::MDNode::getDistinct(context_, {nullptr, disable});
+    loopId->replaceOperandWith(0, loopId);
+    back->setMetadata(llvm::LLVMContext::MD_loop, loopId);
+    b_.SetInsertPoint(after);
+    std::vector<llvm::Value*> exact;
+    for (size_t s = 0; s < num.slots.size(); ++s) exact.push_back(b_.CreateLoad(f32, element(b_.getInt32(uint32_t(s)))));
+    llvm::BasicBlock* slowEnd = after;
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    TileVal out;
+    out.mma = num.mma;
+    for (size_t s = 0; s < num.slots.size(); ++s) {
+      llvm::PHINode* phi = b_.CreatePHI(f32, 2);
+      phi->addIncoming(quick[s], fast);
+      phi->addIncoming(exact[s], slowEnd);
+      out.slots.push_back(phi);
+    }
     return out;
   }
 
@@ -1000,6 +1141,9 @@ private:
   // The element offset of slot `s` and whether it lies inside the array.
   std::pair<llvm::Value*, llvm::Value*> slotAddress(const ArrayArgs& arr, const Addressing& a,
                                                      const Layout& l, unsigned s) {
+    if (vectorPath_ && !l.uniform && !l.partial && !l.mma && a.shape.back() % (int64_t(threads_) * l.vec) == 0) {
+      return rowSlotAddress(arr, a, l, s);
+    }
     std::vector<llvm::Value*> mi = multiIndex(clampIndex(elementIndex(l, s), l), a.shape);
     llvm::Value* offset = b_.getInt64(0);
     llvm::Value* inside = slotValid(l);
@@ -1007,6 +1151,42 @@ private:
       llvm::Value* g = b_.CreateAdd(b_.CreateMul(a.tileIndex[d], b_.getInt64(a.shape[d])),
                                     b_.CreateZExt(mi[d], b_.getInt64Ty()));
       inside = b_.CreateAnd(inside, b_.CreateICmpULT(g, arr.shape[d]));
+      offset = b_.CreateAdd(offset, b_.CreateMul(g, arr.strides[d]));
+    }
+    return {offset, inside};
+  }
+
+  // slotAddress on the vector path (the array's last axis contiguous) where
+  // the tile's last axis holds whole rounds of chunks (a
+  // multiple of threads * vec elements): slot `s` of thread t is then element
+  // (k_0, ..., k_last + t * vec) of the tile, with constant k for the slot. All
+  // but the per-thread t * vec is uniform across the CTA, so the offset is a
+  // uniform value plus t * vec * stride (one per thread for every slot), and the
+  // test compares t * vec with a uniform bound: nothing per slot stays live
+  // from a load to a later store (ptxas spilled such values under a register
+  // budget rather than recompute them).
+  std::pair<llvm::Value*, llvm::Value*> rowSlotAddress(const ArrayArgs& arr, const Addressing& a,
+                                                        const Layout& l, unsigned s) {
+    int64_t element = int64_t(s / l.vec) * threads_ * l.vec + s % l.vec;
+    size_t last = a.shape.size() - 1;
+    llvm::Value* offset = b_.getInt64(0);
+    llvm::Value* inside = b_.getTrue();
+    int64_t inner = 1;
+    for (size_t d = a.shape.size(); d-- > 0;) {
+      int64_t k = (element / inner) & (a.shape[d] - 1);
+      inner *= a.shape[d];
+      // The tile's first element along d plus k: uniform.
+      llvm::Value* g = b_.CreateAdd(b_.CreateMul(a.tileIndex[d], b_.getInt64(a.shape[d])), b_.getInt64(k));
+      if (d != last) {
+        inside = b_.CreateAnd(inside, b_.CreateICmpULT(g, arr.shape[d]));
+      } else {
+        // g + t*vec < shape, with g + t*vec < 0 exactly when g < 0 (t*vec < the
+        // tile's length).
+        llvm::Value* tv = b_.CreateZExt(b_.CreateMul(tid_, b_.getInt32(l.vec)), b_.getInt64Ty());
+        inside = b_.CreateAnd(inside, b_.CreateAnd(b_.CreateICmpSGE(g, b_.getInt64(0)),
+                                                   b_.CreateICmpSLT(tv, b_.CreateSub(arr.shape[d], g))));
+        offset = b_.CreateAdd(offset, b_.CreateMul(tv, arr.strides[d]));
+      }
       offset = b_.CreateAdd(offset, b_.CreateMul(g, arr.strides[d]));
     }
     return {offset, inside};
@@ -1075,7 +1255,9 @@ private:
                                 : b_.CreateAnd(tileInside(arr, a), b_.getInt1(!l.partial));
     b_.CreateCondBr(test, fast, edge);
     b_.SetInsertPoint(fast);
+    vectorPath_ = vectors;
     std::vector<llvm::Value*> v = emit(vectors ? Path::Vector : Path::Inside);
+    vectorPath_ = false;
     llvm::BasicBlock* fastEnd = b_.GetInsertBlock();
     b_.CreateBr(join);
     b_.SetInsertPoint(edge);
@@ -3060,6 +3242,10 @@ private:
   bool wgmma_ = false;
   bool deferWgmma_ = false;
   bool twoCtas_ = false;
+  // The vector path of a load or store is being emitted (rowSlotAddress). The
+  // element-by-element path keeps slotAddress's general form: its peak register
+  // use (every element's address live at once) sets the kernel's count.
+  bool vectorPath_ = false;
   uint32_t maxShared_ = 48 * 1024;
   uint32_t dynamicShared_ = 0;
   // Bytes of the ring at the scratch buffer's start while a pipelined loop's
@@ -3080,6 +3266,7 @@ TileKernelShape lowerTileKernel(const frontend::Ast& ast, const frontend::TypedM
   TileKernelShape shape;
   shape.threads = lowering.run();
   shape.dynamicSharedBytes = lowering.dynamicSharedBytes();
+  shape.registerTarget = lowering.registerTarget();
   return shape;
 }
 

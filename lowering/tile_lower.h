@@ -32,6 +32,11 @@ struct TileKernelShape {
   uint32_t threads = 0;
   // Dynamic shared memory a launch must pass (0: all of it is static).
   uint32_t dynamicSharedBytes = 0;
+  // Registers per thread ptxas is asked to fit (more CTAs per SM: a kernel
+  // whose CTA holds one row keeps more bytes in flight), as `.minnctapersm`
+  // that the link drops where it would spill (tools/pipeline.cpp,
+  // docs/TILE.md "Register budget"); 0: none.
+  uint32_t registerTarget = 0;
 };
 
 TileKernelShape lowerTileKernel(const frontend::Ast& ast, const frontend::TypedModule& typed,

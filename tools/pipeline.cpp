@@ -307,6 +307,18 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   }
   backend::CodegenOptions codegen = request.codegen;
   codegen.lineInfo = lineInfo;
+  // Tile kernels' register budgets (docs/TILE.md, "Register budget"): asked
+  // for as `.minnctapersm`, and dropped again, below, for the kernels where
+  // ptxas spilled under it (one more link when some did). PTX without a cubin
+  // shows them as asked.
+  // A --maxrregcount of the user's own replaces them.
+  std::vector<const lowering::KernelInfo*> budgeted;
+  for (const lowering::KernelInfo& k : kernels) {
+    if (k.tileRegisterTarget == 0 || k.tileThreads == 0 || codegen.maxRegisters != 0) continue;
+    uint32_t ctas = std::clamp<uint32_t>(65536 / (k.tileThreads * (k.tileRegisterTarget + 2)), 1, 32);
+    out.ptx = backend::withMinCtasPerSm(out.ptx, k.symbol, ctas);
+    budgeted.push_back(&k);
+  }
   if (!request.wantCubin) return out;
   assert(nvJitLink != nullptr && "a cubin needs nvJitLink");
   backend::LinkOptions link;
@@ -326,13 +338,23 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
       link.fastMath = codegen.fastMath;
     }
   }
-  auto linked = backend::linkCubin(*nvJitLink, inputs, link);
-  if (!linked) return linked.takeError();
-  out.cubin = std::move(linked->cubin);
-  auto resources = backend::readCubinResources(out.cubin, linked->infoLog);
-  if (!resources) return resources.takeError();
-  out.resources = std::move(*resources);
-  return out;
+  for (int attempt = 0;; ++attempt) {
+    inputs[0].bytes = out.ptx;
+    auto linked = backend::linkCubin(*nvJitLink, inputs, link);
+    if (!linked) return linked.takeError();
+    out.cubin = std::move(linked->cubin);
+    auto resources = backend::readCubinResources(out.cubin, linked->infoLog);
+    if (!resources) return resources.takeError();
+    out.resources = std::move(*resources);
+    bool dropped = false;
+    for (const lowering::KernelInfo* k : budgeted) {
+      auto r = out.resources.find(k->symbol);
+      if (attempt > 0 || r == out.resources.end() || r->second.spillStores == 0) continue;
+      out.ptx = backend::withMinCtasPerSm(out.ptx, k->symbol, 0);
+      dropped = true;
+    }
+    if (!dropped) return out;
+  }
 }
 
 std::string buildManifest(const frontend::TypedModule& typed, const ManifestInputs& inputs,

@@ -33,6 +33,22 @@ int sim_f2tf32(float x) {
   if (x != x) b = 0x7fffffffu;
   return (int)b;
 }
+// rcp.approx.ftz.f32 (PTX: at most 1 ulp off): the correctly rounded reciprocal moved
+// one ulp up or down for two thirds of the inputs (chosen by their bits), up to 1.5 ulps
+// off, worse than the GPU may be, so that the exact reciprocal pykc builds from it for
+// division by one value (docs/TILE.md) is tested beyond what the GPU can return.
+float sim_rcp_approx_ftz(float x) {
+  uint32_t b;
+  memcpy(&b, &x, 4);
+  if ((b & 0x7f800000u) == 0) x = copysignf(0.0f, x);
+  float r = 1.0f / x;
+  unsigned mode = ((b * 2654435761u) >> 28) % 3;
+  if (std::isfinite(r) && r != 0.0f && mode != 0) r = nextafterf(r, mode == 1 ? INFINITY : -INFINITY);
+  uint32_t rb;
+  memcpy(&rb, &r, 4);
+  if ((rb & 0x7f800000u) == 0) r = copysignf(0.0f, r);
+  return r;
+}
 float __nv_expf(float x) { return expf(x); }
 float __nv_sqrtf(float x) { return sqrtf(x); }
 float __nv_powf(float x, float y) { return powf(x, y); }

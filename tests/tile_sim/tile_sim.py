@@ -32,6 +32,7 @@ INTRINSICS = {
     "@llvm.nvvm.barrier0": "@sim_barrier",
     "@llvm.nvvm.shfl.sync.bfly.i32": "@sim_shfl_bfly",
     "@llvm.nvvm.f2tf32.rna": "@sim_f2tf32",
+    "@llvm.nvvm.rcp.approx.ftz.f": "@sim_rcp_approx_ftz",
 }
 
 
@@ -48,7 +49,7 @@ def retarget(module: str) -> tuple:
     m = re.sub(r"^attributes #\d+ = .*$", "", m, flags=re.M)
     m = re.sub(r" #\d+", "", m)
     m = re.sub(r"^!.*$", "", m, flags=re.M)
-    m = re.sub(r", !\w+ !\d+", "", m)
+    m = re.sub(r", ![\w.]+ !\d+", "", m)
     d = re.search(r"define void @(\S+)\((.*)\) \{", m)
     name, params = d.group(1), d.group(2)
     types = [p.strip().split(" ")[0] for p in params.split(",") if p.strip()]
@@ -336,7 +337,75 @@ def check2(sim, sym, blocks):
         y = np.full((c, r), np.nan, np.float16)
         run("transpose_f16", cdiv(r, 32) * cdiv(c, 32), sim.array(x) + sim.array(y))
         expect(f"transpose f16 {r}x{c}", y, x.T)
+    # Division by one value: IEEE quotients bit for bit (NaN for NaN), on divisors and
+    # numerators around the edges of the reciprocal path's range and special values.
+    for cols, s in ((1024, 3.0), (1000, -7.1e-20), (1024, 2.0 ** -124 * 1.7), (1024, np.inf)):
+        x, d = division_values(rng, 96, cols)
+        y, z = np.full_like(x, 7.0), np.full_like(x, 7.0)
+        run("div_uniform", x.shape[0], sim.array(x) + sim.array(d) + sim.array(y) + sim.array(z)
+            + [sim.f32(s)])
+        with np.errstate(all="ignore"):
+            for what, got, want in ((f"div_uniform by row {x.shape}", y, x / d[:, None]),
+                                    (f"div_uniform by {s:g} {x.shape}", z, x / np.float32(s))):
+                if not same_bits(what, got, want):
+                    failures.append(what)
     return failures
+
+
+def same_bits(what, got, want):
+    """Whether `got` has `want`'s bits (any NaN for a NaN); prints the outcome."""
+    same = (got.view(np.uint32) == want.view(np.uint32)) | (np.isnan(got) & np.isnan(want))
+    print(f"{'ok  ' if same.all() else 'FAIL'} {what}: {int((~same).sum())} of {got.size} differ")
+    if not same.all():
+        i = int(np.flatnonzero(~same.ravel())[0])
+        print(f"     first at {i}: {got.ravel()[i]!r} != {want.ravel()[i]!r}")
+    return bool(same.all())
+
+
+def division_values(rng, rows, cols):
+    """Numerators (rows x cols) and one divisor per row for div_uniform: special divisors
+    (zeros, infinities, NaN, subnormals, the edges 2^-124 and 2^124 of the reciprocal
+    path and just past them, all-ones mantissas) and random ones of every exponent; per
+    row, numerators of one kind: inside the range the reciprocal path takes for that
+    divisor (with zeros of both signs), at its edges and one step past them, random bit
+    patterns (every exponent, NaN, infinities, subnormals), or softmax-like (0, 1]."""
+    f32 = lambda bits: np.array(bits, np.uint32).view(np.float32)  # noqa: E731
+    special = f32([0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x00000001,
+                   0x807fffff, 0x00800000, 0x01800000, 0x01ffffff, 0x7d800000, 0x7dffffff,
+                   0x7e000000, 0x01000000, 0x3fffffff, 0xbfffffff, 0x3f800000, 0x3f800001,
+                   0x7f7fffff, 0x40490fdb])
+    d = rng.integers(0, 1 << 32, rows, dtype=np.uint64).astype(np.uint32)
+    # Random signs and mantissas, exponents -130..130 (mostly the reciprocal path's range).
+    d = ((d & 0x807fffff) | ((rng.integers(-3, 255, rows) + 0).clip(1, 254).astype(np.uint32) << 23))
+    d = d.view(np.float32).copy()
+    d[:special.size] = special
+    x = np.empty((rows, cols), np.float32)
+    for r in range(rows):
+        eb = int((d[r].view(np.uint32) >> 23) & 0xff)
+        lo, hi = max(27, eb - 124), min(253, eb + 125)  # biased exponents of the fast range
+        if lo > hi:
+            lo, hi = 100, 150
+        mant = rng.integers(0, 1 << 23, cols, dtype=np.uint64).astype(np.uint32)
+        sign = rng.integers(0, 2, cols, dtype=np.uint64).astype(np.uint32) << 31
+        kind = r % 4
+        if kind == 0:
+            e = rng.integers(lo, hi + 1, cols).astype(np.uint32)
+            bits = sign | (e << 23) | mant
+            bits[rng.random(cols) < 0.05] = 0
+            bits[rng.random(cols) < 0.05] = 0x80000000
+        elif kind == 1:
+            e = np.where(rng.random(cols) < 0.5, lo, hi).astype(np.uint32)
+            bits = sign | (e << 23) | mant
+            if r % 8 == 5:  # one element one step past an edge: that thread divides exactly
+                bits[rng.integers(0, cols)] = (max(lo - 1, 0) << 23) | int(mant[0])
+                bits[rng.integers(0, cols)] = (min(hi + 1, 255) << 23) | int(mant[1])
+        elif kind == 2:
+            bits = rng.integers(0, 1 << 32, cols, dtype=np.uint64).astype(np.uint32)
+            bits[: special.size] = special.view(np.uint32)
+        else:
+            bits = rng.random(cols).astype(np.float32).view(np.uint32)
+        x[r] = bits.view(np.float32)
+    return x, d
 
 
 if __name__ == "__main__":

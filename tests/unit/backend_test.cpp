@@ -639,6 +639,28 @@ TEST(MergePtx, RejectsPartsWithoutOrWithAnotherHeader) {
   EXPECT_EQ(take(backend::mergePtx(one)), sm90);
 }
 
+TEST_F(BackendTest, WithMinCtasPerSmSetsReplacesAndRemovesTheHintOfOneEntry) {
+  std::string ptx = ".version 8.5\n.target sm_90\n.address_size 64\n\n"
+                    ".visible .entry a(\n\t.param .u64 a_param_0\n)\n.maxntid 128, 1, 1\n{\n\tret;\n}\n"
+                    ".visible .entry b()\n.maxntid 64, 1, 1\n{\n\tret;\n}\n"
+                    ".visible .entry c()\n{\n\tret;\n}\n";
+  std::string hinted = backend::withMinCtasPerSm(ptx, "a", 12);
+  EXPECT_EQ(hinted, ".version 8.5\n.target sm_90\n.address_size 64\n\n"
+                    ".visible .entry a(\n\t.param .u64 a_param_0\n)\n.maxntid 128, 1, 1\n.minnctapersm 12\n{\n\tret;\n}\n"
+                    ".visible .entry b()\n.maxntid 64, 1, 1\n{\n\tret;\n}\n"
+                    ".visible .entry c()\n{\n\tret;\n}\n");
+  EXPECT_TRUE(contains(backend::withMinCtasPerSm(hinted, "a", 3), ".maxntid 128, 1, 1\n.minnctapersm 3\n{"));
+  EXPECT_EQ(backend::withMinCtasPerSm(hinted, "a", 0), ptx);
+  // The hint goes to the named entry only; no `.maxntid` or no entry: unchanged.
+  EXPECT_TRUE(contains(backend::withMinCtasPerSm(ptx, "b", 24), ".maxntid 64, 1, 1\n.minnctapersm 24\n{"));
+  EXPECT_EQ(backend::withMinCtasPerSm(ptx, "c", 4), ptx);
+  EXPECT_EQ(backend::withMinCtasPerSm(ptx, "d", 4), ptx);
+  // ptxas takes it: 12 CTAs of 128 threads leave 40 registers a thread.
+  backend::NvJitLink library = loadNvJitLink();
+  auto linked = link(library, hinted, "sm_90");
+  ASSERT_TRUE(static_cast<bool>(linked)) << llvm::toString(linked.takeError());
+}
+
 TEST(MergePtx, KeepsOnlyTheFirstOfIdenticalExternDeclarations) {
   std::string header = ".version 8.5\n.target sm_90\n.address_size 64\n";
   std::string shared = ".extern .shared .align 16 .b8 pykc_dynamic_shared[];\n";

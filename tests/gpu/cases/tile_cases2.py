@@ -7,10 +7,16 @@ Compiled output: <root>/tile_kernels2, from
     pykc compile tests/gpu/kernels/tile_kernels2.py --arch sm_90 -o <root>/tile_kernels2
 """
 
+import os
+import sys
+
 import numpy as np
 
 import pykc
 from harness import case
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tile_sim"))
+from tile_sim import division_values  # noqa: E402
 
 FOLDER = "tile_kernels2"
 
@@ -186,3 +192,28 @@ def tile_transpose_f16(ctx):
     pykc.launch(None, (_cdiv(r, 32) * _cdiv(c, 32),), mod.transpose_f16, (via.to_dev(x), dy, 32))
     via.sync()
     return f"{r}x{c} " + _exact(via.to_host(dy), x.T, "y")
+
+
+@case("tile division by one value (a one-element tile, a scalar): IEEE quotients bit for bit", FOLDER)
+def tile_div_uniform(ctx):
+    mod, via = ctx.load(), ctx.via("cupy")
+    out = []
+    for cols, scalar in ((1024, float(ctx.rng.standard_normal())), (1000, 2.0 ** -124 * 1.7),
+                         (1024, -3.0e30), (int(ctx.rng.integers(1, 1025)), float("inf"))):
+        x, d = division_values(ctx.rng, 512, cols)
+        dy = via.to_dev(ctx.poison(x.shape, np.float32))
+        dz = via.to_dev(ctx.poison(x.shape, np.float32))
+        s = np.float32(scalar)
+        pykc.launch(None, (x.shape[0],), mod.div_uniform, (via.to_dev(x), via.to_dev(d), dy, dz, s, 1024))
+        via.sync()
+        with np.errstate(all="ignore"):
+            want_y, want_z = x / d[:, None], x / s
+        for what, got, want in (("by row", via.to_host(dy), want_y), (f"by {s:g}", via.to_host(dz), want_z)):
+            same = (got.view(np.uint32) == want.view(np.uint32)) | (np.isnan(got) & np.isnan(want))
+            if not same.all():
+                i = int(np.flatnonzero(~same.ravel())[0])
+                raise AssertionError(f"{cols} cols {what}: {int((~same).sum())} of {got.size} differ "
+                                     f"(first at {i}: {got.ravel()[i]!r} != {want.ravel()[i]!r}, "
+                                     f"x {x.ravel()[i]!r}, d {d[i // cols]!r})")
+        out.append(f"{cols} cols, s={s:g}: exact")
+    return "; ".join(out)

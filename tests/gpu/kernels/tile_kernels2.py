@@ -153,3 +153,19 @@ def arg_small(x: "float32[::1]", amax: "int32[::1]", amin: "int32[::1]", TILE: C
     lo = ct.load(x, index=(pid,), shape=(TILE,), padding_mode=ct.PaddingMode.POS_INF)
     ct.store(amax, index=(pid,), tile=ct.argmax(hi, axis=0, keepdims=True))
     ct.store(amin, index=(pid,), tile=ct.argmin(lo, keepdims=True))
+
+
+# ------------------------------------------------------------ division by one value
+
+# Each element of a row divided by the row's divisor (a one-element tile, broadcast) and
+# by a scalar parameter. pykc divides through the divisor's reciprocal with a correction
+# step where that is exact, else by IEEE division: either way the results must equal
+# IEEE division bit for bit (docs/TILE.md, "Division by one value").
+@ct.kernel
+def div_uniform(x: "float32[:, ::1]", d: "float32[::1]", y: "float32[:, ::1]",
+                z: "float32[:, ::1]", s: "float32", TILE: ConstInt = 1024):
+    row = ct.bid(0)
+    t = ct.load(x, index=(row, 0), shape=(1, TILE))
+    den = ct.load(d, index=(row,), shape=(1,))
+    ct.store(y, index=(row, 0), tile=t / den)
+    ct.store(z, index=(row, 0), tile=t / s)
