@@ -35,8 +35,8 @@ int sim_f2tf32(float x) {
 }
 // rcp.approx.ftz.f32 (PTX: at most 1 ulp off): the correctly rounded reciprocal moved
 // one ulp up or down for two thirds of the inputs (chosen by their bits), up to 1.5 ulps
-// off, worse than the GPU may be, so that the exact reciprocal pykc builds from it for
-// division by one value (docs/TILE.md) is tested beyond what the GPU can return.
+// off, worse than the GPU may be, so that code relying on it is tested beyond what the
+// GPU can return.
 float sim_rcp_approx_ftz(float x) {
   uint32_t b;
   memcpy(&b, &x, 4);

@@ -398,10 +398,11 @@ def division_values(rng, rows, cols):
             bits = sign | (e << 23) | mant
             if r % 8 == 5:  # one element one step past an edge: that thread divides exactly
                 bits[rng.integers(0, cols)] = (max(lo - 1, 0) << 23) | int(mant[0])
-                bits[rng.integers(0, cols)] = (min(hi + 1, 255) << 23) | int(mant[1])
+                bits[rng.integers(0, cols)] = (min(hi + 1, 255) << 23) | int(mant[-1])
         elif kind == 2:
             bits = rng.integers(0, 1 << 32, cols, dtype=np.uint64).astype(np.uint32)
-            bits[: special.size] = special.view(np.uint32)
+            n = min(cols, special.size)  # rows may be shorter than the special values
+            bits[:n] = special.view(np.uint32)[:n]
         else:
             bits = rng.random(cols).astype(np.float32).view(np.uint32)
         x[r] = bits.view(np.float32)
