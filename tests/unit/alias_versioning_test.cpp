@@ -3,6 +3,8 @@
 // always removed (the file tests show the whole pipeline on real kernels).
 #include <gtest/gtest.h>
 
+#include "function_pass_test_util.h"
+
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
@@ -87,20 +89,8 @@ protected:
       ADD_FAILURE() << message;
       return nullptr;
     }
-    llvm::LoopAnalysisManager loops;
-    llvm::FunctionAnalysisManager functions;
-    llvm::CGSCCAnalysisManager cgscc;
-    llvm::ModuleAnalysisManager modules;
-    llvm::PassBuilder builder;
-    builder.registerModuleAnalyses(modules);
-    builder.registerCGSCCAnalyses(cgscc);
-    builder.registerFunctionAnalyses(functions);
-    builder.registerLoopAnalyses(loops);
-    builder.crossRegisterProxies(loops, functions, cgscc, modules);
-    llvm::FunctionPassManager passes;
-    passes.addPass(backend::AliasVersioningPass(enabled));
     llvm::Function& function = *module_->getFunction("k");
-    passes.run(function, functions);
+    pykc::testing::runFunctionPass(function, backend::AliasVersioningPass(enabled));
     std::string problems;
     llvm::raw_string_ostream stream(problems);
     EXPECT_FALSE(llvm::verifyFunction(function, &stream)) << problems;

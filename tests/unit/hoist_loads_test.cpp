@@ -3,6 +3,8 @@
 // math (black_scholes' pattern).
 #include <gtest/gtest.h>
 
+#include "function_pass_test_util.h"
+
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -60,20 +62,8 @@ protected:
   std::vector<std::string> runPass(const std::string& body, const std::string& metadata = "") {
     auto module = parse(kernel(body) + metadata);
     if (!module) return {};
-    llvm::LoopAnalysisManager loops;
-    llvm::FunctionAnalysisManager functions;
-    llvm::CGSCCAnalysisManager cgscc;
-    llvm::ModuleAnalysisManager modules;
-    llvm::PassBuilder builder;
-    builder.registerModuleAnalyses(modules);
-    builder.registerCGSCCAnalyses(cgscc);
-    builder.registerFunctionAnalyses(functions);
-    builder.registerLoopAnalyses(loops);
-    builder.crossRegisterProxies(loops, functions, cgscc, modules);
-    llvm::FunctionPassManager passes;
-    passes.addPass(backend::HoistLoadsPass());
     llvm::Function& function = *module->getFunction("k");
-    passes.run(function, functions);
+    pykc::testing::runFunctionPass(function, backend::HoistLoadsPass());
     std::string problems;
     llvm::raw_string_ostream stream(problems);
     EXPECT_FALSE(llvm::verifyFunction(function, &stream)) << problems;

@@ -2,6 +2,8 @@
 // that emitPtx then issues the loads of a strided reduction four at a time.
 #include <gtest/gtest.h>
 
+#include "function_pass_test_util.h"
+
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -82,19 +84,7 @@ protected:
   std::string runPass(const std::string& text) {
     auto module = parse(text);
     if (!module) return {};
-    llvm::LoopAnalysisManager loops;
-    llvm::FunctionAnalysisManager functions;
-    llvm::CGSCCAnalysisManager cgscc;
-    llvm::ModuleAnalysisManager modules;
-    llvm::PassBuilder builder;
-    builder.registerModuleAnalyses(modules);
-    builder.registerCGSCCAnalyses(cgscc);
-    builder.registerFunctionAnalyses(functions);
-    builder.registerLoopAnalyses(loops);
-    builder.crossRegisterProxies(loops, functions, cgscc, modules);
-    llvm::FunctionPassManager passes;
-    passes.addPass(backend::ReadLoopUnrollPass());
-    for (llvm::Function& function : *module) passes.run(function, functions);
+    for (llvm::Function& function : *module) pykc::testing::runFunctionPass(function, backend::ReadLoopUnrollPass());
     std::string out;
     llvm::raw_string_ostream stream(out);
     module->print(stream, nullptr);
