@@ -908,6 +908,8 @@ private:
         return shapeOp(id, fn, t);
       case TileFn::BroadcastTo:
         return evalAs(arg(id, 0), t);
+      case TileFn::Truediv:
+        return truediv(id, t);
       case TileFn::Where: {
         TypeId cond = types_.isTile(t) ? types_.tile(types_.boolean(), types_.get(t).shape) : types_.boolean();
         bool m = isMmaExpr(id);
@@ -932,6 +934,50 @@ private:
     }
   }
 
+  // `ct.truediv(x, y, rounding_mode=, flush_to_zero=)` (the checker allows
+  // the modes per dtype): `/` for none or RN without flush, else PTX's div
+  // with that rounding (div.full, div.approx; .ftz for float32 when asked).
+  TileVal truediv(ExprId id, TypeId t) {
+    TypeId op = inst_.opTypes[id.index];
+    bool m = isMmaExpr(id);
+    TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
+    TileVal x = evalAs(arg(id, 0), opTile, m);
+    TileVal y = evalAs(arg(id, 1), opTile, m);
+    TileFn mode = TileFn::RoundRn;
+    if (ExprId r = arg(id, 2); r.valid() && inst_.meanings[r.index].kind == Intrinsic::TileOp) {
+      mode = static_cast<TileFn>(inst_.meanings[r.index].payload);
+    }
+    bool f32 = op == types_.float32();
+    bool ftz = f32 && constIntArg(id, 3, 0) != 0;
+    x.splat = x.splat && y.splat;
+    auto divide = [&](llvm::Value* a, llvm::Value* c) -> llvm::Value* {
+      using llvm::Intrinsic::ID;
+      ID which = llvm::Intrinsic::not_intrinsic;
+      switch (mode) {
+        case TileFn::RoundRz: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rz_ftz_f : llvm::Intrinsic::nvvm_div_rz_f) : llvm::Intrinsic::nvvm_div_rz_d; break;
+        case TileFn::RoundRm: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rm_ftz_f : llvm::Intrinsic::nvvm_div_rm_f) : llvm::Intrinsic::nvvm_div_rm_d; break;
+        case TileFn::RoundRp: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rp_ftz_f : llvm::Intrinsic::nvvm_div_rp_f) : llvm::Intrinsic::nvvm_div_rp_d; break;
+        case TileFn::RoundApprox: which = ftz ? llvm::Intrinsic::nvvm_div_approx_ftz_f : llvm::Intrinsic::nvvm_div_approx_f; break;
+        case TileFn::RoundFull: {
+          // div.full.f32 (no LLVM intrinsic in LLVM 19).
+          auto* ft = llvm::FunctionType::get(b_.getFloatTy(), {b_.getFloatTy(), b_.getFloatTy()}, false);
+          std::string text = std::string("div.full") + (ftz ? ".ftz" : "") + ".f32 $0, $1, $2;";
+          return b_.CreateCall(llvm::InlineAsm::get(ft, text, "=f,f,f", false), {a, c});
+        }
+        default:
+          if (ftz) which = llvm::Intrinsic::nvvm_div_rn_ftz_f;
+          break;
+      }
+      if (which == llvm::Intrinsic::not_intrinsic) return arith(frontend::Operator::Div, a, c, op);
+      return b_.CreateCall(intrinsic(which), {a, c});
+    };
+    for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = divide(x.slots[s], y.slots[s]);
+    if (op != elementOf(t)) {
+      for (llvm::Value*& v : x.slots) v = convert(v, op, elementOf(t));
+    }
+    return x;
+  }
+
   TileVal unaryMath(ExprId id, TileFn fn, TypeId t) {
     TypeId e = elementOf(t);
     TileVal x = evalAs(arg(id, 0), t, isMmaExpr(id));
@@ -943,6 +989,18 @@ private:
         } else if (et.isSigned) {
           v = b_.CreateSelect(b_.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0)), b_.CreateNeg(v), v);
         }
+      }
+      return x;
+    }
+    if ((fn == TileFn::Exp2 || fn == TileFn::Rsqrt) && et.bits <= 32 && constIntArg(id, 1, 0) != 0) {
+      // flush_to_zero=True: PTX's ex2.approx.ftz.f32 / rsqrt.approx.ftz.f32
+      // (float16 through float32).
+      llvm::Function* f = intrinsic(fn == TileFn::Exp2 ? llvm::Intrinsic::nvvm_ex2_approx_ftz_f
+                                                       : llvm::Intrinsic::nvvm_rsqrt_approx_ftz_f);
+      for (llvm::Value*& v : x.slots) {
+        llvm::Value* a = et.bits == 16 ? b_.CreateFPExt(v, b_.getFloatTy()) : v;
+        llvm::Value* r = b_.CreateCall(f, {a});
+        v = et.bits == 16 ? b_.CreateFPTrunc(r, llvmType(e)) : r;
       }
       return x;
     }
@@ -1134,11 +1192,72 @@ private:
     return out;
   }
 
+  // `order=` of a load or store (the checker recorded the axes as a tuple):
+  // view axis d is array axis order[d]; empty when absent or the identity.
+  std::vector<size_t> accessOrder(ExprId call) const {
+    ExprId o = arg(call, 3);
+    if (!o.valid()) return {};
+    const ConstValue* axes = constOf(o);
+    std::vector<size_t> order;
+    bool identity = true;
+    for (size_t d = 0; d < axes->elements.size(); ++d) {
+      order.push_back(static_cast<size_t>(axes->elements[d].intValue));
+      identity = identity && order.back() == d;
+    }
+    if (identity) order.clear();
+    return order;
+  }
+
+  // The tile of a permuted access in the array's own axis order: its type
+  // and addressing (array axis order[d] takes view axis d's extent and index).
+  std::pair<TypeId, Addressing> arrayOrder(const Addressing& view, TypeId e, const std::vector<size_t>& order) {
+    Addressing a;
+    a.shape.assign(view.shape.size(), 1);
+    a.tileIndex.assign(view.shape.size(), nullptr);
+    for (size_t d = 0; d < order.size(); ++d) {
+      a.shape[order[d]] = view.shape[d];
+      a.tileIndex[order[d]] = view.tileIndex[d];
+    }
+    return {types_.tile(e, a.shape), a};
+  }
+
+  // Element e (linear) of a tile of shape `to` whose axis d is axis perm[d] of
+  // a tile of shape `from`: its linear index in `from`.
+  llvm::Value* permutedSource(llvm::Value* e, const std::vector<int64_t>& from, const std::vector<int64_t>& to,
+                              const std::vector<size_t>& perm) {
+    std::vector<int64_t> stride(from.size());
+    int64_t inner = 1;
+    for (size_t d = from.size(); d-- > 0;) {
+      stride[d] = inner;
+      inner *= from[d];
+    }
+    std::vector<llvm::Value*> oi = multiIndex(e, to);
+    llvm::Value* src = b_.getInt32(0);
+    for (size_t d = 0; d < to.size(); ++d) {
+      if (to[d] == 1) continue;
+      src = b_.CreateAdd(src, b_.CreateMul(oi[d], b_.getInt32(static_cast<uint32_t>(stride[perm[d]]))));
+    }
+    return src;
+  }
+
   TileVal load(ExprId id, TypeId t) {
+    std::vector<size_t> order = accessOrder(id);
+    if (!order.empty()) {
+      // `order=`: loaded in the array's axis order (whole chunks of its
+      // contiguous axis), then permuted through shared memory.
+      auto [at, a] = arrayOrder(addressing(id, t), elementOf(t), order);
+      TileVal v = loadTile(id, at, a);
+      const std::vector<int64_t>& from = types_.get(at).shape;
+      const std::vector<int64_t>& to = types_.get(t).shape;
+      return relayout(v, at, t, false, [&](llvm::Value* e) { return permutedSource(e, from, to, order); });
+    }
+    return loadTile(id, t, addressing(id, t));
+  }
+
+  TileVal loadTile(ExprId id, TypeId t, const Addressing& a) {
     const ArrayArgs& arr = arrayArg(arg(id, 0));
     TypeId e = elementOf(t);
     Layout l = layoutOf(t);
-    Addressing a = addressing(id, t);
     llvm::Type* mt = memoryType(e);
     llvm::Value* pad = paddingValue(id, e);
     bool vectors = hasVectors(l, e);
@@ -1221,8 +1340,20 @@ private:
     TypeId tileType = types_.tile(e, types_.get(typeOf(arg(id, 2))).shape);
     bool m = isMmaExpr(arg(id, 2));
     TileVal v = evalAs(arg(id, 2), tileType, m);
-    Layout l = layoutFor(tileType, m);
     Addressing a = addressing(id, tileType);
+    if (std::vector<size_t> order = accessOrder(id); !order.empty()) {
+      // `order=`: permuted into the array's axis order through shared memory.
+      auto [at, aa] = arrayOrder(a, e, order);
+      std::vector<size_t> inverse(order.size());
+      for (size_t d = 0; d < order.size(); ++d) inverse[order[d]] = d;
+      const std::vector<int64_t>& from = types_.get(tileType).shape;
+      const std::vector<int64_t>& to = types_.get(at).shape;
+      v = relayout(v, tileType, at, false, [&](llvm::Value* x) { return permutedSource(x, from, to, inverse); });
+      tileType = at;
+      a = aa;
+      m = false;
+    }
+    Layout l = layoutFor(tileType, m);
     llvm::Type* mt = memoryType(e);
     auto value = [&](unsigned s) {
       llvm::Value* x = v.slots[s];
@@ -1476,6 +1607,7 @@ private:
             return sameShapeMma(arg(id, 0)) || sameShapeMma(arg(id, 1)) || sameShapeMma(arg(id, 2));
           case TileFn::Maximum:
           case TileFn::Minimum:
+          case TileFn::Truediv:
             return sameShapeMma(arg(id, 0)) || sameShapeMma(arg(id, 1));
           default:
             return false;
@@ -2748,29 +2880,39 @@ private:
   // Python's min/max over scalars: the first of equal values wins, and a
   // later value replaces the current one only when it compares greater
   // (smaller), so a NaN met first stays.
+  // min(a, b, ...), max(...): on scalars, or elementwise on tiles (each
+  // argument broadcast to the result's layout), by Python's rule per element.
   TileVal builtinMinMax(ExprId id, bool isMax) {
     TypeId t = inst_.opTypes[id.index];
+    TypeId result = typeOf(id);
+    TypeId opTile = types_.isTile(result) ? types_.tile(t, types_.get(result).shape) : t;
     auto it = inst_.callArguments.find(id.index);
     bool isFloat = types_.isFloat(t);
     bool isSigned = types_.get(t).isSigned;
-    llvm::Value* r = nullptr;
+    TileVal r;
+    bool first = true;
     for (ExprId a : it->second) {
-      llvm::Value* v = scalarAs(a, t);
-      if (r == nullptr) {
+      TileVal v = evalAs(a, opTile);
+      if (first) {
         r = v;
+        first = false;
         continue;
       }
-      llvm::Value* better;
-      if (isFloat) {
-        better = isMax ? b_.CreateFCmpOGT(v, r) : b_.CreateFCmpOLT(v, r);
-      } else if (isSigned) {
-        better = isMax ? b_.CreateICmpSGT(v, r) : b_.CreateICmpSLT(v, r);
-      } else {
-        better = isMax ? b_.CreateICmpUGT(v, r) : b_.CreateICmpULT(v, r);
+      r.splat = r.splat && v.splat;
+      for (size_t s = 0; s < r.slots.size(); ++s) {
+        llvm::Value* better;
+        if (isFloat) {
+          better = isMax ? b_.CreateFCmpOGT(v.slots[s], r.slots[s]) : b_.CreateFCmpOLT(v.slots[s], r.slots[s]);
+        } else if (isSigned) {
+          better = isMax ? b_.CreateICmpSGT(v.slots[s], r.slots[s]) : b_.CreateICmpSLT(v.slots[s], r.slots[s]);
+        } else {
+          better = isMax ? b_.CreateICmpUGT(v.slots[s], r.slots[s]) : b_.CreateICmpULT(v.slots[s], r.slots[s]);
+        }
+        r.slots[s] = b_.CreateSelect(better, v.slots[s], r.slots[s]);
       }
-      r = b_.CreateSelect(better, v, r);
     }
-    return TileVal{{convert(r, t, typeOf(id))}};
+    for (llvm::Value*& x : r.slots) x = convert(x, t, elementOf(result));
+    return r;
   }
 
   // `x if c else y` with a runtime scalar `c` (a compile-time `c` picks a side).
