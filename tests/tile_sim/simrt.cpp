@@ -10,13 +10,18 @@
 #include <cstring>
 #include <thread>
 #include <vector>
-static thread_local int g_tid, g_ctaid, g_nctaid;
+static thread_local int g_tid, g_ctaid, g_nctaid, g_ctaid_y, g_nctaid_y;
 static pthread_barrier_t g_bar;
 static uint32_t g_vals[1024];
 extern "C" {
 int sim_tid_x() { return g_tid; }
 int sim_ctaid_x() { return g_ctaid; }
 int sim_nctaid_x() { return g_nctaid; }
+int sim_ctaid_y() { return g_ctaid_y; }
+int sim_nctaid_y() { return g_nctaid_y; }
+// ex2.approx(.ftz).f32, div.approx(.ftz).f32: exactly rounded stand-ins.
+float sim_ex2(float x) { return exp2f(x); }
+float sim_div(float x, float y) { return x / y; }
 void sim_barrier() { pthread_barrier_wait(&g_bar); }
 int sim_shfl_bfly(int mask, int v, int lane, int clamp) {
   g_vals[g_tid] = (uint32_t)v;
@@ -39,15 +44,25 @@ float __nv_powf(float x, float y) { return powf(x, y); }
 float __nv_rsqrtf(float x) { return 1.0f / sqrtf(x); }
 double __nv_exp(double x) { return exp(x); }
 typedef void (*Wrap)(const int64_t*);
-void sim_run(Wrap w, const int64_t* args, int grid, int threads) {
-  for (int b = 0; b < grid; ++b) {
-    pthread_barrier_init(&g_bar, nullptr, threads);
-    std::vector<std::thread> ts;
-    for (int t = 0; t < threads; ++t) {
-      ts.emplace_back([=] { g_tid = t; g_ctaid = b; g_nctaid = grid; w(args); });
+// A grid of grid x grid_y blocks, x fastest.
+void sim_run(Wrap w, const int64_t* args, int grid, int grid_y, int threads) {
+  for (int by = 0; by < grid_y; ++by) {
+    for (int b = 0; b < grid; ++b) {
+      pthread_barrier_init(&g_bar, nullptr, threads);
+      std::vector<std::thread> ts;
+      for (int t = 0; t < threads; ++t) {
+        ts.emplace_back([=] {
+          g_tid = t;
+          g_ctaid = b;
+          g_nctaid = grid;
+          g_ctaid_y = by;
+          g_nctaid_y = grid_y;
+          w(args);
+        });
+      }
+      for (auto& t : ts) t.join();
+      pthread_barrier_destroy(&g_bar);
     }
-    for (auto& t : ts) t.join();
-    pthread_barrier_destroy(&g_bar);
   }
 }
 }

@@ -29,6 +29,12 @@ INTRINSICS = {
     "@llvm.nvvm.read.ptx.sreg.tid.x": "@sim_tid_x",
     "@llvm.nvvm.read.ptx.sreg.ctaid.x": "@sim_ctaid_x",
     "@llvm.nvvm.read.ptx.sreg.nctaid.x": "@sim_nctaid_x",
+    "@llvm.nvvm.read.ptx.sreg.ctaid.y": "@sim_ctaid_y",
+    "@llvm.nvvm.read.ptx.sreg.nctaid.y": "@sim_nctaid_y",
+    "@llvm.nvvm.ex2.approx.ftz.f": "@sim_ex2",
+    "@llvm.nvvm.ex2.approx.f": "@sim_ex2",
+    "@llvm.nvvm.div.approx.ftz.f": "@sim_div",
+    "@llvm.nvvm.div.approx.f": "@sim_div",
     "@llvm.nvvm.barrier0": "@sim_barrier",
     "@llvm.nvvm.shfl.sync.bfly.i32": "@sim_shfl_bfly",
     "@llvm.nvvm.f2tf32.rna": "@sim_f2tf32",
@@ -36,7 +42,8 @@ INTRINSICS = {
 
 
 def retarget(module: str) -> tuple:
-    """One kernel's module for the host, plus `wrap_<symbol>(const int64_t* args)`."""
+    """A module's kernels for the host, plus `wrap_<symbol>(const int64_t* args)` for each:
+    (the symbols, the module's text)."""
     m = re.sub(r'target datalayout = ".*"', f'target datalayout = "{X86_LAYOUT}"', module)
     m = m.replace('target triple = "nvptx64-nvidia-cuda"', 'target triple = "x86_64-pc-linux-gnu"')
     m = m.replace("ptx_kernel ", "")
@@ -49,22 +56,25 @@ def retarget(module: str) -> tuple:
     m = re.sub(r" #\d+", "", m)
     m = re.sub(r"^!.*$", "", m, flags=re.M)
     m = re.sub(r", !\w+ !\d+", "", m)
-    d = re.search(r"define void @(\S+)\((.*)\) \{", m)
-    name, params = d.group(1), d.group(2)
-    types = [p.strip().split(" ")[0] for p in params.split(",") if p.strip()]
-    body = [f"define void @wrap_{name}(ptr %args) {{"]
-    for k, t in enumerate(types):
-        body.append(f"  %p{k} = getelementptr i64, ptr %args, i64 {k}")
-        body.append(f"  %v{k} = load {t}, ptr %p{k}")
-    body.append(f"  call void @{name}(" + ", ".join(f"{t} %v{k}" for k, t in enumerate(types)) + ")")
-    body += ["  ret void", "}"]
-    return name, m + "\n" + "\n".join(body) + "\n"
+    names, body = [], []
+    for d in re.finditer(r"define void @(\S+)\((.*)\) \{", m):
+        name, params = d.group(1), d.group(2)
+        names.append(name)
+        types = [p.strip().split(" ")[0] for p in params.split(",") if p.strip()]
+        body.append(f"define void @wrap_{name}(ptr %args) {{")
+        for k, t in enumerate(types):
+            body.append(f"  %p{k} = getelementptr i64, ptr %args, i64 {k}")
+            body.append(f"  %v{k} = load {t}, ptr %p{k}")
+        body.append(f"  call void @{name}(" + ", ".join(f"{t} %v{k}" for k, t in enumerate(types)) + ")")
+        body += ["  ret void", "}"]
+    return names, m + "\n" + "\n".join(body) + "\n"
 
 
 class Sim:
     def __init__(self, lib_path):
         self.lib = ctypes.CDLL(lib_path)
-        self.lib.sim_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+        self.lib.sim_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+                                     ctypes.c_int]
         self.keep = []
 
     def array(self, a):
@@ -76,32 +86,38 @@ class Sim:
         return struct.unpack("<I", struct.pack("<f", x))[0]
 
     def run(self, symbol, grid, threads, args):
+        """`grid`: blocks along x, or (x, y)."""
+        gx, gy = grid if isinstance(grid, tuple) else (grid, 1)
         w = getattr(self.lib, "wrap_" + symbol)
         buf = (ctypes.c_int64 * len(args))(*[a - (1 << 64) if a >= 1 << 63 else a for a in args])
-        self.lib.sim_run(ctypes.cast(w, ctypes.c_void_p), buf, grid, threads)
+        self.lib.sim_run(ctypes.cast(w, ctypes.c_void_p), buf, gx, gy, threads)
 
 
-def build(pykc, clang, clangxx, kernels, work):
-    """Compiles one kernel file for the CPU: a Sim, the symbols by kernel name, the blocks."""
+def build(pykc, clang, clangxx, kernels, work, extra=()):
+    """Compiles one kernel file for the CPU: a Sim, the symbols by kernel name (by full
+    symbol too), the blocks. `extra`: more pykc arguments (--sig, --const)."""
     import json
     stem = os.path.splitext(os.path.basename(kernels))[0]
     work = os.path.join(work, stem)
     os.makedirs(work)
-    subprocess.check_call([pykc, "inspect", kernels, "--emit", "llvm", "--arch", "sm_90", "-o", work])
+    subprocess.check_call([pykc, "inspect", kernels, "--emit", "llvm", "--arch", "sm_90", "-o", work,
+                           *extra])
     text = open(os.path.join(work, stem + ".sm_90.ll")).read()
     manifest_dir = os.path.join(work, "out")
     subprocess.check_call([pykc, "compile", kernels, "--arch", "sm_90", "-o", manifest_dir,
-                           "--no-cache"])
+                           "--no-cache", *extra])
     manifest = json.load(open(os.path.join(manifest_dir, "manifest.json")))
     blocks = {k["symbol"]: k["tile"]["block"][0] for k in manifest["kernels"]}
     objects, symbols = [], {}
     for i, module in enumerate(m for m in re.split(r"(?=; ModuleID)", text) if "define" in m):
-        name, ir = retarget(module)
+        names, ir = retarget(module)
         ll, obj = os.path.join(work, f"k{i}.ll"), os.path.join(work, f"k{i}.o")
         open(ll, "w").write(ir)
         subprocess.check_call([clang, "-O1", "-c", "-fPIC", "-Wno-override-module", ll, "-o", obj])
         objects.append(obj)
-        symbols[name.split("__")[0]] = name
+        for name in names:
+            symbols[name.split("__")[0]] = name
+            symbols[name] = name
     lib = os.path.join(work, "libsim.so")
     subprocess.check_call([clangxx, "-O1", "-shared", "-fPIC", os.path.join(HERE, "simrt.cpp"),
                            *objects, "-o", lib, "-lpthread"])
@@ -120,9 +136,10 @@ def main():
     work = tempfile.mkdtemp(prefix="pykc-tile-sim-")
     try:
         failures = []
-        for name, checker in (("tile_kernels.py", check), ("tile_kernels2.py", check2)):
+        for name, checker, extra in (("tile_kernels.py", check, ()), ("tile_kernels2.py", check2, ()),
+                                     ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS)):
             kernels = os.path.join(ROOT, "tests/gpu/kernels", name)
-            failures += checker(*build(a.pykc, clang, clangxx, kernels, work))
+            failures += checker(*build(a.pykc, clang, clangxx, kernels, work, extra))
         if failures:
             print(f"tile_sim: {len(failures)} failed: " + ", ".join(failures))
             return 1
@@ -336,6 +353,59 @@ def check2(sim, sym, blocks):
         y = np.full((c, r), np.nan, np.float16)
         run("transpose_f16", cdiv(r, 32) * cdiv(c, 32), sim.array(x) + sim.array(y))
         expect(f"transpose f16 {r}x{c}", y, x.T)
+    return failures
+
+
+# The attention kernel (written as cuTile's FMHA sample) with small tiles, so that its
+# products run on CUDA cores (no mma.sync on the CPU): float32 and float16 arrays, 128
+# threads, masks for causal and ragged key blocks, grouped-query heads, a 2-D grid.
+ATTENTION_SIG = ",".join(["{0}[:,:,:,::1]"] * 4 + ["float32", "int32"])
+ATTENTION_ARGS = (
+    "--sig", "attn_fwd(" + ATTENTION_SIG.format("float32") + ")",
+    "--sig", "attn_fwd(" + ATTENTION_SIG.format("float16") + ")",
+    "--const", "Dqk=16", "--const", "Dv=16", "--const", "H=2", "--const", "TILE_M=32",
+    "--const", "TILE_N=16", "--const", "GROUP=1", "--const", "GROUP=2",
+    "--const", "CAUSAL=0", "--const", "CAUSAL=1", "--const", "EVEN_K=0", "--const", "EVEN_K=1",
+)
+
+
+def check_attention(sim, sym, blocks):
+    """tests/gpu/kernels/tile_attention_kernels.py (ATTENTION_ARGS) against float64 NumPy."""
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu/cases"))
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu"))
+    sys.path.insert(0, os.path.join(ROOT, "tools/python"))
+    from tile_attention_cases import reference
+    rng = np.random.default_rng(20261202)
+    failures = []
+    heads, tm, tn, d = 2, 32, 16, 16
+    cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    for dt, code in ((np.float32, "f32"), (np.float16, "f16")):
+        for batch, q_len, k_len, causal, group, pos in (
+                (2, 40, 48, False, 1, 0), (1, 32, 50, False, 2, 0), (1, 37, 37, True, 1, 0),
+                (2, 20, 64, True, 2, 30), (1, 16, 45, True, 1, 29)):
+            even = k_len % tn == 0
+            q = rng.standard_normal((batch, heads, q_len, d)).astype(dt)
+            k = rng.standard_normal((batch, heads // group, k_len, d)).astype(dt)
+            v = rng.standard_normal((batch, heads // group, k_len, d)).astype(dt)
+            out = np.full((batch, heads, q_len, d), np.nan, dt)
+            symbol = (f"attn_fwd__{code}a4C_{code}a4C_{code}a4C_{code}a4C_f32_i32__KDqk_16__KDv_16__KH_2"
+                      f"__KTILE_M_32__KTILE_N_16__KGROUP_{group}__KCAUSAL_{'T' if causal else 'F'}"
+                      f"__KEVEN_K_{'T' if even else 'F'}")
+            scale = 1.0 / np.sqrt(d)
+            sim.run(symbol, (cdiv(q_len, tm), batch * heads), blocks[symbol],
+                    sim.array(q) + sim.array(k) + sim.array(v) + sim.array(out)
+                    + [sim.f32(scale), pos])
+            want = reference(q, k, v, scale, causal, pos, group)
+            g = out.astype(np.float64)
+            # float16: inputs and P rounded to float16, the output too.
+            atol, rtol = (1e-5, 1e-5) if dt == np.float32 else (4e-3, 1e-2)
+            ok = np.all(np.isfinite(g)) and np.allclose(g, want, rtol=rtol, atol=atol)
+            err = float(np.nanmax(np.abs(g - want)))
+            what = (f"attention {code} b{batch} q{q_len} k{k_len}{' causal' if causal else ''}"
+                    f" gqa{group} pos{pos}")
+            print(f"{'ok  ' if ok else 'FAIL'} {what}: max abs err {err:.2e}")
+            if not ok:
+                failures.append(what)
     return failures
 
 
