@@ -1087,7 +1087,7 @@ private:
     TypeId dtype = lastOpType_;
     if (mode && *mode != TileFn::RoundRn) {
       bool ieee = *mode == TileFn::RoundRz || *mode == TileFn::RoundRm || *mode == TileFn::RoundRp;
-      bool ok = dtype == types_.float32() || (ieee && dtype == types_.float64());
+      bool ok = *mode != TileFn::RoundRzi && (dtype == types_.float32() || (ieee && dtype == types_.float64()));
       if (!ok) {
         diags_.error(loc((*args)[2]), Diag::TileUnsupported,
                      "`ct.truediv` with `rounding_mode=RoundingMode." + std::string(tileFnName(*mode)) +
