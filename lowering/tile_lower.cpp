@@ -134,6 +134,8 @@ public:
     // Inside a pipelined loop, scratch uses go after the ring.
     pipeStage_ = parent.pipeStage_;
     ringInUse_ = parent.ringInUse_;
+    resident_ = parent.resident_;
+    residentBytes_ = parent.residentBytes_;
     b_.SetInsertPoint(parent.b_.GetInsertBlock());
   }
 
@@ -149,8 +151,10 @@ public:
     threads_ = chooseThreads();
     wgmma_ = allowWgmma_ && threads_ == 256 && hasProducts(inst_);
     // Two CTAs per SM for tensor-core kernels whose accumulators fit in 64
-    // registers a thread (128 registers in all); bigger ones get the SM alone.
-    twoCtas_ = threads_ == 256;
+    // registers a thread (128 registers in all); bigger ones get the SM alone,
+    // and so do kernels chaining several products (flash attention: S = Q K^T,
+    // the softmax, then P V: two accumulators and the softmax state are live).
+    twoCtas_ = threads_ == 256 && productSites(inst_) <= 1;
     for (TypeId t : inst_.exprTypes) {
       if (!t.valid() || !types_.isTile(t)) continue;
       if (auto l = mmaLayoutOf(t); l && l->slots > 64) twoCtas_ = false;
@@ -212,6 +216,21 @@ private:
     // bytes in flight per SM (docs/BENCHMARKS.md, "Tile kernels: bandwidth"). At
     // least 64 threads (two warps), at most 1024.
     return static_cast<unsigned>(std::clamp<int64_t>(most / 16, 64, 1024));
+  }
+
+  // The number of matrix products (ct.mma, ct.matmul, `@`) written in `inst`.
+  unsigned productSites(const frontend::FunctionInstance& inst) const {
+    unsigned n = 0;
+    for (size_t i = 0; i < inst.exprTypes.size(); ++i) {
+      if (!inst.exprTypes[i].valid()) continue;
+      const frontend::ExprMeaning& m = inst.meanings[i];
+      const frontend::Expr& e = ast_.expr(ExprId(static_cast<uint32_t>(i)));
+      bool call = e.kind() == frontend::ExprKind::Call && m.kind == Intrinsic::TileOp &&
+                  (static_cast<TileFn>(m.payload) == TileFn::Mma || static_cast<TileFn>(m.payload) == TileFn::Matmul);
+      bool at = e.kind() == frontend::ExprKind::BinOp && e.as<ast::BinOp>().op == frontend::Operator::MatMult;
+      n += call || at ? 1 : 0;
+    }
+    return n;
   }
 
   // Whether `inst` has a matrix product (ct.mma, ct.matmul, `@`).
@@ -531,7 +550,7 @@ private:
   // The scratch buffer (at least `bytes`). Inside a pipelined loop the ring of
   // stages occupies its start, and scratch uses come after it.
   llvm::Value* scratch(uint64_t bytes) {
-    uint64_t offset = pipeStage_.empty() ? 0 : ringInUse_;
+    uint64_t offset = residentBytes_ + (pipeStage_.empty() ? 0 : ringInUse_);
     scratchBytes_ = std::max(scratchBytes_, offset + bytes);
     if (scratch_ == nullptr) {
       auto* type = llvm::ArrayType::get(b_.getInt8Ty(), 1);
@@ -1453,7 +1472,76 @@ private:
     return b_.CreateBitCast(joined, original);
   }
 
+  // ct.sum/max/min along the last axis of a 2-D tile held in the mma
+  // accumulator layout (flash attention's row max and row sum of the scores):
+  // each thread combines the slots of its rows, the four lanes sharing a row
+  // combine by shuffles, then the warps sharing rows through shared memory,
+  // where the output's threads read their rows. nullopt: not such a reduction.
+  std::optional<TileVal> mmaRowReduce(ExprId id, TileFn fn, TypeId t) {
+    ExprId xe = arg(id, 0);
+    TypeId xt = typeOf(xe);
+    const std::vector<int64_t>& xs = types_.get(xt).shape;
+    ExprId axisExpr = arg(id, 1);
+    const ConstValue* axis = axisExpr.valid() ? constOf(axisExpr) : nullptr;
+    if (xs.size() != 2 || axis == nullptr || axis->kind != ConstValue::Kind::Int ||
+        (axis->intValue != 1 && axis->intValue != -1) || !isMmaExpr(xe)) {
+      return std::nullopt;
+    }
+    TypeId e = elementOf(t);
+    TypeId acc = types_.get(e).kind == TypeKind::Float && types_.get(e).bits == 16 ? types_.float32() : e;
+    if (types_.byteSize(acc) != 4) return std::nullopt;
+    TypeId accTile = types_.tile(acc, xs);
+    TileVal x = evalAs(xe, accTile, true);
+    Layout l = *mmaLayoutOf(accTile);
+    unsigned fragsN = static_cast<unsigned>(l.wn / 8);
+    unsigned fragsM = static_cast<unsigned>(l.wm / 16);
+    // Slot s: fragment (fm, fn) = divmod(s / 4, fragsN); slots 0, 1 at row g of
+    // the fragment, 2, 3 at row g + 8 (g = lane / 4).
+    std::vector<llvm::Value*> part(2 * fragsM, nullptr);
+    for (unsigned s = 0; s < l.slots; ++s) {
+      unsigned f = s / 4, fm = f / fragsN;
+      llvm::Value*& p = part[fm * 2 + (s % 4) / 2];
+      p = p == nullptr ? x.slots[s] : combine(fn, p, x.slots[s], acc);
+    }
+    for (llvm::Value*& p : part) {
+      p = combine(fn, p, shuffleXor(p, 1), acc);
+      p = combine(fn, p, shuffleXor(p, 2), acc);
+    }
+    int64_t rows = xs[0];
+    llvm::Type* mt = memoryType(acc);
+    llvm::Value* buffer = scratch(static_cast<uint64_t>(l.warpsN * rows) * types_.byteSize(acc));
+    llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
+    llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(kWarp - 1));
+    llvm::Value* g = b_.CreateLShr(lane, b_.getInt32(2));
+    llvm::Value* wr = b_.CreateUDiv(warp, b_.getInt32(l.warpsN));
+    llvm::Value* wc = b_.CreateURem(warp, b_.getInt32(l.warpsN));
+    llvm::Value* rowBase = b_.CreateAdd(b_.CreateMul(wr, b_.getInt32(static_cast<uint32_t>(l.wm))), g);
+    barrier();
+    guarded(b_.CreateICmpEQ(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(0)), [&] {
+      for (unsigned k = 0; k < part.size(); ++k) {
+        llvm::Value* row = b_.CreateAdd(rowBase, b_.getInt32((k / 2) * 16 + (k % 2) * 8));
+        llvm::Value* at = b_.CreateAdd(b_.CreateMul(wc, b_.getInt32(static_cast<uint32_t>(rows))), row);
+        b_.CreateStore(part[k], b_.CreateGEP(mt, buffer, at));
+      }
+    });
+    barrier();
+    Layout lo = layoutOf(t);
+    TileVal out;
+    for (unsigned s = 0; s < lo.slots; ++s) {
+      llvm::Value* row = clampIndex(elementIndex(lo, s), lo);
+      llvm::Value* r = nullptr;
+      for (unsigned w = 0; w < l.warpsN; ++w) {
+        llvm::Value* at = b_.CreateAdd(row, b_.getInt32(static_cast<uint32_t>(w * rows)));
+        llvm::Value* v = b_.CreateLoad(mt, b_.CreateGEP(mt, buffer, at));
+        r = r == nullptr ? v : combine(fn, r, v, acc);
+      }
+      out.slots.push_back(convert(r, acc, e));
+    }
+    return out;
+  }
+
   TileVal reduce(ExprId id, TileFn fn, TypeId t) {
+    if (auto r = mmaRowReduce(id, fn, t)) return *r;
     ExprId xe = arg(id, 0);
     TypeId xt = typeOf(xe);
     TypeId e = elementOf(t);
@@ -1733,10 +1821,20 @@ private:
     unsigned bytes = types_.byteSize(in);
     uint64_t xBytes = static_cast<uint64_t>(rows * depth) * bytes;
     std::optional<SmemTile> xs = pipelined(x), ys = pipelined(y);
+    if (!xs) xs = residentOperand(x);
+    if (!ys) ys = residentOperand(y);
     if (!xs || !ys) {
+      // Both operands are evaluated before anything is written: evaluating one
+      // may pass through the scratch buffer (a relayout) that the staged
+      // operands occupy. An operand in the mma layout (a softmax's P) is
+      // written from that layout.
+      TypeId xt2 = types_.tile(in, {rows, depth}), yt2 = types_.tile(in, {depth, cols});
+      std::optional<std::pair<TileVal, bool>> xv, yv;
+      if (!xs) xv = operandValue(x, xt2);
+      if (!ys) yv = operandValue(y, yt2);
       barrier();
-      if (!xs) xs = stageSwizzled(x, types_.tile(in, {rows, depth}), 0);
-      if (!ys) ys = stageSwizzled(y, types_.tile(in, {depth, cols}), (xBytes + 127) / 128 * 128);
+      if (xv) xs = writeSwizzled(xv->first, xt2, xv->second, 0);
+      if (yv) ys = writeSwizzled(yv->first, yt2, yv->second, (xBytes + 127) / 128 * 128);
       barrier();
     }
     Layout l = *mmaLayoutOf(accT);
@@ -1967,8 +2065,21 @@ private:
   // Writes tile `e` (as type `t`) into the scratch buffer at `offset`, swizzled.
   // The caller places the barriers.
   SmemTile stageSwizzled(ExprId e, TypeId t, uint64_t offset) {
-    Layout l = layoutOf(t);
-    TileVal v = evalAs(e, t);
+    auto [v, mma] = operandValue(e, t);
+    return writeSwizzled(v, t, mma, offset);
+  }
+
+  // A product operand's value as type `t`: in the mma layout when it is
+  // produced in it (the bool), else in the standard layout.
+  std::pair<TileVal, bool> operandValue(ExprId e, TypeId t) {
+    bool mma = isMmaExpr(e) && mmaLayoutOf(t).has_value();
+    return {evalAs(e, t, mma), mma};
+  }
+
+  // Writes `v` (type `t`, mma layout when `mma`) into the scratch buffer at
+  // `offset`, swizzled. The caller places the barriers.
+  SmemTile writeSwizzled(const TileVal& v, TypeId t, bool mma, uint64_t offset) {
+    Layout l = layoutFor(t, mma);
     const std::vector<int64_t>& shape = types_.get(t).shape;
     SmemTile st;
     st.rows = shape[0];
@@ -2250,6 +2361,8 @@ private:
       TypeId target = typeOf(ast_.list(a.targets)[0]);
       if (isTileCall(value, TileFn::Astype)) value = arg(value, 0);
       if (!isTileCall(value, TileFn::Load)) continue;
+      // A load with `order=` permutes its tile (not a plain copy of array rows).
+      if (!accessOrder(value).empty()) continue;
       TypeId loaded = typeOf(value);
       TypeId le = elementOf(loaded);
       TypeId te = elementOf(target);
@@ -2581,7 +2694,78 @@ private:
     }
   }
 
+  // A product operand staged before the enclosing loop (stageResident), if `e`
+  // names one.
+  std::optional<SmemTile> residentOperand(ExprId e) {
+    const auto* n = ast_.expr(e).dyn<ast::Name>();
+    if (n == nullptr) return std::nullopt;
+    auto it = resident_.find({std::string(ast_.str(n->id)), typeOf(e).index});
+    if (it == resident_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // Before loop `f`: the 16-bit float operands of its tensor-core products
+  // that name a variable the loop does not assign (flash attention's Q tile,
+  // loaded before the loop) are written into swizzled shared memory once,
+  // instead of in every iteration; the body's scratch uses come after them.
+  // Returns the bytes reserved and the variables staged.
+  std::pair<uint64_t, std::vector<std::pair<std::string, uint32_t>>> stageResident(const ast::For& f) {
+    std::set<std::string> assigned;
+    assignedNames(ast_.list(f.body), assigned);
+    std::vector<std::pair<ExprId, std::pair<std::string, uint32_t>>> operands;
+    std::set<std::pair<std::string, uint32_t>> seen;
+    auto visit = [&](ExprId e) {
+      ExprId x, y;
+      if (!productOperands(e, x, y) || !isMmaExpr(e) || !productInput(x, y).valid()) return;
+      for (ExprId o : {x, y}) {
+        const auto* n = ast_.expr(o).dyn<ast::Name>();
+        if (n == nullptr || pipelined(o) || residentOperand(o)) continue;
+        std::string name(ast_.str(n->id));
+        TypeId t = typeOf(o);
+        TypeId el = elementOf(t);
+        if (assigned.count(name) || !(types_.isHalf(el) || types_.isBFloat16(el))) continue;
+        if (seen.insert({name, t.index}).second) operands.push_back({o, {name, t.index}});
+      }
+    };
+    visitStmts(ast_.list(f.body), visit);
+    if (operands.empty()) return {};
+    uint64_t offset = 0;
+    std::vector<std::pair<std::pair<std::string, uint32_t>, SmemTile>> staged;
+    barrier();
+    for (const auto& [o, key] : operands) {
+      TypeId t = typeOf(o);
+      staged.push_back({key, stageSwizzled(o, t, offset)});
+      offset += (static_cast<uint64_t>(elementsOf(t)) * types_.byteSize(elementOf(t)) + 1023) / 1024 * 1024;
+    }
+    barrier();
+    std::vector<std::pair<std::string, uint32_t>> keys;
+    for (auto& [key, st] : staged) {
+      resident_[key] = st;
+      keys.push_back(key);
+    }
+    residentBytes_ += offset;
+    return {offset, keys};
+  }
+
   void lowerFor(StmtId id, const ast::For& f) {
+    auto [reserved, keys] = stageResident(f);
+    bool products = false;
+    auto visit = [&](ExprId e) {
+      ExprId x, y;
+      products = products || (productOperands(e, x, y) && isMmaExpr(e));
+    };
+    visitStmts(ast_.list(f.body), visit);
+    lowerLoop(id, f, products);
+    residentBytes_ -= reserved;
+    for (const auto& key : keys) resident_.erase(key);
+  }
+
+  // `opaqueTid`: the body reads the thread id anew (a volatile `mov %tid.x`)
+  // so that LLVM does not hoist the body's per-slot address arithmetic out of
+  // the loop: in a loop of tensor-core products and softmax-like steps
+  // (flash attention) hundreds of such loop-invariant values would stay live
+  // across the loop and spill.
+  void lowerLoop(StmtId id, const ast::For& f, bool opaqueTid = false) {
     const auto& call = ast_.expr(f.iter).as<ast::Call>();
     auto args = ast_.list(call.args);
     TypeId it = inst_.rangeTypes[id.index];
@@ -2604,9 +2788,15 @@ private:
     b_.SetInsertPoint(body);
     b_.CreateStore(i, var);
     b_.CreateStore(b_.CreateAdd(i, step), counter);
+    llvm::Value* savedTid = tid_;
+    if (opaqueTid) {
+      auto* type = llvm::FunctionType::get(b_.getInt32Ty(), false);
+      tid_ = b_.CreateCall(llvm::InlineAsm::get(type, "mov.u32 $0, %tid.x;", "=r", true), {});
+    }
     ++loopDepth_;
     lowerBody(ast_.list(f.body));
     --loopDepth_;
+    tid_ = savedTid;
     if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
     b_.SetInsertPoint(done);
   }
@@ -3204,6 +3394,11 @@ private:
   // Bytes of the ring at the scratch buffer's start while a pipelined loop's
   // body is lowered.
   uint64_t ringInUse_ = 0;
+  // Loop-invariant tensor-core operands staged once before a loop (stageResident),
+  // by variable; they occupy the scratch buffer's first residentBytes_ bytes
+  // while the loop's body is lowered.
+  std::map<std::pair<std::string, uint32_t>, SmemTile> resident_;
+  uint64_t residentBytes_ = 0;
   // An inlined helper: where its returns go.
   llvm::BasicBlock* exit_ = nullptr;
   std::vector<llvm::AllocaInst*> returnSlots_;

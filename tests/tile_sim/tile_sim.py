@@ -41,6 +41,47 @@ INTRINSICS = {
 }
 
 
+def _ldmatrix(name, trans):
+    return (f"define internal {{ i32, i32, i32, i32 }} @{name}(ptr addrspace(3) %p) {{\n"
+            "  %o = alloca [4 x i32]\n"
+            f"  call void @sim_ldmatrix(ptr addrspace(3) %p, ptr %o, i32 {trans})\n"
+            + "".join(f"  %g{i} = getelementptr i32, ptr %o, i64 {i}\n  %v{i} = load i32, ptr %g{i}\n"
+                      for i in range(4))
+            + "  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %v0, 0\n"
+            + "".join(f"  %s{i} = insertvalue {{ i32, i32, i32, i32 }} %s{i - 1}, i32 %v{i}, {i}\n"
+                      for i in range(1, 4))
+            + "  ret { i32, i32, i32, i32 } %s3\n}\n")
+
+
+def _mma(name, operand, bf16):
+    conv = "".join(f"  %i{i} = bitcast {operand} %x{i} to i32\n" for i in range(6))
+    return (f"define internal {{ float, float, float, float }} @{name}("
+            + ", ".join(f"{operand} %x{i}" for i in range(6)) + ", "
+            + ", ".join(f"float %c{i}" for i in range(4)) + ") {\n"
+            "  %o = alloca [4 x float]\n" + conv
+            + "  call void @sim_mma(" + ", ".join(f"i32 %i{i}" for i in range(6)) + ", "
+            + ", ".join(f"float %c{i}" for i in range(4)) + f", ptr %o, i32 {bf16})\n"
+            + "".join(f"  %g{i} = getelementptr float, ptr %o, i64 {i}\n  %v{i} = load float, ptr %g{i}\n"
+                      for i in range(4))
+            + "  %s0 = insertvalue { float, float, float, float } poison, float %v0, 0\n"
+            + "".join(f"  %s{i} = insertvalue {{ float, float, float, float }} %s{i - 1}, float %v{i}, {i}\n"
+                      for i in range(1, 4))
+            + "  ret { float, float, float, float } %s3\n}\n")
+
+
+COLLECTIVE_DECLARES = {
+    "ldmatrix": "declare void @sim_ldmatrix(ptr addrspace(3), ptr, i32)",
+    "mma": "declare void @sim_mma(i32, i32, i32, i32, i32, i32, float, float, float, float, ptr, i32)",
+}
+# Warp-collective tensor-core intrinsics: IR wrappers around simrt.cpp's stand-ins.
+COLLECTIVES = {
+    "@llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3": ("@sim_ldm_x4_trans", _ldmatrix("sim_ldm_x4_trans", 1)),
+    "@llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3": ("@sim_ldm_x4", _ldmatrix("sim_ldm_x4", 0)),
+    "@llvm.nvvm.mma.m16n8k16.row.col.f32.f32": ("@sim_mma_f16", _mma("sim_mma_f16", "<2 x half>", 0)),
+    "@llvm.nvvm.mma.m16n8k16.row.col.bf16": ("@sim_mma_bf16", _mma("sim_mma_bf16", "i32", 1)),
+}
+
+
 def retarget(module: str) -> tuple:
     """A module's kernels for the host, plus `wrap_<symbol>(const int64_t* args)` for each:
     (the symbols, the module's text)."""
@@ -49,6 +90,16 @@ def retarget(module: str) -> tuple:
     m = m.replace("ptx_kernel ", "")
     for nv, sim in INTRINSICS.items():
         m = m.replace(nv, sim)
+    # The loops' opaque thread-id reads (tile_lower.cpp, lowerLoop).
+    m = m.replace('call i32 asm sideeffect "mov.u32 $0, %tid.x;", "=r"()', "call i32 @sim_tid_x()")
+    extra, declares = [], set()
+    for nv, (sim, body) in COLLECTIVES.items():
+        if nv in m:
+            m = re.sub(r"^declare .*" + re.escape(nv) + r"\(.*$", "", m, flags=re.M)
+            m = m.replace(nv, sim)
+            extra.append(body)
+            declares.add(COLLECTIVE_DECLARES["ldmatrix" if "ldmatrix" in nv else "mma"])
+    m += "\n" + "\n".join(extra + sorted(declares)) + "\n"
     left = set(re.findall(r"@llvm\.nvvm\.[\w.]+", m))
     if left:
         raise SystemExit(f"tile_sim: no CPU stand-in for {sorted(left)}")
@@ -98,7 +149,7 @@ def build(pykc, clang, clangxx, kernels, work, extra=()):
     symbol too), the blocks. `extra`: more pykc arguments (--sig, --const)."""
     import json
     stem = os.path.splitext(os.path.basename(kernels))[0]
-    work = os.path.join(work, stem)
+    work = os.path.join(work, f"{stem}_{len(os.listdir(work))}")
     os.makedirs(work)
     subprocess.check_call([pykc, "inspect", kernels, "--emit", "llvm", "--arch", "sm_90", "-o", work,
                            *extra])
@@ -137,7 +188,8 @@ def main():
     try:
         failures = []
         for name, checker, extra in (("tile_kernels.py", check, ()), ("tile_kernels2.py", check2, ()),
-                                     ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS)):
+                                     ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS),
+                                     ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS)):
             kernels = os.path.join(ROOT, "tests/gpu/kernels", name)
             failures += checker(*build(a.pykc, clang, clangxx, kernels, work, extra))
         if failures:
@@ -367,6 +419,51 @@ ATTENTION_ARGS = (
     "--const", "TILE_N=16", "--const", "GROUP=1", "--const", "GROUP=2",
     "--const", "CAUSAL=0", "--const", "CAUSAL=1", "--const", "EVEN_K=0", "--const", "EVEN_K=1",
 )
+
+
+# The same kernel with float16 tiles big enough for tensor cores (mma.sync and ldmatrix
+# through simrt.cpp's warp-collective stand-ins): 64x32 score tiles on 4 warps, and 64x64
+# on 8 warps (two warps share each row: the row max/sum combine across warps).
+ATTENTION_MMA_ARGS = (
+    "--sig", "attn_fwd(" + ATTENTION_SIG.format("float16") + ")",
+    "--const", "Dqk=32", "--const", "Dv=32", "--const", "H=2", "--const", "TILE_M=64",
+    "--const", "TILE_N=32", "--const", "TILE_N=64", "--const", "GROUP=2",
+    "--const", "CAUSAL=0", "--const", "CAUSAL=1", "--const", "EVEN_K=0",
+)
+
+
+def check_attention_mma(sim, sym, blocks):
+    """ATTENTION_MMA_ARGS against float64 NumPy."""
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu/cases"))
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu"))
+    sys.path.insert(0, os.path.join(ROOT, "tools/python"))
+    from tile_attention_cases import reference
+    rng = np.random.default_rng(20261203)
+    failures = []
+    heads, tm, d, group = 2, 64, 32, 2
+    cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    for tn in (32, 64):
+        for batch, q_len, k_len, causal, pos in ((1, 70, 100, False, 0), (1, 64, 130, True, 66)):
+            q = rng.standard_normal((batch, heads, q_len, d)).astype(np.float16)
+            k = rng.standard_normal((batch, heads // group, k_len, d)).astype(np.float16)
+            v = rng.standard_normal((batch, heads // group, k_len, d)).astype(np.float16)
+            out = np.full((batch, heads, q_len, d), np.nan, np.float16)
+            symbol = (f"attn_fwd__f16a4C_f16a4C_f16a4C_f16a4C_f32_i32__KDqk_32__KDv_32__KH_2"
+                      f"__KTILE_M_64__KTILE_N_{tn}__KGROUP_2__KCAUSAL_{'T' if causal else 'F'}__KEVEN_K_F")
+            scale = 1.0 / np.sqrt(d)
+            sim.run(symbol, (cdiv(q_len, tm), batch * heads), blocks[symbol],
+                    sim.array(q) + sim.array(k) + sim.array(v) + sim.array(out)
+                    + [sim.f32(scale), pos])
+            want = reference(q, k, v, scale, causal, pos, group)
+            g = out.astype(np.float64)
+            ok = np.all(np.isfinite(g)) and np.allclose(g, want, rtol=1e-2, atol=4e-3)
+            err = float(np.nanmax(np.abs(g - want)))
+            what = (f"attention mma f16 tile {tm}x{tn} q{q_len} k{k_len}{' causal' if causal else ''}"
+                    f" pos{pos} ({blocks[symbol]} threads)")
+            print(f"{'ok  ' if ok else 'FAIL'} {what}: max abs err {err:.2e}")
+            if not ok:
+                failures.append(what)
+    return failures
 
 
 def check_attention(sim, sym, blocks):
