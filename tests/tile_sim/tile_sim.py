@@ -144,18 +144,18 @@ class Sim:
         self.lib.sim_run(ctypes.cast(w, ctypes.c_void_p), buf, gx, gy, threads)
 
 
-def build(pykc, clang, clangxx, kernels, work, extra=()):
+def build(pykc, clang, clangxx, kernels, work, extra=(), arch="sm_90"):
     """Compiles one kernel file for the CPU: a Sim, the symbols by kernel name (by full
     symbol too), the blocks. `extra`: more pykc arguments (--sig, --const)."""
     import json
     stem = os.path.splitext(os.path.basename(kernels))[0]
     work = os.path.join(work, f"{stem}_{len(os.listdir(work))}")
     os.makedirs(work)
-    subprocess.check_call([pykc, "inspect", kernels, "--emit", "llvm", "--arch", "sm_90", "-o", work,
+    subprocess.check_call([pykc, "inspect", kernels, "--emit", "llvm", "--arch", arch, "-o", work,
                            *extra])
-    text = open(os.path.join(work, stem + ".sm_90.ll")).read()
+    text = open(os.path.join(work, f"{stem}.{arch}.ll")).read()
     manifest_dir = os.path.join(work, "out")
-    subprocess.check_call([pykc, "compile", kernels, "--arch", "sm_90", "-o", manifest_dir,
+    subprocess.check_call([pykc, "compile", kernels, "--arch", arch, "-o", manifest_dir,
                            "--no-cache", *extra])
     manifest = json.load(open(os.path.join(manifest_dir, "manifest.json")))
     blocks = {k["symbol"]: k["tile"]["block"][0] for k in manifest["kernels"]}
@@ -187,11 +187,13 @@ def main():
     work = tempfile.mkdtemp(prefix="pykc-tile-sim-")
     try:
         failures = []
-        for name, checker, extra in (("tile_kernels.py", check, ()), ("tile_kernels2.py", check2, ()),
-                                     ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS),
-                                     ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS)):
+        for name, checker, extra, arch in (
+                ("tile_kernels.py", check, (), "sm_90"), ("tile_kernels2.py", check2, (), "sm_90"),
+                ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS, "sm_90"),
+                ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS, "sm_90"),
+                ("tile_attention_kernels.py", check_attention_wgmma_layout, ATTENTION_WGMMA_ARGS, "sm_90a")):
             kernels = os.path.join(ROOT, "tests/gpu/kernels", name)
-            failures += checker(*build(a.pykc, clang, clangxx, kernels, work, extra))
+            failures += checker(*build(a.pykc, clang, clangxx, kernels, work, extra, arch))
         if failures:
             print(f"tile_sim: {len(failures)} failed: " + ", ".join(failures))
             return 1
@@ -430,6 +432,42 @@ ATTENTION_MMA_ARGS = (
     "--const", "TILE_N=32", "--const", "TILE_N=64", "--const", "GROUP=2",
     "--const", "CAUSAL=0", "--const", "CAUSAL=1", "--const", "EVEN_K=0",
 )
+
+
+# The GPU suite's tile shape (128x64 scores, Dqk = Dv = 64, 8 warps) for sm_90a: the
+# accumulators take wgmma's register layout (each warp 16 rows, all columns) while the
+# products, whose operands the pipeline does not hold, run on mma.sync.
+ATTENTION_WGMMA_ARGS = (
+    "--sig", "attn_fwd(" + ATTENTION_SIG.format("float16") + ")",
+    "--const", "Dqk=64", "--const", "Dv=64", "--const", "H=2", "--const", "TILE_M=128",
+    "--const", "TILE_N=64", "--const", "GROUP=1", "--const", "CAUSAL=1", "--const", "EVEN_K=0",
+)
+
+
+def check_attention_wgmma_layout(sim, sym, blocks):
+    """ATTENTION_WGMMA_ARGS against float64 NumPy."""
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu/cases"))
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu"))
+    sys.path.insert(0, os.path.join(ROOT, "tools/python"))
+    from tile_attention_cases import reference
+    rng = np.random.default_rng(20261204)
+    heads, d, q_len, k_len, pos = 2, 64, 100, 150, 40
+    q = rng.standard_normal((1, heads, q_len, d)).astype(np.float16)
+    k = rng.standard_normal((1, heads, k_len, d)).astype(np.float16)
+    v = rng.standard_normal((1, heads, k_len, d)).astype(np.float16)
+    out = np.full((1, heads, q_len, d), np.nan, np.float16)
+    symbol = ("attn_fwd__f16a4C_f16a4C_f16a4C_f16a4C_f32_i32__KDqk_64__KDv_64__KH_2__KTILE_M_128"
+              "__KTILE_N_64__KGROUP_1__KCAUSAL_T__KEVEN_K_F")
+    scale = 1.0 / np.sqrt(d)
+    sim.run(symbol, (1, heads), blocks[symbol],
+            sim.array(q) + sim.array(k) + sim.array(v) + sim.array(out) + [sim.f32(scale), pos])
+    want = reference(q, k, v, scale, True, pos, 1)
+    g = out.astype(np.float64)
+    ok = np.all(np.isfinite(g)) and np.allclose(g, want, rtol=1e-2, atol=4e-3)
+    err = float(np.nanmax(np.abs(g - want)))
+    what = f"attention sm_90a layout 128x64 q{q_len} k{k_len} causal pos{pos} ({blocks[symbol]} threads)"
+    print(f"{'ok  ' if ok else 'FAIL'} {what}: max abs err {err:.2e}")
+    return [] if ok else [what]
 
 
 def check_attention_mma(sim, sym, blocks):
