@@ -134,7 +134,8 @@ public:
     // Inside a pipelined loop, scratch uses go after the ring.
     pipeStage_ = parent.pipeStage_;
     ringInUse_ = parent.ringInUse_;
-    resident_ = parent.resident_;
+    // The parent's resident operands stay clear of its scratch uses; their
+    // names are the parent's, not the helper's.
     residentBytes_ = parent.residentBytes_;
     b_.SetInsertPoint(parent.b_.GetInsertBlock());
   }

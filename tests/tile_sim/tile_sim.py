@@ -35,6 +35,7 @@ INTRINSICS = {
     "@llvm.nvvm.ex2.approx.f": "@sim_ex2",
     "@llvm.nvvm.div.approx.ftz.f": "@sim_div",
     "@llvm.nvvm.div.approx.f": "@sim_div",
+    "@llvm.nvvm.div.rz.f": "@sim_div",
     "@llvm.nvvm.barrier0": "@sim_barrier",
     "@llvm.nvvm.shfl.sync.bfly.i32": "@sim_shfl_bfly",
     "@llvm.nvvm.f2tf32.rna": "@sim_f2tf32",
@@ -92,6 +93,8 @@ def retarget(module: str) -> tuple:
         m = m.replace(nv, sim)
     # The loops' opaque thread-id reads (tile_lower.cpp, lowerLoop).
     m = m.replace('call i32 asm sideeffect "mov.u32 $0, %tid.x;", "=r"()', "call i32 @sim_tid_x()")
+    # ct.truediv's RoundingMode.FULL (div.full.f32): within 2 ulp of the quotient.
+    m = re.sub(r'call float asm "div\.full(\.ftz)?\.f32 \$0, \$1, \$2;", "=f,f,f"', "call float @sim_div", m)
     extra, declares = [], set()
     for nv, (sim, body) in COLLECTIVES.items():
         if nv in m:
@@ -504,6 +507,27 @@ def check_attention_mma(sim, sym, blocks):
     return failures
 
 
+def check_order_div(sim, sym, blocks):
+    """order_div of tile_attention_kernels.py: 2-D order= on a load and a store, truediv modes."""
+    rng = np.random.default_rng(20261205)
+    failures = []
+    cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    for rows, cols in ((40, 24), (16, 16), (33, 50)):
+        x = rng.standard_normal((rows, cols)).astype(np.float32)
+        y = (rng.random((cols, rows)) + 0.5).astype(np.float32)
+        out = np.full((rows, cols), np.nan, np.float32)
+        s = 3.0
+        sim.run(sym["order_div"], (cdiv(cols, 16), cdiv(rows, 16)), blocks[sym["order_div"]],
+                sim.array(x) + sim.array(y) + sim.array(out) + [sim.f32(s)])
+        want = x.astype(np.float64) / y.T.astype(np.float64) + x.astype(np.float64) / s
+        ok = np.allclose(out, want, rtol=1e-6, atol=1e-6)
+        err = float(np.nanmax(np.abs(out - want)))
+        print(f"{'ok  ' if ok else 'FAIL'} order_div {rows}x{cols}: max abs err {err:.2e}")
+        if not ok:
+            failures.append(f"order_div {rows}x{cols}")
+    return failures
+
+
 def check_attention(sim, sym, blocks):
     """tests/gpu/kernels/tile_attention_kernels.py (ATTENTION_ARGS) against float64 NumPy."""
     sys.path.insert(0, os.path.join(ROOT, "tests/gpu/cases"))
@@ -514,6 +538,7 @@ def check_attention(sim, sym, blocks):
     failures = []
     heads, tm, tn, d = 2, 32, 16, 16
     cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    failures += check_order_div(sim, sym, blocks)
     for dt, code in ((np.float32, "f32"), (np.float16, "f16")):
         for batch, q_len, k_len, causal, group, pos in (
                 (2, 40, 48, False, 1, 0), (1, 32, 50, False, 2, 0), (1, 37, 37, True, 1, 0),

@@ -124,3 +124,26 @@ def attention_gqa(ctx):
         _run(ctx, batch=2, q_len=256, k_len=256, dqk=64, dv=64, causal=False, group=2),
         _run(ctx, batch=1, q_len=190, k_len=250, dqk=128, dv=64, causal=True, group=2),
     ])
+
+
+@case("tile order= on 2-D loads/stores, truediv RZ/FULL", FOLDER)
+def order_div(ctx):
+    torch = _torch()
+    mod = ctx.load("cuda.core")
+    g = torch.Generator(device="cuda").manual_seed(int(ctx.rng.integers(1 << 30)))
+    out = []
+    for rows, cols in [(40, 24), (300, 200), (64, 64)]:
+        x = torch.randn(rows, cols, device="cuda", generator=g)
+        y = torch.rand(cols, rows, device="cuda", generator=g) + 0.5
+        o = torch.full((rows, cols), float("nan"), device="cuda")
+        pykc.launch(torch.cuda.current_stream(), (_cdiv(cols, 16), _cdiv(rows, 16)), mod["order_div"],
+                    (x, y, o, 3.0, 16))
+        torch.cuda.synchronize()
+        xs, ys = x.double().cpu().numpy(), y.double().cpu().numpy()
+        want = xs / ys.T + xs / 3.0
+        got = o.double().cpu().numpy()
+        err = float(np.max(np.abs(got - want))) if np.all(np.isfinite(got)) else float("inf")
+        if not err <= 1e-5:
+            raise AssertionError(f"{rows}x{cols}: max error {err:.3e}")
+        out.append(f"{rows}x{cols} err {err:.1e}")
+    return "; ".join(out)

@@ -91,3 +91,17 @@ def attn_fwd(Q, K, V, Out, qk_scale: float, input_pos: int,
     acc = ct.truediv(acc, row_sum, flush_to_zero=True, rounding_mode=RMd.APPROX)
     out = acc.reshape((1, 1, TILE_M, Dv)).astype(Out.dtype)
     ct.store(Out, index=(b, h, m_block, 0), tile=out)
+
+
+# The other forms of what the sample brought in: 2-D `order=` on a load ("F") and on a
+# store ((1, 0)), ct.truediv with the RZ and FULL rounding modes, a `float` scalar in a
+# fully annotated kernel (float32). out[u, w] = x[u, w] / y[w, u] + x[u, w] / s.
+@ct.kernel
+def order_div(x: "float32[:, ::1]", y: "float32[:, ::1]", out: "float32[:, ::1]", s: float,
+              T: ConstInt = 16):
+    i = ct.bid(0)
+    j = ct.bid(1)
+    a = ct.load(x, index=(i, j), shape=(T, T), order="F")
+    b = ct.load(y, index=(i, j), shape=(T, T))
+    q = ct.truediv(a, b, rounding_mode=RMd.RZ) + ct.truediv(a, s, rounding_mode=ct.RoundingMode.FULL)
+    ct.store(out, index=(i, j), tile=q, order=(1, 0))
