@@ -431,7 +431,7 @@ ATTENTION_ARGS = (
 # on 8 warps (two warps share each row: the row max/sum combine across warps).
 ATTENTION_MMA_ARGS = (
     "--sig", "attn_fwd(" + ATTENTION_SIG.format("float16") + ")",
-    "--const", "Dqk=32", "--const", "Dv=32", "--const", "H=2", "--const", "TILE_M=64",
+    "--const", "Dqk=32", "--const", "Dqk=64", "--const", "Dv=32", "--const", "H=2", "--const", "TILE_M=64",
     "--const", "TILE_N=32", "--const", "TILE_N=64", "--const", "GROUP=2",
     "--const", "CAUSAL=0", "--const", "CAUSAL=1", "--const", "EVEN_K=0",
 )
@@ -483,15 +483,15 @@ def check_attention_mma(sim, sym, blocks):
     failures = []
     heads, tm, d, group = 2, 64, 32, 2
     cdiv = lambda x, y: -(-x // y)  # noqa: E731
-    for tn in (32, 64):
+    for tn, dqk in ((32, 32), (64, 32), (32, 64)):
         for batch, q_len, k_len, causal, pos in ((1, 70, 100, False, 0), (1, 64, 130, True, 66)):
-            q = rng.standard_normal((batch, heads, q_len, d)).astype(np.float16)
-            k = rng.standard_normal((batch, heads // group, k_len, d)).astype(np.float16)
+            q = rng.standard_normal((batch, heads, q_len, dqk)).astype(np.float16)
+            k = rng.standard_normal((batch, heads // group, k_len, dqk)).astype(np.float16)
             v = rng.standard_normal((batch, heads // group, k_len, d)).astype(np.float16)
             out = np.full((batch, heads, q_len, d), np.nan, np.float16)
-            symbol = (f"attn_fwd__f16a4C_f16a4C_f16a4C_f16a4C_f32_i32__KDqk_32__KDv_32__KH_2"
+            symbol = (f"attn_fwd__f16a4C_f16a4C_f16a4C_f16a4C_f32_i32__KDqk_{dqk}__KDv_32__KH_2"
                       f"__KTILE_M_64__KTILE_N_{tn}__KGROUP_2__KCAUSAL_{'T' if causal else 'F'}__KEVEN_K_F")
-            scale = 1.0 / np.sqrt(d)
+            scale = 1.0 / np.sqrt(dqk)
             sim.run(symbol, (cdiv(q_len, tm), batch * heads), blocks[symbol],
                     sim.array(q) + sim.array(k) + sim.array(v) + sim.array(out)
                     + [sim.f32(scale), pos])
@@ -499,7 +499,7 @@ def check_attention_mma(sim, sym, blocks):
             g = out.astype(np.float64)
             ok = np.all(np.isfinite(g)) and np.allclose(g, want, rtol=1e-2, atol=4e-3)
             err = float(np.nanmax(np.abs(g - want)))
-            what = (f"attention mma f16 tile {tm}x{tn} q{q_len} k{k_len}{' causal' if causal else ''}"
+            what = (f"attention mma f16 tile {tm}x{tn} d{dqk}/{d} q{q_len} k{k_len}{' causal' if causal else ''}"
                     f" pos{pos} ({blocks[symbol]} threads)")
             print(f"{'ok  ' if ok else 'FAIL'} {what}: max abs err {err:.2e}")
             if not ok:
