@@ -1824,26 +1824,37 @@ private:
     std::optional<SmemTile> xs = pipelined(x), ys = pipelined(y);
     if (!xs) xs = residentOperand(x);
     if (!ys) ys = residentOperand(y);
-    if (!xs || !ys) {
+    Layout l = *mmaLayoutOf(accT);
+    // A left operand in the mma layout whose warps own the accumulator's rows
+    // and all of its columns (the softmax's P times V, with sm_90a's layout)
+    // is read as A fragments straight from its registers (FA2's reuse).
+    std::vector<llvm::Value*> xRegs;
+    if (!xs && isMmaExpr(x) && (types_.isHalf(in) || types_.isBFloat16(in)) && depth % 16 == 0) {
+      TypeId xt1 = types_.tile(in, {rows, depth});
+      auto lx = mmaLayoutOf(xt1);
+      if (lx && lx->warpsN == 1 && l.warpsN == 1 && lx->wm == l.wm && lx->wn == depth) {
+        xRegs = evalAs(x, xt1, true).slots;
+      }
+    }
+    if ((!xs && xRegs.empty()) || !ys) {
       // Both operands are evaluated before anything is written: evaluating one
       // may pass through the scratch buffer (a relayout) that the staged
       // operands occupy. An operand in the mma layout (a softmax's P) is
       // written from that layout.
       TypeId xt2 = types_.tile(in, {rows, depth}), yt2 = types_.tile(in, {depth, cols});
       std::optional<std::pair<TileVal, bool>> xv, yv;
-      if (!xs) xv = operandValue(x, xt2);
+      if (!xs && xRegs.empty()) xv = operandValue(x, xt2);
       if (!ys) yv = operandValue(y, yt2);
       barrier();
       if (xv) xs = writeSwizzled(xv->first, xt2, xv->second, 0);
       if (yv) ys = writeSwizzled(yv->first, yt2, yv->second, (xBytes + 127) / 128 * 128);
       barrier();
     }
-    Layout l = *mmaLayoutOf(accT);
     TypeId accE = types_.get(accT).element;
     // Accumulate in float32.
     std::vector<llvm::Value*> c(acc.slots.size());
     for (size_t s = 0; s < c.size(); ++s) c[s] = convert(acc.slots[s], accE, types_.float32());
-    bool kMajorA = xs->format == SmemFormat::KMajor64 || xs->format == SmemFormat::KMajor128;
+    bool kMajorA = xs && (xs->format == SmemFormat::KMajor64 || xs->format == SmemFormat::KMajor128);
     if (wgmma_ && kMajorA && ys->format == SmemFormat::MNMajor128 && l.warpsN == 1 && l.wm == 16 &&
         (types_.isHalf(in) || types_.isBFloat16(in))) {
       wgmmaProduct(*xs, *ys, c, depth, l.wn, types_.isBFloat16(in));
@@ -1868,7 +1879,9 @@ private:
       std::vector<std::array<llvm::Value*, 2>> bf(fragsN);
       for (unsigned fm = 0; fm < fragsM; ++fm) {
         llvm::Value* r0 = b_.CreateAdd(rowBase, b_.getInt32(fm * 16));
-        af[fm] = tf32 ? tf32AFragment(*xs, r0, k0, lane) : ldmatrixA(*xs, r0, k0, lane);
+        af[fm] = tf32              ? tf32AFragment(*xs, r0, k0, lane)
+                 : !xRegs.empty() ? registerAFragment(xRegs, static_cast<unsigned>(depth / 8), fm, k0)
+                                  : ldmatrixA(*xs, r0, k0, lane);
       }
       for (unsigned fn = 0; fn < fragsN; fn += tf32 ? 1 : 2) {
         llvm::Value* n0 = b_.CreateAdd(colBase, b_.getInt32(fn * 8));
@@ -2007,6 +2020,22 @@ private:
     llvm::Value* within = b_.CreateMul(b_.CreateURem(c, b_.getInt32(perChunk)), b_.getInt32(t.bytes));
     llvm::Value* off = b_.CreateAdd(smemOffset(t, r, chunk), within);
     return b_.CreateGEP(b_.getInt8Ty(), t.base, off);
+  }
+
+  // A's 16x16 fragment (rows fm * 16.., columns k0..) of a tile held in the
+  // mma layout (`fragsN` 16x8 fragments per row block, 4 slots each: c0/c1 at
+  // row g, c2/c3 at g + 8): a0 = (g, 2q..), a1 = (g + 8, 2q..), a2 = (g,
+  // 2q + 8..), a3 = (g + 8, 2q + 8..) are the two fragments of columns k0 and
+  // k0 + 8, two 16-bit values each.
+  std::array<llvm::Value*, 4> registerAFragment(const std::vector<llvm::Value*>& x, unsigned fragsN, unsigned fm,
+                                                int64_t k0) {
+    unsigned f0 = fm * fragsN + static_cast<unsigned>(k0 / 8);
+    auto pair = [&](unsigned f, unsigned j) {
+      auto* vt = llvm::FixedVectorType::get(x[0]->getType(), 2);
+      llvm::Value* v = b_.CreateInsertElement(llvm::PoisonValue::get(vt), x[f * 4 + j], uint64_t(0));
+      return b_.CreateInsertElement(v, x[f * 4 + j + 1], uint64_t(1));
+    };
+    return {pair(f0, 0), pair(f0, 2), pair(f0 + 1, 0), pair(f0 + 1, 2)};
   }
 
   std::array<llvm::Value*, 4> unpack4(llvm::Value* v) {
