@@ -126,7 +126,7 @@ def attention_gqa(ctx):
     ])
 
 
-@case("tile order= on 2-D loads/stores, truediv RZ/FULL", FOLDER)
+@case("tile attention file: order= on 2-D loads/stores, truediv RZ/FULL", FOLDER)
 def order_div(ctx):
     torch = _torch()
     mod = ctx.load("cuda.core")
