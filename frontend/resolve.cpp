@@ -272,6 +272,12 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
       }
       return std::nullopt;
     }
+    if (rest.substr(0, 13) == "RoundingMode.") {
+      if (auto fn = tileRoundingByName(rest.substr(13))) {
+        return make(Intrinsic::TileOp, path, static_cast<uint32_t>(*fn));
+      }
+      return std::nullopt;
+    }
     if (auto fn = tileFnByName(rest)) return make(Intrinsic::TileOp, path, static_cast<uint32_t>(*fn));
     if (rest == "bool_") return make(Intrinsic::TypeObject, path, types.boolean().index);
     if (rest == "bfloat16") return make(Intrinsic::TypeObject, path, types.bfloat16().index);
@@ -726,6 +732,49 @@ ConstValue fromLiteral(const ConstantValue& c, bool& ok) {
 
 }  // namespace
 
+namespace {
+
+// `math.log(2)`, `math.sqrt(x)`, ... of number constants (module constants
+// such as cuTile's `INV_LOG_2 = 1.0 / math.log(2)`): the float Python's math
+// module computes on the host at import, or nullopt where it would raise (a
+// domain error) or the call is not one of these.
+std::optional<ConstValue> foldMathCall(const Ast& ast, ExprId id, const ResolvedModule& module) {
+  const auto& c = ast.expr(id).as<ast::Call>();
+  if (!c.keywords.empty()) return std::nullopt;
+  auto path = entityPath(ast, c.func, module);
+  if (!path || !path->starts_with("math.")) return std::nullopt;
+  std::string fn = path->substr(5);
+  std::vector<double> x;
+  for (ExprId a : ast.list(c.args)) {
+    auto v = foldConstant(ast, a, module);
+    if (!v || !v->isNumber()) return std::nullopt;
+    x.push_back(v->kind == ConstValue::Kind::Float ? v->floatValue
+                : v->kind == ConstValue::Kind::Int ? static_cast<double>(v->intValue)
+                                                   : (v->boolValue ? 1.0 : 0.0));
+  }
+  auto one = [&](double lo, bool open, double (*f)(double)) -> std::optional<ConstValue> {
+    if (x.size() != 1 || std::isnan(x[0]) || (open ? x[0] <= lo : x[0] < lo)) return std::nullopt;
+    double r = f(x[0]);
+    // Python raises OverflowError where the result overflows.
+    if (std::isinf(r) && !std::isinf(x[0])) return std::nullopt;
+    return ConstValue::ofFloat(r);
+  };
+  constexpr double kAny = -std::numeric_limits<double>::infinity();
+  if (fn == "log" && x.size() == 2) {
+    if (!(x[0] > 0) || !(x[1] > 0) || x[1] == 1) return std::nullopt;
+    return ConstValue::ofFloat(std::log(x[0]) / std::log(x[1]));
+  }
+  if (fn == "log") return one(0, true, [](double v) { return std::log(v); });
+  if (fn == "log2") return one(0, true, [](double v) { return std::log2(v); });
+  if (fn == "log10") return one(0, true, [](double v) { return std::log10(v); });
+  if (fn == "sqrt") return one(0, false, [](double v) { return std::sqrt(v); });
+  if (fn == "exp") return one(kAny, false, [](double v) { return std::exp(v); });
+  if (fn == "exp2") return one(kAny, false, [](double v) { return std::exp2(v); });
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const ResolvedModule& module) {
   const Expr& e = ast.expr(id);
   switch (e.kind()) {
@@ -824,6 +873,8 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
       if (k < 0 || k >= n) return std::nullopt;
       return base->elements[k];
     }
+    case ExprKind::Call:
+      return foldMathCall(ast, id, module);
     default:
       return std::nullopt;
   }
@@ -1221,6 +1272,7 @@ private:
       }
       // `ConstInt = ct.Constant[int]`: an alias used in tile kernels' annotations.
       if (isTileConstantAnnotation(value)) {
+        if (auto kind = tileConstantKind(value)) tileConstAliasKinds_[n] = *kind;
         bind(n, Entity{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::Constant), "cuda.tile.Constant"});
         return;
       }
@@ -1613,6 +1665,30 @@ private:
            entity->payload == static_cast<uint32_t>(TileFn::Constant);
   }
 
+  // The Python type named inside `ct.Constant[T]` (`bool`, `int`, `float`),
+  // directly or through an alias; nullopt when none is named.
+  std::optional<std::string> tileConstantKind(ExprId id) const {
+    if (const auto* sub = ast_.expr(id).dyn<ast::Subscript>()) {
+      if (const auto* n = ast_.expr(sub->slice).dyn<ast::Name>()) return std::string(ast_.str(n->id));
+      return std::nullopt;
+    }
+    if (const auto* n = ast_.expr(id).dyn<ast::Name>()) {
+      auto it = tileConstAliasKinds_.find(std::string(ast_.str(n->id)));
+      if (it != tileConstAliasKinds_.end()) return it->second;
+    }
+    return std::nullopt;
+  }
+
+  // A `ct.Constant[bool]` value: True/False, or 0/1 as a command line gives
+  // them (`--const CAUSAL=0`), as a bool; nullopt for anything else.
+  static std::optional<ConstValue> asTileBool(const ConstValue& v) {
+    if (v.kind == ConstValue::Kind::Bool) return v;
+    if (v.kind == ConstValue::Kind::Int && (v.intValue == 0 || v.intValue == 1)) {
+      return ConstValue::ofBool(v.intValue == 1);
+    }
+    return std::nullopt;
+  }
+
   bool isTileKernel(ExprId id) {
     auto path = entityPath(ast_, id, module_);
     if (!path) return false;
@@ -1703,6 +1779,7 @@ private:
     size_t firstDefault = params.size() - defaults.size();
     Signature annotated;
     size_t typedCount = 0;
+    size_t looseCount = 0;
     size_t runtimeCount = 0;
     bool annotationsOk = true;
     for (size_t i = 0; i < params.size(); ++i) {
@@ -1727,6 +1804,18 @@ private:
             c.invalid = true;
           }
         }
+        if (tileConstantKind(a.annotation) == "bool") {
+          for (ConstValue& v : c.values) {
+            if (auto b = asTileBool(v)) {
+              v = *b;
+            } else if (!c.invalid) {
+              diags_.error(c.location, Diag::InvalidSignature,
+                           "Constant parameter `" + name + "` is a `bool`: give it True, False, 1 or 0, not `" +
+                               v.repr() + "`");
+              c.invalid = true;
+            }
+          }
+        }
         f.tileConsts.push_back(std::move(c));
         continue;
       }
@@ -1734,6 +1823,18 @@ private:
       f.params.push_back(name);
       if (a.annotation.valid()) {
         ++typedCount;
+        if (auto kind = pythonScalarAnnotation(a.annotation)) {
+          // `scale: float` (cuTile's samples): the kind of number; alone it means
+          // cuTile's default dtype for such a Python value (float32, int32, bool).
+          ++looseCount;
+          f.tileScalarAnnotations.push_back(TileScalarAnnotation{
+              static_cast<uint32_t>(f.params.size() - 1), *kind,
+              locationOf(ast_, ast_.expr(a.annotation).range)});
+          annotated.args.push_back(*kind == "float" ? module_.types.float32()
+                                   : *kind == "int" ? module_.types.int32()
+                                                    : module_.types.boolean());
+          continue;
+        }
         auto t = evalTypeExpr(ast_, a.annotation, module_, diags_);
         if (t) {
           annotated.args.push_back(*t);
@@ -1742,6 +1843,10 @@ private:
         }
       }
     }
+    // Only Python scalar annotations beside unannotated parameters (cuTile's
+    // samples: `def attn(Q, K, V, Out, qk_scale: float, ...)`): the types come
+    // from `--sig`, each checked against its annotation's kind.
+    if (typedCount == looseCount && typedCount != runtimeCount) typedCount = 0;
     if (typedCount != 0) {
       f.signatureGiven = true;
       if (typedCount != runtimeCount) {
@@ -1755,6 +1860,17 @@ private:
     std::string name = f.name;
     module_.functions.push_back(std::move(f));
     bind(name, Entity{Intrinsic::Function, index, name});
+  }
+
+  // `float`, `int` or `bool` when `annotation` names that Python type (not
+  // shadowed by a module-level name), else nullopt.
+  std::optional<std::string> pythonScalarAnnotation(ExprId annotation) const {
+    const auto* n = ast_.expr(annotation).dyn<ast::Name>();
+    if (n == nullptr) return std::nullopt;
+    std::string name(ast_.str(n->id));
+    if (name != "float" && name != "int" && name != "bool") return std::nullopt;
+    if (module_.globals.count(name)) return std::nullopt;
+    return name;
   }
 
   // The decorator's meaning: nullopt if it is not cuda.jit.
@@ -2050,6 +2166,8 @@ private:
   std::map<std::string, ExprId> signatureVars_;
   // Module variables holding strings foldPath computed (link paths).
   std::map<std::string, std::string> stringValues_;
+  // `ConstBool = ct.Constant[bool]`: the Python type each alias names.
+  std::map<std::string, std::string> tileConstAliasKinds_;
 };
 
 }  // namespace

@@ -253,6 +253,17 @@ struct DeclaredSignature {
 
 // A `ct.Constant[...]` parameter of a tile kernel: not passed at launch
 // (docs/ABI.md); each of its values gives one specialisation.
+// A tile kernel's runtime parameter annotated with a Python scalar type
+// (`scale: float`, `n: int`, `flag: bool`), as cuTile's samples write them: the
+// kind of number it takes; its dtype comes from the signature (docs/TILE.md).
+struct TileScalarAnnotation {
+  // Index into JitFunction::params.
+  uint32_t param = 0;
+  // "float", "int" or "bool".
+  std::string kind;
+  Location location;
+};
+
 struct TileConstParam {
   std::string name;
   // The parameter's position among all parameters of the `def`.
@@ -294,6 +305,7 @@ struct JitFunction {
   bool tileHelper = false;
   TileKernelOptions tileOptions;
   std::vector<TileConstParam> tileConsts;
+  std::vector<TileScalarAnnotation> tileScalarAnnotations;
 };
 
 struct ResolveOptions {

@@ -24,6 +24,7 @@ constexpr const char* kTileNames[] = {
 #undef PYKC_X
 };
 constexpr const char* kPaddingNames[] = {"UNDETERMINED", "ZERO", "NEG_ZERO", "NAN", "POS_INF", "NEG_INF"};
+constexpr const char* kRoundingNames[] = {"RN", "RZ", "RM", "RP", "FULL", "APPROX", "RZI"};
 
 }  // namespace
 
@@ -43,9 +44,19 @@ std::optional<TileFn> tilePaddingByName(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<TileFn> tileRoundingByName(std::string_view name) {
+  for (size_t i = 0; i < std::size(kRoundingNames); ++i) {
+    if (name == kRoundingNames[i]) {
+      return static_cast<TileFn>(static_cast<size_t>(TileFn::RoundRn) + i);
+    }
+  }
+  return std::nullopt;
+}
+
 std::string_view tileFnName(TileFn fn) {
   size_t i = static_cast<size_t>(fn);
   if (i < std::size(kTileNames)) return kTileNames[i];
+  if (isTileRounding(static_cast<uint32_t>(fn))) return kRoundingNames[i - static_cast<size_t>(TileFn::RoundRn)];
   return kPaddingNames[i - static_cast<size_t>(TileFn::PadUndetermined)];
 }
 
@@ -116,6 +127,19 @@ public:
                          "` is `" + types_.name(t) + "`: tile kernels take arrays and numbers");
       }
       vars_[fn_.params[i]] = t;
+    }
+    // `scale: float` beside a signature from `--sig`: the kinds must agree.
+    for (const TileScalarAnnotation& a : fn_.tileScalarAnnotations) {
+      if (a.param >= inst_.argTypes.size()) continue;
+      TypeId t = inst_.argTypes[a.param];
+      bool ok = a.kind == "float"  ? types_.isFloat(t) && !types_.isArray(t)
+                : a.kind == "int" ? types_.isInt(t) && !types_.isArray(t)
+                                  : types_.isBool(t);
+      if (!ok) {
+        diags_.error(a.location, Diag::TileType,
+                     "parameter `" + fn_.params[a.param] + "` is annotated `" + a.kind +
+                         "`, but the signature gives it `" + types_.name(t) + "`");
+      }
     }
     for (size_t i = 0; i < fn_.tileConsts.size() && i < inst_.tileConstValues.size(); ++i) {
       consts_[fn_.tileConsts[i].name] = inst_.tileConstValues[i];
@@ -652,8 +676,11 @@ private:
       return TV{};
     }
     if (base.k == TV::K::Entity && base.ent == Intrinsic::TileOp &&
-        base.payload == static_cast<uint32_t>(TileFn::PaddingMode)) {
-      if (auto p = tilePaddingByName(attr)) {
+        (base.payload == static_cast<uint32_t>(TileFn::PaddingMode) ||
+         base.payload == static_cast<uint32_t>(TileFn::RoundingMode))) {
+      auto p = base.payload == static_cast<uint32_t>(TileFn::PaddingMode) ? tilePaddingByName(attr)
+                                                                          : tileRoundingByName(attr);
+      if (p) {
         TV v;
         v.k = TV::K::Entity;
         v.ent = Intrinsic::TileOp;
@@ -1019,6 +1046,62 @@ private:
     return out;
   }
 
+  // A constant bool (or int, as Python's truth) for options such as `flush_to_zero=`.
+  std::optional<bool> constBool(ExprId id, const char* what) {
+    TV v = checkExpr(id);
+    if (!v.ok()) return std::nullopt;
+    if (v.k == TV::K::Const && (v.c.kind == ConstValue::Kind::Bool || v.c.kind == ConstValue::Kind::Int)) {
+      return truthOf(v.c);
+    }
+    diags_.error(loc(id), Diag::NotConstant, std::string(what));
+    return std::nullopt;
+  }
+
+  // `ct.truediv(x, y, rounding_mode=None, flush_to_zero=False)`: `x / y` (typed
+  // as `/`), with an IEEE rounding (RN, RZ, RM, RP: float32 and float64),
+  // FULL (float32's `div.full`, about 2 ulp) or APPROX (float32's `div.approx`);
+  // `flush_to_zero` flushes float32 subnormal inputs and results to zero.
+  TV checkTruediv(ExprId id, const ast::Call& c, const std::string& fname) {
+    auto args = bindArgs(id, c, fname, {"x", "y", "rounding_mode", "flush_to_zero"}, 2);
+    if (!args) return TV{};
+    auto x = tileOrScalar((*args)[0]);
+    auto y = tileOrScalar((*args)[1]);
+    if (!x || !y) return TV{};
+    std::optional<TileFn> mode;
+    if ((*args)[2].valid()) {
+      TV m = checkExpr((*args)[2]);
+      if (!m.ok()) return TV{};
+      bool none = m.k == TV::K::Value && types_.isNone(m.type);
+      if (!none && m.k == TV::K::Const && m.c.kind == ConstValue::Kind::None) none = true;
+      if (!none && (m.k != TV::K::Entity || m.ent != Intrinsic::TileOp || !isTileRounding(m.payload))) {
+        diags_.error(loc((*args)[2]), Diag::TileType,
+                     "expected a `ct.RoundingMode` member or None, found `" + describe(m) + "`");
+        return TV{};
+      }
+      if (!none) mode = static_cast<TileFn>(m.payload);
+    }
+    if ((*args)[3].valid() && !constBool((*args)[3], "`flush_to_zero`")) return TV{};
+    TV r = binary(Operator::Div, *x, *y, ast_.expr(id).range, id);
+    if (!r.ok()) return TV{};
+    if (r.k == TV::K::Const) return record(id, r);
+    TypeId dtype = lastOpType_;
+    if (mode && *mode != TileFn::RoundRn) {
+      bool ieee = *mode == TileFn::RoundRz || *mode == TileFn::RoundRm || *mode == TileFn::RoundRp;
+      bool ok = *mode != TileFn::RoundRzi && (dtype == types_.float32() || (ieee && dtype == types_.float64()));
+      if (!ok) {
+        diags_.error(loc((*args)[2]), Diag::TileUnsupported,
+                     "`ct.truediv` with `rounding_mode=RoundingMode." + std::string(tileFnName(*mode)) +
+                         "` on `" + nameOf(dtype) + "`",
+                     *mode == TileFn::RoundRzi ? " (RZI rounds to integers; division takes RN, RZ, RM, RP, FULL or APPROX)"
+                     : ieee                   ? " (float32 and float64 only)"
+                                              : " (float32 only)");
+        return TV{};
+      }
+    }
+    inst_.opTypes[id.index] = dtype;
+    return record(id, r);
+  }
+
   std::optional<int64_t> constInt(ExprId id, const char* what) {
     TV v = checkExpr(id);
     if (!v.ok()) return std::nullopt;
@@ -1118,6 +1201,48 @@ private:
     return ok;
   }
 
+  // `order=` of ct.load/ct.store: a permutation of the array's axes (a tuple
+  // of constants, "C" for none, "F" reversed), applied to the array before its
+  // tile space is formed (cuTile's rule). Recorded on `id` as the tuple of
+  // axes, which lowering reads.
+  std::optional<std::vector<int64_t>> orderArg(ExprId id, unsigned ndim) {
+    std::vector<int64_t> axes;
+    if (ast_.expr(id).kind() == ExprKind::Constant && ast_.constantOf(id).kind == ConstantKind::Str) {
+      const std::string& text = ast_.constantOf(id).text;
+      if (text != "C" && text != "F") {
+        diags_.error(loc(id), Diag::TileType,
+                     "`order=` takes a tuple of axes, \"C\" or \"F\", found \"" + text + "\"");
+        return std::nullopt;
+      }
+      for (unsigned d = 0; d < ndim; ++d) axes.push_back(text == "C" ? d : ndim - 1 - d);
+    } else {
+      TV v = checkExpr(id);
+      if (!v.ok()) return std::nullopt;
+      bool ok = v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple && v.c.elements.size() == ndim;
+      std::vector<bool> seen(ndim, false);
+      for (size_t d = 0; ok && d < v.c.elements.size(); ++d) {
+        const ConstValue& e = v.c.elements[d];
+        ok = e.kind == ConstValue::Kind::Int && e.intValue >= 0 && e.intValue < int64_t(ndim) &&
+             !seen[static_cast<size_t>(e.intValue)];
+        if (ok) {
+          seen[static_cast<size_t>(e.intValue)] = true;
+          axes.push_back(e.intValue);
+        }
+      }
+      if (!ok) {
+        diags_.error(loc(id), Diag::TileType,
+                     "`order=` must be a permutation of the array's " + std::to_string(ndim) +
+                         " axes (a tuple of constants), \"C\" or \"F\", found `" + describe(v) + "`");
+        return std::nullopt;
+      }
+    }
+    ConstValue tuple;
+    tuple.kind = ConstValue::Kind::Tuple;
+    for (int64_t a : axes) tuple.elements.push_back(ConstValue::ofInt(a));
+    record(id, TV::constant(tuple));
+    return axes;
+  }
+
   std::optional<TypeId> arrayArg(ExprId id) {
     TV v = checkExpr(id);
     if (!v.ok()) return std::nullopt;
@@ -1213,15 +1338,11 @@ private:
                            " dimension(s), but the array has " + std::to_string(at.ndim));
           return TV{};
         }
-        if ((*args)[3].valid()) {
-          diags_.error(loc((*args)[3]), Diag::TileUnsupported, "`order=`", " (tiles follow the array's axis order)");
-          return TV{};
-        }
+        if ((*args)[3].valid() && !orderArg((*args)[3], at.ndim)) return TV{};
         if ((*args)[4].valid()) {
           TV p = checkExpr((*args)[4]);
           if (!p.ok()) return TV{};
-          if (p.k != TV::K::Entity || p.ent != Intrinsic::TileOp ||
-              p.payload < static_cast<uint32_t>(TileFn::PadUndetermined)) {
+          if (p.k != TV::K::Entity || p.ent != Intrinsic::TileOp || !isTilePadding(p.payload)) {
             diags_.error(loc((*args)[4]), Diag::TileType,
                          "expected a `ct.PaddingMode` member, found `" + describe(p) + "`");
             return TV{};
@@ -1248,10 +1369,7 @@ private:
                            " dimension(s), found `" + describe(t) + "`");
           return TV{};
         }
-        if ((*args)[3].valid()) {
-          diags_.error(loc((*args)[3]), Diag::TileUnsupported, "`order=`", " (tiles follow the array's axis order)");
-          return TV{};
-        }
+        if ((*args)[3].valid() && !orderArg((*args)[3], at.ndim)) return TV{};
         for (int i : {4, 5}) {
           if ((*args)[i].valid() && !constInt((*args)[i], "a store hint")) return TV{};
         }
@@ -1321,8 +1439,11 @@ private:
       case TileFn::Exp: case TileFn::Exp2: case TileFn::Log: case TileFn::Log2:
       case TileFn::Sqrt: case TileFn::Rsqrt: case TileFn::Tanh: case TileFn::Sin:
       case TileFn::Cos: case TileFn::Abs: {
-        auto args = bindArgs(id, c, fname, {"x"}, 1);
+        // cuTile's exp2 and rsqrt take `flush_to_zero=` (a constant bool).
+        bool ftz = fn == TileFn::Exp2 || fn == TileFn::Rsqrt;
+        auto args = ftz ? bindArgs(id, c, fname, {"x", "flush_to_zero"}, 1) : bindArgs(id, c, fname, {"x"}, 1);
         if (!args) return TV{};
+        if (ftz && (*args)[1].valid() && !constBool((*args)[1], "`flush_to_zero`")) return TV{};
         auto x = tileOrScalar((*args)[0]);
         if (!x) return TV{};
         TypeId dtype = x->k == TV::K::Const ? *weakType(x->c) : elementOf(x->type);
@@ -1335,6 +1456,8 @@ private:
         }
         return record(id, TV::value(dtype));
       }
+      case TileFn::Truediv:
+        return checkTruediv(id, c, fname);
       case TileFn::Where: {
         auto args = bindArgs(id, c, fname, {"cond", "x", "y"}, 3);
         if (!args) return TV{};
@@ -1846,7 +1969,9 @@ private:
         ((name == "min" || name == "max") && args.size() < 2)) {
       diags_.error(loc(id), Diag::InvalidCall,
                    "`" + name + "` takes " +
-                       (name == "min" || name == "max" ? "two or more scalars" : "one scalar") +
+                       (name == "min" || name == "max" ? "two or more scalars or tiles"
+                        : name == "abs"                ? "one scalar or tile"
+                                                       : "one scalar") +
                        " in tile kernels");
       return TV{};
     }
@@ -1855,12 +1980,12 @@ private:
     for (ExprId a : args) {
       TV v = checkExpr(a);
       if (!v.ok()) return TV{};
-      bool tileOk = name == "abs" && isTileVal(v);
+      bool tileOk = (name == "abs" || name == "min" || name == "max") && isTileVal(v);
       if (!(v.k == TV::K::Const && v.c.isNumber()) &&
           !(v.k == TV::K::Value && (types_.isNumber(v.type) || tileOk))) {
         diags_.error(loc(a), Diag::TileType,
                      "`" + name + "` takes scalars in tile kernels, found `" + describe(v) + "`" +
-                         (isTileVal(v) && name != "abs" ? " (use `ct.minimum`/`ct.maximum` or `ct." + name + "`)" : ""));
+                         (isTileVal(v) ? " (use `ct.astype`)" : ""));
         return TV{};
       }
       allConst = allConst && v.k == TV::K::Const;
@@ -1877,6 +2002,8 @@ private:
         }
         return record(id, TV::constant(best));
       }
+      // On tiles (cuTile's samples: `max(m_i, row_max)`): elementwise, with
+      // broadcasting, by the same rule per element.
       TV acc = vals[0];
       std::optional<TypeId> dtype;
       for (size_t i = 1; i < vals.size(); ++i) {
@@ -1884,10 +2011,13 @@ private:
         if (!dtype) return TV{};
         acc = TV::value(*dtype);
       }
+      auto shape = broadcastOf(vals, id);
+      if (!shape) return TV{};
       if (types_.isBool(*dtype)) dtype = types_.int32();
       inst_.opTypes[id.index] = *dtype;
       inst_.meanings[id.index] = ExprMeaning{isMax ? Intrinsic::Max : Intrinsic::Min, 0};
-      return record(id, TV::value(*dtype));
+      bool tile = std::any_of(vals.begin(), vals.end(), [&](const TV& v) { return isTileVal(v); });
+      return record(id, TV::value(tile ? types_.tile(*dtype, *shape) : *dtype));
     }
     const TV& x = vals[0];
     if (name == "abs") {

@@ -18,8 +18,8 @@ namespace frontend {
   X(Exp, "exp") X(Exp2, "exp2") X(Log, "log") X(Log2, "log2") X(Sqrt, "sqrt")               \
   X(Rsqrt, "rsqrt") X(Tanh, "tanh") X(Sin, "sin") X(Cos, "cos") X(Abs, "abs")               \
   X(Where, "where") X(Maximum, "maximum") X(Minimum, "minimum")                            \
-  X(Mma, "mma") X(Matmul, "matmul")                                                        \
-  X(PaddingMode, "PaddingMode")
+  X(Mma, "mma") X(Matmul, "matmul") X(Truediv, "truediv")                                  \
+  X(PaddingMode, "PaddingMode") X(RoundingMode, "RoundingMode")
 
 enum class TileFn : uint16_t {
 #define PYKC_X(N, S) N,
@@ -27,13 +27,26 @@ enum class TileFn : uint16_t {
 #undef PYKC_X
   // cuTile's ct.PaddingMode members (payload of `ct.PaddingMode.X`).
   PadUndetermined, PadZero, PadNegZero, PadNan, PadPosInf, PadNegInf,
+  // cuTile's ct.RoundingMode members (payload of `ct.RoundingMode.X`).
+  RoundRn, RoundRz, RoundRm, RoundRp, RoundFull, RoundApprox, RoundRzi,
 };
+
+inline bool isTilePadding(uint32_t payload) {
+  return payload >= static_cast<uint32_t>(TileFn::PadUndetermined) &&
+         payload <= static_cast<uint32_t>(TileFn::PadNegInf);
+}
+inline bool isTileRounding(uint32_t payload) {
+  return payload >= static_cast<uint32_t>(TileFn::RoundRn) &&
+         payload <= static_cast<uint32_t>(TileFn::RoundRzi);
+}
 
 // The `cuda.tile.<name>` function or namespace, or nullopt.
 std::optional<TileFn> tileFnByName(std::string_view name);
 // The `ct.PaddingMode.<name>` member, or nullopt.
 std::optional<TileFn> tilePaddingByName(std::string_view name);
-// The Python name (`load`, `PaddingMode.ZERO`).
+// The `ct.RoundingMode.<name>` member, or nullopt.
+std::optional<TileFn> tileRoundingByName(std::string_view name);
+// The Python name (`load`, `ZERO`, `APPROX`).
 std::string_view tileFnName(TileFn fn);
 
 }  // namespace frontend

@@ -135,6 +135,9 @@ public:
     // Inside a pipelined loop, scratch uses go after the ring.
     pipeStage_ = parent.pipeStage_;
     ringInUse_ = parent.ringInUse_;
+    // The parent's resident operands stay clear of its scratch uses; their
+    // names are the parent's, not the helper's.
+    residentBytes_ = parent.residentBytes_;
     b_.SetInsertPoint(parent.b_.GetInsertBlock());
   }
 
@@ -154,8 +157,10 @@ public:
     threads_ = chooseThreads();
     wgmma_ = allowWgmma_ && threads_ == 256 && hasProducts(inst_);
     // Two CTAs per SM for tensor-core kernels whose accumulators fit in 64
-    // registers a thread (128 registers in all); bigger ones get the SM alone.
-    twoCtas_ = threads_ == 256;
+    // registers a thread (128 registers in all); bigger ones get the SM alone,
+    // and so do kernels chaining several products (flash attention: S = Q K^T,
+    // the softmax, then P V: two accumulators and the softmax state are live).
+    twoCtas_ = threads_ == 256 && productSites(inst_) <= 1;
     for (TypeId t : inst_.exprTypes) {
       if (!t.valid() || !types_.isTile(t)) continue;
       if (auto l = mmaLayoutOf(t); l && l->slots > 64) twoCtas_ = false;
@@ -217,6 +222,21 @@ private:
     // bytes in flight per SM (docs/BENCHMARKS.md, "Tile kernels: bandwidth"). At
     // least 64 threads (two warps), at most 1024.
     return static_cast<unsigned>(std::clamp<int64_t>(most / 16, 64, 1024));
+  }
+
+  // The number of matrix products (ct.mma, ct.matmul, `@`) written in `inst`.
+  unsigned productSites(const frontend::FunctionInstance& inst) const {
+    unsigned n = 0;
+    for (size_t i = 0; i < inst.exprTypes.size(); ++i) {
+      if (!inst.exprTypes[i].valid()) continue;
+      const frontend::ExprMeaning& m = inst.meanings[i];
+      const frontend::Expr& e = ast_.expr(ExprId(static_cast<uint32_t>(i)));
+      bool call = e.kind() == frontend::ExprKind::Call && m.kind == Intrinsic::TileOp &&
+                  (static_cast<TileFn>(m.payload) == TileFn::Mma || static_cast<TileFn>(m.payload) == TileFn::Matmul);
+      bool at = e.kind() == frontend::ExprKind::BinOp && e.as<ast::BinOp>().op == frontend::Operator::MatMult;
+      n += call || at ? 1 : 0;
+    }
+    return n;
   }
 
   // Whether `inst` has a matrix product (ct.mma, ct.matmul, `@`).
@@ -536,7 +556,7 @@ private:
   // The scratch buffer (at least `bytes`). Inside a pipelined loop the ring of
   // stages occupies its start, and scratch uses come after it.
   llvm::Value* scratch(uint64_t bytes) {
-    uint64_t offset = pipeStage_.empty() ? 0 : ringInUse_;
+    uint64_t offset = residentBytes_ + (pipeStage_.empty() ? 0 : ringInUse_);
     scratchBytes_ = std::max(scratchBytes_, offset + bytes);
     if (scratch_ == nullptr) {
       auto* type = llvm::ArrayType::get(b_.getInt8Ty(), 1);
@@ -913,6 +933,8 @@ private:
         return shapeOp(id, fn, t);
       case TileFn::BroadcastTo:
         return evalAs(arg(id, 0), t);
+      case TileFn::Truediv:
+        return truediv(id, t);
       case TileFn::Where: {
         TypeId cond = types_.isTile(t) ? types_.tile(types_.boolean(), types_.get(t).shape) : types_.boolean();
         bool m = isMmaExpr(id);
@@ -937,6 +959,50 @@ private:
     }
   }
 
+  // `ct.truediv(x, y, rounding_mode=, flush_to_zero=)` (the checker allows
+  // the modes per dtype): `/` for none or RN without flush, else PTX's div
+  // with that rounding (div.full, div.approx; .ftz for float32 when asked).
+  TileVal truediv(ExprId id, TypeId t) {
+    TypeId op = inst_.opTypes[id.index];
+    bool m = isMmaExpr(id);
+    TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
+    TileVal x = evalAs(arg(id, 0), opTile, m);
+    TileVal y = evalAs(arg(id, 1), opTile, m);
+    TileFn mode = TileFn::RoundRn;
+    if (ExprId r = arg(id, 2); r.valid() && inst_.meanings[r.index].kind == Intrinsic::TileOp) {
+      mode = static_cast<TileFn>(inst_.meanings[r.index].payload);
+    }
+    bool f32 = op == types_.float32();
+    bool ftz = f32 && constIntArg(id, 3, 0) != 0;
+    x.splat = x.splat && y.splat;
+    auto divide = [&](llvm::Value* a, llvm::Value* c) -> llvm::Value* {
+      using llvm::Intrinsic::ID;
+      ID which = llvm::Intrinsic::not_intrinsic;
+      switch (mode) {
+        case TileFn::RoundRz: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rz_ftz_f : llvm::Intrinsic::nvvm_div_rz_f) : llvm::Intrinsic::nvvm_div_rz_d; break;
+        case TileFn::RoundRm: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rm_ftz_f : llvm::Intrinsic::nvvm_div_rm_f) : llvm::Intrinsic::nvvm_div_rm_d; break;
+        case TileFn::RoundRp: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rp_ftz_f : llvm::Intrinsic::nvvm_div_rp_f) : llvm::Intrinsic::nvvm_div_rp_d; break;
+        case TileFn::RoundApprox: which = ftz ? llvm::Intrinsic::nvvm_div_approx_ftz_f : llvm::Intrinsic::nvvm_div_approx_f; break;
+        case TileFn::RoundFull: {
+          // div.full.f32 (no LLVM intrinsic in LLVM 19).
+          auto* ft = llvm::FunctionType::get(b_.getFloatTy(), {b_.getFloatTy(), b_.getFloatTy()}, false);
+          std::string text = std::string("div.full") + (ftz ? ".ftz" : "") + ".f32 $0, $1, $2;";
+          return b_.CreateCall(llvm::InlineAsm::get(ft, text, "=f,f,f", false), {a, c});
+        }
+        default:
+          if (ftz) which = llvm::Intrinsic::nvvm_div_rn_ftz_f;
+          break;
+      }
+      if (which == llvm::Intrinsic::not_intrinsic) return arith(frontend::Operator::Div, a, c, op);
+      return b_.CreateCall(intrinsic(which), {a, c});
+    };
+    for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = divide(x.slots[s], y.slots[s]);
+    if (op != elementOf(t)) {
+      for (llvm::Value*& v : x.slots) v = convert(v, op, elementOf(t));
+    }
+    return x;
+  }
+
   TileVal unaryMath(ExprId id, TileFn fn, TypeId t) {
     TypeId e = elementOf(t);
     TileVal x = evalAs(arg(id, 0), t, isMmaExpr(id));
@@ -948,6 +1014,18 @@ private:
         } else if (et.isSigned) {
           v = b_.CreateSelect(b_.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0)), b_.CreateNeg(v), v);
         }
+      }
+      return x;
+    }
+    if ((fn == TileFn::Exp2 || fn == TileFn::Rsqrt) && et.bits <= 32 && constIntArg(id, 1, 0) != 0) {
+      // flush_to_zero=True: PTX's ex2.approx.ftz.f32 / rsqrt.approx.ftz.f32
+      // (float16 through float32).
+      llvm::Function* f = intrinsic(fn == TileFn::Exp2 ? llvm::Intrinsic::nvvm_ex2_approx_ftz_f
+                                                       : llvm::Intrinsic::nvvm_rsqrt_approx_ftz_f);
+      for (llvm::Value*& v : x.slots) {
+        llvm::Value* a = et.bits == 16 ? b_.CreateFPExt(v, b_.getFloatTy()) : v;
+        llvm::Value* r = b_.CreateCall(f, {a});
+        v = et.bits == 16 ? b_.CreateFPTrunc(r, llvmType(e)) : r;
       }
       return x;
     }
@@ -1180,11 +1258,72 @@ private:
     return out;
   }
 
+  // `order=` of a load or store (the checker recorded the axes as a tuple):
+  // view axis d is array axis order[d]; empty when absent or the identity.
+  std::vector<size_t> accessOrder(ExprId call) const {
+    ExprId o = arg(call, 3);
+    if (!o.valid()) return {};
+    const ConstValue* axes = constOf(o);
+    std::vector<size_t> order;
+    bool identity = true;
+    for (size_t d = 0; d < axes->elements.size(); ++d) {
+      order.push_back(static_cast<size_t>(axes->elements[d].intValue));
+      identity = identity && order.back() == d;
+    }
+    if (identity) order.clear();
+    return order;
+  }
+
+  // The tile of a permuted access in the array's own axis order: its type
+  // and addressing (array axis order[d] takes view axis d's extent and index).
+  std::pair<TypeId, Addressing> arrayOrder(const Addressing& view, TypeId e, const std::vector<size_t>& order) {
+    Addressing a;
+    a.shape.assign(view.shape.size(), 1);
+    a.tileIndex.assign(view.shape.size(), nullptr);
+    for (size_t d = 0; d < order.size(); ++d) {
+      a.shape[order[d]] = view.shape[d];
+      a.tileIndex[order[d]] = view.tileIndex[d];
+    }
+    return {types_.tile(e, a.shape), a};
+  }
+
+  // Element e (linear) of a tile of shape `to` whose axis d is axis perm[d] of
+  // a tile of shape `from`: its linear index in `from`.
+  llvm::Value* permutedSource(llvm::Value* e, const std::vector<int64_t>& from, const std::vector<int64_t>& to,
+                              const std::vector<size_t>& perm) {
+    std::vector<int64_t> stride(from.size());
+    int64_t inner = 1;
+    for (size_t d = from.size(); d-- > 0;) {
+      stride[d] = inner;
+      inner *= from[d];
+    }
+    std::vector<llvm::Value*> oi = multiIndex(e, to);
+    llvm::Value* src = b_.getInt32(0);
+    for (size_t d = 0; d < to.size(); ++d) {
+      if (to[d] == 1) continue;
+      src = b_.CreateAdd(src, b_.CreateMul(oi[d], b_.getInt32(static_cast<uint32_t>(stride[perm[d]]))));
+    }
+    return src;
+  }
+
   TileVal load(ExprId id, TypeId t) {
+    std::vector<size_t> order = accessOrder(id);
+    if (!order.empty()) {
+      // `order=`: loaded in the array's axis order (whole chunks of its
+      // contiguous axis), then permuted through shared memory.
+      auto [at, a] = arrayOrder(addressing(id, t), elementOf(t), order);
+      TileVal v = loadTile(id, at, a);
+      const std::vector<int64_t>& from = types_.get(at).shape;
+      const std::vector<int64_t>& to = types_.get(t).shape;
+      return relayout(v, at, t, false, [&](llvm::Value* e) { return permutedSource(e, from, to, order); });
+    }
+    return loadTile(id, t, addressing(id, t));
+  }
+
+  TileVal loadTile(ExprId id, TypeId t, const Addressing& a) {
     const ArrayArgs& arr = arrayArg(arg(id, 0));
     TypeId e = elementOf(t);
     Layout l = layoutOf(t);
-    Addressing a = addressing(id, t);
     llvm::Type* mt = memoryType(e);
     llvm::Value* pad = paddingValue(id, e);
     bool vectors = hasVectors(l, e);
@@ -1267,8 +1406,20 @@ private:
     TypeId tileType = types_.tile(e, types_.get(typeOf(arg(id, 2))).shape);
     bool m = isMmaExpr(arg(id, 2));
     TileVal v = evalAs(arg(id, 2), tileType, m);
-    Layout l = layoutFor(tileType, m);
     Addressing a = addressing(id, tileType);
+    if (std::vector<size_t> order = accessOrder(id); !order.empty()) {
+      // `order=`: permuted into the array's axis order through shared memory.
+      auto [at, aa] = arrayOrder(a, e, order);
+      std::vector<size_t> inverse(order.size());
+      for (size_t d = 0; d < order.size(); ++d) inverse[order[d]] = d;
+      const std::vector<int64_t>& from = types_.get(tileType).shape;
+      const std::vector<int64_t>& to = types_.get(at).shape;
+      v = relayout(v, tileType, at, false, [&](llvm::Value* x) { return permutedSource(x, from, to, inverse); });
+      tileType = at;
+      a = aa;
+      m = false;
+    }
+    Layout l = layoutFor(tileType, m);
     llvm::Type* mt = memoryType(e);
     auto value = [&](unsigned s) {
       llvm::Value* x = v.slots[s];
@@ -1368,7 +1519,76 @@ private:
     return b_.CreateBitCast(joined, original);
   }
 
+  // ct.sum/max/min along the last axis of a 2-D tile held in the mma
+  // accumulator layout (flash attention's row max and row sum of the scores):
+  // each thread combines the slots of its rows, the four lanes sharing a row
+  // combine by shuffles, then the warps sharing rows through shared memory,
+  // where the output's threads read their rows. nullopt: not such a reduction.
+  std::optional<TileVal> mmaRowReduce(ExprId id, TileFn fn, TypeId t) {
+    ExprId xe = arg(id, 0);
+    TypeId xt = typeOf(xe);
+    const std::vector<int64_t>& xs = types_.get(xt).shape;
+    ExprId axisExpr = arg(id, 1);
+    const ConstValue* axis = axisExpr.valid() ? constOf(axisExpr) : nullptr;
+    if (xs.size() != 2 || axis == nullptr || axis->kind != ConstValue::Kind::Int ||
+        (axis->intValue != 1 && axis->intValue != -1) || !isMmaExpr(xe)) {
+      return std::nullopt;
+    }
+    TypeId e = elementOf(t);
+    TypeId acc = types_.get(e).kind == TypeKind::Float && types_.get(e).bits == 16 ? types_.float32() : e;
+    if (types_.byteSize(acc) != 4) return std::nullopt;
+    TypeId accTile = types_.tile(acc, xs);
+    TileVal x = evalAs(xe, accTile, true);
+    Layout l = *mmaLayoutOf(accTile);
+    unsigned fragsN = static_cast<unsigned>(l.wn / 8);
+    unsigned fragsM = static_cast<unsigned>(l.wm / 16);
+    // Slot s: fragment (fm, fn) = divmod(s / 4, fragsN); slots 0, 1 at row g of
+    // the fragment, 2, 3 at row g + 8 (g = lane / 4).
+    std::vector<llvm::Value*> part(2 * fragsM, nullptr);
+    for (unsigned s = 0; s < l.slots; ++s) {
+      unsigned f = s / 4, fm = f / fragsN;
+      llvm::Value*& p = part[fm * 2 + (s % 4) / 2];
+      p = p == nullptr ? x.slots[s] : combine(fn, p, x.slots[s], acc);
+    }
+    for (llvm::Value*& p : part) {
+      p = combine(fn, p, shuffleXor(p, 1), acc);
+      p = combine(fn, p, shuffleXor(p, 2), acc);
+    }
+    int64_t rows = xs[0];
+    llvm::Type* mt = memoryType(acc);
+    llvm::Value* buffer = scratch(static_cast<uint64_t>(l.warpsN * rows) * types_.byteSize(acc));
+    llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
+    llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(kWarp - 1));
+    llvm::Value* g = b_.CreateLShr(lane, b_.getInt32(2));
+    llvm::Value* wr = b_.CreateUDiv(warp, b_.getInt32(l.warpsN));
+    llvm::Value* wc = b_.CreateURem(warp, b_.getInt32(l.warpsN));
+    llvm::Value* rowBase = b_.CreateAdd(b_.CreateMul(wr, b_.getInt32(static_cast<uint32_t>(l.wm))), g);
+    barrier();
+    guarded(b_.CreateICmpEQ(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(0)), [&] {
+      for (unsigned k = 0; k < part.size(); ++k) {
+        llvm::Value* row = b_.CreateAdd(rowBase, b_.getInt32((k / 2) * 16 + (k % 2) * 8));
+        llvm::Value* at = b_.CreateAdd(b_.CreateMul(wc, b_.getInt32(static_cast<uint32_t>(rows))), row);
+        b_.CreateStore(part[k], b_.CreateGEP(mt, buffer, at));
+      }
+    });
+    barrier();
+    Layout lo = layoutOf(t);
+    TileVal out;
+    for (unsigned s = 0; s < lo.slots; ++s) {
+      llvm::Value* row = clampIndex(elementIndex(lo, s), lo);
+      llvm::Value* r = nullptr;
+      for (unsigned w = 0; w < l.warpsN; ++w) {
+        llvm::Value* at = b_.CreateAdd(row, b_.getInt32(static_cast<uint32_t>(w * rows)));
+        llvm::Value* v = b_.CreateLoad(mt, b_.CreateGEP(mt, buffer, at));
+        r = r == nullptr ? v : combine(fn, r, v, acc);
+      }
+      out.slots.push_back(convert(r, acc, e));
+    }
+    return out;
+  }
+
   TileVal reduce(ExprId id, TileFn fn, TypeId t) {
+    if (auto r = mmaRowReduce(id, fn, t)) return *r;
     ExprId xe = arg(id, 0);
     TypeId xt = typeOf(xe);
     TypeId e = elementOf(t);
@@ -1522,6 +1742,7 @@ private:
             return sameShapeMma(arg(id, 0)) || sameShapeMma(arg(id, 1)) || sameShapeMma(arg(id, 2));
           case TileFn::Maximum:
           case TileFn::Minimum:
+          case TileFn::Truediv:
             return sameShapeMma(arg(id, 0)) || sameShapeMma(arg(id, 1));
           default:
             return false;
@@ -1647,18 +1868,39 @@ private:
     unsigned bytes = types_.byteSize(in);
     uint64_t xBytes = static_cast<uint64_t>(rows * depth) * bytes;
     std::optional<SmemTile> xs = pipelined(x), ys = pipelined(y);
-    if (!xs || !ys) {
+    if (!xs) xs = residentOperand(x);
+    if (!ys) ys = residentOperand(y);
+    Layout l = *mmaLayoutOf(accT);
+    // A left operand in the mma layout whose warps own the accumulator's rows
+    // and all of its columns (the softmax's P times V, with sm_90a's layout)
+    // is read as A fragments straight from its registers (FA2's reuse).
+    std::vector<llvm::Value*> xRegs;
+    if (!xs && isMmaExpr(x) && (types_.isHalf(in) || types_.isBFloat16(in)) && depth % 16 == 0) {
+      TypeId xt1 = types_.tile(in, {rows, depth});
+      auto lx = mmaLayoutOf(xt1);
+      if (lx && lx->warpsN == 1 && l.warpsN == 1 && lx->wm == l.wm && lx->wn == depth) {
+        xRegs = evalAs(x, xt1, true).slots;
+      }
+    }
+    if ((!xs && xRegs.empty()) || !ys) {
+      // Both operands are evaluated before anything is written: evaluating one
+      // may pass through the scratch buffer (a relayout) that the staged
+      // operands occupy. An operand in the mma layout (a softmax's P) is
+      // written from that layout.
+      TypeId xt2 = types_.tile(in, {rows, depth}), yt2 = types_.tile(in, {depth, cols});
+      std::optional<std::pair<TileVal, bool>> xv, yv;
+      if (!xs && xRegs.empty()) xv = operandValue(x, xt2);
+      if (!ys) yv = operandValue(y, yt2);
       barrier();
-      if (!xs) xs = stageSwizzled(x, types_.tile(in, {rows, depth}), 0);
-      if (!ys) ys = stageSwizzled(y, types_.tile(in, {depth, cols}), (xBytes + 127) / 128 * 128);
+      if (xv) xs = writeSwizzled(xv->first, xt2, xv->second, 0);
+      if (yv) ys = writeSwizzled(yv->first, yt2, yv->second, (xBytes + 127) / 128 * 128);
       barrier();
     }
-    Layout l = *mmaLayoutOf(accT);
     TypeId accE = types_.get(accT).element;
     // Accumulate in float32.
     std::vector<llvm::Value*> c(acc.slots.size());
     for (size_t s = 0; s < c.size(); ++s) c[s] = convert(acc.slots[s], accE, types_.float32());
-    bool kMajorA = xs->format == SmemFormat::KMajor64 || xs->format == SmemFormat::KMajor128;
+    bool kMajorA = xs && (xs->format == SmemFormat::KMajor64 || xs->format == SmemFormat::KMajor128);
     if (wgmma_ && kMajorA && ys->format == SmemFormat::MNMajor128 && l.warpsN == 1 && l.wm == 16 &&
         (types_.isHalf(in) || types_.isBFloat16(in))) {
       wgmmaProduct(*xs, *ys, c, depth, l.wn, types_.isBFloat16(in));
@@ -1683,7 +1925,9 @@ private:
       std::vector<std::array<llvm::Value*, 2>> bf(fragsN);
       for (unsigned fm = 0; fm < fragsM; ++fm) {
         llvm::Value* r0 = b_.CreateAdd(rowBase, b_.getInt32(fm * 16));
-        af[fm] = tf32 ? tf32AFragment(*xs, r0, k0, lane) : ldmatrixA(*xs, r0, k0, lane);
+        af[fm] = tf32              ? tf32AFragment(*xs, r0, k0, lane)
+                 : !xRegs.empty() ? registerAFragment(xRegs, static_cast<unsigned>(depth / 8), fm, k0)
+                                  : ldmatrixA(*xs, r0, k0, lane);
       }
       for (unsigned fn = 0; fn < fragsN; fn += tf32 ? 1 : 2) {
         llvm::Value* n0 = b_.CreateAdd(colBase, b_.getInt32(fn * 8));
@@ -1824,6 +2068,22 @@ private:
     return b_.CreateGEP(b_.getInt8Ty(), t.base, off);
   }
 
+  // A's 16x16 fragment (rows fm * 16.., columns k0..) of a tile held in the
+  // mma layout (`fragsN` 16x8 fragments per row block, 4 slots each: c0/c1 at
+  // row g, c2/c3 at g + 8): a0 = (g, 2q..), a1 = (g + 8, 2q..), a2 = (g,
+  // 2q + 8..), a3 = (g + 8, 2q + 8..) are the two fragments of columns k0 and
+  // k0 + 8, two 16-bit values each.
+  std::array<llvm::Value*, 4> registerAFragment(const std::vector<llvm::Value*>& x, unsigned fragsN, unsigned fm,
+                                                int64_t k0) {
+    unsigned f0 = fm * fragsN + static_cast<unsigned>(k0 / 8);
+    auto pair = [&](unsigned f, unsigned j) {
+      auto* vt = llvm::FixedVectorType::get(x[0]->getType(), 2);
+      llvm::Value* v = b_.CreateInsertElement(llvm::PoisonValue::get(vt), x[f * 4 + j], uint64_t(0));
+      return b_.CreateInsertElement(v, x[f * 4 + j + 1], uint64_t(1));
+    };
+    return {pair(f0, 0), pair(f0, 2), pair(f0 + 1, 0), pair(f0 + 1, 2)};
+  }
+
   std::array<llvm::Value*, 4> unpack4(llvm::Value* v) {
     return {b_.CreateExtractValue(v, 0), b_.CreateExtractValue(v, 1), b_.CreateExtractValue(v, 2),
             b_.CreateExtractValue(v, 3)};
@@ -1881,8 +2141,21 @@ private:
   // Writes tile `e` (as type `t`) into the scratch buffer at `offset`, swizzled.
   // The caller places the barriers.
   SmemTile stageSwizzled(ExprId e, TypeId t, uint64_t offset) {
-    Layout l = layoutOf(t);
-    TileVal v = evalAs(e, t);
+    auto [v, mma] = operandValue(e, t);
+    return writeSwizzled(v, t, mma, offset);
+  }
+
+  // A product operand's value as type `t`: in the mma layout when it is
+  // produced in it (the bool), else in the standard layout.
+  std::pair<TileVal, bool> operandValue(ExprId e, TypeId t) {
+    bool mma = isMmaExpr(e) && mmaLayoutOf(t).has_value();
+    return {evalAs(e, t, mma), mma};
+  }
+
+  // Writes `v` (type `t`, mma layout when `mma`) into the scratch buffer at
+  // `offset`, swizzled. The caller places the barriers.
+  SmemTile writeSwizzled(const TileVal& v, TypeId t, bool mma, uint64_t offset) {
+    Layout l = layoutFor(t, mma);
     const std::vector<int64_t>& shape = types_.get(t).shape;
     SmemTile st;
     st.rows = shape[0];
@@ -2164,6 +2437,8 @@ private:
       TypeId target = typeOf(ast_.list(a.targets)[0]);
       if (isTileCall(value, TileFn::Astype)) value = arg(value, 0);
       if (!isTileCall(value, TileFn::Load)) continue;
+      // A load with `order=` permutes its tile (not a plain copy of array rows).
+      if (!accessOrder(value).empty()) continue;
       TypeId loaded = typeOf(value);
       TypeId le = elementOf(loaded);
       TypeId te = elementOf(target);
@@ -2498,7 +2773,78 @@ private:
     }
   }
 
+  // A product operand staged before the enclosing loop (stageResident), if `e`
+  // names one.
+  std::optional<SmemTile> residentOperand(ExprId e) {
+    const auto* n = ast_.expr(e).dyn<ast::Name>();
+    if (n == nullptr) return std::nullopt;
+    auto it = resident_.find({std::string(ast_.str(n->id)), typeOf(e).index});
+    if (it == resident_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // Before loop `f`: the 16-bit float operands of its tensor-core products
+  // that name a variable the loop does not assign (flash attention's Q tile,
+  // loaded before the loop) are written into swizzled shared memory once,
+  // instead of in every iteration; the body's scratch uses come after them.
+  // Returns the bytes reserved and the variables staged.
+  std::pair<uint64_t, std::vector<std::pair<std::string, uint32_t>>> stageResident(const ast::For& f) {
+    std::set<std::string> assigned;
+    assignedNames(ast_.list(f.body), assigned);
+    std::vector<std::pair<ExprId, std::pair<std::string, uint32_t>>> operands;
+    std::set<std::pair<std::string, uint32_t>> seen;
+    auto visit = [&](ExprId e) {
+      ExprId x, y;
+      if (!productOperands(e, x, y) || !isMmaExpr(e) || !productInput(x, y).valid()) return;
+      for (ExprId o : {x, y}) {
+        const auto* n = ast_.expr(o).dyn<ast::Name>();
+        if (n == nullptr || pipelined(o) || residentOperand(o)) continue;
+        std::string name(ast_.str(n->id));
+        TypeId t = typeOf(o);
+        TypeId el = elementOf(t);
+        if (assigned.count(name) || !(types_.isHalf(el) || types_.isBFloat16(el))) continue;
+        if (seen.insert({name, t.index}).second) operands.push_back({o, {name, t.index}});
+      }
+    };
+    visitStmts(ast_.list(f.body), visit);
+    if (operands.empty()) return {};
+    uint64_t offset = 0;
+    std::vector<std::pair<std::pair<std::string, uint32_t>, SmemTile>> staged;
+    barrier();
+    for (const auto& [o, key] : operands) {
+      TypeId t = typeOf(o);
+      staged.push_back({key, stageSwizzled(o, t, offset)});
+      offset += (static_cast<uint64_t>(elementsOf(t)) * types_.byteSize(elementOf(t)) + 1023) / 1024 * 1024;
+    }
+    barrier();
+    std::vector<std::pair<std::string, uint32_t>> keys;
+    for (auto& [key, st] : staged) {
+      resident_[key] = st;
+      keys.push_back(key);
+    }
+    residentBytes_ += offset;
+    return {offset, keys};
+  }
+
   void lowerFor(StmtId id, const ast::For& f) {
+    auto [reserved, keys] = stageResident(f);
+    bool products = false;
+    auto visit = [&](ExprId e) {
+      ExprId x, y;
+      products = products || (productOperands(e, x, y) && isMmaExpr(e));
+    };
+    visitStmts(ast_.list(f.body), visit);
+    lowerLoop(id, f, products);
+    residentBytes_ -= reserved;
+    for (const auto& key : keys) resident_.erase(key);
+  }
+
+  // `opaqueTid`: the body reads the thread id anew (a volatile `mov %tid.x`)
+  // so that LLVM does not hoist the body's per-slot address arithmetic out of
+  // the loop: in a loop of tensor-core products and softmax-like steps
+  // (flash attention) hundreds of such loop-invariant values would stay live
+  // across the loop and spill.
+  void lowerLoop(StmtId id, const ast::For& f, bool opaqueTid = false) {
     const auto& call = ast_.expr(f.iter).as<ast::Call>();
     auto args = ast_.list(call.args);
     TypeId it = inst_.rangeTypes[id.index];
@@ -2521,9 +2867,15 @@ private:
     b_.SetInsertPoint(body);
     b_.CreateStore(i, var);
     b_.CreateStore(b_.CreateAdd(i, step), counter);
+    llvm::Value* savedTid = tid_;
+    if (opaqueTid) {
+      auto* type = llvm::FunctionType::get(b_.getInt32Ty(), false);
+      tid_ = b_.CreateCall(llvm::InlineAsm::get(type, "mov.u32 $0, %tid.x;", "=r", true), {});
+    }
     ++loopDepth_;
     lowerBody(ast_.list(f.body));
     --loopDepth_;
+    tid_ = savedTid;
     if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
     b_.SetInsertPoint(done);
   }
@@ -2797,29 +3149,39 @@ private:
   // Python's min/max over scalars: the first of equal values wins, and a
   // later value replaces the current one only when it compares greater
   // (smaller), so a NaN met first stays.
+  // min(a, b, ...), max(...): on scalars, or elementwise on tiles (each
+  // argument broadcast to the result's layout), by Python's rule per element.
   TileVal builtinMinMax(ExprId id, bool isMax) {
     TypeId t = inst_.opTypes[id.index];
+    TypeId result = typeOf(id);
+    TypeId opTile = types_.isTile(result) ? types_.tile(t, types_.get(result).shape) : t;
     auto it = inst_.callArguments.find(id.index);
     bool isFloat = types_.isFloat(t);
     bool isSigned = types_.get(t).isSigned;
-    llvm::Value* r = nullptr;
+    TileVal r;
+    bool first = true;
     for (ExprId a : it->second) {
-      llvm::Value* v = scalarAs(a, t);
-      if (r == nullptr) {
+      TileVal v = evalAs(a, opTile);
+      if (first) {
         r = v;
+        first = false;
         continue;
       }
-      llvm::Value* better;
-      if (isFloat) {
-        better = isMax ? b_.CreateFCmpOGT(v, r) : b_.CreateFCmpOLT(v, r);
-      } else if (isSigned) {
-        better = isMax ? b_.CreateICmpSGT(v, r) : b_.CreateICmpSLT(v, r);
-      } else {
-        better = isMax ? b_.CreateICmpUGT(v, r) : b_.CreateICmpULT(v, r);
+      r.splat = r.splat && v.splat;
+      for (size_t s = 0; s < r.slots.size(); ++s) {
+        llvm::Value* better;
+        if (isFloat) {
+          better = isMax ? b_.CreateFCmpOGT(v.slots[s], r.slots[s]) : b_.CreateFCmpOLT(v.slots[s], r.slots[s]);
+        } else if (isSigned) {
+          better = isMax ? b_.CreateICmpSGT(v.slots[s], r.slots[s]) : b_.CreateICmpSLT(v.slots[s], r.slots[s]);
+        } else {
+          better = isMax ? b_.CreateICmpUGT(v.slots[s], r.slots[s]) : b_.CreateICmpULT(v.slots[s], r.slots[s]);
+        }
+        r.slots[s] = b_.CreateSelect(better, v.slots[s], r.slots[s]);
       }
-      r = b_.CreateSelect(better, v, r);
     }
-    return TileVal{{convert(r, t, typeOf(id))}};
+    for (llvm::Value*& x : r.slots) x = convert(x, t, elementOf(result));
+    return r;
   }
 
   // `x if c else y` with a runtime scalar `c` (a compile-time `c` picks a side).
@@ -3115,6 +3477,11 @@ private:
   // Bytes of the ring at the scratch buffer's start while a pipelined loop's
   // body is lowered.
   uint64_t ringInUse_ = 0;
+  // Loop-invariant tensor-core operands staged once before a loop (stageResident),
+  // by variable; they occupy the scratch buffer's first residentBytes_ bytes
+  // while the loop's body is lowered.
+  std::map<std::pair<std::string, uint32_t>, SmemTile> resident_;
+  uint64_t residentBytes_ = 0;
   // An inlined helper: where its returns go.
   llvm::BasicBlock* exit_ = nullptr;
   std::vector<llvm::AllocaInst*> returnSlots_;

@@ -136,12 +136,12 @@ def values(x: "float32[::1]", n: "int32"):
     # CHECK:STDERR:              ^~~~~
     # CHECK:STDERR:
     y = t if t > 0 else t
-    # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:13: error: `min` takes scalars in tile kernels, found `tile(float32, (16,))` (use `ct.minimum`/`ct.maximum` or `ct.min`) [tile-type]
-    # CHECK:STDERR:     z = min(t, 1)
+    # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:13: error: `int` takes scalars in tile kernels, found `tile(float32, (16,))` (use `ct.astype`) [tile-type]
+    # CHECK:STDERR:     z = int(t)
     # CHECK:STDERR:             ^
     # CHECK:STDERR:
-    z = min(t, 1)
-    # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:9: error: `max` takes two or more scalars in tile kernels [invalid-call]
+    z = int(t)
+    # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:9: error: `max` takes two or more scalars or tiles in tile kernels [invalid-call]
     # CHECK:STDERR:     m = max(1)
     # CHECK:STDERR:         ^~~~~~
     # CHECK:STDERR:

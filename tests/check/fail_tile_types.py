@@ -35,8 +35,8 @@ def types(x: "float32[::1]", y: "int32[::1]", T: ct.Constant[int] = 64):
     # CHECK:STDERR:                 ^
     # CHECK:STDERR:
     u = ct.load(3, index=(bid,), shape=(T,))
-    # CHECK:STDERR: fail_tile_types.py:[[@LINE+4]]:47: error: `order=` is not supported in tile kernels yet (tiles follow the array's axis order) [tile-unsupported]
-    # CHECK:STDERR:     ct.store(x, index=(bid,), tile=acc, order=(0,))
+    # CHECK:STDERR: fail_tile_types.py:[[@LINE+4]]:47: error: `order=` must be a permutation of the array's 1 axes (a tuple of constants), "C" or "F", found `(1,)` [tile-type]
+    # CHECK:STDERR:     ct.store(x, index=(bid,), tile=acc, order=(1,))
     # CHECK:STDERR:                                               ^~~~
     # CHECK:STDERR:
-    ct.store(x, index=(bid,), tile=acc, order=(0,))
+    ct.store(x, index=(bid,), tile=acc, order=(1,))

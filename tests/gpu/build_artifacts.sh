@@ -14,6 +14,7 @@ mkdir -p "$out"
 for src in "$root"/tests/gpu/kernels/*.py; do
   name=$(basename "$src" .py)
   rm -rf "${out:?}/$name"
-  "$pykc" compile "$src" --arch "$arch" -o "$out/$name" --no-cache
+  # A file's `# pykc-compile:` lines add --sig/--const arguments (compile_kernel_file.sh).
+  bash "$root/tests/gpu/compile_kernel_file.sh" "$pykc" "$src" "$arch" "$out/$name" --no-cache
   echo "compiled $name"
 done

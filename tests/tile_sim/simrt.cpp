@@ -10,13 +10,18 @@
 #include <cstring>
 #include <thread>
 #include <vector>
-static thread_local int g_tid, g_ctaid, g_nctaid;
+static thread_local int g_tid, g_ctaid, g_nctaid, g_ctaid_y, g_nctaid_y;
 static pthread_barrier_t g_bar;
 static uint32_t g_vals[1024];
 extern "C" {
 int sim_tid_x() { return g_tid; }
 int sim_ctaid_x() { return g_ctaid; }
 int sim_nctaid_x() { return g_nctaid; }
+int sim_ctaid_y() { return g_ctaid_y; }
+int sim_nctaid_y() { return g_nctaid_y; }
+// ex2.approx(.ftz).f32, div.approx(.ftz).f32: exactly rounded stand-ins.
+float sim_ex2(float x) { return exp2f(x); }
+float sim_div(float x, float y) { return x / y; }
 void sim_barrier() { pthread_barrier_wait(&g_bar); }
 int sim_shfl_bfly(int mask, int v, int lane, int clamp) {
   g_vals[g_tid] = (uint32_t)v;
@@ -54,16 +59,86 @@ float __nv_sqrtf(float x) { return sqrtf(x); }
 float __nv_powf(float x, float y) { return powf(x, y); }
 float __nv_rsqrtf(float x) { return 1.0f / sqrtf(x); }
 double __nv_exp(double x) { return exp(x); }
-typedef void (*Wrap)(const int64_t*);
-void sim_run(Wrap w, const int64_t* args, int grid, int threads) {
-  for (int b = 0; b < grid; ++b) {
-    pthread_barrier_init(&g_bar, nullptr, threads);
-    std::vector<std::thread> ts;
-    for (int t = 0; t < threads; ++t) {
-      ts.emplace_back([=] { g_tid = t; g_ctaid = b; g_nctaid = grid; w(args); });
+// Warp-collective tensor-core operations (ldmatrix.x4[.trans], mma.m16n8k16.row.col with
+// f32 accumulation), as the PTX ISA defines the fragments: every thread publishes its
+// operands, a barrier, each computes its own results from its warp's, a barrier. All
+// threads of the block call them together (pykc's tile code is uniform).
+static const void* g_ptr[1024];
+static uint32_t g_frag[1024][6];
+static float half_to_float(uint16_t h) {
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+static float bf16_to_float(uint16_t h) {
+  uint32_t b = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+void sim_ldmatrix(const void* p, uint32_t* out, int trans) {
+  g_ptr[g_tid] = p;
+  pthread_barrier_wait(&g_bar);
+  int lane = g_tid & 31, warp0 = g_tid & ~31, g = lane >> 2, q = lane & 3;
+  for (int i = 0; i < 4; ++i) {
+    if (!trans) {
+      // Row g of matrix i (its address from lane 8i + g), columns 2q, 2q + 1.
+      const uint16_t* r = (const uint16_t*)g_ptr[warp0 + 8 * i + g];
+      out[i] = r[2 * q] | ((uint32_t)r[2 * q + 1] << 16);
+    } else {
+      // Transposed: rows 2q and 2q + 1 of matrix i, column g.
+      const uint16_t* r0 = (const uint16_t*)g_ptr[warp0 + 8 * i + 2 * q];
+      const uint16_t* r1 = (const uint16_t*)g_ptr[warp0 + 8 * i + 2 * q + 1];
+      out[i] = r0[g] | ((uint32_t)r1[g] << 16);
     }
-    for (auto& t : ts) t.join();
-    pthread_barrier_destroy(&g_bar);
+  }
+  pthread_barrier_wait(&g_bar);
+}
+void sim_mma(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1, float c0,
+             float c1, float c2, float c3, float* out, int bf16) {
+  uint32_t* f = g_frag[g_tid];
+  f[0] = a0; f[1] = a1; f[2] = a2; f[3] = a3; f[4] = b0; f[5] = b1;
+  pthread_barrier_wait(&g_bar);
+  int lane = g_tid & 31, warp0 = g_tid & ~31, g = lane >> 2, q = lane & 3;
+  auto elem = [&](int l, int reg, int k) {
+    uint16_t h = (uint16_t)(g_frag[warp0 + l][reg] >> (16 * (k & 1)));
+    return bf16 ? bf16_to_float(h) : half_to_float(h);
+  };
+  float c[4] = {c0, c1, c2, c3};
+  for (int j = 0; j < 4; ++j) {
+    int r = g + 8 * (j >> 1), n = 2 * q + (j & 1);
+    float acc = c[j];
+    for (int k = 0; k < 16; ++k) {
+      // A (16x16, row): a0 (g, 2q..), a1 (g + 8, 2q..), a2 (g, 2q + 8..), a3 (g + 8, 2q + 8..);
+      // B (16x8, col): b0 (k = 2q.., n = g), b1 (k = 2q + 8.., n = g).
+      float x = elem((r % 8) * 4 + (k % 8) / 2, (r >= 8) + 2 * (k >= 8), k);
+      float y = elem(n * 4 + (k % 8) / 2, 4 + (k >= 8), k);
+      acc += x * y;
+    }
+    out[j] = acc;
+  }
+  pthread_barrier_wait(&g_bar);
+}
+typedef void (*Wrap)(const int64_t*);
+// A grid of grid x grid_y blocks, x fastest.
+void sim_run(Wrap w, const int64_t* args, int grid, int grid_y, int threads) {
+  for (int by = 0; by < grid_y; ++by) {
+    for (int b = 0; b < grid; ++b) {
+      pthread_barrier_init(&g_bar, nullptr, threads);
+      std::vector<std::thread> ts;
+      for (int t = 0; t < threads; ++t) {
+        ts.emplace_back([=] {
+          g_tid = t;
+          g_ctaid = b;
+          g_nctaid = grid;
+          g_ctaid_y = by;
+          g_nctaid_y = grid_y;
+          w(args);
+        });
+      }
+      for (auto& t : ts) t.join();
+      pthread_barrier_destroy(&g_bar);
+    }
   }
 }
 }

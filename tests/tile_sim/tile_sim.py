@@ -29,6 +29,13 @@ INTRINSICS = {
     "@llvm.nvvm.read.ptx.sreg.tid.x": "@sim_tid_x",
     "@llvm.nvvm.read.ptx.sreg.ctaid.x": "@sim_ctaid_x",
     "@llvm.nvvm.read.ptx.sreg.nctaid.x": "@sim_nctaid_x",
+    "@llvm.nvvm.read.ptx.sreg.ctaid.y": "@sim_ctaid_y",
+    "@llvm.nvvm.read.ptx.sreg.nctaid.y": "@sim_nctaid_y",
+    "@llvm.nvvm.ex2.approx.ftz.f": "@sim_ex2",
+    "@llvm.nvvm.ex2.approx.f": "@sim_ex2",
+    "@llvm.nvvm.div.approx.ftz.f": "@sim_div",
+    "@llvm.nvvm.div.approx.f": "@sim_div",
+    "@llvm.nvvm.div.rz.f": "@sim_div",
     "@llvm.nvvm.barrier0": "@sim_barrier",
     "@llvm.nvvm.shfl.sync.bfly.i32": "@sim_shfl_bfly",
     "@llvm.nvvm.f2tf32.rna": "@sim_f2tf32",
@@ -36,13 +43,67 @@ INTRINSICS = {
 }
 
 
+def _ldmatrix(name, trans):
+    return (f"define internal {{ i32, i32, i32, i32 }} @{name}(ptr addrspace(3) %p) {{\n"
+            "  %o = alloca [4 x i32]\n"
+            f"  call void @sim_ldmatrix(ptr addrspace(3) %p, ptr %o, i32 {trans})\n"
+            + "".join(f"  %g{i} = getelementptr i32, ptr %o, i64 {i}\n  %v{i} = load i32, ptr %g{i}\n"
+                      for i in range(4))
+            + "  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %v0, 0\n"
+            + "".join(f"  %s{i} = insertvalue {{ i32, i32, i32, i32 }} %s{i - 1}, i32 %v{i}, {i}\n"
+                      for i in range(1, 4))
+            + "  ret { i32, i32, i32, i32 } %s3\n}\n")
+
+
+def _mma(name, operand, bf16):
+    conv = "".join(f"  %i{i} = bitcast {operand} %x{i} to i32\n" for i in range(6))
+    return (f"define internal {{ float, float, float, float }} @{name}("
+            + ", ".join(f"{operand} %x{i}" for i in range(6)) + ", "
+            + ", ".join(f"float %c{i}" for i in range(4)) + ") {\n"
+            "  %o = alloca [4 x float]\n" + conv
+            + "  call void @sim_mma(" + ", ".join(f"i32 %i{i}" for i in range(6)) + ", "
+            + ", ".join(f"float %c{i}" for i in range(4)) + f", ptr %o, i32 {bf16})\n"
+            + "".join(f"  %g{i} = getelementptr float, ptr %o, i64 {i}\n  %v{i} = load float, ptr %g{i}\n"
+                      for i in range(4))
+            + "  %s0 = insertvalue { float, float, float, float } poison, float %v0, 0\n"
+            + "".join(f"  %s{i} = insertvalue {{ float, float, float, float }} %s{i - 1}, float %v{i}, {i}\n"
+                      for i in range(1, 4))
+            + "  ret { float, float, float, float } %s3\n}\n")
+
+
+COLLECTIVE_DECLARES = {
+    "ldmatrix": "declare void @sim_ldmatrix(ptr addrspace(3), ptr, i32)",
+    "mma": "declare void @sim_mma(i32, i32, i32, i32, i32, i32, float, float, float, float, ptr, i32)",
+}
+# Warp-collective tensor-core intrinsics: IR wrappers around simrt.cpp's stand-ins.
+COLLECTIVES = {
+    "@llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3": ("@sim_ldm_x4_trans", _ldmatrix("sim_ldm_x4_trans", 1)),
+    "@llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3": ("@sim_ldm_x4", _ldmatrix("sim_ldm_x4", 0)),
+    "@llvm.nvvm.mma.m16n8k16.row.col.f32.f32": ("@sim_mma_f16", _mma("sim_mma_f16", "<2 x half>", 0)),
+    "@llvm.nvvm.mma.m16n8k16.row.col.bf16": ("@sim_mma_bf16", _mma("sim_mma_bf16", "i32", 1)),
+}
+
+
 def retarget(module: str) -> tuple:
-    """One kernel's module for the host, plus `wrap_<symbol>(const int64_t* args)`."""
+    """A module's kernels for the host, plus `wrap_<symbol>(const int64_t* args)` for each:
+    (the symbols, the module's text)."""
     m = re.sub(r'target datalayout = ".*"', f'target datalayout = "{X86_LAYOUT}"', module)
     m = m.replace('target triple = "nvptx64-nvidia-cuda"', 'target triple = "x86_64-pc-linux-gnu"')
     m = m.replace("ptx_kernel ", "")
     for nv, sim in INTRINSICS.items():
         m = m.replace(nv, sim)
+    # The loops' opaque thread-id reads (tile_lower.cpp, lowerLoop).
+    m = m.replace('call i32 asm sideeffect "mov.u32 $0, %tid.x;", "=r"()', "call i32 @sim_tid_x()")
+    # ct.truediv's RoundingMode.FULL (div.full.f32): within 2 ulp of the quotient.
+    m = re.sub(r'call float asm "div\.full(\.ftz)?\.f32 \$0, \$1, \$2;", "=f,f,f"', "call float @sim_div", m)
+    extra, declares = [], set()
+    for nv, (sim, body) in COLLECTIVES.items():
+        if nv in m:
+            m = re.sub(r"^declare .*" + re.escape(nv) + r"\(.*$", "", m, flags=re.M)
+            m = m.replace(nv, sim)
+            extra.append(body)
+            declares.add(COLLECTIVE_DECLARES["ldmatrix" if "ldmatrix" in nv else "mma"])
+    m += "\n" + "\n".join(extra + sorted(declares)) + "\n"
     left = set(re.findall(r"@llvm\.nvvm\.[\w.]+", m))
     if left:
         raise SystemExit(f"tile_sim: no CPU stand-in for {sorted(left)}")
@@ -50,22 +111,25 @@ def retarget(module: str) -> tuple:
     m = re.sub(r" #\d+", "", m)
     m = re.sub(r"^!.*$", "", m, flags=re.M)
     m = re.sub(r", ![\w.]+ !\d+", "", m)
-    d = re.search(r"define void @(\S+)\((.*)\) \{", m)
-    name, params = d.group(1), d.group(2)
-    types = [p.strip().split(" ")[0] for p in params.split(",") if p.strip()]
-    body = [f"define void @wrap_{name}(ptr %args) {{"]
-    for k, t in enumerate(types):
-        body.append(f"  %p{k} = getelementptr i64, ptr %args, i64 {k}")
-        body.append(f"  %v{k} = load {t}, ptr %p{k}")
-    body.append(f"  call void @{name}(" + ", ".join(f"{t} %v{k}" for k, t in enumerate(types)) + ")")
-    body += ["  ret void", "}"]
-    return name, m + "\n" + "\n".join(body) + "\n"
+    names, body = [], []
+    for d in re.finditer(r"define void @(\S+)\((.*)\) \{", m):
+        name, params = d.group(1), d.group(2)
+        names.append(name)
+        types = [p.strip().split(" ")[0] for p in params.split(",") if p.strip()]
+        body.append(f"define void @wrap_{name}(ptr %args) {{")
+        for k, t in enumerate(types):
+            body.append(f"  %p{k} = getelementptr i64, ptr %args, i64 {k}")
+            body.append(f"  %v{k} = load {t}, ptr %p{k}")
+        body.append(f"  call void @{name}(" + ", ".join(f"{t} %v{k}" for k, t in enumerate(types)) + ")")
+        body += ["  ret void", "}"]
+    return names, m + "\n" + "\n".join(body) + "\n"
 
 
 class Sim:
     def __init__(self, lib_path):
         self.lib = ctypes.CDLL(lib_path)
-        self.lib.sim_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+        self.lib.sim_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+                                     ctypes.c_int]
         self.keep = []
 
     def array(self, a):
@@ -77,32 +141,38 @@ class Sim:
         return struct.unpack("<I", struct.pack("<f", x))[0]
 
     def run(self, symbol, grid, threads, args):
+        """`grid`: blocks along x, or (x, y)."""
+        gx, gy = grid if isinstance(grid, tuple) else (grid, 1)
         w = getattr(self.lib, "wrap_" + symbol)
         buf = (ctypes.c_int64 * len(args))(*[a - (1 << 64) if a >= 1 << 63 else a for a in args])
-        self.lib.sim_run(ctypes.cast(w, ctypes.c_void_p), buf, grid, threads)
+        self.lib.sim_run(ctypes.cast(w, ctypes.c_void_p), buf, gx, gy, threads)
 
 
-def build(pykc, clang, clangxx, kernels, work):
-    """Compiles one kernel file for the CPU: a Sim, the symbols by kernel name, the blocks."""
+def build(pykc, clang, clangxx, kernels, work, extra=(), arch="sm_90"):
+    """Compiles one kernel file for the CPU: a Sim, the symbols by kernel name (by full
+    symbol too), the blocks. `extra`: more pykc arguments (--sig, --const)."""
     import json
     stem = os.path.splitext(os.path.basename(kernels))[0]
-    work = os.path.join(work, stem)
+    work = os.path.join(work, f"{stem}_{len(os.listdir(work))}")
     os.makedirs(work)
-    subprocess.check_call([pykc, "inspect", kernels, "--emit", "llvm", "--arch", "sm_90", "-o", work])
-    text = open(os.path.join(work, stem + ".sm_90.ll")).read()
+    subprocess.check_call([pykc, "inspect", kernels, "--emit", "llvm", "--arch", arch, "-o", work,
+                           *extra])
+    text = open(os.path.join(work, f"{stem}.{arch}.ll")).read()
     manifest_dir = os.path.join(work, "out")
-    subprocess.check_call([pykc, "compile", kernels, "--arch", "sm_90", "-o", manifest_dir,
-                           "--no-cache"])
+    subprocess.check_call([pykc, "compile", kernels, "--arch", arch, "-o", manifest_dir,
+                           "--no-cache", *extra])
     manifest = json.load(open(os.path.join(manifest_dir, "manifest.json")))
     blocks = {k["symbol"]: k["tile"]["block"][0] for k in manifest["kernels"]}
     objects, symbols = [], {}
     for i, module in enumerate(m for m in re.split(r"(?=; ModuleID)", text) if "define" in m):
-        name, ir = retarget(module)
+        names, ir = retarget(module)
         ll, obj = os.path.join(work, f"k{i}.ll"), os.path.join(work, f"k{i}.o")
         open(ll, "w").write(ir)
         subprocess.check_call([clang, "-O1", "-c", "-fPIC", "-Wno-override-module", ll, "-o", obj])
         objects.append(obj)
-        symbols[name.split("__")[0]] = name
+        for name in names:
+            symbols[name.split("__")[0]] = name
+            symbols[name] = name
     lib = os.path.join(work, "libsim.so")
     subprocess.check_call([clangxx, "-O1", "-shared", "-fPIC", os.path.join(HERE, "simrt.cpp"),
                            *objects, "-o", lib, "-lpthread"])
@@ -121,9 +191,13 @@ def main():
     work = tempfile.mkdtemp(prefix="pykc-tile-sim-")
     try:
         failures = []
-        for name, checker in (("tile_kernels.py", check), ("tile_kernels2.py", check2)):
+        for name, checker, extra, arch in (
+                ("tile_kernels.py", check, (), "sm_90"), ("tile_kernels2.py", check2, (), "sm_90"),
+                ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS, "sm_90"),
+                ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS, "sm_90"),
+                ("tile_attention_kernels.py", check_attention_wgmma_layout, ATTENTION_WGMMA_ARGS, "sm_90a")):
             kernels = os.path.join(ROOT, "tests/gpu/kernels", name)
-            failures += checker(*build(a.pykc, clang, clangxx, kernels, work))
+            failures += checker(*build(a.pykc, clang, clangxx, kernels, work, extra, arch))
         if failures:
             print(f"tile_sim: {len(failures)} failed: " + ", ".join(failures))
             return 1
@@ -407,6 +481,162 @@ def division_values(rng, rows, cols):
             bits = rng.random(cols).astype(np.float32).view(np.uint32)
         x[r] = bits.view(np.float32)
     return x, d
+
+
+# The attention kernel (written as cuTile's FMHA sample) with small tiles, so that its
+# products run on CUDA cores (no mma.sync on the CPU): float32 and float16 arrays, 128
+# threads, masks for causal and ragged key blocks, grouped-query heads, a 2-D grid.
+ATTENTION_SIG = ",".join(["{0}[:,:,:,::1]"] * 4 + ["float32", "int32"])
+ATTENTION_ARGS = (
+    "--sig", "attn_fwd(" + ATTENTION_SIG.format("float32") + ")",
+    "--sig", "attn_fwd(" + ATTENTION_SIG.format("float16") + ")",
+    "--const", "Dqk=16", "--const", "Dv=16", "--const", "H=2", "--const", "TILE_M=32",
+    "--const", "TILE_N=16", "--const", "GROUP=1", "--const", "GROUP=2",
+    "--const", "CAUSAL=0", "--const", "CAUSAL=1", "--const", "EVEN_K=0", "--const", "EVEN_K=1",
+)
+
+
+# The same kernel with float16 tiles big enough for tensor cores (mma.sync and ldmatrix
+# through simrt.cpp's warp-collective stand-ins): 64x32 score tiles on 4 warps, and 64x64
+# on 8 warps (two warps share each row: the row max/sum combine across warps).
+ATTENTION_MMA_ARGS = (
+    "--sig", "attn_fwd(" + ATTENTION_SIG.format("float16") + ")",
+    "--const", "Dqk=32", "--const", "Dqk=64", "--const", "Dv=32", "--const", "H=2", "--const", "TILE_M=64",
+    "--const", "TILE_N=32", "--const", "TILE_N=64", "--const", "GROUP=2",
+    "--const", "CAUSAL=0", "--const", "CAUSAL=1", "--const", "EVEN_K=0",
+)
+
+
+# The GPU suite's tile shape (128x64 scores, Dqk = Dv = 64, 8 warps) for sm_90a: the
+# accumulators take wgmma's register layout (each warp 16 rows, all columns) while the
+# products, whose operands the pipeline does not hold, run on mma.sync.
+ATTENTION_WGMMA_ARGS = (
+    "--sig", "attn_fwd(" + ATTENTION_SIG.format("float16") + ")",
+    "--const", "Dqk=64", "--const", "Dv=64", "--const", "H=2", "--const", "TILE_M=128",
+    "--const", "TILE_N=64", "--const", "GROUP=1", "--const", "CAUSAL=1", "--const", "EVEN_K=0",
+)
+
+
+def check_attention_wgmma_layout(sim, sym, blocks):
+    """ATTENTION_WGMMA_ARGS against float64 NumPy."""
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu/cases"))
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu"))
+    sys.path.insert(0, os.path.join(ROOT, "tools/python"))
+    from tile_attention_cases import reference
+    rng = np.random.default_rng(20261204)
+    heads, d, q_len, k_len, pos = 2, 64, 100, 150, 40
+    q = rng.standard_normal((1, heads, q_len, d)).astype(np.float16)
+    k = rng.standard_normal((1, heads, k_len, d)).astype(np.float16)
+    v = rng.standard_normal((1, heads, k_len, d)).astype(np.float16)
+    out = np.full((1, heads, q_len, d), np.nan, np.float16)
+    symbol = ("attn_fwd__f16a4C_f16a4C_f16a4C_f16a4C_f32_i32__KDqk_64__KDv_64__KH_2__KTILE_M_128"
+              "__KTILE_N_64__KGROUP_1__KCAUSAL_T__KEVEN_K_F")
+    scale = 1.0 / np.sqrt(d)
+    sim.run(symbol, (1, heads), blocks[symbol],
+            sim.array(q) + sim.array(k) + sim.array(v) + sim.array(out) + [sim.f32(scale), pos])
+    want = reference(q, k, v, scale, True, pos, 1)
+    g = out.astype(np.float64)
+    ok = np.all(np.isfinite(g)) and np.allclose(g, want, rtol=1e-2, atol=4e-3)
+    err = float(np.nanmax(np.abs(g - want)))
+    what = f"attention sm_90a layout 128x64 q{q_len} k{k_len} causal pos{pos} ({blocks[symbol]} threads)"
+    print(f"{'ok  ' if ok else 'FAIL'} {what}: max abs err {err:.2e}")
+    return [] if ok else [what]
+
+
+def check_attention_mma(sim, sym, blocks):
+    """ATTENTION_MMA_ARGS against float64 NumPy."""
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu/cases"))
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu"))
+    sys.path.insert(0, os.path.join(ROOT, "tools/python"))
+    from tile_attention_cases import reference
+    rng = np.random.default_rng(20261203)
+    failures = []
+    heads, tm, d, group = 2, 64, 32, 2
+    cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    for tn, dqk in ((32, 32), (64, 32), (32, 64)):
+        for batch, q_len, k_len, causal, pos in ((1, 70, 100, False, 0), (1, 64, 130, True, 66)):
+            q = rng.standard_normal((batch, heads, q_len, dqk)).astype(np.float16)
+            k = rng.standard_normal((batch, heads // group, k_len, dqk)).astype(np.float16)
+            v = rng.standard_normal((batch, heads // group, k_len, d)).astype(np.float16)
+            out = np.full((batch, heads, q_len, d), np.nan, np.float16)
+            symbol = (f"attn_fwd__f16a4C_f16a4C_f16a4C_f16a4C_f32_i32__KDqk_{dqk}__KDv_32__KH_2"
+                      f"__KTILE_M_64__KTILE_N_{tn}__KGROUP_2__KCAUSAL_{'T' if causal else 'F'}__KEVEN_K_F")
+            scale = 1.0 / np.sqrt(dqk)
+            sim.run(symbol, (cdiv(q_len, tm), batch * heads), blocks[symbol],
+                    sim.array(q) + sim.array(k) + sim.array(v) + sim.array(out)
+                    + [sim.f32(scale), pos])
+            want = reference(q, k, v, scale, causal, pos, group)
+            g = out.astype(np.float64)
+            ok = np.all(np.isfinite(g)) and np.allclose(g, want, rtol=1e-2, atol=4e-3)
+            err = float(np.nanmax(np.abs(g - want)))
+            what = (f"attention mma f16 tile {tm}x{tn} d{dqk}/{d} q{q_len} k{k_len}{' causal' if causal else ''}"
+                    f" pos{pos} ({blocks[symbol]} threads)")
+            print(f"{'ok  ' if ok else 'FAIL'} {what}: max abs err {err:.2e}")
+            if not ok:
+                failures.append(what)
+    return failures
+
+
+def check_order_div(sim, sym, blocks):
+    """order_div of tile_attention_kernels.py: 2-D order= on a load and a store, truediv modes."""
+    rng = np.random.default_rng(20261205)
+    failures = []
+    cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    for rows, cols in ((40, 24), (16, 16), (33, 50)):
+        x = rng.standard_normal((rows, cols)).astype(np.float32)
+        y = (rng.random((cols, rows)) + 0.5).astype(np.float32)
+        out = np.full((rows, cols), np.nan, np.float32)
+        s = 3.0
+        sim.run(sym["order_div"], (cdiv(cols, 16), cdiv(rows, 16)), blocks[sym["order_div"]],
+                sim.array(x) + sim.array(y) + sim.array(out) + [sim.f32(s)])
+        want = x.astype(np.float64) / y.T.astype(np.float64) + x.astype(np.float64) / s
+        ok = np.allclose(out, want, rtol=1e-6, atol=1e-6)
+        err = float(np.nanmax(np.abs(out - want)))
+        print(f"{'ok  ' if ok else 'FAIL'} order_div {rows}x{cols}: max abs err {err:.2e}")
+        if not ok:
+            failures.append(f"order_div {rows}x{cols}")
+    return failures
+
+
+def check_attention(sim, sym, blocks):
+    """tests/gpu/kernels/tile_attention_kernels.py (ATTENTION_ARGS) against float64 NumPy."""
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu/cases"))
+    sys.path.insert(0, os.path.join(ROOT, "tests/gpu"))
+    sys.path.insert(0, os.path.join(ROOT, "tools/python"))
+    from tile_attention_cases import reference
+    rng = np.random.default_rng(20261202)
+    failures = []
+    heads, tm, tn, d = 2, 32, 16, 16
+    cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    failures += check_order_div(sim, sym, blocks)
+    for dt, code in ((np.float32, "f32"), (np.float16, "f16")):
+        for batch, q_len, k_len, causal, group, pos in (
+                (2, 40, 48, False, 1, 0), (1, 32, 50, False, 2, 0), (1, 37, 37, True, 1, 0),
+                (2, 20, 64, True, 2, 30), (1, 16, 45, True, 1, 29)):
+            even = k_len % tn == 0
+            q = rng.standard_normal((batch, heads, q_len, d)).astype(dt)
+            k = rng.standard_normal((batch, heads // group, k_len, d)).astype(dt)
+            v = rng.standard_normal((batch, heads // group, k_len, d)).astype(dt)
+            out = np.full((batch, heads, q_len, d), np.nan, dt)
+            symbol = (f"attn_fwd__{code}a4C_{code}a4C_{code}a4C_{code}a4C_f32_i32__KDqk_16__KDv_16__KH_2"
+                      f"__KTILE_M_32__KTILE_N_16__KGROUP_{group}__KCAUSAL_{'T' if causal else 'F'}"
+                      f"__KEVEN_K_{'T' if even else 'F'}")
+            scale = 1.0 / np.sqrt(d)
+            sim.run(symbol, (cdiv(q_len, tm), batch * heads), blocks[symbol],
+                    sim.array(q) + sim.array(k) + sim.array(v) + sim.array(out)
+                    + [sim.f32(scale), pos])
+            want = reference(q, k, v, scale, causal, pos, group)
+            g = out.astype(np.float64)
+            # float16: inputs and P rounded to float16, the output too.
+            atol, rtol = (1e-5, 1e-5) if dt == np.float32 else (4e-3, 1e-2)
+            ok = np.all(np.isfinite(g)) and np.allclose(g, want, rtol=rtol, atol=atol)
+            err = float(np.nanmax(np.abs(g - want)))
+            what = (f"attention {code} b{batch} q{q_len} k{k_len}{' causal' if causal else ''}"
+                    f" gqa{group} pos{pos}")
+            print(f"{'ok  ' if ok else 'FAIL'} {what}: max abs err {err:.2e}")
+            if not ok:
+                failures.append(what)
+    return failures
 
 
 if __name__ == "__main__":
