@@ -1057,6 +1057,21 @@ private:
     return std::nullopt;
   }
 
+  // A `rounding_mode=` argument: a `ct.RoundingMode` member (into `mode`) or
+  // None (`mode` left empty); false when reported.
+  bool roundingModeArg(ExprId e, std::optional<TileFn>& mode) {
+    TV m = checkExpr(e);
+    if (!m.ok()) return false;
+    bool none = m.k == TV::K::Value && types_.isNone(m.type);
+    if (!none && m.k == TV::K::Const && m.c.kind == ConstValue::Kind::None) none = true;
+    if (!none && (m.k != TV::K::Entity || m.ent != Intrinsic::TileOp || !isTileRounding(m.payload))) {
+      diags_.error(loc(e), Diag::TileType, "expected a `ct.RoundingMode` member or None, found `" + describe(m) + "`");
+      return false;
+    }
+    if (!none) mode = static_cast<TileFn>(m.payload);
+    return true;
+  }
+
   // `ct.truediv(x, y, rounding_mode=None, flush_to_zero=False)`: `x / y` (typed
   // as `/`), with an IEEE rounding (RN, RZ, RM, RP: float32 and float64),
   // FULL (float32's `div.full`, about 2 ulp) or APPROX (float32's `div.approx`);
@@ -1068,18 +1083,7 @@ private:
     auto y = tileOrScalar((*args)[1]);
     if (!x || !y) return TV{};
     std::optional<TileFn> mode;
-    if ((*args)[2].valid()) {
-      TV m = checkExpr((*args)[2]);
-      if (!m.ok()) return TV{};
-      bool none = m.k == TV::K::Value && types_.isNone(m.type);
-      if (!none && m.k == TV::K::Const && m.c.kind == ConstValue::Kind::None) none = true;
-      if (!none && (m.k != TV::K::Entity || m.ent != Intrinsic::TileOp || !isTileRounding(m.payload))) {
-        diags_.error(loc((*args)[2]), Diag::TileType,
-                     "expected a `ct.RoundingMode` member or None, found `" + describe(m) + "`");
-        return TV{};
-      }
-      if (!none) mode = static_cast<TileFn>(m.payload);
-    }
+    if ((*args)[2].valid() && !roundingModeArg((*args)[2], mode)) return TV{};
     if ((*args)[3].valid() && !constBool((*args)[3], "`flush_to_zero`")) return TV{};
     TV r = binary(Operator::Div, *x, *y, ast_.expr(id).range, id);
     if (!r.ok()) return TV{};
@@ -1439,17 +1443,34 @@ private:
       case TileFn::Exp: case TileFn::Exp2: case TileFn::Log: case TileFn::Log2:
       case TileFn::Sqrt: case TileFn::Rsqrt: case TileFn::Tanh: case TileFn::Sin:
       case TileFn::Cos: case TileFn::Abs: {
-        // cuTile's exp2 and rsqrt take `flush_to_zero=` (a constant bool).
+        // cuTile's exp2 and rsqrt take `flush_to_zero=` (a constant bool), exp
+        // `rounding_mode=` (FULL, the default, or APPROX: float32 only).
         bool ftz = fn == TileFn::Exp2 || fn == TileFn::Rsqrt;
-        auto args = ftz ? bindArgs(id, c, fname, {"x", "flush_to_zero"}, 1) : bindArgs(id, c, fname, {"x"}, 1);
+        std::optional<std::vector<ExprId>> args;
+        if (ftz) {
+          args = bindArgs(id, c, fname, {"x", "flush_to_zero"}, 1);
+        } else if (fn == TileFn::Exp) {
+          args = bindArgs(id, c, fname, {"x", "rounding_mode"}, 1);
+        } else {
+          args = bindArgs(id, c, fname, {"x"}, 1);
+        }
         if (!args) return TV{};
         if (ftz && (*args)[1].valid() && !constBool((*args)[1], "`flush_to_zero`")) return TV{};
+        std::optional<TileFn> mode;
+        if (fn == TileFn::Exp && (*args)[1].valid() && !roundingModeArg((*args)[1], mode)) return TV{};
         auto x = tileOrScalar((*args)[0]);
         if (!x) return TV{};
         TypeId dtype = x->k == TV::K::Const ? *weakType(x->c) : elementOf(x->type);
         if (types_.isTFloat32(dtype)) return tf32Only(id);
         if (fn != TileFn::Abs && !types_.isFloat(dtype)) dtype = types_.float32();
         if (types_.isBool(dtype)) dtype = types_.int32();
+        if (mode && *mode != TileFn::RoundFull && !(*mode == TileFn::RoundApprox && dtype == types_.float32())) {
+          diags_.error(loc((*args)[1]), Diag::TileUnsupported,
+                       "`ct.exp` with `rounding_mode=RoundingMode." + std::string(tileFnName(*mode)) + "` on `" +
+                           nameOf(dtype) + "`",
+                       " (FULL, or APPROX on float32)");
+          return TV{};
+        }
         inst_.opTypes[id.index] = dtype;
         if (x->k == TV::K::Value && isTileVal(*x)) {
           return record(id, TV::value(types_.tile(dtype, types_.get(x->type).shape)));

@@ -1029,6 +1029,15 @@ private:
       }
       return x;
     }
+    if (fn == TileFn::Exp && arg(id, 1).valid() && inst_.meanings[arg(id, 1).index].kind == Intrinsic::TileOp &&
+        static_cast<TileFn>(inst_.meanings[arg(id, 1).index].payload) == TileFn::RoundApprox) {
+      // rounding_mode=APPROX (float32, the checker's rule): 2^(x * log2 e) with
+      // PTX's ex2.approx.f32, as CUDA's __expf (without its flush to zero).
+      llvm::Function* ex2 = intrinsic(llvm::Intrinsic::nvvm_ex2_approx_f);
+      llvm::Value* log2e = llvm::ConstantFP::get(b_.getFloatTy(), 1.4426950408889634);
+      for (llvm::Value*& v : x.slots) v = b_.CreateCall(ex2, {b_.CreateFMul(v, log2e)});
+      return x;
+    }
     std::string base;
     switch (fn) {
       case TileFn::Exp: base = "exp"; break;

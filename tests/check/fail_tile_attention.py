@@ -106,3 +106,13 @@ def bad(x: "float32[:, ::1]", h: "float16[:, ::1]", T: ct.Constant[int] = 16):
     # CHECK:STDERR:             ^~~~~~~
     # CHECK:STDERR:
     z = t * BAD_LOG
+    # CHECK:STDERR: fail_tile_attention.py:[[@LINE+4]]:33: error: `ct.exp` with `rounding_mode=RoundingMode.RZ` on `float32` is not supported in tile kernels yet (FULL, or APPROX on float32) [tile-unsupported]
+    # CHECK:STDERR:     h = ct.exp(t, rounding_mode=RM.RZ)
+    # CHECK:STDERR:                                 ^~~~~
+    # CHECK:STDERR:
+    h = ct.exp(t, rounding_mode=RM.RZ)
+    # CHECK:STDERR: fail_tile_attention.py:[[@LINE+4]]:54: error: `ct.exp` with `rounding_mode=RoundingMode.APPROX` on `float16` is not supported in tile kernels yet (FULL, or APPROX on float32) [tile-unsupported]
+    # CHECK:STDERR:     h16 = ct.exp(t.astype(ct.float16), rounding_mode=RM.APPROX)
+    # CHECK:STDERR:                                                      ^~~~~~~~~
+    # CHECK:STDERR:
+    h16 = ct.exp(t.astype(ct.float16), rounding_mode=RM.APPROX)

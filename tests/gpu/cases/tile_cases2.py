@@ -217,3 +217,32 @@ def tile_div_uniform(ctx):
                                      f"x {x.ravel()[i]!r}, d {d[i // cols]!r})")
         out.append(f"{cols} cols, s={s:g}: exact")
     return "; ".join(out)
+
+
+@case("tile exp rounding modes: FULL within 2 ulps, APPROX within 2^-21 relative + x*log2(e)'s rounding", FOLDER)
+def tile_exp_modes(ctx):
+    mod, via = ctx.load(), ctx.via("cupy")
+    n = 100_000
+    x = np.concatenate([ctx.rng.uniform(-87.0, 88.0, n - 6),
+                        [0.0, -0.0, 1e-30, -1e-30, 88.5, -103.0]]).astype(np.float32)
+    full = via.to_dev(ctx.poison(x.shape, np.float32))
+    approx = via.to_dev(ctx.poison(x.shape, np.float32))
+    pykc.launch(None, (_cdiv(n, 1024),), mod.exp_modes, (via.to_dev(x), full, approx, 1024))
+    via.sync()
+    want = np.exp(x.astype(np.float64))
+    got_full, got_approx = via.to_host(full).astype(np.float64), via.to_host(approx).astype(np.float64)
+    finite = want < np.finfo(np.float32).max
+    ulp = np.spacing(want.astype(np.float32)).astype(np.float64)
+    full_ulps = float(np.max(np.abs(got_full - want)[finite] / ulp[finite]))
+    if full_ulps > 2.0:
+        raise AssertionError(f"FULL: {full_ulps:.2f} ulps off")
+    normal = finite & (want > np.finfo(np.float32).tiny)
+    # ex2.approx: 2^-22 relative at most; x * log2(e) rounded to float32 adds up to
+    # |x * log2(e)| * 2^-24 * ln(2) relative.
+    bound = 2.0 ** -21 + np.abs(x.astype(np.float64)) * 1.4427 * 2.0 ** -24 * 0.7
+    rel = np.abs(got_approx - want) / want
+    bad = normal & (rel > bound)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise AssertionError(f"APPROX: {int(bad.sum())} off, e.g. exp({x[i]!r}) = {got_approx[i]!r}, want {want[i]!r}")
+    return f"FULL {full_ulps:.2f} ulps, APPROX max rel {float(np.max(rel[normal])):.2e}"

@@ -158,9 +158,8 @@ def arg_small(x: "float32[::1]", amax: "int32[::1]", amin: "int32[::1]", TILE: C
 # ------------------------------------------------------------ division by one value
 
 # Each element of a row divided by the row's divisor (a one-element tile, broadcast) and
-# by a scalar parameter. pykc divides through the divisor's reciprocal with a correction
-# step where that is exact, else by IEEE division: either way the results must equal
-# IEEE division bit for bit (docs/TILE.md, "Division by one value").
+# by a scalar parameter: IEEE division bit for bit (docs/TILE.md, "Division"), special
+# values included.
 @ct.kernel
 def div_uniform(x: "float32[:, ::1]", d: "float32[::1]", y: "float32[:, ::1]",
                 z: "float32[:, ::1]", s: "float32", TILE: ConstInt = 1024):
@@ -169,3 +168,15 @@ def div_uniform(x: "float32[:, ::1]", d: "float32[::1]", y: "float32[:, ::1]",
     den = ct.load(d, index=(row,), shape=(1,))
     ct.store(y, index=(row, 0), tile=t / den)
     ct.store(z, index=(row, 0), tile=t / s)
+
+
+# ------------------------------------------------------------ approximate exp
+
+# ct.exp with cuTile's rounding_mode: FULL (the default: libdevice's accurate expf) and
+# APPROX (ex2.approx of x * log2(e)).
+@ct.kernel
+def exp_modes(x: "float32[::1]", full: "float32[::1]", approx: "float32[::1]", TILE: ConstInt = 1024):
+    pid = ct.bid(0)
+    t = ct.load(x, index=(pid,), shape=(TILE,))
+    ct.store(full, index=(pid,), tile=ct.exp(t, rounding_mode=ct.RoundingMode.FULL))
+    ct.store(approx, index=(pid,), tile=ct.exp(t, rounding_mode=ct.RoundingMode.APPROX))
