@@ -30,28 +30,15 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "python"))
+sys.path.insert(0, HERE)
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 import pykc  # noqa: E402
+from event_timing import timed  # noqa: E402
 
 TILE_M, TILE_N = 128, 64
-
-
-def timed(fn, reps, batch):
-    """Median seconds per launch over `reps` batches of `batch` launches queued back to
-    back between two events."""
-    times = []
-    for _ in range(reps):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(batch):
-            fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1e-3 / batch)
-    return statistics.median(times)
 
 
 def sdpa_flash(q, k, v, causal):

@@ -23,26 +23,12 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "python"))
+sys.path.insert(0, HERE)
 
 import torch  # noqa: E402
 
 import pykc  # noqa: E402
-
-
-def timed(fn, reps, batch):
-    """Median seconds per launch over `reps` batches of `batch` launches queued back to
-    back between two events (the Python launcher's overhead then overlaps the GPU's
-    work instead of being counted as GPU time)."""
-    times = []
-    for _ in range(reps):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(batch):
-            fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1e-3 / batch)
-    return statistics.median(times)
+from event_timing import timed  # noqa: E402
 
 
 def triton_matmul():
