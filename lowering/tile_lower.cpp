@@ -959,6 +959,14 @@ private:
     }
   }
 
+  // The `rounding_mode=` argument at `position` of call `id` (the checker
+  // allows a RoundingMode member or None); RN when absent or None.
+  TileFn roundingMode(ExprId id, size_t position) {
+    ExprId r = arg(id, position);
+    if (!r.valid() || inst_.meanings[r.index].kind != Intrinsic::TileOp) return TileFn::RoundRn;
+    return static_cast<TileFn>(inst_.meanings[r.index].payload);
+  }
+
   // `ct.truediv(x, y, rounding_mode=, flush_to_zero=)` (the checker allows
   // the modes per dtype): `/` for none or RN without flush, else PTX's div
   // with that rounding (div.full, div.approx; .ftz for float32 when asked).
@@ -968,10 +976,7 @@ private:
     TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
     TileVal x = evalAs(arg(id, 0), opTile, m);
     TileVal y = evalAs(arg(id, 1), opTile, m);
-    TileFn mode = TileFn::RoundRn;
-    if (ExprId r = arg(id, 2); r.valid() && inst_.meanings[r.index].kind == Intrinsic::TileOp) {
-      mode = static_cast<TileFn>(inst_.meanings[r.index].payload);
-    }
+    TileFn mode = roundingMode(id, 2);
     bool f32 = op == types_.float32();
     bool ftz = f32 && constIntArg(id, 3, 0) != 0;
     x.splat = x.splat && y.splat;
@@ -1029,8 +1034,7 @@ private:
       }
       return x;
     }
-    if (fn == TileFn::Exp && arg(id, 1).valid() && inst_.meanings[arg(id, 1).index].kind == Intrinsic::TileOp &&
-        static_cast<TileFn>(inst_.meanings[arg(id, 1).index].payload) == TileFn::RoundApprox) {
+    if (fn == TileFn::Exp && roundingMode(id, 1) == TileFn::RoundApprox) {
       // rounding_mode=APPROX (float32, the checker's rule): 2^(x * log2 e) with
       // PTX's ex2.approx.f32, as CUDA's __expf (without its flush to zero).
       llvm::Function* ex2 = intrinsic(llvm::Intrinsic::nvvm_ex2_approx_f);
@@ -3057,18 +3061,24 @@ private:
       return out;
     }
     TypeId from = typeOf(id);
-    TileVal v = eval(id);
+    std::vector<TileVal> parts = tupleParts(eval(id), from);
+    for (size_t i = 0; i < elements.size(); ++i) append(spread(parts[i], types_.get(from).elements[i], elements[i]));
+    return out;
+  }
+
+  // The slots of each element of tuple `v` (of type `tupleType`), in order.
+  std::vector<TileVal> tupleParts(const TileVal& v, TypeId tupleType) {
+    std::vector<TileVal> parts;
     size_t offset = 0;
-    for (size_t i = 0; i < elements.size(); ++i) {
-      TypeId fe = types_.get(from).elements[i];
-      size_t n = slotTypes(fe).size();
+    for (TypeId e : types_.get(tupleType).elements) {
+      size_t n = slotTypes(e).size();
       TileVal part;
       part.slots.assign(v.slots.begin() + static_cast<std::ptrdiff_t>(offset),
                         v.slots.begin() + static_cast<std::ptrdiff_t>(offset + n));
       offset += n;
-      append(spread(part, fe, elements[i]));
+      parts.push_back(std::move(part));
     }
-    return out;
+    return parts;
   }
 
   // `a, b = value`.
@@ -3085,17 +3095,8 @@ private:
       return;
     }
     TypeId tt = typeOf(target);
-    TileVal v = evalAs(value, tt);
-    size_t offset = 0;
-    for (size_t i = 0; i < names.size(); ++i) {
-      TypeId et = types_.get(tt).elements[i];
-      size_t n = slotTypes(et).size();
-      TileVal part;
-      part.slots.assign(v.slots.begin() + static_cast<std::ptrdiff_t>(offset),
-                        v.slots.begin() + static_cast<std::ptrdiff_t>(offset + n));
-      offset += n;
-      assignName(names[i], part, et);
-    }
+    std::vector<TileVal> parts = tupleParts(evalAs(value, tt), tt);
+    for (size_t i = 0; i < names.size(); ++i) assignName(names[i], parts[i], types_.get(tt).elements[i]);
   }
 
   // A helper function call, inlined: the arguments are evaluated here, the
