@@ -25,6 +25,9 @@ struct LoweringOptions {
   bool lineInfo = false;
   // The target (`sm_90a`, ...): tile kernels use Hopper's wgmma on sm_90a only.
   std::string arch;
+  // --use-fast-math: division is approximate anyway (tile kernels keep
+  // div.approx rather than their exact division by one value).
+  bool fastMath = false;
 };
 
 // What a launcher needs to know about one lowered kernel beyond its types.
@@ -52,9 +55,13 @@ struct KernelInfo {
   // memory: the bytes every launch must pass (docs/ABI.md); 0 otherwise.
   uint32_t tileSharedBytes = 0;
   // A tile kernel's register budget (TileKernelShape::registerTarget): the
-  // link asks ptxas for it and drops it where it spills; 0: none.
+  // link asks ptxas for it, then for kTileRelaxedRegisters where it spills,
+  // then for none; 0: none.
   uint32_t tileRegisterTarget = 0;
 };
+
+// The second register budget of tile kernels that spill under their first.
+inline constexpr uint32_t kTileRelaxedRegisters = 40;
 
 struct LoweredModule {
   std::unique_ptr<llvm::Module> module;

@@ -28,6 +28,7 @@
 #include "frontend/ast.h"
 #include "frontend/tile_ops.h"
 #include "frontend/typed_module.h"
+#include "lowering/uniform_division.h"
 
 namespace lowering {
 
@@ -45,7 +46,7 @@ using frontend::TypeTable;
 namespace ast = frontend::ast;
 
 constexpr unsigned kSharedAddressSpace = 3;
-constexpr uint32_t kRegisterTarget = 40;
+constexpr uint32_t kRegisterTarget = 32;
 constexpr unsigned kWarp = 32;
 
 // How a tile's elements are spread over the CTA's threads (docs/TILE.md,
@@ -146,11 +147,12 @@ public:
   void setTarget(const TileTarget& target) {
     allowWgmma_ = target.wgmma;
     maxShared_ = target.maxSharedBytes;
+    divideThroughFloat64_ = target.divideThroughFloat64;
   }
   uint32_t dynamicSharedBytes() const { return dynamicShared_; }
   // Kernels without matrix products (those ask for their own CTAs per SM):
-  // 40 registers a thread, the most that ptxas fits softmax's hot path in
-  // without spills (docs/TILE.md, "Register budget").
+  // 32 registers a thread, a full SM of 128-thread CTAs (docs/TILE.md,
+  // "Register budget"; the link relaxes it where ptxas spills).
   uint32_t registerTarget() const { return hasProducts(inst_) ? 0 : kRegisterTarget; }
 
   uint32_t run() {
@@ -748,8 +750,27 @@ private:
     TileVal r = evalAs(right, opTile, mma);
     TileVal out;
     out.mma = mma;
+    if (op == frontend::Operator::Div && uniformDivisor(l, r, opType)) {
+      out.slots = divideByUniform(b_, l.slots, r.slots[0]);
+      return out;
+    }
     for (size_t s = 0; s < l.slots.size(); ++s) out.slots.push_back(arith(op, l.slots[s], r.slots[s], opType));
     return out;
+  }
+
+  // Whether `num / den` divides several float32 elements by one value (a
+  // scalar, a one-element tile, a keepdims reduction broadcast): then
+  // divideByUniform. A constant whose reciprocal is exact is left to LLVM (it
+  // multiplies).
+  bool uniformDivisor(const TileVal& num, const TileVal& den, TypeId opType) const {
+    if (!divideThroughFloat64_ || opType != types_.float32() || num.slots.size() < 2) return false;
+    for (llvm::Value* d : den.slots) {
+      if (d != den.slots[0]) return false;
+    }
+    if (auto* c = llvm::dyn_cast<llvm::ConstantFP>(den.slots[0])) {
+      if (c->getValueAPF().getExactInverse(nullptr)) return false;
+    }
+    return true;
   }
 
   // `x ** k`: square-and-multiply for a constant k in 0..16 (the checker's rule),
@@ -1241,10 +1262,42 @@ private:
 
   // Per chunk: `whole()` when the chunk lies inside the array, else `elements()`;
   // each returns the chunk's value (a vector) or null (stores). Returns the
-  // merged values.
+  // merged values. When the whole tile lies inside the array (one uniform
+  // test), every chunk is whole without a test of its own: the hot path of a
+  // bandwidth-bound kernel spends no instructions on per-chunk bounds.
   template <class Whole, class Elements>
   std::vector<llvm::Value*> perChunk(const ArrayArgs& arr, const Addressing& a, const Layout& l,
                                      Whole whole, Elements elements) {
+    if (l.partial || l.uniform) return perChunkChecked(arr, a, l, whole, elements);
+    auto* allBlock = llvm::BasicBlock::Create(context_, "tile.whole", function_);
+    auto* someBlock = llvm::BasicBlock::Create(context_, "tile.chunks", function_);
+    auto* done = llvm::BasicBlock::Create(context_, "tile.chunks.done", function_);
+    b_.CreateCondBr(tileInside(arr, a), allBlock, someBlock);
+    b_.SetInsertPoint(allBlock);
+    std::vector<llvm::Value*> all;
+    for (unsigned s = 0; s < l.slots; s += l.vec) {
+      if (llvm::Value* w = whole(s, chunkAddress(arr, a, l, s).first)) all.push_back(w);
+    }
+    llvm::BasicBlock* allEnd = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(someBlock);
+    std::vector<llvm::Value*> some = perChunkChecked(arr, a, l, whole, elements);
+    llvm::BasicBlock* someEnd = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    std::vector<llvm::Value*> out;
+    for (size_t s = 0; s < all.size(); ++s) {
+      llvm::PHINode* phi = b_.CreatePHI(all[s]->getType(), 2);
+      phi->addIncoming(all[s], allEnd);
+      phi->addIncoming(some[s], someEnd);
+      out.push_back(phi);
+    }
+    return out;
+  }
+
+  template <class Whole, class Elements>
+  std::vector<llvm::Value*> perChunkChecked(const ArrayArgs& arr, const Addressing& a, const Layout& l,
+                                            Whole whole, Elements elements) {
     std::vector<llvm::Value*> out;
     for (unsigned s = 0; s < l.slots; s += l.vec) {
       auto [offset, inside] = chunkAddress(arr, a, l, s);
@@ -3475,6 +3528,7 @@ private:
   std::map<std::string, SmemTile> pipeStage_;
   bool usesTensorCores_ = false;
   bool allowWgmma_ = false;
+  bool divideThroughFloat64_ = false;
   bool wgmma_ = false;
   bool deferWgmma_ = false;
   bool twoCtas_ = false;

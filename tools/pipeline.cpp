@@ -217,6 +217,7 @@ llvm::Expected<ModuleOutput> emitModule(const frontend::Ast& ast,
   llvm::LLVMContext context;
   lowering::LoweringOptions loweringOptions = request.lowering;
   loweringOptions.arch = request.codegen.arch;
+  loweringOptions.fastMath = request.codegen.fastMath;
   lowering::LoweredModule lowered = lowering::lowerToLlvm(ast, typed, context, loweringOptions);
   out.kernels = lowered.kernels;
   out.wantsLineInfo = lowered.wantsLineInfo;
@@ -264,6 +265,7 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
       llvm::LLVMContext context;
       lowering::LoweringOptions loweringOptions = request.lowering;
       loweringOptions.arch = request.codegen.arch;
+      loweringOptions.fastMath = request.codegen.fastMath;
       lowering::LoweredModule lowered =
           lowering::lowerToLlvm(*compilation.ast, typed, context, loweringOptions);
       llvm::raw_string_ostream stream(out.llvmIr);
@@ -308,16 +310,22 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   backend::CodegenOptions codegen = request.codegen;
   codegen.lineInfo = lineInfo;
   // Tile kernels' register budgets (docs/TILE.md, "Register budget"): asked
-  // for as `.minnctapersm`, and dropped again, below, for the kernels where
-  // ptxas spilled under it (one more link when some did). PTX without a cubin
-  // shows them as asked.
+  // for as `.minnctapersm`; where ptxas spilled under one, the next link asks
+  // for the relaxed budget, and then for none (one more link per step some
+  // kernel needed). PTX without a cubin shows them as first asked.
   // A --maxrregcount of the user's own replaces them.
-  std::vector<const lowering::KernelInfo*> budgeted;
+  struct Budget {
+    const lowering::KernelInfo* kernel;
+    uint32_t registers;
+  };
+  auto ctasFor = [](const lowering::KernelInfo& k, uint32_t registers) {
+    return registers == 0 ? 0 : std::clamp<uint32_t>(65536 / (k.tileThreads * registers), 1, 32);
+  };
+  std::vector<Budget> budgeted;
   for (const lowering::KernelInfo& k : kernels) {
     if (k.tileRegisterTarget == 0 || k.tileThreads == 0 || codegen.maxRegisters != 0) continue;
-    uint32_t ctas = std::clamp<uint32_t>(65536 / (k.tileThreads * (k.tileRegisterTarget + 2)), 1, 32);
-    out.ptx = backend::withMinCtasPerSm(out.ptx, k.symbol, ctas);
-    budgeted.push_back(&k);
+    out.ptx = backend::withMinCtasPerSm(out.ptx, k.symbol, ctasFor(k, k.tileRegisterTarget));
+    budgeted.push_back({&k, k.tileRegisterTarget});
   }
   if (!request.wantCubin) return out;
   assert(nvJitLink != nullptr && "a cubin needs nvJitLink");
@@ -338,7 +346,7 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
       link.fastMath = codegen.fastMath;
     }
   }
-  for (int attempt = 0;; ++attempt) {
+  for (;;) {
     inputs[0].bytes = out.ptx;
     auto linked = backend::linkCubin(*nvJitLink, inputs, link);
     if (!linked) return linked.takeError();
@@ -346,14 +354,15 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
     auto resources = backend::readCubinResources(out.cubin, linked->infoLog);
     if (!resources) return resources.takeError();
     out.resources = std::move(*resources);
-    bool dropped = false;
-    for (const lowering::KernelInfo* k : budgeted) {
-      auto r = out.resources.find(k->symbol);
-      if (attempt > 0 || r == out.resources.end() || r->second.spillStores == 0) continue;
-      out.ptx = backend::withMinCtasPerSm(out.ptx, k->symbol, 0);
-      dropped = true;
+    bool relaxed = false;
+    for (Budget& b : budgeted) {
+      auto r = out.resources.find(b.kernel->symbol);
+      if (b.registers == 0 || r == out.resources.end() || r->second.spillStores == 0) continue;
+      b.registers = b.registers < lowering::kTileRelaxedRegisters ? lowering::kTileRelaxedRegisters : 0;
+      out.ptx = backend::withMinCtasPerSm(out.ptx, b.kernel->symbol, ctasFor(*b.kernel, b.registers));
+      relaxed = true;
     }
-    if (!dropped) return out;
+    if (!relaxed) return out;
   }
 }
 
