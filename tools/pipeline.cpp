@@ -311,8 +311,9 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   codegen.lineInfo = lineInfo;
   // Tile kernels' register budgets (docs/TILE.md, "Register budget"): asked
   // for as `.minnctapersm`; where ptxas spilled under one, the next link asks
-  // for the relaxed budget, and then for none (one more link per step some
-  // kernel needed). PTX without a cubin shows them as first asked.
+  // for the relaxed budget when the spilled bytes would fit its extra
+  // registers, else for none (one more link per step some kernel needed).
+  // PTX without a cubin shows them as first asked.
   // A --maxrregcount of the user's own replaces them.
   struct Budget {
     const lowering::KernelInfo* kernel;
@@ -358,7 +359,10 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
     for (Budget& b : budgeted) {
       auto r = out.resources.find(b.kernel->symbol);
       if (b.registers == 0 || r == out.resources.end() || r->second.spillStores == 0) continue;
-      b.registers = b.registers < lowering::kTileRelaxedRegisters ? lowering::kTileRelaxedRegisters : 0;
+      // The relaxed budget where the spilled bytes would fit in its extra
+      // registers (else it would spill too: one link saved).
+      uint32_t extraBytes = 4 * (lowering::kTileRelaxedRegisters - std::min(b.registers, lowering::kTileRelaxedRegisters));
+      b.registers = r->second.spillStores <= extraBytes ? lowering::kTileRelaxedRegisters : 0;
       out.ptx = backend::withMinCtasPerSm(out.ptx, b.kernel->symbol, ctasFor(*b.kernel, b.registers));
       relaxed = true;
     }
