@@ -30,6 +30,7 @@
 #include <string>
 
 #include "backend/alias_versioning.h"
+#include "backend/reciprocal_division.h"
 #include "backend/hoist_loads.h"
 #include "backend/options.h"
 #include "backend/read_loop_unroll.h"
@@ -235,8 +236,12 @@ llvm::OptimizationLevel passLevel(unsigned optLevel) {
   }
 }
 
+// GPUs whose float64 runs at half the float32 rate (GeForce-class sm_75/86/89
+// and Orin's sm_87 run it at 1/32-1/64): where ReciprocalDivisionPass pays.
+bool fullRateFloat64(std::string_view arch) { return arch == "sm_80" || arch.starts_with("sm_90"); }
+
 void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned optLevel,
-                 bool aliasVersioning) {
+                 bool aliasVersioning, bool reciprocalDivision) {
   llvm::LoopAnalysisManager loopAnalyses;
   llvm::FunctionAnalysisManager functionAnalyses;
   llvm::CGSCCAnalysisManager cgsccAnalyses;
@@ -265,8 +270,9 @@ void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned op
   // Last, so that no later IR pass reorders the loads again; not at -O0
   // (debugging), where the source order is kept.
   builder.registerOptimizerLastEPCallback(
-      [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
+      [reciprocalDivision](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
         if (level == llvm::OptimizationLevel::O0) return;
+        if (reciprocalDivision) passes.addPass(llvm::createModuleToFunctionPassAdaptor(ReciprocalDivisionPass()));
         passes.addPass(llvm::createModuleToFunctionPassAdaptor(HoistLoadsPass()));
       });
   llvm::ModulePassManager passes = level == llvm::OptimizationLevel::O0
@@ -404,7 +410,8 @@ llvm::Error optimizeModule(llvm::Module& module, llvm::TargetMachine& machine,
     // `pykc_error` (debug=True kernels) stays visible: launchers read it by name.
     return (function != nullptr && kernels.contains(function)) || value.getName() == "pykc_error";
   });
-  runPipeline(module, machine, options.optLevel, options.aliasVersioning);
+  runPipeline(module, machine, options.optLevel, options.aliasVersioning,
+              !options.fastMath && fullRateFloat64(options.arch));
   // Where no pipeline removed lowering's record (it means nothing to codegen).
   for (llvm::Function& function : module) {
     function.setMetadata(lowering::kArrayParamsMetadata, nullptr);

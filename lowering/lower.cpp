@@ -47,10 +47,6 @@ uint32_t maxSharedPerBlock(const std::string& arch) {
   return 48 * 1024;
 }
 
-// Data-centre GPUs whose float64 runs at half the float32 rate (GeForce-class
-// sm_75/86/89 and Orin's sm_87 run it at 1/32-1/64).
-bool fullRateFloat64(const std::string& arch) { return arch == "sm_80" || arch.rfind("sm_90", 0) == 0; }
-
 using namespace frontend;
 
 constexpr const char* kTriple = "nvptx64-nvidia-cuda";
@@ -613,7 +609,6 @@ LoweredModule ModuleLowering::run() {
         TileTarget target;
         target.wgmma = options_.arch == "sm_90a";
         target.maxSharedBytes = maxSharedPerBlock(options_.arch);
-        target.divideThroughFloat64 = !options_.fastMath && fullRateFloat64(options_.arch);
         TileKernelShape shape = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i], target);
         tileThreads[i] = shape.threads;
         tileShared[i] = shape.dynamicSharedBytes;

@@ -25,9 +25,6 @@ struct LoweringOptions {
   bool lineInfo = false;
   // The target (`sm_90a`, ...): tile kernels use Hopper's wgmma on sm_90a only.
   std::string arch;
-  // --use-fast-math: division is approximate anyway (tile kernels keep
-  // div.approx rather than their exact division by one value).
-  bool fastMath = false;
 };
 
 // What a launcher needs to know about one lowered kernel beyond its types.

@@ -28,7 +28,6 @@
 #include "frontend/ast.h"
 #include "frontend/tile_ops.h"
 #include "frontend/typed_module.h"
-#include "lowering/uniform_division.h"
 
 namespace lowering {
 
@@ -147,7 +146,6 @@ public:
   void setTarget(const TileTarget& target) {
     allowWgmma_ = target.wgmma;
     maxShared_ = target.maxSharedBytes;
-    divideThroughFloat64_ = target.divideThroughFloat64;
   }
   uint32_t dynamicSharedBytes() const { return dynamicShared_; }
   // Kernels without matrix products (those ask for their own CTAs per SM):
@@ -750,27 +748,8 @@ private:
     TileVal r = evalAs(right, opTile, mma);
     TileVal out;
     out.mma = mma;
-    if (op == frontend::Operator::Div && uniformDivisor(l, r, opType)) {
-      out.slots = divideByUniform(b_, l.slots, r.slots[0]);
-      return out;
-    }
     for (size_t s = 0; s < l.slots.size(); ++s) out.slots.push_back(arith(op, l.slots[s], r.slots[s], opType));
     return out;
-  }
-
-  // Whether `num / den` divides several float32 elements by one value (a
-  // scalar, a one-element tile, a keepdims reduction broadcast): then
-  // divideByUniform. A constant whose reciprocal is exact is left to LLVM (it
-  // multiplies).
-  bool uniformDivisor(const TileVal& num, const TileVal& den, TypeId opType) const {
-    if (!divideThroughFloat64_ || opType != types_.float32() || num.slots.size() < 2) return false;
-    for (llvm::Value* d : den.slots) {
-      if (d != den.slots[0]) return false;
-    }
-    if (auto* c = llvm::dyn_cast<llvm::ConstantFP>(den.slots[0])) {
-      if (c->getValueAPF().getExactInverse(nullptr)) return false;
-    }
-    return true;
   }
 
   // `x ** k`: square-and-multiply for a constant k in 0..16 (the checker's rule),
@@ -3528,7 +3507,6 @@ private:
   std::map<std::string, SmemTile> pipeStage_;
   bool usesTensorCores_ = false;
   bool allowWgmma_ = false;
-  bool divideThroughFloat64_ = false;
   bool wgmma_ = false;
   bool deferWgmma_ = false;
   bool twoCtas_ = false;

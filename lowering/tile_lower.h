@@ -26,9 +26,6 @@ struct TileTarget {
   bool wgmma = false;
   // The most shared memory one block may have (dynamic shared memory past 48 KiB).
   uint32_t maxSharedBytes = 48 * 1024;
-  // Float64 at full rate (sm_80, sm_90) and IEEE division asked for: a float32
-  // tile divided by one value goes through float64 (lowering/uniform_division.h).
-  bool divideThroughFloat64 = false;
 };
 
 struct TileKernelShape {

@@ -217,7 +217,6 @@ llvm::Expected<ModuleOutput> emitModule(const frontend::Ast& ast,
   llvm::LLVMContext context;
   lowering::LoweringOptions loweringOptions = request.lowering;
   loweringOptions.arch = request.codegen.arch;
-  loweringOptions.fastMath = request.codegen.fastMath;
   lowering::LoweredModule lowered = lowering::lowerToLlvm(ast, typed, context, loweringOptions);
   out.kernels = lowered.kernels;
   out.wantsLineInfo = lowered.wantsLineInfo;
@@ -265,8 +264,7 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
       llvm::LLVMContext context;
       lowering::LoweringOptions loweringOptions = request.lowering;
       loweringOptions.arch = request.codegen.arch;
-      loweringOptions.fastMath = request.codegen.fastMath;
-      lowering::LoweredModule lowered =
+          lowering::LoweredModule lowered =
           lowering::lowerToLlvm(*compilation.ast, typed, context, loweringOptions);
       llvm::raw_string_ostream stream(out.llvmIr);
       lowered.module->print(stream, nullptr);

@@ -54,22 +54,6 @@ float sim_rcp_approx_ftz(float x) {
   if ((rb & 0x7f800000u) == 0) r = copysignf(0.0f, r);
   return r;
 }
-// rcp.approx.ftz.f64: 1/x kept to 16 significant bits and moved by up to 2^-16
-// (relative, by the input's bits), far worse than the GPU, so that the Newton
-// steps pykc adds are tested beyond what the GPU can need. Zeros, infinities
-// and NaN as the GPU gives them; subnormal inputs flushed.
-double sim_rcp_approx_ftz_d(double x) {
-  uint64_t b;
-  memcpy(&b, &x, 8);
-  if ((b & 0x7ff0000000000000ull) == 0) x = copysign(0.0, x);
-  double r = 1.0 / x;
-  if (!std::isfinite(r) || r == 0.0) return r;
-  int e;
-  double m = frexp(r, &e);
-  m = std::trunc(m * 65536.0) / 65536.0;
-  double wobble = (double)(int)((b * 0x9E3779B97F4A7C15ull) >> 60) - 7.5;  // -7.5 .. 7.5
-  return ldexp(m * (1.0 + wobble / 7.5 * 0x1p-16), e);
-}
 float __nv_expf(float x) { return expf(x); }
 float __nv_sqrtf(float x) { return sqrtf(x); }
 float __nv_powf(float x, float y) { return powf(x, y); }

@@ -40,7 +40,6 @@ INTRINSICS = {
     "@llvm.nvvm.shfl.sync.bfly.i32": "@sim_shfl_bfly",
     "@llvm.nvvm.f2tf32.rna": "@sim_f2tf32",
     "@llvm.nvvm.rcp.approx.ftz.f": "@sim_rcp_approx_ftz",
-    "@llvm.nvvm.rcp.approx.ftz.d": "@sim_rcp_approx_ftz_d",
 }
 
 
