@@ -1076,6 +1076,174 @@ private:
   // as `/`), with an IEEE rounding (RN, RZ, RM, RP: float32 and float64),
   // FULL (float32's `div.full`, about 2 ulp) or APPROX (float32's `div.approx`);
   // `flush_to_zero` flushes float32 subnormal inputs and results to zero.
+  // The shape as cuTile prints it: `(16, 8)`, `()`.
+  static std::string shapeText(const std::vector<int64_t>& shape) {
+    std::string out = "(";
+    for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+    return out + (shape.size() == 1 ? ",)" : ")");
+  }
+
+  // Whether `v`'s shape broadcasts to `shape` without enlarging it (a scalar
+  // always does).
+  bool broadcastsTo(const TV& v, const std::vector<int64_t>& shape) const {
+    std::vector<int64_t> s = shapeOf(v);
+    if (s.size() > shape.size()) return false;
+    size_t off = shape.size() - s.size();
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (s[i] != 1 && s[i] != shape[off + i]) return false;
+    }
+    return true;
+  }
+
+  // Whether values of `from` may be written into an array of `to` (NumPy's
+  // same-kind rule: bool into anything, integers into integers and floats,
+  // floats into floats of any width); a Python number converts when its
+  // kind does.
+  bool convertsTo(const TV& v, TypeId to) const {
+    TypeId from;
+    if (v.k == TV::K::Const) {
+      if (v.c.kind == ConstValue::Kind::Bool) return true;
+      if (v.c.kind == ConstValue::Kind::Int) return !types_.isBool(to);
+      return types_.isFloat(to);
+    }
+    from = elementOf(v.type);
+    if (types_.isBool(from)) return true;
+    if (types_.isTFloat32(from) || types_.isTFloat32(to)) return false;
+    if (types_.isInt(from)) return types_.isInt(to) || types_.isFloat(to);
+    return types_.isFloat(to);
+  }
+
+  // A tile operand of `what` in `fname` that must broadcast to `shape` and
+  // hold `to` values (`padding_value=`, scatter's value); false when reported.
+  bool valueOperand(ExprId e, const std::string& fname, const char* what, const std::vector<int64_t>& shape,
+                    TypeId to) {
+    auto v = tileOrScalar(e);
+    if (!v) return false;
+    if (!convertsTo(*v, to)) {
+      diags_.error(loc(e), Diag::TileType,
+                   "`" + fname + "` cannot convert " + what + " `" + describe(*v) + "` to the array's `" +
+                       nameOf(to) + "` (use `.astype`)");
+      return false;
+    }
+    if (!broadcastsTo(*v, shape)) {
+      diags_.error(loc(e), Diag::TileShape,
+                   std::string(what) + " `" + describe(*v) + "` does not broadcast to the indices' shape " +
+                       shapeText(shape));
+      return false;
+    }
+    return true;
+  }
+
+  bool isNoneConst(ExprId e) const {
+    return ast_.expr(e).kind() == ExprKind::Constant && ast_.constantOf(e).kind == ConstantKind::None;
+  }
+
+  // ct.gather(array, indices, /, *, mask=None, padding_value=0,
+  //           check_bounds=True, latency=None) and
+  // ct.scatter(array, indices, value, /, *, mask=None, check_bounds=True,
+  //            latency=None): `indices` is a tuple with one integer tile or
+  // scalar per array axis (a 1-D array takes one alone); their shapes
+  // broadcast to the result's (scatter: the stored elements') shape, which is
+  // recorded as the call's opType (a tile of the array's dtype, or the dtype
+  // for scalar indices).
+  TV checkGatherScatter(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
+    bool gather = fn == TileFn::Gather;
+    size_t positional = gather ? 2 : 3;
+    auto given = ast_.list(c.args);
+    if (given.size() > positional) {
+      diags_.error(loc(given[positional]), Diag::InvalidCall,
+                   "`" + fname + "` takes " + std::to_string(positional) + " positional arguments (" +
+                       (gather ? "`mask`, `padding_value`, `check_bounds` and `latency`"
+                               : "`mask`, `check_bounds` and `latency`") +
+                       " are keyword-only)");
+      return TV{};
+    }
+    auto args = gather
+                    ? bindArgs(id, c, fname, {"array", "indices", "mask", "padding_value", "check_bounds", "latency"}, 2)
+                    : bindArgs(id, c, fname, {"array", "indices", "value", "mask", "check_bounds", "latency"}, 3);
+    if (!args) return TV{};
+    const size_t maskAt = gather ? 2 : 3;
+    const size_t checkAt = 4;
+    // `mask=None`, `padding_value=None`: as if absent.
+    for (size_t i : {maskAt, size_t(3)}) {
+      if ((*args)[i].valid() && isNoneConst((*args)[i]) && (i == maskAt || gather)) {
+        inst_.callArguments[id.index][i] = ExprId();
+        (*args)[i] = ExprId();
+      }
+    }
+    TV a = checkExpr((*args)[0]);
+    if (!a.ok()) return TV{};
+    if (a.k != TV::K::Value || !types_.isArray(a.type)) {
+      diags_.error(loc((*args)[0]), Diag::TileType,
+                   "`" + fname + "` takes an array as its first argument, found `" + describe(a) + "`");
+      return TV{};
+    }
+    const Type& at = types_.get(a.type);
+    TypeId element = at.element;
+    std::vector<ExprId> items;
+    bool tuple = false;
+    if (const auto* t = ast_.expr((*args)[1]).dyn<ast::Tuple>()) {
+      tuple = true;
+      for (ExprId e : ast_.list(t->elts)) items.push_back(e);
+    } else {
+      items.push_back((*args)[1]);
+    }
+    if (items.size() != at.ndim) {
+      diags_.error(loc((*args)[1]), Diag::TileShape,
+                   "`" + fname + "` on a " + std::to_string(at.ndim) + "-D array needs " +
+                       (at.ndim == 1 ? std::string("1 index") : std::to_string(at.ndim) + " indices") +
+                       ", one per axis, found " + (tuple ? std::to_string(items.size()) : "one") +
+                       (at.ndim > 1 && !tuple ? " (pass a tuple)" : ""));
+      return TV{};
+    }
+    std::vector<TV> indexVals;
+    for (size_t d = 0; d < items.size(); ++d) {
+      TV v = checkExpr(items[d]);
+      if (!v.ok()) return TV{};
+      bool integer = (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Int) ||
+                     (v.k == TV::K::Value && (types_.isTile(v.type) || types_.isNumber(v.type)) &&
+                      types_.isInt(elementOf(v.type)));
+      if (!integer) {
+        diags_.error(loc(items[d]), Diag::TileType,
+                     "the index for axis " + std::to_string(d) + " of `" + fname +
+                         "` must be an integer tile or scalar, found `" + describe(v) + "`");
+        return TV{};
+      }
+      indexVals.push_back(v);
+    }
+    auto shape = broadcastOf(indexVals, (*args)[1]);
+    if (!shape) return TV{};
+    TypeId result = shape->empty() ? element : types_.tile(element, *shape);
+    if (!gather && !valueOperand((*args)[2], fname, "the value", *shape, element)) return TV{};
+    if ((*args)[maskAt].valid()) {
+      auto m = tileOrScalar((*args)[maskAt]);
+      if (!m) return TV{};
+      bool isBool = m->k == TV::K::Const ? m->c.kind == ConstValue::Kind::Bool : types_.isBool(elementOf(m->type));
+      if (!isBool) {
+        diags_.error(loc((*args)[maskAt]), Diag::TileType,
+                     "`mask=` of `" + fname + "` must be a bool tile or scalar, found `" + describe(*m) + "`");
+        return TV{};
+      }
+      if (!broadcastsTo(*m, *shape)) {
+        diags_.error(loc((*args)[maskAt]), Diag::TileShape,
+                     "the mask `" + describe(*m) + "` does not broadcast to the indices' shape " + shapeText(*shape));
+        return TV{};
+      }
+    }
+    if (gather && (*args)[3].valid() && !valueOperand((*args)[3], fname, "the padding value", *shape, element)) {
+      return TV{};
+    }
+    if ((*args)[checkAt].valid() && !constBool((*args)[checkAt], "`check_bounds=`")) {
+      return TV{};
+    }
+    // latency= is a scheduling hint: checked, then ignored.
+    if ((*args)[5].valid() && !isNoneConst((*args)[5]) && !constInt((*args)[5], "`latency=`")) return TV{};
+    inst_.opTypes[id.index] = result;
+    if (gather) return record(id, TV::value(result));
+    effects_ = true;
+    return TV::value(types_.none());
+  }
+
   TV checkTruediv(ExprId id, const ast::Call& c, const std::string& fname) {
     auto args = bindArgs(id, c, fname, {"x", "y", "rounding_mode", "flush_to_zero"}, 2);
     if (!args) return TV{};
@@ -1380,6 +1548,9 @@ private:
         effects_ = true;
         return TV::value(types_.none());
       }
+      case TileFn::Gather:
+      case TileFn::Scatter:
+        return checkGatherScatter(id, c, fn, fname);
       case TileFn::Full:
       case TileFn::Zeros:
       case TileFn::Ones: {

@@ -10,7 +10,7 @@ namespace frontend {
 #define PYKC_TILE_FNS(X)                                                                   \
   X(Kernel, "kernel") X(Constant, "Constant") X(Launch, "launch")                          \
   X(Bid, "bid") X(NumBlocks, "num_blocks") X(NumTiles, "num_tiles") X(Cdiv, "cdiv")         \
-  X(Load, "load") X(Store, "store")                                                        \
+  X(Load, "load") X(Store, "store") X(Gather, "gather") X(Scatter, "scatter")                \
   X(Full, "full") X(Zeros, "zeros") X(Ones, "ones") X(Arange, "arange") X(Astype, "astype") \
   X(Sum, "sum") X(Max, "max") X(Min, "min") X(Argmax, "argmax") X(Argmin, "argmin")         \
   X(Reshape, "reshape") X(Permute, "permute") X(Transpose, "transpose")                    \

@@ -890,6 +890,11 @@ private:
       case TileFn::Store:
         store(id);
         return TileVal{};
+      case TileFn::Gather:
+        return gatherScatter(id, true);
+      case TileFn::Scatter:
+        gatherScatter(id, false);
+        return TileVal{};
       case TileFn::Full:
       case TileFn::Zeros:
       case TileFn::Ones: {
@@ -1510,6 +1515,91 @@ private:
       return std::vector<llvm::Value*>{};
     };
     accessPaths(arr, a, l, e, emit);
+  }
+
+  // --- gather and scatter ---------------------------------------------------
+
+  // ct.gather / ct.scatter (docs/TILE.md, "Gather and scatter"): each thread
+  // handles its own elements of the indices' broadcast shape (the standard
+  // layout, as elementwise operations), each index operand spread into that
+  // layout as int64 (broadcasting as binary operations do), then one scalar
+  // load or store per element, guarded by the bounds (0 <= index < extent on
+  // every axis, with check_bounds) and the mask. The offset is the sum of
+  // index * stride in 64 bits. Scatter's duplicate indices: plain stores, so
+  // one of the values lands (which one is unspecified, as in cuTile).
+  TileVal gatherScatter(ExprId id, bool gather) {
+    const ArrayArgs& arr = arrayArg(arg(id, 0));
+    TypeId e = elementOf(typeOf(arg(id, 0)));
+    TypeId shaped = inst_.opTypes[id.index];
+    bool tile = types_.isTile(shaped);
+    Layout l = layoutOf(shaped);
+    TypeId indexType = tile ? types_.tile(types_.int64(), types_.get(shaped).shape) : types_.int64();
+    std::vector<TileVal> index;
+    for (ExprId item : indexItems(arg(id, 1))) index.push_back(evalAs(item, indexType));
+    ExprId maskExpr = arg(id, gather ? 2 : 3);
+    std::optional<TileVal> mask;
+    if (maskExpr.valid()) {
+      mask = evalAs(maskExpr, tile ? types_.tile(types_.boolean(), types_.get(shaped).shape) : types_.boolean());
+    }
+    bool check = constIntArg(id, 4, 1) != 0;
+    TileVal value;
+    if (gather) {
+      if (arg(id, 3).valid()) {
+        value = evalAs(arg(id, 3), shaped);
+      } else {
+        value.slots.assign(l.slots, llvm::Constant::getNullValue(llvmType(e)));
+      }
+    } else {
+      value = evalAs(arg(id, 2), shaped);
+    }
+    llvm::Type* mt = memoryType(e);
+    TileVal out;
+    for (unsigned s = 0; s < l.slots; ++s) {
+      llvm::Value* offset = b_.getInt64(0);
+      llvm::Value* ok = slotValid(l);
+      // A scatter of one element: thread 0 stores it.
+      if (!gather && l.uniform) ok = b_.CreateICmpEQ(tid_, b_.getInt32(0));
+      for (size_t d = 0; d < index.size(); ++d) {
+        llvm::Value* g = index[d].slots[s];
+        if (check) ok = b_.CreateAnd(ok, b_.CreateICmpULT(g, arr.shape[d]));
+        offset = b_.CreateAdd(offset, b_.CreateMul(g, arr.strides[d]));
+      }
+      if (mask) ok = b_.CreateAnd(ok, mask->slots[s]);
+      auto* c = llvm::dyn_cast<llvm::ConstantInt>(ok);
+      bool always = c != nullptr && c->isOne();
+      if (!gather) {
+        llvm::Value* x = value.slots[s];
+        if (types_.isBool(e)) x = b_.CreateZExt(x, b_.getInt8Ty());
+        if (always) {
+          b_.CreateStore(x, b_.CreateGEP(mt, arr.data, offset));
+        } else {
+          guarded(ok, [&] { b_.CreateStore(x, b_.CreateGEP(mt, arr.data, offset)); });
+        }
+        continue;
+      }
+      auto loadAt = [&] {
+        llvm::Value* x = b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset));
+        return types_.isBool(e) ? b_.CreateICmpNE(x, b_.getInt8(0)) : x;
+      };
+      if (always) {
+        out.slots.push_back(loadAt());
+        continue;
+      }
+      llvm::BasicBlock* before = b_.GetInsertBlock();
+      auto* then = llvm::BasicBlock::Create(context_, "gather.elem", function_);
+      auto* done = llvm::BasicBlock::Create(context_, "gather.next", function_);
+      b_.CreateCondBr(ok, then, done);
+      b_.SetInsertPoint(then);
+      llvm::Value* x = loadAt();
+      llvm::BasicBlock* loaded = b_.GetInsertBlock();
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      llvm::PHINode* phi = b_.CreatePHI(llvmType(e), 2);
+      phi->addIncoming(x, loaded);
+      phi->addIncoming(value.slots[s], before);
+      out.slots.push_back(phi);
+    }
+    return out;
   }
 
   // --- reductions ---------------------------------------------------------

@@ -193,6 +193,7 @@ def main():
         failures = []
         for name, checker, extra, arch in (
                 ("tile_kernels.py", check, (), "sm_90"), ("tile_kernels2.py", check2, (), "sm_90"),
+                ("tile_kernels3.py", check3, (), "sm_90"),
                 ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_wgmma_layout, ATTENTION_WGMMA_ARGS, "sm_90a")):
@@ -423,6 +424,162 @@ def check2(sim, sym, blocks):
                                     (f"div_uniform by {s:g} {x.shape}", z, x / np.float32(s))):
                 if not same_bits(what, got, want):
                     failures.append(what)
+    return failures
+
+
+def gather_ref(x, idx, pad=0, mask=None):
+    """NumPy's x[idx...] with `pad` where an index is outside x or `mask` is False."""
+    idx = np.broadcast_arrays(*idx)
+    inside = np.ones(idx[0].shape, bool)
+    for d, i in enumerate(idx):
+        inside &= (i >= 0) & (i < x.shape[d])
+    if mask is not None:
+        inside &= mask
+    safe = tuple(np.where(inside, i, 0) for i in idx)
+    return np.where(inside, x[safe], np.broadcast_to(pad, inside.shape)).astype(x.dtype)
+
+
+def scatter_ref(out, idx, value, mask=None):
+    """`out` with value stored at idx where inside (and mask); duplicate indices: the
+    candidates of each target, for the caller to compare against."""
+    idx = np.broadcast_arrays(*idx)
+    value = np.broadcast_to(value, idx[0].shape)
+    inside = np.ones(idx[0].shape, bool)
+    for d, i in enumerate(idx):
+        inside &= (i >= 0) & (i < out.shape[d])
+    if mask is not None:
+        inside &= np.broadcast_to(mask, inside.shape)
+    want = out.copy()
+    cand = {}
+    for k in zip(*np.nonzero(inside)):
+        t = tuple(int(i[k]) for i in idx)
+        cand.setdefault(t, set()).add(out.dtype.type(value[k]).item())
+        want[t] = value[k]
+    return want, cand
+
+
+def check3(sim, sym, blocks):
+    """tests/gpu/kernels/tile_kernels3.py (ct.gather, ct.scatter) against NumPy."""
+    rng = np.random.default_rng(20261202)
+    failures = []
+
+    def run(kernel, grid, args):
+        sim.run(sym[kernel], grid, blocks[sym[kernel]], args)
+
+    def expect(what, got, want):
+        g, w = np.asarray(got), np.asarray(want)
+        ok = g.shape == w.shape and np.array_equal(g, w)
+        bad = int((g != w).sum()) if g.shape == w.shape else -1
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: {bad} of {w.size} differ")
+        if not ok:
+            failures.append(what)
+
+    def expect_scatter(what, got, want, cand):
+        # Every target with duplicate indices holds one of its candidates; the rest as want.
+        g = got.copy()
+        dup_ok = True
+        for t, values in cand.items():
+            if len(values) > 1:
+                dup_ok &= g[t].item() in values
+                g[t] = want[t]
+        expect(what + (" (duplicates: one of the values)" if dup_ok else " (a duplicate got no candidate)"),
+               g if dup_ok else np.zeros_like(g), want)
+
+    cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    # 1-D gathers from strided views: indices in range, negative and past the end.
+    for kernel, dt, idt, tile in (("gather_f32", np.float32, np.int32, 256),
+                                  ("gather_f16", np.float16, np.int64, 1024),
+                                  ("gather_i32", np.int32, np.int32, 64)):
+        for n, m in ((1000, 700), (5, 3000), (64, 64)):
+            base = (rng.standard_normal(2 * n) * 100).astype(dt)
+            x = base[::2]
+            idx = rng.integers(-n // 2 - 3, n + n // 2 + 3, cdiv(m, tile) * tile).astype(idt)
+            idx[:4] = [0, n - 1, -1, n]
+            y = np.full(idx.size, 77, dt)
+            run(kernel, cdiv(m, tile), sim.array(x) + sim.array(idx) + sim.array(y))
+            expect(f"{kernel} n={n} m={m} (strided, out of bounds 0)", y, gather_ref(x, (idx,)))
+    # Per-channel gather and a ct.where-safe unchecked gather.
+    for n, c in ((1000, 7), (512, 512), (3, 1)):
+        x = rng.standard_normal(n).astype(np.float32)
+        mean = rng.standard_normal(c).astype(np.float32)
+        nb = cdiv(n, 512)
+        y = np.full(nb * 512, np.nan, np.float32)
+        run("gather_channels", nb, sim.array(x) + sim.array(mean) + sim.array(y[:n]) + [c])
+        expect(f"gather_channels n={n} C={c}", y[:n], x - mean[np.arange(n) % c])
+        if not np.isnan(y[n:]).all():
+            failures.append(f"gather_channels n={n}: wrote past the end")
+    # 2-D gathers: (TM, 1) x (1, TN) broadcast indices into a column-strided view.
+    for (h, w), (m, n) in (((50, 70), (40, 100)), ((16, 32), (16, 32)), ((3, 5), (20, 7))):
+        x = rng.standard_normal((h, 2 * w)).astype(np.float32)[:, 1::2]
+        gm, gn = cdiv(m, 16), cdiv(n, 32)
+        rows = rng.integers(-3, h + 3, gm * 16).astype(np.int32)
+        cols = rng.integers(-3, w + 3, gn * 32).astype(np.int32)
+        p, q, s = (np.full((gm * 16, gn * 32), np.nan, np.float32) for _ in range(3))
+        run("gather_2d", (gm, gn), sim.array(x) + sim.array(rows) + sim.array(cols) + sim.array(p)
+            + sim.array(q) + sim.array(s))
+        r, c = rows[:, None], cols[None, :]
+        keep = (r + c) % 3 != 0
+        pad = (np.arange(gn * 32) % 32 + 100).astype(np.float32)[None, :]
+        expect(f"gather_2d padding -1 {h}x{w}", p, gather_ref(x, (r, c), -1.0))
+        expect(f"gather_2d mask {h}x{w}", q, gather_ref(x, (r, c), 0.0, keep))
+        expect(f"gather_2d mask, padding tile {h}x{w}", s, gather_ref(x, (r, c), pad, keep))
+    for h, w in ((100, 130), (32, 64)):
+        x = rng.standard_normal((h, 2 * w)).astype(np.float16)[:, :w]
+        gm, gn = cdiv(h + 10, 32), cdiv(w, 64)
+        rows = rng.integers(-5, h + 5, gm * 32).astype(np.int32)
+        y = np.full((gm * 32, gn * 64), np.nan, np.float16)
+        run("gather_rows_f16", (gm, gn), sim.array(x) + sim.array(rows) + sim.array(y))
+        expect(f"gather_rows_f16 {h}x{w}", y,
+               gather_ref(x, (rows[:, None], np.arange(gn * 64)[None, :]), -2.0))
+    x = rng.integers(-1000, 1000, (6, 5)).astype(np.int32)
+    y = np.full(8 * 128, -1, np.int32)
+    run("gather_scalar", 8, sim.array(x) + sim.array(y))
+    want = np.arange(128)[None, :] + np.where(np.arange(8) < 6, x[np.minimum(np.arange(8), 5), 3], 0)[:, None]
+    expect("gather_scalar (rows 6, 7 outside: 0)", y, want.reshape(-1).astype(np.int32))
+    # 1-D scatters: masks, out-of-bounds skips, int32 values into float16, duplicates.
+    for n, m, dups in ((1000, 1000, False), (300, 2048, True), (7, 512, True)):
+        nb = cdiv(m, 512)
+        if dups:
+            idx = rng.integers(-20, n + 20, nb * 512).astype(np.int32)
+        else:
+            idx = np.concatenate([rng.permutation(n), rng.integers(n, n + 50, nb * 512 - n)]).astype(np.int32)
+            idx[-1] = -1
+        vals = rng.standard_normal(nb * 512).astype(np.float32)
+        base = np.full(2 * n, -9.0, np.float32)
+        out = base[::2]
+        out2 = np.full(n, -9.0, np.float16)
+        run("scatter_1d", nb, sim.array(out) + sim.array(out2) + sim.array(idx) + sim.array(vals))
+        want, cand = scatter_ref(np.full(n, -9.0, np.float32), (idx,), vals, vals > 0)
+        expect_scatter(f"scatter_1d masked n={n} m={m} (strided)", out, want, cand)
+        if not (base[1::2] == -9.0).all():
+            failures.append(f"scatter_1d n={n}: wrote between strided elements")
+        want2, cand2 = scatter_ref(np.full(n, -9.0, np.float16), (idx,), np.arange(nb * 512))
+        expect_scatter(f"scatter_1d int32 -> float16 n={n}", out2, want2, cand2)
+    # 2-D scatters: broadcast (TM, 1) x (1, TN) indices (permutations, so no duplicates,
+    # plus out-of-range rows and columns), a mask, a scalar value, a broadcast row value.
+    for h, w in ((20, 24), (16, 16), (40, 9)):
+        gm, gn = cdiv(h + 4, 16), cdiv(w + 4, 16)
+        rows = np.concatenate([rng.permutation(h), [-1, h, h + 5, -7]]).astype(np.int32)
+        cols = np.concatenate([rng.permutation(w), [w, -2, w + 1, -1]]).astype(np.int32)
+        rows = np.concatenate([rows, np.full(gm * 16 - rows.size, h + 100, np.int32)])
+        cols = np.concatenate([cols, np.full(gn * 16 - cols.size, -100, np.int32)])
+        src = rng.integers(-50, 50, (gm * 16, gn * 16)).astype(np.int32)
+        out = np.full((h, 2 * w), -1000, np.int32)[:, ::2]
+        out2 = np.full((h, w), -1000, np.int32)
+        out3 = np.full((2 * h, w), -1000.0, np.float32)[::2]
+        run("scatter_2d", (gm, gn), sim.array(out) + sim.array(out2) + sim.array(out3) + sim.array(rows)
+            + sim.array(cols) + sim.array(src))
+        r, c = rows[:, None], cols[None, :]
+        init = np.full((h, w), -1000, np.int32)
+        expect(f"scatter_2d masked {h}x{w} (strided)", out, scatter_ref(init, (r, c), src, src >= 0)[0])
+        expect(f"scatter_2d scalar 7 {h}x{w}", out2, scatter_ref(init, (r, c), 7)[0])
+        expect(f"scatter_2d row value {h}x{w}", out3,
+               scatter_ref(init.astype(np.float32), (r, c), (np.arange(gn * 16) % 16)[None, :])[0])
+    out = np.full(20, -1.0, np.float32)
+    run("scatter_scalar", 12, sim.array(out))
+    want = np.full(20, -1.0, np.float32)
+    want[0:20:2] = np.arange(10) + 0.5
+    expect("scatter_scalar (blocks 10, 11 outside)", out, want)
     return failures
 
 
