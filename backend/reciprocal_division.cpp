@@ -46,16 +46,20 @@ llvm::Value* reciprocal(llvm::IRBuilderBase& b, llvm::Value* d64) {
   llvm::Module* m = b.GetInsertBlock()->getModule();
   llvm::Value* seed = b.CreateCall(llvm::Intrinsic::getDeclaration(m, llvm::Intrinsic::nvvm_rcp_approx_ftz_d), {d64});
   llvm::Value* one = llvm::ConstantFP::get(f64, 1.0);
-  llvm::Value* minusD = b.CreateFNeg(d64);
-  llvm::Value* y = seed;
+  llvm::Value* magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, seed);
+  llvm::Value* exact = b.CreateOr(b.CreateFCmpOEQ(magnitude, llvm::ConstantFP::getInfinity(f64)),
+                                  b.CreateFCmpOEQ(seed, llvm::ConstantFP::get(f64, 0.0)));
+  // The Newton steps run on 1 (giving 1) where the seed is exact, and the
+  // result is multiplied by the seed there (by 1 elsewhere): a product, not a
+  // select, ends the sequence, so ptxas keeps the reciprocal in a register
+  // pair instead of copying two selected halves into one at every use.
+  llvm::Value* minusD = b.CreateFNeg(b.CreateSelect(exact, one, d64));
+  llvm::Value* y = b.CreateSelect(exact, one, seed);
   for (int step = 0; step < 3; ++step) {
     llvm::Value* e = b.CreateIntrinsic(llvm::Intrinsic::fma, {f64}, {minusD, y, one});
     y = b.CreateIntrinsic(llvm::Intrinsic::fma, {f64}, {y, e, y});
   }
-  llvm::Value* magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, seed);
-  llvm::Value* exact = b.CreateOr(b.CreateFCmpOEQ(magnitude, llvm::ConstantFP::getInfinity(f64)),
-                                  b.CreateFCmpOEQ(seed, llvm::ConstantFP::get(f64, 0.0)));
-  return b.CreateSelect(exact, seed, y);
+  return b.CreateFMul(y, b.CreateSelect(exact, seed, one));
 }
 
 // A float32 fdiv that must be IEEE's quotient: flags that allow an

@@ -208,9 +208,11 @@ double seedFor(double d) {
 float divide(float a, float d) {
   double d64 = d;
   double seed = seedFor(d64);
-  double y = seed;
-  for (int step = 0; step < 3; ++step) y = std::fma(y, std::fma(-d64, y, 1.0), y);
-  double r = (std::fabs(seed) == std::numeric_limits<double>::infinity() || seed == 0.0) ? seed : y;
+  bool exact = std::fabs(seed) == std::numeric_limits<double>::infinity() || seed == 0.0;
+  double minusD = -(exact ? 1.0 : d64);
+  double y = exact ? 1.0 : seed;
+  for (int step = 0; step < 3; ++step) y = std::fma(y, std::fma(minusD, y, 1.0), y);
+  double r = y * (exact ? seed : 1.0);
   return static_cast<float>(static_cast<double>(a) * r);
 }
 
