@@ -36,7 +36,7 @@ namespace {
 // before rounding), not rcp.rn.f64, whose slow path is a call that makes
 // ptxas spill around it. The approximation's answers for ±0 and ±inf are
 // exact and a Newton step would make them NaN, so they are kept.
-llvm::Value* reciprocal(llvm::IRBuilderBase& b, llvm::Value* d64) {
+llvm::Value* reciprocal(llvm::IRBuilderBase& b, llvm::Value* d64, bool usedInLoop) {
   llvm::Type* f64 = b.getDoubleTy();
   if (auto* c = llvm::dyn_cast<llvm::ConstantFP>(d64)) {
     llvm::APFloat r(1.0);
@@ -49,16 +49,22 @@ llvm::Value* reciprocal(llvm::IRBuilderBase& b, llvm::Value* d64) {
   llvm::Value* magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, seed);
   llvm::Value* exact = b.CreateOr(b.CreateFCmpOEQ(magnitude, llvm::ConstantFP::getInfinity(f64)),
                                   b.CreateFCmpOEQ(seed, llvm::ConstantFP::get(f64, 0.0)));
-  // The Newton steps run on 1 (giving 1) where the seed is exact, and the
-  // result is multiplied by the seed there (by 1 elsewhere): a product, not a
-  // select, ends the sequence, so ptxas keeps the reciprocal in a register
-  // pair instead of copying two selected halves into one at every use.
-  llvm::Value* minusD = b.CreateFNeg(b.CreateSelect(exact, one, d64));
-  llvm::Value* y = b.CreateSelect(exact, one, seed);
-  for (int step = 0; step < 3; ++step) {
-    llvm::Value* e = b.CreateIntrinsic(llvm::Intrinsic::fma, {f64}, {minusD, y, one});
-    y = b.CreateIntrinsic(llvm::Intrinsic::fma, {f64}, {y, e, y});
-  }
+  auto newton = [&](llvm::Value* minusD, llvm::Value* y) {
+    for (int step = 0; step < 3; ++step) {
+      llvm::Value* e = b.CreateIntrinsic(llvm::Intrinsic::fma, {f64}, {minusD, y, one});
+      y = b.CreateIntrinsic(llvm::Intrinsic::fma, {f64}, {y, e, y});
+    }
+    return y;
+  };
+  if (!usedInLoop) return b.CreateSelect(exact, seed, newton(b.CreateFNeg(d64), seed));
+  // For a loop: the Newton steps run on 1 (giving 1) where the seed is exact,
+  // and the result is multiplied by the seed there (by 1 elsewhere). A
+  // product, not a select of two halves, ends the sequence, and ptxas then
+  // keeps the reciprocal in one register pair instead of copying the halves
+  // into a pair at every iteration (SIMT softmax's output loop). Straight-line
+  // uses are better off with the shorter select (float16 softmax tiles lost
+  // 2-3 % of bandwidth with the product on the H200, session 5).
+  llvm::Value* y = newton(b.CreateFNeg(b.CreateSelect(exact, one, d64)), b.CreateSelect(exact, one, seed));
   return b.CreateFMul(y, b.CreateSelect(exact, seed, one));
 }
 
@@ -70,14 +76,15 @@ bool eligible(const llvm::BinaryOperator& div) {
   return !flags.allowReciprocal() && !flags.approxFunc() && !flags.allowReassoc();
 }
 
-// Whether computing d's reciprocal once pays for `divs`: two or more, or one
-// inside a loop that d (an argument or constant: none) is defined outside of.
-bool pays(llvm::Value* d, llvm::ArrayRef<llvm::BinaryOperator*> divs, const llvm::LoopInfo& loops) {
-  if (divs.size() >= 2) return true;
-  const llvm::Loop* loop = loops.getLoopFor(divs.front()->getParent());
-  if (loop == nullptr) return false;
+// Whether one of `divs` runs in a loop that d (an argument or constant:
+// none) is defined outside of: d's reciprocal is then used at every iteration.
+bool inLoopAroundDivisor(llvm::Value* d, llvm::ArrayRef<llvm::BinaryOperator*> divs, const llvm::LoopInfo& loops) {
   auto* def = llvm::dyn_cast<llvm::Instruction>(d);
-  return def == nullptr || !loop->contains(def);
+  for (const llvm::BinaryOperator* div : divs) {
+    const llvm::Loop* loop = loops.getLoopFor(div->getParent());
+    if (loop != nullptr && (def == nullptr || !loop->contains(def))) return true;
+  }
+  return false;
 }
 
 // Puts `b` where d's reciprocal goes: right after d (after the PHIs for a
@@ -113,11 +120,14 @@ llvm::PreservedAnalyses ReciprocalDivisionPass::run(llvm::Function& function, ll
   const llvm::LoopInfo& loops = analyses.getResult<llvm::LoopAnalysis>(function);
   bool changed = false;
   for (auto& [d, divs] : byDivisor) {
-    if (!llvm::isa<llvm::Constant>(d) && !pays(d, divs, loops)) continue;
+    // Computing d's reciprocal once pays for two or more divisions, or for
+    // one repeated in a loop.
+    bool inLoop = inLoopAroundDivisor(d, divs, loops);
+    if (!llvm::isa<llvm::Constant>(d) && divs.size() < 2 && !inLoop) continue;
     llvm::IRBuilder<> b(function.getContext());
     atDefinition(b, d, function);
     llvm::Type* f64 = b.getDoubleTy();
-    llvm::Value* r = reciprocal(b, b.CreateFPExt(d, f64));
+    llvm::Value* r = reciprocal(b, b.CreateFPExt(d, f64), inLoop);
     for (llvm::BinaryOperator* div : divs) {
       b.SetInsertPoint(div);
       llvm::Value* q = b.CreateFPTrunc(b.CreateFMul(b.CreateFPExt(div->getOperand(0), f64), r), b.getFloatTy());

@@ -1246,34 +1246,52 @@ private:
 
   // Per chunk: `whole()` when the chunk lies inside the array, else `elements()`;
   // each returns the chunk's value (a vector) or null (stores). Returns the
-  // merged values. When the whole tile lies inside the array (one uniform
-  // test), every chunk is whole without a test of its own: the hot path of a
-  // bandwidth-bound kernel spends no instructions on per-chunk bounds.
-  template <class Whole, class Elements>
+  // merged values. Two uniform tests pick cheaper versions first: the whole
+  // tile inside the array (every chunk whole, no test of its own), and a last
+  // axis of whole chunks (its extent a multiple of `vec`, as a 1000-column
+  // float16 row in a 1024 tile), where a chunk lies wholly inside or wholly
+  // outside, so `outside()` (the padding, or nothing for stores) replaces the
+  // per-element path. A row-per-CTA kernel is bound by instruction issue, and
+  // the per-chunk tests and element paths were a fifth of a ragged float16
+  // softmax's instructions (docs/TILE.md, "Mapping onto threads").
+  template <class Whole, class Elements, class Outside>
   std::vector<llvm::Value*> perChunk(const ArrayArgs& arr, const Addressing& a, const Layout& l,
-                                     Whole whole, Elements elements) {
+                                     Whole whole, Elements elements, Outside outside) {
     if (l.partial || l.uniform) return perChunkChecked(arr, a, l, whole, elements);
-    auto* allBlock = llvm::BasicBlock::Create(context_, "tile.whole", function_);
-    auto* someBlock = llvm::BasicBlock::Create(context_, "tile.chunks", function_);
+    struct Version {
+      llvm::BasicBlock* end;
+      std::vector<llvm::Value*> values;
+    };
+    std::vector<Version> versions;
     auto* done = llvm::BasicBlock::Create(context_, "tile.chunks.done", function_);
-    b_.CreateCondBr(tileInside(arr, a), allBlock, someBlock);
-    b_.SetInsertPoint(allBlock);
-    std::vector<llvm::Value*> all;
-    for (unsigned s = 0; s < l.slots; s += l.vec) {
-      if (llvm::Value* w = whole(s, chunkAddress(arr, a, l, s).first)) all.push_back(w);
-    }
-    llvm::BasicBlock* allEnd = b_.GetInsertBlock();
-    b_.CreateBr(done);
-    b_.SetInsertPoint(someBlock);
+    auto branch = [&](llvm::Value* test, const char* name, auto emit) {
+      auto* taken = llvm::BasicBlock::Create(context_, name, function_);
+      auto* rest = llvm::BasicBlock::Create(context_, "tile.chunks", function_);
+      b_.CreateCondBr(test, taken, rest);
+      b_.SetInsertPoint(taken);
+      std::vector<llvm::Value*> values = emit();
+      versions.push_back({b_.GetInsertBlock(), std::move(values)});
+      b_.CreateBr(done);
+      b_.SetInsertPoint(rest);
+    };
+    branch(tileInside(arr, a), "tile.whole", [&] {
+      std::vector<llvm::Value*> all;
+      for (unsigned s = 0; s < l.slots; s += l.vec) {
+        if (llvm::Value* w = whole(s, chunkAddress(arr, a, l, s).first)) all.push_back(w);
+      }
+      return all;
+    });
+    llvm::Value* wholeChunks =
+        b_.CreateICmpEQ(b_.CreateURem(arr.shape.back(), b_.getInt64(l.vec)), b_.getInt64(0));
+    branch(wholeChunks, "tile.whole.chunks", [&] { return perChunkChecked(arr, a, l, whole, outside); });
     std::vector<llvm::Value*> some = perChunkChecked(arr, a, l, whole, elements);
-    llvm::BasicBlock* someEnd = b_.GetInsertBlock();
+    versions.push_back({b_.GetInsertBlock(), std::move(some)});
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
     std::vector<llvm::Value*> out;
-    for (size_t s = 0; s < all.size(); ++s) {
-      llvm::PHINode* phi = b_.CreatePHI(all[s]->getType(), 2);
-      phi->addIncoming(all[s], allEnd);
-      phi->addIncoming(some[s], someEnd);
+    for (size_t s = 0; s < versions[0].values.size(); ++s) {
+      llvm::PHINode* phi = b_.CreatePHI(versions[0].values[s]->getType(), static_cast<unsigned>(versions.size()));
+      for (const Version& v : versions) phi->addIncoming(v.values[s], v.end);
       out.push_back(phi);
     }
     return out;
@@ -1386,7 +1404,8 @@ private:
               return b_.CreateAlignedLoad(vt, b_.CreateGEP(mt, arr.data, offset),
                                           llvm::Align(uint64_t(l.vec) * types_.byteSize(e)));
             },
-            [&](unsigned s) { return pack(loadElements(arr, a, l, e, pad, s, l.vec), l.vec)[0]; });
+            [&](unsigned s) { return pack(loadElements(arr, a, l, e, pad, s, l.vec), l.vec)[0]; },
+            [&](unsigned) { return pack(std::vector<llvm::Value*>(l.vec, pad), l.vec)[0]; });
       }
       std::vector<llvm::Value*> vals =
           loadElements(arr, a, l, e, path == Path::Edge ? pad : nullptr, 0, l.slots);
@@ -1508,7 +1527,8 @@ private:
             [&](unsigned s) -> llvm::Value* {
               elements(s, l.vec, true);
               return nullptr;
-            });
+            },
+            [&](unsigned) -> llvm::Value* { return nullptr; });
       } else {
         elements(0, l.slots, path == Path::Edge);
       }

@@ -205,14 +205,23 @@ double seedFor(double d) {
   return std::ldexp(m * (1.0 + wobble / 7.5 * 0x1p-16), e);
 }
 
-float divide(float a, float d) {
+// Both forms the pass emits: the select of the seed for ±0/±inf divisors
+// (straight-line uses), and the product with it (uses in a loop).
+float divide(float a, float d, bool product) {
   double d64 = d;
   double seed = seedFor(d64);
   bool exact = std::fabs(seed) == std::numeric_limits<double>::infinity() || seed == 0.0;
-  double minusD = -(exact ? 1.0 : d64);
-  double y = exact ? 1.0 : seed;
-  for (int step = 0; step < 3; ++step) y = std::fma(y, std::fma(minusD, y, 1.0), y);
-  double r = y * (exact ? seed : 1.0);
+  double r = 0.0;
+  if (product) {
+    double minusD = -(exact ? 1.0 : d64);
+    double y = exact ? 1.0 : seed;
+    for (int step = 0; step < 3; ++step) y = std::fma(y, std::fma(minusD, y, 1.0), y);
+    r = y * (exact ? seed : 1.0);
+  } else {
+    double y = seed;
+    for (int step = 0; step < 3; ++step) y = std::fma(y, std::fma(-d64, y, 1.0), y);
+    r = exact ? seed : y;
+  }
   return static_cast<float>(static_cast<double>(a) * r);
 }
 
@@ -229,13 +238,15 @@ TEST(ReciprocalDivisionMath, SpecialValuesAndRangeEdges) {
                           std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(), 1.0f, 3.0f,
                           -7.0f, 0.1f, 0x1p-126f, 0x1p127f, 0x1.000002p0f, 0x1.fffffep0f, 1e-30f, 3e30f};
   int checked = 0;
-  for (float a : values) {
-    for (float d : values) {
-      EXPECT_TRUE(same(divide(a, d), a / d)) << a << " / " << d << ": " << divide(a, d) << " != " << a / d;
-      ++checked;
+  for (bool product : {false, true}) {
+    for (float a : values) {
+      for (float d : values) {
+        EXPECT_TRUE(same(divide(a, d, product), a / d)) << a << " / " << d << " (product " << product << ")";
+        ++checked;
+      }
     }
   }
-  EXPECT_EQ(checked, 441);
+  EXPECT_EQ(checked, 882);
 }
 
 TEST(ReciprocalDivisionMath, RandomBitPatternsAndEveryMantissa) {
@@ -244,7 +255,8 @@ TEST(ReciprocalDivisionMath, RandomBitPatternsAndEveryMantissa) {
   for (int i = 0; i < 4'000'000 && wrong < 10; ++i) {
     float a = std::bit_cast<float>(static_cast<uint32_t>(rng()));
     float d = std::bit_cast<float>(static_cast<uint32_t>(rng()));
-    if (!same(divide(a, d), a / d)) {
+    bool product = (i & 1) != 0;
+    if (!same(divide(a, d, product), a / d)) {
       ++wrong;
       ADD_FAILURE() << std::hexfloat << a << " / " << d;
     }
@@ -253,7 +265,7 @@ TEST(ReciprocalDivisionMath, RandomBitPatternsAndEveryMantissa) {
   for (float d : {3.0f, 0x1.fffffep0f, 0x1.000002p-130f, 0x1.5555p100f, -0x1.abcdefp-20f}) {
     for (uint32_t m = 0; m < (1u << 23) && wrong < 10; ++m) {
       float a = std::bit_cast<float>(0x3f800000u | m);
-      if (!same(divide(a, d), a / d)) {
+      if (!same(divide(a, d, (m & 1) != 0), a / d)) {
         ++wrong;
         ADD_FAILURE() << std::hexfloat << a << " / " << d;
       }
