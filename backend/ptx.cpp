@@ -14,6 +14,7 @@
 #include <map>
 
 #include "backend/hoist_loads.h"
+#include "backend/nvptx_atomics.h"
 #include "backend/optimize.h"
 #include "backend/options.h"
 #include "backend/target.h"
@@ -65,6 +66,11 @@ llvm::Expected<std::string> codegenPtx(llvm::Module& module, llvm::TargetMachine
                                    "the NVPTX target cannot emit PTX for %s",
                                    machine.getTargetCPU().str().c_str());
   }
+  // Orderings and sync scopes that LLVM 19's NVPTX back end would drop.
+  llvm::StringRef cpu = machine.getTargetCPU();
+  unsigned sm = 0;
+  if (cpu.starts_with("sm_")) cpu.drop_front(3).take_while([](char ch) { return ch >= '0' && ch <= '9'; }).getAsInteger(10, sm);
+  lowerOrderedAtomics(module, sm);
   // HoistLoadsPass put the loads where they should be issued: MachineSink
   // would move some back down (hoist_loads.h).
   llvm::LLVMContext& context = module.getContext();

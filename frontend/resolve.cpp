@@ -266,14 +266,11 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   if (path == "cuda" || path == "cuda.tile") return make(Intrinsic::Module, path);
   if (path.substr(0, 10) == "cuda.tile.") {
     std::string_view rest = path.substr(10);
-    if (rest.substr(0, 12) == "PaddingMode.") {
-      if (auto fn = tilePaddingByName(rest.substr(12))) {
-        return make(Intrinsic::TileOp, path, static_cast<uint32_t>(*fn));
-      }
-      return std::nullopt;
-    }
-    if (rest.substr(0, 13) == "RoundingMode.") {
-      if (auto fn = tileRoundingByName(rest.substr(13))) {
+    // Enum members: `cuda.tile.PaddingMode.ZERO`, `...MemoryOrder.RELAXED`.
+    if (size_t dot = rest.find('.'); dot != std::string_view::npos) {
+      auto ns = tileFnByName(rest.substr(0, dot));
+      if (!ns) return std::nullopt;
+      if (auto fn = tileMemberByName(*ns, rest.substr(dot + 1))) {
         return make(Intrinsic::TileOp, path, static_cast<uint32_t>(*fn));
       }
       return std::nullopt;

@@ -25,6 +25,16 @@ constexpr const char* kTileNames[] = {
 };
 constexpr const char* kPaddingNames[] = {"UNDETERMINED", "ZERO", "NEG_ZERO", "NAN", "POS_INF", "NEG_INF"};
 constexpr const char* kRoundingNames[] = {"RN", "RZ", "RM", "RP", "FULL", "APPROX", "RZI"};
+constexpr const char* kOrderNames[] = {"WEAK", "RELAXED", "ACQUIRE", "RELEASE", "ACQ_REL"};
+constexpr const char* kScopeNames[] = {"NONE", "BLOCK", "DEVICE", "SYS"};
+
+template <size_t N>
+std::optional<TileFn> memberOf(const char* const (&names)[N], TileFn first, std::string_view name) {
+  for (size_t i = 0; i < N; ++i) {
+    if (name == names[i]) return static_cast<TileFn>(static_cast<size_t>(first) + i);
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -53,9 +63,26 @@ std::optional<TileFn> tileRoundingByName(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<TileFn> tileMemberByName(TileFn ns, std::string_view name) {
+  switch (ns) {
+    case TileFn::PaddingMode:
+      return tilePaddingByName(name);
+    case TileFn::RoundingMode:
+      return tileRoundingByName(name);
+    case TileFn::MemoryOrder:
+      return memberOf(kOrderNames, TileFn::OrderWeak, name);
+    case TileFn::MemoryScope:
+      return memberOf(kScopeNames, TileFn::ScopeNone, name);
+    default:
+      return std::nullopt;
+  }
+}
+
 std::string_view tileFnName(TileFn fn) {
   size_t i = static_cast<size_t>(fn);
   if (i < std::size(kTileNames)) return kTileNames[i];
+  if (isTileMemoryOrder(static_cast<uint32_t>(fn))) return kOrderNames[i - static_cast<size_t>(TileFn::OrderWeak)];
+  if (isTileMemoryScope(static_cast<uint32_t>(fn))) return kScopeNames[i - static_cast<size_t>(TileFn::ScopeNone)];
   if (isTileRounding(static_cast<uint32_t>(fn))) return kRoundingNames[i - static_cast<size_t>(TileFn::RoundRn)];
   return kPaddingNames[i - static_cast<size_t>(TileFn::PadUndetermined)];
 }
@@ -677,10 +704,10 @@ private:
     }
     if (base.k == TV::K::Entity && base.ent == Intrinsic::TileOp &&
         (base.payload == static_cast<uint32_t>(TileFn::PaddingMode) ||
-         base.payload == static_cast<uint32_t>(TileFn::RoundingMode))) {
-      auto p = base.payload == static_cast<uint32_t>(TileFn::PaddingMode) ? tilePaddingByName(attr)
-                                                                          : tileRoundingByName(attr);
-      if (p) {
+         base.payload == static_cast<uint32_t>(TileFn::RoundingMode) ||
+         base.payload == static_cast<uint32_t>(TileFn::MemoryOrder) ||
+         base.payload == static_cast<uint32_t>(TileFn::MemoryScope))) {
+      if (auto p = tileMemberByName(static_cast<TileFn>(base.payload), attr)) {
         TV v;
         v.k = TV::K::Entity;
         v.ent = Intrinsic::TileOp;
@@ -1138,6 +1165,60 @@ private:
     return ast_.expr(e).kind() == ExprKind::Constant && ast_.constantOf(e).kind == ConstantKind::None;
   }
 
+  // The array and indices of ct.gather/scatter and the atomics: `array` an
+  // array, `indices` a tuple with one integer tile or scalar per array axis (a
+  // 1-D array takes one alone); their broadcast shape (empty: scalar indices)
+  // and the array's dtype, or nullopt (reported).
+  struct IndexedTarget {
+    TypeId element;
+    std::vector<int64_t> shape;
+  };
+  std::optional<IndexedTarget> indexedTarget(ExprId array, ExprId indices, const std::string& fname) {
+    TV a = checkExpr(array);
+    if (!a.ok()) return std::nullopt;
+    if (a.k != TV::K::Value || !types_.isArray(a.type)) {
+      diags_.error(loc(array), Diag::TileType,
+                   "`" + fname + "` takes an array as its first argument, found `" + describe(a) + "`");
+      return std::nullopt;
+    }
+    const Type& at = types_.get(a.type);
+    TypeId element = at.element;
+    std::vector<ExprId> items;
+    bool tuple = false;
+    if (const auto* t = ast_.expr(indices).dyn<ast::Tuple>()) {
+      tuple = true;
+      for (ExprId e : ast_.list(t->elts)) items.push_back(e);
+    } else {
+      items.push_back(indices);
+    }
+    if (items.size() != at.ndim) {
+      diags_.error(loc(indices), Diag::TileShape,
+                   "`" + fname + "` on a " + std::to_string(at.ndim) + "-D array needs " +
+                       (at.ndim == 1 ? std::string("1 index") : std::to_string(at.ndim) + " indices") +
+                       ", one per axis, found " + (tuple ? std::to_string(items.size()) : "one") +
+                       (at.ndim > 1 && !tuple ? " (pass a tuple)" : ""));
+      return std::nullopt;
+    }
+    std::vector<TV> indexVals;
+    for (size_t d = 0; d < items.size(); ++d) {
+      TV v = checkExpr(items[d]);
+      if (!v.ok()) return std::nullopt;
+      bool integer = (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Int) ||
+                     (v.k == TV::K::Value && (types_.isTile(v.type) || types_.isNumber(v.type)) &&
+                      types_.isInt(elementOf(v.type)));
+      if (!integer) {
+        diags_.error(loc(items[d]), Diag::TileType,
+                     "the index for axis " + std::to_string(d) + " of `" + fname +
+                         "` must be an integer tile or scalar, found `" + describe(v) + "`");
+        return std::nullopt;
+      }
+      indexVals.push_back(v);
+    }
+    auto shape = broadcastOf(indexVals, indices);
+    if (!shape) return std::nullopt;
+    return IndexedTarget{element, *shape};
+  }
+
   // ct.gather(array, indices, /, *, mask=None, padding_value=0,
   //           check_bounds=True, latency=None) and
   // ct.scatter(array, indices, value, /, *, mask=None, check_bounds=True,
@@ -1171,48 +1252,10 @@ private:
         (*args)[i] = ExprId();
       }
     }
-    TV a = checkExpr((*args)[0]);
-    if (!a.ok()) return TV{};
-    if (a.k != TV::K::Value || !types_.isArray(a.type)) {
-      diags_.error(loc((*args)[0]), Diag::TileType,
-                   "`" + fname + "` takes an array as its first argument, found `" + describe(a) + "`");
-      return TV{};
-    }
-    const Type& at = types_.get(a.type);
-    TypeId element = at.element;
-    std::vector<ExprId> items;
-    bool tuple = false;
-    if (const auto* t = ast_.expr((*args)[1]).dyn<ast::Tuple>()) {
-      tuple = true;
-      for (ExprId e : ast_.list(t->elts)) items.push_back(e);
-    } else {
-      items.push_back((*args)[1]);
-    }
-    if (items.size() != at.ndim) {
-      diags_.error(loc((*args)[1]), Diag::TileShape,
-                   "`" + fname + "` on a " + std::to_string(at.ndim) + "-D array needs " +
-                       (at.ndim == 1 ? std::string("1 index") : std::to_string(at.ndim) + " indices") +
-                       ", one per axis, found " + (tuple ? std::to_string(items.size()) : "one") +
-                       (at.ndim > 1 && !tuple ? " (pass a tuple)" : ""));
-      return TV{};
-    }
-    std::vector<TV> indexVals;
-    for (size_t d = 0; d < items.size(); ++d) {
-      TV v = checkExpr(items[d]);
-      if (!v.ok()) return TV{};
-      bool integer = (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Int) ||
-                     (v.k == TV::K::Value && (types_.isTile(v.type) || types_.isNumber(v.type)) &&
-                      types_.isInt(elementOf(v.type)));
-      if (!integer) {
-        diags_.error(loc(items[d]), Diag::TileType,
-                     "the index for axis " + std::to_string(d) + " of `" + fname +
-                         "` must be an integer tile or scalar, found `" + describe(v) + "`");
-        return TV{};
-      }
-      indexVals.push_back(v);
-    }
-    auto shape = broadcastOf(indexVals, (*args)[1]);
-    if (!shape) return TV{};
+    auto target = indexedTarget((*args)[0], (*args)[1], fname);
+    if (!target) return TV{};
+    TypeId element = target->element;
+    const std::vector<int64_t>* shape = &target->shape;
     TypeId result = shape->empty() ? element : types_.tile(element, *shape);
     if (!gather && !valueOperand((*args)[2], fname, "the value", *shape, element)) return TV{};
     if ((*args)[maskAt].valid()) {
@@ -1242,6 +1285,115 @@ private:
     if (gather) return record(id, TV::value(result));
     effects_ = true;
     return TV::value(types_.none());
+  }
+
+  // A `memory_order=` / `memory_scope=` argument of an atomic: a constant
+  // `ct.MemoryOrder` (`ct.MemoryScope`) member that atomics take (cuTile's
+  // rule: RELAXED, ACQUIRE, RELEASE or ACQ_REL; BLOCK, DEVICE or SYS); false
+  // when reported.
+  bool memoryArg(ExprId e, bool order, const std::string& fname) {
+    TV m = checkExpr(e);
+    if (!m.ok()) return false;
+    const char* what = order ? "ct.MemoryOrder" : "ct.MemoryScope";
+    bool member = m.k == TV::K::Entity && m.ent == Intrinsic::TileOp &&
+                  (order ? isTileMemoryOrder(m.payload) : isTileMemoryScope(m.payload));
+    if (!member) {
+      diags_.error(loc(e), Diag::TileType,
+                   std::string("`") + (order ? "memory_order" : "memory_scope") + "=` of `" + fname +
+                       "` must be a constant `" + what + "` member, found `" + describe(m) + "`");
+      return false;
+    }
+    auto which = static_cast<TileFn>(m.payload);
+    if (which == TileFn::OrderWeak) {
+      diags_.error(loc(e), Diag::TileType,
+                   "`" + fname + "` cannot take `MemoryOrder.WEAK` (an atomic needs RELAXED, ACQUIRE, RELEASE or ACQ_REL)");
+      return false;
+    }
+    if (which == TileFn::ScopeNone) {
+      diags_.error(loc(e), Diag::TileType,
+                   "`" + fname + "` cannot take `MemoryScope.NONE` (an atomic needs BLOCK, DEVICE or SYS)");
+      return false;
+    }
+    return true;
+  }
+
+  // ct.atomic_add/max/min/and/or/xor/xchg(array, indices, update, /, *,
+  // check_bounds=True, memory_order=ACQ_REL, memory_scope=DEVICE) and
+  // ct.atomic_cas(array, indices, expected, desired, /, *, ...): `array` and
+  // `indices` as for ct.gather; the update (expected, desired) broadcasts to
+  // the indices' shape. The result, the old values, has that shape and the
+  // array's dtype (recorded as the call's opType). The dtypes are cuTile's:
+  // 32- and 64-bit integers for all, float32/float64 for add, xchg and cas,
+  // float16 for add; the bitwise operations take an update of the array's
+  // own dtype (or a Python int).
+  TV checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
+    bool cas = fn == TileFn::AtomicCas;
+    size_t positional = cas ? 4 : 3;
+    auto given = ast_.list(c.args);
+    if (given.size() > positional) {
+      diags_.error(loc(given[positional]), Diag::InvalidCall,
+                   "`" + fname + "` takes " + std::to_string(positional) +
+                       " positional arguments (`check_bounds`, `memory_order` and `memory_scope` are keyword-only)");
+      return TV{};
+    }
+    for (KeywordId kid : ast_.list(c.keywords)) {
+      const Keyword& k = ast_.keyword(kid);
+      if (!k.arg.valid()) continue;
+      std::string key(ast_.str(k.arg));
+      if (key == "array" || key == "indices" || key == "update" || (cas && (key == "expected" || key == "desired"))) {
+        diags_.error(loc(k.value), Diag::InvalidCall, "`" + fname + "`'s `" + key + "` is positional-only");
+        return TV{};
+      }
+    }
+    auto args = cas ? bindArgs(id, c, fname,
+                               {"array", "indices", "expected", "desired", "check_bounds", "memory_order", "memory_scope"}, 4)
+                    : bindArgs(id, c, fname, {"array", "indices", "update", "check_bounds", "memory_order", "memory_scope"},
+                               3);
+    if (!args) return TV{};
+    auto target = indexedTarget((*args)[0], (*args)[1], fname);
+    if (!target) return TV{};
+    TypeId e = target->element;
+    const Type& et = types_.get(e);
+    bool int3264 = et.kind == TypeKind::Int && (et.bits == 32 || et.bits == 64);
+    bool float3264 = e == types_.float32() || e == types_.float64();
+    bool allowed = int3264;
+    const char* takes = "int32, int64, uint32 and uint64";
+    if (fn == TileFn::AtomicAdd) {
+      allowed = int3264 || float3264 || e == types_.floatType(16);
+      takes = "int32, int64, uint32, uint64, float16, float32 and float64";
+    } else if (fn == TileFn::AtomicXchg || cas) {
+      allowed = int3264 || float3264;
+      takes = "int32, int64, uint32, uint64, float32 and float64";
+    }
+    if (!allowed) {
+      diags_.error(loc((*args)[0]), Diag::TileType,
+                   "`" + fname + "` does not take an array of `" + nameOf(e) + "` (it takes " + takes + ")" +
+                       (fn == TileFn::AtomicAdd && e == types_.bfloat16() ? "; bfloat16 is not supported by pykc yet"
+                                                                          : ""));
+      return TV{};
+    }
+    const size_t valueEnd = cas ? 4 : 3;
+    const char* names[] = {"the update", "the expected value", "the desired value"};
+    for (size_t i = 2; i < valueEnd; ++i) {
+      const char* what = cas ? names[i - 1] : names[0];
+      if (!valueOperand((*args)[i], fname, what, target->shape, e)) return TV{};
+      bool bitwise = fn == TileFn::AtomicAnd || fn == TileFn::AtomicOr || fn == TileFn::AtomicXor;
+      TV v = checkExpr((*args)[i]);
+      if (bitwise && v.k == TV::K::Value && elementOf(v.type) != e) {
+        diags_.error(loc((*args)[i]), Diag::TileType,
+                     "`" + fname + "` needs an update of the array's dtype `" + nameOf(e) + "`, found `" + describe(v) +
+                         "` (use `.astype`)");
+        return TV{};
+      }
+    }
+    const size_t checkAt = valueEnd;
+    if ((*args)[checkAt].valid() && !constBool((*args)[checkAt], "`check_bounds=`")) return TV{};
+    if ((*args)[checkAt + 1].valid() && !memoryArg((*args)[checkAt + 1], true, fname)) return TV{};
+    if ((*args)[checkAt + 2].valid() && !memoryArg((*args)[checkAt + 2], false, fname)) return TV{};
+    TypeId result = target->shape.empty() ? e : types_.tile(e, target->shape);
+    inst_.opTypes[id.index] = result;
+    effects_ = true;
+    return record(id, TV::value(result));
   }
 
   TV checkTruediv(ExprId id, const ast::Call& c, const std::string& fname) {
@@ -1551,6 +1703,15 @@ private:
       case TileFn::Gather:
       case TileFn::Scatter:
         return checkGatherScatter(id, c, fn, fname);
+      case TileFn::AtomicAdd:
+      case TileFn::AtomicMax:
+      case TileFn::AtomicMin:
+      case TileFn::AtomicAnd:
+      case TileFn::AtomicOr:
+      case TileFn::AtomicXor:
+      case TileFn::AtomicXchg:
+      case TileFn::AtomicCas:
+        return checkAtomic(id, c, fn, fname);
       case TileFn::Full:
       case TileFn::Zeros:
       case TileFn::Ones: {

@@ -19,7 +19,11 @@ namespace frontend {
   X(Rsqrt, "rsqrt") X(Tanh, "tanh") X(Sin, "sin") X(Cos, "cos") X(Abs, "abs")               \
   X(Where, "where") X(Maximum, "maximum") X(Minimum, "minimum")                            \
   X(Mma, "mma") X(Matmul, "matmul") X(Truediv, "truediv")                                  \
-  X(PaddingMode, "PaddingMode") X(RoundingMode, "RoundingMode")
+  X(PaddingMode, "PaddingMode") X(RoundingMode, "RoundingMode")                           \
+  X(AtomicAdd, "atomic_add") X(AtomicMax, "atomic_max") X(AtomicMin, "atomic_min")          \
+  X(AtomicAnd, "atomic_and") X(AtomicOr, "atomic_or") X(AtomicXor, "atomic_xor")            \
+  X(AtomicXchg, "atomic_xchg") X(AtomicCas, "atomic_cas")                                  \
+  X(MemoryOrder, "MemoryOrder") X(MemoryScope, "MemoryScope")
 
 enum class TileFn : uint16_t {
 #define PYKC_X(N, S) N,
@@ -29,6 +33,10 @@ enum class TileFn : uint16_t {
   PadUndetermined, PadZero, PadNegZero, PadNan, PadPosInf, PadNegInf,
   // cuTile's ct.RoundingMode members (payload of `ct.RoundingMode.X`).
   RoundRn, RoundRz, RoundRm, RoundRp, RoundFull, RoundApprox, RoundRzi,
+  // cuTile's ct.MemoryOrder members (payload of `ct.MemoryOrder.X`).
+  OrderWeak, OrderRelaxed, OrderAcquire, OrderRelease, OrderAcqRel,
+  // cuTile's ct.MemoryScope members (payload of `ct.MemoryScope.X`).
+  ScopeNone, ScopeBlock, ScopeDevice, ScopeSys,
 };
 
 inline bool isTilePadding(uint32_t payload) {
@@ -40,12 +48,25 @@ inline bool isTileRounding(uint32_t payload) {
          payload <= static_cast<uint32_t>(TileFn::RoundRzi);
 }
 
+inline bool isTileMemoryOrder(uint32_t payload) {
+  return payload >= static_cast<uint32_t>(TileFn::OrderWeak) &&
+         payload <= static_cast<uint32_t>(TileFn::OrderAcqRel);
+}
+inline bool isTileMemoryScope(uint32_t payload) {
+  return payload >= static_cast<uint32_t>(TileFn::ScopeNone) &&
+         payload <= static_cast<uint32_t>(TileFn::ScopeSys);
+}
+inline bool isTileAtomic(TileFn fn) { return fn >= TileFn::AtomicAdd && fn <= TileFn::AtomicCas; }
+
 // The `cuda.tile.<name>` function or namespace, or nullopt.
 std::optional<TileFn> tileFnByName(std::string_view name);
 // The `ct.PaddingMode.<name>` member, or nullopt.
 std::optional<TileFn> tilePaddingByName(std::string_view name);
 // The `ct.RoundingMode.<name>` member, or nullopt.
 std::optional<TileFn> tileRoundingByName(std::string_view name);
+// The member `<name>` of the enum namespace `ns` (PaddingMode, RoundingMode,
+// MemoryOrder, MemoryScope), or nullopt.
+std::optional<TileFn> tileMemberByName(TileFn ns, std::string_view name);
 // The Python name (`load`, `ZERO`, `APPROX`).
 std::string_view tileFnName(TileFn fn);
 

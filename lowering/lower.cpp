@@ -121,6 +121,9 @@ private:
   llvm::Value* emitMath(ExprId id, MathFn fn, const ast::Call& c);
   llvm::Value* emitAtomic(ExprId id, Intrinsic kind, const ast::Call& c);
   llvm::Value* emitFloatMinMax(llvm::Value* ptr, llvm::Value* value, bool isMax, bool nan);
+  // numba's atomics are device-scope (CUDA's atomicAdd): LLVM's "device" sync
+  // scope, which the back end emits as a plain `atom` (backend/nvptx_atomics.h).
+  llvm::SyncScope::ID deviceScope() { return builder_.getContext().getOrInsertSyncScopeID("device"); }
   llvm::Value* emitMatch(Intrinsic kind, std::span<const ExprId> args, TypeId valueType);
   llvm::Value* constArray(uint32_t index, TypeId arrayType);
   // Complex numbers: {re, im} structs.
@@ -794,7 +797,7 @@ void FunctionLowering::emitGridSync() {
   llvm::GlobalVariable* counter = ml_.gridBarrier();
   fence();
   llvm::Value* old = builder_.CreateAtomicRMW(llvm::AtomicRMWInst::Add, counter, add, llvm::Align(4),
-                                              llvm::AtomicOrdering::Monotonic);
+                                              llvm::AtomicOrdering::Monotonic, deviceScope());
   builder_.CreateBr(wait);
   builder_.SetInsertPoint(wait);
   llvm::LoadInst* current = builder_.CreateLoad(builder_.getInt32Ty(), counter);
@@ -1241,7 +1244,7 @@ void FunctionLowering::sliceShapeFailure(llvm::Value* mismatch) {
 void FunctionLowering::reportError(uint32_t stmt) {
   builder_.CreateAtomicCmpXchg(ml_.errorWord(), builder_.getInt32(0),
                                builder_.getInt32(errorCodes_.at(stmt)), llvm::Align(4),
-                               llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
+                               llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic, deviceScope());
   builder_.CreateRetVoid();
 }
 
@@ -2630,7 +2633,7 @@ llvm::Value* FunctionLowering::emitFloatMinMax(llvm::Value* ptr, llvm::Value* va
   auto* cas = builder_.CreateAtomicCmpXchg(ptr, builder_.CreateBitCast(current, it),
                                            builder_.CreateBitCast(value, it), align,
                                            llvm::AtomicOrdering::Monotonic,
-                                           llvm::AtomicOrdering::Monotonic);
+                                           llvm::AtomicOrdering::Monotonic, deviceScope());
   current->addIncoming(builder_.CreateBitCast(builder_.CreateExtractValue(cas, 0), ft), attempt);
   builder_.CreateBr(check);
   builder_.SetInsertPoint(done);
@@ -2665,7 +2668,7 @@ llvm::Value* FunctionLowering::emitAtomic(ExprId id, Intrinsic kind, const ast::
     llvm::Value* desired = emitExprAs(argList[valueArg + 1], element);
     auto* cas = builder_.CreateAtomicCmpXchg(ptr, value, desired, align,
                                              llvm::AtomicOrdering::Monotonic,
-                                             llvm::AtomicOrdering::Monotonic);
+                                             llvm::AtomicOrdering::Monotonic, deviceScope());
     return builder_.CreateExtractValue(cas, 0);
   }
   if ((kind == Intrinsic::AtomicInc || kind == Intrinsic::AtomicDec) && et.bits == 32) {
@@ -2696,7 +2699,7 @@ llvm::Value* FunctionLowering::emitAtomic(ExprId id, Intrinsic kind, const ast::
     default: op = Op::Add; break;
   }
   (void)id;
-  return builder_.CreateAtomicRMW(op, ptr, value, align, llvm::AtomicOrdering::Monotonic);
+  return builder_.CreateAtomicRMW(op, ptr, value, align, llvm::AtomicOrdering::Monotonic, deviceScope());
 }
 
 llvm::Value* FunctionLowering::emitArrayAlloc(ExprId id, Intrinsic kind, const ast::Call& c) {

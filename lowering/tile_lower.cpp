@@ -895,6 +895,15 @@ private:
       case TileFn::Scatter:
         gatherScatter(id, false);
         return TileVal{};
+      case TileFn::AtomicAdd:
+      case TileFn::AtomicMax:
+      case TileFn::AtomicMin:
+      case TileFn::AtomicAnd:
+      case TileFn::AtomicOr:
+      case TileFn::AtomicXor:
+      case TileFn::AtomicXchg:
+      case TileFn::AtomicCas:
+        return atomic(id, fn);
       case TileFn::Full:
       case TileFn::Zeros:
       case TileFn::Ones: {
@@ -1547,15 +1556,38 @@ private:
   // every axis, with check_bounds) and the mask. The offset is the sum of
   // index * stride in 64 bits. Scatter's duplicate indices: plain stores, so
   // one of the values lands (which one is unspecified, as in cuTile).
+  // The index operands of call `id` (argument 1) spread into the layout of
+  // `shaped` (the indices' broadcast shape) as int64.
+  std::vector<TileVal> indexOperands(ExprId id, TypeId shaped) {
+    TypeId indexType = types_.isTile(shaped) ? types_.tile(types_.int64(), types_.get(shaped).shape) : types_.int64();
+    std::vector<TileVal> index;
+    for (ExprId item : indexItems(arg(id, 1))) index.push_back(evalAs(item, indexType));
+    return index;
+  }
+
+  // Slot `s`'s element offset in `arr` (the sum of index * stride, 64-bit)
+  // and whether it is there to access: the slot holds an element (only
+  // thread 0 when `firstThread`: one element for the whole CTA) and, with
+  // `check`, 0 <= index < extent on every axis.
+  std::pair<llvm::Value*, llvm::Value*> indexedAddress(const ArrayArgs& arr, const std::vector<TileVal>& index,
+                                                       unsigned s, bool check, const Layout& l, bool firstThread) {
+    llvm::Value* offset = b_.getInt64(0);
+    llvm::Value* ok = firstThread ? b_.CreateICmpEQ(tid_, b_.getInt32(0)) : slotValid(l);
+    for (size_t d = 0; d < index.size(); ++d) {
+      llvm::Value* g = index[d].slots[s];
+      if (check) ok = b_.CreateAnd(ok, b_.CreateICmpULT(g, arr.shape[d]));
+      offset = b_.CreateAdd(offset, b_.CreateMul(g, arr.strides[d]));
+    }
+    return {offset, ok};
+  }
+
   TileVal gatherScatter(ExprId id, bool gather) {
     const ArrayArgs& arr = arrayArg(arg(id, 0));
     TypeId e = elementOf(typeOf(arg(id, 0)));
     TypeId shaped = inst_.opTypes[id.index];
     bool tile = types_.isTile(shaped);
     Layout l = layoutOf(shaped);
-    TypeId indexType = tile ? types_.tile(types_.int64(), types_.get(shaped).shape) : types_.int64();
-    std::vector<TileVal> index;
-    for (ExprId item : indexItems(arg(id, 1))) index.push_back(evalAs(item, indexType));
+    std::vector<TileVal> index = indexOperands(id, shaped);
     ExprId maskExpr = arg(id, gather ? 2 : 3);
     std::optional<TileVal> mask;
     if (maskExpr.valid()) {
@@ -1575,15 +1607,8 @@ private:
     llvm::Type* mt = memoryType(e);
     TileVal out;
     for (unsigned s = 0; s < l.slots; ++s) {
-      llvm::Value* offset = b_.getInt64(0);
-      llvm::Value* ok = slotValid(l);
       // A scatter of one element: thread 0 stores it.
-      if (!gather && l.uniform) ok = b_.CreateICmpEQ(tid_, b_.getInt32(0));
-      for (size_t d = 0; d < index.size(); ++d) {
-        llvm::Value* g = index[d].slots[s];
-        if (check) ok = b_.CreateAnd(ok, b_.CreateICmpULT(g, arr.shape[d]));
-        offset = b_.CreateAdd(offset, b_.CreateMul(g, arr.strides[d]));
-      }
+      auto [offset, ok] = indexedAddress(arr, index, s, check, l, !gather && l.uniform);
       if (mask) ok = b_.CreateAnd(ok, mask->slots[s]);
       auto* c = llvm::dyn_cast<llvm::ConstantInt>(ok);
       bool always = c != nullptr && c->isOne();
@@ -1619,6 +1644,133 @@ private:
       phi->addIncoming(value.slots[s], before);
       out.slots.push_back(phi);
     }
+    return out;
+  }
+
+  // --- atomics --------------------------------------------------------------
+
+  // ct.atomic_* (docs/TILE.md, "Atomics"): addressed as ct.gather; per
+  // element one `atomicrmw` (`cmpxchg` for atomic_cas) with the call's
+  // ordering and sync scope, under the bounds test, returning the old value.
+  // An element out of bounds is not touched and reads as 0 (atomic_cas: the
+  // expected value, as cuTile). Scalar indices: thread 0 runs the one atomic
+  // and passes the old value to the CTA through shared memory.
+  // LLVM 19's NVPTX back end ignores orderings and scopes;
+  // backend/nvptx_atomics.h turns those that are not relaxed device-scope
+  // into PTX's `atom.sem.scope`.
+  TileVal atomic(ExprId id, TileFn fn) {
+    const ArrayArgs& arr = arrayArg(arg(id, 0));
+    TypeId e = elementOf(typeOf(arg(id, 0)));
+    TypeId shaped = inst_.opTypes[id.index];
+    Layout l = layoutOf(shaped);
+    std::vector<TileVal> index = indexOperands(id, shaped);
+    bool cas = fn == TileFn::AtomicCas;
+    TileVal update = evalAs(arg(id, 2), shaped);
+    TileVal desired;
+    if (cas) desired = evalAs(arg(id, 3), shaped);
+    const size_t optionsAt = cas ? 4 : 3;
+    bool check = constIntArg(id, optionsAt, 1) != 0;
+    llvm::AtomicOrdering order = llvm::AtomicOrdering::AcquireRelease;
+    if (ExprId o = arg(id, optionsAt + 1); o.valid()) {
+      switch (static_cast<TileFn>(inst_.meanings[o.index].payload)) {
+        case TileFn::OrderRelaxed:
+          order = llvm::AtomicOrdering::Monotonic;
+          break;
+        case TileFn::OrderAcquire:
+          order = llvm::AtomicOrdering::Acquire;
+          break;
+        case TileFn::OrderRelease:
+          order = llvm::AtomicOrdering::Release;
+          break;
+        default:
+          break;
+      }
+    }
+    // DEVICE: "device"; BLOCK: "block"; SYS: LLVM's system scope.
+    llvm::SyncScope::ID scope = context_.getOrInsertSyncScopeID("device");
+    if (ExprId o = arg(id, optionsAt + 2); o.valid()) {
+      auto which = static_cast<TileFn>(inst_.meanings[o.index].payload);
+      if (which == TileFn::ScopeBlock) scope = context_.getOrInsertSyncScopeID("block");
+      if (which == TileFn::ScopeSys) scope = llvm::SyncScope::System;
+    }
+    const Type& et = types_.get(e);
+    bool isFloat = et.kind == TypeKind::Float;
+    using Op = llvm::AtomicRMWInst::BinOp;
+    Op op = Op::Xchg;
+    switch (fn) {
+      case TileFn::AtomicAdd:
+        op = isFloat ? Op::FAdd : Op::Add;
+        break;
+      case TileFn::AtomicMax:
+        op = et.isSigned ? Op::Max : Op::UMax;
+        break;
+      case TileFn::AtomicMin:
+        op = et.isSigned ? Op::Min : Op::UMin;
+        break;
+      case TileFn::AtomicAnd:
+        op = Op::And;
+        break;
+      case TileFn::AtomicOr:
+        op = Op::Or;
+        break;
+      case TileFn::AtomicXor:
+        op = Op::Xor;
+        break;
+      default:
+        break;
+    }
+    llvm::Type* mt = memoryType(e);
+    llvm::Align align(types_.byteSize(e));
+    auto emit = [&](llvm::Value* p, unsigned s) -> llvm::Value* {
+      if (!cas) return b_.CreateAtomicRMW(op, p, update.slots[s], align, order, scope);
+      // cmpxchg compares bits: a float's goes through its integer type.
+      llvm::Type* it = b_.getIntNTy(et.bits);
+      llvm::Value* expected = isFloat ? b_.CreateBitCast(update.slots[s], it) : update.slots[s];
+      llvm::Value* want = isFloat ? b_.CreateBitCast(desired.slots[s], it) : desired.slots[s];
+      llvm::AtomicOrdering failure = order == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
+                                     : order == llvm::AtomicOrdering::AcquireRelease ? llvm::AtomicOrdering::Acquire
+                                                                                     : order;
+      auto* x = b_.CreateAtomicCmpXchg(p, expected, want, align, order, failure, scope);
+      llvm::Value* old = b_.CreateExtractValue(x, 0);
+      return isFloat ? b_.CreateBitCast(old, mt) : old;
+    };
+    // An element not updated: 0, or atomic_cas's expected value.
+    auto skipped = [&](unsigned s) -> llvm::Value* {
+      return cas ? update.slots[s] : llvm::Constant::getNullValue(mt);
+    };
+    // Slot `s`'s atomic under its test; its old value (skipped(s) when not run).
+    auto element = [&](unsigned s, bool firstThread) -> llvm::Value* {
+      auto [offset, ok] = indexedAddress(arr, index, s, check, l, firstThread);
+      llvm::Value* p = b_.CreateGEP(mt, arr.data, offset);
+      auto* c = llvm::dyn_cast<llvm::ConstantInt>(ok);
+      if (c != nullptr && c->isOne()) return emit(p, s);
+      llvm::BasicBlock* before = b_.GetInsertBlock();
+      auto* then = llvm::BasicBlock::Create(context_, "atomic.elem", function_);
+      auto* done = llvm::BasicBlock::Create(context_, "atomic.next", function_);
+      b_.CreateCondBr(ok, then, done);
+      b_.SetInsertPoint(then);
+      llvm::Value* old = emit(p, s);
+      llvm::BasicBlock* ran = b_.GetInsertBlock();
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      llvm::PHINode* phi = b_.CreatePHI(mt, 2);
+      phi->addIncoming(old, ran);
+      phi->addIncoming(skipped(s), before);
+      return phi;
+    };
+    TileVal out;
+    if (!l.uniform) {
+      for (unsigned s = 0; s < l.slots; ++s) out.slots.push_back(element(s, false));
+      return out;
+    }
+    // One element for the CTA: thread 0 updates it and writes the old value
+    // (or the skipped one) to shared memory for all.
+    llvm::Value* buffer = scratch(types_.byteSize(e));
+    barrier();
+    llvm::Value* mine = element(0, true);
+    guarded(b_.CreateICmpEQ(tid_, b_.getInt32(0)), [&] { b_.CreateStore(mine, buffer); });
+    barrier();
+    out.slots.push_back(b_.CreateLoad(mt, buffer));
     return out;
   }
 

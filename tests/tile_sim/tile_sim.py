@@ -194,6 +194,7 @@ def main():
         for name, checker, extra, arch in (
                 ("tile_kernels.py", check, (), "sm_90"), ("tile_kernels2.py", check2, (), "sm_90"),
                 ("tile_kernels3.py", check3, (), "sm_90"),
+                ("tile_kernels4.py", check4, (), "sm_90"),
                 ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_wgmma_layout, ATTENTION_WGMMA_ARGS, "sm_90a")):
@@ -456,6 +457,186 @@ def scatter_ref(out, idx, value, mask=None):
         cand.setdefault(t, set()).add(out.dtype.type(value[k]).item())
         want[t] = value[k]
     return want, cand
+
+
+def atomic_cases(run, arr, rng):
+    """The kernels of tests/gpu/kernels/tile_kernels4.py (atomics) with NumPy references:
+    yields (what, got, want, kind) with kind "exact", "close" (float sums) or "bool"
+    (a property that must hold). `run(kernel, grid, args)` runs a kernel, `arr(a)` passes
+    an array (the CPU simulator's or the GPU's); both leave results in the NumPy arrays."""
+    cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    # Histogram: 5000 elements into 37 bins (many collisions), bins outside skipped.
+    for n, nbins in ((5000, 37), (256, 1), (700, 300)):
+        tiles = cdiv(n, 256)
+        bins = rng.integers(-3, nbins + 3, tiles * 256).astype(np.int32)
+        bins[n:] = -1
+        h0 = rng.integers(0, 50, nbins).astype(np.int32)
+        hist, old = h0.copy(), np.full(tiles * 256, -7, np.int32)
+        run("histogram", tiles, arr(bins) + arr(hist) + arr(old))
+        inside = (bins >= 0) & (bins < nbins)
+        yield f"histogram n={n} bins={nbins}", hist, h0 + np.bincount(bins[inside], minlength=nbins), "exact"
+        ok = bool((old[~inside] == 0).all())
+        for b in range(nbins):
+            got = np.sort(old[inside & (bins == b)])
+            ok &= bool(np.array_equal(got, h0[b] + np.arange(got.size)))
+        yield f"histogram n={n} old values (each bin's counts once, 0 outside)", ok, True, "bool"
+    # Float sums: order-dependent rounding (float32/float64), exact sums (float16).
+    for kernel, dt, idt, tile, m, tol in (("scatter_add_f32", np.float32, np.int64, 128, 64, 1e-5),
+                                          ("scatter_add_f64", np.float64, np.int32, 64, 50, 1e-12),
+                                          ("scatter_add_f16", np.float16, np.int32, 256, 40, 0)):
+        n = 3000
+        tiles = cdiv(n, tile)
+        x = (rng.integers(-8, 9, tiles * tile) * 0.25).astype(dt) if dt == np.float16 else \
+            rng.standard_normal(tiles * tile).astype(dt)
+        idx = rng.integers(-2, m + 2, tiles * tile).astype(idt)
+        idx[n:] = m
+        base = (rng.integers(-8, 9, 2 * m) * 0.25).astype(dt) if dt == np.float16 else \
+            rng.standard_normal(2 * m).astype(dt)
+        acc = base[::2] if kernel == "scatter_add_f32" else base[:m].copy()
+        want = acc.astype(np.float64).copy()
+        inside = (idx >= 0) & (idx < m)
+        np.add.at(want, idx[inside], x[inside].astype(np.float64))
+        run(kernel, tiles, arr(x) + arr(idx) + arr(acc))
+        yield f"{kernel} (collisions, out of bounds skipped)", acc, want, ("close", tol)
+    # Integer max/min/and/or/xor over colliding indices.
+    n, m = 2000, 50
+    tiles = cdiv(n, 128)
+    v = rng.integers(-(1 << 30), 1 << 30, tiles * 128).astype(np.int32)
+    idx = rng.integers(-1, m + 1, tiles * 128).astype(np.int32)
+    starts = [rng.integers(-(1 << 30), 1 << 30, m).astype(np.int32) for _ in range(5)]
+    outs = [s_.copy() for s_ in starts]
+    run("int_rmw", tiles, arr(v) + arr(idx) + sum((arr(o) for o in outs), []))
+    inside = (idx >= 0) & (idx < m)
+    for name, ufunc, got, start in zip(("max", "min", "and", "or", "xor"),
+                                       (np.maximum, np.minimum, np.bitwise_and, np.bitwise_or,
+                                        np.bitwise_xor), outs, starts):
+        want = start.copy()
+        ufunc.at(want, idx[inside], v[inside])
+        yield f"int_rmw atomic_{name} int32", got, want, "exact"
+    tiles = cdiv(n, 64)
+    u = rng.integers(0, 1 << 32, tiles * 64, dtype=np.uint64).astype(np.uint32)
+    w = rng.integers(-(1 << 62), 1 << 62, tiles * 64, dtype=np.int64)
+    idx = rng.integers(-1, m + 1, tiles * 64).astype(np.int32)
+    inside = (idx >= 0) & (idx < m)
+    umx, umn = (rng.integers(0, 1 << 32, m, dtype=np.uint64).astype(np.uint32) for _ in range(2))
+    lmx, lmn = (rng.integers(-(1 << 62), 1 << 62, m, dtype=np.int64) for _ in range(2))
+    lsum = rng.integers(0, 1 << 63, m, dtype=np.uint64)
+    start = [a.copy() for a in (umx, umn, lmx, lmn, lsum)]
+    run("wide_rmw", tiles, arr(u) + arr(w) + arr(idx) + arr(umx) + arr(umn) + arr(lmx) + arr(lmn) + arr(lsum))
+    for name, ufunc, got, st, val in (("max uint32", np.maximum, umx, start[0], u),
+                                      ("min uint32", np.minimum, umn, start[1], u),
+                                      ("max int64", np.maximum, lmx, start[2], w),
+                                      ("min int64", np.minimum, lmn, start[3], w),
+                                      ("add uint64", np.add, lsum, start[4], u.astype(np.uint64))):
+        want = st.copy()
+        ufunc.at(want, idx[inside], val[inside])
+        yield f"wide_rmw atomic_{name}", got, want, "exact"
+    # Exchange over a permutation (plus out-of-bounds targets): old values exact.
+    n = 1000
+    tiles = cdiv(n, 256)
+    perm = np.concatenate([rng.permutation(n), np.full(tiles * 256 - n, n + 5)]).astype(np.int32)
+    perm[:3] = [-1, n, n + 100] if n > 3 else perm[:3]
+    vals = rng.standard_normal(tiles * 256).astype(np.float32)
+    y0 = rng.standard_normal(n).astype(np.float32)
+    y, old = y0.copy(), np.full(tiles * 256, np.nan, np.float32)
+    run("xchg_perm", tiles, arr(vals) + arr(perm) + arr(y) + arr(old))
+    inside = (perm >= 0) & (perm < n)
+    want = y0.copy()
+    want[perm[inside]] = vals[inside]
+    want_old = np.where(inside, y0[np.clip(perm, 0, n - 1)], 0).astype(np.float32)
+    yield "xchg_perm target", y, want, "exact"
+    yield "xchg_perm old values (0 outside)", old, want_old, "exact"
+    # Compare-and-swap over distinct indices: half match, the rest do not.
+    for kernel, dt, idt, tile in (("cas_i32", np.int32, np.int32, 128), ("cas_f64", np.float64, np.int64, 64)):
+        n = 700
+        tiles = cdiv(n, tile)
+        idx = np.concatenate([rng.permutation(n), rng.integers(n, n + 9, tiles * tile - n)]).astype(idt)
+        idx[0] = -1
+        y0 = (rng.integers(-1000, 1000, n)).astype(dt)
+        match = rng.random(tiles * tile) < 0.5
+        inside = (idx >= 0) & (idx < n)
+        at = np.clip(idx, 0, n - 1)
+        expected = np.where(match, y0[at], y0[at] + 1).astype(dt)
+        desired = rng.integers(-1000, 1000, tiles * tile).astype(dt)
+        y, old = y0.copy(), np.full(tiles * tile, 99, dt)
+        run(kernel, tiles, arr(y) + arr(expected) + arr(desired) + arr(idx) + arr(old))
+        want = y0.copy()
+        hit = inside & match
+        want[idx[hit]] = desired[hit]
+        yield f"{kernel} target", y, want, "exact"
+        yield f"{kernel} old values (the expected value outside)", old, np.where(inside, y0[at], expected), "exact"
+    # Scalar indices: one winner of a CAS race, a counter's old values a permutation.
+    for g in (1, 7, 64):
+        flag, count = np.zeros(1, np.int32), np.zeros(1, np.int32)
+        seen, order = np.full(g, -5, np.int32), np.full(g, -5, np.int32)
+        run("claim", g, arr(flag) + arr(count) + arr(seen) + arr(order))
+        winners = np.flatnonzero(seen == 0)
+        ok = winners.size == 1 and flag[0] == winners[0] + 1 and bool((np.delete(seen, winners) == flag[0]).all())
+        yield f"claim grid={g}: one CAS winner, the others see it", ok, True, "bool"
+        yield f"claim grid={g}: counter old values", np.sort(order), np.arange(g, dtype=np.int32), "exact"
+        yield f"claim grid={g}: counter", count, np.array([g], np.int32), "exact"
+    # 2-D: (TM, 1) x (1, TN) indices into a column-strided grid.
+    for (h, w), mr in (((20, 30), 48), ((16, 32), 16), ((3, 5), 32)):
+        gm = cdiv(mr, 16)
+        rows = rng.integers(-2, h + 2, gm * 16).astype(np.int32)
+        cols = rng.integers(-2, w + 2, 32).astype(np.int32)
+        wts = rng.standard_normal((gm * 16, 32)).astype(np.float32)
+        g0 = rng.standard_normal((h, 2 * w)).astype(np.float32)
+        grid = g0.copy()
+        view = grid[:, ::2]
+        old = np.full((gm * 16, 32), np.nan, np.float32)
+        run("add_2d", gm, arr(wts) + arr(rows) + arr(cols) + arr(view) + arr(old))
+        r, c = np.broadcast_arrays(rows[:, None], cols[None, :])
+        inside = (r >= 0) & (r < h) & (c >= 0) & (c < w)
+        want = g0[:, ::2].astype(np.float64)
+        np.add.at(want, (r[inside], c[inside]), wts[inside])
+        yield f"add_2d {h}x{w} (strided, out of bounds skipped)", view, want, ("close", 1e-5)
+        yield f"add_2d {h}x{w}: columns between untouched", grid[:, 1::2], g0[:, 1::2], "exact"
+        flat = np.where(inside, r * w + c, -1)
+        once = inside & (np.bincount(flat[inside], minlength=h * w)[np.clip(flat, 0, None)] == 1)
+        want_old = np.where(inside, g0[:, ::2][np.clip(r, 0, h - 1), np.clip(c, 0, w - 1)], 0)
+        ok = bool(np.array_equal(old[once], want_old[once])) and bool((old[~inside] == 0).all())
+        yield f"add_2d {h}x{w}: old values (single updates exact, 0 outside)", ok, True, "bool"
+    # A scalar update (bound + block id) broadcast over indices into a strided view.
+    n = 300
+    tiles = 5
+    idx = rng.integers(-1, n + 1, tiles * 64).astype(np.int32)
+    base = rng.integers(0, 100, 3 * n).astype(np.int32)
+    t0 = base[::3].copy()
+    target = base[::3]
+    run("max_scalar_update", tiles, arr(idx) + arr(target) + [50])
+    want = t0.copy()
+    for b in range(tiles):
+        i = idx[b * 64:(b + 1) * 64]
+        i = i[(i >= 0) & (i < n)]
+        np.maximum.at(want, i, np.int32(50 + b))
+    yield "max_scalar_update (strided view, scalar update)", target, want, "exact"
+
+
+def check4(sim, sym, blocks):
+    """tests/gpu/kernels/tile_kernels4.py (atomics) against NumPy."""
+    rng = np.random.default_rng(20261203)
+    failures = []
+
+    def run(kernel, grid, args):
+        sim.run(sym[kernel], grid, blocks[sym[kernel]], args)
+
+    for what, got, want, kind in atomic_cases(run, sim.array, rng):
+        if kind == "bool":
+            ok = got is True or got == want
+            detail = ""
+        elif kind == "exact":
+            g, w = np.asarray(got), np.asarray(want)
+            ok = g.shape == w.shape and np.array_equal(g, w)
+            detail = f": {int((g != w).sum()) if g.shape == w.shape else -1} of {w.size} differ"
+        else:
+            g, w = np.asarray(got).astype(np.float64), np.asarray(want, np.float64)
+            ok = g.shape == w.shape and np.allclose(g, w, rtol=kind[1], atol=kind[1])
+            detail = f": max abs err {float(np.max(np.abs(g - w))) if g.shape == w.shape else -1:.2e}"
+        print(f"{'ok  ' if ok else 'FAIL'} {what}{detail}")
+        if not ok:
+            failures.append(what)
+    return failures
 
 
 def check3(sim, sym, blocks):
