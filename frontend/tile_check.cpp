@@ -1600,6 +1600,7 @@ private:
     auto fn = static_cast<TileFn>(callee.payload);
     inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, callee.payload};
     std::string fname = "ct." + std::string(tileFnName(fn));
+    if (isTileAtomic(fn)) return checkAtomic(id, c, fn, fname);
     switch (fn) {
       case TileFn::Bid:
       case TileFn::NumBlocks: {
@@ -1703,15 +1704,6 @@ private:
       case TileFn::Gather:
       case TileFn::Scatter:
         return checkGatherScatter(id, c, fn, fname);
-      case TileFn::AtomicAdd:
-      case TileFn::AtomicMax:
-      case TileFn::AtomicMin:
-      case TileFn::AtomicAnd:
-      case TileFn::AtomicOr:
-      case TileFn::AtomicXor:
-      case TileFn::AtomicXchg:
-      case TileFn::AtomicCas:
-        return checkAtomic(id, c, fn, fname);
       case TileFn::Full:
       case TileFn::Zeros:
       case TileFn::Ones: {

@@ -653,6 +653,25 @@ private:
     b_.SetInsertPoint(done);
   }
 
+  // `body()`'s value where `cond` holds, else `otherwise` (a value available
+  // before the test), merged by a phi.
+  template <class F>
+  llvm::Value* guardedValue(llvm::Value* cond, llvm::Value* otherwise, const char* name, F body) {
+    llvm::BasicBlock* before = b_.GetInsertBlock();
+    auto* then = llvm::BasicBlock::Create(context_, std::string(name) + ".elem", function_);
+    auto* done = llvm::BasicBlock::Create(context_, std::string(name) + ".next", function_);
+    b_.CreateCondBr(cond, then, done);
+    b_.SetInsertPoint(then);
+    llvm::Value* x = body();
+    llvm::BasicBlock* ran = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    llvm::PHINode* phi = b_.CreatePHI(x->getType(), 2);
+    phi->addIncoming(x, ran);
+    phi->addIncoming(otherwise, before);
+    return phi;
+  }
+
   // --- expression lowering ------------------------------------------------
 
   TileVal eval(ExprId id) {
@@ -854,6 +873,7 @@ private:
   TileVal call(ExprId id, const ast::Call& c) {
     TypeId t = typeOf(id);
     auto fn = static_cast<TileFn>(inst_.meanings[id.index].payload);
+    if (isTileAtomic(fn)) return atomic(id, fn);
     switch (fn) {
       case TileFn::Bid: {
         llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
@@ -895,15 +915,6 @@ private:
       case TileFn::Scatter:
         gatherScatter(id, false);
         return TileVal{};
-      case TileFn::AtomicAdd:
-      case TileFn::AtomicMax:
-      case TileFn::AtomicMin:
-      case TileFn::AtomicAnd:
-      case TileFn::AtomicOr:
-      case TileFn::AtomicXor:
-      case TileFn::AtomicXchg:
-      case TileFn::AtomicCas:
-        return atomic(id, fn);
       case TileFn::Full:
       case TileFn::Zeros:
       case TileFn::Ones: {
@@ -1461,18 +1472,9 @@ private:
         vals.push_back(loaded(b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset))));
         continue;
       }
-      llvm::BasicBlock* before = b_.GetInsertBlock();
-      auto* then = llvm::BasicBlock::Create(context_, "load.elem", function_);
-      auto* done = llvm::BasicBlock::Create(context_, "load.next", function_);
-      b_.CreateCondBr(inside, then, done);
-      b_.SetInsertPoint(then);
-      llvm::Value* x = loaded(b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset)));
-      b_.CreateBr(done);
-      b_.SetInsertPoint(done);
-      llvm::PHINode* phi = b_.CreatePHI(llvmType(e), 2);
-      phi->addIncoming(x, then);
-      phi->addIncoming(pad, before);
-      vals.push_back(phi);
+      vals.push_back(guardedValue(inside, pad, "load", [&, offset = offset] {
+        return loaded(b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset)));
+      }));
     }
     return vals;
   }
@@ -1630,19 +1632,7 @@ private:
         out.slots.push_back(loadAt());
         continue;
       }
-      llvm::BasicBlock* before = b_.GetInsertBlock();
-      auto* then = llvm::BasicBlock::Create(context_, "gather.elem", function_);
-      auto* done = llvm::BasicBlock::Create(context_, "gather.next", function_);
-      b_.CreateCondBr(ok, then, done);
-      b_.SetInsertPoint(then);
-      llvm::Value* x = loadAt();
-      llvm::BasicBlock* loaded = b_.GetInsertBlock();
-      b_.CreateBr(done);
-      b_.SetInsertPoint(done);
-      llvm::PHINode* phi = b_.CreatePHI(llvmType(e), 2);
-      phi->addIncoming(x, loaded);
-      phi->addIncoming(value.slots[s], before);
-      out.slots.push_back(phi);
+      out.slots.push_back(guardedValue(ok, value.slots[s], "gather", loadAt));
     }
     return out;
   }
@@ -1744,19 +1734,7 @@ private:
       llvm::Value* p = b_.CreateGEP(mt, arr.data, offset);
       auto* c = llvm::dyn_cast<llvm::ConstantInt>(ok);
       if (c != nullptr && c->isOne()) return emit(p, s);
-      llvm::BasicBlock* before = b_.GetInsertBlock();
-      auto* then = llvm::BasicBlock::Create(context_, "atomic.elem", function_);
-      auto* done = llvm::BasicBlock::Create(context_, "atomic.next", function_);
-      b_.CreateCondBr(ok, then, done);
-      b_.SetInsertPoint(then);
-      llvm::Value* old = emit(p, s);
-      llvm::BasicBlock* ran = b_.GetInsertBlock();
-      b_.CreateBr(done);
-      b_.SetInsertPoint(done);
-      llvm::PHINode* phi = b_.CreatePHI(mt, 2);
-      phi->addIncoming(old, ran);
-      phi->addIncoming(skipped(s), before);
-      return phi;
+      return guardedValue(ok, skipped(s), "atomic", [&] { return emit(p, s); });
     };
     TileVal out;
     if (!l.uniform) {

@@ -19,8 +19,8 @@ def matmul(A: "bfloat16[:, ::1]", B: "bfloat16[:, ::1]", C: "float32[:, ::1]",
 # CHECK:STDOUT: matmul void(bfloat16[:, ::1], bfloat16[:, ::1], float32[:, ::1], tm=128, tn=128, tk=64) on sm_90a
 # CHECK:STDOUT:   symbol              matmul__bf16a2C_bf16a2C_f32a2C__Ktm_128__Ktn_128__Ktk_64
 # CHECK:STDOUT:   registers           128 per thread
-# CHECK:STDOUT:   spills              8 bytes stored, 8 bytes loaded
-# CHECK:STDOUT:   stack frame         8 bytes per thread
+# CHECK:STDOUT:   spills              0 bytes stored, 0 bytes loaded
+# CHECK:STDOUT:   stack frame         0 bytes per thread
 # CHECK:STDOUT:   static shared       0 bytes per block
 # CHECK:STDOUT:   constant memory     648 bytes (bank 0: launch area and parameters)
 # CHECK:STDOUT:   parameters          120 bytes
