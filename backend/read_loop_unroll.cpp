@@ -61,25 +61,25 @@ const llvm::StoreInst* scopedStore(const llvm::Instruction& instruction) {
   return store;
 }
 
-// True when `loop` is one ReadLoopUnrollPass marks (see the header).
-bool wantsUnroll(llvm::Loop& loop, llvm::ScalarEvolution& scev, llvm::AAResults& aliases) {
-  if (!loop.isInnermost() || loop.getLoopLatch() == nullptr) return false;
+// The unroll count ReadLoopUnrollPass gives `loop` (see the header); 0: none.
+unsigned unrollCount(llvm::Loop& loop, llvm::ScalarEvolution& scev, llvm::AAResults& aliases) {
+  if (!loop.isInnermost() || loop.getLoopLatch() == nullptr) return 0;
   if (llvm::findOptionMDForLoop(&loop, "llvm.loop.unroll.count") != nullptr ||
       llvm::findOptionMDForLoop(&loop, "llvm.loop.unroll.disable") != nullptr ||
       llvm::findOptionMDForLoop(&loop, "llvm.loop.unroll.full") != nullptr ||
       llvm::findOptionMDForLoop(&loop, "llvm.loop.unroll.runtime.disable") != nullptr) {
-    return false;
+    return 0;
   }
   // A computable trip count that divides by a run-time stride: the loops
   // LLVM's unroller itself turns down as too expensive to count. Those with
   // a constant stride it unrolls (or not) by its own measure.
   const llvm::SCEV* backedges = scev.getBackedgeTakenCount(&loop);
-  if (llvm::isa<llvm::SCEVCouldNotCompute>(backedges)) return false;
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(backedges)) return 0;
   bool dividesByStride = llvm::SCEVExprContains(backedges, [](const llvm::SCEV* s) {
     const auto* division = llvm::dyn_cast<llvm::SCEVUDivExpr>(s);
     return division != nullptr && !llvm::isa<llvm::SCEVConstant>(division->getRHS());
   });
-  if (!dividesByStride) return false;
+  if (!dividesByStride) return 0;
   unsigned size = 0;
   llvm::SmallVector<const llvm::LoadInst*, 8> loads;
   llvm::SmallVector<const llvm::StoreInst*, 4> stores;
@@ -91,11 +91,11 @@ bool wantsUnroll(llvm::Loop& loop, llvm::ScalarEvolution& scev, llvm::AAResults&
         stores.push_back(store);
       } else if ((instruction.mayWriteToMemory() || instruction.mayHaveSideEffects()) &&
                  !writesOnlySharedMemory(instruction)) {
-        return false;
+        return 0;
       }
       if (const auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction);
           call != nullptr && call->isConvergent()) {
-        return false;
+        return 0;
       }
       if (const auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
           load != nullptr && !load->isVolatile() && isGlobalOrGeneric(load->getPointerOperand())) {
@@ -103,7 +103,7 @@ bool wantsUnroll(llvm::Loop& loop, llvm::ScalarEvolution& scev, llvm::AAResults&
       }
     }
   }
-  if (loads.empty() || size > kReadLoopMaxSize) return false;
+  if (loads.empty() || size > kReadLoopMaxSize) return 0;
   // Each store must be apart from every load in any iteration (hence
   // locations of unknown size around the pointers), or the next element's
   // loads would still wait for this element's store.
@@ -113,10 +113,10 @@ bool wantsUnroll(llvm::Loop& loop, llvm::ScalarEvolution& scev, llvm::AAResults&
     for (const llvm::LoadInst* load : loads) {
       auto read = llvm::MemoryLocation::getBeforeOrAfter(load->getPointerOperand(),
                                                           load->getAAMetadata());
-      if (!aliases.isNoAlias(written, read)) return false;
+      if (!aliases.isNoAlias(written, read)) return 0;
     }
   }
-  return true;
+  return stores.empty() ? kReadOnlyLoopUnrollCount : kReadLoopUnrollCount;
 }
 
 }  // namespace
@@ -130,11 +130,11 @@ llvm::PreservedAnalyses ReadLoopUnrollPass::run(llvm::Function& function,
   llvm::LLVMContext& context = function.getContext();
   // Preorder: a deterministic order (the metadata is per loop anyway).
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
-    if (!wantsUnroll(*loop, scev, aliases)) continue;
+    unsigned times = unrollCount(*loop, scev, aliases);
+    if (times == 0) continue;
     llvm::Metadata* count[] = {
         llvm::MDString::get(context, "llvm.loop.unroll.count"),
-        llvm::ConstantAsMetadata::get(
-            llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), kReadLoopUnrollCount)),
+        llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), times)),
     };
     llvm::MDNode* id = llvm::makePostTransformationMetadata(context, loop->getLoopID(), {},
                                                             {llvm::MDNode::get(context, count)});

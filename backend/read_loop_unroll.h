@@ -9,9 +9,9 @@ class Function;
 
 namespace backend {
 
-// Marks for runtime unrolling by kReadLoopUnrollCount (`llvm.loop.unroll.count`
-// metadata, which LLVM's LoopUnrollPass then honours) every innermost loop
-// that
+// Marks for runtime unrolling (`llvm.loop.unroll.count` metadata, which
+// LLVM's LoopUnrollPass then honours) by kReadOnlyLoopUnrollCount, or by
+// kReadLoopUnrollCount where the loop also stores, every innermost loop that
 //   - has a trip count that SCEV computes by dividing by a run-time stride
 //     (block- and grid-stride loops: `range(tid, n, cuda.blockDim.x)`),
 //   - loads from global or generic memory, writes no memory but shared
@@ -39,6 +39,12 @@ public:
 };
 
 inline constexpr unsigned kReadLoopUnrollCount = 4;
+// Loops that only read (reductions such as softmax's max and sum of exp): 8
+// loads in flight per thread. On the H200 softmax went 0.425 -> 0.385 ms
+// (0.86x -> 0.95x nvcc) at the same 32 registers; saxpy's storing loop
+// unrolled by 8 was slower (80 registers), so loops that store keep 4
+// (docs/BENCHMARKS.md, session 5).
+inline constexpr unsigned kReadOnlyLoopUnrollCount = 8;
 inline constexpr unsigned kReadLoopMaxSize = 48;
 
 }  // namespace backend

@@ -1,5 +1,5 @@
-// backend/read_loop_unroll.h: which loops get `llvm.loop.unroll.count` 4, and
-// that emitPtx then issues the loads of a strided reduction four at a time.
+// backend/read_loop_unroll.h: which loops get `llvm.loop.unroll.count` 8 or 4, and
+// that emitPtx then issues the loads of a strided reduction eight at a time.
 #include <gtest/gtest.h>
 
 #include "function_pass_test_util.h"
@@ -91,15 +91,21 @@ protected:
     return out;
   }
 
-  bool marked(const std::string& text) {
-    return runPass(text).find("!\"llvm.loop.unroll.count\", i32 4") != std::string::npos;
+  // The unroll count the pass gave the loop; 0: none.
+  unsigned countOf(const std::string& text) {
+    std::string out = runPass(text);
+    const std::string key = "!\"llvm.loop.unroll.count\", i32 ";
+    size_t at = out.find(key);
+    return at == std::string::npos ? 0 : static_cast<unsigned>(std::stoul(out.substr(at + key.size())));
   }
+  bool marked(const std::string& text) { return countOf(text) != 0; }
 
   llvm::LLVMContext context_;
 };
 
 TEST_F(ReadLoopUnrollTest, MarksABlockStrideReduction) {
-  EXPECT_TRUE(marked(loopKernel("%ntid", kLoad)));
+  // Read-only: eight loads in flight (kReadOnlyLoopUnrollCount).
+  EXPECT_EQ(countOf(loopKernel("%ntid", kLoad)), 8u);
 }
 
 TEST_F(ReadLoopUnrollTest, LeavesConstantStridesToLlvm) {
@@ -150,11 +156,13 @@ const char* kScopes = R"(
 const char* kScopedLoad = "  %v = load float, ptr %p, align 4, !alias.scope !20, !noalias !21\n";
 
 TEST_F(ReadLoopUnrollTest, MarksLoopsWhoseStoresAreApartFromTheirLoads) {
-  // `out[i] = x[i]` in a no-alias body: x's loads may pass out's stores.
-  EXPECT_TRUE(marked(loopKernel("%ntid", std::string(kScopedLoad) +
-                                             "  store float %v, ptr %q, align 4, "
-                                             "!alias.scope !21, !noalias !20\n") +
-                     kScopes));
+  // `out[i] = x[i]` in a no-alias body: x's loads may pass out's stores. A
+  // loop that stores is unrolled by four (kReadLoopUnrollCount).
+  EXPECT_EQ(countOf(loopKernel("%ntid", std::string(kScopedLoad) +
+                                            "  store float %v, ptr %q, align 4, "
+                                            "!alias.scope !21, !noalias !20\n") +
+                    kScopes),
+            4u);
   // `out[i] = out[i] + x[i]`: the store may write what the next out load reads.
   EXPECT_FALSE(marked(loopKernel("%ntid", std::string(kScopedLoad) +
                                               "  %w = load float, ptr %q, align 4, "
@@ -169,7 +177,7 @@ TEST_F(ReadLoopUnrollTest, MarksLoopsWhoseStoresAreApartFromTheirLoads) {
                       kScopes));
 }
 
-TEST_F(ReadLoopUnrollTest, EmitPtxIssuesFourLoadsPerIteration) {
+TEST_F(ReadLoopUnrollTest, EmitPtxIssuesEightOrFourLoadsPerIteration) {
   auto count = [](const std::string& ptx, const std::string& what) {
     size_t n = 0;
     for (size_t at = ptx.find(what); at != std::string::npos; at = ptx.find(what, at + 1)) ++n;
@@ -179,8 +187,8 @@ TEST_F(ReadLoopUnrollTest, EmitPtxIssuesFourLoadsPerIteration) {
   auto strided = parse(loopKernel("%ntid", kLoad));
   auto ptx = backend::emitPtx(*strided, options);
   ASSERT_TRUE(static_cast<bool>(ptx)) << llvm::toString(ptx.takeError());
-  // Four in the unrolled body, one in the remainder loop.
-  EXPECT_EQ(count(*ptx, "ld.global.f32"), 5u) << *ptx;
+  // Eight in the unrolled body, one in the remainder loop.
+  EXPECT_EQ(count(*ptx, "ld.global.f32"), 9u) << *ptx;
   auto storing = parse(loopKernel("%ntid", std::string(kLoad) + "  store float %v, ptr %q, align 4\n"));
   auto plain = backend::emitPtx(*storing, options);
   ASSERT_TRUE(static_cast<bool>(plain)) << llvm::toString(plain.takeError());
