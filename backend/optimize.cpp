@@ -30,10 +30,10 @@
 #include <string>
 
 #include "backend/alias_versioning.h"
-#include "backend/reciprocal_division.h"
 #include "backend/hoist_loads.h"
 #include "backend/options.h"
 #include "backend/read_loop_unroll.h"
+#include "backend/reciprocal_division.h"
 #include "backend/target.h"
 #include "lowering/array_params.h"
 

@@ -67,10 +67,9 @@ llvm::Expected<std::string> codegenPtx(llvm::Module& module, llvm::TargetMachine
                                    machine.getTargetCPU().str().c_str());
   }
   // Orderings and sync scopes that LLVM 19's NVPTX back end would drop.
-  llvm::StringRef cpu = machine.getTargetCPU();
-  unsigned sm = 0;
-  if (cpu.starts_with("sm_")) cpu.drop_front(3).take_while([](char ch) { return ch >= '0' && ch <= '9'; }).getAsInteger(10, sm);
-  lowerOrderedAtomics(module, sm);
+  auto sm = smVersion(machine.getTargetCPU());
+  if (!sm) return sm.takeError();
+  lowerOrderedAtomics(module, *sm);
   // HoistLoadsPass put the loads where they should be issued: MachineSink
   // would move some back down (hoist_loads.h).
   llvm::LLVMContext& context = module.getContext();

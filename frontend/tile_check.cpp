@@ -45,30 +45,12 @@ std::optional<TileFn> tileFnByName(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<TileFn> tilePaddingByName(std::string_view name) {
-  for (size_t i = 0; i < std::size(kPaddingNames); ++i) {
-    if (name == kPaddingNames[i]) {
-      return static_cast<TileFn>(static_cast<size_t>(TileFn::PadUndetermined) + i);
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<TileFn> tileRoundingByName(std::string_view name) {
-  for (size_t i = 0; i < std::size(kRoundingNames); ++i) {
-    if (name == kRoundingNames[i]) {
-      return static_cast<TileFn>(static_cast<size_t>(TileFn::RoundRn) + i);
-    }
-  }
-  return std::nullopt;
-}
-
 std::optional<TileFn> tileMemberByName(TileFn ns, std::string_view name) {
   switch (ns) {
     case TileFn::PaddingMode:
-      return tilePaddingByName(name);
+      return memberOf(kPaddingNames, TileFn::PadUndetermined, name);
     case TileFn::RoundingMode:
-      return tileRoundingByName(name);
+      return memberOf(kRoundingNames, TileFn::RoundRn, name);
     case TileFn::MemoryOrder:
       return memberOf(kOrderNames, TileFn::OrderWeak, name);
     case TileFn::MemoryScope:

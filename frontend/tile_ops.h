@@ -60,10 +60,6 @@ inline bool isTileAtomic(TileFn fn) { return fn >= TileFn::AtomicAdd && fn <= Ti
 
 // The `cuda.tile.<name>` function or namespace, or nullopt.
 std::optional<TileFn> tileFnByName(std::string_view name);
-// The `ct.PaddingMode.<name>` member, or nullopt.
-std::optional<TileFn> tilePaddingByName(std::string_view name);
-// The `ct.RoundingMode.<name>` member, or nullopt.
-std::optional<TileFn> tileRoundingByName(std::string_view name);
 // The member `<name>` of the enum namespace `ns` (PaddingMode, RoundingMode,
 // MemoryOrder, MemoryScope), or nullopt.
 std::optional<TileFn> tileMemberByName(TileFn ns, std::string_view name);

@@ -264,7 +264,7 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
       llvm::LLVMContext context;
       lowering::LoweringOptions loweringOptions = request.lowering;
       loweringOptions.arch = request.codegen.arch;
-          lowering::LoweredModule lowered =
+      lowering::LoweredModule lowered =
           lowering::lowerToLlvm(*compilation.ast, typed, context, loweringOptions);
       llvm::raw_string_ostream stream(out.llvmIr);
       lowered.module->print(stream, nullptr);
