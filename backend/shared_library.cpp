@@ -1,5 +1,7 @@
 #include "backend/shared_library.h"
 
+#include "backend/no_cuda_driver.h"
+
 #include <sys/stat.h>
 
 #include <climits>
@@ -52,7 +54,13 @@ llvm::Expected<OpenedLibrary> openLibrary(std::string_view path, const std::stri
   std::string failures;
   for (const std::string& candidate : candidates) {
     if (void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)) {
-      return OpenedLibrary{handle, candidate};
+      OpenedLibrary opened{handle, candidate, {}};
+      if (!cudaDriverVisible()) {
+        if (llvm::Error error = hideCudaDriver(handle, what)) {
+          opened.driverNote = llvm::toString(std::move(error));
+        }
+      }
+      return opened;
     }
     const char* why = dlerror();
     failures += "\n  ";

@@ -24,9 +24,13 @@ std::string fileIdentity(const std::vector<std::string>& candidates, std::string
 struct OpenedLibrary {
   void* handle = nullptr;
   std::string path;
+  // Empty, or why the CUDA driver could not be hidden from the library
+  // (backend/no_cuda_driver.h); it is usable either way.
+  std::string driverNote;
 };
 
-// dlopens `path` when given, else `buildPath` and then the bare `soname`. RTLD_NODELETE:
+// dlopens `path` when given, else `buildPath` and then the bare `soname`, and
+// hides the CUDA driver from it (hideCudaDriver) unless cudaDriverVisible(). RTLD_NODELETE:
 // dlclose leaves the library mapped, since nvJitLink and NVRTC keep worker threads and
 // caches, reopening (tests do) is then cheap, and LeakSanitizer can name it. `what`
 // names the library in the error ("cannot load <what>: ...").
