@@ -6,7 +6,7 @@ each is timed as a whole process (start-up, reading files, parsing), median of
 --runs. CPython's in-process parse time (files already read) is reported too, as
 the lower bound of what `ast.parse` costs.
 
-    python3 bench/parse_speed.py --pykc build/tools/pykc [--python python3] [--runs 5]
+    python3 bench/parse_speed.py --pykc build/bin/pykc [--python python3] [--runs 5]
 """
 import argparse
 import json
@@ -68,7 +68,7 @@ def timed(cmd, runs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pykc", default="build/tools/pykc")
+    ap.add_argument("--pykc", default="build/bin/pykc")
     ap.add_argument("--python", default="python3")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--json", help="write the results here")

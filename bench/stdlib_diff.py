@@ -6,7 +6,7 @@ compares its output with that Python's `ast.dump(ast.parse(source_bytes))`.
 The bar: every file CPython accepts gives an identical dump, and pykc never
 crashes. Exit status 0 when the bar is met, 1 otherwise.
 
-    bench/stdlib_diff.py --pykc build/tools/pykc                   # python3's Lib
+    bench/stdlib_diff.py --pykc build/bin/pykc                   # python3's Lib
     bench/stdlib_diff.py --python /root/.pyenv/versions/3.12.1/bin/python3
     bench/stdlib_diff.py --sample 50                               # fast, deterministic
 

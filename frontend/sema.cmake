@@ -6,6 +6,7 @@ pykc_library(pykc_sema
   ${CMAKE_CURRENT_LIST_DIR}/resolve.cpp
   ${CMAKE_CURRENT_LIST_DIR}/check.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tile_check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/inspect_types.cpp
 )
 pykc_use_llvm(pykc_sema)
 target_link_libraries(pykc_sema PUBLIC pykc_frontend)

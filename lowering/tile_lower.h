@@ -34,7 +34,7 @@ struct TileKernelShape {
   uint32_t dynamicSharedBytes = 0;
   // Registers per thread ptxas is asked to fit (more CTAs per SM: a kernel
   // whose CTA holds one row keeps more bytes in flight), as `.minnctapersm`
-  // that the link drops where it would spill (tools/pipeline.cpp,
+  // that the link drops where it would spill (driver/pipeline.cpp,
   // docs/TILE.md "Register budget"); 0: none.
   uint32_t registerTarget = 0;
 };

@@ -5,6 +5,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/deps.sh"
 "$root/scripts/build.sh"
-"$root/build/tools/pykc" --version
-"$root/build/tools/pykc" parse "$root/examples/saxpy.py" --dump-ast | head -c 2000
+"$root/build/bin/pykc" --version
+"$root/build/bin/pykc" parse "$root/examples/saxpy.py" --dump-ast | head -c 2000
 echo

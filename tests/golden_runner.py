@@ -17,8 +17,8 @@ end of the file); STDOUT checks go at the end, in order. All output must
 match exactly, after masking the test's folder out of paths. A file named
 `fail_*` must exit with status 1 (source errors), any other with 0.
 
-    tests/golden_runner.py --pykc build/tools/pykc tests/parse          # run
-    tests/golden_runner.py --pykc build/tools/pykc tests/parse --update # rewrite CHECK lines
+    tests/golden_runner.py --pykc build/bin/pykc tests/parse          # run
+    tests/golden_runner.py --pykc build/bin/pykc tests/parse --update # rewrite CHECK lines
 
 Review the diff of --update like code. Files are handled as bytes, so
 tests may hold CRLF line ends, a BOM or invalid UTF-8.

@@ -14,7 +14,7 @@ Writes bench/cache/results-<date>.json and prints a markdown table of medians
 and ratios (docs/BENCHMARKS.md). Needs nginx, redis-server and hyperfine
 (scripts/deps.sh installs them).
 
-    bench/cache/remote_bench.py [--pykc build/tools/pykc] [--runs 20] [--only k01]
+    bench/cache/remote_bench.py [--pykc build/bin/pykc] [--runs 20] [--only k01]
 """
 import argparse
 import datetime

@@ -2,7 +2,7 @@
 # Two pykc builds on the multi-kernel files, interleaved with nvcc and NVRTC so that a
 # shared machine's load drifts over all of them alike (docs/BENCHMARKS.md, compile run 8):
 #
-#   BASE=/path/to/old/pykc NEW=build/tools/pykc bench/compile/interleaved.sh [ROUNDS] [RUNS]
+#   BASE=/path/to/old/pykc NEW=build/bin/pykc bench/compile/interleaved.sh [ROUNDS] [RUNS]
 #
 # Per round and file, one hyperfine call runs base, new with -j1, new with its default -j,
 # nvcc and NVRTC (RUNS runs each after one warm-up). Prints medians over all rounds, the

@@ -8,7 +8,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
-PYKC="${PYKC:-$root/build/tools/pykc}"
+PYKC="${PYKC:-$root/build/bin/pykc}"
 art="$root/.gpu/interop"
 rm -rf "$art"
 "$PYKC" compile bench/interop/call_kernels.py --arch sm_90 --no-cache -o "$art/ptx"

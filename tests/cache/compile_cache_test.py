@@ -4,7 +4,7 @@
 CPU only (nvJitLink links on the host). Each check prints one line; the
 script exits 1 at the first failure.
 
-    tests/cache/compile_cache_test.py --pykc build/tools/pykc
+    tests/cache/compile_cache_test.py --pykc build/bin/pykc
 """
 import argparse
 import concurrent.futures

@@ -6,7 +6,7 @@ a header it includes with quotes, -D, -I, --nvrtc-option and --lto, and not
 with host edits of the Python file. CPU only. Each check prints one line; the
 script exits 1 at the first failure.
 
-    tests/cache/interop_cache_test.py --pykc build/tools/pykc
+    tests/cache/interop_cache_test.py --pykc build/bin/pykc
 """
 import argparse
 import os

@@ -7,7 +7,7 @@ hits, loading neither nvJitLink nor NVRTC (LD_DEBUG=libs); other flags miss.
 CPU only. Each check prints one line; the script exits 1 at the first
 failure.
 
-    tests/cache/populate_flags_test.py --pykc build/tools/pykc
+    tests/cache/populate_flags_test.py --pykc build/bin/pykc
 """
 import argparse
 import json

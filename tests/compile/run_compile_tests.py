@@ -14,7 +14,7 @@ its comments:
     # MANIFEST: PYTHON-EXPR       true for `m`, the parsed manifest.json
     # FILES: NAME NAME ...        these files exist in the output folder
 
-    tests/compile/run_compile_tests.py --pykc build/tools/pykc [FILES...]
+    tests/compile/run_compile_tests.py --pykc build/bin/pykc [FILES...]
 """
 import argparse
 import glob

@@ -10,7 +10,7 @@ links a `.cu` file (NVRTC) and `pykc --version` must leave that file empty and
 produce the same cubin as before. With PYKC_CUDA_DRIVER=visible (the escape
 hatch) the fake must be called: the test can fail. CPU only.
 
-    tests/driver/no_cuda_driver_test.py --pykc build/tools/pykc
+    tests/driver/no_cuda_driver_test.py --pykc build/bin/pykc
 """
 import argparse
 import os

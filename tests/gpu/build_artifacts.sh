@@ -9,7 +9,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: build_artifacts.sh ROOT [ARCH] [PYKC]}
 arch=${2:-sm_90}
-pykc=${3:-$root/build/tools/pykc}
+pykc=${3:-$root/build/bin/pykc}
 mkdir -p "$out"
 for src in "$root"/tests/gpu/kernels/*.py; do
   name=$(basename "$src" .py)

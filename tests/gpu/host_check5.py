@@ -5,7 +5,7 @@ special values must match exactly (same NaNs, infinities and signed zeros), regu
 values within the tolerances of the GPU cases. The GPU cases remain the proof on
 libdevice; this catches logic errors in CI.
 
-    python3 tests/gpu/host_check5.py --pykc build/tools/pykc
+    python3 tests/gpu/host_check5.py --pykc build/bin/pykc
 """
 
 import argparse

@@ -7,7 +7,7 @@ results: records, vectors and xoroshiro128+ draws, uniforms, jumps and seeding e
 within the cases' tolerances. The GPU cases remain the proof; this catches logic errors
 in CI.
 
-    python3 tests/gpu/host_check6.py --pykc build/tools/pykc
+    python3 tests/gpu/host_check6.py --pykc build/bin/pykc
 """
 
 import argparse

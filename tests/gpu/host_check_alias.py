@@ -5,7 +5,7 @@ host_run.py and compares every scenario of cases/alias_cases.py with NumPy's seq
 semantics: overlapping views must take the original body. The same with
 --no-alias-versioning, and a check that the default module has both bodies.
 
-    python3 tests/gpu/host_check_alias.py --pykc build/tools/pykc
+    python3 tests/gpu/host_check_alias.py --pykc build/bin/pykc
 """
 
 import argparse

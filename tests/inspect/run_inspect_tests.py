@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """`pykc inspect` checks that golden files cannot express (docs/INSPECT.md).
 
-    run_inspect_tests.py --pykc build/tools/pykc             # -o, errors, cache keys
-    run_inspect_tests.py --pykc build/tools/pykc --lineinfo  # --lineinfo cubins in nvdisasm
-    run_inspect_tests.py --pykc build/tools/pykc --sass      # tests/inspect/sass goldens
+    run_inspect_tests.py --pykc build/bin/pykc             # -o, errors, cache keys
+    run_inspect_tests.py --pykc build/bin/pykc --lineinfo  # --lineinfo cubins in nvdisasm
+    run_inspect_tests.py --pykc build/bin/pykc --sass      # tests/inspect/sass goldens
 
 --lineinfo and --sass exit 77 (CTest's skip) when nvdisasm is not found.
 """

@@ -859,7 +859,7 @@ def check_attention_wgmma_layout(sim, sym, blocks):
     """ATTENTION_WGMMA_ARGS against float64 NumPy."""
     sys.path.insert(0, os.path.join(ROOT, "tests/gpu/cases"))
     sys.path.insert(0, os.path.join(ROOT, "tests/gpu"))
-    sys.path.insert(0, os.path.join(ROOT, "tools/python"))
+    sys.path.insert(0, os.path.join(ROOT, "python"))
     from tile_attention_cases import reference
     rng = np.random.default_rng(20261204)
     heads, d, q_len, k_len, pos = 2, 64, 100, 150, 40
@@ -885,7 +885,7 @@ def check_attention_mma(sim, sym, blocks):
     """ATTENTION_MMA_ARGS against float64 NumPy."""
     sys.path.insert(0, os.path.join(ROOT, "tests/gpu/cases"))
     sys.path.insert(0, os.path.join(ROOT, "tests/gpu"))
-    sys.path.insert(0, os.path.join(ROOT, "tools/python"))
+    sys.path.insert(0, os.path.join(ROOT, "python"))
     from tile_attention_cases import reference
     rng = np.random.default_rng(20261203)
     failures = []
@@ -940,7 +940,7 @@ def check_attention(sim, sym, blocks):
     """tests/gpu/kernels/tile_attention_kernels.py (ATTENTION_ARGS) against float64 NumPy."""
     sys.path.insert(0, os.path.join(ROOT, "tests/gpu/cases"))
     sys.path.insert(0, os.path.join(ROOT, "tests/gpu"))
-    sys.path.insert(0, os.path.join(ROOT, "tools/python"))
+    sys.path.insert(0, os.path.join(ROOT, "python"))
     from tile_attention_cases import reference
     rng = np.random.default_rng(20261202)
     failures = []

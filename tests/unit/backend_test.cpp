@@ -555,7 +555,7 @@ TEST(Resources, TheoreticalOccupancy) {
   EXPECT_FALSE(errorText(backend::computeOccupancy("sm_90", limited, 512)).empty());
 }
 
-// One part of a partitioned file (tools/pipeline.h): a kernel `name` calling
+// One part of a partitioned file (driver/pipeline.h): a kernel `name` calling
 // an internal, never inlined helper that reads an internal global table, and
 // printf's `vprintf` (declared by every part).
 std::unique_ptr<llvm::Module> partModule(llvm::LLVMContext& context, const std::string& name) {

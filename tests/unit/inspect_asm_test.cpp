@@ -1,7 +1,7 @@
-// tools/inspect_asm.h: PTX and SASS interleaved with Python lines, fed
+// cli/inspect_asm.h: PTX and SASS interleaved with Python lines, fed
 // hand-written PTX and nvdisasm output (no LLVM codegen, no nvdisasm needed),
 // and the nvdisasm search's failure message.
-#include "tools/inspect_asm.h"
+#include "cli/inspect_asm.h"
 
 #include <gtest/gtest.h>
 
@@ -36,7 +36,7 @@ TEST(InspectAsm, PtxGetsAPythonLineBeforeEachNewLoc) {
       "\t.loc\t1 5 5\n"
       "\tst.global.u32 [%rd1], %r2;\n"
       "\t.file\t1 \"k.py\"\n";
-  EXPECT_EQ(tools::interleavePtx(ptx, file),
+  EXPECT_EQ(cli::interleavePtx(ptx, file),
             "\t// k.py:3  def k(x):\n"
             "\t.loc\t1 3 0\n"
             "\tld.param.u64 %rd1, [p];\n"
@@ -54,7 +54,7 @@ TEST(InspectAsm, PtxGetsAPythonLineBeforeEachNewLoc) {
 
 TEST(InspectAsm, PtxOfAnotherFileShowsOnlyThePosition) {
   frontend::SourceFile file = kernelFile();
-  EXPECT_EQ(tools::interleavePtx("\t.loc\t2 7 1\n\t.file\t2 \"other.py\"\n", file),
+  EXPECT_EQ(cli::interleavePtx("\t.loc\t2 7 1\n\t.file\t2 \"other.py\"\n", file),
             "\t// other.py:7\n\t.loc\t2 7 1\n\t.file\t2 \"other.py\"\n");
 }
 
@@ -65,7 +65,7 @@ TEST(InspectAsm, SassLineCommentsBecomePythonLines) {
       "        /*0010*/                   S2R R2, SR_TID.X ;\n"
       "\t//## File \"k.py\", line 5 inlined at \"k.py\", line 3\n"
       "        /*0020*/                   STG.E desc[UR4][R4.64], R3 ;\n";
-  EXPECT_EQ(tools::interleaveSass(sass, file),
+  EXPECT_EQ(cli::interleaveSass(sass, file),
             "\t// k.py:4  i = cuda.grid(1)\n"
             "        /*0010*/                   S2R R2, SR_TID.X ;\n"
             "\t// k.py:5  x[i] = 2  (inlined at line 3)\n"
@@ -74,7 +74,7 @@ TEST(InspectAsm, SassLineCommentsBecomePythonLines) {
 
 TEST(InspectAsm, BadNvdisasmOverrideSaysWhatIsWrong) {
   ::setenv("PYKC_NVDISASM", "/nonexistent/nvdisasm", 1);
-  llvm::Expected<std::string> found = tools::findNvdisasm();
+  llvm::Expected<std::string> found = cli::findNvdisasm();
   ::unsetenv("PYKC_NVDISASM");
   ASSERT_FALSE(static_cast<bool>(found));
   std::string message = llvm::toString(found.takeError());

@@ -1,6 +1,6 @@
-// tools/thread_budget.h: the one `-j` budget shared by populate's workers and
+// driver/thread_budget.h: the one `-j` budget shared by populate's workers and
 // each compile's kernel partitions.
-#include "tools/thread_budget.h"
+#include "driver/thread_budget.h"
 
 #include <gtest/gtest.h>
 
@@ -14,27 +14,27 @@
 namespace {
 
 TEST(ThreadBudget, LendsNoMoreThanItHasAndTakesThemBack) {
-  tools::ThreadBudget budget(3);
+  driver::ThreadBudget budget(3);
   EXPECT_EQ(budget.acquire(5), 2u);
   EXPECT_EQ(budget.acquire(1), 0u);
   budget.release(1);
   EXPECT_EQ(budget.acquire(4), 1u);
   budget.release(2);
   EXPECT_EQ(budget.acquire(2), 2u);
-  tools::ThreadBudget one(1);
+  driver::ThreadBudget one(1);
   EXPECT_EQ(one.acquire(8), 0u);
 }
 
 TEST(ThreadBudget, ParallelForRunsEveryTaskOnceWithinTheBudget) {
   for (unsigned threads : {1u, 2u, 4u}) {
     SCOPED_TRACE(threads);
-    tools::ThreadBudget budget(threads);
+    driver::ThreadBudget budget(threads);
     std::vector<std::atomic<int>> runs(40);
     std::atomic<int> running{0};
     std::atomic<int> peak{0};
     std::mutex idsMutex;
     std::set<std::thread::id> ids;
-    tools::parallelFor(runs.size(), &budget, [&](size_t i) {
+    driver::parallelFor(runs.size(), &budget, [&](size_t i) {
       int now = ++running;
       int seen = peak.load();
       while (now > seen && !peak.compare_exchange_weak(seen, now)) {
@@ -57,7 +57,7 @@ TEST(ThreadBudget, ParallelForRunsEveryTaskOnceWithinTheBudget) {
 
 TEST(ThreadBudget, ParallelForWithoutABudgetStaysOnTheCallingThread) {
   std::set<std::thread::id> ids;
-  tools::parallelFor(5, nullptr, [&](size_t) { ids.insert(std::this_thread::get_id()); });
+  driver::parallelFor(5, nullptr, [&](size_t) { ids.insert(std::this_thread::get_id()); });
   EXPECT_EQ(ids, std::set<std::thread::id>{std::this_thread::get_id()});
 }
 

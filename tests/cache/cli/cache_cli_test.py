@@ -8,8 +8,8 @@ cache comes from importing sample.pykc-cache (written by the GoogleTest
 CacheArchive.CliFixtureIsStable). The cache folder's name holds a space and
 non-ASCII letters on purpose.
 
-    tests/cache/cli/cache_cli_test.py --pykc build/tools/pykc           # check
-    tests/cache/cli/cache_cli_test.py --pykc build/tools/pykc --update  # rewrite
+    tests/cache/cli/cache_cli_test.py --pykc build/bin/pykc           # check
+    tests/cache/cli/cache_cli_test.py --pykc build/bin/pykc --update  # rewrite
 
 Review the diff of --update like code.
 """

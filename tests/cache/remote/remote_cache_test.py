@@ -13,7 +13,7 @@ servers in this file; the backends under test are the real ones.
 Exits 77 (CTest: skipped) only when nginx or redis-server is missing;
 scripts/deps.sh installs both.
 
-    tests/cache/remote/remote_cache_test.py --pykc build/tools/pykc
+    tests/cache/remote/remote_cache_test.py --pykc build/bin/pykc
 """
 import argparse
 import json

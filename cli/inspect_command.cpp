@@ -1,0 +1,503 @@
+// `pykc inspect`: show any stage of a kernel's compilation, mapped back to
+// Python lines (docs/INSPECT.md).
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/nvjitlink.h"
+#include "backend/nvrtc.h"
+#include "backend/target.h"
+#include "frontend/ast_dump.h"
+#include "frontend/lex.h"
+#include "driver/cache_key.h"
+#include "driver/codegen_flags.h"
+#include "cli/codegen_options.h"
+#include "cli/command.h"
+#include "cli/populate.h"
+#include "cli/inspect_asm.h"
+#include "cli/inspect_resources.h"
+#include "frontend/inspect_types.h"
+#include "cli/invocation.h"
+#include "driver/link_inputs.h"
+#include "driver/pipeline.h"
+
+namespace cli {
+
+using namespace driver;
+namespace {
+
+// Every form, in the order they are printed and written.
+constexpr const char* kForms[] = {"tokens", "ast",  "types",     "llvm",     "llvm-opt",
+                                  "ptx",    "sass", "resources", "cache-key"};
+
+struct InspectOptions {
+  std::string target;
+  std::vector<std::string> emit;
+  std::vector<std::string> sigs;
+  std::vector<std::string> consts;
+  std::vector<std::string> warnings;
+  std::string arch = "sm_90";
+  std::string outputDir;
+  bool json = false;
+  std::vector<unsigned> blocks{128, 256, 512, 1024};
+  // -D, -O, --lineinfo, --use-fast-math, --maxrregcount and the linking flags,
+  // exactly as `pykc compile` has them (driver/codegen_flags.h).
+  CodegenFlags codegen;
+};
+
+// One selected kernel: its name and its instances (one per signature).
+struct SelectedKernel {
+  std::string name;
+  std::vector<uint32_t> instances;
+};
+
+// The tokens dump restricted to lines [first, last] (lines start `L,C-`).
+std::string tokensOfLines(const std::string& dump, uint32_t first, uint32_t last) {
+  std::string out;
+  size_t start = 0;
+  while (start < dump.size()) {
+    size_t end = dump.find('\n', start);
+    if (end == std::string::npos) end = dump.size();
+    std::string_view line(dump.data() + start, end - start);
+    uint32_t number = 0;
+    for (char ch : line) {
+      if (ch < '0' || ch > '9') break;
+      number = number * 10 + static_cast<uint32_t>(ch - '0');
+    }
+    if (number >= first && number <= last) {
+      out.append(line);
+      out += "\n";
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+class InspectCommand final : public Command {
+public:
+  explicit InspectCommand(CLI::App& app) {
+    CLI::App* sub = app.add_subcommand(
+        "inspect",
+        "Show a stage of a kernel's compilation, mapped back to Python lines.\n"
+        "\n"
+        "Forms (--emit, comma separated, several at once):\n"
+        "  tokens     the token stream (as `python -m tokenize`)\n"
+        "  ast        the syntax tree (as `ast.dump`)\n"
+        "  types      the source with every variable's inferred type; float64\n"
+        "             arithmetic in a float32 kernel is marked\n"
+        "  llvm       LLVM IR as lowered; llvm-opt: after optimisation\n"
+        "  ptx        PTX with the Python line above the code it became\n"
+        "  sass       SASS (needs nvdisasm: pip install nvidia-cuda-nvdisasm)\n"
+        "             with the Python lines, from the cubin's line table\n"
+        "  resources  registers, spills, stack, shared/constant memory, max\n"
+        "             block size and theoretical occupancy per kernel x signature\n"
+        "  cache-key  the fields of each kernel's cache key, and the key\n"
+        "\n"
+        "FILE::KERNEL picks one kernel (all its signatures). One form goes to\n"
+        "stdout; with -o DIR each form goes to DIR/<stem>.<form file>.\n"
+        "--json (types, resources, cache-key) prints JSON for tools.\n"
+        "\n"
+        "Examples:\n"
+        "  pykc inspect kernels.py::saxpy --emit types\n"
+        "  pykc inspect kernels.py::saxpy --emit sass\n"
+        "  pykc inspect kernels.py --emit resources --arch sm_80 --block 192\n"
+        "  pykc inspect kernels.py --emit ptx,sass,resources -o inspect-out/");
+    sub->add_option("TARGET", opts_.target, "FILE or FILE::KERNEL")->required();
+    sub->add_option("--emit", opts_.emit,
+                    "tokens, ast, types, llvm, llvm-opt, ptx, sass, resources, cache-key")
+        ->delimiter(',')
+        ->required();
+    sub->add_option("--sig", opts_.sigs,
+                    "Signature for an untyped kernel: 'name(float32[::1], int64)'");
+    sub->add_option("--const", opts_.consts,
+                    "A tile kernel's Constant parameter: NAME=VALUE (repeat for more specialisations)");
+    sub->add_option("--arch", opts_.arch, "GPU architecture (sm_75 ... sm_90a)")
+        ->capture_default_str();
+    sub->add_option("-o,--output", opts_.outputDir, "Write each form to a file in this folder");
+    sub->add_flag("--json", opts_.json, "JSON for tools (types, resources, cache-key)");
+    sub->add_option("--block", opts_.blocks,
+                    "Block sizes for the occupancy in resources (default 128,256,512,1024)")
+        ->delimiter(',');
+    sub->add_option("-W", opts_.warnings,
+                    "Warnings: -Wno-float64 turns off the float64-arithmetic warning");
+    addCodegenFlags(*sub, opts_.codegen);
+  }
+
+  int run(Invocation& inv) override;
+
+private:
+  // Prints `pykc: error: message`; returns `code`.
+  int error(Invocation& inv, int code, const std::string& message) {
+    std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
+    return code;
+  }
+
+  InspectOptions opts_;
+};
+
+int InspectCommand::run(Invocation& inv) {
+  frontend::RenderOptions render;
+  render.showKinds = inv.diagKinds;
+  render.color = inv.color;
+
+  // --- the command line ---
+  std::vector<std::string> forms;
+  for (const std::string& e : opts_.emit) {
+    if (std::find(std::begin(kForms), std::end(kForms), e) == std::end(kForms)) {
+      return error(inv, kExitUsage,
+                   "--emit " + e +
+                       ": expected tokens, ast, types, llvm, llvm-opt, ptx, sass, resources "
+                       "or cache-key");
+    }
+  }
+  for (const char* f : kForms) {
+    if (std::find(opts_.emit.begin(), opts_.emit.end(), f) != opts_.emit.end()) forms.push_back(f);
+  }
+  auto wants = [&](std::string_view f) {
+    return std::find(forms.begin(), forms.end(), f) != forms.end();
+  };
+  if (auto sm = backend::smVersion(opts_.arch); !sm) {
+    return error(inv, kExitUsage, "--arch " + opts_.arch + ": " + llvm::toString(sm.takeError()));
+  }
+  if (auto problem = checkCodegenFlags(opts_.codegen)) return error(inv, kExitUsage, *problem);
+  for (unsigned b : opts_.blocks) {
+    if (b == 0 || b > 1024) {
+      return error(inv, kExitUsage, "--block " + std::to_string(b) + ": expected 1 to 1024 threads");
+    }
+  }
+  FrontendOptions frontendOptions;
+  frontendOptions.sigs = opts_.sigs;
+  frontendOptions.defines = opts_.codegen.defines;
+  frontendOptions.consts = opts_.consts;
+  if (llvm::Error e = applyWarningFlags(opts_.warnings, frontendOptions)) {
+    return error(inv, kExitUsage, llvm::toString(std::move(e)));
+  }
+  std::string path = opts_.target;
+  std::string kernelName;
+  if (size_t sep = path.rfind("::"); sep != std::string::npos) {
+    kernelName = path.substr(sep + 2);
+    path = path.substr(0, sep);
+    if (kernelName.empty()) return error(inv, kExitUsage, "`" + opts_.target + "`: no kernel name after `::`");
+  }
+  // nvdisasm before any work: without it, say how to get it.
+  std::string nvdisasm;
+  if (wants("sass")) {
+    auto found = findNvdisasm();
+    if (!found) return error(inv, kExitEnvironment, llvm::toString(found.takeError()));
+    nvdisasm = *found;
+  }
+
+  // --- the front end ---
+  frontend::DiagnosticSink diags;
+  Compilation compilation;
+  if (llvm::Error e = runFrontend(path, frontendOptions, compilation, diags)) {
+    diags.render(inv.err, render);
+    return error(inv, kExitEnvironment, llvm::toString(std::move(e)));
+  }
+  diags.render(inv.err, render);
+  bool frontendOnly = std::all_of(forms.begin(), forms.end(), [](const std::string& f) {
+    return f == "tokens" || f == "ast";
+  });
+  bool failed = diags.hasErrors() || !compilation.typed;
+  if (failed && (!frontendOnly || !compilation.ast)) return kExitSourceErrors;
+
+  // --- the kernels ---
+  std::vector<SelectedKernel> kernels;
+  if (compilation.typed) {
+    const frontend::TypedModule& typed = *compilation.typed;
+    for (uint32_t k = 0; k < typed.kernelCount; ++k) {
+      const std::string& name = typed.module.functions[typed.instances[k].function].name;
+      if (!kernelName.empty() && name != kernelName) continue;
+      auto it = std::find_if(kernels.begin(), kernels.end(),
+                             [&](const SelectedKernel& s) { return s.name == name; });
+      if (it == kernels.end()) {
+        kernels.push_back({name, {}});
+        it = kernels.end() - 1;
+      }
+      it->instances.push_back(k);
+    }
+    if (!kernelName.empty() && kernels.empty()) {
+      std::string names;
+      std::vector<std::string> seen;
+      for (uint32_t k = 0; k < typed.kernelCount; ++k) {
+        const std::string& name = typed.module.functions[typed.instances[k].function].name;
+        if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+        seen.push_back(name);
+        names += (names.empty() ? "" : ", ") + name;
+      }
+      bool isDevice = false;
+      for (const frontend::JitFunction& fn : typed.module.functions) {
+        isDevice = isDevice || (fn.name == kernelName && fn.device);
+      }
+      std::string message = "`" + kernelName + "` is " +
+                            (isDevice ? "a device function, not a kernel" : "not a kernel") +
+                            " of `" + path + "`; its kernels: " + (names.empty() ? "none" : names);
+      return error(inv, kExitUsage, message);
+    }
+  }
+  // The lines of a kernel (decorators included), for restricting tokens.
+  auto linesOfKernel = [&](const SelectedKernel& k) {
+    const frontend::TypedModule& typed = *compilation.typed;
+    const frontend::JitFunction& fn = typed.module.functions[typed.instances[k.instances[0]].function];
+    const frontend::Stmt& stmt = compilation.ast->stmt(fn.stmt);
+    uint32_t first = stmt.range.lineno;
+    if (const auto* def = stmt.dyn<frontend::ast::FunctionDef>()) {
+      for (frontend::ExprId d : compilation.ast->list(def->decoratorList)) {
+        first = std::min(first, compilation.ast->expr(d).range.lineno);
+      }
+    }
+    return std::make_pair(first, stmt.range.endLineno);
+  };
+
+  std::map<std::string, std::string> output;
+  // A tree or token stream cut short by an error is not shown.
+  if (wants("tokens") && compilation.tokens && !compilation.tokens->hasErrors()) {
+    std::string dump = frontend::dumpTokens(*compilation.tokens);
+    if (!kernelName.empty() && !kernels.empty()) {
+      auto [first, last] = linesOfKernel(kernels[0]);
+      dump = tokensOfLines(dump, first, last);
+    }
+    output["tokens"] = dump;
+  }
+  if (wants("ast") && compilation.ast && !compilation.ast->hasErrors()) {
+    frontend::DumpOptions dumpOptions;
+    dumpOptions.pythonVersion = 312;
+    output["ast"] = frontend::dumpAst(*compilation.ast, dumpOptions) + "\n";
+  }
+  if (failed) {
+    // Only the front-end forms were asked for; show them, then fail.
+    for (const std::string& f : forms) {
+      if (output.count(f)) std::fputs(output[f].c_str(), inv.out);
+    }
+    return kExitSourceErrors;
+  }
+  const frontend::TypedModule& typed = *compilation.typed;
+  if (wants("types")) {
+    std::vector<uint32_t> instances;
+    for (const SelectedKernel& k : kernels) {
+      for (uint32_t i : k.instances) {
+        for (uint32_t r : reachableInstances(typed, i)) {
+          if (std::find(instances.begin(), instances.end(), r) == instances.end()) {
+            instances.push_back(r);
+          }
+        }
+      }
+    }
+    output["types"] = opts_.json ? annotateTypesJson(*compilation.ast, typed, instances)
+                                 : annotateTypes(*compilation.ast, typed, instances);
+  }
+
+  // --- code generation, one kernel at a time ---
+  bool wantLlvm = wants("llvm"), wantLlvmOpt = wants("llvm-opt"), wantPtx = wants("ptx");
+  bool wantSass = wants("sass"), wantResources = wants("resources");
+  bool wantKey = wants("cache-key");
+  bool needCompile = wantLlvm || wantLlvmOpt || wantPtx || wantSass || wantResources;
+  bool needCubin = wantSass || wantResources;
+  std::optional<backend::NvJitLink> nvJitLink;
+  std::string nvJitLinkVersion;
+  if (needCubin || wantKey) {
+    auto loaded = backend::NvJitLink::load();
+    if (!loaded) return error(inv, kExitEnvironment, llvm::toString(loaded.takeError()));
+    nvJitLink.emplace(std::move(*loaded));
+    auto version = backend::nvJitLinkVersion(*nvJitLink);
+    if (!version) return error(inv, kExitEnvironment, llvm::toString(version.takeError()));
+    nvJitLinkVersion = std::to_string(version->first) + "." + std::to_string(version->second);
+  }
+  backend::CodegenOptions codegen = codegenOptions(opts_.codegen);
+  codegen.arch = opts_.arch;
+
+  bool several = kernels.size() > 1;
+  auto kernelHeader = [&](const char* comment, const SelectedKernel& k) {
+    return several ? std::string(comment) + " ==== kernel " + k.name + " ====\n" : std::string();
+  };
+  std::vector<ResourceEntry> resources;
+  // Linked files: only a cubin needs them (SASS, resources).
+  std::vector<PreparedInput> prepared;
+  if (needCubin) {
+    LinkSettings linkSettings = cli::linkSettings(opts_.codegen);
+    frontend::DiagnosticSink linkDiags;
+    std::vector<LinkFile> linkFiles = collectLinkFiles(compilation, linkSettings, linkDiags);
+    if (linkDiags.hasErrors()) {
+      frontend::RenderOptions render;
+      render.showKinds = inv.diagKinds;
+      render.color = inv.color;
+      linkDiags.render(inv.err, render);
+      return kExitSourceErrors;
+    }
+    std::optional<backend::Nvrtc> nvrtc;
+    if (needsNvrtc(linkFiles)) {
+      auto loaded = backend::Nvrtc::load();
+      if (!loaded) return error(inv, kExitEnvironment, llvm::toString(loaded.takeError()));
+      nvrtc.emplace(std::move(*loaded));
+    }
+    auto inputs = prepareLinkInputs(compilation, linkFiles, linkSettings, codegen,
+                                    nvrtc ? &*nvrtc : nullptr);
+    if (!inputs) {
+      int status = kExitEnvironment;
+      llvm::Error rest = llvm::handleErrors(inputs.takeError(), [&](const LinkSourceError& e) {
+        frontend::RenderOptions render;
+        render.showKinds = inv.diagKinds;
+        for (const frontend::Diagnostic& d : e.diagnostics()) {
+          std::string text = frontend::renderDiagnostic(d, render);
+          std::fwrite(text.data(), 1, text.size(), inv.err);
+        }
+        status = kExitSourceErrors;
+      });
+      rest = llvm::handleErrors(std::move(rest), [&](const backend::NvrtcOptionError& e) {
+        std::fprintf(inv.err, "pykc: error: %s\n", e.text().c_str());
+        status = kExitUsage;
+      });
+      if (rest) return error(inv, kExitEnvironment, llvm::toString(std::move(rest)));
+      return status;
+    }
+    prepared = std::move(*inputs);
+  }
+  if (needCompile) {
+    backend::initializeNvptxTarget();
+    frontend::TypedModule original = std::move(*compilation.typed);
+    for (const SelectedKernel& k : kernels) {
+      compilation.typed.emplace(selectInstances(original, k.instances));
+      ArchRequest request;
+      request.codegen = codegen;
+      // The interleaved views need line tables.
+      request.codegen.lineInfo = codegen.lineInfo || wantPtx || wantSass;
+      request.lowering.lineInfo = request.codegen.lineInfo;
+      request.wantLlvm = wantLlvm;
+      request.wantLlvmOptimized = wantLlvmOpt;
+      request.wantCubin = needCubin;
+      for (const PreparedInput& input : prepared) {
+        request.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
+      }
+      std::vector<lowering::KernelInfo> infos;
+      if (inv.log) inv.log->info("inspecting {} for {}", k.name, opts_.arch);
+      auto artifacts =
+          compileForArch(compilation, request, nvJitLink ? &*nvJitLink : nullptr, infos);
+      if (!artifacts) {
+        compilation.typed.emplace(std::move(original));
+        return error(inv, kExitEnvironment, llvm::toString(artifacts.takeError()));
+      }
+      if (wantLlvm) output["llvm"] += kernelHeader(";", k) + artifacts->llvmIr;
+      if (wantLlvmOpt) output["llvm-opt"] += kernelHeader(";", k) + artifacts->llvmOptimizedIr;
+      if (wantPtx) {
+        output["ptx"] += kernelHeader("//", k) + interleavePtx(artifacts->ptx, *compilation.source);
+      }
+      if (wantSass) {
+        auto sass = disassembleCubin(artifacts->cubin, nvdisasm);
+        if (!sass) {
+          compilation.typed.emplace(std::move(original));
+          return error(inv, kExitEnvironment, llvm::toString(sass.takeError()));
+        }
+        output["sass"] += kernelHeader("//", k) + interleaveSass(*sass, *compilation.source);
+      }
+      if (wantResources) {
+        for (uint32_t i : k.instances) {
+          const frontend::FunctionInstance& inst = original.instances[i];
+          ResourceEntry entry{k.name, inst.signature, inst.symbol, opts_.arch, {}};
+          auto it = artifacts->resources.find(inst.symbol);
+          if (it != artifacts->resources.end()) entry.resources = it->second;
+          for (const lowering::KernelInfo& info : infos) {
+            if (info.symbol != inst.symbol) continue;
+            entry.tileBlock = info.tileThreads;
+            entry.dynamicSharedBytes = info.tileSharedBytes;
+          }
+          resources.push_back(std::move(entry));
+        }
+      }
+    }
+    compilation.typed.emplace(std::move(original));
+  }
+  if (wantResources) {
+    output["resources"] = opts_.json ? formatResourcesJson(resources, opts_.blocks)
+                                     : formatResources(resources, opts_.blocks);
+  }
+  if (wantKey) {
+    CacheKeyOptions keyOptions;
+    keyOptions.codegen = codegen;
+    keyOptions.defines = opts_.codegen.defines;
+    keyOptions.nvJitLinkVersion = backend::nvJitLinkIdentity();
+    keyOptions.libdevice = libdeviceKeyValue(codegen);
+    std::string text;
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const SelectedKernel& k : kernels) {
+      for (uint32_t i : k.instances) {
+        const frontend::FunctionInstance& inst = compilation.typed->instances[i];
+        cache::KeyBuilder key = cacheKeyBuilder(compilation, i, keyOptions);
+        if (!text.empty()) text += "\n";
+        text += "# " + k.name + " " + inst.signature + " on " + opts_.arch + "\n";
+        text += cache::formatKeyFields(key);
+        nlohmann::ordered_json entry;
+        entry["name"] = k.name;
+        entry["signature"] = inst.signature;
+        entry["symbol"] = inst.symbol;
+        entry["arch"] = opts_.arch;
+        entry["key"] = key.key().hex();
+        nlohmann::ordered_json fields = nlohmann::ordered_json::array();
+        for (const cache::KeyField& f : key.fields()) {
+          fields.push_back({{"tag", f.tag},
+                            {"summary", f.summary},
+                            {"size", f.size},
+                            {"blake3", f.valueDigest.hex()}});
+        }
+        entry["fields"] = fields;
+        list.push_back(entry);
+      }
+    }
+    output["cache-key"] = opts_.json ? nlohmann::ordered_json{{"kernels", list}}.dump(2) + "\n" : text;
+  }
+
+  // --- the output ---
+  if (!opts_.outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(opts_.outputDir)) {
+      return error(inv, kExitEnvironment,
+                   "cannot create `" + opts_.outputDir + "`: " + ec.message());
+    }
+    llvm::SmallString<256> stem(llvm::sys::path::filename(path));
+    if (llvm::sys::path::extension(stem) == ".py") llvm::sys::path::replace_extension(stem, "");
+    if (!kernelName.empty()) stem += "." + kernelName;
+    std::string ext = opts_.json ? ".json" : ".txt";
+    std::map<std::string, std::string> names{
+        {"tokens", ".tokens.txt"},
+        {"ast", ".ast.txt"},
+        {"types", ".types" + ext},
+        {"llvm", "." + opts_.arch + ".ll"},
+        {"llvm-opt", "." + opts_.arch + ".opt.ll"},
+        {"ptx", "." + opts_.arch + ".ptx"},
+        {"sass", "." + opts_.arch + ".sass"},
+        {"resources", "." + opts_.arch + ".resources" + ext},
+        {"cache-key", "." + opts_.arch + ".cache-key" + ext}};
+    for (const std::string& f : forms) {
+      llvm::SmallString<256> file(opts_.outputDir);
+      llvm::sys::path::append(file, std::string(stem) + names[f]);
+      if (llvm::Error e = writeFileAtomically(std::string(file), output[f])) {
+        return error(inv, kExitEnvironment, llvm::toString(std::move(e)));
+      }
+      if (inv.log) inv.log->info("wrote {}", std::string(file));
+    }
+    return kExitOk;
+  }
+  for (const std::string& f : forms) {
+    if (forms.size() > 1) std::fprintf(inv.out, "==> %s <==\n", f.c_str());
+    std::fwrite(output[f].data(), 1, output[f].size(), inv.out);
+    if (forms.size() > 1 && &f != &forms.back()) std::fputs("\n", inv.out);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+std::unique_ptr<Command> addInspectCommand(CLI::App& app) {
+  return std::make_unique<InspectCommand>(app);
+}
+
+}  // namespace cli

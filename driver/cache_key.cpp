@@ -1,0 +1,173 @@
+#include "driver/cache_key.h"
+
+#include <llvm/Config/llvm-config.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <elf.h>
+#include <link.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <string_view>
+
+#include "frontend/ast.h"
+#include "frontend/source.h"
+#include "frontend/tokens.h"
+#include "frontend/typed_module.h"
+#include "frontend/inspect_types.h"
+#include "driver/pipeline.h"
+
+#ifndef PYKC_LIBDEVICE_PATH
+#error "PYKC_LIBDEVICE_PATH must be defined by driver/CMakeLists.txt"
+#endif
+
+namespace driver {
+namespace {
+
+// The tokens of lines [first, last] as one string: texts separated by a
+// space, a line per logical line, indentation as markers. Comments, blank
+// lines, line continuations and spacing leave no trace.
+std::string normalisedTokens(const frontend::TokenBuffer& tokens, uint32_t first, uint32_t last) {
+  std::string out;
+  for (const frontend::Token& t : tokens.tokens()) {
+    if (t.line < first || t.line > last) continue;
+    switch (t.kind) {
+      case frontend::TokenKind::EndOfFile:
+        break;
+      case frontend::TokenKind::Newline:
+        out += "\n";
+        break;
+      case frontend::TokenKind::Indent:
+        out += "<indent> ";
+        break;
+      case frontend::TokenKind::Dedent:
+        out += "<dedent> ";
+        break;
+      default:
+        out += tokens.text(t);
+        out += " ";
+        break;
+    }
+  }
+  return out;
+}
+
+// Module-level imports and assignments: what name resolution reads besides
+// the functions (module constants, aliases of numba and its types).
+std::string moduleScope(const frontend::Ast& ast, const frontend::TokenBuffer& tokens) {
+  std::string out;
+  for (frontend::StmtId id : ast.module()) {
+    const frontend::Stmt& stmt = ast.stmt(id);
+    if (stmt.is<frontend::ast::Import>() || stmt.is<frontend::ast::ImportFrom>() ||
+        stmt.is<frontend::ast::Assign>() || stmt.is<frontend::ast::AnnAssign>() ||
+        stmt.is<frontend::ast::AugAssign>()) {
+      out += normalisedTokens(tokens, stmt.range.lineno, stmt.range.endLineno);
+    }
+  }
+  return out;
+}
+
+std::string functionSource(const Compilation& compilation, const frontend::JitFunction& fn) {
+  const frontend::Ast& ast = *compilation.ast;
+  const frontend::Stmt& stmt = ast.stmt(fn.stmt);
+  uint32_t first = stmt.range.lineno;
+  if (const auto* def = stmt.dyn<frontend::ast::FunctionDef>()) {
+    for (frontend::ExprId d : ast.list(def->decoratorList)) {
+      first = std::min(first, ast.expr(d).range.lineno);
+    }
+  }
+  return normalisedTokens(*compilation.tokens, first, stmt.range.endLineno);
+}
+
+int findBuildId(dl_phdr_info* info, size_t, void* data) {
+  auto* out = static_cast<std::string*>(data);
+  // The first object is the executable itself.
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE) continue;
+    const char* p = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
+    const char* end = p + ph.p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      ElfW(Nhdr) note;
+      std::memcpy(&note, p, sizeof note);
+      const char* name = p + sizeof note;
+      const char* desc = name + ((note.n_namesz + 3) & ~3u);
+      if (desc + note.n_descsz > end) break;
+      if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+        static constexpr char kHex[] = "0123456789abcdef";
+        for (unsigned b = 0; b < note.n_descsz; ++b) {
+          auto byte = static_cast<unsigned char>(desc[b]);
+          out->push_back(kHex[byte >> 4]);
+          out->push_back(kHex[byte & 15]);
+        }
+        return 1;
+      }
+      p = desc + ((note.n_descsz + 3) & ~3u);
+    }
+  }
+  return 1;
+}
+
+}  // namespace
+
+std::string pykcBuildId() {
+  std::string id;
+  dl_iterate_phdr(findBuildId, &id);
+  std::string version = PYKC_VERSION;
+  return id.empty() ? version : version + "+" + id;
+}
+
+cache::KeyBuilder cacheKeyBuilder(const Compilation& compilation, uint32_t instance,
+                                  const CacheKeyOptions& options) {
+  assert(compilation.typed && compilation.tokens && instance < compilation.typed->kernelCount &&
+         "a checked kernel instance");
+  const frontend::TypedModule& typed = *compilation.typed;
+  const backend::CodegenOptions& codegen = options.codegen;
+  cache::KeyBuilder key;
+  key.add("pykc", pykcBuildId());
+  key.add("llvm", LLVM_VERSION_STRING);
+  key.add("nvjitlink", options.nvJitLinkVersion);
+  key.add("arch", codegen.arch);
+  key.add("opt", static_cast<std::int64_t>(codegen.optLevel));
+  key.add("fast-math", static_cast<std::int64_t>(codegen.fastMath));
+  key.add("ftz", static_cast<std::int64_t>(codegen.ftz));
+  key.add("maxrregcount", static_cast<std::int64_t>(codegen.maxRegisters));
+  key.add("lineinfo", static_cast<std::int64_t>(codegen.lineInfo));
+  key.add("debug", static_cast<std::int64_t>(codegen.debug));
+  key.add("alias-versioning", static_cast<std::int64_t>(codegen.aliasVersioning));
+  key.add("libdevice", options.libdevice);
+  const frontend::FunctionInstance& kernel = typed.instances[instance];
+  key.add("kernel", typed.module.functions[kernel.function].name);
+  key.add("signature", kernel.signature);
+  key.add("symbol", kernel.symbol);
+  key.add("module", moduleScope(*compilation.ast, *compilation.tokens));
+  for (const std::string& d : options.defines) key.add("define", d);
+  std::vector<uint32_t> seenFunctions;
+  for (uint32_t i : reachableInstances(typed, instance)) {
+    uint32_t function = typed.instances[i].function;
+    if (std::find(seenFunctions.begin(), seenFunctions.end(), function) != seenFunctions.end()) {
+      continue;
+    }
+    seenFunctions.push_back(function);
+    const frontend::JitFunction& fn = typed.module.functions[function];
+    key.add("function", fn.name);
+    key.add("source", functionSource(compilation, fn));
+  }
+  return key;
+}
+
+std::vector<cache::KeyField> cacheKeyFields(const Compilation& compilation, uint32_t instance,
+                                            const CacheKeyOptions& options) {
+  return cacheKeyBuilder(compilation, instance, options).fields();
+}
+
+std::string libdeviceKeyValue(const backend::CodegenOptions& codegen) {
+  std::string libdevice = codegen.libdevicePath.empty() ? PYKC_LIBDEVICE_PATH : codegen.libdevicePath;
+  auto bitcode = llvm::MemoryBuffer::getFile(libdevice, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+  if (!bitcode) return libdevice + ": " + bitcode.getError().message();
+  return std::string((*bitcode)->getBuffer());
+}
+
+}  // namespace driver

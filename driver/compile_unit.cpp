@@ -1,0 +1,287 @@
+#include "driver/compile_unit.h"
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <tuple>
+
+#include "backend/resources.h"
+#include "backend/target.h"
+#include "frontend/typed_module.h"
+#include "driver/cache_key.h"
+#include "driver/codegen_flags.h"
+#include "driver/thread_budget.h"
+
+namespace driver {
+namespace {
+
+// Reads the unsigned number `name` of `object` into `out`; false when absent
+// or not an unsigned number.
+template <typename T>
+bool readUnsigned(const nlohmann::json& object, const char* name, T& out) {
+  auto it = object.find(name);
+  if (it == object.end() || !it->is_number_unsigned()) return false;
+  out = it->get<T>();
+  return true;
+}
+
+bool readBool(const nlohmann::json& object, const char* name, bool& out) {
+  auto it = object.find(name);
+  if (it == object.end() || !it->is_boolean()) return false;
+  out = it->get<bool>();
+  return true;
+}
+
+std::string resourcesJson(const backend::ResourceMap& resources) {
+  // ResourceMap is a std::map: symbols in sorted order.
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [symbol, r] : resources) {
+    j[symbol] = {{"registers", r.registers},
+                 {"static_shared_bytes", r.staticSharedBytes},
+                 {"local_bytes", r.localBytes},
+                 {"spill_stores", r.spillStores},
+                 {"spill_loads", r.spillLoads},
+                 {"const_bytes", r.constBytes},
+                 {"param_bytes", r.paramBytes},
+                 {"max_threads_per_block", r.maxThreadsPerBlock}};
+  }
+  return j.dump();
+}
+
+std::optional<backend::ResourceMap> parseResources(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  backend::ResourceMap out;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it->is_object()) return std::nullopt;
+    backend::KernelResources r;
+    bool ok = readUnsigned(*it, "registers", r.registers) &&
+              readUnsigned(*it, "static_shared_bytes", r.staticSharedBytes) &&
+              readUnsigned(*it, "local_bytes", r.localBytes) &&
+              readUnsigned(*it, "spill_stores", r.spillStores) &&
+              readUnsigned(*it, "spill_loads", r.spillLoads) &&
+              readUnsigned(*it, "const_bytes", r.constBytes) &&
+              readUnsigned(*it, "param_bytes", r.paramBytes) &&
+              readUnsigned(*it, "max_threads_per_block", r.maxThreadsPerBlock);
+    if (!ok) return std::nullopt;
+    out.emplace(it.key(), r);
+  }
+  return out;
+}
+
+std::string kernelsJson(const std::vector<lowering::KernelInfo>& kernels) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const lowering::KernelInfo& k : kernels) {
+    j.push_back({{"symbol", k.symbol},
+                 {"dynamic_shared_memory", k.dynamicSharedMemory},
+                 {"cooperative", k.cooperative}});
+    // Only tile kernels have it: SIMT entries keep their bytes.
+    if (k.tileThreads != 0) j.back()["tile_threads"] = k.tileThreads;
+    if (k.tileSharedBytes != 0) j.back()["tile_shared_bytes"] = k.tileSharedBytes;
+  }
+  return j.dump();
+}
+
+std::optional<std::vector<lowering::KernelInfo>> parseKernels(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_array()) return std::nullopt;
+  std::vector<lowering::KernelInfo> out;
+  for (const nlohmann::json& k : j) {
+    if (!k.is_object()) return std::nullopt;
+    auto symbol = k.find("symbol");
+    if (symbol == k.end() || !symbol->is_string()) return std::nullopt;
+    lowering::KernelInfo info;
+    info.symbol = symbol->get<std::string>();
+    if (!readBool(k, "dynamic_shared_memory", info.dynamicSharedMemory) ||
+        !readBool(k, "cooperative", info.cooperative)) {
+      return std::nullopt;
+    }
+    if (auto t = k.find("tile_threads"); t != k.end()) {
+      if (!t->is_number_unsigned()) return std::nullopt;
+      info.tileThreads = t->get<uint32_t>();
+    }
+    if (auto t = k.find("tile_shared_bytes"); t != k.end()) {
+      if (!t->is_number_unsigned()) return std::nullopt;
+      info.tileSharedBytes = t->get<uint32_t>();
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+bool wantsLineTables(const frontend::TypedModule& typed, const backend::CodegenOptions& codegen) {
+  if (codegen.lineInfo || codegen.debug) return true;
+  for (const frontend::JitFunction& fn : typed.module.functions) {
+    if (fn.options.lineinfo || fn.options.debug) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitRequest& request) {
+  assert(compilation.typed && "a checked module");
+  const frontend::TypedModule& typed = *compilation.typed;
+  CacheKeyOptions keyOptions;
+  keyOptions.codegen = request.codegen;
+  keyOptions.defines = request.defines;
+  keyOptions.nvJitLinkVersion = request.nvJitLinkIdentity;
+  keyOptions.libdevice = libdeviceKeyValue(request.codegen);
+  cache::KeyBuilder key;
+  key.add("unit", kUnitKind);
+  key.add("arch", request.codegen.arch);
+  if (wantsLineTables(typed, request.codegen)) key.add("path", compilation.path);
+  for (uint32_t k = 0; k < typed.kernelCount; ++k) {
+    key.add("instance", cacheKeyBuilder(compilation, k, keyOptions).key().hex());
+  }
+  addLinkKeyFields(key, request.linkFiles, request.link, request.codegen);
+  return key;
+}
+
+std::vector<cache::NamedOutput> encodeUnit(const UnitArtifacts& unit) {
+  return {
+      {"cubin", unit.arch.cubin},
+      {"ptx", unit.arch.ptx},
+      {"resources", resourcesJson(unit.arch.resources)},
+      {"kernels", kernelsJson(unit.kernels)},
+      {"nvjitlink", unit.nvJitLinkVersion},
+  };
+}
+
+std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& outputs,
+                                        const frontend::TypedModule& typed,
+                                        const std::string& arch, std::string* why) {
+  auto find = [&](const char* name) -> const std::string* {
+    for (const cache::NamedOutput& o : outputs) {
+      if (o.name == name) return &o.bytes;
+    }
+    return nullptr;
+  };
+  const std::string* cubin = find("cubin");
+  const std::string* ptx = find("ptx");
+  const std::string* resources = find("resources");
+  const std::string* kernels = find("kernels");
+  const std::string* version = find("nvjitlink");
+  if (!cubin || !ptx || !resources || !kernels || !version) {
+    *why = "the entry lacks an output";
+    return std::nullopt;
+  }
+  UnitArtifacts unit;
+  unit.arch.arch = arch;
+  unit.arch.cubin = *cubin;
+  unit.arch.ptx = *ptx;
+  unit.nvJitLinkVersion = *version;
+  auto parsedResources = parseResources(*resources);
+  auto parsedKernels = parseKernels(*kernels);
+  if (!parsedResources || !parsedKernels) {
+    *why = "malformed `resources` or `kernels`";
+    return std::nullopt;
+  }
+  unit.arch.resources = std::move(*parsedResources);
+  unit.kernels = std::move(*parsedKernels);
+  bool match = unit.kernels.size() == typed.kernelCount;
+  for (uint32_t k = 0; match && k < typed.kernelCount; ++k) {
+    match = unit.kernels[k].symbol == typed.instances[k].symbol;
+  }
+  if (!match) {
+    *why = "its kernels are not this file's";
+    return std::nullopt;
+  }
+  return unit;
+}
+
+llvm::Expected<const backend::NvJitLink*> UnitLinker::get() {
+  if (library_) return &*library_;
+  if (initializeTarget_) initializeTarget_();
+  auto loaded = backend::NvJitLink::load();
+  if (!loaded) return loaded.takeError();
+  auto version = backend::nvJitLinkVersion(*loaded);
+  if (!version) return version.takeError();
+  version_ = std::to_string(version->first) + "." + std::to_string(version->second);
+  library_.emplace(std::move(*loaded));
+  return &*library_;
+}
+
+llvm::Expected<const backend::Nvrtc*> UnitLinker::nvrtc() {
+  if (nvrtc_) return &*nvrtc_;
+  auto loaded = backend::Nvrtc::load();
+  if (!loaded) return loaded.takeError();
+  nvrtc_.emplace(std::move(*loaded));
+  return &*nvrtc_;
+}
+
+llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
+                                          const UnitRequest& request, UnitLinker& linker) {
+  auto library = linker.get();
+  if (!library) return library.takeError();
+  const backend::Nvrtc* nvrtc = nullptr;
+  if (needsNvrtc(request.linkFiles)) {
+    auto loaded = linker.nvrtc();
+    if (!loaded) return loaded.takeError();
+    nvrtc = *loaded;
+  }
+  auto prepared =
+      prepareLinkInputs(compilation, request.linkFiles, request.link, request.codegen, nvrtc);
+  if (!prepared) return prepared.takeError();
+  ArchRequest archRequest;
+  archRequest.codegen = request.codegen;
+  for (const PreparedInput& input : *prepared) {
+    archRequest.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
+  }
+  archRequest.lowering.lineInfo = request.codegen.lineInfo;
+  archRequest.wantCubin = true;
+  archRequest.threads = request.threads;
+  UnitArtifacts unit;
+  auto artifacts = compileForArch(compilation, archRequest, *library, unit.kernels);
+  if (!artifacts) return explainLinkError(artifacts.takeError(), compilation);
+  unit.arch = std::move(*artifacts);
+  unit.nvJitLinkVersion = linker.version();
+  return unit;
+}
+
+std::optional<cache::StoreOptions> cacheStoreOptions(const std::string& cacheDir,
+                                                     const LogSink& log,
+                                                     std::vector<cache::RemoteSpec> remotes) {
+  auto env = [](std::string_view name) -> std::optional<std::string> {
+    const char* value = std::getenv(std::string(name).c_str());
+    if (!value) return std::nullopt;
+    return std::string(value);
+  };
+  std::optional<std::string> dir = cacheDir.empty() ? cache::resolveCacheDir(env)
+                                                     : std::optional<std::string>(cacheDir);
+  if (!dir) return std::nullopt;
+  cache::StoreOptions options;
+  options.root = *dir;
+  options.remotes = std::move(remotes);
+  if (std::optional<std::string> size = env("PYKC_CACHE_MAXSIZE"); size && !size->empty()) {
+    if (std::optional<std::uint64_t> parsed = cache::parseSize(*size)) {
+      options.maxSize = *parsed;
+    } else if (log) {
+      log(LogLevel::Warning, "PYKC_CACHE_MAXSIZE: `" + *size + "` is not a size; using " +
+                                 cache::formatSize(cache::kDefaultMaxSize));
+    }
+  }
+  options.log = [log](cache::LogLevel level, std::string_view message) {
+    if (!log) return;
+    // A cache fault never fails a compile, so it is not worth a warning
+    // either: `-v` shows it. Store messages start with `cache: ` already.
+    log(level == cache::LogLevel::Debug ? LogLevel::Debug : LogLevel::Info, message);
+  };
+  return options;
+}
+
+}  // namespace driver

@@ -1,0 +1,122 @@
+#pragma once
+// One source file's cubin for one architecture, through the kernel cache
+// (docs/CACHE.md, "Compile units"): the unit key, what an entry holds, and the
+// compile on a miss. Shared by `pykc compile` and `pykc cache populate`.
+//
+// A hit needs only the front end (which the key is computed from) and the
+// store: nvJitLink is loaded and LLVM's NVPTX target initialised only when
+// something has to be compiled (UnitLinker).
+#include <llvm/Support/Error.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/nvjitlink.h"
+#include "backend/nvrtc.h"
+#include "backend/options.h"
+#include "cache/key.h"
+#include "cache/store.h"
+#include "lowering/lower.h"
+#include "driver/codegen_flags.h"
+#include "driver/log.h"
+#include "driver/link_inputs.h"
+#include "driver/pipeline.h"
+
+namespace driver {
+
+class ThreadBudget;
+
+// The `unit` field of every unit key: bump the number whenever the unit key's
+// recipe or what an entry holds changes, so that old entries stop matching.
+inline constexpr const char* kUnitKind = "file-cubin-1";
+
+// How one file is compiled for one arch.
+struct UnitRequest {
+  backend::CodegenOptions codegen;
+  // `-D NAME=VALUE` as given (they enter each kernel instance's key).
+  std::vector<std::string> defines;
+  // backend::nvJitLinkIdentity(): stands for nvJitLink's version in the key,
+  // so that computing a key never loads the library.
+  std::string nvJitLinkIdentity;
+  // Linking (--link, -I, --nvrtc-option, --lto) and the files collectLinkFiles read.
+  LinkSettings link;
+  std::vector<LinkFile> linkFiles;
+  // Threads for the kernel partitions (ArchRequest::threads); not in the key.
+  ThreadBudget* threads = nullptr;
+};
+
+// The builder of the key of `compilation`'s cubin for `request.codegen.arch`:
+// `unit` (kUnitKind), `arch`, then per kernel instance, in instance order,
+// `instance` = the hex key of driver::cacheKeyBuilder for that instance, and
+// `path` (the file as given) when line tables are on (`--lineinfo` or a
+// kernel's `lineinfo=True`), as the PTX then names the file; then the linked
+// files' fields (addLinkKeyFields). `compilation`
+// must have been checked without errors. Never fails.
+cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitRequest& request);
+
+// What one unit entry holds, decoded.
+struct UnitArtifacts {
+  // ptx, cubin and resources (llvmIr empty).
+  ArchArtifacts arch;
+  std::vector<lowering::KernelInfo> kernels;
+  // nvJitLink's version, "13.0", for the manifest.
+  std::string nvJitLinkVersion;
+};
+
+// The outputs stored for a unit: `cubin`, `ptx`, `resources` (JSON),
+// `kernels` (JSON), `nvjitlink`. Deterministic: equal artifacts give equal
+// bytes.
+std::vector<cache::NamedOutput> encodeUnit(const UnitArtifacts& unit);
+
+// Decodes what encodeUnit stored for `arch`; nullopt (with `why`) when an
+// output is missing or malformed, or its kernels are not `typed`'s kernel
+// instances (a pykc bug, or a key collision: either way a miss).
+std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& outputs,
+                                        const frontend::TypedModule& typed,
+                                        const std::string& arch, std::string* why);
+
+// nvJitLink and the NVPTX target, set up on first use. get() and nvrtc()
+// load on their first call, which must not race; once they have returned,
+// any number of threads may call them (each link makes its own nvJitLink
+// handle: `pykc compile` compiles its arches in parallel on one linker).
+// Populate keeps one per worker; `initializeTarget` must be safe to call from
+// each (populate passes a std::call_once wrapper).
+class UnitLinker {
+public:
+  explicit UnitLinker(std::function<void()> initializeTarget)
+      : initializeTarget_(std::move(initializeTarget)) {}
+
+  // The opened library (the target initialised first); fails as
+  // NvJitLink::load or nvJitLinkVersion do. The pointer lives as long as this.
+  llvm::Expected<const backend::NvJitLink*> get();
+  // "13.0" once get() succeeded.
+  const std::string& version() const { return version_; }
+  // NVRTC, opened on first use (only when a `.cu` file is linked).
+  llvm::Expected<const backend::Nvrtc*> nvrtc();
+
+private:
+  std::function<void()> initializeTarget_;
+  std::optional<backend::NvJitLink> library_;
+  std::optional<backend::Nvrtc> nvrtc_;
+  std::string version_;
+};
+
+// Compiles `compilation` for `request.codegen.arch` (lowering, PTX, cubin,
+// resources), loading nvJitLink through `linker`. Fails on environment
+// problems (nvJitLink, libdevice, an unsupported arch).
+llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
+                                          const UnitRequest& request, UnitLinker& linker);
+
+// The store options for `--cache-dir DIR` (empty: $PYKC_CACHE_DIR, else
+// $XDG_CACHE_HOME/pykc, else ~/.cache/pykc) with the size limit from
+// $PYKC_CACHE_MAXSIZE (a malformed value is logged and the default used),
+// the store's log lines forwarded to `log` (may be null). nullopt when no
+// folder can be found (compiles then run without a cache).
+std::optional<cache::StoreOptions> cacheStoreOptions(const std::string& cacheDir,
+                                                     const LogSink& log,
+                                                     std::vector<cache::RemoteSpec> remotes = {});
+
+}  // namespace driver

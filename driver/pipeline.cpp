@@ -1,0 +1,486 @@
+#include "driver/pipeline.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <optional>
+
+#include "backend/nvjitlink.h"
+#include "backend/ptx.h"
+#include "frontend/check.h"
+#include "frontend/lex.h"
+#include "frontend/parse.h"
+#include "frontend/resolve.h"
+#include "frontend/inspect_types.h"
+#include "driver/thread_budget.h"
+
+namespace driver {
+namespace {
+
+// `-D NAME=VALUE`: VALUE is a Python constant expression (numbers, bools,
+// tuples, arithmetic on them).
+std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
+    const std::string& text, frontend::DiagnosticSink& diags, const std::string& flag = "-D") {
+  size_t eq = text.find('=');
+  std::string name = text.substr(0, eq);
+  bool validName = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+  for (char ch : name) {
+    validName = validName && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+  }
+  if (eq == std::string::npos || !validName) {
+    diags.error(frontend::Diag::InvalidDefine,
+                "`" + flag + " " + text + "`: expected NAME=VALUE, e.g. `" + flag + " BLOCK=128`");
+    return std::nullopt;
+  }
+  std::string value = text.substr(eq + 1);
+  frontend::DiagnosticSink scratch;
+  frontend::SourceFile file =
+      frontend::SourceFile::fromBytes("<-D " + name + ">", value + "\n", scratch);
+  frontend::TokenBuffer tokens = frontend::lex(file, scratch);
+  frontend::Ast ast = frontend::parse(tokens, scratch);
+  std::optional<frontend::ConstValue> folded;
+  if (!scratch.hasErrors() && !ast.hasErrors() && ast.module().size() == 1) {
+    const frontend::Stmt& stmt = ast.stmt(ast.module()[0]);
+    if (const auto* e = stmt.dyn<frontend::ast::ExprStmt>()) {
+      frontend::ResolvedModule empty;
+      folded = frontend::foldConstant(ast, e->value, empty);
+    }
+  }
+  if (!folded || folded->kind == frontend::ConstValue::Kind::Str ||
+      folded->kind == frontend::ConstValue::Kind::None) {
+    diags.error(frontend::Diag::InvalidDefine,
+                "`" + flag + " " + text + "`: the value must be a number, a bool or a tuple of them");
+    return std::nullopt;
+  }
+  return std::make_pair(name, *folded);
+}
+
+nlohmann::ordered_json paramJson(const frontend::TypeTable& types, frontend::TypeId t,
+                                 const std::string& name) {
+  nlohmann::ordered_json p;
+  p["name"] = name;
+  const frontend::Type& type = types.get(t);
+  switch (type.kind) {
+    case frontend::TypeKind::Array:
+      p["kind"] = "array";
+      p["dtype"] = types.isRecord(type.element) ? "record" : types.dtypeName(type.element);
+      if (types.isRecord(type.element)) {
+        // A structured dtype: NumPy's {names, formats, offsets, itemsize}.
+        const frontend::Type& r = types.get(type.element);
+        nlohmann::ordered_json record;
+        nlohmann::ordered_json formats = nlohmann::ordered_json::array();
+        for (frontend::TypeId f : r.elements) formats.push_back(types.dtypeName(f));
+        record["names"] = r.fieldNames;
+        record["formats"] = formats;
+        record["offsets"] = r.fieldOffsets;
+        record["itemsize"] = r.size;
+        record["aligned"] = r.aligned;
+        p["record"] = record;
+      }
+      p["ndim"] = type.ndim;
+      p["layout"] = type.layout == frontend::Layout::C   ? "C"
+                    : type.layout == frontend::Layout::F ? "F"
+                                                         : "A";
+      break;
+    case frontend::TypeKind::Tuple: {
+      p["kind"] = "tuple";
+      nlohmann::ordered_json elements = nlohmann::ordered_json::array();
+      for (size_t i = 0; i < type.elements.size(); ++i) {
+        elements.push_back(paramJson(types, type.elements[i], name + "[" + std::to_string(i) + "]"));
+      }
+      p["elements"] = elements;
+      break;
+    }
+    default:
+      p["kind"] = "scalar";
+      p["dtype"] = types.dtypeName(t);
+      break;
+  }
+  return p;
+}
+
+}  // namespace
+
+llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
+                        Compilation& compilation, frontend::DiagnosticSink& diags) {
+  compilation.path = path;
+  auto file = frontend::SourceFile::load(path, diags);
+  if (!file) return file.takeError();
+  compilation.source.emplace(std::move(*file));
+  if (compilation.source->decodeFailed()) return llvm::Error::success();
+  compilation.tokens.emplace(frontend::lex(*compilation.source, diags));
+  compilation.ast.emplace(frontend::parse(*compilation.tokens, diags));
+  if (diags.hasErrors() || compilation.ast->hasErrors()) return llvm::Error::success();
+  frontend::ResolveOptions resolveOptions;
+  resolveOptions.sigs = options.sigs;
+  for (const std::string& d : options.defines) {
+    if (auto parsed = parseDefine(d, diags)) resolveOptions.defines.push_back(std::move(*parsed));
+  }
+  for (const std::string& c : options.consts) {
+    if (auto parsed = parseDefine(c, diags, "--const")) resolveOptions.consts.push_back(std::move(*parsed));
+  }
+  if (diags.hasErrors()) return llvm::Error::success();
+  frontend::ResolvedModule resolved = frontend::resolveModule(*compilation.ast, resolveOptions, diags);
+  compilation.typed.emplace(frontend::check(*compilation.ast, std::move(resolved), diags));
+  if (options.warnFloat64 && !diags.hasErrors()) {
+    warnFloat64Arithmetic(*compilation.ast, *compilation.typed, diags);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error applyWarningFlags(const std::vector<std::string>& flags, FrontendOptions& options) {
+  for (const std::string& flag : flags) {
+    if (flag == "float64") {
+      options.warnFloat64 = true;
+    } else if (flag == "no-float64") {
+      options.warnFloat64 = false;
+    } else {
+      return llvm::createStringError(std::errc::invalid_argument,
+                                     "unknown warning option `-W%s`; known: -Wfloat64, -Wno-float64",
+                                     flag.c_str());
+    }
+  }
+  return llvm::Error::success();
+}
+
+frontend::TypedModule selectInstances(const frontend::TypedModule& all,
+                                      const std::vector<uint32_t>& kernels) {
+  std::vector<bool> keep(all.instances.size(), false);
+  for (uint32_t k : kernels) {
+    for (uint32_t i : reachableInstances(all, k)) keep[i] = true;
+  }
+  std::vector<uint32_t> order(kernels);
+  for (uint32_t i = all.kernelCount; i < all.instances.size(); ++i) {
+    if (keep[i]) order.push_back(i);
+  }
+  std::vector<int32_t> newIndex(all.instances.size(), -1);
+  for (size_t n = 0; n < order.size(); ++n) newIndex[order[n]] = static_cast<int32_t>(n);
+  frontend::TypedModule out;
+  out.module = all.module;
+  out.kernelCount = static_cast<uint32_t>(kernels.size());
+  for (uint32_t i : order) {
+    frontend::FunctionInstance inst = all.instances[i];
+    for (int32_t& c : inst.callees) {
+      if (c >= 0) c = newIndex[static_cast<size_t>(c)];
+    }
+    out.instances.push_back(std::move(inst));
+  }
+  return out;
+}
+
+std::vector<std::vector<uint32_t>> kernelPartitions(uint32_t kernelCount) {
+  uint32_t count = std::min(kernelCount, kMaxKernelPartitions);
+  std::vector<std::vector<uint32_t>> groups(count);
+  // Contiguous, sizes differing by at most one, the larger ones first.
+  uint32_t next = 0;
+  for (uint32_t p = 0; p < count; ++p) {
+    uint32_t size = kernelCount / count + (p < kernelCount % count ? 1 : 0);
+    for (uint32_t i = 0; i < size; ++i) groups[p].push_back(next++);
+  }
+  return groups;
+}
+
+bool partitionsKernels(const frontend::TypedModule& typed, const ArchRequest& request) {
+  if (typed.kernelCount < 2 || request.lowering.lineInfo || request.codegen.lineInfo ||
+      request.codegen.debug) {
+    return false;
+  }
+  for (const frontend::FunctionInstance& inst : typed.instances) {
+    const frontend::JitFunction& fn = typed.module.functions[inst.function];
+    if (fn.options.lineinfo || fn.options.debug) return false;
+  }
+  return true;
+}
+
+namespace {
+
+// What lowering and codegen made of one module (a partition or the file).
+struct ModuleOutput {
+  std::string llvmIr;
+  std::string llvmOptimizedIr;
+  std::string ptx;
+  std::vector<lowering::KernelInfo> kernels;
+  bool wantsLineInfo = false;
+};
+
+// Lowers `typed` in a context of its own and emits its PTX (emitPtxPart with
+// `partSuffix`; empty: the whole file, emitPtx).
+llvm::Expected<ModuleOutput> emitModule(const frontend::Ast& ast,
+                                        const frontend::TypedModule& typed,
+                                        const ArchRequest& request, std::string_view partSuffix) {
+  ModuleOutput out;
+  llvm::LLVMContext context;
+  lowering::LoweringOptions loweringOptions = request.lowering;
+  loweringOptions.arch = request.codegen.arch;
+  lowering::LoweredModule lowered = lowering::lowerToLlvm(ast, typed, context, loweringOptions);
+  out.kernels = lowered.kernels;
+  out.wantsLineInfo = lowered.wantsLineInfo;
+  if (request.wantLlvm) {
+    llvm::raw_string_ostream stream(out.llvmIr);
+    lowered.module->print(stream, nullptr);
+  }
+  backend::CodegenOptions codegen = request.codegen;
+  codegen.lineInfo = codegen.lineInfo || lowered.wantsLineInfo;
+  auto ptx = backend::emitPtxPart(*lowered.module, codegen, partSuffix);
+  if (!ptx) return ptx.takeError();
+  out.ptx = std::move(*ptx);
+  if (request.wantLlvmOptimized) {
+    // emitPtx optimised the module in place.
+    llvm::raw_string_ostream stream(out.llvmOptimizedIr);
+    lowered.module->print(stream, nullptr);
+  }
+  return out;
+}
+
+}  // namespace
+
+llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
+                                             const ArchRequest& request,
+                                             const backend::NvJitLink* nvJitLink,
+                                             std::vector<lowering::KernelInfo>& kernels) {
+  assert(compilation.typed && "the front end ran without errors");
+  const frontend::TypedModule& typed = *compilation.typed;
+  ArchArtifacts out;
+  out.arch = request.codegen.arch;
+  std::vector<ModuleOutput> parts;
+  if (partitionsKernels(typed, request)) {
+    std::vector<std::vector<uint32_t>> groups = kernelPartitions(typed.kernelCount);
+    std::vector<std::optional<llvm::Expected<ModuleOutput>>> results(groups.size());
+    // The lowered IR output stays one module of the whole file (a `.ll`
+    // that tools can read back): lowered once more, without codegen.
+    ArchRequest partRequest = request;
+    partRequest.wantLlvm = false;
+    parallelFor(results.size(), request.threads, [&](size_t p) {
+      frontend::TypedModule part = selectInstances(typed, groups[p]);
+      results[p].emplace(
+          emitModule(*compilation.ast, part, partRequest, "$p" + std::to_string(p)));
+    });
+    if (request.wantLlvm) {
+      llvm::LLVMContext context;
+      lowering::LoweringOptions loweringOptions = request.lowering;
+      loweringOptions.arch = request.codegen.arch;
+      lowering::LoweredModule lowered =
+          lowering::lowerToLlvm(*compilation.ast, typed, context, loweringOptions);
+      llvm::raw_string_ostream stream(out.llvmIr);
+      lowered.module->print(stream, nullptr);
+    }
+    llvm::Error firstError = llvm::Error::success();
+    for (std::optional<llvm::Expected<ModuleOutput>>& result : results) {
+      if (!*result) {
+        // The first part's error in kernel order (deterministic); the rest dropped.
+        if (firstError) {
+          llvm::consumeError(result->takeError());
+        } else {
+          firstError = result->takeError();
+        }
+        continue;
+      }
+      parts.push_back(std::move(**result));
+    }
+    if (firstError) return firstError;
+  } else {
+    auto whole = emitModule(*compilation.ast, typed, request, {});
+    if (!whole) return whole.takeError();
+    parts.push_back(std::move(*whole));
+  }
+  kernels.clear();
+  bool lineInfo = request.codegen.lineInfo;
+  std::vector<std::string> ptxParts;
+  for (ModuleOutput& part : parts) {
+    kernels.insert(kernels.end(), part.kernels.begin(), part.kernels.end());
+    lineInfo = lineInfo || part.wantsLineInfo;
+    out.llvmIr += part.llvmIr;
+    out.llvmOptimizedIr += part.llvmOptimizedIr;
+    ptxParts.push_back(std::move(part.ptx));
+  }
+  if (ptxParts.size() == 1) {
+    out.ptx = std::move(ptxParts[0]);
+  } else {
+    auto merged = backend::mergePtx(ptxParts);
+    if (!merged) return merged.takeError();
+    out.ptx = std::move(*merged);
+  }
+  backend::CodegenOptions codegen = request.codegen;
+  codegen.lineInfo = lineInfo;
+  // Tile kernels' register budgets (docs/TILE.md, "Register budget"): asked
+  // for as `.minnctapersm`; where ptxas spilled under one, the next link asks
+  // for the relaxed budget when the spilled bytes would fit its extra
+  // registers, else for none (one more link per step some kernel needed).
+  // PTX without a cubin shows them as first asked.
+  // A --maxrregcount of the user's own replaces them.
+  struct Budget {
+    const lowering::KernelInfo* kernel;
+    uint32_t registers;
+  };
+  auto ctasFor = [](const lowering::KernelInfo& k, uint32_t registers) {
+    return registers == 0 ? 0 : std::clamp<uint32_t>(65536 / (k.tileThreads * registers), 1, 32);
+  };
+  std::vector<Budget> budgeted;
+  for (const lowering::KernelInfo& k : kernels) {
+    if (k.tileRegisterTarget == 0 || k.tileThreads == 0 || codegen.maxRegisters != 0) continue;
+    out.ptx = backend::withMinCtasPerSm(out.ptx, k.symbol, ctasFor(k, k.tileRegisterTarget));
+    budgeted.push_back({&k, k.tileRegisterTarget});
+  }
+  if (!request.wantCubin) return out;
+  assert(nvJitLink != nullptr && "a cubin needs nvJitLink");
+  backend::LinkOptions link;
+  link.arch = codegen.arch;
+  link.maxRegisters = codegen.maxRegisters;
+  link.lineInfo = codegen.lineInfo;
+  link.optLevel = codegen.optLevel;
+  link.verbose = true;
+  std::vector<backend::LinkInput> inputs(1);
+  inputs[0].kind = backend::LinkInputKind::Ptx;
+  inputs[0].bytes = out.ptx;
+  inputs[0].name = compilation.path;
+  for (const backend::LinkInput& extra : request.extraInputs) {
+    inputs.push_back(extra);
+    if (extra.kind == backend::LinkInputKind::LtoIr) {
+      link.lto = true;
+      link.fastMath = codegen.fastMath;
+    }
+  }
+  for (;;) {
+    inputs[0].bytes = out.ptx;
+    auto linked = backend::linkCubin(*nvJitLink, inputs, link);
+    if (!linked) return linked.takeError();
+    out.cubin = std::move(linked->cubin);
+    auto resources = backend::readCubinResources(out.cubin, linked->infoLog);
+    if (!resources) return resources.takeError();
+    out.resources = std::move(*resources);
+    bool relaxed = false;
+    for (Budget& b : budgeted) {
+      auto r = out.resources.find(b.kernel->symbol);
+      if (b.registers == 0 || r == out.resources.end() || r->second.spillStores == 0) continue;
+      // The relaxed budget where the spilled bytes would fit in its extra
+      // registers (else it would spill too: one link saved).
+      uint32_t extraBytes = 4 * (lowering::kTileRelaxedRegisters - std::min(b.registers, lowering::kTileRelaxedRegisters));
+      b.registers = r->second.spillStores <= extraBytes ? lowering::kTileRelaxedRegisters : 0;
+      out.ptx = backend::withMinCtasPerSm(out.ptx, b.kernel->symbol, ctasFor(*b.kernel, b.registers));
+      relaxed = true;
+    }
+    if (!relaxed) return out;
+  }
+}
+
+std::string buildManifest(const frontend::TypedModule& typed, const ManifestInputs& inputs,
+                          const std::vector<ArchArtifacts>& archs,
+                          const std::vector<lowering::KernelInfo>& kernels) {
+  const frontend::TypeTable& types = typed.module.types;
+  nlohmann::ordered_json m;
+  m["format"] = "pykc-manifest";
+  m["abi_version"] = 1;
+  m["compiler"] = {{"pykc", inputs.pykcVersion},
+                   {"llvm", inputs.llvmVersion},
+                   {"nvjitlink", inputs.nvJitLinkVersion}};
+  m["source"] = inputs.source;
+  nlohmann::ordered_json targets = nlohmann::ordered_json::array();
+  for (const ArchArtifacts& a : archs) {
+    nlohmann::ordered_json t;
+    t["arch"] = a.arch;
+    if (inputs.hasCubin) t["cubin"] = inputs.stem + "." + a.arch + ".cubin";
+    if (inputs.hasPtx) t["ptx"] = inputs.stem + "." + a.arch + ".ptx";
+    targets.push_back(t);
+  }
+  m["targets"] = targets;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (uint32_t k = 0; k < typed.kernelCount; ++k) {
+    const frontend::FunctionInstance& inst = typed.instances[k];
+    const frontend::JitFunction& fn = typed.module.functions[inst.function];
+    nlohmann::ordered_json entry;
+    entry["name"] = fn.name;
+    entry["signature"] = inst.signature;
+    entry["symbol"] = inst.symbol;
+    nlohmann::ordered_json params = nlohmann::ordered_json::array();
+    for (size_t p = 0; p < inst.argTypes.size(); ++p) {
+      params.push_back(paramJson(types, inst.argTypes[p], fn.params[p]));
+    }
+    entry["params"] = params;
+    if (inst.tile) {
+      // A cuTile tile kernel (docs/ABI.md, "Tile kernels"): the launcher
+      // gives the grid, the block is pykc's choice; the Constant parameters
+      // are compiled in and not passed.
+      nlohmann::ordered_json tile;
+      uint32_t threads = k < kernels.size() ? kernels[k].tileThreads : 0;
+      tile["block"] = {threads, 1, 1};
+      nlohmann::ordered_json constants = nlohmann::ordered_json::array();
+      for (size_t c = 0; c < fn.tileConsts.size() && c < inst.tileConstValues.size(); ++c) {
+        const frontend::ConstValue& v = inst.tileConstValues[c];
+        nlohmann::ordered_json value;
+        if (v.kind == frontend::ConstValue::Kind::Bool) {
+          value = v.boolValue;
+        } else if (v.kind == frontend::ConstValue::Kind::Int) {
+          value = v.intValue;
+        } else {
+          value = v.floatValue;
+        }
+        constants.push_back({{"name", fn.tileConsts[c].name},
+                             {"position", fn.tileConsts[c].position},
+                             {"value", value}});
+      }
+      tile["constants"] = constants;
+      entry["tile"] = tile;
+    }
+    entry["cooperative"] = k < kernels.size() && kernels[k].cooperative;
+    entry["dynamic_shared_memory"] = k < kernels.size() && kernels[k].dynamicSharedMemory;
+    if (k < kernels.size() && !kernels[k].errors.empty()) {
+      // debug=True: what a nonzero `pykc_error` word means (docs/ABI.md).
+      nlohmann::ordered_json errors = nlohmann::ordered_json::array();
+      for (const auto& e : kernels[k].errors) {
+        errors.push_back({{"code", e.code}, {"type", e.type}, {"message", e.message}, {"line", e.line}});
+      }
+      entry["errors"] = errors;
+    }
+    nlohmann::ordered_json resources = nlohmann::ordered_json::object();
+    for (const ArchArtifacts& a : archs) {
+      auto it = a.resources.find(inst.symbol);
+      if (it == a.resources.end()) continue;
+      const backend::KernelResources& r = it->second;
+      resources[a.arch] = {{"registers", r.registers},
+                           {"static_shared_bytes", r.staticSharedBytes},
+                           {"local_bytes", r.localBytes},
+                           {"spill_stores", r.spillStores},
+                           {"spill_loads", r.spillLoads},
+                           {"max_threads_per_block", r.maxThreadsPerBlock}};
+      if (auto s = a.tileSharedBytes.find(inst.symbol); s != a.tileSharedBytes.end()) {
+        resources[a.arch]["dynamic_shared_bytes"] = s->second;
+      }
+    }
+    entry["resources"] = resources;
+    list.push_back(entry);
+  }
+  m["kernels"] = list;
+  return m.dump(2) + "\n";
+}
+
+llvm::Error writeFileAtomically(const std::string& path, std::string_view bytes) {
+  std::string temp = path + ".tmp";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(temp, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      return llvm::createStringError(ec, "cannot write `%s`: %s", temp.c_str(),
+                                     ec.message().c_str());
+    }
+    out << bytes;
+    out.close();
+    if (out.has_error()) {
+      std::error_code err = out.error();
+      out.clear_error();
+      return llvm::createStringError(err, "cannot write `%s`: %s", temp.c_str(),
+                                     err.message().c_str());
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
+    return llvm::createStringError(ec, "cannot rename `%s` to `%s`: %s", temp.c_str(),
+                                   path.c_str(), ec.message().c_str());
+  }
+  return llvm::Error::success();
+}
+
+}  // namespace driver

@@ -1,0 +1,163 @@
+#pragma once
+// The compile pipeline shared by `pykc compile` and `pykc inspect`:
+//
+//     file -> SourceFile -> tokens -> Ast -> ResolvedModule -> TypedModule
+//          -> (per arch) llvm::Module -> PTX -> cubin + resources -> manifest.json
+//
+// One Compilation per input holds every stage's output (STYLE.md §1); stages
+// after a source error are never run.
+#include <llvm/Support/Error.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/nvjitlink.h"
+#include "backend/options.h"
+#include "backend/resources.h"
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "frontend/source.h"
+#include "frontend/tokens.h"
+#include "frontend/typed_module.h"
+#include "lowering/lower.h"
+
+namespace backend {
+class NvJitLink;
+}
+
+namespace driver {
+
+class ThreadBudget;
+
+struct FrontendOptions {
+  // `--sig 'name(types)'`.
+  std::vector<std::string> sigs;
+  // `-D NAME=VALUE`.
+  std::vector<std::string> defines;
+  // `--const NAME=VALUE`: a value of tile kernels' Constant parameter NAME.
+  std::vector<std::string> consts;
+  // `-Wfloat64` (the default) / `-Wno-float64`: warn where a float32 kernel
+  // computes in float64 (frontend/inspect_types.h).
+  bool warnFloat64 = true;
+};
+
+// Applies `-W` flags (`float64`, `no-float64`, as given after `-W`) to
+// `options`. Fails, naming the known flags, on any other.
+llvm::Error applyWarningFlags(const std::vector<std::string>& flags, FrontendOptions& options);
+
+// Every stage's output for one input file. Not movable once loaded: the AST
+// points at the SourceFile.
+struct Compilation {
+  std::string path;
+  std::optional<frontend::SourceFile> source;
+  std::optional<frontend::TokenBuffer> tokens;
+  std::optional<frontend::Ast> ast;
+  std::optional<frontend::TypedModule> typed;
+
+  Compilation() = default;
+  Compilation(const Compilation&) = delete;
+  Compilation& operator=(const Compilation&) = delete;
+};
+
+// Reads `path` and runs the front end (lex, parse, resolve, check) into
+// `compilation`. Source errors go to `diags` (check diags.hasErrors(); `typed`
+// is then unset or must not be lowered). Fails only if the file cannot be read.
+llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
+                        Compilation& compilation, frontend::DiagnosticSink& diags);
+
+// What one architecture's compile produced.
+struct ArchArtifacts {
+  std::string arch;
+  // The lowered module before optimisation (only when asked for).
+  std::string llvmIr;
+  // The module after optimisation, as codegen saw it (wantLlvmOptimized).
+  std::string llvmOptimizedIr;
+  std::string ptx;
+  // Empty when no cubin was asked for.
+  std::string cubin;
+  backend::ResourceMap resources;
+  // Tile kernels past 48 KiB of shared memory: symbol -> the dynamic shared
+  // bytes a launch on this arch must pass (the manifest's per-arch resources).
+  std::map<std::string, uint32_t> tileSharedBytes;
+};
+
+struct ArchRequest {
+  backend::CodegenOptions codegen;
+  // Linked beside the kernels' PTX (driver/link_inputs.h); the bytes must
+  // outlive the call. LTO-IR among them turns on nvJitLink's -lto.
+  std::vector<backend::LinkInput> extraInputs;
+  lowering::LoweringOptions lowering;
+  bool wantLlvm = false;
+  bool wantLlvmOptimized = false;
+  bool wantCubin = true;
+  // Threads for the kernel partitions (null: the calling thread only). In no
+  // cache key: the outputs are the same bytes whatever it lends.
+  ThreadBudget* threads = nullptr;
+};
+
+// The instances of `all` that kernel instances `kernels` reach, as a module of
+// their own: those kernels first (in the given order), then their device
+// functions in `all`'s order, callee indices renumbered. A copy: it shares
+// nothing with `all` (its type table included), so that several can be
+// lowered on different threads.
+frontend::TypedModule selectInstances(const frontend::TypedModule& all,
+                                      const std::vector<uint32_t>& kernels);
+
+// At most this many partitions per file: each costs a context, a target
+// machine, a libdevice load and a pass pipeline (about 1 ms), so a file of
+// many small kernels is split into groups rather than one part per kernel.
+// A constant, never the thread count: the outputs depend on the partitions.
+inline constexpr uint32_t kMaxKernelPartitions = 8;
+
+// The kernel instances 0 .. kernelCount-1 in min(kernelCount,
+// kMaxKernelPartitions) contiguous groups of near-equal size, in order.
+std::vector<std::vector<uint32_t>> kernelPartitions(uint32_t kernelCount);
+
+// Whether compileForArch splits `typed` into partitions of its kernel
+// instances (docs/compile.md, "Kernel partitions"): when it has more than one
+// kernel, and neither the request nor any kernel asks for line tables or
+// debug information (each part's `.file` table, and debug=True's visible
+// `pykc_error` word, would clash in the merged PTX). Depends only on its
+// arguments, never on the threads available.
+bool partitionsKernels(const frontend::TypedModule& typed, const ArchRequest& request);
+
+// Lowers `compilation.typed` for `request.codegen.arch`, emits PTX, and links
+// the cubin with `nvJitLink` (which must be non-null when wantCubin). Fails on
+// environment problems (libdevice, nvJitLink, an unsupported arch).
+// `kernels` receives the lowered kernels' facts. With partitionsKernels(),
+// each kernel is lowered, optimised and emitted in an LLVMContext of its own
+// on the threads `request.threads` lends, and the parts' PTX merged in kernel
+// order (backend::mergePtx) before one nvJitLink call: the outputs are the
+// same bytes with one thread or many. `llvmIr` is then the whole file
+// lowered once more (one module, as without partitions); `llvmOptimizedIr`
+// the parts' optimised modules one after another.
+llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
+                                             const ArchRequest& request,
+                                             const backend::NvJitLink* nvJitLink,
+                                             std::vector<lowering::KernelInfo>& kernels);
+
+struct ManifestInputs {
+  std::string source;  // the path as given
+  std::string stem;    // file names are <stem>.<arch>.cubin/.ptx
+  std::string pykcVersion;
+  std::string llvmVersion;
+  std::string nvJitLinkVersion;
+  bool hasCubin = true;
+  bool hasPtx = true;
+};
+
+// manifest.json (docs/ABI.md), byte-for-byte deterministic.
+std::string buildManifest(const frontend::TypedModule& typed, const ManifestInputs& inputs,
+                          const std::vector<ArchArtifacts>& archs,
+                          const std::vector<lowering::KernelInfo>& kernels);
+
+// Writes `bytes` to `path` through a temporary file (`path` + ".tmp") renamed
+// into place, so that no reader sees a half-written output. Fails, with the
+// system's reason, if the file cannot be written or renamed.
+llvm::Error writeFileAtomically(const std::string& path, std::string_view bytes);
+
+}  // namespace driver
