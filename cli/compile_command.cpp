@@ -21,6 +21,7 @@
 #include "cli/codegen_options.h"
 #include "cli/command.h"
 #include "cli/populate.h"
+#include "driver/driver.h"
 #include "driver/compile_unit.h"
 #include "cli/invocation.h"
 #include "driver/link_inputs.h"
@@ -31,13 +32,6 @@ namespace cli {
 
 using namespace driver;
 namespace {
-
-// The dynamic shared memory of one arch's tile kernels, for its manifest entry.
-void recordTileShared(const std::vector<lowering::KernelInfo>& kernels, ArchArtifacts& arch) {
-  for (const lowering::KernelInfo& k : kernels) {
-    if (k.tileSharedBytes != 0) arch.tileSharedBytes[k.symbol] = k.tileSharedBytes;
-  }
-}
 
 struct CompileOptions {
   std::string input;
@@ -134,98 +128,60 @@ private:
 };
 
 int CompileCommand::run(Invocation& inv) {
-  frontend::RenderOptions render;
-  render.showKinds = inv.diagKinds;
-  render.color = inv.color;
-  auto fail = [&](llvm::Error error) {
-    // Mistakes in linked C++ (or its declaration) are source errors.
-    bool sourceError = false;
-    llvm::Error rest = llvm::handleErrors(std::move(error), [&](const LinkSourceError& e) {
-      for (const frontend::Diagnostic& d : e.diagnostics()) {
-        std::string text = frontend::renderDiagnostic(d, render);
-        std::fwrite(text.data(), 1, text.size(), inv.err);
-      }
-      sourceError = true;
-    });
-    if (!rest) return sourceError ? kExitSourceErrors : kExitEnvironment;
-    bool usage = false;
-    rest = llvm::handleErrors(std::move(rest), [&](const backend::NvrtcOptionError& e) {
-      std::string message = e.text();
-      std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
-      usage = true;
-    });
-    if (!rest) return usage ? kExitUsage : kExitEnvironment;
-    std::string message = llvm::toString(std::move(rest));
-    std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
-    return kExitEnvironment;
-  };
   // The command line first.
-  std::vector<std::string> archs;
-  if (std::optional<std::string> why = uniqueArchs(opts_.archs, archs)) {
-    std::fprintf(inv.err, "pykc: error: %s\n", why->c_str());
-    return kExitUsage;
-  }
-  bool wantLlvm = false, wantPtx = false, wantCubin = false;
+  driver::CompileRequest request;
+  request.path = opts_.input;
+  request.archs = opts_.archs;
+  request.sigs = opts_.sigs;
+  request.consts = opts_.consts;
+  request.codegen = opts_.codegen;
+  request.dumpTyped = opts_.dumpTyped;
+  request.render.showKinds = inv.diagKinds;
+  request.render.color = inv.color;
+  request.wantLlvm = request.wantPtx = request.wantCubin = false;
   for (const std::string& e : opts_.emit) {
     if (e == "llvm") {
-      wantLlvm = true;
+      request.wantLlvm = true;
     } else if (e == "ptx") {
-      wantPtx = true;
+      request.wantPtx = true;
     } else if (e == "cubin") {
-      wantCubin = true;
+      request.wantCubin = true;
     } else {
       std::fprintf(inv.err, "pykc: error: --emit %s: expected llvm, ptx or cubin\n", e.c_str());
       return kExitUsage;
     }
   }
-  if (opts_.phase == "llvm") {
-    wantLlvm = true;
-    wantPtx = wantCubin = false;
-  } else if (opts_.phase == "ptx") {
-    wantCubin = false;
-    wantPtx = true;
-  }
-  if (std::optional<std::string> why = checkCodegenFlags(opts_.codegen)) {
-    std::fprintf(inv.err, "pykc: error: %s\n", why->c_str());
-    return kExitUsage;
-  }
+  request.stopAfter = opts_.phase == "check" ? driver::Stage::Check
+                      : opts_.phase == "llvm" ? driver::Stage::Llvm
+                      : opts_.phase == "ptx"  ? driver::Stage::Ptx
+                                              : driver::Stage::Cubin;
+  if (request.stopAfter == driver::Stage::Llvm) request.wantLlvm = true;
   std::optional<std::vector<cache::RemoteSpec>> remotes =
       resolveRemotes(opts_.remotes, opts_.noRemote || opts_.noCache, inv);
   if (!remotes) return kExitUsage;
-
-  frontend::DiagnosticSink diags;
-  Compilation compilation;
-  FrontendOptions frontendOptions;
-  frontendOptions.sigs = opts_.sigs;
-  frontendOptions.defines = opts_.codegen.defines;
-  frontendOptions.consts = opts_.consts;
-  if (llvm::Error error = applyWarningFlags(opts_.warnings, frontendOptions)) {
+  FrontendOptions warnings;
+  if (llvm::Error error = applyWarningFlags(opts_.warnings, warnings)) {
     std::string message = llvm::toString(std::move(error));
     std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
     return kExitUsage;
   }
-  if (llvm::Error error = runFrontend(opts_.input, frontendOptions, compilation, diags)) {
-    diags.render(inv.err, render);
-    return fail(std::move(error));
-  }
-  diags.render(inv.err, render);
-  if (diags.hasErrors() || !compilation.typed) return kExitSourceErrors;
-  if (opts_.dumpTyped) {
-    std::string text = frontend::dumpTyped(*compilation.typed);
-    std::fwrite(text.data(), 1, text.size(), inv.out);
-  }
-  if (opts_.phase == "check") return kExitOk;
+  request.warnFloat64 = warnings.warnFloat64;
 
-  LinkSettings link = linkSettings(opts_.codegen);
-  std::vector<LinkFile> linkFiles = collectLinkFiles(compilation, link, diags);
-  if (diags.hasErrors()) {
-    diags.render(inv.err, render);
-    return kExitSourceErrors;
-  }
+  driver::SessionSettings settings;
+  settings.cacheDir = opts_.cacheDir;
+  settings.useCache = !opts_.noCache;
+  settings.remotes = std::move(*remotes);
+  settings.threads = opts_.jobs > 0 ? static_cast<unsigned>(opts_.jobs) : 0;
+  settings.log = logSink(inv);
+  driver::Session session(std::move(settings));
+  driver::CompileResult result = driver::compile(request, session);
+  std::fwrite(result.rendered.data(), 1, result.rendered.size(), inv.err);
+  std::fwrite(result.typedDump.data(), 1, result.typedDump.size(), inv.out);
+  if (result.exit != driver::ExitClass::Ok) return static_cast<int>(result.exit);
+  if (request.stopAfter == driver::Stage::Check) return kExitOk;
 
-  // Output folder and file stem.
-  llvm::SmallString<256> stem(llvm::sys::path::filename(opts_.input));
-  if (llvm::sys::path::extension(stem) == ".py") llvm::sys::path::replace_extension(stem, "");
+  // The outputs: per arch, then the manifest.
+  std::string stem = driver::outputStem(opts_.input);
   std::string outputDir = opts_.outputDir;
   if (outputDir.empty()) {
     llvm::SmallString<256> dir(opts_.input);
@@ -237,185 +193,28 @@ int CompileCommand::run(Invocation& inv) {
                  ec.message().c_str());
     return kExitEnvironment;
   }
-  auto outPath = [&](const std::string& arch, const char* ext) {
+  auto write = [&](const std::string& name, const std::string& bytes) {
     llvm::SmallString<256> p(outputDir);
-    llvm::sys::path::append(p, std::string(stem) + "." + arch + ext);
-    return std::string(p);
+    llvm::sys::path::append(p, name);
+    if (llvm::Error e = writeFileAtomically(std::string(p), bytes)) {
+      std::string message = llvm::toString(std::move(e));
+      std::fprintf(inv.err, "pykc: error: %s\n", message.c_str());
+      return false;
+    }
+    return true;
   };
-
-  backend::CodegenOptions codegen = codegenOptions(opts_.codegen);
-
-  // Only a full compile goes through the cache (docs/CACHE.md): its entry
-  // holds exactly the cubin, PTX and manifest facts of one file and arch.
-  std::optional<cache::Store> store;
-  if (!opts_.noCache && wantCubin && !wantLlvm && opts_.phase == "cubin") {
-    if (auto options = cacheStoreOptions(opts_.cacheDir, logSink(inv), std::move(*remotes))) {
-      store.emplace(std::move(*options));
-    } else if (inv.log) {
-      inv.log->info("no cache folder (set PYKC_CACHE_DIR or HOME): compiling without a cache");
+  bool wantPtx = request.wantPtx || request.stopAfter == driver::Stage::Ptx;
+  bool wantCubin = request.wantCubin && request.stopAfter == driver::Stage::Cubin;
+  for (const driver::ArchOutput& a : result.archs) {
+    if (request.wantLlvm && !write(stem + "." + a.arch + ".ll", a.llvmIr)) return kExitEnvironment;
+    if (wantPtx && request.stopAfter != driver::Stage::Llvm &&
+        !write(stem + "." + a.arch + ".ptx", a.ptx)) {
+      return kExitEnvironment;
     }
+    if (wantCubin && !write(stem + "." + a.arch + ".cubin", a.cubin)) return kExitEnvironment;
   }
-
-  // Cache hits first: they need neither nvJitLink nor LLVM's code generator.
-  std::vector<std::optional<UnitArtifacts>> units(archs.size());
-  UnitRequest unitRequest;
-  unitRequest.codegen = codegen;
-  unitRequest.defines = opts_.codegen.defines;
-  unitRequest.link = link;
-  unitRequest.linkFiles = linkFiles;
-  std::vector<cache::Key> keys;
-  if (store) {
-    unitRequest.nvJitLinkIdentity = backend::nvJitLinkIdentity();
-    for (size_t i = 0; i < archs.size(); ++i) {
-      unitRequest.codegen.arch = archs[i];
-      keys.push_back(unitKeyBuilder(compilation, unitRequest).key());
-      cache::GetInfo info;
-      std::optional<std::vector<cache::NamedOutput>> outputs = store->get(keys[i], &info);
-      std::string why;
-      if (outputs) units[i] = decodeUnit(*outputs, *compilation.typed, archs[i], &why);
-      if (inv.log) {
-        if (units[i] && !info.remote.empty()) {
-          inv.log->info("cache hit for {} {} ({}) from remote {}", opts_.input, archs[i],
-                        keys[i].hex(), info.remote);
-        } else if (units[i]) {
-          inv.log->info("cache hit for {} {} ({})", opts_.input, archs[i], keys[i].hex());
-        } else if (outputs) {
-          inv.log->info("cache miss for {} {} ({}): unusable entry: {}", opts_.input, archs[i],
-                        keys[i].hex(), why);
-        } else {
-          inv.log->info("cache miss for {} {} ({})", opts_.input, archs[i], keys[i].hex());
-        }
-      }
-    }
-  }
-
-  ThreadBudget threads(opts_.jobs > 0 ? static_cast<unsigned>(opts_.jobs)
-                                      : std::max(1u, std::thread::hardware_concurrency()));
-  unitRequest.threads = &threads;
-  UnitLinker linker([] { backend::initializeNvptxTarget(); });
-  std::string nvJitLinkVersion = "none";
-  // The arches to compile, each on a thread of the budget (their kernel
-  // partitions draw from it too): nvJitLink and NVRTC are opened here first,
-  // so the threads only read them.
-  std::vector<size_t> misses;
-  for (size_t i = 0; i < archs.size(); ++i) {
-    if (!units[i]) misses.push_back(i);
-  }
-  if (!misses.empty()) {
-    if (wantCubin) {
-      auto loaded = linker.get();
-      if (!loaded) return fail(loaded.takeError());
-      nvJitLinkVersion = linker.version();
-      if (needsNvrtc(linkFiles)) {
-        auto opened = linker.nvrtc();
-        if (!opened) return fail(opened.takeError());
-      }
-    } else {
-      backend::initializeNvptxTarget();
-    }
-  }
-  struct Compiled {
-    std::optional<llvm::Expected<ArchArtifacts>> artifacts;
-    std::vector<lowering::KernelInfo> kernels;
-  };
-  std::vector<Compiled> compiled(misses.size());
-  for (size_t m = 0; m < misses.size(); ++m) {
-    if (inv.log) inv.log->info("compiling {} for {}", opts_.input, archs[misses[m]]);
-  }
-  parallelFor(misses.size(), &threads, [&](size_t m) {
-    const std::string& arch = archs[misses[m]];
-    Compiled& out = compiled[m];
-    if (store) {
-      // A miss: compile, then store the unit.
-      UnitRequest request = unitRequest;
-      request.codegen.arch = arch;
-      auto unit = compileUnit(compilation, request, linker);
-      if (!unit) {
-        out.artifacts.emplace(unit.takeError());
-        return;
-      }
-      store->put(keys[misses[m]], encodeUnit(*unit));
-      out.kernels = unit->kernels;
-      out.artifacts.emplace(std::move(unit->arch));
-      return;
-    }
-    ArchRequest request;
-    request.codegen = codegen;
-    request.codegen.arch = arch;
-    request.lowering.lineInfo = opts_.codegen.lineInfo;
-    request.wantLlvm = wantLlvm;
-    request.wantCubin = wantCubin;
-    request.threads = &threads;
-    const backend::NvJitLink* library = nullptr;
-    std::vector<PreparedInput> prepared;
-    if (wantCubin) {
-      // Both were opened before the threads started.
-      library = llvm::cantFail(linker.get());
-      const backend::Nvrtc* nvrtc = needsNvrtc(linkFiles) ? llvm::cantFail(linker.nvrtc()) : nullptr;
-      auto inputs = prepareLinkInputs(compilation, linkFiles, link, request.codegen, nvrtc);
-      if (!inputs) {
-        out.artifacts.emplace(inputs.takeError());
-        return;
-      }
-      prepared = std::move(*inputs);
-      for (const PreparedInput& input : prepared) {
-        request.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
-      }
-    }
-    out.artifacts.emplace(compileForArch(compilation, request, library, out.kernels));
-  });
-  // Results in arch order; the first failure (in that order) is reported.
-  std::vector<ArchArtifacts> artifacts;
-  std::vector<lowering::KernelInfo> kernels;
-  size_t next = 0;
-  llvm::Error firstError = llvm::Error::success();
-  for (size_t i = 0; i < archs.size(); ++i) {
-    if (units[i]) {
-      kernels = units[i]->kernels;
-      if (nvJitLinkVersion == "none") nvJitLinkVersion = units[i]->nvJitLinkVersion;
-      artifacts.push_back(std::move(units[i]->arch));
-      recordTileShared(kernels, artifacts.back());
-      continue;
-    }
-    Compiled& c = compiled[next++];
-    if (!*c.artifacts) {
-      llvm::Error error = c.artifacts->takeError();
-      if (firstError) {
-        llvm::consumeError(std::move(error));
-      } else {
-        firstError = store ? std::move(error) : explainLinkError(std::move(error), compilation);
-      }
-      continue;
-    }
-    kernels = std::move(c.kernels);
-    artifacts.push_back(std::move(**c.artifacts));
-    recordTileShared(kernels, artifacts.back());
-  }
-  if (firstError) return fail(std::move(firstError));
-  for (const ArchArtifacts& a : artifacts) {
-    if (wantLlvm) {
-      if (llvm::Error e = writeFileAtomically(outPath(a.arch, ".ll"), a.llvmIr)) return fail(std::move(e));
-    }
-    if (wantPtx) {
-      if (llvm::Error e = writeFileAtomically(outPath(a.arch, ".ptx"), a.ptx)) return fail(std::move(e));
-    }
-    if (wantCubin) {
-      if (llvm::Error e = writeFileAtomically(outPath(a.arch, ".cubin"), a.cubin)) return fail(std::move(e));
-    }
-  }
-  if (opts_.phase == "llvm") return kExitOk;
-  ManifestInputs inputs;
-  inputs.source = opts_.input;
-  inputs.stem = std::string(stem);
-  inputs.pykcVersion = PYKC_VERSION;
-  inputs.llvmVersion = LLVM_VERSION_STRING;
-  inputs.nvJitLinkVersion = nvJitLinkVersion;
-  inputs.hasCubin = wantCubin;
-  inputs.hasPtx = wantPtx;
-  std::string manifest = buildManifest(*compilation.typed, inputs, artifacts, kernels);
-  llvm::SmallString<256> manifestPath(outputDir);
-  llvm::sys::path::append(manifestPath, "manifest.json");
-  if (llvm::Error e = writeFileAtomically(std::string(manifestPath), manifest)) return fail(std::move(e));
+  if (request.stopAfter == driver::Stage::Llvm) return kExitOk;
+  if (!write("manifest.json", result.manifest)) return kExitEnvironment;
   return kExitOk;
 }
 

@@ -24,6 +24,7 @@
 #include "cli/command.h"
 #include "cli/invocation.h"
 #include "driver/compile_unit.h"
+#include "driver/driver.h"
 #include "driver/pipeline.h"
 #include "driver/thread_budget.h"
 
@@ -217,91 +218,49 @@ struct Job {
   std::string messages;
 };
 
-void runJob(Job& job, cache::Store& store, const std::string& nvJitLinkIdentity,
-            std::once_flag& targetOnce, std::optional<UnitLinker>& linker, ThreadBudget& threads) {
-  frontend::DiagnosticSink diags;
-  Compilation compilation;
-  FrontendOptions frontendOptions;
-  frontendOptions.warnFloat64 = false;
+void runJob(Job& job, driver::Session& session) {
+  driver::CompileRequest request;
+  request.path = job.file;
+  request.archs = {job.arch};
   // Exactly what `pykc compile` makes of the same flags.
-  const CodegenFlags& flags = job.spec->codegen;
-  UnitRequest request;
-  request.codegen = codegenOptions(flags);
-  request.codegen.arch = job.arch;
-  request.nvJitLinkIdentity = nvJitLinkIdentity;
-  request.defines = flags.defines;
-  request.threads = &threads;
-  request.link = linkSettings(flags);
-  frontendOptions.sigs = job.spec->sigs;
-  frontendOptions.defines = flags.defines;
-  frontendOptions.consts = job.spec->consts;
-  frontend::RenderOptions render;
-  if (llvm::Error error = runFrontend(job.file, frontendOptions, compilation, diags)) {
-    job.messages = diags.render(render) + "pykc: error: " + llvm::toString(std::move(error)) + "\n";
-    job.outcome = JobOutcome::EnvironmentError;
-    return;
-  }
-  if (diags.hasErrors() || !compilation.typed) {
-    job.messages = diags.render(render);
-    job.outcome = JobOutcome::SourceError;
-    return;
-  }
-  if (compilation.typed->kernelCount == 0) {
-    job.outcome = JobOutcome::Skipped;
-    return;
-  }
-  // --link files, then those of cuda.jit and declare_device `link=`.
-  request.linkFiles = collectLinkFiles(compilation, request.link, diags);
-  if (diags.hasErrors()) {
-    job.messages = diags.render(render);
-    job.outcome = JobOutcome::SourceError;
-    return;
-  }
-  cache::Key key = unitKeyBuilder(compilation, request).key();
-  cache::GetInfo info;
-  if (std::optional<std::vector<cache::NamedOutput>> outputs = store.get(key, &info)) {
-    std::string why;
-    if (decodeUnit(*outputs, *compilation.typed, job.arch, &why)) {
-      job.outcome = JobOutcome::Hit;
-      job.remoteHit = !info.remote.empty();
-      // A hit still reaches the read-write remotes that lack it.
-      store.share(key, *outputs);
+  request.codegen = job.spec->codegen;
+  request.sigs = job.spec->sigs;
+  request.consts = job.spec->consts;
+  request.warnFloat64 = false;
+  request.wantPtx = true;
+  request.shareHits = true;
+  request.skipEmpty = true;
+  driver::CompileResult result = driver::compile(request, session);
+  switch (result.exit) {
+    case driver::ExitClass::Ok:
+      job.outcome = result.kernelCount == 0   ? JobOutcome::Skipped
+                    : result.archs[0].cacheHit ? JobOutcome::Hit
+                                               : JobOutcome::Compiled;
+      job.remoteHit = !result.archs.empty() && !result.archs[0].remote.empty();
       return;
-    }
-  }
-  if (!linker) {
-    linker.emplace([&targetOnce] { std::call_once(targetOnce, backend::initializeNvptxTarget); });
-  }
-  auto unit = compileUnit(compilation, request, *linker);
-  if (!unit) {
-    bool sourceError = false;
-    llvm::Error rest = llvm::handleErrors(unit.takeError(), [&](const LinkSourceError& e) {
-      for (const frontend::Diagnostic& d : e.diagnostics()) {
-        job.messages += frontend::renderDiagnostic(d, render);
-      }
-      sourceError = true;
-    });
-    if (sourceError && !rest) {
+    case driver::ExitClass::SourceErrors:
       job.outcome = JobOutcome::SourceError;
+      job.messages = result.rendered;
       return;
-    }
-    // An --nvrtc-option NVRTC refuses: a command-line mistake, as in compile.
-    bool usage = false;
-    rest = llvm::handleErrors(std::move(rest), [&](const backend::NvrtcOptionError& e) {
-      job.messages += "pykc: error: " + e.text() + "\n";
-      usage = true;
-    });
-    if (usage && !rest) {
+    case driver::ExitClass::Usage:
       job.outcome = JobOutcome::UsageError;
+      job.messages = result.rendered;
       return;
-    }
-    job.messages += "pykc: error: " + job.file + " for " + job.arch + ": " +
-                    llvm::toString(std::move(rest)) + "\n";
-    job.outcome = JobOutcome::EnvironmentError;
-    return;
+    case driver::ExitClass::Environment:
+      job.outcome = JobOutcome::EnvironmentError;
+      if (!result.checked) {
+        job.messages = result.rendered;
+        return;
+      }
+      // After the front end: name the job the failure belongs to.
+      for (const frontend::Diagnostic& d : result.diagnostics) {
+        job.messages += frontend::renderDiagnostic(d, request.render);
+      }
+      for (const std::string& e : result.errors) {
+        job.messages += "pykc: error: " + job.file + " for " + job.arch + ": " + e + "\n";
+      }
+      return;
   }
-  store.put(key, encodeUnit(*unit));
-  job.outcome = JobOutcome::Compiled;
 }
 
 }  // namespace
@@ -408,8 +367,6 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
   unsigned workers = options.jobs > 0 ? static_cast<unsigned>(options.jobs)
                                       : std::max(1u, std::thread::hardware_concurrency());
   workers = std::max<unsigned>(1, std::min<unsigned>(workers, static_cast<unsigned>(jobs.size())));
-  std::string identity = backend::nvJitLinkIdentity();
-  std::once_flag targetOnce;
   std::atomic<size_t> next{0};
   std::mutex progressMutex;
   size_t done = 0;
@@ -427,15 +384,16 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
   // One budget for the whole command: each worker holds one thread of it;
   // one that runs out of jobs gives its thread back, for the kernel
   // partitions of the compiles still running.
-  unsigned budget = options.jobs > 0 ? static_cast<unsigned>(options.jobs)
-                                     : std::max(1u, std::thread::hardware_concurrency());
-  ThreadBudget threadBudget(budget);
+  driver::SessionSettings settings;
+  settings.threads = options.jobs > 0 ? static_cast<unsigned>(options.jobs) : 0;
+  settings.log = logSink(inv);
+  settings.store = &store;
+  driver::Session session(std::move(settings));
+  ThreadBudget& threadBudget = session.threads();
   unsigned spawned = threadBudget.acquire(workers - 1);
   auto work = [&] {
-    // One linker per worker: an nvJitLink handle links one cubin at a time.
-    std::optional<UnitLinker> linker;
     for (size_t i = next++; i < jobs.size(); i = next++) {
-      runJob(jobs[i], store, identity, targetOnce, linker, threadBudget);
+      runJob(jobs[i], session);
       progress();
     }
     threadBudget.release(1);

@@ -7,6 +7,7 @@
 #include <link.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cassert>
 #include <cstring>
 #include <string_view>
@@ -80,9 +81,24 @@ std::string functionSource(const Compilation& compilation, const frontend::JitFu
   return normalisedTokens(*compilation.tokens, first, stmt.range.endLineno);
 }
 
+struct BuildIdQuery {
+  // An address inside the object whose build id is wanted.
+  uintptr_t address = 0;
+  std::string hex;
+};
+
+// The GNU build id of the object (executable or shared library) whose loaded
+// segments hold `query->address`: the object with the compiler code, not the
+// process's first object (inside Python that is python3).
 int findBuildId(dl_phdr_info* info, size_t, void* data) {
-  auto* out = static_cast<std::string*>(data);
-  // The first object is the executable itself.
+  auto* query = static_cast<BuildIdQuery*>(data);
+  bool holds = false;
+  for (int i = 0; i < info->dlpi_phnum && !holds; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
+    holds = ph.p_type == PT_LOAD && query->address >= begin && query->address < begin + ph.p_memsz;
+  }
+  if (!holds) return 0;
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_NOTE) continue;
@@ -98,8 +114,8 @@ int findBuildId(dl_phdr_info* info, size_t, void* data) {
         static constexpr char kHex[] = "0123456789abcdef";
         for (unsigned b = 0; b < note.n_descsz; ++b) {
           auto byte = static_cast<unsigned char>(desc[b]);
-          out->push_back(kHex[byte >> 4]);
-          out->push_back(kHex[byte & 15]);
+          query->hex.push_back(kHex[byte >> 4]);
+          query->hex.push_back(kHex[byte & 15]);
         }
         return 1;
       }
@@ -109,13 +125,20 @@ int findBuildId(dl_phdr_info* info, size_t, void* data) {
   return 1;
 }
 
+std::string readBuildId() {
+  BuildIdQuery query;
+  query.address = reinterpret_cast<uintptr_t>(&cacheKeyBuilder);
+  dl_iterate_phdr(findBuildId, &query);
+  std::string version = PYKC_VERSION;
+  return query.hex.empty() ? version : version + "+" + query.hex;
+}
+
 }  // namespace
 
-std::string pykcBuildId() {
-  std::string id;
-  dl_iterate_phdr(findBuildId, &id);
-  std::string version = PYKC_VERSION;
-  return id.empty() ? version : version + "+" + id;
+const std::string& pykcBuildId() {
+  // A fact of the loaded code, the same for the whole process: read once.
+  static const std::string id = readBuildId();
+  return id;
 }
 
 cache::KeyBuilder cacheKeyBuilder(const Compilation& compilation, uint32_t instance,

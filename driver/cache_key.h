@@ -47,8 +47,10 @@ std::string libdeviceKeyValue(const backend::CodegenOptions& codegen);
 std::vector<cache::KeyField> cacheKeyFields(const Compilation& compilation, uint32_t instance,
                                             const CacheKeyOptions& options);
 
-// `<version>+<GNU build id of the running executable>`, or the version alone
-// when the executable has no build id note.
-std::string pykcBuildId();
+// `<version>+<GNU build id>` of the object that holds the compiler code (the
+// `pykc` executable, or libpykc.so inside another program: the object whose
+// segments hold cacheKeyBuilder), or the version alone when it has no build
+// id note. Read once per process.
+const std::string& pykcBuildId();
 
 }  // namespace driver

@@ -140,7 +140,8 @@ cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitReque
   keyOptions.codegen = request.codegen;
   keyOptions.defines = request.defines;
   keyOptions.nvJitLinkVersion = request.nvJitLinkIdentity;
-  keyOptions.libdevice = libdeviceKeyValue(request.codegen);
+  keyOptions.libdevice =
+      request.libdeviceKey.empty() ? libdeviceKeyValue(request.codegen) : request.libdeviceKey;
   cache::KeyBuilder key;
   key.add("unit", kUnitKind);
   key.add("arch", request.codegen.arch);
@@ -205,6 +206,7 @@ std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& o
 }
 
 llvm::Expected<const backend::NvJitLink*> UnitLinker::get() {
+  std::lock_guard<std::mutex> lock(mutex_);
   if (library_) return &*library_;
   if (initializeTarget_) initializeTarget_();
   auto loaded = backend::NvJitLink::load();
@@ -217,6 +219,7 @@ llvm::Expected<const backend::NvJitLink*> UnitLinker::get() {
 }
 
 llvm::Expected<const backend::Nvrtc*> UnitLinker::nvrtc() {
+  std::lock_guard<std::mutex> lock(mutex_);
   if (nvrtc_) return &*nvrtc_;
   auto loaded = backend::Nvrtc::load();
   if (!loaded) return loaded.takeError();

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,9 @@ struct UnitRequest {
   // backend::nvJitLinkIdentity(): stands for nvJitLink's version in the key,
   // so that computing a key never loads the library.
   std::string nvJitLinkIdentity;
+  // libdeviceKeyValue(codegen), when the caller has it (a Session reads it
+  // once); empty: read here.
+  std::string libdeviceKey;
   // Linking (--link, -I, --nvrtc-option, --lto) and the files collectLinkFiles read.
   LinkSettings link;
   std::vector<LinkFile> linkFiles;
@@ -78,12 +82,11 @@ std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& o
                                         const frontend::TypedModule& typed,
                                         const std::string& arch, std::string* why);
 
-// nvJitLink and the NVPTX target, set up on first use. get() and nvrtc()
-// load on their first call, which must not race; once they have returned,
-// any number of threads may call them (each link makes its own nvJitLink
-// handle: `pykc compile` compiles its arches in parallel on one linker).
-// Populate keeps one per worker; `initializeTarget` must be safe to call from
-// each (populate passes a std::call_once wrapper).
+// nvJitLink, NVRTC and the NVPTX target, set up on first use. Thread-safe:
+// the first get()/nvrtc() opens the library under a lock; each link makes its
+// own nvJitLink handle, so any number of threads may link through one.
+// `initializeTarget` must be safe to call more than once (a std::call_once
+// wrapper).
 class UnitLinker {
 public:
   explicit UnitLinker(std::function<void()> initializeTarget)
@@ -96,9 +99,14 @@ public:
   const std::string& version() const { return version_; }
   // NVRTC, opened on first use (only when a `.cu` file is linked).
   llvm::Expected<const backend::Nvrtc*> nvrtc();
+  // The NVPTX target alone (PTX without a cubin).
+  void initializeTarget() {
+    if (initializeTarget_) initializeTarget_();
+  }
 
 private:
   std::function<void()> initializeTarget_;
+  std::mutex mutex_;
   std::optional<backend::NvJitLink> library_;
   std::optional<backend::Nvrtc> nvrtc_;
   std::string version_;

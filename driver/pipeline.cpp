@@ -107,11 +107,16 @@ nlohmann::ordered_json paramJson(const frontend::TypeTable& types, frontend::Typ
 }  // namespace
 
 llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
-                        Compilation& compilation, frontend::DiagnosticSink& diags) {
+                        Compilation& compilation, frontend::DiagnosticSink& diags,
+                        const std::string* bytes) {
   compilation.path = path;
-  auto file = frontend::SourceFile::load(path, diags);
-  if (!file) return file.takeError();
-  compilation.source.emplace(std::move(*file));
+  if (bytes != nullptr) {
+    compilation.source.emplace(frontend::SourceFile::fromBytes(path, *bytes, diags));
+  } else {
+    auto file = frontend::SourceFile::load(path, diags);
+    if (!file) return file.takeError();
+    compilation.source.emplace(std::move(*file));
+  }
   if (compilation.source->decodeFailed()) return llvm::Error::success();
   compilation.tokens.emplace(frontend::lex(*compilation.source, diags));
   compilation.ast.emplace(frontend::parse(*compilation.tokens, diags));

@@ -63,11 +63,13 @@ struct Compilation {
   Compilation& operator=(const Compilation&) = delete;
 };
 
-// Reads `path` and runs the front end (lex, parse, resolve, check) into
-// `compilation`. Source errors go to `diags` (check diags.hasErrors(); `typed`
-// is then unset or must not be lowered). Fails only if the file cannot be read.
+// Reads `path` (or takes `bytes`, when given, as its content) and runs the
+// front end (lex, parse, resolve, check) into `compilation`. Source errors go
+// to `diags` (check diags.hasErrors(); `typed` is then unset or must not be
+// lowered). Fails only if the file cannot be read.
 llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
-                        Compilation& compilation, frontend::DiagnosticSink& diags);
+                        Compilation& compilation, frontend::DiagnosticSink& diags,
+                        const std::string* bytes = nullptr);
 
 // What one architecture's compile produced.
 struct ArchArtifacts {

@@ -1,0 +1,394 @@
+#include "driver/driver.h"
+
+#include <llvm/Config/llvm-config.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/Path.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "backend/nvjitlink.h"
+#include "backend/nvrtc.h"
+#include "backend/target.h"
+#include "cache/store.h"
+#include "driver/cache_key.h"
+#include "driver/compile_unit.h"
+#include "driver/link_inputs.h"
+#include "driver/pipeline.h"
+#include "driver/thread_budget.h"
+#include "frontend/check.h"
+
+#ifndef PYKC_VERSION
+#error "PYKC_VERSION must be defined by driver/CMakeLists.txt"
+#endif
+
+namespace driver {
+
+Session::Session(SessionSettings settings) : settings_(std::move(settings)) {
+  unsigned threads = settings_.threads > 0 ? settings_.threads
+                                           : std::max(1u, std::thread::hardware_concurrency());
+  threads_ = std::make_unique<ThreadBudget>(threads);
+  // The target is initialised once per Session, on the first miss.
+  auto once = std::make_shared<std::once_flag>();
+  linker_ = std::make_unique<UnitLinker>(
+      [once] { std::call_once(*once, backend::initializeNvptxTarget); });
+}
+
+Session::~Session() = default;
+
+cache::Store* Session::store() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!storeTried_) {
+    storeTried_ = true;
+    if (settings_.store != nullptr) {
+      storePointer_ = settings_.store;
+    } else if (settings_.useCache) {
+      if (auto options = cacheStoreOptions(settings_.cacheDir, settings_.log, settings_.remotes)) {
+        store_ = std::make_unique<cache::Store>(std::move(*options));
+        storePointer_ = store_.get();
+      } else if (settings_.log) {
+        settings_.log(LogLevel::Info,
+                      "no cache folder (set PYKC_CACHE_DIR or HOME): compiling without a cache");
+      }
+    }
+  }
+  return storePointer_;
+}
+
+const std::string& Session::nvJitLinkIdentity() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!nvJitLinkIdentity_) nvJitLinkIdentity_ = backend::nvJitLinkIdentity();
+  return *nvJitLinkIdentity_;
+}
+
+const std::string& Session::libdeviceKey(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = libdeviceKeys_.find(path);
+  if (it == libdeviceKeys_.end()) {
+    backend::CodegenOptions codegen;
+    codegen.libdevicePath = path;
+    it = libdeviceKeys_.emplace(path, libdeviceKeyValue(codegen)).first;
+  }
+  return it->second;
+}
+
+std::string outputStem(const std::string& path) {
+  llvm::SmallString<256> stem(llvm::sys::path::filename(path));
+  if (llvm::sys::path::extension(stem) == ".py") llvm::sys::path::replace_extension(stem, "");
+  return std::string(stem);
+}
+
+namespace {
+
+// Builds a result as the compile goes: diagnostics and errors in order.
+class Outcome {
+public:
+  explicit Outcome(const CompileRequest& request) : render_(request.render) {}
+
+  void diagnostics(const frontend::DiagnosticSink& diags) {
+    for (const frontend::Diagnostic& d : diags.diagnostics()) add(d);
+  }
+  void add(const frontend::Diagnostic& d) {
+    result.diagnostics.push_back(d);
+    result.rendered += frontend::renderDiagnostic(d, render_);
+  }
+  // `pykc: error: message`.
+  void error(const std::string& message) {
+    result.errors.push_back(message);
+    result.rendered += "pykc: error: " + message + "\n";
+  }
+  CompileResult finish(ExitClass exit) {
+    result.exit = exit;
+    if (exit != ExitClass::Ok) {
+      result.archs.clear();
+      result.manifest.clear();
+    }
+    return std::move(result);
+  }
+  // The exit class of an error from compiling or linking, its messages added:
+  // linked C++ mistakes are source errors, an --nvrtc-option NVRTC refuses a
+  // usage error, anything else the environment.
+  ExitClass fail(llvm::Error error) {
+    bool source = false;
+    llvm::Error rest = llvm::handleErrors(std::move(error), [&](const LinkSourceError& e) {
+      for (const frontend::Diagnostic& d : e.diagnostics()) add(d);
+      source = true;
+    });
+    if (!rest) return source ? ExitClass::SourceErrors : ExitClass::Environment;
+    bool usage = false;
+    rest = llvm::handleErrors(std::move(rest), [&](const backend::NvrtcOptionError& e) {
+      this->error(e.text());
+      usage = true;
+    });
+    if (!rest) return usage ? ExitClass::Usage : ExitClass::Environment;
+    this->error(llvm::toString(std::move(rest)));
+    return ExitClass::Environment;
+  }
+
+  CompileResult result;
+
+private:
+  frontend::RenderOptions render_;
+};
+
+void recordTileShared(const std::vector<lowering::KernelInfo>& kernels, ArchArtifacts& arch) {
+  for (const lowering::KernelInfo& k : kernels) {
+    if (k.tileSharedBytes != 0) arch.tileSharedBytes[k.symbol] = k.tileSharedBytes;
+  }
+}
+
+void log(Session& session, LogLevel level, const std::string& line) {
+  if (session.settings().log) session.settings().log(level, line);
+}
+
+// The instances of the kernels `names` (all when empty), in instance order.
+std::vector<uint32_t> selectedKernels(const frontend::TypedModule& typed,
+                                      const std::vector<std::string>& names) {
+  std::vector<uint32_t> out;
+  for (uint32_t k = 0; k < typed.kernelCount; ++k) {
+    const std::string& name = typed.module.functions[typed.instances[k].function].name;
+    if (names.empty() || std::find(names.begin(), names.end(), name) != names.end()) {
+      out.push_back(k);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+CompileResult compile(const CompileRequest& request, Session& session) {
+  Outcome outcome(request);
+  CompileResult& result = outcome.result;
+  // The request's own mistakes first.
+  std::vector<std::string> archs;
+  if (std::optional<std::string> why = uniqueArchs(request.archs, archs)) {
+    outcome.error(*why);
+    return outcome.finish(ExitClass::Usage);
+  }
+  if (std::optional<std::string> why = checkCodegenFlags(request.codegen)) {
+    outcome.error(*why);
+    return outcome.finish(ExitClass::Usage);
+  }
+  bool wantLlvm = request.wantLlvm || request.stopAfter == Stage::Llvm;
+  bool wantCubin = request.wantCubin && request.stopAfter == Stage::Cubin;
+  bool wantPtx = request.wantPtx || request.stopAfter == Stage::Ptx;
+  if (request.stopAfter == Stage::Llvm) wantPtx = false;
+
+  // The front end.
+  frontend::DiagnosticSink diags;
+  Compilation compilation;
+  FrontendOptions frontendOptions;
+  frontendOptions.sigs = request.sigs;
+  frontendOptions.defines = request.codegen.defines;
+  frontendOptions.consts = request.consts;
+  frontendOptions.warnFloat64 = request.warnFloat64;
+  const std::string* bytes = request.source ? &*request.source : nullptr;
+  if (llvm::Error error = runFrontend(request.path, frontendOptions, compilation, diags, bytes)) {
+    outcome.diagnostics(diags);
+    return outcome.finish(outcome.fail(std::move(error)));
+  }
+  outcome.diagnostics(diags);
+  if (diags.hasErrors() || !compilation.typed) return outcome.finish(ExitClass::SourceErrors);
+  if (!request.kernels.empty()) {
+    std::vector<uint32_t> chosen = selectedKernels(*compilation.typed, request.kernels);
+    for (const std::string& name : request.kernels) {
+      bool found = std::any_of(chosen.begin(), chosen.end(), [&](uint32_t k) {
+        return compilation.typed->module.functions[compilation.typed->instances[k].function].name ==
+               name;
+      });
+      if (!found) {
+        outcome.error("no kernel `" + name + "` in " + request.path);
+        return outcome.finish(ExitClass::Usage);
+      }
+    }
+    frontend::TypedModule all = std::move(*compilation.typed);
+    compilation.typed.emplace(selectInstances(all, chosen));
+  }
+  const frontend::TypedModule& typed = *compilation.typed;
+  result.kernelCount = typed.kernelCount;
+  result.checked = true;
+  if (request.skipEmpty && typed.kernelCount == 0) return outcome.finish(ExitClass::Ok);
+  for (uint32_t k = 0; k < typed.kernelCount; ++k) {
+    const frontend::FunctionInstance& inst = typed.instances[k];
+    result.instances.push_back(
+        InstanceOutput{typed.module.functions[inst.function].name, inst.signature, inst.symbol});
+  }
+  if (request.dumpTyped) result.typedDump = frontend::dumpTyped(typed);
+  if (request.stopAfter == Stage::Check) return outcome.finish(ExitClass::Ok);
+
+  LinkSettings link = linkSettings(request.codegen);
+  size_t reported = diags.diagnostics().size();
+  std::vector<LinkFile> linkFiles = collectLinkFiles(compilation, link, diags);
+  // Only the new ones: the front end's were taken above.
+  for (size_t i = reported; i < diags.diagnostics().size(); ++i) outcome.add(diags.diagnostics()[i]);
+  if (diags.hasErrors()) return outcome.finish(ExitClass::SourceErrors);
+
+  backend::CodegenOptions codegen = codegenOptions(request.codegen);
+  if (!session.settings().libdevicePath.empty()) codegen.libdevicePath = session.settings().libdevicePath;
+  // Only a full compile goes through the cache (docs/CACHE.md): its entry
+  // holds exactly the cubin, PTX and manifest facts of one file and arch.
+  cache::Store* store = nullptr;
+  if (wantCubin && !wantLlvm) store = session.store();
+
+  // Cache hits first: they need neither nvJitLink nor LLVM's code generator.
+  std::vector<std::optional<UnitArtifacts>> units(archs.size());
+  std::vector<cache::GetInfo> infos(archs.size());
+  UnitRequest unitRequest;
+  unitRequest.codegen = codegen;
+  unitRequest.defines = request.codegen.defines;
+  unitRequest.link = link;
+  unitRequest.linkFiles = linkFiles;
+  std::vector<cache::Key> keys;
+  if (store) {
+    unitRequest.nvJitLinkIdentity = session.nvJitLinkIdentity();
+    unitRequest.libdeviceKey = session.libdeviceKey(codegen.libdevicePath);
+    for (size_t i = 0; i < archs.size(); ++i) {
+      unitRequest.codegen.arch = archs[i];
+      keys.push_back(unitKeyBuilder(compilation, unitRequest).key());
+      std::optional<std::vector<cache::NamedOutput>> outputs = store->get(keys[i], &infos[i]);
+      std::string why;
+      if (outputs) units[i] = decodeUnit(*outputs, typed, archs[i], &why);
+      const std::string where = request.path + " " + archs[i] + " (" + keys[i].hex() + ")";
+      if (units[i] && !infos[i].remote.empty()) {
+        log(session, LogLevel::Info, "cache hit for " + where + " from remote " + infos[i].remote);
+      } else if (units[i]) {
+        log(session, LogLevel::Info, "cache hit for " + where);
+      } else if (outputs) {
+        log(session, LogLevel::Info, "cache miss for " + where + ": unusable entry: " + why);
+      } else {
+        log(session, LogLevel::Info, "cache miss for " + where);
+      }
+      if (units[i] && request.shareHits) store->share(keys[i], *outputs);
+    }
+  }
+
+  // A budget of the request's own, or the Session's.
+  std::optional<ThreadBudget> ownThreads;
+  if (request.jobs > 0) ownThreads.emplace(request.jobs);
+  ThreadBudget* threads = ownThreads ? &*ownThreads : &session.threads();
+  unitRequest.threads = threads;
+  UnitLinker& linker = session.linker();
+  std::vector<size_t> misses;
+  for (size_t i = 0; i < archs.size(); ++i) {
+    if (!units[i]) misses.push_back(i);
+  }
+  // nvJitLink and NVRTC are opened here, before the threads, which then only read them.
+  if (!misses.empty()) {
+    if (wantCubin) {
+      auto loaded = linker.get();
+      if (!loaded) return outcome.finish(outcome.fail(loaded.takeError()));
+      result.nvJitLinkVersion = linker.version();
+      if (needsNvrtc(linkFiles)) {
+        auto opened = linker.nvrtc();
+        if (!opened) return outcome.finish(outcome.fail(opened.takeError()));
+      }
+    } else {
+      linker.initializeTarget();
+    }
+  }
+  struct Compiled {
+    std::optional<llvm::Expected<ArchArtifacts>> artifacts;
+    std::vector<lowering::KernelInfo> kernels;
+  };
+  std::vector<Compiled> compiled(misses.size());
+  for (size_t m = 0; m < misses.size(); ++m) {
+    log(session, LogLevel::Info, "compiling " + request.path + " for " + archs[misses[m]]);
+  }
+  parallelFor(misses.size(), threads, [&](size_t m) {
+    const std::string& arch = archs[misses[m]];
+    Compiled& out = compiled[m];
+    if (store) {
+      // A miss: compile, then store the unit.
+      UnitRequest unit = unitRequest;
+      unit.codegen.arch = arch;
+      auto built = compileUnit(compilation, unit, linker);
+      if (!built) {
+        out.artifacts.emplace(built.takeError());
+        return;
+      }
+      store->put(keys[misses[m]], encodeUnit(*built));
+      out.kernels = built->kernels;
+      out.artifacts.emplace(std::move(built->arch));
+      return;
+    }
+    ArchRequest archRequest;
+    archRequest.codegen = codegen;
+    archRequest.codegen.arch = arch;
+    archRequest.lowering.lineInfo = request.codegen.lineInfo;
+    archRequest.wantLlvm = wantLlvm;
+    archRequest.wantCubin = wantCubin;
+    archRequest.threads = threads;
+    const backend::NvJitLink* library = nullptr;
+    std::vector<PreparedInput> prepared;
+    if (wantCubin) {
+      library = llvm::cantFail(linker.get());
+      const backend::Nvrtc* nvrtc = needsNvrtc(linkFiles) ? llvm::cantFail(linker.nvrtc()) : nullptr;
+      auto inputs = prepareLinkInputs(compilation, linkFiles, link, archRequest.codegen, nvrtc);
+      if (!inputs) {
+        out.artifacts.emplace(inputs.takeError());
+        return;
+      }
+      prepared = std::move(*inputs);
+      for (const PreparedInput& input : prepared) {
+        archRequest.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
+      }
+    }
+    out.artifacts.emplace(compileForArch(compilation, archRequest, library, out.kernels));
+  });
+  // Results in arch order; the first failure (in that order) is reported.
+  std::vector<ArchArtifacts> artifacts;
+  std::vector<lowering::KernelInfo> kernels;
+  size_t next = 0;
+  llvm::Error firstError = llvm::Error::success();
+  for (size_t i = 0; i < archs.size(); ++i) {
+    if (units[i]) {
+      kernels = units[i]->kernels;
+      if (result.nvJitLinkVersion == "none") result.nvJitLinkVersion = units[i]->nvJitLinkVersion;
+      artifacts.push_back(std::move(units[i]->arch));
+      recordTileShared(kernels, artifacts.back());
+      continue;
+    }
+    Compiled& c = compiled[next++];
+    if (!*c.artifacts) {
+      llvm::Error error = c.artifacts->takeError();
+      if (firstError) {
+        llvm::consumeError(std::move(error));
+      } else {
+        firstError = store ? std::move(error) : explainLinkError(std::move(error), compilation);
+      }
+      continue;
+    }
+    kernels = std::move(c.kernels);
+    artifacts.push_back(std::move(**c.artifacts));
+    recordTileShared(kernels, artifacts.back());
+  }
+  if (firstError) return outcome.finish(outcome.fail(std::move(firstError)));
+  if (request.stopAfter != Stage::Llvm) {
+    ManifestInputs inputs;
+    inputs.source = request.path;
+    inputs.stem = outputStem(request.path);
+    inputs.pykcVersion = PYKC_VERSION;
+    inputs.llvmVersion = LLVM_VERSION_STRING;
+    inputs.nvJitLinkVersion = result.nvJitLinkVersion;
+    inputs.hasCubin = wantCubin;
+    inputs.hasPtx = wantPtx;
+    result.manifest = buildManifest(typed, inputs, artifacts, kernels);
+  }
+  for (size_t i = 0; i < artifacts.size(); ++i) {
+    ArchArtifacts& a = artifacts[i];
+    ArchOutput out;
+    out.arch = a.arch;
+    out.llvmIr = std::move(a.llvmIr);
+    if (wantPtx) out.ptx = std::move(a.ptx);
+    out.cubin = std::move(a.cubin);
+    out.resources = std::move(a.resources);
+    out.tileSharedBytes = std::move(a.tileSharedBytes);
+    out.cacheHit = units[i].has_value();
+    out.remote = infos[i].remote;
+    if (store) out.key = keys[i].hex();
+    result.archs.push_back(std::move(out));
+  }
+  return outcome.finish(ExitClass::Ok);
+}
+
+}  // namespace driver

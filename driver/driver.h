@@ -1,0 +1,192 @@
+#pragma once
+// The one compile orchestration (shared/DESIGN.md §2, §4b): every front door
+// (`pykc compile`, `pykc cache populate`, the C API, the JIT) fills a
+// CompileRequest, calls driver::compile with its Session, and renders the
+// CompileResult. No CLI11, no FILE*, no logger inside: diagnostics come back
+// as data and as rendered text, log lines go to the Session's LogSink.
+//
+//     source -> front end -> per arch: cache key -> cache -> (miss) lower,
+//     PTX, nvJitLink -> store -> results -> manifest
+#include <llvm/Support/Error.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/resources.h"
+#include "cache/remote.h"
+#include "driver/codegen_flags.h"
+#include "driver/log.h"
+#include "frontend/diagnostics.h"
+#include "lowering/lower.h"
+
+namespace cache {
+class Store;
+}
+
+namespace driver {
+
+class ThreadBudget;
+class UnitLinker;
+
+// What is set up once and shared by every compile of a Session.
+struct SessionSettings {
+  // The kernel cache folder; empty: $PYKC_CACHE_DIR, else
+  // $XDG_CACHE_HOME/pykc, else ~/.cache/pykc.
+  std::string cacheDir;
+  // false: no cache at all (neither read nor written).
+  bool useCache = true;
+  // Remote levels after the local folder (docs/CACHE.md).
+  std::vector<cache::RemoteSpec> remotes;
+  // Threads in all for a compile's arches and kernel partitions (and, in
+  // populate, its jobs); 0: the hardware's.
+  unsigned threads = 0;
+  // libdevice.10.bc; empty: the one found at build time.
+  std::string libdevicePath;
+  // Where log lines go (may be empty).
+  LogSink log;
+  // A store the caller made (`cache populate` checks its folder first);
+  // used instead of making one from cacheDir and remotes. Must outlive the
+  // Session.
+  cache::Store* store = nullptr;
+};
+
+// Owns what compiles share: the store, the thread budget, nvJitLink and NVRTC
+// (opened on first use), the NVPTX target (initialised on first use), and the
+// key fields that are the same for every compile (the compiler's build id,
+// nvJitLink's identity, libdevice's bytes). Thread-safe: any number of
+// compiles may run in one Session at once.
+class Session {
+public:
+  explicit Session(SessionSettings settings);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const SessionSettings& settings() const { return settings_; }
+  // The store, created on first use; null without a cache (useCache false,
+  // or no folder could be found: a compile then runs without one).
+  cache::Store* store();
+  ThreadBudget& threads() { return *threads_; }
+  // nvJitLink/NVRTC and the NVPTX target, set up on first use.
+  UnitLinker& linker() { return *linker_; }
+  // backend::nvJitLinkIdentity(), computed once.
+  const std::string& nvJitLinkIdentity();
+  // The `libdevice` key field for `path` (empty: the default), read once.
+  const std::string& libdeviceKey(const std::string& path);
+
+private:
+  SessionSettings settings_;
+  std::unique_ptr<ThreadBudget> threads_;
+  std::unique_ptr<UnitLinker> linker_;
+  std::mutex mutex_;
+  bool storeTried_ = false;
+  std::unique_ptr<cache::Store> store_;
+  // store_, or the caller's (settings_.store); null without a cache.
+  cache::Store* storePointer_ = nullptr;
+  std::optional<std::string> nvJitLinkIdentity_;
+  std::map<std::string, std::string> libdeviceKeys_;
+};
+
+// The last stage a compile runs.
+enum class Stage { Check, Llvm, Ptx, Cubin };
+
+struct CompileRequest {
+  // The file as named in diagnostics and the manifest (and read when
+  // `source` is unset).
+  std::string path;
+  // The file's bytes, when the caller has them (the C API, the JIT).
+  std::optional<std::string> source;
+  // Folders searched for modules the file imports (not used yet: the
+  // real-world issue adds local imports).
+  std::vector<std::string> modulePath;
+  // Only these kernels (by name) are built and returned; empty: all. Other
+  // kernels are still type-checked (their errors fail the compile).
+  std::vector<std::string> kernels;
+  // `name(types)` signatures for untyped kernels, and Constant values
+  // `NAME=VALUE` of tile kernels (docs/TILE.md).
+  std::vector<std::string> sigs;
+  std::vector<std::string> consts;
+  std::vector<std::string> archs{"sm_90"};
+  // -O, fast math, -D, --link, ... (driver/codegen_flags.h).
+  CodegenFlags codegen;
+  bool warnFloat64 = true;
+  Stage stopAfter = Stage::Cubin;
+  // What to keep in the result (a Cubin stage with wantCubin false stops
+  // before nvJitLink, as --emit ptx does).
+  bool wantLlvm = false;
+  bool wantPtx = true;
+  bool wantCubin = true;
+  // Threads for this compile's LLVM work; 0: the Session's budget.
+  unsigned jobs = 0;
+  // Print every instance's variables' types into the result (--dump-typed).
+  bool dumpTyped = false;
+  // A cache hit is also sent to read-write remotes that lack it (populate).
+  bool shareHits = false;
+  // A file without kernels stops after the front end (populate's skip).
+  bool skipEmpty = false;
+  // How diagnostics are rendered into CompileResult::rendered.
+  frontend::RenderOptions render;
+};
+
+// Process exit codes (`pykc --help`): the outcome's class.
+enum class ExitClass : int { Ok = 0, SourceErrors = 1, Usage = 2, Environment = 3 };
+
+struct ArchOutput {
+  std::string arch;
+  std::string llvmIr;
+  std::string ptx;
+  std::string cubin;
+  backend::ResourceMap resources;
+  // Tile kernels past 48 KiB of shared memory: symbol -> dynamic bytes.
+  std::map<std::string, uint32_t> tileSharedBytes;
+  // Served by the cache (and by which remote, when one did).
+  bool cacheHit = false;
+  std::string remote;
+  // The cache key (hex), when the cache was used.
+  std::string key;
+};
+
+// One kernel instance of the result (kernel x signature x Constants).
+struct InstanceOutput {
+  std::string kernel;
+  std::string signature;
+  std::string symbol;
+};
+
+struct CompileResult {
+  ExitClass exit = ExitClass::Ok;
+  // Source diagnostics (errors, warnings and notes with positions) ...
+  std::vector<frontend::Diagnostic> diagnostics;
+  // ... and errors without one (`pykc: error: ...`), e.g. nvJitLink's.
+  std::vector<std::string> errors;
+  // Both, rendered in the order they arose, as the CLI prints them.
+  std::string rendered;
+  std::string typedDump;
+  // Per requested arch, in request order (empty after a failure).
+  std::vector<ArchOutput> archs;
+  std::vector<InstanceOutput> instances;
+  // manifest.json (docs/ABI.md); empty when stopped before PTX.
+  std::string manifest;
+  // nvJitLink's version ("13.0"), "none" when nothing was linked.
+  std::string nvJitLinkVersion = "none";
+  // Kernel instances in the file (0: it holds no kernel).
+  uint32_t kernelCount = 0;
+  // The front end ran without errors (later failures are the compile's).
+  bool checked = false;
+};
+
+// Runs `request` in `session`. Never throws; every outcome is in the result
+// (its exit class says which). Output files are the caller's business:
+// nothing is written but cache entries. Deterministic: equal requests give
+// equal bytes whatever the threads.
+CompileResult compile(const CompileRequest& request, Session& session);
+
+// The manifest's file stem for `path`: its file name without `.py`.
+std::string outputStem(const std::string& path);
+
+}  // namespace driver
