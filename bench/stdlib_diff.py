@@ -25,7 +25,7 @@ def find_pykc():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(here)
     for build in sorted(os.listdir(root)):
-        cand = os.path.join(root, build, "tools", "pykc")
+        cand = os.path.join(root, build, "bin", "pykc")
         if build.startswith("build") and os.path.isfile(cand):
             return cand
     return None

@@ -50,7 +50,7 @@ def hyperfine(name, command, runs, warmup, prepare, out_json):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pykc", default=os.path.join(ROOT, "build", "tools", "pykc"))
+    ap.add_argument("--pykc", default=os.path.join(ROOT, "build", "bin", "pykc"))
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--only", default="")

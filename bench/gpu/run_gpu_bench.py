@@ -42,7 +42,7 @@ os.environ.setdefault("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KDIR = os.path.join(ROOT, "bench", "compile", "kernels")
-sys.path.insert(0, os.path.join(ROOT, "tools", "python"))
+sys.path.insert(0, os.path.join(ROOT, "python"))
 
 
 # ----------------------------------------------------------------------------- kernels

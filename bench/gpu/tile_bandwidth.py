@@ -25,7 +25,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "python"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 
 import cupy as cp  # noqa: E402
 

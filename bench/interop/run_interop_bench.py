@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "python"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 
 
 def poly_ref(x, reps):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                "tools", "python"))
+                                "python"))
 import pykc  # noqa: E402
 
 BACKENDS = ("cuda.core", "cupy")

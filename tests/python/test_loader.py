@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
 
 import pykc  # noqa: E402
 from pykc import ArgumentError, ManifestError, plan_launch  # noqa: E402
