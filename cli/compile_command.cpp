@@ -40,6 +40,8 @@ struct CompileOptions {
   std::vector<std::string> emit{"cubin", "ptx"};
   std::vector<std::string> sigs;
   std::vector<std::string> consts;
+  // `--kernel NAME`: only these kernels.
+  std::vector<std::string> kernels;
   // `-Wno-float64` and friends (driver/pipeline.h applyWarningFlags).
   std::vector<std::string> warnings;
   // -O, --use-fast-math, --maxrregcount, --lineinfo, -D, --link, -I,
@@ -94,7 +96,11 @@ public:
                     "Signature for an untyped kernel: 'name(float32[::1], int64)'");
     addCodegenFlags(*sub, opts_.codegen);
     sub->add_option("--const", opts_.consts,
-                    "A tile kernel's Constant parameter: NAME=VALUE (repeat for more specialisations)");
+                    "A tile kernel's Constant parameter: NAME=VALUE (repeat for more\n"
+                    "specialisations), or KERNEL.NAME=VALUE for one kernel alone");
+    sub->add_option("--kernel", opts_.kernels,
+                    "Compile only this kernel (repeatable); the file's other kernels\n"
+                    "are not checked, so their errors do not fail it");
     sub->add_option("-W", opts_.warnings,
                     "Warnings: -Wno-float64 turns off the float64-arithmetic warning");
     sub->add_flag("--no-cache", opts_.noCache, "Do not read or write the kernel cache");
@@ -134,6 +140,7 @@ int CompileCommand::run(Invocation& inv) {
   request.archs = opts_.archs;
   request.sigs = opts_.sigs;
   request.consts = opts_.consts;
+  request.kernels = opts_.kernels;
   request.codegen = opts_.codegen;
   request.dumpTyped = opts_.dumpTyped;
   request.render.showKinds = inv.diagKinds;

@@ -199,6 +199,8 @@ int InspectCommand::run(Invocation& inv) {
   }
 
   // --- the front end ---
+  // FILE::KERNEL checks that kernel alone: other kernels' errors do not stop it.
+  if (!kernelName.empty()) frontendOptions.kernels = {kernelName};
   frontend::DiagnosticSink diags;
   Compilation compilation;
   if (llvm::Error e = runFrontend(path, frontendOptions, compilation, diags)) {
@@ -230,11 +232,10 @@ int InspectCommand::run(Invocation& inv) {
     if (!kernelName.empty() && kernels.empty()) {
       std::string names;
       std::vector<std::string> seen;
-      for (uint32_t k = 0; k < typed.kernelCount; ++k) {
-        const std::string& name = typed.module.functions[typed.instances[k].function].name;
-        if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
-        seen.push_back(name);
-        names += (names.empty() ? "" : ", ") + name;
+      for (const frontend::JitFunction& fn : typed.module.functions) {
+        if (fn.device || std::find(seen.begin(), seen.end(), fn.name) != seen.end()) continue;
+        seen.push_back(fn.name);
+        names += (names.empty() ? "" : ", ") + fn.name;
       }
       bool isDevice = false;
       for (const frontend::JitFunction& fn : typed.module.functions) {

@@ -141,19 +141,6 @@ void log(Session& session, LogLevel level, const std::string& line) {
   if (session.settings().log) session.settings().log(level, line);
 }
 
-// The instances of the kernels `names` (all when empty), in instance order.
-std::vector<uint32_t> selectedKernels(const frontend::TypedModule& typed,
-                                      const std::vector<std::string>& names) {
-  std::vector<uint32_t> out;
-  for (uint32_t k = 0; k < typed.kernelCount; ++k) {
-    const std::string& name = typed.module.functions[typed.instances[k].function].name;
-    if (names.empty() || std::find(names.begin(), names.end(), name) != names.end()) {
-      out.push_back(k);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 CompileResult compile(const CompileRequest& request, Session& session) {
@@ -182,6 +169,19 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   frontendOptions.defines = request.codegen.defines;
   frontendOptions.consts = request.consts;
   frontendOptions.warnFloat64 = request.warnFloat64;
+  frontendOptions.kernels = request.kernels;
+  // A request for some kernels: its unqualified Constant values are theirs
+  // alone (KERNEL.NAME=VALUE), not every kernel's with a parameter NAME.
+  frontendOptions.consts.clear();
+  for (const std::string& c : request.consts) {
+    size_t eq = c.find('=');
+    bool qualified = c.substr(0, eq).find('.') != std::string::npos;
+    if (request.kernels.empty() || qualified) {
+      frontendOptions.consts.push_back(c);
+    } else {
+      for (const std::string& k : request.kernels) frontendOptions.consts.push_back(k + "." + c);
+    }
+  }
   const std::string* bytes = request.source ? &*request.source : nullptr;
   if (llvm::Error error = runFrontend(request.path, frontendOptions, compilation, diags, bytes)) {
     outcome.diagnostics(diags);
@@ -189,20 +189,15 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   }
   outcome.diagnostics(diags);
   if (diags.hasErrors() || !compilation.typed) return outcome.finish(ExitClass::SourceErrors);
-  if (!request.kernels.empty()) {
-    std::vector<uint32_t> chosen = selectedKernels(*compilation.typed, request.kernels);
-    for (const std::string& name : request.kernels) {
-      bool found = std::any_of(chosen.begin(), chosen.end(), [&](uint32_t k) {
-        return compilation.typed->module.functions[compilation.typed->instances[k].function].name ==
-               name;
-      });
-      if (!found) {
-        outcome.error("no kernel `" + name + "` in " + request.path);
-        return outcome.finish(ExitClass::Usage);
-      }
+  for (const std::string& name : request.kernels) {
+    bool known = false;
+    for (const frontend::JitFunction& fn : compilation.typed->module.functions) {
+      known = known || (fn.name == name && !fn.device);
     }
-    frontend::TypedModule all = std::move(*compilation.typed);
-    compilation.typed.emplace(selectInstances(all, chosen));
+    if (!known) {
+      outcome.error("no kernel `" + name + "` in " + request.path);
+      return outcome.finish(ExitClass::Usage);
+    }
   }
   const frontend::TypedModule& typed = *compilation.typed;
   result.kernelCount = typed.kernelCount;

@@ -28,13 +28,22 @@ std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
     const std::string& text, frontend::DiagnosticSink& diags, const std::string& flag = "-D") {
   size_t eq = text.find('=');
   std::string name = text.substr(0, eq);
-  bool validName = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
-  for (char ch : name) {
-    validName = validName && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
-  }
+  // --const also takes KERNEL.NAME: two identifiers.
+  auto identifier = [](std::string_view part) {
+    bool ok = !part.empty() && !std::isdigit(static_cast<unsigned char>(part[0]));
+    for (char ch : part) ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+    return ok;
+  };
+  size_t dot = flag == "--const" ? name.find('.') : std::string::npos;
+  bool validName = dot == std::string::npos
+                       ? identifier(name)
+                       : identifier(std::string_view(name).substr(0, dot)) &&
+                             identifier(std::string_view(name).substr(dot + 1));
   if (eq == std::string::npos || !validName) {
     diags.error(frontend::Diag::InvalidDefine,
-                "`" + flag + " " + text + "`: expected NAME=VALUE, e.g. `" + flag + " BLOCK=128`");
+                "`" + flag + " " + text + "`: expected NAME=VALUE" +
+                    (flag == "--const" ? " or KERNEL.NAME=VALUE" : "") + ", e.g. `" + flag +
+                    " BLOCK=128`");
     return std::nullopt;
   }
   std::string value = text.substr(eq + 1);
@@ -131,7 +140,10 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
   }
   if (diags.hasErrors()) return llvm::Error::success();
   frontend::ResolvedModule resolved = frontend::resolveModule(*compilation.ast, resolveOptions, diags);
-  compilation.typed.emplace(frontend::check(*compilation.ast, std::move(resolved), diags));
+  frontend::CheckOptions checkOptions;
+  checkOptions.kernels = options.kernels;
+  compilation.typed.emplace(
+      frontend::check(*compilation.ast, std::move(resolved), diags, checkOptions));
   if (options.warnFloat64 && !diags.hasErrors()) {
     warnFloat64Arithmetic(*compilation.ast, *compilation.typed, diags);
   }

@@ -38,8 +38,11 @@ struct FrontendOptions {
   std::vector<std::string> sigs;
   // `-D NAME=VALUE`.
   std::vector<std::string> defines;
-  // `--const NAME=VALUE`: a value of tile kernels' Constant parameter NAME.
+  // `--const NAME=VALUE`: a value of tile kernels' Constant parameter NAME;
+  // `--const KERNEL.NAME=VALUE` for kernel KERNEL alone.
   std::vector<std::string> consts;
+  // Only these kernels are checked (frontend::CheckOptions); empty: all.
+  std::vector<std::string> kernels;
   // `-Wfloat64` (the default) / `-Wno-float64`: warn where a float32 kernel
   // computes in float64 (frontend/inspect_types.h).
   bool warnFloat64 = true;

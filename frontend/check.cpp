@@ -171,8 +171,9 @@ private:
 
 class ModuleChecker {
 public:
-  ModuleChecker(const Ast& ast, TypedModule& typed, DiagnosticSink& diags)
-      : ast_(ast), typed_(typed), diags_(diags) {}
+  ModuleChecker(const Ast& ast, TypedModule& typed, DiagnosticSink& diags,
+                const CheckOptions& options)
+      : ast_(ast), typed_(typed), diags_(diags), options_(options) {}
 
   void run();
   // The instances of tile kernel `function`: one per signature x combination
@@ -202,6 +203,7 @@ private:
   const Ast& ast_;
   TypedModule& typed_;
   DiagnosticSink& diags_;
+  const CheckOptions& options_;
   std::vector<FunctionInstance> all_;
   std::vector<DiagnosticSink> sinks_;
   std::vector<bool> done_;
@@ -3065,9 +3067,12 @@ bool ModuleChecker::usesBFloat16(const std::vector<TypeId>& args) {
 
 void ModuleChecker::run() {
   const ResolvedModule& module = typed_.module;
+  const std::vector<std::string>& only = options_.kernels;
   for (uint32_t f = 0; f < module.functions.size(); ++f) {
     const JitFunction& fn = module.functions[f];
     if (fn.device) continue;
+    // A kernel filter: the others are neither typed nor reported.
+    if (!only.empty() && std::find(only.begin(), only.end(), fn.name) == only.end()) continue;
     if (fn.tile) {
       addTileKernels(f);
       continue;
@@ -3085,8 +3090,9 @@ void ModuleChecker::run() {
     }
   }
   // Device functions with explicit signatures are compiled (and checked) even
-  // when no kernel calls them, as numba does.
-  for (uint32_t f = 0; f < module.functions.size(); ++f) {
+  // when no kernel calls them, as numba does; with a kernel filter only what
+  // the chosen kernels reach is.
+  for (uint32_t f = 0; f < module.functions.size() && only.empty(); ++f) {
     const JitFunction& fn = module.functions[f];
     if (!fn.device) continue;
     for (const DeclaredSignature& sig : fn.signatures) {
@@ -3177,10 +3183,11 @@ void ModuleChecker::finish() {
 
 }  // namespace
 
-TypedModule check(const Ast& ast, ResolvedModule module, DiagnosticSink& diags) {
+TypedModule check(const Ast& ast, ResolvedModule module, DiagnosticSink& diags,
+                  const CheckOptions& options) {
   TypedModule typed;
   typed.module = std::move(module);
-  ModuleChecker checker(ast, typed, diags);
+  ModuleChecker checker(ast, typed, diags, options);
   checker.run();
   return typed;
 }

@@ -1,4 +1,6 @@
 #pragma once
+#include <string>
+#include <vector>
 // Type inference over the kernels of a resolved module, with numba's typing
 // rules (frontend/types.h): one FunctionInstance per kernel x signature and
 // per device-function specialisation reached from a kernel.
@@ -12,11 +14,20 @@ namespace frontend {
 
 class DiagnosticSink;
 
+struct CheckOptions {
+  // Only these kernels (by name) are instantiated and checked, with the
+  // device functions they reach: an error in another kernel of the file is
+  // then not reported and does not fail these. Empty: every kernel, and every
+  // device function with an explicit signature (as numba compiles them).
+  std::vector<std::string> kernels;
+};
+
 // Infers the types of every kernel signature of `module` and of the device
 // functions they call. Type errors and constructs kernels cannot use go to
 // `diags` (each once, in source order); always returns a module, which must
 // not be lowered when diags.hasErrors(). `ast` must outlive the result.
-TypedModule check(const Ast& ast, ResolvedModule module, DiagnosticSink& diags);
+TypedModule check(const Ast& ast, ResolvedModule module, DiagnosticSink& diags,
+                  const CheckOptions& options = {});
 
 // A stable text dump of the instances and their variables' types
 // (`--dump-typed`, golden tests):

@@ -1787,8 +1787,15 @@ private:
         c.name = name;
         c.position = static_cast<uint32_t>(i);
         c.location = locationOf(ast_, a.range);
+        // `KERNEL.NAME=VALUE` applies to that kernel alone and, where given,
+        // replaces the file-wide `NAME=VALUE` values for it.
         for (const auto& [n, v] : options_.consts) {
-          if (n == name) c.values.push_back(v);
+          if (n == f.name + "." + name) c.values.push_back(v);
+        }
+        if (c.values.empty()) {
+          for (const auto& [n, v] : options_.consts) {
+            if (n == name) c.values.push_back(v);
+          }
         }
         if (c.values.empty() && i >= firstDefault) {
           ExprId d = defaults[i - firstDefault];

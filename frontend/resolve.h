@@ -315,7 +315,8 @@ struct ResolveOptions {
   // `--sig 'name(types)'`: signatures added to the named functions.
   std::vector<std::string> sigs;
   // `--const NAME=VALUE`: values of tile kernels' Constant parameters named
-  // NAME (repeatable: one specialisation per value).
+  // NAME (repeatable: one specialisation per value); `KERNEL.NAME=VALUE` for
+  // kernel KERNEL alone (it then replaces the file-wide values there).
   std::vector<std::pair<std::string, ConstValue>> consts;
 };
 

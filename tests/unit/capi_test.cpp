@@ -119,6 +119,48 @@ TEST_F(CapiTest, OneKernel) {
   pykc_result_free(r);
 }
 
+TEST_F(CapiTest, AnErrorInAnotherKernelDoesNotFailThisOne) {
+  std::string source = std::string(kSaxpy) +
+                       "\n@cuda.jit(\"void(float32, float32[::1])\")\n"
+                       "def broken(a, x):\n"
+                       "    x[0] = a[0]\n";
+  pykc_result* r = compile(source.c_str(), "saxpy");
+  EXPECT_EQ(pykc_result_exit_class(r), PYKC_OK) << pykc_result_diagnostics(r);
+  EXPECT_EQ(pykc_result_kernel_count(r), 1u);
+  pykc_result_free(r);
+  r = compile(source.c_str());
+  EXPECT_EQ(pykc_result_exit_class(r), PYKC_SOURCE_ERRORS);
+  EXPECT_NE(std::string(pykc_result_diagnostics(r)).find("kernels.py:15:12: error"), std::string::npos)
+      << pykc_result_diagnostics(r);
+  pykc_result_free(r);
+}
+
+TEST_F(CapiTest, ConstantsBelongToTheRequestedKernel) {
+  const char* tile =
+      "import cuda.tile as ct\n"
+      "@ct.kernel\n"
+      "def a(x: \"float32[::1]\", T: ct.Constant[int] = 16):\n"
+      "    ct.store(x, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(T,)))\n"
+      "@ct.kernel\n"
+      "def b(x: \"float32[::1]\", T: ct.Constant[int] = 16):\n"
+      "    ct.store(x, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(T,)))\n";
+  const char* consts[] = {"T=64"};
+  pykc_compile_options options;
+  pykc_compile_options_init(&options);
+  options.path = "tiles.py";
+  options.source = tile;
+  options.source_size = std::strlen(tile);
+  options.kernel = "b";
+  options.consts = consts;
+  options.num_consts = 1;
+  pykc_result* r = pykc_compile(session_, &options);
+  ASSERT_EQ(pykc_result_exit_class(r), PYKC_OK) << pykc_result_diagnostics(r);
+  ASSERT_EQ(pykc_result_kernel_count(r), 1u);
+  EXPECT_STREQ(pykc_result_kernel_name(r, 0), "b");
+  EXPECT_STREQ(pykc_result_kernel_signature(r, 0), "void(float32[::1], T=64)");
+  pykc_result_free(r);
+}
+
 TEST_F(CapiTest, SourceErrorsAsTextAndJson) {
   const char* bad =
       "from numba import cuda\n"
