@@ -113,6 +113,10 @@ public:
         ->delimiter(',')
         ->required();
     populate_->add_option("--spec", spec_, "JSON file: signatures and codegen options per file");
+    populate_->add_flag("--per-instance", perInstance_,
+                        "One cache entry per kernel instance (kernel x signature x Constants)\n"
+                        "instead of one per file: the entries that `pykc compile --kernel K\n"
+                        "--sig ...`, the C API and the JIT ask for one kernel at a time");
     populate_->add_option("-j,--jobs", jobs_, "Parallel jobs (default: hardware threads)")
         ->check(CLI::Range(0, 1024));
     populate_->add_option("--shard", shard_, "Only shard I of N (1 <= I <= N), e.g. 2/4");
@@ -208,6 +212,7 @@ public:
       populate.specFile = spec_;
       populate.codegen = codegen_;
       populate.jobs = jobs_;
+      populate.perInstance = perInstance_;
       cache::Store store(std::move(*options));
       return runPopulate(inv, store, populate);
     }
@@ -489,6 +494,7 @@ private:
   std::vector<std::string> archs_;
   std::string spec_;
   int jobs_ = 0;
+  bool perInstance_ = false;
   std::string shard_;
   CodegenFlags codegen_;
   std::vector<std::string> remotes_;

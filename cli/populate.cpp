@@ -218,7 +218,39 @@ struct Job {
   std::string messages;
 };
 
-void runJob(Job& job, driver::Session& session) {
+// The outcome of one compile of a job (the whole file, or one instance).
+JobOutcome outcomeOf(const Job& job, const driver::CompileRequest& request,
+                     const driver::CompileResult& result, std::string& messages, bool& remote) {
+  switch (result.exit) {
+    case driver::ExitClass::Ok:
+      if (!result.archs.empty() && !result.archs[0].remote.empty()) remote = true;
+      return result.kernelCount == 0   ? JobOutcome::Skipped
+             : result.archs[0].cacheHit ? JobOutcome::Hit
+                                        : JobOutcome::Compiled;
+    case driver::ExitClass::SourceErrors:
+      messages += result.rendered;
+      return JobOutcome::SourceError;
+    case driver::ExitClass::Usage:
+      messages += result.rendered;
+      return JobOutcome::UsageError;
+    case driver::ExitClass::Environment:
+      if (!result.checked) {
+        messages += result.rendered;
+        return JobOutcome::EnvironmentError;
+      }
+      // After the front end: name the job the failure belongs to.
+      for (const frontend::Diagnostic& d : result.diagnostics) {
+        messages += frontend::renderDiagnostic(d, request.render);
+      }
+      for (const std::string& e : result.errors) {
+        messages += "pykc: error: " + job.file + " for " + job.arch + ": " + e + "\n";
+      }
+      return JobOutcome::EnvironmentError;
+  }
+  return JobOutcome::EnvironmentError;
+}
+
+void runJob(Job& job, driver::Session& session, bool perInstance) {
   driver::CompileRequest request;
   request.path = job.file;
   request.archs = {job.arch};
@@ -230,36 +262,26 @@ void runJob(Job& job, driver::Session& session) {
   request.wantPtx = true;
   request.shareHits = true;
   request.skipEmpty = true;
-  driver::CompileResult result = driver::compile(request, session);
-  switch (result.exit) {
-    case driver::ExitClass::Ok:
-      job.outcome = result.kernelCount == 0   ? JobOutcome::Skipped
-                    : result.archs[0].cacheHit ? JobOutcome::Hit
-                                               : JobOutcome::Compiled;
-      job.remoteHit = !result.archs.empty() && !result.archs[0].remote.empty();
-      return;
-    case driver::ExitClass::SourceErrors:
-      job.outcome = JobOutcome::SourceError;
-      job.messages = result.rendered;
-      return;
-    case driver::ExitClass::Usage:
-      job.outcome = JobOutcome::UsageError;
-      job.messages = result.rendered;
-      return;
-    case driver::ExitClass::Environment:
-      job.outcome = JobOutcome::EnvironmentError;
-      if (!result.checked) {
-        job.messages = result.rendered;
-        return;
-      }
-      // After the front end: name the job the failure belongs to.
-      for (const frontend::Diagnostic& d : result.diagnostics) {
-        job.messages += frontend::renderDiagnostic(d, request.render);
-      }
-      for (const std::string& e : result.errors) {
-        job.messages += "pykc: error: " + job.file + " for " + job.arch + ": " + e + "\n";
-      }
-      return;
+  if (!perInstance) {
+    job.outcome = outcomeOf(job, request, driver::compile(request, session), job.messages,
+                            job.remoteHit);
+    return;
+  }
+  // One unit per kernel instance: the instances first (the front end only).
+  driver::CompileRequest list = request;
+  list.stopAfter = driver::Stage::Check;
+  driver::CompileResult instances = driver::compile(list, session);
+  if (instances.exit != driver::ExitClass::Ok || instances.kernelCount == 0) {
+    job.outcome = outcomeOf(job, list, instances, job.messages, job.remoteHit);
+    return;
+  }
+  // Hit when every instance hit; the worst failure wins.
+  job.outcome = JobOutcome::Hit;
+  for (const driver::InstanceOutput& instance : instances.instances) {
+    driver::CompileRequest one = request;
+    one.instanceSymbols = {instance.symbol};
+    JobOutcome o = outcomeOf(job, one, driver::compile(one, session), job.messages, job.remoteHit);
+    if (static_cast<int>(o) > static_cast<int>(job.outcome)) job.outcome = o;
   }
 }
 
@@ -393,7 +415,7 @@ int runPopulate(Invocation& inv, cache::Store& store, const PopulateOptions& opt
   unsigned spawned = threadBudget.acquire(workers - 1);
   auto work = [&] {
     for (size_t i = next++; i < jobs.size(); i = next++) {
-      runJob(jobs[i], session);
+      runJob(jobs[i], session, options.perInstance);
       progress();
     }
     threadBudget.release(1);

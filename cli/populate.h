@@ -44,6 +44,10 @@ struct PopulateOptions {
   // Threads in all, shared by the workers (one job each) and the kernel
   // partitions of their compiles; 0: the hardware's.
   int jobs = 0;
+  // --per-instance: one cache unit per kernel instance (the entries that a
+  // JIT or C API request for one kernel and one signature hits) instead of
+  // one per file.
+  bool perInstance = false;
   // Only the jobs of this shard: the whole list sorted by (file, spec
   // entry, arch), and of it every job whose index modulo N is I-1.
   Shard shard;

@@ -199,6 +199,22 @@ CompileResult compile(const CompileRequest& request, Session& session) {
       return outcome.finish(ExitClass::Usage);
     }
   }
+  if (!request.instanceSymbols.empty()) {
+    const frontend::TypedModule& all = *compilation.typed;
+    std::vector<uint32_t> chosen;
+    for (const std::string& symbol : request.instanceSymbols) {
+      uint32_t k = 0;
+      while (k < all.kernelCount && all.instances[k].symbol != symbol) ++k;
+      if (k == all.kernelCount) {
+        outcome.error("no kernel instance `" + symbol + "` in " + request.path);
+        return outcome.finish(ExitClass::Usage);
+      }
+      if (std::find(chosen.begin(), chosen.end(), k) == chosen.end()) chosen.push_back(k);
+    }
+    std::sort(chosen.begin(), chosen.end());
+    frontend::TypedModule selected = selectInstances(all, chosen);
+    compilation.typed.emplace(std::move(selected));
+  }
   const frontend::TypedModule& typed = *compilation.typed;
   result.kernelCount = typed.kernelCount;
   result.checked = true;

@@ -107,6 +107,11 @@ struct CompileRequest {
   // Only these kernels (by name) are built and returned; empty: all. Other
   // kernels are still type-checked (their errors fail the compile).
   std::vector<std::string> kernels;
+  // Only the kernel instances with these symbols (from an earlier result's
+  // instances): a unit of exactly those, whose cache key is the one a
+  // request for that kernel with that one signature computes (populate
+  // --per-instance fills the entries the JIT asks for). Empty: all.
+  std::vector<std::string> instanceSymbols;
   // `name(types)` signatures for untyped kernels, and Constant values
   // `NAME=VALUE` of tile kernels (docs/TILE.md).
   std::vector<std::string> sigs;

@@ -132,6 +132,7 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
   if (diags.hasErrors() || compilation.ast->hasErrors()) return llvm::Error::success();
   frontend::ResolveOptions resolveOptions;
   resolveOptions.sigs = options.sigs;
+  resolveOptions.kernels = options.kernels;
   for (const std::string& d : options.defines) {
     if (auto parsed = parseDefine(d, diags)) resolveOptions.defines.push_back(std::move(*parsed));
   }

@@ -1112,7 +1112,10 @@ public:
       }
     }
     applyCommandLineSignatures();
+    const std::vector<std::string>& only = options_.kernels;
     for (JitFunction& f : module_.functions) {
+      // With a kernel filter, only the chosen kernels need types.
+      if (!only.empty() && std::find(only.begin(), only.end(), f.name) == only.end()) continue;
       if (f.tile && f.signatures.empty() && !f.signatureGiven) {
         diags_.error(f.location, Diag::TileNoSignature, f.name);
       } else if (!f.device && f.signatures.empty() && !f.signatureGiven) {

@@ -318,6 +318,9 @@ struct ResolveOptions {
   // NAME (repeatable: one specialisation per value); `KERNEL.NAME=VALUE` for
   // kernel KERNEL alone (it then replaces the file-wide values there).
   std::vector<std::pair<std::string, ConstValue>> consts;
+  // Only these kernels will be checked (CheckOptions::kernels): a kernel
+  // outside them without types is not an error. Empty: all.
+  std::vector<std::string> kernels;
 };
 
 // A module-level array literal: `NAME = np.array([[1, 2], [3, 4]], dtype=np.float32)`.
