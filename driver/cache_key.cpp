@@ -17,7 +17,10 @@
 #include "frontend/tokens.h"
 #include "frontend/typed_module.h"
 #include "frontend/inspect_types.h"
+#include "driver/compile_unit.h"
+#include "driver/link_inputs.h"
 #include "driver/pipeline.h"
+#include "backend/nvrtc.h"
 
 #ifndef PYKC_LIBDEVICE_PATH
 #error "PYKC_LIBDEVICE_PATH must be defined by driver/CMakeLists.txt"
@@ -133,6 +136,14 @@ std::string readBuildId() {
   return query.hex.empty() ? version : version + "+" + query.hex;
 }
 
+bool wantsLineTables(const frontend::TypedModule& typed, const backend::CodegenOptions& codegen) {
+  if (codegen.lineInfo || codegen.debug) return true;
+  for (const frontend::JitFunction& fn : typed.module.functions) {
+    if (fn.options.lineinfo || fn.options.debug) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const std::string& pykcBuildId() {
@@ -191,6 +202,48 @@ std::string libdeviceKeyValue(const backend::CodegenOptions& codegen) {
                                              /*RequiresNullTerminator=*/false);
   if (!bitcode) return libdevice + ": " + bitcode.getError().message();
   return std::string((*bitcode)->getBuffer());
+}
+
+void addLinkKeyFields(cache::KeyBuilder& key, const std::vector<LinkFile>& files,
+                      const LinkSettings& settings, const backend::CodegenOptions& codegen) {
+  if (files.empty()) return;
+  for (const LinkFile& file : files) {
+    key.add("link-kind", static_cast<std::int64_t>(file.kind));
+    // The path matters only where it is written into the output: NVRTC's
+    // line tables name the `.cu` file.
+    if (codegen.lineInfo || codegen.debug) key.add("link-path", file.path);
+    key.add("link-file", file.bytes);
+    for (const auto& [path, bytes] : file.headers) {
+      key.add("link-header", path);
+      key.add("link-header-bytes", bytes);
+    }
+  }
+  key.add("link-lto", settings.lto ? "1" : "0");
+  if (!needsNvrtc(files)) return;
+  key.add("nvrtc", backend::nvrtcIdentity());
+  for (const std::string& option : backend::nvrtcOptionStrings(nvrtcOptionsFor(settings, codegen))) {
+    key.add("nvrtc-option", option);
+  }
+}
+
+cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitRequest& request) {
+  assert(compilation.typed && "a checked module");
+  const frontend::TypedModule& typed = *compilation.typed;
+  CacheKeyOptions keyOptions;
+  keyOptions.codegen = request.codegen;
+  keyOptions.defines = request.defines;
+  keyOptions.nvJitLinkVersion = request.nvJitLinkIdentity;
+  keyOptions.libdevice =
+      request.libdeviceKey.empty() ? libdeviceKeyValue(request.codegen) : request.libdeviceKey;
+  cache::KeyBuilder key;
+  key.add("unit", kUnitKind);
+  key.add("arch", request.codegen.arch);
+  if (wantsLineTables(typed, request.codegen)) key.add("path", compilation.path);
+  for (uint32_t k = 0; k < typed.kernelCount; ++k) {
+    key.add("instance", cacheKeyBuilder(compilation, k, keyOptions).key().hex());
+  }
+  addLinkKeyFields(key, request.linkFiles, request.link, request.codegen);
+  return key;
 }
 
 }  // namespace driver

@@ -1,7 +1,9 @@
 #pragma once
-// The fields of a kernel's cache key (DESIGN.md §5, docs/CACHE.md): the one
-// recipe that `compile` (with the cache) and `inspect --emit cache-key` both
-// use, so that what inspect prints is the real key.
+// Every cache key recipe, in one place (DESIGN.md §5, docs/CACHE.md): a
+// kernel instance's fields (what `inspect --emit cache-key` prints), the
+// fields of linked files, and a unit's key over its instances (what
+// `compile`, `populate`, the C API and the JIT look up). A change to any of
+// them bumps kUnitKind.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,6 +14,14 @@
 namespace driver {
 
 struct Compilation;
+struct LinkFile;
+struct LinkSettings;
+struct UnitRequest;
+
+// The `unit` field of every unit key: bump the number whenever the unit key's
+// recipe or what an entry holds changes, so that old entries stop matching.
+inline constexpr const char* kUnitKind = "file-cubin-1";
+
 
 struct CacheKeyOptions {
   // Arch, -O, fast math, ftz, --maxrregcount, --lineinfo, -G, libdevice.
@@ -52,5 +62,22 @@ std::vector<cache::KeyField> cacheKeyFields(const Compilation& compilation, uint
 // segments hold cacheKeyBuilder), or the version alone when it has no build
 // id note. Read once per process.
 const std::string& pykcBuildId();
+
+
+// Adds the key fields of the linked files (docs/CACHE.md): per file its
+// kind, digest and the digests of the headers it includes with quotes; and
+// when a `.cu` is linked, the NVRTC identity and options. Nothing when
+// `files` is empty (keys of files without links stay as they were).
+void addLinkKeyFields(cache::KeyBuilder& key, const std::vector<LinkFile>& files,
+                      const LinkSettings& settings, const backend::CodegenOptions& codegen);
+
+// The builder of the key of `compilation`'s cubin for `request.codegen.arch`:
+// `unit` (kUnitKind), `arch`, then per kernel instance, in instance order,
+// `instance` = the hex key of driver::cacheKeyBuilder for that instance, and
+// `path` (the file as given) when line tables are on (`--lineinfo` or a
+// kernel's `lineinfo=True`), as the PTX then names the file; then the linked
+// files' fields (addLinkKeyFields). `compilation`
+// must have been checked without errors. Never fails.
+cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitRequest& request);
 
 }  // namespace driver

@@ -123,35 +123,9 @@ std::optional<std::vector<lowering::KernelInfo>> parseKernels(const std::string&
   return out;
 }
 
-bool wantsLineTables(const frontend::TypedModule& typed, const backend::CodegenOptions& codegen) {
-  if (codegen.lineInfo || codegen.debug) return true;
-  for (const frontend::JitFunction& fn : typed.module.functions) {
-    if (fn.options.lineinfo || fn.options.debug) return true;
-  }
-  return false;
-}
 
 }  // namespace
 
-cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitRequest& request) {
-  assert(compilation.typed && "a checked module");
-  const frontend::TypedModule& typed = *compilation.typed;
-  CacheKeyOptions keyOptions;
-  keyOptions.codegen = request.codegen;
-  keyOptions.defines = request.defines;
-  keyOptions.nvJitLinkVersion = request.nvJitLinkIdentity;
-  keyOptions.libdevice =
-      request.libdeviceKey.empty() ? libdeviceKeyValue(request.codegen) : request.libdeviceKey;
-  cache::KeyBuilder key;
-  key.add("unit", kUnitKind);
-  key.add("arch", request.codegen.arch);
-  if (wantsLineTables(typed, request.codegen)) key.add("path", compilation.path);
-  for (uint32_t k = 0; k < typed.kernelCount; ++k) {
-    key.add("instance", cacheKeyBuilder(compilation, k, keyOptions).key().hex());
-  }
-  addLinkKeyFields(key, request.linkFiles, request.link, request.codegen);
-  return key;
-}
 
 std::vector<cache::NamedOutput> encodeUnit(const UnitArtifacts& unit) {
   return {

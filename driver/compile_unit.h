@@ -30,9 +30,6 @@ namespace driver {
 
 class ThreadBudget;
 
-// The `unit` field of every unit key: bump the number whenever the unit key's
-// recipe or what an entry holds changes, so that old entries stop matching.
-inline constexpr const char* kUnitKind = "file-cubin-1";
 
 // How one file is compiled for one arch.
 struct UnitRequest {
@@ -52,14 +49,6 @@ struct UnitRequest {
   ThreadBudget* threads = nullptr;
 };
 
-// The builder of the key of `compilation`'s cubin for `request.codegen.arch`:
-// `unit` (kUnitKind), `arch`, then per kernel instance, in instance order,
-// `instance` = the hex key of driver::cacheKeyBuilder for that instance, and
-// `path` (the file as given) when line tables are on (`--lineinfo` or a
-// kernel's `lineinfo=True`), as the PTX then names the file; then the linked
-// files' fields (addLinkKeyFields). `compilation`
-// must have been checked without errors. Never fails.
-cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitRequest& request);
 
 // What one unit entry holds, decoded.
 struct UnitArtifacts {

@@ -347,10 +347,6 @@ bool needsNvrtc(const std::vector<LinkFile>& files) {
   });
 }
 
-namespace {
-
-// What NVRTC is given for a linked .cu file: the cache key hashes exactly these
-// options (addLinkKeyFields) and prepareLinkInputs compiles with them.
 backend::NvrtcOptions nvrtcOptionsFor(const LinkSettings& settings,
                                       const backend::CodegenOptions& codegen) {
   backend::NvrtcOptions options;
@@ -364,30 +360,6 @@ backend::NvrtcOptions nvrtcOptionsFor(const LinkSettings& settings,
   options.lineInfo = codegen.lineInfo;
   options.debug = codegen.debug;
   return options;
-}
-
-}  // namespace
-
-void addLinkKeyFields(cache::KeyBuilder& key, const std::vector<LinkFile>& files,
-                      const LinkSettings& settings, const backend::CodegenOptions& codegen) {
-  if (files.empty()) return;
-  for (const LinkFile& file : files) {
-    key.add("link-kind", static_cast<std::int64_t>(file.kind));
-    // The path matters only where it is written into the output: NVRTC's
-    // line tables name the `.cu` file.
-    if (codegen.lineInfo || codegen.debug) key.add("link-path", file.path);
-    key.add("link-file", file.bytes);
-    for (const auto& [path, bytes] : file.headers) {
-      key.add("link-header", path);
-      key.add("link-header-bytes", bytes);
-    }
-  }
-  key.add("link-lto", settings.lto ? "1" : "0");
-  if (!needsNvrtc(files)) return;
-  key.add("nvrtc", backend::nvrtcIdentity());
-  for (const std::string& option : backend::nvrtcOptionStrings(nvrtcOptionsFor(settings, codegen))) {
-    key.add("nvrtc-option", option);
-  }
 }
 
 std::vector<frontend::Diagnostic> nvrtcDiagnostics(std::string_view log,

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/nvjitlink.h"
+#include "backend/nvrtc.h"
 #include "backend/options.h"
 #include "frontend/diagnostics.h"
 #include "frontend/resolve.h"
@@ -60,12 +61,11 @@ std::vector<LinkFile> collectLinkFiles(const Compilation& compilation,
                                        const LinkSettings& settings,
                                        frontend::DiagnosticSink& diags);
 
-// Adds the key fields of the linked files (docs/CACHE.md): per file its
-// kind, digest and the digests of the headers it includes with quotes; and
-// when a `.cu` is linked, the NVRTC identity and options. Nothing when
-// `files` is empty (keys of files without links stay as they were).
-void addLinkKeyFields(cache::KeyBuilder& key, const std::vector<LinkFile>& files,
-                      const LinkSettings& settings, const backend::CodegenOptions& codegen);
+// What NVRTC is given for a linked `.cu` file for `codegen.arch`: the cache
+// key hashes exactly these options (driver/cache_key.h, addLinkKeyFields) and
+// prepareLinkInputs compiles with them.
+backend::NvrtcOptions nvrtcOptionsFor(const LinkSettings& settings,
+                                      const backend::CodegenOptions& codegen);
 
 // A prepared nvJitLink input; owns its bytes.
 struct PreparedInput {
