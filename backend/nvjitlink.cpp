@@ -166,7 +166,8 @@ NvJitLink::~NvJitLink() {
   }
 }
 
-std::string nvJitLinkIdentity() {
+std::string nvJitLinkIdentity(std::string_view path) {
+  if (!path.empty()) return fileIdentity({std::string(path)}, "libnvJitLink.so.13");
   // The candidates load() tries, in its order; the bare soname is looked up
   // as the dynamic loader would (LD_LIBRARY_PATH, then the default folders).
   return fileIdentity(libraryCandidates(PYKC_NVJITLINK_PATH, "libnvJitLink.so.13"),

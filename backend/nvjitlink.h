@@ -50,8 +50,8 @@ private:
 // exists (the build-time path, then libnvJitLink.so.13 in $LD_LIBRARY_PATH and
 // the usual library folders), or `libnvJitLink.so.13 (not found)`. For cache
 // keys: a hit must not load nvJitLink, and a replaced library changes this.
-// Never fails.
-std::string nvJitLinkIdentity();
+// Never fails. With `path`: that file's identity (what load(path) opens).
+std::string nvJitLinkIdentity(std::string_view path = {});
 
 // nvJitLink's version as (major, minor), e.g. (13, 0). Fails if the library
 // reports an error.

@@ -105,12 +105,14 @@ Nvrtc::~Nvrtc() {
   if (handle_ != nullptr) dlclose(handle_);
 }
 
-std::string nvrtcIdentity() {
-  std::string identity = fileIdentity(libraryCandidates(PYKC_NVRTC_PATH, "libnvrtc.so.13"),
-                                      "libnvrtc.so.13");
+std::string nvrtcIdentity(std::string_view path) {
+  std::string library = path.empty() ? std::string(PYKC_NVRTC_PATH) : std::string(path);
+  std::string identity =
+      path.empty() ? fileIdentity(libraryCandidates(PYKC_NVRTC_PATH, "libnvrtc.so.13"), "libnvrtc.so.13")
+                   : fileIdentity({library}, "libnvrtc.so.13");
   // The builtins library NVRTC opens from its own folder holds the device
   // headers' implementation: a replaced one changes the output too.
-  std::string builtins = folderOf(PYKC_NVRTC_PATH) + "/libnvrtc-builtins.so.13.0";
+  std::string builtins = folderOf(library) + "/libnvrtc-builtins.so.13.0";
   return identity + "; " + fileIdentity({builtins}, "libnvrtc-builtins.so.13.0");
 }
 

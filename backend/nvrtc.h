@@ -44,8 +44,9 @@ private:
 // Who the library is that Nvrtc::load() with no path would open, without
 // opening it (as nvJitLinkIdentity: `<real path> <size> <mtime ns>`, or
 // `libnvrtc.so.13 (not found)`), followed by the identity of the builtins
-// library beside it. For cache keys. Never fails.
-std::string nvrtcIdentity();
+// library beside it. For cache keys. Never fails. With `path`: that file's
+// identity and its folder's builtins (what load(path) opens).
+std::string nvrtcIdentity(std::string_view path = {});
 
 // NVRTC's version as (major, minor). Fails if the library reports an error.
 llvm::Expected<std::pair<int, int>> nvrtcVersion(const Nvrtc& library);

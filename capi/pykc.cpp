@@ -106,6 +106,8 @@ pykc_session* pykc_session_create(const pykc_session_options* options) {
     settings.useCache = options->no_cache == 0;
     settings.threads = options->threads;
     if (options->libdevice_path != nullptr) settings.libdevicePath = options->libdevice_path;
+    if (options->nvjitlink_path != nullptr) settings.nvJitLinkPath = options->nvjitlink_path;
+    if (options->nvrtc_path != nullptr) settings.nvrtcPath = options->nvrtc_path;
     auto* s = new pykc_session;
     s->session = std::make_unique<driver::Session>(std::move(settings));
     return s;

@@ -205,7 +205,8 @@ std::string libdeviceKeyValue(const backend::CodegenOptions& codegen) {
 }
 
 void addLinkKeyFields(cache::KeyBuilder& key, const std::vector<LinkFile>& files,
-                      const LinkSettings& settings, const backend::CodegenOptions& codegen) {
+                      const LinkSettings& settings, const backend::CodegenOptions& codegen,
+                      const std::string& nvrtcIdentity) {
   if (files.empty()) return;
   for (const LinkFile& file : files) {
     key.add("link-kind", static_cast<std::int64_t>(file.kind));
@@ -220,7 +221,7 @@ void addLinkKeyFields(cache::KeyBuilder& key, const std::vector<LinkFile>& files
   }
   key.add("link-lto", settings.lto ? "1" : "0");
   if (!needsNvrtc(files)) return;
-  key.add("nvrtc", backend::nvrtcIdentity());
+  key.add("nvrtc", nvrtcIdentity.empty() ? backend::nvrtcIdentity() : nvrtcIdentity);
   for (const std::string& option : backend::nvrtcOptionStrings(nvrtcOptionsFor(settings, codegen))) {
     key.add("nvrtc-option", option);
   }
@@ -242,7 +243,7 @@ cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitReque
   for (uint32_t k = 0; k < typed.kernelCount; ++k) {
     key.add("instance", cacheKeyBuilder(compilation, k, keyOptions).key().hex());
   }
-  addLinkKeyFields(key, request.linkFiles, request.link, request.codegen);
+  addLinkKeyFields(key, request.linkFiles, request.link, request.codegen, request.nvrtcIdentity);
   return key;
 }
 

@@ -68,8 +68,10 @@ const std::string& pykcBuildId();
 // kind, digest and the digests of the headers it includes with quotes; and
 // when a `.cu` is linked, the NVRTC identity and options. Nothing when
 // `files` is empty (keys of files without links stay as they were).
+// `nvrtcIdentity` names the NVRTC that compiles them (empty: the default's).
 void addLinkKeyFields(cache::KeyBuilder& key, const std::vector<LinkFile>& files,
-                      const LinkSettings& settings, const backend::CodegenOptions& codegen);
+                      const LinkSettings& settings, const backend::CodegenOptions& codegen,
+                      const std::string& nvrtcIdentity = {});
 
 // The builder of the key of `compilation`'s cubin for `request.codegen.arch`:
 // `unit` (kUnitKind), `arch`, then per kernel instance, in instance order,

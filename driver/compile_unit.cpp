@@ -183,7 +183,7 @@ llvm::Expected<const backend::NvJitLink*> UnitLinker::get() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (library_) return &*library_;
   if (initializeTarget_) initializeTarget_();
-  auto loaded = backend::NvJitLink::load();
+  auto loaded = backend::NvJitLink::load(nvJitLinkPath_);
   if (!loaded) return loaded.takeError();
   auto version = backend::nvJitLinkVersion(*loaded);
   if (!version) return version.takeError();
@@ -195,7 +195,7 @@ llvm::Expected<const backend::NvJitLink*> UnitLinker::get() {
 llvm::Expected<const backend::Nvrtc*> UnitLinker::nvrtc() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (nvrtc_) return &*nvrtc_;
-  auto loaded = backend::Nvrtc::load();
+  auto loaded = backend::Nvrtc::load(nvrtcPath_);
   if (!loaded) return loaded.takeError();
   nvrtc_.emplace(std::move(*loaded));
   return &*nvrtc_;

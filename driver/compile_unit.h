@@ -39,6 +39,9 @@ struct UnitRequest {
   // backend::nvJitLinkIdentity(): stands for nvJitLink's version in the key,
   // so that computing a key never loads the library.
   std::string nvJitLinkIdentity;
+  // backend::nvrtcIdentity() of the NVRTC that links `.cu` files (read only
+  // when one is linked; empty: the default library's).
+  std::string nvrtcIdentity;
   // libdeviceKeyValue(codegen), when the caller has it (a Session reads it
   // once); empty: read here.
   std::string libdeviceKey;
@@ -78,8 +81,12 @@ std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& o
 // wrapper).
 class UnitLinker {
 public:
-  explicit UnitLinker(std::function<void()> initializeTarget)
-      : initializeTarget_(std::move(initializeTarget)) {}
+  // Empty paths: the libraries found at build time, then the loader's search.
+  explicit UnitLinker(std::function<void()> initializeTarget, std::string nvJitLinkPath = {},
+                      std::string nvrtcPath = {})
+      : initializeTarget_(std::move(initializeTarget)),
+        nvJitLinkPath_(std::move(nvJitLinkPath)),
+        nvrtcPath_(std::move(nvrtcPath)) {}
 
   // The opened library (the target initialised first); fails as
   // NvJitLink::load or nvJitLinkVersion do. The pointer lives as long as this.
@@ -95,6 +102,8 @@ public:
 
 private:
   std::function<void()> initializeTarget_;
+  std::string nvJitLinkPath_;
+  std::string nvrtcPath_;
   std::mutex mutex_;
   std::optional<backend::NvJitLink> library_;
   std::optional<backend::Nvrtc> nvrtc_;

@@ -31,7 +31,8 @@ Session::Session(SessionSettings settings) : settings_(std::move(settings)) {
   // The target is initialised once per Session, on the first miss.
   auto once = std::make_shared<std::once_flag>();
   linker_ = std::make_unique<UnitLinker>(
-      [once] { std::call_once(*once, backend::initializeNvptxTarget); });
+      [once] { std::call_once(*once, backend::initializeNvptxTarget); }, settings_.nvJitLinkPath,
+      settings_.nvrtcPath);
 }
 
 Session::~Session() = default;
@@ -57,8 +58,14 @@ cache::Store* Session::store() {
 
 const std::string& Session::nvJitLinkIdentity() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!nvJitLinkIdentity_) nvJitLinkIdentity_ = backend::nvJitLinkIdentity();
+  if (!nvJitLinkIdentity_) nvJitLinkIdentity_ = backend::nvJitLinkIdentity(settings_.nvJitLinkPath);
   return *nvJitLinkIdentity_;
+}
+
+const std::string& Session::nvrtcIdentity() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!nvrtcIdentity_) nvrtcIdentity_ = backend::nvrtcIdentity(settings_.nvrtcPath);
+  return *nvrtcIdentity_;
 }
 
 const std::string& Session::libdeviceKey(const std::string& path) {
@@ -253,6 +260,7 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   if (store) {
     unitRequest.nvJitLinkIdentity = session.nvJitLinkIdentity();
     unitRequest.libdeviceKey = session.libdeviceKey(codegen.libdevicePath);
+    if (needsNvrtc(linkFiles)) unitRequest.nvrtcIdentity = session.nvrtcIdentity();
     for (size_t i = 0; i < archs.size(); ++i) {
       unitRequest.codegen.arch = archs[i];
       keys.push_back(unitKeyBuilder(compilation, unitRequest).key());

@@ -45,8 +45,12 @@ struct SessionSettings {
   // Threads in all for a compile's arches and kernel partitions (and, in
   // populate, its jobs); 0: the hardware's.
   unsigned threads = 0;
-  // libdevice.10.bc; empty: the one found at build time.
+  // libdevice.10.bc, libnvJitLink.so.13 and libnvrtc.so.13 (system CUDA or
+  // NVIDIA's pip wheels); empty: the ones found at build time, then (for
+  // the libraries) the dynamic loader's search.
   std::string libdevicePath;
+  std::string nvJitLinkPath;
+  std::string nvrtcPath;
   // Where log lines go (may be empty).
   LogSink log;
   // A store the caller made (`cache populate` checks its folder first);
@@ -74,8 +78,10 @@ public:
   ThreadBudget& threads() { return *threads_; }
   // nvJitLink/NVRTC and the NVPTX target, set up on first use.
   UnitLinker& linker() { return *linker_; }
-  // backend::nvJitLinkIdentity(), computed once.
+  // backend::nvJitLinkIdentity()/nvrtcIdentity() of the libraries this
+  // Session opens, computed once.
   const std::string& nvJitLinkIdentity();
+  const std::string& nvrtcIdentity();
   // The `libdevice` key field for `path` (empty: the default), read once.
   const std::string& libdeviceKey(const std::string& path);
 
@@ -89,6 +95,7 @@ private:
   // store_, or the caller's (settings_.store); null without a cache.
   cache::Store* storePointer_ = nullptr;
   std::optional<std::string> nvJitLinkIdentity_;
+  std::optional<std::string> nvrtcIdentity_;
   std::map<std::string, std::string> libdeviceKeys_;
 };
 

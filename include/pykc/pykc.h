@@ -45,6 +45,8 @@ typedef struct pykc_session_options {
   int no_cache;                /* nonzero: no kernel cache */
   unsigned threads;            /* 0: the hardware's */
   const char* libdevice_path;  /* NULL: the one found when pykc was built */
+  const char* nvjitlink_path;  /* libnvJitLink.so.13; NULL: build-time path, then the loader's search */
+  const char* nvrtc_path;      /* libnvrtc.so.13 (only for linked .cu files); NULL: likewise */
 } pykc_session_options;
 
 typedef struct pykc_compile_options {

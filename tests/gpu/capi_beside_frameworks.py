@@ -40,7 +40,8 @@ def saxpy(a, x, y, out):
 
 class SessionOptions(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_size_t), ("cache_dir", ctypes.c_char_p), ("no_cache", ctypes.c_int),
-                ("threads", ctypes.c_uint), ("libdevice_path", ctypes.c_char_p)]
+                ("threads", ctypes.c_uint), ("libdevice_path", ctypes.c_char_p),
+                ("nvjitlink_path", ctypes.c_char_p), ("nvrtc_path", ctypes.c_char_p)]
 
 
 class CompileOptions(ctypes.Structure):

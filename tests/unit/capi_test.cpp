@@ -198,6 +198,45 @@ TEST_F(CapiTest, UsageAndEnvironmentErrors) {
   pykc_result_free(r);
 }
 
+TEST_F(CapiTest, LibraryPathsAreSessionSettings) {
+  pykc_session_options options;
+  pykc_session_options_init(&options);
+  options.no_cache = 1;
+  options.nvjitlink_path = "/nonexistent/libnvJitLink.so.13";
+  pykc_session* s = pykc_session_create(&options);
+  ASSERT_NE(s, nullptr);
+  pykc_compile_options co;
+  pykc_compile_options_init(&co);
+  co.path = "kernels.py";
+  co.source = kSaxpy;
+  co.source_size = std::strlen(kSaxpy);
+  pykc_result* r = pykc_compile(s, &co);
+  EXPECT_EQ(pykc_result_exit_class(r), PYKC_ENVIRONMENT);
+  EXPECT_NE(std::string(pykc_result_diagnostics(r)).find("/nonexistent/libnvJitLink.so.13"),
+            std::string::npos)
+      << pykc_result_diagnostics(r);
+  pykc_result_free(r);
+  pykc_session_free(s);
+
+  options.nvjitlink_path = nullptr;
+  options.libdevice_path = "/nonexistent/libdevice.10.bc";
+  s = pykc_session_create(&options);
+  const char* math =
+      "import math\nfrom numba import cuda\n"
+      "@cuda.jit(\"void(float32[::1])\")\n"
+      "def k(x):\n"
+      "    x[0] = math.exp(x[0])\n";
+  co.source = math;
+  co.source_size = std::strlen(math);
+  r = pykc_compile(s, &co);
+  EXPECT_EQ(pykc_result_exit_class(r), PYKC_ENVIRONMENT);
+  EXPECT_NE(std::string(pykc_result_diagnostics(r)).find("/nonexistent/libdevice.10.bc"),
+            std::string::npos)
+      << pykc_result_diagnostics(r);
+  pykc_result_free(r);
+  pykc_session_free(s);
+}
+
 TEST_F(CapiTest, NullArgumentsAreSafe) {
   EXPECT_EQ(pykc_compile(nullptr, nullptr), nullptr);
   EXPECT_EQ(pykc_result_exit_class(nullptr), PYKC_ENVIRONMENT);
