@@ -90,18 +90,26 @@ KeyBuilder::KeyBuilder() {
   add("scheme", static_cast<std::int64_t>(kKeySchemeVersion));
 }
 
-KeyBuilder& KeyBuilder::add(std::string_view tag, std::string_view value) {
+KeyField KeyBuilder::describe(std::string_view tag, std::string_view value) {
   assert(validTag(tag) && "key field tags are short [a-z0-9_.-] identifiers");
   Digest valueDigest = Digest::of(value);
+  return KeyField{std::string(tag), summarize(value, valueDigest), value.size(), valueDigest};
+}
+
+KeyBuilder& KeyBuilder::add(const KeyField& field) {
+  assert(validTag(field.tag) && "key field tags are short [a-z0-9_.-] identifiers");
   // Tag length, tag, value length, value digest: every part has a length or a
   // fixed size, so no two field lists encode to the same bytes.
-  encoded_.push_back(static_cast<char>(tag.size()));
-  encoded_.append(tag);
-  appendU64(encoded_, value.size());
-  encoded_.append(reinterpret_cast<const char*>(valueDigest.bytes.data()), kDigestBytes);
-  fields_.push_back(
-      KeyField{std::string(tag), summarize(value, valueDigest), value.size(), valueDigest});
+  encoded_.push_back(static_cast<char>(field.tag.size()));
+  encoded_.append(field.tag);
+  appendU64(encoded_, field.size);
+  encoded_.append(reinterpret_cast<const char*>(field.valueDigest.bytes.data()), kDigestBytes);
+  fields_.push_back(field);
   return *this;
+}
+
+KeyBuilder& KeyBuilder::add(std::string_view tag, std::string_view value) {
+  return add(describe(tag, value));
 }
 
 KeyBuilder& KeyBuilder::add(std::string_view tag, std::int64_t value) {

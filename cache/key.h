@@ -71,6 +71,11 @@ public:
 
   KeyBuilder& add(std::string_view tag, std::string_view value);
   KeyBuilder& add(std::string_view tag, std::int64_t value);
+  // A field described once and added to many keys (a large value, such as
+  // libdevice's bytes, hashed once): the same key as add(tag, value).
+  KeyBuilder& add(const KeyField& field);
+  // The field add(tag, value) would add.
+  static KeyField describe(std::string_view tag, std::string_view value);
 
   // The key over every field added so far; the builder may keep growing.
   Key key() const;

@@ -427,7 +427,7 @@ int InspectCommand::run(Invocation& inv) {
     keyOptions.codegen = codegen;
     keyOptions.defines = opts_.codegen.defines;
     keyOptions.nvJitLinkVersion = backend::nvJitLinkIdentity();
-    keyOptions.libdevice = libdeviceKeyValue(codegen);
+    keyOptions.libdevice = libdeviceKeyField(codegen);
     std::string text;
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const SelectedKernel& k : kernels) {

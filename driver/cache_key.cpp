@@ -170,7 +170,7 @@ cache::KeyBuilder cacheKeyBuilder(const Compilation& compilation, uint32_t insta
   key.add("lineinfo", static_cast<std::int64_t>(codegen.lineInfo));
   key.add("debug", static_cast<std::int64_t>(codegen.debug));
   key.add("alias-versioning", static_cast<std::int64_t>(codegen.aliasVersioning));
-  key.add("libdevice", options.libdevice);
+  key.add(options.libdevice);
   const frontend::FunctionInstance& kernel = typed.instances[instance];
   key.add("kernel", typed.module.functions[kernel.function].name);
   key.add("signature", kernel.signature);
@@ -194,6 +194,10 @@ cache::KeyBuilder cacheKeyBuilder(const Compilation& compilation, uint32_t insta
 std::vector<cache::KeyField> cacheKeyFields(const Compilation& compilation, uint32_t instance,
                                             const CacheKeyOptions& options) {
   return cacheKeyBuilder(compilation, instance, options).fields();
+}
+
+cache::KeyField libdeviceKeyField(const backend::CodegenOptions& codegen) {
+  return cache::KeyBuilder::describe("libdevice", libdeviceKeyValue(codegen));
 }
 
 std::string libdeviceKeyValue(const backend::CodegenOptions& codegen) {
@@ -235,7 +239,7 @@ cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitReque
   keyOptions.defines = request.defines;
   keyOptions.nvJitLinkVersion = request.nvJitLinkIdentity;
   keyOptions.libdevice =
-      request.libdeviceKey.empty() ? libdeviceKeyValue(request.codegen) : request.libdeviceKey;
+      request.libdeviceKey ? *request.libdeviceKey : libdeviceKeyField(request.codegen);
   cache::KeyBuilder key;
   key.add("unit", kUnitKind);
   key.add("arch", request.codegen.arch);

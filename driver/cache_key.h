@@ -33,7 +33,7 @@ struct CacheKeyOptions {
   std::string nvJitLinkVersion;
   // The `libdevice` field's value: libdeviceKeyValue(codegen), read once by the
   // caller rather than once per kernel instance.
-  std::string libdevice;
+  cache::KeyField libdevice;
 };
 
 // The builder holding every field of the key of kernel instance `instance`
@@ -49,7 +49,11 @@ struct CacheKeyOptions {
 cache::KeyBuilder cacheKeyBuilder(const Compilation& compilation, uint32_t instance,
                                   const CacheKeyOptions& options);
 
-// The `libdevice` key field for `codegen`: the bitcode's bytes, or, when it
+// The `libdevice` key field for `codegen`, described once (it is the same for
+// every instance; hashing its 470 KB per instance dominated cache hits).
+cache::KeyField libdeviceKeyField(const backend::CodegenOptions& codegen);
+
+// Its value: the bitcode's bytes, or, when it
 // cannot be read, its path and the read error (so the key still differs).
 std::string libdeviceKeyValue(const backend::CodegenOptions& codegen);
 

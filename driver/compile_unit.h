@@ -42,9 +42,9 @@ struct UnitRequest {
   // backend::nvrtcIdentity() of the NVRTC that links `.cu` files (read only
   // when one is linked; empty: the default library's).
   std::string nvrtcIdentity;
-  // libdeviceKeyValue(codegen), when the caller has it (a Session reads it
+  // libdeviceKeyField(codegen), when the caller has it (a Session reads it
   // once); empty: read here.
-  std::string libdeviceKey;
+  std::optional<cache::KeyField> libdeviceKey;
   // Linking (--link, -I, --nvrtc-option, --lto) and the files collectLinkFiles read.
   LinkSettings link;
   std::vector<LinkFile> linkFiles;

@@ -68,13 +68,13 @@ const std::string& Session::nvrtcIdentity() {
   return *nvrtcIdentity_;
 }
 
-const std::string& Session::libdeviceKey(const std::string& path) {
+const cache::KeyField& Session::libdeviceKey(const std::string& path) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = libdeviceKeys_.find(path);
   if (it == libdeviceKeys_.end()) {
     backend::CodegenOptions codegen;
     codegen.libdevicePath = path;
-    it = libdeviceKeys_.emplace(path, libdeviceKeyValue(codegen)).first;
+    it = libdeviceKeys_.emplace(path, libdeviceKeyField(codegen)).first;
   }
   return it->second;
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backend/resources.h"
+#include "cache/key.h"
 #include "cache/remote.h"
 #include "driver/codegen_flags.h"
 #include "driver/log.h"
@@ -83,7 +84,7 @@ public:
   const std::string& nvJitLinkIdentity();
   const std::string& nvrtcIdentity();
   // The `libdevice` key field for `path` (empty: the default), read once.
-  const std::string& libdeviceKey(const std::string& path);
+  const cache::KeyField& libdeviceKey(const std::string& path);
 
 private:
   SessionSettings settings_;
@@ -96,7 +97,7 @@ private:
   cache::Store* storePointer_ = nullptr;
   std::optional<std::string> nvJitLinkIdentity_;
   std::optional<std::string> nvrtcIdentity_;
-  std::map<std::string, std::string> libdeviceKeys_;
+  std::map<std::string, cache::KeyField> libdeviceKeys_;
 };
 
 // The last stage a compile runs.
