@@ -15,8 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "backend/nvjitlink.h"
-#include "backend/nvrtc.h"
 #include "backend/target.h"
 #include "frontend/ast_dump.h"
 #include "frontend/lex.h"
@@ -25,11 +23,11 @@
 #include "cli/codegen_options.h"
 #include "cli/command.h"
 #include "cli/populate.h"
+#include "driver/driver.h"
 #include "cli/inspect_asm.h"
 #include "cli/inspect_resources.h"
 #include "frontend/inspect_types.h"
 #include "cli/invocation.h"
-#include "driver/link_inputs.h"
 #include "driver/pipeline.h"
 
 namespace cli {
@@ -198,29 +196,43 @@ int InspectCommand::run(Invocation& inv) {
     nvdisasm = *found;
   }
 
-  // --- the front end ---
+  // --- the front end, through the driver (one Session for every stage) ---
+  driver::SessionSettings settings;
+  settings.useCache = false;
+  settings.log = logSink(inv);
+  driver::Session session(std::move(settings));
+  driver::CompileRequest base;
+  base.path = path;
+  base.sigs = opts_.sigs;
+  base.consts = opts_.consts;
+  base.codegen = opts_.codegen;
+  base.archs = {opts_.arch};
+  base.render = render;
   // FILE::KERNEL checks that kernel alone: other kernels' errors do not stop it.
-  if (!kernelName.empty()) frontendOptions.kernels = {kernelName};
-  frontend::DiagnosticSink diags;
-  Compilation compilation;
-  if (llvm::Error e = runFrontend(path, frontendOptions, compilation, diags)) {
-    diags.render(inv.err, render);
-    return error(inv, kExitEnvironment, llvm::toString(std::move(e)));
+  if (!kernelName.empty()) base.kernels = {kernelName};
+  driver::CompileRequest checkRequest = base;
+  checkRequest.warnFloat64 = frontendOptions.warnFloat64;
+  checkRequest.stopAfter = driver::Stage::Check;
+  checkRequest.keepCompilation = true;
+  driver::CompileResult front = driver::compile(checkRequest, session);
+  std::fwrite(front.rendered.data(), 1, front.rendered.size(), inv.err);
+  if (front.exit == driver::ExitClass::Usage || front.exit == driver::ExitClass::Environment ||
+      !front.compilation) {
+    return static_cast<int>(front.exit);
   }
-  diags.render(inv.err, render);
+  const Compilation& compilation = *front.compilation;
   bool frontendOnly = std::all_of(forms.begin(), forms.end(), [](const std::string& f) {
     return f == "tokens" || f == "ast";
   });
-  bool failed = diags.hasErrors() || !compilation.typed;
+  bool failed = front.exit != driver::ExitClass::Ok || !compilation.typed;
   if (failed && (!frontendOnly || !compilation.ast)) return kExitSourceErrors;
 
   // --- the kernels ---
   std::vector<SelectedKernel> kernels;
-  if (compilation.typed) {
+  if (compilation.typed && !failed) {
     const frontend::TypedModule& typed = *compilation.typed;
     for (uint32_t k = 0; k < typed.kernelCount; ++k) {
       const std::string& name = typed.module.functions[typed.instances[k].function].name;
-      if (!kernelName.empty() && name != kernelName) continue;
       auto it = std::find_if(kernels.begin(), kernels.end(),
                              [&](const SelectedKernel& s) { return s.name == name; });
       if (it == kernels.end()) {
@@ -228,23 +240,6 @@ int InspectCommand::run(Invocation& inv) {
         it = kernels.end() - 1;
       }
       it->instances.push_back(k);
-    }
-    if (!kernelName.empty() && kernels.empty()) {
-      std::string names;
-      std::vector<std::string> seen;
-      for (const frontend::JitFunction& fn : typed.module.functions) {
-        if (fn.device || std::find(seen.begin(), seen.end(), fn.name) != seen.end()) continue;
-        seen.push_back(fn.name);
-        names += (names.empty() ? "" : ", ") + fn.name;
-      }
-      bool isDevice = false;
-      for (const frontend::JitFunction& fn : typed.module.functions) {
-        isDevice = isDevice || (fn.name == kernelName && fn.device);
-      }
-      std::string message = "`" + kernelName + "` is " +
-                            (isDevice ? "a device function, not a kernel" : "not a kernel") +
-                            " of `" + path + "`; its kernels: " + (names.empty() ? "none" : names);
-      return error(inv, kExitUsage, message);
     }
   }
   // The lines of a kernel (decorators included), for restricting tokens.
@@ -302,138 +297,62 @@ int InspectCommand::run(Invocation& inv) {
   // --- code generation, one kernel at a time ---
   bool wantLlvm = wants("llvm"), wantLlvmOpt = wants("llvm-opt"), wantPtx = wants("ptx");
   bool wantSass = wants("sass"), wantResources = wants("resources");
-  bool wantKey = wants("cache-key");
   bool needCompile = wantLlvm || wantLlvmOpt || wantPtx || wantSass || wantResources;
   bool needCubin = wantSass || wantResources;
-  std::optional<backend::NvJitLink> nvJitLink;
-  std::string nvJitLinkVersion;
-  if (needCubin || wantKey) {
-    auto loaded = backend::NvJitLink::load();
-    if (!loaded) return error(inv, kExitEnvironment, llvm::toString(loaded.takeError()));
-    nvJitLink.emplace(std::move(*loaded));
-    auto version = backend::nvJitLinkVersion(*nvJitLink);
-    if (!version) return error(inv, kExitEnvironment, llvm::toString(version.takeError()));
-    nvJitLinkVersion = std::to_string(version->first) + "." + std::to_string(version->second);
-  }
-  backend::CodegenOptions codegen = codegenOptions(opts_.codegen);
-  codegen.arch = opts_.arch;
-
   bool several = kernels.size() > 1;
   auto kernelHeader = [&](const char* comment, const SelectedKernel& k) {
     return several ? std::string(comment) + " ==== kernel " + k.name + " ====\n" : std::string();
   };
   std::vector<ResourceEntry> resources;
-  // Linked files: only a cubin needs them (SASS, resources).
-  std::vector<PreparedInput> prepared;
-  if (needCubin) {
-    LinkSettings linkSettings = cli::linkSettings(opts_.codegen);
-    frontend::DiagnosticSink linkDiags;
-    std::vector<LinkFile> linkFiles = collectLinkFiles(compilation, linkSettings, linkDiags);
-    if (linkDiags.hasErrors()) {
-      frontend::RenderOptions render;
-      render.showKinds = inv.diagKinds;
-      render.color = inv.color;
-      linkDiags.render(inv.err, render);
-      return kExitSourceErrors;
+  for (const SelectedKernel& k : needCompile ? kernels : std::vector<SelectedKernel>{}) {
+    driver::CompileRequest request = base;
+    request.kernels = {k.name};
+    // The front end's warnings were shown above.
+    request.warnFloat64 = false;
+    request.wantLlvm = wantLlvm;
+    request.wantLlvmOptimized = wantLlvmOpt;
+    request.wantPtx = true;
+    request.wantCubin = needCubin;
+    request.stopAfter = needCubin ? driver::Stage::Cubin : driver::Stage::Ptx;
+    // The interleaved views need line tables.
+    request.lineTables = wantPtx || wantSass;
+    if (inv.log) inv.log->info("inspecting {} for {}", k.name, opts_.arch);
+    driver::CompileResult built = driver::compile(request, session);
+    std::fwrite(built.rendered.data(), 1, built.rendered.size(), inv.err);
+    if (built.exit != driver::ExitClass::Ok) return static_cast<int>(built.exit);
+    const driver::ArchOutput& a = built.archs[0];
+    if (wantLlvm) output["llvm"] += kernelHeader(";", k) + a.llvmIr;
+    if (wantLlvmOpt) output["llvm-opt"] += kernelHeader(";", k) + a.llvmOptimizedIr;
+    if (wantPtx) output["ptx"] += kernelHeader("//", k) + interleavePtx(a.ptx, *compilation.source);
+    if (wantSass) {
+      auto sass = disassembleCubin(a.cubin, nvdisasm);
+      if (!sass) return error(inv, kExitEnvironment, llvm::toString(sass.takeError()));
+      output["sass"] += kernelHeader("//", k) + interleaveSass(*sass, *compilation.source);
     }
-    std::optional<backend::Nvrtc> nvrtc;
-    if (needsNvrtc(linkFiles)) {
-      auto loaded = backend::Nvrtc::load();
-      if (!loaded) return error(inv, kExitEnvironment, llvm::toString(loaded.takeError()));
-      nvrtc.emplace(std::move(*loaded));
-    }
-    auto inputs = prepareLinkInputs(compilation, linkFiles, linkSettings, codegen,
-                                    nvrtc ? &*nvrtc : nullptr);
-    if (!inputs) {
-      int status = kExitEnvironment;
-      llvm::Error rest = llvm::handleErrors(inputs.takeError(), [&](const LinkSourceError& e) {
-        frontend::RenderOptions render;
-        render.showKinds = inv.diagKinds;
-        for (const frontend::Diagnostic& d : e.diagnostics()) {
-          std::string text = frontend::renderDiagnostic(d, render);
-          std::fwrite(text.data(), 1, text.size(), inv.err);
-        }
-        status = kExitSourceErrors;
-      });
-      rest = llvm::handleErrors(std::move(rest), [&](const backend::NvrtcOptionError& e) {
-        std::fprintf(inv.err, "pykc: error: %s\n", e.text().c_str());
-        status = kExitUsage;
-      });
-      if (rest) return error(inv, kExitEnvironment, llvm::toString(std::move(rest)));
-      return status;
-    }
-    prepared = std::move(*inputs);
-  }
-  if (needCompile) {
-    backend::initializeNvptxTarget();
-    frontend::TypedModule original = std::move(*compilation.typed);
-    for (const SelectedKernel& k : kernels) {
-      compilation.typed.emplace(selectInstances(original, k.instances));
-      ArchRequest request;
-      request.codegen = codegen;
-      // The interleaved views need line tables.
-      request.codegen.lineInfo = codegen.lineInfo || wantPtx || wantSass;
-      request.lowering.lineInfo = request.codegen.lineInfo;
-      request.wantLlvm = wantLlvm;
-      request.wantLlvmOptimized = wantLlvmOpt;
-      request.wantCubin = needCubin;
-      for (const PreparedInput& input : prepared) {
-        request.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
-      }
-      std::vector<lowering::KernelInfo> infos;
-      if (inv.log) inv.log->info("inspecting {} for {}", k.name, opts_.arch);
-      auto artifacts =
-          compileForArch(compilation, request, nvJitLink ? &*nvJitLink : nullptr, infos);
-      if (!artifacts) {
-        compilation.typed.emplace(std::move(original));
-        return error(inv, kExitEnvironment, llvm::toString(artifacts.takeError()));
-      }
-      if (wantLlvm) output["llvm"] += kernelHeader(";", k) + artifacts->llvmIr;
-      if (wantLlvmOpt) output["llvm-opt"] += kernelHeader(";", k) + artifacts->llvmOptimizedIr;
-      if (wantPtx) {
-        output["ptx"] += kernelHeader("//", k) + interleavePtx(artifacts->ptx, *compilation.source);
-      }
-      if (wantSass) {
-        auto sass = disassembleCubin(artifacts->cubin, nvdisasm);
-        if (!sass) {
-          compilation.typed.emplace(std::move(original));
-          return error(inv, kExitEnvironment, llvm::toString(sass.takeError()));
-        }
-        output["sass"] += kernelHeader("//", k) + interleaveSass(*sass, *compilation.source);
-      }
-      if (wantResources) {
-        for (uint32_t i : k.instances) {
-          const frontend::FunctionInstance& inst = original.instances[i];
-          ResourceEntry entry{k.name, inst.signature, inst.symbol, opts_.arch, {}};
-          auto it = artifacts->resources.find(inst.symbol);
-          if (it != artifacts->resources.end()) entry.resources = it->second;
-          for (const lowering::KernelInfo& info : infos) {
-            if (info.symbol != inst.symbol) continue;
-            entry.tileBlock = info.tileThreads;
-            entry.dynamicSharedBytes = info.tileSharedBytes;
-          }
-          resources.push_back(std::move(entry));
-        }
+    if (wantResources) {
+      for (const driver::InstanceOutput& inst : built.instances) {
+        ResourceEntry entry{k.name, inst.signature, inst.symbol, opts_.arch, {}};
+        auto it = a.resources.find(inst.symbol);
+        if (it != a.resources.end()) entry.resources = it->second;
+        entry.tileBlock = inst.tileThreads;
+        entry.dynamicSharedBytes = inst.tileSharedBytes;
+        resources.push_back(std::move(entry));
       }
     }
-    compilation.typed.emplace(std::move(original));
   }
   if (wantResources) {
     output["resources"] = opts_.json ? formatResourcesJson(resources, opts_.blocks)
                                      : formatResources(resources, opts_.blocks);
   }
-  if (wantKey) {
-    CacheKeyOptions keyOptions;
-    keyOptions.codegen = codegen;
-    keyOptions.defines = opts_.codegen.defines;
-    keyOptions.nvJitLinkVersion = backend::nvJitLinkIdentity();
-    keyOptions.libdevice = libdeviceKeyField(codegen);
+  if (wants("cache-key")) {
+    std::vector<cache::KeyBuilder> keys = driver::instanceKeys(compilation, base, session);
+    const frontend::TypedModule& typed = *compilation.typed;
     std::string text;
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const SelectedKernel& k : kernels) {
       for (uint32_t i : k.instances) {
-        const frontend::FunctionInstance& inst = compilation.typed->instances[i];
-        cache::KeyBuilder key = cacheKeyBuilder(compilation, i, keyOptions);
+        const frontend::FunctionInstance& inst = typed.instances[i];
+        const cache::KeyBuilder& key = keys[i];
         if (!text.empty()) text += "\n";
         text += "# " + k.name + " " + inst.signature + " on " + opts_.arch + "\n";
         text += cache::formatKeyFields(key);

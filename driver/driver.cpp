@@ -79,6 +79,24 @@ const cache::KeyField& Session::libdeviceKey(const std::string& path) {
   return it->second;
 }
 
+std::vector<cache::KeyBuilder> instanceKeys(const Compilation& compilation,
+                                            const CompileRequest& request, Session& session) {
+  CacheKeyOptions options;
+  options.codegen = codegenOptions(request.codegen);
+  options.codegen.arch = request.archs.empty() ? "sm_90" : request.archs[0];
+  if (!session.settings().libdevicePath.empty()) {
+    options.codegen.libdevicePath = session.settings().libdevicePath;
+  }
+  options.defines = request.codegen.defines;
+  options.nvJitLinkVersion = session.nvJitLinkIdentity();
+  options.libdevice = session.libdeviceKey(options.codegen.libdevicePath);
+  std::vector<cache::KeyBuilder> keys;
+  for (uint32_t i = 0; i < compilation.typed->kernelCount; ++i) {
+    keys.push_back(cacheKeyBuilder(compilation, i, options));
+  }
+  return keys;
+}
+
 std::string outputStem(const std::string& path) {
   llvm::SmallString<256> stem(llvm::sys::path::filename(path));
   if (llvm::sys::path::extension(stem) == ".py") llvm::sys::path::replace_extension(stem, "");
@@ -170,7 +188,9 @@ CompileResult compile(const CompileRequest& request, Session& session) {
 
   // The front end.
   frontend::DiagnosticSink diags;
-  Compilation compilation;
+  auto owned = std::make_shared<Compilation>();
+  Compilation& compilation = *owned;
+  if (request.keepCompilation) result.compilation = owned;
   FrontendOptions frontendOptions;
   frontendOptions.sigs = request.sigs;
   frontendOptions.defines = request.codegen.defines;
@@ -197,12 +217,19 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   outcome.diagnostics(diags);
   if (diags.hasErrors() || !compilation.typed) return outcome.finish(ExitClass::SourceErrors);
   for (const std::string& name : request.kernels) {
-    bool known = false;
+    bool known = false, device = false;
+    std::vector<std::string> seen;
+    std::string names;
     for (const frontend::JitFunction& fn : compilation.typed->module.functions) {
       known = known || (fn.name == name && !fn.device);
+      device = device || (fn.name == name && fn.device && !fn.tileHelper);
+      if (fn.device || std::find(seen.begin(), seen.end(), fn.name) != seen.end()) continue;
+      seen.push_back(fn.name);
+      names += (names.empty() ? "" : ", ") + fn.name;
     }
     if (!known) {
-      outcome.error("no kernel `" + name + "` in " + request.path);
+      outcome.error("`" + name + "` is " + (device ? "a device function, not a kernel" : "not a kernel") +
+                    " of `" + request.path + "`; its kernels: " + (names.empty() ? "none" : names));
       return outcome.finish(ExitClass::Usage);
     }
   }
@@ -242,11 +269,12 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   if (diags.hasErrors()) return outcome.finish(ExitClass::SourceErrors);
 
   backend::CodegenOptions codegen = codegenOptions(request.codegen);
+  codegen.lineInfo = codegen.lineInfo || request.lineTables;
   if (!session.settings().libdevicePath.empty()) codegen.libdevicePath = session.settings().libdevicePath;
   // Only a full compile goes through the cache (docs/CACHE.md): its entry
   // holds exactly the cubin, PTX and manifest facts of one file and arch.
   cache::Store* store = nullptr;
-  if (wantCubin && !wantLlvm) store = session.store();
+  if (wantCubin && !wantLlvm && !request.wantLlvmOptimized) store = session.store();
 
   // Cache hits first: they need neither nvJitLink nor LLVM's code generator.
   std::vector<std::optional<UnitArtifacts>> units(archs.size());
@@ -333,8 +361,9 @@ CompileResult compile(const CompileRequest& request, Session& session) {
     ArchRequest archRequest;
     archRequest.codegen = codegen;
     archRequest.codegen.arch = arch;
-    archRequest.lowering.lineInfo = request.codegen.lineInfo;
+    archRequest.lowering.lineInfo = codegen.lineInfo;
     archRequest.wantLlvm = wantLlvm;
+    archRequest.wantLlvmOptimized = request.wantLlvmOptimized;
     archRequest.wantCubin = wantCubin;
     archRequest.threads = threads;
     const backend::NvJitLink* library = nullptr;
@@ -382,6 +411,13 @@ CompileResult compile(const CompileRequest& request, Session& session) {
     recordTileShared(kernels, artifacts.back());
   }
   if (firstError) return outcome.finish(outcome.fail(std::move(firstError)));
+  for (InstanceOutput& instance : result.instances) {
+    for (const lowering::KernelInfo& k : kernels) {
+      if (k.symbol != instance.symbol) continue;
+      instance.tileThreads = k.tileThreads;
+      instance.tileSharedBytes = k.tileSharedBytes;
+    }
+  }
   if (request.stopAfter != Stage::Llvm) {
     ManifestInputs inputs;
     inputs.source = request.path;
@@ -398,6 +434,7 @@ CompileResult compile(const CompileRequest& request, Session& session) {
     ArchOutput out;
     out.arch = a.arch;
     out.llvmIr = std::move(a.llvmIr);
+    out.llvmOptimizedIr = std::move(a.llvmOptimizedIr);
     if (wantPtx) out.ptx = std::move(a.ptx);
     out.cubin = std::move(a.cubin);
     out.resources = std::move(a.resources);

@@ -33,6 +33,7 @@ namespace driver {
 
 class ThreadBudget;
 class UnitLinker;
+struct Compilation;
 
 // What is set up once and shared by every compile of a Session.
 struct SessionSettings {
@@ -134,6 +135,13 @@ struct CompileRequest {
   bool wantLlvm = false;
   bool wantPtx = true;
   bool wantCubin = true;
+  // The module after optimisation (inspect --emit llvm-opt).
+  bool wantLlvmOptimized = false;
+  // Line tables in the PTX and cubin even without --lineinfo (inspect's
+  // interleaved PTX and SASS).
+  bool lineTables = false;
+  // Keep the front end's outputs in the result (CompileResult::compilation).
+  bool keepCompilation = false;
   // Threads for this compile's LLVM work; 0: the Session's budget.
   unsigned jobs = 0;
   // Print every instance's variables' types into the result (--dump-typed).
@@ -152,6 +160,7 @@ enum class ExitClass : int { Ok = 0, SourceErrors = 1, Usage = 2, Environment = 
 struct ArchOutput {
   std::string arch;
   std::string llvmIr;
+  std::string llvmOptimizedIr;
   std::string ptx;
   std::string cubin;
   backend::ResourceMap resources;
@@ -169,6 +178,10 @@ struct InstanceOutput {
   std::string kernel;
   std::string signature;
   std::string symbol;
+  // Tile kernels (after a compile): the block pykc chose and the dynamic
+  // shared memory a launch passes; 0 for SIMT kernels.
+  uint32_t tileThreads = 0;
+  uint32_t tileSharedBytes = 0;
 };
 
 struct CompileResult {
@@ -191,6 +204,9 @@ struct CompileResult {
   uint32_t kernelCount = 0;
   // The front end ran without errors (later failures are the compile's).
   bool checked = false;
+  // With keepCompilation: the source, tokens, tree and typed module (also
+  // after source errors, as far as the front end got).
+  std::shared_ptr<const Compilation> compilation;
 };
 
 // Runs `request` in `session`. Never throws; every outcome is in the result
@@ -198,6 +214,12 @@ struct CompileResult {
 // nothing is written but cache entries. Deterministic: equal requests give
 // equal bytes whatever the threads.
 CompileResult compile(const CompileRequest& request, Session& session);
+
+// The cache key of every kernel instance of `compilation` (checked without
+// errors) for `request.archs[0]` and the request's codegen flags, in instance
+// order: what `inspect --emit cache-key` prints. Never loads nvJitLink.
+std::vector<cache::KeyBuilder> instanceKeys(const Compilation& compilation,
+                                            const CompileRequest& request, Session& session);
 
 // The manifest's file stem for `path`: its file name without `.py`.
 std::string outputStem(const std::string& path);

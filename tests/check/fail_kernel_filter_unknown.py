@@ -7,4 +7,4 @@ from numba import cuda
 @cuda.jit("void(float32[::1])")
 def good(x):
     x[0] = 1.0
-# CHECK:STDERR: pykc: error: no kernel `missing` in fail_kernel_filter_unknown.py
+# CHECK:STDERR: pykc: error: `missing` is not a kernel of `fail_kernel_filter_unknown.py`; its kernels: good
