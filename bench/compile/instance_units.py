@@ -25,7 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def entry_bodies(ptx):
     out = {}
     for m in re.finditer(r"\.entry (\w+)\((.*?)\n\}\n", ptx, re.S):
-        out[m.group(1)] = re.sub(r"\$p\d+", "", m.group(0))
+        # Partition suffixes and the function number in block labels ($L__BB<n>_) aside.
+        out[m.group(1)] = re.sub(r"\$L__BB\d+_", "$L__BB_", re.sub(r"\$p\d+", "", m.group(0)))
     return out
 
 
