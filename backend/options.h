@@ -26,7 +26,7 @@ struct CodegenOptions {
   bool debug = false;
   // Version kernels whose loops store to one array argument and load from
   // another: a run-time check of the arrays' byte ranges picks a body in
-  // which they do not alias (backend/alias_versioning.h; docs/compile.md).
+  // which they do not alias (backend/passes/alias_versioning.h; docs/compile.md).
   // `--no-alias-versioning` turns it off.
   bool aliasVersioning = true;
   // libdevice bitcode; empty means the one found at build time

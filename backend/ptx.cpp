@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <map>
 
-#include "backend/hoist_loads.h"
-#include "backend/nvptx_atomics.h"
-#include "backend/optimize.h"
+#include "backend/passes/hoist_loads.h"
+#include "backend/passes/nvptx_atomics.h"
+#include "backend/passes/optimize.h"
 #include "backend/options.h"
 #include "backend/target.h"
 

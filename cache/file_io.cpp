@@ -152,40 +152,6 @@ FileRead readFile(const std::string& path, std::uint64_t maxBytes, bool touch) {
   return r;
 }
 
-bool writeFileAtomic(const std::string& path, std::string_view bytes, bool sync,
-                     std::string* error) {
-  std::string temp = tempName(path);
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0 && errno == ENOENT) {
-    if (!makeDirs(parentOf(path), error)) return false;
-    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  }
-  if (fd < 0) {
-    *error = errnoText("create", temp, errno);
-    return false;
-  }
-  bool ok = writeAll(fd, bytes);
-  int err = errno;
-  if (ok && sync && ::fsync(fd) != 0) {
-    ok = false;
-    err = errno;
-  }
-  if (::close(fd) != 0 && ok) {
-    ok = false;
-    err = errno;
-  }
-  if (!ok) {
-    *error = errnoText("write", temp, err);
-    ::unlink(temp.c_str());
-    return false;
-  }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    *error = errnoText("rename into", path, errno);
-    ::unlink(temp.c_str());
-    return false;
-  }
-  return true;
-}
 
 bool removeIfSame(const std::string& path, dev_t dev, ino_t ino) {
   struct stat st;
@@ -265,3 +231,42 @@ FileLock::~FileLock() {
 }
 
 }  // namespace cache::detail
+
+namespace cache {
+
+bool writeFileAtomic(const std::string& path, std::string_view bytes, bool sync,
+                     std::string* error) {
+  std::string temp = detail::tempName(path);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0 && errno == ENOENT) {
+    if (!detail::makeDirs(detail::parentOf(path), error)) return false;
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  }
+  if (fd < 0) {
+    *error = detail::errnoText("create", temp, errno);
+    return false;
+  }
+  bool ok = detail::writeAll(fd, bytes);
+  int err = errno;
+  if (ok && sync && ::fsync(fd) != 0) {
+    ok = false;
+    err = errno;
+  }
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) {
+    *error = detail::errnoText("write", temp, err);
+    ::unlink(temp.c_str());
+    return false;
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    *error = detail::errnoText("rename into", path, errno);
+    ::unlink(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace cache

@@ -32,7 +32,7 @@
 
 #include "cache/entry.h"
 #include "cache/key.h"
-#include "cache/remote.h"
+#include "cache/remote/remote.h"
 
 namespace cache {
 

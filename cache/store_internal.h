@@ -11,6 +11,8 @@
 
 #include "cache/key.h"
 
+#include "cache/atomic_file.h"
+
 namespace cache::detail {
 
 constexpr std::string_view kRecordDir = "ac";
@@ -47,11 +49,8 @@ struct FileRead {
 // read-only cache still serves hits).
 FileRead readFile(const std::string& path, std::uint64_t maxBytes, bool touch);
 
-// Writes `bytes` to a unique temp file in `path`'s folder (created with its
-// parents if missing), optionally fsyncs it, and renames it to `path`.
-// On failure removes the temp file and returns false with `error` set.
-bool writeFileAtomic(const std::string& path, std::string_view bytes, bool sync,
-                     std::string* error);
+// writeFileAtomic (cache/atomic_file.h), under the name the store's code uses.
+using cache::writeFileAtomic;
 
 // Unlinks `path` if it is still the file (dev, ino) that was read, so that a
 // good entry renamed over a corrupt one in the meantime survives.

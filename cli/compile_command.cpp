@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "backend/nvjitlink.h"
-#include "backend/nvrtc.h"
+#include "backend/cuda/nvjitlink.h"
+#include "backend/cuda/nvrtc.h"
 #include "backend/target.h"
 #include "cache/store.h"
-#include "frontend/check.h"
+#include "sema/simt/check.h"
 #include "driver/codegen_flags.h"
 #include "cli/codegen_options.h"
 #include "cli/command.h"

@@ -14,7 +14,7 @@
 #include <regex>
 #include <vector>
 
-#include "frontend/source.h"
+#include "syntax/source.h"
 
 #ifndef PYKC_CUDA_BIN
 #error "PYKC_CUDA_BIN must be defined by cli/CMakeLists.txt"

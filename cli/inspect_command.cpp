@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "backend/target.h"
-#include "frontend/ast_dump.h"
-#include "frontend/lex.h"
+#include "syntax/ast_dump.h"
+#include "syntax/lex.h"
 #include "driver/cache_key.h"
 #include "driver/codegen_flags.h"
 #include "cli/codegen_options.h"
@@ -26,7 +26,7 @@
 #include "driver/driver.h"
 #include "cli/inspect_asm.h"
 #include "cli/inspect_resources.h"
-#include "frontend/inspect_types.h"
+#include "sema/inspect_types.h"
 #include "cli/invocation.h"
 #include "driver/pipeline.h"
 

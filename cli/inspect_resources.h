@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/resources.h"
+#include "backend/cuda/resources.h"
 
 namespace cli {
 

@@ -19,7 +19,7 @@
 #include <thread>
 #include <tuple>
 
-#include "backend/nvrtc.h"
+#include "backend/cuda/nvrtc.h"
 #include "backend/target.h"
 #include "cli/command.h"
 #include "cli/invocation.h"

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cache/remote.h"
+#include "cache/remote/remote.h"
 #include "cache/store.h"
 #include "driver/codegen_flags.h"
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "backend/nvjitlink.h"
+#include "backend/cuda/nvjitlink.h"
 
 namespace cli {
 

@@ -12,15 +12,15 @@
 #include <cstring>
 #include <string_view>
 
-#include "frontend/ast.h"
-#include "frontend/source.h"
-#include "frontend/tokens.h"
-#include "frontend/typed_module.h"
-#include "frontend/inspect_types.h"
+#include "syntax/ast.h"
+#include "syntax/source.h"
+#include "syntax/tokens.h"
+#include "sema/typed_module.h"
+#include "sema/inspect_types.h"
 #include "driver/compile_unit.h"
 #include "driver/link_inputs.h"
 #include "driver/pipeline.h"
-#include "backend/nvrtc.h"
+#include "backend/cuda/nvrtc.h"
 
 #ifndef PYKC_LIBDEVICE_PATH
 #error "PYKC_LIBDEVICE_PATH must be defined by driver/CMakeLists.txt"

@@ -19,9 +19,9 @@
 #include <thread>
 #include <tuple>
 
-#include "backend/resources.h"
+#include "backend/cuda/resources.h"
 #include "backend/target.h"
-#include "frontend/typed_module.h"
+#include "sema/typed_module.h"
 #include "driver/cache_key.h"
 #include "driver/codegen_flags.h"
 #include "driver/thread_budget.h"

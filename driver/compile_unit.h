@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "backend/nvjitlink.h"
-#include "backend/nvrtc.h"
+#include "backend/cuda/nvjitlink.h"
+#include "backend/cuda/nvrtc.h"
 #include "backend/options.h"
 #include "cache/key.h"
 #include "cache/store.h"

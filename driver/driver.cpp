@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <thread>
 
-#include "backend/nvjitlink.h"
-#include "backend/nvrtc.h"
+#include "backend/cuda/nvjitlink.h"
+#include "backend/cuda/nvrtc.h"
 #include "backend/target.h"
 #include "cache/store.h"
 #include "driver/cache_key.h"
@@ -16,7 +16,7 @@
 #include "driver/link_inputs.h"
 #include "driver/pipeline.h"
 #include "driver/thread_budget.h"
-#include "frontend/check.h"
+#include "sema/simt/check.h"
 
 #ifndef PYKC_VERSION
 #error "PYKC_VERSION must be defined by driver/CMakeLists.txt"

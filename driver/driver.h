@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "backend/resources.h"
+#include "backend/cuda/resources.h"
 #include "cache/key.h"
-#include "cache/remote.h"
+#include "cache/remote/remote.h"
 #include "driver/codegen_flags.h"
 #include "driver/log.h"
-#include "frontend/diagnostics.h"
+#include "diagnostics/diagnostics.h"
 #include "lowering/lower.h"
 
 namespace cache {

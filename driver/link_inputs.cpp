@@ -11,9 +11,9 @@
 #include <set>
 #include <sstream>
 
-#include "backend/nvrtc.h"
+#include "backend/cuda/nvrtc.h"
 #include "cache/key.h"
-#include "frontend/typed_module.h"
+#include "sema/typed_module.h"
 #include "driver/pipeline.h"
 
 namespace driver {

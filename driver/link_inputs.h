@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "backend/nvjitlink.h"
-#include "backend/nvrtc.h"
+#include "backend/cuda/nvjitlink.h"
+#include "backend/cuda/nvrtc.h"
 #include "backend/options.h"
-#include "frontend/diagnostics.h"
-#include "frontend/resolve.h"
+#include "diagnostics/diagnostics.h"
+#include "sema/resolve.h"
 
 namespace backend {
 class Nvrtc;

@@ -10,13 +10,14 @@
 #include <algorithm>
 #include <optional>
 
-#include "backend/nvjitlink.h"
+#include "backend/cuda/nvjitlink.h"
 #include "backend/ptx.h"
-#include "frontend/check.h"
-#include "frontend/lex.h"
-#include "frontend/parse.h"
-#include "frontend/resolve.h"
-#include "frontend/inspect_types.h"
+#include "cache/atomic_file.h"
+#include "sema/simt/check.h"
+#include "syntax/lex.h"
+#include "syntax/parse.h"
+#include "sema/resolve.h"
+#include "sema/inspect_types.h"
 #include "driver/thread_budget.h"
 
 namespace driver {
@@ -477,26 +478,9 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
 }
 
 llvm::Error writeFileAtomically(const std::string& path, std::string_view bytes) {
-  std::string temp = path + ".tmp";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(temp, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      return llvm::createStringError(ec, "cannot write `%s`: %s", temp.c_str(),
-                                     ec.message().c_str());
-    }
-    out << bytes;
-    out.close();
-    if (out.has_error()) {
-      std::error_code err = out.error();
-      out.clear_error();
-      return llvm::createStringError(err, "cannot write `%s`: %s", temp.c_str(),
-                                     err.message().c_str());
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
-    return llvm::createStringError(ec, "cannot rename `%s` to `%s`: %s", temp.c_str(),
-                                   path.c_str(), ec.message().c_str());
+  std::string error;
+  if (!cache::writeFileAtomic(path, bytes, /*sync=*/false, &error)) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", error.c_str());
   }
   return llvm::Error::success();
 }

@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "backend/nvjitlink.h"
+#include "backend/cuda/nvjitlink.h"
 #include "backend/options.h"
-#include "backend/resources.h"
-#include "frontend/ast.h"
-#include "frontend/diagnostics.h"
-#include "frontend/source.h"
-#include "frontend/tokens.h"
-#include "frontend/typed_module.h"
+#include "backend/cuda/resources.h"
+#include "syntax/ast.h"
+#include "diagnostics/diagnostics.h"
+#include "syntax/source.h"
+#include "syntax/tokens.h"
+#include "sema/typed_module.h"
 #include "lowering/lower.h"
 
 namespace backend {
@@ -44,7 +44,7 @@ struct FrontendOptions {
   // Only these kernels are checked (frontend::CheckOptions); empty: all.
   std::vector<std::string> kernels;
   // `-Wfloat64` (the default) / `-Wno-float64`: warn where a float32 kernel
-  // computes in float64 (frontend/inspect_types.h).
+  // computes in float64 (sema/inspect_types.h).
   bool warnFloat64 = true;
 };
 
@@ -160,8 +160,9 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
                           const std::vector<ArchArtifacts>& archs,
                           const std::vector<lowering::KernelInfo>& kernels);
 
-// Writes `bytes` to `path` through a temporary file (`path` + ".tmp") renamed
-// into place, so that no reader sees a half-written output. Fails, with the
+// Writes `bytes` to `path` through a unique temporary file renamed into place
+// (cache::writeFileAtomic), so that no reader sees a half-written output and
+// two processes writing one folder do not share a temporary name. Fails, with the
 // system's reason, if the file cannot be written or renamed.
 llvm::Error writeFileAtomically(const std::string& path, std::string_view bytes);
 

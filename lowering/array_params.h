@@ -1,6 +1,6 @@
 #pragma once
 // The record lowering leaves on each SIMT kernel of which parameters form its
-// array arguments, for the back end's alias versioning (backend/alias_versioning.h),
+// array arguments, for the back end's alias versioning (backend/passes/alias_versioning.h),
 // which needs the element size that opaque pointers no longer carry.
 //
 //   define ptx_kernel void @k(...) !pykc.arrays !0

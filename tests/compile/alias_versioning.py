@@ -1,4 +1,4 @@
-"""Alias versioning (backend/alias_versioning.h, docs/compile.md): a kernel whose loop
+"""Alias versioning (backend/passes/alias_versioning.h, docs/compile.md): a kernel whose loop
 stores to one array argument and loads from another gets a run-time overlap check of
 the arrays' byte ranges (unsigned compares, `setp.*.u64`) and a second body in which
 loads may move above stores to other arrays; other kernels are left as they were."""

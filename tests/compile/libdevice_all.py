@@ -1,4 +1,4 @@
-"""Every numba.cuda.libdevice function (frontend/libdevice_functions.def, numba-cuda's
+"""Every numba.cuda.libdevice function (sema/libdevice_functions.def, numba-cuda's
 libdevicefuncs.py table) compiles and links against libdevice: each `__nv_` function is
 declared with libdevice's own types (a mismatch fails the link), output pointers become
 local slots whose values form the result tuple."""

@@ -2,7 +2,7 @@
 # numba kernels dividing by one value many times (a loop-invariant divisor; one
 # divisor for several quotients) on a GPU with full-rate float64: the divisor's float64
 # reciprocal once, each quotient a float64 product rounded to float32, IEEE's quotient
-# bit for bit (backend/reciprocal_division.h); no div.rn.f32 left in them. A single
+# bit for bit (backend/passes/reciprocal_division.h); no div.rn.f32 left in them. A single
 # division stays div.rn.f32.
 # PTX-IN scale_rows: rcp\.approx\.ftz\.f64
 # PTX-IN scale_rows: cvt\.rn\.f32\.f64

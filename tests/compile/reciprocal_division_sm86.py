@@ -1,6 +1,6 @@
 # ARGS: --arch sm_86
 # The same loop-invariant division on sm_86, whose float64 runs at 1/64 of float32:
-# div.rn.f32 per element, no float64 (backend/reciprocal_division.h).
+# div.rn.f32 per element, no float64 (backend/passes/reciprocal_division.h).
 # PTX: div\.rn\.f32
 # PTX-NOT: \.f64
 from numba import cuda

@@ -1,5 +1,5 @@
 """Tile atomics (docs/TILE.md, "Atomics"): each memory order and scope reaches PTX as
-`atom.sem.scope.global` (LLVM 19's NVPTX back end drops both; backend/nvptx_atomics.h
+`atom.sem.scope.global` (LLVM 19's NVPTX back end drops both; backend/passes/nvptx_atomics.h
 writes them out), relaxed device-scope ones stay plain `atom.global` (PTX's default is
 .relaxed.gpu), cas as atom.cas with the bits of float64, and scalar indices as one
 thread's atomic shared through shared memory."""

@@ -12,13 +12,13 @@
 #include <string>
 #include <string_view>
 
-#include "frontend/diagnostics.h"
-#include "frontend/lex.h"
-#include "frontend/source.h"
-#include "frontend/tokens.h"
+#include "diagnostics/diagnostics.h"
+#include "syntax/lex.h"
+#include "syntax/source.h"
+#include "syntax/tokens.h"
 #ifndef PYKC_FUZZ_LEX_ONLY
-#include "frontend/ast_dump.h"
-#include "frontend/parse.h"
+#include "syntax/ast_dump.h"
+#include "syntax/parse.h"
 #endif
 
 namespace {

@@ -1,4 +1,4 @@
-// backend/alias_versioning.h: which kernels get a no-alias body, what the
+// backend/passes/alias_versioning.h: which kernels get a no-alias body, what the
 // check compares, which accesses are tagged, and that lowering's record is
 // always removed (the file tests show the whole pipeline on real kernels).
 #include <gtest/gtest.h>
@@ -18,7 +18,7 @@
 #include <memory>
 #include <string>
 
-#include "backend/alias_versioning.h"
+#include "backend/passes/alias_versioning.h"
 #include "lowering/array_params.h"
 
 namespace {

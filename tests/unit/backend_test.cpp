@@ -23,11 +23,11 @@
 #include <string>
 #include <utility>
 
-#include "backend/nvjitlink.h"
-#include "backend/optimize.h"
+#include "backend/cuda/nvjitlink.h"
+#include "backend/passes/optimize.h"
 #include "backend/options.h"
 #include "backend/ptx.h"
-#include "backend/resources.h"
+#include "backend/cuda/resources.h"
 #include "backend/target.h"
 #include "backend/testing/saxpy_module.h"
 

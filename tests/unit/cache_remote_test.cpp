@@ -1,4 +1,4 @@
-// Remote storage (cache/remote.h): URL parsing, and the HTTP client against
+// Remote storage (cache/remote/remote.h): URL parsing, and the HTTP client against
 // scripted in-process servers for what nginx never sends (chunked bodies,
 // close-delimited HTTP/1.0 answers, 5xx, lying lengths, stale kept-alive
 // connections), and the Store's layering on top of a scripted remote.
@@ -18,7 +18,7 @@
 #include <thread>
 
 #include "cache/entry.h"
-#include "cache/remote.h"
+#include "cache/remote/remote.h"
 #include "cache/store.h"
 #include "tests/unit/cache_test_util.h"
 

@@ -19,11 +19,11 @@
 #include <string>
 #include <string_view>
 
-#include "frontend/ast_dump.h"
-#include "frontend/diagnostics.h"
-#include "frontend/lex.h"
-#include "frontend/parse.h"
-#include "frontend/source.h"
+#include "syntax/ast_dump.h"
+#include "diagnostics/diagnostics.h"
+#include "syntax/lex.h"
+#include "syntax/parse.h"
+#include "syntax/source.h"
 
 namespace frontend {
 namespace {

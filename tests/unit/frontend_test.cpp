@@ -5,13 +5,13 @@
 
 #include <string>
 
-#include "frontend/ast.h"
-#include "frontend/ast_dump.h"
-#include "frontend/diagnostics.h"
-#include "frontend/lex.h"
-#include "frontend/parse.h"
-#include "frontend/parse_internal.h"
-#include "frontend/source.h"
+#include "syntax/ast.h"
+#include "syntax/ast_dump.h"
+#include "diagnostics/diagnostics.h"
+#include "syntax/lex.h"
+#include "syntax/parse.h"
+#include "syntax/parse_internal.h"
+#include "syntax/source.h"
 
 namespace frontend {
 namespace {

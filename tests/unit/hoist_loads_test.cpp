@@ -1,4 +1,4 @@
-// backend/hoist_loads.h: where HoistLoadsPass puts a block's global loads,
+// backend/passes/hoist_loads.h: where HoistLoadsPass puts a block's global loads,
 // that the IR stays valid, and that emitPtx issues them before long-latency
 // math (black_scholes' pattern).
 #include <gtest/gtest.h>
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/hoist_loads.h"
+#include "backend/passes/hoist_loads.h"
 #include "backend/options.h"
 #include "backend/ptx.h"
 #include "backend/target.h"
@@ -144,7 +144,7 @@ TEST_F(HoistLoadsTest, IndirectLoadsKeepTheirOrder) {
   EXPECT_EQ(got, want);
 }
 
-// Scopes of an alias-versioned body (backend/alias_versioning.h): t, s, out.
+// Scopes of an alias-versioned body (backend/passes/alias_versioning.h): t, s, out.
 const char* kScopes = R"(
 !0 = distinct !{!0, !"k"}
 !10 = distinct !{!10, !0, !"t"}

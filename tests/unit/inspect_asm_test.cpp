@@ -7,8 +7,8 @@
 
 #include <cstdlib>
 
-#include "frontend/diagnostics.h"
-#include "frontend/source.h"
+#include "diagnostics/diagnostics.h"
+#include "syntax/source.h"
 
 namespace {
 

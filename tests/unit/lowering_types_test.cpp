@@ -1,12 +1,12 @@
-// Signature strings and numba's typing tables (frontend/signature.h,
-// frontend/types.h): what golden files cannot reach directly.
+// Signature strings and numba's typing tables (sema/signature.h,
+// sema/types.h): what golden files cannot reach directly.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <variant>
 
-#include "frontend/signature.h"
-#include "frontend/types.h"
+#include "sema/signature.h"
+#include "sema/types.h"
 
 namespace frontend {
 namespace {

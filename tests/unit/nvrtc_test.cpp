@@ -1,6 +1,6 @@
-// NVRTC (backend/nvrtc.h): the log parser fed NVRTC's own formats, the option
+// NVRTC (backend/cuda/nvrtc.h): the log parser fed NVRTC's own formats, the option
 // strings, and real compiles through the toolkit's libnvrtc (CPU only).
-#include "backend/nvrtc.h"
+#include "backend/cuda/nvrtc.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// backend/read_loop_unroll.h: which loops get `llvm.loop.unroll.count` 8 or 4, and
+// backend/passes/read_loop_unroll.h: which loops get `llvm.loop.unroll.count` 8 or 4, and
 // that emitPtx then issues the loads of a strided reduction eight at a time.
 #include <gtest/gtest.h>
 
@@ -18,7 +18,7 @@
 
 #include "backend/options.h"
 #include "backend/ptx.h"
-#include "backend/read_loop_unroll.h"
+#include "backend/passes/read_loop_unroll.h"
 #include "backend/target.h"
 
 namespace {
@@ -145,7 +145,7 @@ TEST_F(ReadLoopUnrollTest, LeavesLoopsWithBarriersOrVolatileLoads) {
   EXPECT_FALSE(marked(barrier));
 }
 
-// An alias-versioned body's scopes (backend/alias_versioning.h): x, out.
+// An alias-versioned body's scopes (backend/passes/alias_versioning.h): x, out.
 const char* kScopes = R"(
 !10 = distinct !{!10, !"k"}
 !11 = distinct !{!11, !10, !"x"}

@@ -1,4 +1,4 @@
-// backend/reciprocal_division.h: which float32 divisions ReciprocalDivisionPass
+// backend/passes/reciprocal_division.h: which float32 divisions ReciprocalDivisionPass
 // rewrites, what it emits, and (on the CPU, with a float64 reciprocal seed far
 // worse than the GPU's) that the rewritten arithmetic is IEEE's quotient bit
 // for bit.
@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/reciprocal_division.h"
+#include "backend/passes/reciprocal_division.h"
 
 namespace {
 

@@ -1,0 +1,382 @@
+#pragma once
+// Name resolution over a parsed module: imports and their aliases, module
+// constants (folded), and the functions decorated with `cuda.jit` (kernels and
+// device functions) with their signatures and options. Host code is parsed
+// and otherwise ignored.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "syntax/ast.h"
+#include "sema/signature.h"
+#include "syntax/source.h"
+#include "sema/types.h"
+
+namespace frontend {
+
+class DiagnosticSink;
+
+// A compile-time value: module constants, literals, folded expressions.
+struct ConstValue {
+  enum class Kind : uint8_t { None, Bool, Int, Float, Str, Tuple };
+  Kind kind = Kind::None;
+  bool boolValue = false;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  std::string strValue;
+  std::vector<ConstValue> elements;
+
+  static ConstValue ofBool(bool b) {
+    ConstValue v;
+    v.kind = Kind::Bool;
+    v.boolValue = b;
+    return v;
+  }
+  static ConstValue ofInt(int64_t i) {
+    ConstValue v;
+    v.kind = Kind::Int;
+    v.intValue = i;
+    return v;
+  }
+  static ConstValue ofFloat(double f) {
+    ConstValue v;
+    v.kind = Kind::Float;
+    v.floatValue = f;
+    return v;
+  }
+  bool isNumber() const { return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float; }
+  // Python's repr (`3`, `2.5`, `True`, `(1, 2)`).
+  std::string repr() const;
+};
+
+// What a module-level name, an attribute of one, or a builtin refers to when
+// it is not a runtime value.
+enum class Intrinsic : uint16_t {
+  None,
+  // Namespaces: only their attributes mean something (`payload` is unused;
+  // `path` says which).
+  Module,
+  // cuda.threadIdx / blockIdx / blockDim / gridDim: `.x/.y/.z` are values.
+  ThreadIdx, BlockIdx, BlockDim, GridDim,
+  Laneid, Warpsize,
+  Grid, Gridsize,
+  Syncthreads, SyncthreadsCount, SyncthreadsAnd, SyncthreadsOr, Syncwarp,
+  Threadfence, ThreadfenceBlock, ThreadfenceSystem,
+  SharedArray, LocalArray,
+  // Warp-level and bit intrinsics of numba.cuda.
+  ShflSync, ShflUpSync, ShflDownSync, ShflXorSync,
+  AllSync, AnySync, EqSync, BallotSync, Activemask, LanemaskLt,
+  Popc, Brev, Clz, Ffs, Fma, Cbrt,
+  MatchAnySync, MatchAllSync, Selp, Nanosleep,
+  // cuda.const.array_like(<module-level NumPy array literal>).
+  ConstArrayLike,
+  // cuda.cg.this_grid(), the grid group it returns, and its `.sync`.
+  ThisGrid, GridGroup, GridSync,
+  AtomicAdd, AtomicSub, AtomicMax, AtomicMin, AtomicAnd, AtomicOr, AtomicXor,
+  AtomicExch, AtomicInc, AtomicDec, AtomicCas,
+  AtomicNanMax, AtomicNanMin, AtomicCompareAndSwap,
+  Jit,
+  // math.pi/e/tau/inf/nan (also numpy's): payload 0..4.
+  MathConst,
+  // Python builtins.
+  Range, Min, Max, Abs, Len, Round, Int, Float, Bool, Print, Enumerate, Zip, ComplexCtor, Pow,
+  // `z.real`, `z.imag` (values) and `z.conjugate` (a bound method) of a number.
+  ComplexReal, ComplexImag, ComplexConjugate,
+  // cmath.<fn>: payload is a CmathFn.
+  Cmath,
+  // cuda.fp16.<fn>: payload is a Fp16Fn.
+  Fp16,
+  // cuda.libdevice.<fn>: payload indexes libdevice_functions.def.
+  Libdevice,
+  // cuda.ldca/ldcg/ldcs/ldlu/ldcv (payload: the operator's index in
+  // cacheLoadOperator) and cuda.stcg/stcs/stwb/stwt (cacheStoreOperator).
+  CacheLoad, CacheStore,
+  // numba.cuda.random's device functions: payload is a RandomFn.
+  Random,
+  // A CUDA vector type's constructor (`cuda.float32x4`, `cuda.float4`):
+  // payload is the vector's TypeId index.
+  VectorCtor,
+  // math.<fn>: payload is a MathFn.
+  Math,
+  // A numba/NumPy scalar type used as a value (`float32`, `np.float32`):
+  // callable as a cast, and a dtype argument. payload is the TypeId index.
+  TypeObject,
+  // A decorated function of this module; payload is its index in
+  // ResolvedModule::functions.
+  Function,
+  // A module-level constant; payload indexes ResolvedModule::constants.
+  Constant,
+  // A module-level NumPy array literal (`np.array([...], dtype=...)`), frozen
+  // at compile time as numba does; payload indexes ResolvedModule::constArrays.
+  ConstArray,
+  // cuda.declare_device (only meaningful at module level).
+  DeclareDevice,
+  // A function declared with `cuda.declare_device`; payload indexes
+  // ResolvedModule::externs.
+  ExternFunction,
+  // `ffi = cffi.FFI()` at module level, and its `ffi.from_buffer` (an array's
+  // data pointer, for declare_device functions).
+  CffiFfi, FromBuffer,
+  // cuda.tile's kernel decorator, functions, namespaces and PaddingMode
+  // members (cuTile Python, docs/TILE.md): payload is a TileFn.
+  TileOp,
+  // A name bound at module level to something that is not a compile-time
+  // constant (host data, classes, undecorated functions): an error in kernels.
+  HostValue,
+};
+
+enum class MathFn : uint8_t {
+#define PYKC_MATH(Name, PyName, Arity, Libdevice) Name,
+#include "sema/math_functions.def"
+};
+// The cmath functions pykc compiles.
+enum class CmathFn : uint8_t {
+  Exp, Log, Log10, Sqrt, Sin, Cos, Tan, Sinh, Cosh, Tanh, Phase, Polar, Rect, Isnan, Isinf,
+  Isfinite, Acos, Asin, Atan, Acosh, Asinh, Atanh,
+};
+std::string_view cmathFnName(CmathFn fn);
+
+// The cuda.fp16 functions (numba-cuda's fp16.py).
+enum class Fp16Fn : uint8_t {
+  Hadd, Hsub, Hmul, Hdiv, Hneg, Habs, Hfma, Hsin, Hcos, Hlog, Hlog2, Hlog10, Hexp, Hexp2,
+  Hexp10, Hsqrt, Hrsqrt, Hrcp, Hceil, Hfloor, Hrint, Htrunc, Heq, Hne, Hgt, Hge, Hlt, Hle,
+  Hmax, Hmin,
+};
+std::string_view fp16FnName(Fp16Fn fn);
+unsigned fp16FnArity(Fp16Fn fn);
+
+// numba.cuda.libdevice's functions (libdevice_functions.def), by index.
+struct LibdeviceFn {
+  std::string_view name;
+  // Type codes (libdevice_functions.def): the result and the parameters.
+  std::string_view result;
+  std::string_view params;
+};
+std::optional<uint32_t> findLibdeviceFn(std::string_view name);
+const LibdeviceFn& libdeviceFn(uint32_t index);
+// A libdevice function's types: `params` are the `__nv_` function's
+// parameters (`output[k]`: an output pointer to a `params[k]`), `result` its
+// result (none for void); `args` and `value` are what Python sees: the
+// non-output parameters, and the result followed by the outputs (a tuple
+// when there are several).
+struct LibdeviceSignature {
+  TypeId result;
+  std::vector<TypeId> params;
+  std::vector<bool> output;
+  std::vector<TypeId> args;
+  TypeId value;
+};
+LibdeviceSignature libdeviceSignature(uint32_t index, TypeTable& types);
+
+// numba.cuda.random's device functions (numba-cuda's random.py).
+enum class RandomFn : uint8_t {
+  Next, Jump, UniformFloat32, UniformFloat64, NormalFloat32, NormalFloat64, InitState,
+  ToUnitFloat32, ToUnitFloat64,
+};
+std::string_view randomFnName(RandomFn fn);
+
+// The PTX cache operators of cuda.ld<op> (0..4: ca cg cs lu cv) and
+// cuda.st<op> (0..3: cg cs wb wt).
+std::string_view cacheLoadOperator(uint32_t index);
+std::string_view cacheStoreOperator(uint32_t index);
+
+std::string_view mathFnName(MathFn fn);
+unsigned mathFnArity(MathFn fn);
+
+// A compile-time meaning with the dotted path it was reached by
+// (`numba.cuda.threadIdx`), for messages and further attributes.
+struct Entity {
+  Intrinsic kind = Intrinsic::None;
+  uint32_t payload = 0;
+  std::string path;
+};
+
+// The canonical dotted path of a module/attribute chain, e.g. `numba.cuda.grid`,
+// `numpy.float32`, `math.sin`, and its meaning; nullopt when pykc does not
+// know `path`. `types` interns type objects.
+std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types);
+
+// What a linked file holds, by its extension: `.cu` (CUDA C++, compiled by
+// NVRTC), `.ptx`, `.ltoir` (NVRTC -dlto / nvcc -dlto output), `.cubin`,
+// `.fatbin`, `.o`, `.a`; nullopt for any other extension.
+enum class LinkFileKind : uint8_t { Cuda, Ptx, LtoIr, Cubin, Fatbin, Object, Library };
+std::optional<LinkFileKind> linkFileKind(std::string_view path);
+// The extensions linkFileKind accepts, for messages: "`.cu`, `.ptx`, ...".
+std::string_view linkFileExtensions();
+
+// A file to link (`link=` of cuda.jit or cuda.declare_device): the path
+// as written (a relative path is relative to the working directory, as in
+// numba-cuda) and where it was written.
+struct LinkRef {
+  std::string path;
+  Location location;
+};
+
+// `name = cuda.declare_device("symbol", "ret(args)", link=...)`: a device
+// function written in CUDA C++ (or PTX), called with numba's ABI
+// (docs/INTEROP.md): `extern "C" __device__ int symbol(ret* out, args...)`.
+struct ExternFunction {
+  // The Python name it is bound to, and the symbol it calls.
+  std::string name;
+  std::string symbol;
+  TypeId returnType;
+  std::vector<TypeId> args;
+  std::vector<LinkRef> links;
+  // `abi="c"` (numba-cuda-mlir's spelling): `extern "C" __device__ ret
+  // symbol(args...)`, the result returned in registers instead of through a
+  // local-memory slot (docs/INTEROP.md, "Cost of the call").
+  bool cAbi = false;
+  // The declare_device call, for messages.
+  Location location;
+};
+
+// The options of a `@cuda.jit(...)` decorator.
+struct JitOptions {
+  bool fastmath = false;
+  bool lineinfo = false;
+  bool debug = false;
+  bool opt = true;
+  unsigned maxRegisters = 0;
+  bool forceinline = false;
+  // `link=[...]`: files linked into the module when this kernel is compiled.
+  std::vector<LinkRef> links;
+};
+
+// One signature given for a function, with where it was written.
+struct DeclaredSignature {
+  Signature signature;
+  Location location;
+};
+
+// A `ct.Constant[...]` parameter of a tile kernel: not passed at launch
+// (docs/ABI.md); each of its values gives one specialisation.
+// A tile kernel's runtime parameter annotated with a Python scalar type
+// (`scale: float`, `n: int`, `flag: bool`), as cuTile's samples write them: the
+// kind of number it takes; its dtype comes from the signature (docs/TILE.md).
+struct TileScalarAnnotation {
+  // Index into JitFunction::params.
+  uint32_t param = 0;
+  // "float", "int" or "bool".
+  std::string kind;
+  Location location;
+};
+
+struct TileConstParam {
+  std::string name;
+  // The parameter's position among all parameters of the `def`.
+  uint32_t position = 0;
+  // From `--const NAME=VALUE` (all given), else the default; empty: none given.
+  std::vector<ConstValue> values;
+  Location location;
+  // Its default was reported as invalid (no second report of a missing value).
+  bool invalid = false;
+};
+
+// The options of `@ct.kernel(...)`, recorded (docs/TILE.md says which act).
+struct TileKernelOptions {
+  int64_t numCtas = 0;
+  int64_t occupancy = 0;
+  int64_t optLevel = 3;
+};
+
+// A function decorated with `cuda.jit` or `cuda.tile.kernel`.
+struct JitFunction {
+  std::string name;
+  StmtId stmt;
+  bool device = false;
+  JitOptions options;
+  // Explicit signatures (decorator, annotations, --sig), in order given.
+  std::vector<DeclaredSignature> signatures;
+  // Some signature was written (even if it was rejected).
+  bool signatureGiven = false;
+  // The parameters passed at launch, in order (a tile kernel's Constant
+  // parameters are in `tileConsts` instead).
+  std::vector<std::string> params;
+  // The `def` line's location (the name), for messages.
+  Location location;
+  // `@ct.kernel`: a cuTile Python tile kernel (docs/TILE.md).
+  bool tile = false;
+  // A plain module-level `def` that a tile kernel calls (docs/TILE.md,
+  // "Helper functions"): added by check (with `tile` and `device` set), typed
+  // per call site and inlined there; never compiled on its own.
+  bool tileHelper = false;
+  TileKernelOptions tileOptions;
+  std::vector<TileConstParam> tileConsts;
+  std::vector<TileScalarAnnotation> tileScalarAnnotations;
+};
+
+struct ResolveOptions {
+  // `-D NAME=VALUE`: constants that replace (or add) module constants,
+  // already parsed.
+  std::vector<std::pair<std::string, ConstValue>> defines;
+  // `--sig 'name(types)'`: signatures added to the named functions.
+  std::vector<std::string> sigs;
+  // `--const NAME=VALUE`: values of tile kernels' Constant parameters named
+  // NAME (repeatable: one specialisation per value); `KERNEL.NAME=VALUE` for
+  // kernel KERNEL alone (it then replaces the file-wide values there).
+  std::vector<std::pair<std::string, ConstValue>> consts;
+  // Only these kernels will be checked (CheckOptions::kernels): a kernel
+  // outside them without types is not an error. Empty: all.
+  std::vector<std::string> kernels;
+};
+
+// A module-level array literal: `NAME = np.array([[1, 2], [3, 4]], dtype=np.float32)`.
+struct ConstArrayData {
+  std::string name;
+  TypeId element;
+  std::vector<int64_t> shape;
+  // The elements in C order.
+  std::vector<ConstValue> values;
+};
+
+// The module as kernels see it.
+struct ResolvedModule {
+  TypeTable types;
+  std::vector<ConstArrayData> constArrays;
+  // Module-level names, by name (sorted: deterministic).
+  std::map<std::string, Entity> globals;
+  std::vector<ConstValue> constants;
+  // Decorated functions in source order.
+  std::vector<JitFunction> functions;
+  // cuda.declare_device functions in source order.
+  std::vector<ExternFunction> externs;
+};
+
+// Resolves `ast`'s module level. Reports bad decorators, signatures and
+// options to `diags`; always returns a module (check with diags.hasErrors()).
+// `ast` (and its SourceFile) must outlive the result's locations.
+ResolvedModule resolveModule(const Ast& ast, const ResolveOptions& options,
+                             DiagnosticSink& diags);
+
+// Folds `expr` into a constant using `module`'s globals; nullopt when it is not
+// a compile-time constant (nothing is reported).
+std::optional<ConstValue> foldConstant(const Ast& ast, ExprId expr, const ResolvedModule& module);
+
+// Constant folding with Python's semantics on int64/float64/bool values;
+// nullopt when the operation is not defined or overflows int64.
+std::optional<ConstValue> foldBinary(Operator op, const ConstValue& a, const ConstValue& b);
+std::optional<ConstValue> foldUnary(UnaryOpKind op, const ConstValue& a);
+std::optional<ConstValue> foldCompare(CmpOp op, const ConstValue& a, const ConstValue& b);
+// Python's truth value of a constant.
+bool truthOf(const ConstValue& v);
+// The type of a constant (int64, float64, bool, tuples of those), or nullopt
+// for strings and None.
+std::optional<TypeId> typeOfConstant(const ConstValue& v, TypeTable& types);
+// The value of math.pi/e/tau/inf/nan by MathConst payload; for cmath.infj and
+// cmath.nanj (complex128 values) the imaginary part.
+double mathConstValue(uint32_t payload);
+bool isComplexMathConst(uint32_t payload);
+
+// The location of a node of `ast` (1-based column, length clipped to the line).
+Location locationOf(const Ast& ast, const NodeRange& range);
+
+// Evaluates a type expression written in Python (`float32[::1]`,
+// `numba.int64`, `np.float32`, `"float32[:, :]"`) in module scope; nullopt
+// (after reporting to `diags`) when it is not a type.
+std::optional<TypeId> evalTypeExpr(const Ast& ast, ExprId expr, ResolvedModule& module,
+                                   DiagnosticSink& diags);
+
+}  // namespace frontend

@@ -1,0 +1,402 @@
+#include "sema/signature.h"
+
+#include <cctype>
+
+namespace frontend {
+namespace {
+
+// A value while parsing: a type, a parenthesised list of types, or a
+// signature `ret(args)`.
+struct Value {
+  enum Kind { TypeValue, TupleValue, SignatureValue } kind = TypeValue;
+  TypeId type;
+  std::vector<TypeId> list;
+  uint32_t offset = 0;
+};
+
+class Parser {
+public:
+  Parser(std::string_view text, TypeTable& types) : text_(text), types_(types) {}
+
+  std::optional<SignatureError> error;
+
+  // signature := value (',' value)* [',']
+  std::optional<Signature> parseSignature() {
+    skipSpace();
+    std::vector<Value> values;
+    bool trailingComma = false;
+    do {
+      skipSpace();
+      if (pos_ >= text_.size() && !values.empty()) {
+        trailingComma = true;
+        break;
+      }
+      auto v = parseValue();
+      if (!v) return std::nullopt;
+      values.push_back(std::move(*v));
+      skipSpace();
+    } while (consume(','));
+    if (!atEnd()) return std::nullopt;
+    Signature sig;
+    if (values.size() == 1 && !trailingComma) {
+      Value& v = values[0];
+      if (v.kind == Value::SignatureValue) {
+        sig.returnType = v.type;
+        sig.args = v.list;
+        return sig;
+      }
+      if (v.kind == Value::TupleValue) {
+        sig.args = v.list;
+        return sig;
+      }
+      sig.args = {v.type};
+      return sig;
+    }
+    for (const Value& v : values) {
+      if (v.kind != Value::TypeValue) {
+        fail(v.offset, 1, "expected a type, found a signature");
+        return std::nullopt;
+      }
+      sig.args.push_back(v.type);
+    }
+    return sig;
+  }
+
+  std::optional<TypeId> parseSingleType() {
+    skipSpace();
+    auto v = parseValue();
+    if (!v) return std::nullopt;
+    if (!atEnd()) return std::nullopt;
+    if (v->kind == Value::TupleValue) {
+      return types_.tuple(v->list);
+    }
+    if (v->kind != Value::TypeValue) {
+      fail(v->offset, 1, "expected a type, found a signature");
+      return std::nullopt;
+    }
+    return v->type;
+  }
+
+  size_t pos() const { return pos_; }
+
+private:
+  bool atEnd() {
+    skipSpace();
+    if (pos_ < text_.size()) {
+      fail(static_cast<uint32_t>(pos_), 1,
+           "unexpected `" + std::string(1, text_[pos_]) + "` in signature");
+      return false;
+    }
+    return true;
+  }
+
+  void fail(uint32_t offset, uint32_t length, std::string message) {
+    if (!error) {
+      error = SignatureError{offset, length, std::move(message)};
+    }
+  }
+
+  void skipSpace() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+
+  bool consume(char c) {
+    skipSpace();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+
+  bool expect(char c) {
+    if (consume(c)) return true;
+    std::string found = pos_ < text_.size() ? "`" + std::string(1, text_[pos_]) + "`"
+                                            : std::string("the end");
+    fail(static_cast<uint32_t>(pos_), 1,
+         "expected `" + std::string(1, c) + "` in signature, found " + found);
+    return false;
+  }
+
+  // A dotted name; returns its last component (`numba.types.float32` -> `float32`).
+  std::optional<std::string> parseName() {
+    skipSpace();
+    std::string last;
+    while (true) {
+      size_t start = pos_;
+      while (pos_ < text_.size() &&
+             (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+        ++pos_;
+      }
+      if (start == pos_) {
+        std::string found = pos_ < text_.size() ? "`" + std::string(1, text_[pos_]) + "`"
+                                                : std::string("the end");
+        fail(static_cast<uint32_t>(pos_), 1, "expected a type name in signature, found " + found);
+        return std::nullopt;
+      }
+      last = std::string(text_.substr(start, pos_ - start));
+      if (pos_ < text_.size() && text_[pos_] == '.') {
+        ++pos_;
+        continue;
+      }
+      return last;
+    }
+  }
+
+  std::optional<std::vector<Value>> parseList(char close) {
+    std::vector<Value> values;
+    skipSpace();
+    if (consume(close)) return values;
+    while (true) {
+      auto v = parseValue();
+      if (!v) return std::nullopt;
+      values.push_back(std::move(*v));
+      if (consume(',')) {
+        if (consume(close)) return values;
+        continue;
+      }
+      if (!expect(close)) return std::nullopt;
+      return values;
+    }
+  }
+
+  std::optional<std::vector<TypeId>> typesOf(const std::vector<Value>& values) {
+    std::vector<TypeId> out;
+    for (const Value& v : values) {
+      if (v.kind == Value::SignatureValue) {
+        fail(v.offset, 1, "expected a type, found a signature");
+        return std::nullopt;
+      }
+      out.push_back(v.kind == Value::TupleValue ? types_.tuple(v.list) : v.type);
+    }
+    return out;
+  }
+
+  std::optional<Value> parseValue() {
+    skipSpace();
+    Value value;
+    value.offset = static_cast<uint32_t>(pos_);
+    if (consume('(')) {
+      auto list = parseList(')');
+      if (!list) return std::nullopt;
+      auto t = typesOf(*list);
+      if (!t) return std::nullopt;
+      value.kind = Value::TupleValue;
+      value.list = std::move(*t);
+    } else {
+      uint32_t start = static_cast<uint32_t>(pos_);
+      auto name = parseName();
+      if (!name) return std::nullopt;
+      uint32_t length = static_cast<uint32_t>(pos_ - start);
+      if (*name == "CPointer") {
+        // numba's CPointer(T): a pointer to scalars, for declare_device.
+        if (!expect('(')) return std::nullopt;
+        auto pointee = parseValue();
+        if (!pointee) return std::nullopt;
+        if (pointee->kind != Value::TypeValue || !types_.isScalar(pointee->type)) {
+          fail(pointee->offset, 1, "`CPointer` takes a scalar type such as `float32`");
+          return std::nullopt;
+        }
+        if (!expect(')')) return std::nullopt;
+        value.type = types_.pointer(pointee->type);
+      } else if (*name == "voidptr") {
+        value.type = types_.pointer(types_.none());
+      } else if (*name == "UniTuple" || *name == "Tuple") {
+        if (!expect('(')) return std::nullopt;
+        if (*name == "UniTuple") {
+          auto element = parseValue();
+          if (!element) return std::nullopt;
+          auto et = typesOf({*element});
+          if (!et) return std::nullopt;
+          if (!expect(',')) return std::nullopt;
+          skipSpace();
+          size_t numStart = pos_;
+          while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+            ++pos_;
+          }
+          if (numStart == pos_ || pos_ - numStart > 4) {
+            fail(static_cast<uint32_t>(numStart), 1, "expected a tuple length in `UniTuple`");
+            return std::nullopt;
+          }
+          unsigned count = static_cast<unsigned>(std::stoul(std::string(text_.substr(numStart, pos_ - numStart))));
+          if (!expect(')')) return std::nullopt;
+          value.type = types_.uniTuple((*et)[0], count);
+        } else {
+          auto list = parseList(')');
+          if (!list) return std::nullopt;
+          // numba's spelling `Tuple((int32, float64))`: one tuple of the types.
+          if (list->size() == 1 && (*list)[0].kind == Value::TupleValue) {
+            value.type = types_.tuple((*list)[0].list);
+          } else {
+            auto t = typesOf(*list);
+            if (!t) return std::nullopt;
+            value.type = types_.tuple(std::move(*t));
+          }
+        }
+      } else {
+        auto t = scalarTypeByName(types_, *name);
+        // bfloat16: tile kernels only (the SIMT checker rejects it).
+        if (!t && *name == "bfloat16") t = types_.bfloat16();
+        if (!t) {
+          if (isUnsupportedTypeName(*name)) {
+            fail(start, length, "type `" + *name + "` is not supported by pykc yet");
+          } else {
+            fail(start, length, "unknown type `" + *name + "` in signature");
+          }
+          return std::nullopt;
+        }
+        value.type = *t;
+      }
+    }
+    // Postfix: array dimensions and signature calls.
+    while (true) {
+      skipSpace();
+      if (pos_ < text_.size() && text_[pos_] == '[') {
+        uint32_t open = static_cast<uint32_t>(pos_);
+        ++pos_;
+        if (value.kind != Value::TypeValue || !types_.isScalar(value.type)) {
+          fail(open, 1, "only scalar types can be array elements");
+          return std::nullopt;
+        }
+        std::vector<bool> unit;
+        while (true) {
+          skipSpace();
+          if (!expect(':')) return std::nullopt;
+          bool isUnit = false;
+          if (consume(':')) {
+            skipSpace();
+            if (!expect('1')) return std::nullopt;
+            isUnit = true;
+          }
+          unit.push_back(isUnit);
+          if (consume(',')) continue;
+          if (!expect(']')) return std::nullopt;
+          break;
+        }
+        auto layout = layoutFromSlices(unit);
+        if (!layout) {
+          fail(open, static_cast<uint32_t>(pos_ - open),
+               "can only specify step 1 (`::1`) in the first or last dimension");
+          return std::nullopt;
+        }
+        if (unit.size() > 32) {
+          fail(open, 1, "arrays of more than 32 dimensions are not supported");
+          return std::nullopt;
+        }
+        value.type = types_.array(value.type, static_cast<unsigned>(unit.size()), *layout);
+        continue;
+      }
+      if (pos_ < text_.size() && text_[pos_] == '(') {
+        uint32_t open = static_cast<uint32_t>(pos_);
+        ++pos_;
+        if (value.kind != Value::TypeValue) {
+          fail(open, 1, "a signature's return type must be a type");
+          return std::nullopt;
+        }
+        auto list = parseList(')');
+        if (!list) return std::nullopt;
+        auto t = typesOf(*list);
+        if (!t) return std::nullopt;
+        Value sig;
+        sig.kind = Value::SignatureValue;
+        sig.offset = value.offset;
+        sig.type = value.type;
+        sig.list = std::move(*t);
+        value = std::move(sig);
+        continue;
+      }
+      break;
+    }
+    return value;
+  }
+
+  std::string_view text_;
+  TypeTable& types_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::optional<Layout> layoutFromSlices(const std::vector<bool>& unitStride) {
+  size_t n = unitStride.size();
+  size_t units = 0;
+  for (bool u : unitStride) units += u ? 1 : 0;
+  if (units == 0) return Layout::A;
+  if (units > 1) return std::nullopt;
+  if (unitStride[n - 1]) return Layout::C;
+  if (unitStride[0]) return Layout::F;
+  return std::nullopt;
+}
+
+SignatureResult parseSignature(std::string_view text, TypeTable& types) {
+  Parser parser(text, types);
+  auto sig = parser.parseSignature();
+  if (!sig) {
+    if (!parser.error) {
+      return SignatureError{static_cast<uint32_t>(parser.pos()), 1, "invalid signature"};
+    }
+    return *parser.error;
+  }
+  return *sig;
+}
+
+std::variant<TypeId, SignatureError> parseTypeText(std::string_view text, TypeTable& types) {
+  Parser parser(text, types);
+  auto t = parser.parseSingleType();
+  if (!t) {
+    if (!parser.error) {
+      return SignatureError{static_cast<uint32_t>(parser.pos()), 1, "invalid type"};
+    }
+    return *parser.error;
+  }
+  return *t;
+}
+
+std::variant<NamedSignature, SignatureError> parseNamedSignature(std::string_view text,
+                                                                 TypeTable& types) {
+  size_t i = 0;
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  size_t start = i;
+  while (i < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_' ||
+          static_cast<unsigned char>(text[i]) >= 0x80)) {
+    ++i;
+  }
+  if (start == i) {
+    return SignatureError{static_cast<uint32_t>(start), 1,
+                          "expected `NAME(types)`, e.g. `saxpy(float32, float32[::1])`"};
+  }
+  NamedSignature named;
+  named.name = std::string(text.substr(start, i - start));
+  size_t restStart = i;
+  while (restStart < text.size() && std::isspace(static_cast<unsigned char>(text[restStart]))) {
+    ++restStart;
+  }
+  if (restStart < text.size() && text[restStart] == ':') {
+    ++restStart;
+  }
+  std::string_view rest = text.substr(restStart);
+  if (rest.empty()) {
+    return SignatureError{static_cast<uint32_t>(restStart), 1,
+                          "expected `NAME(types)`, e.g. `saxpy(float32, float32[::1])`"};
+  }
+  auto parsed = parseSignature(rest, types);
+  if (auto* e = std::get_if<SignatureError>(&parsed)) {
+    SignatureError shifted = *e;
+    shifted.offset += static_cast<uint32_t>(restStart);
+    return shifted;
+  }
+  named.signature = std::get<Signature>(parsed);
+  return named;
+}
+
+std::string formatSignature(const TypeTable& types, TypeId returnType,
+                            const std::vector<TypeId>& args) {
+  std::string s = types.signatureName(returnType) + "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    s += (i ? ", " : "") + types.signatureName(args[i]);
+  }
+  return s + ")";
+}
+
+}  // namespace frontend

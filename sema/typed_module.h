@@ -1,0 +1,133 @@
+#pragma once
+// The output of `check`: every kernel x signature and every device function
+// specialisation it reaches, each with side tables keyed by the AST's ids
+// (STYLE.md §1: the AST is not mutated). Lowering walks the AST of each
+// instance's function and reads these tables.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "syntax/ast.h"
+#include "sema/resolve.h"
+#include "sema/types.h"
+
+namespace frontend {
+
+// What an expression means beyond its type: an intrinsic (`cuda.grid`,
+// `math.sin`, `float32` as a cast, ...) or a plain value (Intrinsic::None).
+struct ExprMeaning {
+  Intrinsic kind = Intrinsic::None;
+  uint32_t payload = 0;
+};
+
+// Which of the array attributes an Attribute expression reads.
+enum class ArrayAttr : uint8_t { None, Shape, Size, Ndim, Strides, Transpose };
+
+// One iterable of a `for` loop that is not a plain `range`: an array (its
+// rows or elements), a tuple of one element type, or a `range(...)` inside
+// `zip`/`enumerate`.
+struct IterSource {
+  enum class Kind : uint8_t { Array, Tuple, Range };
+  Kind kind = Kind::Array;
+  // The array or tuple expression, or the `range(...)` call.
+  ExprId expr;
+  // What each iteration yields from this source.
+  TypeId element;
+};
+
+// `for target in <iterable>` when the iterable is an array, a tuple,
+// `enumerate(x[, start])` or `zip(a, b, ...)`: the loop runs min(len(source))
+// times; the target receives `item` (a tuple for zip/enumerate).
+struct ForIteration {
+  std::vector<IterSource> sources;
+  bool zip = false;
+  bool enumerate = false;
+  // enumerate's start expression (invalid: 0).
+  ExprId enumerateStart;
+  TypeId item;
+};
+
+// A failing `assert` or a `raise` in a kernel compiled with debug=True: the
+// exception the host should raise.
+struct ErrorSite {
+  // The statement (Assert or Raise).
+  uint32_t stmt = 0;
+  // `AssertionError`, `ValueError`, ...
+  std::string type;
+  // The message given (a string literal), else empty.
+  std::string message;
+  uint32_t line = 0;
+};
+
+// One typed function: a kernel with one signature, or a device function
+// specialised for one tuple of argument types.
+struct FunctionInstance {
+  // Index into ResolvedModule::functions.
+  uint32_t function = 0;
+  bool isKernel = false;
+  // numba's fastmath=True (the kernel's option, inherited by the device
+  // functions it calls).
+  bool fastmath = false;
+  std::vector<TypeId> argTypes;
+  TypeId returnType;
+  // The entry symbol (kernels, docs/ABI.md) or internal name (device functions).
+  std::string symbol;
+  // numba's spelling of the signature: `void(float32, float32[::1])`.
+  std::string signature;
+
+  // --- side tables, indexed by ExprId/StmtId index; invalid where unused ---
+  // The type of each expression's value (invalid for compile-time-only
+  // expressions such as modules).
+  std::vector<TypeId> exprTypes;
+  // The type the operation runs in: BinOp, UnaryOp, the comparison that ends
+  // at each Compare comparator, BoolOp/IfExp (= result), atomics (element).
+  std::vector<TypeId> opTypes;
+  // Pow: the integer exponent type when the power is computed by repeated
+  // multiplication (invalid when a float pow is used).
+  std::vector<TypeId> powExponentTypes;
+  std::vector<ExprMeaning> meanings;
+  std::vector<ArrayAttr> arrayAttrs;
+  // Index into `constants` for expressions folded at compile time, else -1.
+  std::vector<int32_t> constIndex;
+  std::vector<ConstValue> constants;
+  // Call expressions of device functions: the callee's instance index, else -1.
+  std::vector<int32_t> callees;
+  // AugAssign: the operation type and the result type (before the store
+  // converts it to the target's type).
+  std::vector<TypeId> stmtOpTypes;
+  std::vector<TypeId> stmtResultTypes;
+  // For over range(): the iteration type.
+  std::vector<TypeId> rangeTypes;
+  // For over anything else (arrays, tuples, enumerate, zip), by StmtId index.
+  std::map<uint32_t, ForIteration> iterations;
+  // Device function calls with keyword arguments: the argument expressions in
+  // parameter order, by Call ExprId index.
+  std::map<uint32_t, std::vector<ExprId>> callArguments;
+  // debug=True kernels: their assert/raise statements, in source order.
+  std::vector<ErrorSite> errorSites;
+
+  // Every local variable (parameters included) with its unified type, by
+  // name (sorted: deterministic).
+  std::map<std::string, TypeId> variables;
+
+  // A cuTile tile kernel (docs/TILE.md): `meanings` holds Intrinsic::TileOp
+  // on its `ct.*` calls and `.astype` methods, `callArguments` their
+  // arguments in parameter order (invalid where left out).
+  bool tile = false;
+  // The values of its Constant parameters, in JitFunction::tileConsts order.
+  std::vector<ConstValue> tileConstValues;
+};
+
+struct TypedModule {
+  // The resolved module (owns the TypeTable).
+  ResolvedModule module;
+  // All instances reachable from the kernels, kernels first in source x
+  // signature order, then device functions in order of first call.
+  std::vector<FunctionInstance> instances;
+  // The number of leading instances that are kernels.
+  uint32_t kernelCount = 0;
+};
+
+}  // namespace frontend
