@@ -1,0 +1,459 @@
+// The names of numba.cuda's and cuTile's API (intrinsic tables, libdevice, math, fp16, vector types) and link file kinds.
+#include "sema/resolve.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <limits>
+#include <set>
+
+#include "diagnostics/diagnostics.h"
+#include "sema/tile/tile_ops.h"
+
+namespace frontend {
+
+namespace {
+
+struct MathEntry {
+  std::string_view name;
+  unsigned arity;
+};
+constexpr MathEntry kMathFns[] = {
+#define PYKC_MATH(Name, PyName, Arity, Libdevice) {PyName, Arity},
+#include "sema/math_functions.def"
+};
+
+struct NamedIntrinsic {
+  std::string_view name;
+  Intrinsic kind;
+};
+
+constexpr NamedIntrinsic kCudaAttributes[] = {
+    {"threadIdx", Intrinsic::ThreadIdx},
+    {"blockIdx", Intrinsic::BlockIdx},
+    {"blockDim", Intrinsic::BlockDim},
+    {"gridDim", Intrinsic::GridDim},
+    {"laneid", Intrinsic::Laneid},
+    {"warpsize", Intrinsic::Warpsize},
+    {"grid", Intrinsic::Grid},
+    {"gridsize", Intrinsic::Gridsize},
+    {"syncthreads", Intrinsic::Syncthreads},
+    {"syncthreads_count", Intrinsic::SyncthreadsCount},
+    {"syncthreads_and", Intrinsic::SyncthreadsAnd},
+    {"syncthreads_or", Intrinsic::SyncthreadsOr},
+    {"syncwarp", Intrinsic::Syncwarp},
+    {"threadfence", Intrinsic::Threadfence},
+    {"threadfence_block", Intrinsic::ThreadfenceBlock},
+    {"threadfence_system", Intrinsic::ThreadfenceSystem},
+    {"jit", Intrinsic::Jit},
+    {"declare_device", Intrinsic::DeclareDevice},
+    {"shared", Intrinsic::Module},
+    {"local", Intrinsic::Module},
+    {"atomic", Intrinsic::Module},
+    {"cg", Intrinsic::Module},
+    {"shfl_sync", Intrinsic::ShflSync},
+    {"shfl_up_sync", Intrinsic::ShflUpSync},
+    {"shfl_down_sync", Intrinsic::ShflDownSync},
+    {"shfl_xor_sync", Intrinsic::ShflXorSync},
+    {"all_sync", Intrinsic::AllSync},
+    {"any_sync", Intrinsic::AnySync},
+    {"eq_sync", Intrinsic::EqSync},
+    {"ballot_sync", Intrinsic::BallotSync},
+    {"activemask", Intrinsic::Activemask},
+    {"lanemask_lt", Intrinsic::LanemaskLt},
+    {"popc", Intrinsic::Popc},
+    {"brev", Intrinsic::Brev},
+    {"clz", Intrinsic::Clz},
+    {"ffs", Intrinsic::Ffs},
+    {"fma", Intrinsic::Fma},
+    {"cbrt", Intrinsic::Cbrt},
+    {"match_any_sync", Intrinsic::MatchAnySync},
+    {"match_all_sync", Intrinsic::MatchAllSync},
+    {"selp", Intrinsic::Selp},
+    {"nanosleep", Intrinsic::Nanosleep},
+    {"const", Intrinsic::Module},
+    {"fp16", Intrinsic::Module},
+    {"libdevice", Intrinsic::Module},
+};
+
+constexpr NamedIntrinsic kAtomics[] = {
+    {"add", Intrinsic::AtomicAdd}, {"sub", Intrinsic::AtomicSub},
+    {"max", Intrinsic::AtomicMax}, {"min", Intrinsic::AtomicMin},
+    {"and_", Intrinsic::AtomicAnd}, {"or_", Intrinsic::AtomicOr},
+    {"xor", Intrinsic::AtomicXor}, {"exch", Intrinsic::AtomicExch},
+    {"inc", Intrinsic::AtomicInc}, {"dec", Intrinsic::AtomicDec},
+    {"cas", Intrinsic::AtomicCas}, {"compare_and_swap", Intrinsic::AtomicCompareAndSwap},
+    {"nanmax", Intrinsic::AtomicNanMax}, {"nanmin", Intrinsic::AtomicNanMin},
+};
+
+// infj and nanj (payloads 5, 6) are cmath's complex constants.
+constexpr std::string_view kMathConsts[] = {"pi", "e", "tau", "inf", "nan", "infj", "nanj"};
+
+constexpr std::string_view kCmathFns[] = {
+    "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "phase", "polar",
+    "rect", "isnan", "isinf", "isfinite", "acos", "asin", "atan", "acosh", "asinh", "atanh",
+};
+
+Entity make(Intrinsic kind, std::string_view path, uint32_t payload = 0) {
+  return Entity{kind, payload, std::string(path)};
+}
+
+}  // namespace
+
+std::string_view cmathFnName(CmathFn fn) { return kCmathFns[static_cast<unsigned>(fn)]; }
+
+namespace {
+constexpr std::string_view kFp16Fns[] = {
+    "hadd", "hsub", "hmul", "hdiv", "hneg", "habs", "hfma", "hsin", "hcos", "hlog",
+    "hlog2", "hlog10", "hexp", "hexp2", "hexp10", "hsqrt", "hrsqrt", "hrcp", "hceil", "hfloor",
+    "hrint", "htrunc", "heq", "hne", "hgt", "hge", "hlt", "hle", "hmax", "hmin",
+};
+}  // namespace
+
+std::string_view fp16FnName(Fp16Fn fn) { return kFp16Fns[static_cast<unsigned>(fn)]; }
+
+unsigned fp16FnArity(Fp16Fn fn) {
+  switch (fn) {
+    case Fp16Fn::Hadd: case Fp16Fn::Hsub: case Fp16Fn::Hmul: case Fp16Fn::Hdiv:
+    case Fp16Fn::Heq: case Fp16Fn::Hne: case Fp16Fn::Hgt: case Fp16Fn::Hge:
+    case Fp16Fn::Hlt: case Fp16Fn::Hle: case Fp16Fn::Hmax: case Fp16Fn::Hmin:
+      return 2;
+    case Fp16Fn::Hfma:
+      return 3;
+    default:
+      return 1;
+  }
+}
+
+namespace {
+constexpr LibdeviceFn kLibdeviceFns[] = {
+#define PYKC_LIBDEVICE(Name, Result, Params) {#Name, Result, Params},
+#include "sema/libdevice_functions.def"
+};
+}  // namespace
+
+namespace {
+constexpr std::string_view kCacheLoads[] = {"ca", "cg", "cs", "lu", "cv"};
+constexpr std::string_view kCacheStores[] = {"cg", "cs", "wb", "wt"};
+}  // namespace
+
+namespace {
+constexpr std::string_view kRandomFns[] = {
+    "xoroshiro128p_next", "xoroshiro128p_jump", "xoroshiro128p_uniform_float32",
+    "xoroshiro128p_uniform_float64", "xoroshiro128p_normal_float32",
+    "xoroshiro128p_normal_float64", "init_xoroshiro128p_state", "uint64_to_unit_float32",
+    "uint64_to_unit_float64",
+};
+}  // namespace
+
+std::string_view randomFnName(RandomFn fn) { return kRandomFns[static_cast<unsigned>(fn)]; }
+
+std::string_view cacheLoadOperator(uint32_t index) { return kCacheLoads[index]; }
+std::string_view cacheStoreOperator(uint32_t index) { return kCacheStores[index]; }
+
+std::optional<uint32_t> findLibdeviceFn(std::string_view name) {
+  // The table is sorted by name.
+  const LibdeviceFn* end = std::end(kLibdeviceFns);
+  const LibdeviceFn* it = std::lower_bound(
+      std::begin(kLibdeviceFns), end, name,
+      [](const LibdeviceFn& f, std::string_view n) { return f.name < n; });
+  if (it == end || it->name != name) return std::nullopt;
+  return static_cast<uint32_t>(it - std::begin(kLibdeviceFns));
+}
+
+const LibdeviceFn& libdeviceFn(uint32_t index) { return kLibdeviceFns[index]; }
+
+LibdeviceSignature libdeviceSignature(uint32_t index, TypeTable& types) {
+  auto typeOf = [&](char code) {
+    switch (code) {
+      case 'i': return types.int32();
+      case 'l': return types.int64();
+      case 's': return types.intType(16, true);
+      case 'f': return types.float32();
+      case 'd': return types.float64();
+      default: return types.none();
+    }
+  };
+  const LibdeviceFn& fn = kLibdeviceFns[index];
+  LibdeviceSignature sig;
+  sig.result = typeOf(fn.result[0]);
+  std::vector<TypeId> values;
+  if (!types.isNone(sig.result)) values.push_back(sig.result);
+  for (size_t k = 0; k < fn.params.size(); ++k) {
+    bool output = fn.params[k] == '*';
+    if (output) ++k;
+    TypeId t = typeOf(fn.params[k]);
+    sig.params.push_back(t);
+    sig.output.push_back(output);
+    if (output) {
+      values.push_back(t);
+    } else {
+      sig.args.push_back(t);
+    }
+  }
+  sig.value = values.size() == 1 ? values[0] : types.tuple(values);
+  return sig;
+}
+
+std::string_view mathFnName(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].name; }
+unsigned mathFnArity(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].arity; }
+
+bool isComplexMathConst(uint32_t payload) { return payload >= 5; }
+
+double mathConstValue(uint32_t payload) {
+  switch (payload) {
+    case 5:  // infj: the imaginary part
+      return std::numeric_limits<double>::infinity();
+    case 0:
+      return M_PI;
+    case 1:
+      return M_E;
+    case 2:
+      return 2 * M_PI;
+    case 3:
+      return std::numeric_limits<double>::infinity();
+    default:
+      return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+namespace {
+// numba-cuda's vector types: `<dtype>x<n>` for the 10 integer and float
+// dtypes and n = 1..4, and CUDA's aliases (`float4`, `int2`, `uchar3`, ...:
+// long is 64-bit, as on Linux).
+std::optional<TypeId> vectorTypeByName(TypeTable& types, std::string_view name) {
+  if (name.empty() || name.back() < '1' || name.back() > '4') return std::nullopt;
+  unsigned count = static_cast<unsigned>(name.back() - '0');
+  std::string_view base = name.substr(0, name.size() - 1);
+  static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+      {"char", "int8"},       {"short", "int16"},     {"int", "int32"},
+      {"long", "int64"},      {"longlong", "int64"},  {"uchar", "uint8"},
+      {"ushort", "uint16"},   {"uint", "uint32"},     {"ulong", "uint64"},
+      {"ulonglong", "uint64"}, {"float", "float32"},  {"double", "float64"},
+  };
+  for (const auto& [alias, dtype] : kAliases) {
+    if (base == alias) {
+      base = dtype;
+      break;
+    }
+  }
+  if (base.ends_with("x")) {
+    base.remove_suffix(1);
+  } else if (base.find_first_of("0123456789") != std::string_view::npos &&
+             base != "int8" && base != "int16" && base != "int32" && base != "int64" &&
+             base != "uint8" && base != "uint16" && base != "uint32" && base != "uint64" &&
+             base != "float32" && base != "float64") {
+    return std::nullopt;
+  }
+  // Only the aliases may omit the `x` (`float32x4`, never `float324`).
+  bool alias = std::any_of(std::begin(kAliases), std::end(kAliases),
+                           [&](const auto& a) { return name.substr(0, name.size() - 1) == a.first; });
+  if (!alias && !name.substr(0, name.size() - 1).ends_with("x")) return std::nullopt;
+  static constexpr std::string_view kBases[] = {"int8",   "int16",  "int32",  "int64",
+                                                "uint8",  "uint16", "uint32", "uint64",
+                                                "float32", "float64"};
+  if (std::find(std::begin(kBases), std::end(kBases), base) == std::end(kBases)) {
+    return std::nullopt;
+  }
+  auto element = scalarTypeByName(types, base);
+  if (!element) return std::nullopt;
+  return types.vector(*element, count);
+}
+}  // namespace
+
+std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
+  // cuTile Python (docs/TILE.md): `import cuda.tile as ct`.
+  if (path == "cuda" || path == "cuda.tile") return make(Intrinsic::Module, path);
+  if (path.substr(0, 10) == "cuda.tile.") {
+    std::string_view rest = path.substr(10);
+    // Enum members: `cuda.tile.PaddingMode.ZERO`, `...MemoryOrder.RELAXED`.
+    if (size_t dot = rest.find('.'); dot != std::string_view::npos) {
+      auto ns = tileFnByName(rest.substr(0, dot));
+      if (!ns) return std::nullopt;
+      if (auto fn = tileMemberByName(*ns, rest.substr(dot + 1))) {
+        return make(Intrinsic::TileOp, path, static_cast<uint32_t>(*fn));
+      }
+      return std::nullopt;
+    }
+    if (auto fn = tileFnByName(rest)) return make(Intrinsic::TileOp, path, static_cast<uint32_t>(*fn));
+    if (rest == "bool_") return make(Intrinsic::TypeObject, path, types.boolean().index);
+    if (rest == "bfloat16") return make(Intrinsic::TypeObject, path, types.bfloat16().index);
+    if (rest == "tfloat32") return make(Intrinsic::TypeObject, path, types.tfloat32().index);
+    if (rest.find('.') == std::string_view::npos) {
+      if (auto t = scalarTypeByName(types, rest)) {
+        return make(Intrinsic::TypeObject, path, t->index);
+      }
+    }
+    return std::nullopt;
+  }
+  if (path == "numba" || path == "numba.cuda" || path == "math" || path == "numpy" ||
+      path == "cmath" ||
+      path == "numba.types" || path == "numba.core" || path == "numba.core.types" ||
+      path == "numba.cuda.shared" || path == "numba.cuda.local" ||
+      path == "numba.cuda.atomic" || path == "numba.cuda.cg" || path == "numba.cuda.const" ||
+      path == "numba.cuda.fp16" || path == "numba.cuda.libdevice" ||
+      path == "numba.cuda.random" ||
+      // Record dtypes are built at module level with these (resolve reads them).
+      path == "numba.from_dtype" || path == "numba.np.numpy_support.from_dtype" ||
+      path == "numpy.dtype" || path == "cffi" || path == "cffi.FFI" || path == "os" ||
+      path == "os.path") {
+    return make(Intrinsic::Module, path);
+  }
+  auto lastDot = path.rfind('.');
+  if (lastDot == std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::string_view parent = path.substr(0, lastDot);
+  std::string_view attr = path.substr(lastDot + 1);
+  if (parent == "numba.cuda") {
+    for (const NamedIntrinsic& n : kCudaAttributes) {
+      if (n.name == attr) return make(n.kind, path);
+    }
+    if (auto vector = vectorTypeByName(types, attr)) {
+      return make(Intrinsic::VectorCtor, path, vector->index);
+    }
+    if (attr.size() == 4 && attr.starts_with("ld")) {
+      for (uint32_t i = 0; i < std::size(kCacheLoads); ++i) {
+        if (kCacheLoads[i] == attr.substr(2)) return make(Intrinsic::CacheLoad, path, i);
+      }
+    }
+    if (attr.size() == 4 && attr.starts_with("st")) {
+      for (uint32_t i = 0; i < std::size(kCacheStores); ++i) {
+        if (kCacheStores[i] == attr.substr(2)) return make(Intrinsic::CacheStore, path, i);
+      }
+    }
+  }
+  if (parent == "numba.cuda.shared" && attr == "array") {
+    return make(Intrinsic::SharedArray, path);
+  }
+  if (parent == "numba.cuda.local" && attr == "array") {
+    return make(Intrinsic::LocalArray, path);
+  }
+  if (parent == "numba.cuda.const" && attr == "array_like") {
+    return make(Intrinsic::ConstArrayLike, path);
+  }
+  if (parent == "numba.cuda.cg" && attr == "this_grid") {
+    return make(Intrinsic::ThisGrid, path);
+  }
+  if (parent == "numba.cuda.atomic") {
+    for (const NamedIntrinsic& n : kAtomics) {
+      if (n.name == attr) return make(n.kind, path);
+    }
+  }
+  if (parent == "numba.cuda.fp16") {
+    for (uint32_t i = 0; i < std::size(kFp16Fns); ++i) {
+      if (kFp16Fns[i] == attr) return make(Intrinsic::Fp16, path, i);
+    }
+  }
+  if (parent == "numba.cuda.random" &&
+      (attr == "xoroshiro128p_type" || attr == "xoroshiro128p_dtype")) {
+    // np.dtype([('s0', np.uint64), ('s1', np.uint64)], align=True).
+    TypeId u64 = types.uint64();
+    return make(Intrinsic::TypeObject, path,
+                makeRecord(types, {{"s0", u64}, {"s1", u64}}, true).index);
+  }
+  if (parent == "numba.cuda.random") {
+    for (uint32_t i = 0; i < std::size(kRandomFns); ++i) {
+      if (kRandomFns[i] == attr) return make(Intrinsic::Random, path, i);
+    }
+  }
+  if (parent == "numba.cuda.libdevice") {
+    if (auto index = findLibdeviceFn(attr)) return make(Intrinsic::Libdevice, path, *index);
+  }
+  if (parent == "cmath") {
+    for (uint32_t i = 0; i < std::size(kCmathFns); ++i) {
+      if (kCmathFns[i] == attr) return make(Intrinsic::Cmath, path, i);
+    }
+  }
+  if (parent == "math" || parent == "numpy" || parent == "cmath") {
+    for (uint32_t i = 0; i < std::size(kMathConsts); ++i) {
+      if (kMathConsts[i] == attr && !(parent == "numpy" && attr == "tau") &&
+          !(parent != "cmath" && isComplexMathConst(i))) {
+        return make(Intrinsic::MathConst, path, i);
+      }
+    }
+  }
+  if (parent == "math") {
+    for (uint32_t i = 0; i < std::size(kMathFns); ++i) {
+      if (kMathFns[i].name == attr) return make(Intrinsic::Math, path, i);
+    }
+  }
+  if (parent == "numba" || parent == "numba.types" || parent == "numba.core.types" ||
+      parent == "numpy") {
+    if (parent == "numba" && attr == "types") return make(Intrinsic::Module, "numba.types");
+    if (parent == "numba" && attr == "cuda") return make(Intrinsic::Module, "numba.cuda");
+    if (parent == "numpy" && (attr == "bool" || attr == "float" || attr == "int")) {
+      // NumPy 2 names: np.bool is bool_; np.float/np.int do not exist.
+      if (attr != "bool") return std::nullopt;
+    }
+    if (auto t = scalarTypeByName(types, attr)) {
+      return make(Intrinsic::TypeObject, path, t->index);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<LinkFileKind> linkFileKind(std::string_view path) {
+  struct Extension {
+    std::string_view suffix;
+    LinkFileKind kind;
+  };
+  static constexpr Extension kExtensions[] = {
+      {".cu", LinkFileKind::Cuda},       {".ptx", LinkFileKind::Ptx},
+      {".ltoir", LinkFileKind::LtoIr},   {".cubin", LinkFileKind::Cubin},
+      {".fatbin", LinkFileKind::Fatbin}, {".o", LinkFileKind::Object},
+      {".a", LinkFileKind::Library},
+  };
+  for (const Extension& e : kExtensions) {
+    if (path.size() > e.suffix.size() && path.ends_with(e.suffix)) return e.kind;
+  }
+  return std::nullopt;
+}
+
+std::string_view linkFileExtensions() {
+  return "`.cu`, `.ptx`, `.ltoir`, `.cubin`, `.fatbin`, `.o` and `.a`";
+}
+
+std::string ConstValue::repr() const {
+  switch (kind) {
+    case Kind::None:
+      return "None";
+    case Kind::Bool:
+      return boolValue ? "True" : "False";
+    case Kind::Int:
+      return std::to_string(intValue);
+    case Kind::Float: {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", floatValue);
+      return buf;
+    }
+    case Kind::Str:
+      return "'" + strValue + "'";
+    case Kind::Tuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < elements.size(); ++i) {
+        s += (i ? ", " : "") + elements[i].repr();
+      }
+      if (elements.size() == 1) s += ",";
+      return s + ")";
+    }
+  }
+  return "?";
+}
+
+Location locationOf(const Ast& ast, const NodeRange& range) {
+  const SourceFile* source = ast.source();
+  if (source == nullptr || range.lineno == 0 || range.lineno > source->lineCount()) {
+    return Location{};
+  }
+  std::string_view line = source->lineText(range.lineno);
+  uint32_t column = range.colOffset + 1;
+  uint32_t end = range.endLineno == range.lineno ? range.endColOffset
+                                                 : static_cast<uint32_t>(line.size());
+  uint32_t length = end > range.colOffset ? end - range.colOffset : 1;
+  return source->location(range.lineno, column, length);
+}
+
+
+}  // namespace frontend

@@ -1,0 +1,444 @@
+// Constant folding of module-level expressions (resolve.h, foldConstant).
+#include "sema/resolve.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <limits>
+#include <set>
+
+#include "diagnostics/diagnostics.h"
+#include "sema/resolve_internal.h"
+#include "sema/tile/tile_ops.h"
+
+namespace frontend {
+
+// --- constant folding ---------------------------------------------------------
+
+namespace {
+
+bool asNumber(const ConstValue& v, bool& isFloat, int64_t& i, double& f) {
+  switch (v.kind) {
+    case ConstValue::Kind::Bool:
+      isFloat = false;
+      i = v.boolValue ? 1 : 0;
+      f = static_cast<double>(i);
+      return true;
+    case ConstValue::Kind::Int:
+      isFloat = false;
+      i = v.intValue;
+      f = static_cast<double>(i);
+      return true;
+    case ConstValue::Kind::Float:
+      isFloat = true;
+      f = v.floatValue;
+      return true;
+    default:
+      return false;
+  }
+}
+
+int64_t floorDivInt(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+int64_t floorModInt(int64_t a, int64_t b) {
+  int64_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+
+}  // namespace
+
+std::optional<ConstValue> foldBinary(Operator op, const ConstValue& a, const ConstValue& b) {
+  if (a.kind == ConstValue::Kind::Tuple && b.kind == ConstValue::Kind::Tuple &&
+      op == Operator::Add) {
+    ConstValue t = a;
+    t.elements.insert(t.elements.end(), b.elements.begin(), b.elements.end());
+    return t;
+  }
+  bool af, bf;
+  int64_t ai = 0, bi = 0;
+  double ad = 0, bd = 0;
+  if (!asNumber(a, af, ai, ad) || !asNumber(b, bf, bi, bd)) {
+    return std::nullopt;
+  }
+  bool bothBool = a.kind == ConstValue::Kind::Bool && b.kind == ConstValue::Kind::Bool;
+  if (!af && !bf) {
+    int64_t r = 0;
+    switch (op) {
+      case Operator::Add:
+        if (__builtin_add_overflow(ai, bi, &r)) return std::nullopt;
+        return ConstValue::ofInt(r);
+      case Operator::Sub:
+        if (__builtin_sub_overflow(ai, bi, &r)) return std::nullopt;
+        return ConstValue::ofInt(r);
+      case Operator::Mult:
+        if (__builtin_mul_overflow(ai, bi, &r)) return std::nullopt;
+        return ConstValue::ofInt(r);
+      case Operator::Div:
+        if (bi == 0) return std::nullopt;
+        return ConstValue::ofFloat(static_cast<double>(ai) / static_cast<double>(bi));
+      case Operator::FloorDiv:
+        if (bi == 0 || (ai == INT64_MIN && bi == -1)) return std::nullopt;
+        return ConstValue::ofInt(floorDivInt(ai, bi));
+      case Operator::Mod:
+        if (bi == 0 || (ai == INT64_MIN && bi == -1)) return std::nullopt;
+        return ConstValue::ofInt(floorModInt(ai, bi));
+      case Operator::Pow: {
+        if (bi < 0) return ConstValue::ofFloat(std::pow(static_cast<double>(ai), static_cast<double>(bi)));
+        int64_t result = 1;
+        for (int64_t k = 0; k < bi; ++k) {
+          if (__builtin_mul_overflow(result, ai, &result)) return std::nullopt;
+          if (result == 0 || result == 1) break;
+        }
+        return ConstValue::ofInt(result);
+      }
+      case Operator::LShift:
+        if (bi < 0 || bi >= 63) return std::nullopt;
+        if (ai != 0 && (ai > (INT64_MAX >> bi) || ai < (INT64_MIN >> bi))) return std::nullopt;
+        return ConstValue::ofInt(static_cast<int64_t>(static_cast<uint64_t>(ai) << bi));
+      case Operator::RShift:
+        if (bi < 0) return std::nullopt;
+        return ConstValue::ofInt(bi >= 64 ? (ai < 0 ? -1 : 0) : (ai >> bi));
+      case Operator::BitAnd:
+        return bothBool ? ConstValue::ofBool(ai & bi) : ConstValue::ofInt(ai & bi);
+      case Operator::BitOr:
+        return bothBool ? ConstValue::ofBool(ai | bi) : ConstValue::ofInt(ai | bi);
+      case Operator::BitXor:
+        return bothBool ? ConstValue::ofBool(ai ^ bi) : ConstValue::ofInt(ai ^ bi);
+      case Operator::MatMult:
+        return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  switch (op) {
+    case Operator::Add:
+      return ConstValue::ofFloat(ad + bd);
+    case Operator::Sub:
+      return ConstValue::ofFloat(ad - bd);
+    case Operator::Mult:
+      return ConstValue::ofFloat(ad * bd);
+    case Operator::Div:
+      if (bd == 0) return std::nullopt;
+      return ConstValue::ofFloat(ad / bd);
+    case Operator::FloorDiv:
+      if (bd == 0) return std::nullopt;
+      return ConstValue::ofFloat(std::floor(ad / bd));
+    case Operator::Mod: {
+      if (bd == 0) return std::nullopt;
+      double m = std::fmod(ad, bd);
+      if (m != 0 && ((m < 0) != (bd < 0))) m += bd;
+      return ConstValue::ofFloat(m);
+    }
+    case Operator::Pow:
+      return ConstValue::ofFloat(std::pow(ad, bd));
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<ConstValue> foldUnary(UnaryOpKind op, const ConstValue& a) {
+  if (op == UnaryOpKind::Not) {
+    return ConstValue::ofBool(!truthOf(a));
+  }
+  bool isFloat;
+  int64_t i = 0;
+  double f = 0;
+  if (!asNumber(a, isFloat, i, f)) return std::nullopt;
+  switch (op) {
+    case UnaryOpKind::UAdd:
+      return isFloat ? ConstValue::ofFloat(f) : ConstValue::ofInt(i);
+    case UnaryOpKind::USub:
+      if (isFloat) return ConstValue::ofFloat(-f);
+      if (i == INT64_MIN) return std::nullopt;
+      return ConstValue::ofInt(-i);
+    case UnaryOpKind::Invert:
+      if (isFloat) return std::nullopt;
+      if (a.kind == ConstValue::Kind::Bool) return ConstValue::ofInt(~i);
+      return ConstValue::ofInt(~i);
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<ConstValue> foldCompare(CmpOp op, const ConstValue& a, const ConstValue& b) {
+  bool af, bf;
+  int64_t ai = 0, bi = 0;
+  double ad = 0, bd = 0;
+  if (!asNumber(a, af, ai, ad) || !asNumber(b, bf, bi, bd)) {
+    return std::nullopt;
+  }
+  int c;
+  if (!af && !bf) {
+    c = ai < bi ? -1 : ai > bi ? 1 : 0;
+  } else {
+    if (std::isnan(ad) || std::isnan(bd)) {
+      return ConstValue::ofBool(op == CmpOp::NotEq);
+    }
+    c = ad < bd ? -1 : ad > bd ? 1 : 0;
+  }
+  switch (op) {
+    case CmpOp::Eq:
+      return ConstValue::ofBool(c == 0);
+    case CmpOp::NotEq:
+      return ConstValue::ofBool(c != 0);
+    case CmpOp::Lt:
+      return ConstValue::ofBool(c < 0);
+    case CmpOp::LtE:
+      return ConstValue::ofBool(c <= 0);
+    case CmpOp::Gt:
+      return ConstValue::ofBool(c > 0);
+    case CmpOp::GtE:
+      return ConstValue::ofBool(c >= 0);
+    default:
+      return std::nullopt;
+  }
+}
+
+bool truthOf(const ConstValue& v) {
+  switch (v.kind) {
+    case ConstValue::Kind::None:
+      return false;
+    case ConstValue::Kind::Bool:
+      return v.boolValue;
+    case ConstValue::Kind::Int:
+      return v.intValue != 0;
+    case ConstValue::Kind::Float:
+      return v.floatValue != 0;
+    case ConstValue::Kind::Str:
+      return !v.strValue.empty();
+    case ConstValue::Kind::Tuple:
+      return !v.elements.empty();
+  }
+  return false;
+}
+
+std::optional<TypeId> typeOfConstant(const ConstValue& v, TypeTable& types) {
+  switch (v.kind) {
+    case ConstValue::Kind::Bool:
+      return types.boolean();
+    case ConstValue::Kind::Int:
+      return types.int64();
+    case ConstValue::Kind::Float:
+      return types.float64();
+    case ConstValue::Kind::Tuple: {
+      std::vector<TypeId> elements;
+      for (const ConstValue& e : v.elements) {
+        auto t = typeOfConstant(e, types);
+        if (!t) return std::nullopt;
+        elements.push_back(*t);
+      }
+      return types.tuple(std::move(elements));
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+namespace resolve_detail {
+
+// The dotted path of a Name/Attribute chain in module scope, through the
+// module's aliases (`nc.shared.array` -> `numba.cuda.shared.array`).
+std::optional<std::string> entityPath(const Ast& ast, ExprId id, const ResolvedModule& module) {
+  const Expr& e = ast.expr(id);
+  if (const auto* name = e.dyn<ast::Name>()) {
+    auto it = module.globals.find(std::string(ast.str(name->id)));
+    if (it == module.globals.end() || it->second.kind == Intrinsic::Constant ||
+        it->second.kind == Intrinsic::HostValue || it->second.kind == Intrinsic::Function) {
+      return std::nullopt;
+    }
+    return it->second.path;
+  }
+  if (const auto* attr = e.dyn<ast::Attribute>()) {
+    auto base = entityPath(ast, attr->value, module);
+    if (!base) return std::nullopt;
+    return *base + "." + std::string(ast.str(attr->attr));
+  }
+  return std::nullopt;
+}
+
+ConstValue fromLiteral(const ConstantValue& c, bool& ok) {
+  ok = true;
+  switch (c.kind) {
+    case ConstantKind::True:
+      return ConstValue::ofBool(true);
+    case ConstantKind::False:
+      return ConstValue::ofBool(false);
+    case ConstantKind::Int:
+      ok = c.fitsInt64;
+      return ConstValue::ofInt(c.intValue);
+    case ConstantKind::Float:
+      return ConstValue::ofFloat(c.floatValue);
+    case ConstantKind::Str: {
+      ConstValue v;
+      v.kind = ConstValue::Kind::Str;
+      v.strValue = c.text;
+      return v;
+    }
+    case ConstantKind::None:
+      return ConstValue{};
+    default:
+      ok = false;
+      return ConstValue{};
+  }
+}
+
+}  // namespace resolve_detail
+
+using resolve_detail::entityPath;
+using resolve_detail::fromLiteral;
+
+namespace {
+
+// `math.log(2)`, `math.sqrt(x)`, ... of number constants (module constants
+// such as cuTile's `INV_LOG_2 = 1.0 / math.log(2)`): the float Python's math
+// module computes on the host at import, or nullopt where it would raise (a
+// domain error) or the call is not one of these.
+std::optional<ConstValue> foldMathCall(const Ast& ast, ExprId id, const ResolvedModule& module) {
+  const auto& c = ast.expr(id).as<ast::Call>();
+  if (!c.keywords.empty()) return std::nullopt;
+  auto path = entityPath(ast, c.func, module);
+  if (!path || !path->starts_with("math.")) return std::nullopt;
+  std::string fn = path->substr(5);
+  std::vector<double> x;
+  for (ExprId a : ast.list(c.args)) {
+    auto v = foldConstant(ast, a, module);
+    if (!v || !v->isNumber()) return std::nullopt;
+    x.push_back(v->kind == ConstValue::Kind::Float ? v->floatValue
+                : v->kind == ConstValue::Kind::Int ? static_cast<double>(v->intValue)
+                                                   : (v->boolValue ? 1.0 : 0.0));
+  }
+  auto one = [&](double lo, bool open, double (*f)(double)) -> std::optional<ConstValue> {
+    if (x.size() != 1 || std::isnan(x[0]) || (open ? x[0] <= lo : x[0] < lo)) return std::nullopt;
+    double r = f(x[0]);
+    // Python raises OverflowError where the result overflows.
+    if (std::isinf(r) && !std::isinf(x[0])) return std::nullopt;
+    return ConstValue::ofFloat(r);
+  };
+  constexpr double kAny = -std::numeric_limits<double>::infinity();
+  if (fn == "log" && x.size() == 2) {
+    if (!(x[0] > 0) || !(x[1] > 0) || x[1] == 1) return std::nullopt;
+    return ConstValue::ofFloat(std::log(x[0]) / std::log(x[1]));
+  }
+  if (fn == "log") return one(0, true, [](double v) { return std::log(v); });
+  if (fn == "log2") return one(0, true, [](double v) { return std::log2(v); });
+  if (fn == "log10") return one(0, true, [](double v) { return std::log10(v); });
+  if (fn == "sqrt") return one(0, false, [](double v) { return std::sqrt(v); });
+  if (fn == "exp") return one(kAny, false, [](double v) { return std::exp(v); });
+  if (fn == "exp2") return one(kAny, false, [](double v) { return std::exp2(v); });
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const ResolvedModule& module) {
+  const Expr& e = ast.expr(id);
+  switch (e.kind()) {
+    case ExprKind::Constant: {
+      bool ok;
+      ConstValue v = fromLiteral(ast.constantOf(id), ok);
+      if (!ok) return std::nullopt;
+      return v;
+    }
+    case ExprKind::Name: {
+      auto it = module.globals.find(std::string(ast.str(e.as<ast::Name>().id)));
+      if (it == module.globals.end()) return std::nullopt;
+      if (it->second.kind == Intrinsic::Constant) return module.constants[it->second.payload];
+      if (it->second.kind == Intrinsic::MathConst && !isComplexMathConst(it->second.payload)) {
+        return ConstValue::ofFloat(mathConstValue(it->second.payload));
+      }
+      return std::nullopt;
+    }
+    case ExprKind::Attribute: {
+      auto path = entityPath(ast, id, module);
+      if (!path) return std::nullopt;
+      TypeTable scratch;
+      auto entity = lookupEntity(*path, scratch);
+      if (entity && entity->kind == Intrinsic::MathConst && !isComplexMathConst(entity->payload)) {
+        return ConstValue::ofFloat(mathConstValue(entity->payload));
+      }
+      return std::nullopt;
+    }
+    case ExprKind::Tuple: {
+      ConstValue t;
+      t.kind = ConstValue::Kind::Tuple;
+      for (ExprId elt : ast.list(e.as<ast::Tuple>().elts)) {
+        auto v = foldConstant(ast, elt, module);
+        if (!v) return std::nullopt;
+        t.elements.push_back(std::move(*v));
+      }
+      return t;
+    }
+    case ExprKind::UnaryOp: {
+      const auto& u = e.as<ast::UnaryOp>();
+      auto v = foldConstant(ast, u.operand, module);
+      if (!v) return std::nullopt;
+      return foldUnary(u.op, *v);
+    }
+    case ExprKind::BinOp: {
+      const auto& b = e.as<ast::BinOp>();
+      auto l = foldConstant(ast, b.left, module);
+      if (!l) return std::nullopt;
+      auto r = foldConstant(ast, b.right, module);
+      if (!r) return std::nullopt;
+      return foldBinary(b.op, *l, *r);
+    }
+    case ExprKind::BoolOp: {
+      const auto& b = e.as<ast::BoolOp>();
+      std::optional<ConstValue> last;
+      for (ExprId v : ast.list(b.values)) {
+        last = foldConstant(ast, v, module);
+        if (!last) return std::nullopt;
+        bool t = truthOf(*last);
+        if ((b.op == BoolOpKind::And && !t) || (b.op == BoolOpKind::Or && t)) break;
+      }
+      return last;
+    }
+    case ExprKind::Compare: {
+      const auto& c = e.as<ast::Compare>();
+      auto left = foldConstant(ast, c.left, module);
+      if (!left) return std::nullopt;
+      auto ops = ast.list(c.ops);
+      auto comparators = ast.list(c.comparators);
+      for (size_t i = 0; i < ops.size(); ++i) {
+        auto right = foldConstant(ast, comparators[i], module);
+        if (!right) return std::nullopt;
+        auto r = foldCompare(ops[i], *left, *right);
+        if (!r) return std::nullopt;
+        if (!r->boolValue) return r;
+        left = right;
+      }
+      return ConstValue::ofBool(true);
+    }
+    case ExprKind::IfExp: {
+      const auto& i = e.as<ast::IfExp>();
+      auto test = foldConstant(ast, i.test, module);
+      if (!test) return std::nullopt;
+      return foldConstant(ast, truthOf(*test) ? i.body : i.orelse, module);
+    }
+    case ExprKind::Subscript: {
+      const auto& s = e.as<ast::Subscript>();
+      auto base = foldConstant(ast, s.value, module);
+      auto index = foldConstant(ast, s.slice, module);
+      if (!base || !index || base->kind != ConstValue::Kind::Tuple ||
+          index->kind != ConstValue::Kind::Int) {
+        return std::nullopt;
+      }
+      int64_t n = static_cast<int64_t>(base->elements.size());
+      int64_t k = index->intValue < 0 ? index->intValue + n : index->intValue;
+      if (k < 0 || k >= n) return std::nullopt;
+      return base->elements[k];
+    }
+    case ExprKind::Call:
+      return foldMathCall(ast, id, module);
+    default:
+      return std::nullopt;
+  }
+}
+
+
+}  // namespace frontend
