@@ -1,0 +1,270 @@
+#pragma once
+// numba SIMT kernels to LLVM IR: the lowering's private interface
+// (lowering/simt/lower.cpp, the module level; lower_function.cpp, values
+// and statements; lower_expr.cpp; lower_call.cpp, one concern each).
+#include "lowering/lower.h"
+
+#include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/IR/CallingConv.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DIBuilder.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+
+#include <cassert>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+#include <span>
+
+#include "syntax/ast.h"
+#include "syntax/source.h"
+#include "sema/typed_module.h"
+#include "lowering/array_params.h"
+#include "lowering/simt/complex_math.h"
+#include "lowering/simt/cache_hints.h"
+#include "lowering/simt/libdevice_calls.h"
+#include "lowering/tile/tile_lower.h"
+#include "lowering/simt/xoroshiro.h"
+
+
+namespace lowering::simt {
+
+
+// The most shared memory one block can have on `arch` (the opt-in limit of
+// cudaFuncSetAttribute: 99 KiB on sm_86/sm_89, 163 KiB on sm_80/sm_87,
+// 227 KiB on sm_90; 64 KiB on sm_75).
+inline uint32_t maxSharedPerBlock(const std::string& arch) {
+  if (arch.rfind("sm_90", 0) == 0) return 227 * 1024;
+  if (arch == "sm_80" || arch == "sm_87") return 163 * 1024;
+  if (arch == "sm_86" || arch == "sm_89") return 99 * 1024;
+  if (arch == "sm_75") return 64 * 1024;
+  return 48 * 1024;
+}
+
+using namespace frontend;
+
+constexpr const char* kTriple = "nvptx64-nvidia-cuda";
+constexpr const char* kDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
+constexpr unsigned kSharedAddressSpace = 3;
+
+struct MathInfo {
+  std::string_view libdevice;
+};
+constexpr MathInfo kMathInfo[] = {
+#define PYKC_MATH(Name, PyName, Arity, Libdevice) {Libdevice},
+#include "sema/math_functions.def"
+};
+
+// An array value: the ABI's data pointer, shapes and strides (elements).
+struct ArrayParts {
+  llvm::Value* data;
+  std::vector<llvm::Value*> shape;
+  std::vector<llvm::Value*> strides;
+};
+
+struct LoopTargets {
+  llvm::BasicBlock* continueBlock;
+  llvm::BasicBlock* breakBlock;
+};
+
+class ModuleLowering;
+
+class FunctionLowering {
+public:
+  FunctionLowering(ModuleLowering& ml, const FunctionInstance& inst, llvm::Function* function);
+  void run();
+
+private:
+  // --- types and values ---
+  TypeTable& types();
+  llvm::Type* llvmType(TypeId t);
+  llvm::Type* memoryType(TypeId t);
+  llvm::Value* constant(const ConstValue& c, TypeId t);
+  llvm::Value* convert(llvm::Value* v, TypeId from, TypeId to);
+  llvm::Value* truth(llvm::Value* v, TypeId t);
+  ArrayParts arrayParts(llvm::Value* array, TypeId t);
+  llvm::Value* makeArray(const ArrayParts& parts, TypeId t);
+
+  // --- statements ---
+  void emitBody(std::span<const StmtId> body);
+  void emitStmt(StmtId id);
+  void emitFor(StmtId id, const ast::For& f);
+  void emitIterFor(StmtId id, const ast::For& f, const ForIteration& plan);
+  void emitLoopElse(const ast::For& f, llvm::BasicBlock* otherwise, llvm::BasicBlock* exit);
+  void rangeParts(const ast::Call& call, TypeId t, llvm::Value*& start, llvm::Value*& step,
+                  llvm::Value*& length);
+  void storeTarget(ExprId target, llvm::Value* value, TypeId type);
+  bool terminated() const { return builder_.GetInsertBlock()->getTerminator() != nullptr; }
+  void startDeadBlock();
+  void setLocation(const NodeRange& r);
+
+  // --- expressions ---
+  TypeId typeOf(ExprId id) const { return inst_.exprTypes[id.index]; }
+  llvm::Value* emitExpr(ExprId id);
+  llvm::Value* emitExprAs(ExprId id, TypeId t) { return convert(emitExpr(id), typeOf(id), t); }
+  llvm::Value* emitCondition(ExprId id);
+  llvm::Value* emitCompare(ExprId id, const ast::Compare& c);
+  llvm::Value* emitBoolOp(ExprId id, const ast::BoolOp& b);
+  llvm::Value* emitIfExp(ExprId id, const ast::IfExp& i);
+  llvm::Value* emitUnary(ExprId id, const ast::UnaryOp& u);
+  llvm::Value* emitAttribute(ExprId id, const ast::Attribute& a);
+  llvm::Value* emitSubscript(ExprId id, const ast::Subscript& s);
+  llvm::Value* emitArrayView(ExprId id, const ast::Subscript& s);
+  llvm::Value* emitCall(ExprId id, const ast::Call& c);
+  llvm::Value* emitExternCall(const ExternFunction& fn, std::span<const ExprId> args);
+  llvm::Value* emitMath(ExprId id, MathFn fn, const ast::Call& c);
+  llvm::Value* emitAtomic(ExprId id, Intrinsic kind, const ast::Call& c);
+  llvm::Value* emitFloatMinMax(llvm::Value* ptr, llvm::Value* value, bool isMax, bool nan);
+  // numba's atomics are device-scope (CUDA's atomicAdd): LLVM's "device" sync
+  // scope, which the back end emits as a plain `atom` (backend/passes/nvptx_atomics.h).
+  llvm::SyncScope::ID deviceScope() { return builder_.getContext().getOrInsertSyncScopeID("device"); }
+  llvm::Value* emitMatch(Intrinsic kind, std::span<const ExprId> args, TypeId valueType);
+  llvm::Value* constArray(uint32_t index, TypeId arrayType);
+  // Complex numbers: {re, im} structs.
+  llvm::Value* makeComplex(llvm::Value* re, llvm::Value* im, TypeId t);
+  llvm::Value* complexArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId t);
+  llvm::Value* emitCmath(ExprId id, CmathFn fn, const ast::Call& c);
+  // cmath.infj / cmath.nanj (the real constants are folded by the checker).
+  llvm::Value* complexMathConst(uint32_t payload, TypeId t) {
+    llvm::Type* part = llvmType(types().complexPart(t));
+    return makeComplex(llvm::ConstantFP::get(part, 0.0),
+                       llvm::ConstantFP::get(part, mathConstValue(payload)), t);
+  }
+  llvm::Align elementAlign(TypeId elementType);
+  llvm::Value* emitFp16(Fp16Fn fn, std::span<const ExprId> args);
+  void emitPrint(std::span<const ExprId> args);
+  // `view op= x` on a slice: the element operation (stmtOpTypes & co.).
+  struct SliceUpdate {
+    Operator op;
+    TypeId opType;
+    TypeId resultType;
+    TypeId exponent;
+  };
+  void storeSlice(llvm::Value* view, TypeId viewType, llvm::Value* value, TypeId valueType,
+                  const SliceUpdate* update = nullptr);
+  void sliceShapeFailure(llvm::Value* mismatch);
+  llvm::Value* emitArrayAlloc(ExprId id, Intrinsic kind, const ast::Call& c);
+  llvm::Value* emitArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId opType,
+                         TypeId exponentType);
+  llvm::Value* emitCmp(CmpOp op, llvm::Value* l, llvm::Value* r, TypeId opType);
+  llvm::Value* elementPointer(ExprId arrayExpr, ExprId indexExpr, TypeId& elementType);
+  // The address of field `name` of the record `recordExpr` evaluates to.
+  llvm::Value* fieldPointer(ExprId recordExpr, std::string_view name, TypeId& fieldType);
+  // Loads and stores of a field: packed records (align=False) may place
+  // fields at any byte, so their accesses are byte-aligned unless the offset
+  // and the itemsize keep the field's natural alignment.
+  llvm::Value* loadField(llvm::Value* ptr, TypeId fieldType);
+  void storeField(llvm::Value* ptr, llvm::Value* value, TypeId fieldType);
+  llvm::Align fieldAlign_{1};
+  // `r.x` or `r['x']` of a record `r`: the field's address; nullptr for
+  // other expressions.
+  llvm::Value* recordFieldTarget(ExprId target, TypeId& fieldType);
+  llvm::Value* elementPointerOf(llvm::Value* array, TypeId arrayType, llvm::Value* index,
+                                TypeId indexType);
+  llvm::Value* wrapIndex(llvm::Value* index, TypeId indexType, llvm::Value* extent);
+  llvm::Value* loadElement(llvm::Value* ptr, TypeId elementType);
+  void storeElement(llvm::Value* ptr, llvm::Value* value, TypeId elementType);
+  llvm::Value* specialRegister(llvm::Intrinsic::ID id, uint64_t lo, uint64_t hi);
+  llvm::Value* threadIndexPart(Intrinsic kind, unsigned dim);
+  llvm::Value* gridPart(bool size, unsigned dim);
+  llvm::Value* callLibdevice(std::string_view base, TypeId t, std::vector<llvm::Value*> args);
+  llvm::Value* floatDivmod(llvm::Value* a, llvm::Value* b, TypeId t, bool wantMod);
+  llvm::Value* entryAlloca(llvm::Type* t, llvm::Value* count = nullptr);
+  void emitGridSync();
+  llvm::Value* emitShuffle(Intrinsic kind, std::span<const ExprId> args);
+
+  ModuleLowering& ml_;
+  const Ast& ast_;
+  const FunctionInstance& inst_;
+  const JitFunction& fn_;
+  llvm::Function* function_;
+  llvm::LLVMContext& context_;
+  llvm::IRBuilder<> builder_;
+  llvm::BasicBlock* entry_ = nullptr;
+  std::map<std::string, llvm::AllocaInst*> vars_;
+  std::vector<LoopTargets> loops_;
+  llvm::DISubprogram* subprogram_ = nullptr;
+  unsigned sharedCounter_ = 0;
+  // debug=True kernels: the error code of each assert/raise statement.
+  std::map<uint32_t, uint32_t> errorCodes_;
+  // The statement being lowered (for the error sites of slice assignments).
+  uint32_t currentStmt_ = 0;
+
+public:
+  // The codes given to this instance's error sites (for the manifest).
+  std::vector<KernelInfo::Error> errors;
+
+private:
+  void reportError(uint32_t stmt);
+};
+
+class ModuleLowering {
+public:
+  ModuleLowering(const Ast& ast, const TypedModule& typed, llvm::LLVMContext& context,
+                 const LoweringOptions& options)
+      : ast_(ast), typed_(typed), context_(context), options_(options) {}
+
+  LoweredModule run();
+
+  const Ast& ast() const { return ast_; }
+  const TypedModule& typed() const { return typed_; }
+  TypeTable& types() { return const_cast<TypeTable&>(typed_.module.types); }
+  llvm::LLVMContext& context() { return context_; }
+  llvm::Module& module() { return *module_; }
+  llvm::Function* function(int instance) { return functions_[instance]; }
+  llvm::DIBuilder* di() { return di_.get(); }
+  llvm::DIFile* diFile() { return diFile_; }
+  llvm::Function* powHelper(TypeId base, TypeId exponent);
+  llvm::GlobalVariable* dynamicShared();
+  void noteDynamicShared(const FunctionInstance& inst) { dynamicUsers_.insert(&inst); }
+  void noteCooperative(const FunctionInstance& inst) { cooperativeUsers_.insert(&inst); }
+  llvm::GlobalVariable* gridBarrier();
+  llvm::GlobalVariable* constArrayGlobal(uint32_t index);
+  // debug=True: the module's error word (0, or the code of the first failing
+  // assert/raise), and the next site code.
+  llvm::GlobalVariable* errorWord();
+  uint32_t nextErrorCode() { return ++errorCodes_; }
+  // A NUL-terminated string in constant memory (deduplicated), as a generic pointer.
+  llvm::Value* stringConstant(const std::string& text, llvm::IRBuilder<>& builder);
+
+  llvm::Type* llvmType(TypeId t);
+  llvm::Type* memoryType(TypeId t);
+
+private:
+  void declare();
+  void appendParams(TypeId t, std::vector<llvm::Type*>& params);
+  // Leaves lowering/array_params.h's record of `inst`'s array parameters on
+  // `f` (nothing when it takes no array).
+  void recordArrayParams(const FunctionInstance& inst, llvm::Function* f);
+
+  const Ast& ast_;
+  const TypedModule& typed_;
+  llvm::LLVMContext& context_;
+  const LoweringOptions& options_;
+  std::unique_ptr<llvm::Module> module_;
+  std::vector<llvm::Function*> functions_;
+  std::unique_ptr<llvm::DIBuilder> di_;
+  llvm::DIFile* diFile_ = nullptr;
+  std::map<std::pair<uint32_t, uint32_t>, llvm::Function*> powHelpers_;
+  llvm::GlobalVariable* dynamicShared_ = nullptr;
+  std::set<const FunctionInstance*> dynamicUsers_;
+  std::set<const FunctionInstance*> cooperativeUsers_;
+  llvm::GlobalVariable* gridBarrier_ = nullptr;
+  std::map<uint32_t, llvm::GlobalVariable*> constArrays_;
+  std::map<std::string, llvm::GlobalVariable*> strings_;
+  llvm::GlobalVariable* errorWord_ = nullptr;
+  uint32_t errorCodes_ = 0;
+};
+
+}  // namespace lowering::simt
