@@ -50,15 +50,20 @@ nlohmann::ordered_json diagnosticJson(const frontend::Diagnostic& d) {
   return j;
 }
 
-// A result that says what went wrong inside the library itself.
-pykc_result* internalFailure(const char* what) {
+// A result that holds only `pykc: error: message`, of class `exit`.
+pykc_result* failure(driver::ExitClass exit, const std::string& message) {
   auto* r = new (std::nothrow) pykc_result;
   if (r == nullptr) return nullptr;
-  r->result.exit = driver::ExitClass::Environment;
-  r->result.errors.push_back(std::string("internal failure: ") + what);
-  r->result.rendered = "pykc: error: internal failure: " + std::string(what) + "\n";
+  r->result.exit = exit;
+  r->result.errors.push_back(message);
+  r->result.rendered = "pykc: error: " + message + "\n";
   r->diagnosticsJson = "[]";
   return r;
+}
+
+// What went wrong inside the library itself.
+pykc_result* internalFailure(const char* what) {
+  return failure(driver::ExitClass::Environment, std::string("internal failure: ") + what);
 }
 
 const driver::ArchOutput* archAt(const pykc_result* r, size_t index) {
@@ -126,11 +131,7 @@ pykc_result* pykc_compile(pykc_session* session, const pykc_compile_options* opt
     }
     driver::CompileRequest request;
     if (options->path == nullptr) {
-      auto* r = internalFailure("no path");
-      r->result.exit = driver::ExitClass::Usage;
-      r->result.errors = {"pykc_compile_options.path is required"};
-      r->result.rendered = "pykc: error: pykc_compile_options.path is required\n";
-      return r;
+      return failure(driver::ExitClass::Usage, "pykc_compile_options.path is required");
     }
     request.path = options->path;
     if (options->source != nullptr) request.source.emplace(options->source, options->source_size);

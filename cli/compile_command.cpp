@@ -12,21 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda/nvjitlink.h"
-#include "backend/cuda/nvrtc.h"
-#include "backend/target.h"
-#include "cache/store.h"
-#include "sema/simt/check.h"
 #include "driver/codegen_flags.h"
 #include "cli/codegen_options.h"
 #include "cli/command.h"
 #include "cli/populate.h"
 #include "driver/driver.h"
-#include "driver/compile_unit.h"
 #include "cli/invocation.h"
-#include "driver/link_inputs.h"
 #include "driver/pipeline.h"
-#include "driver/thread_budget.h"
 
 namespace cli {
 
@@ -210,15 +202,11 @@ int CompileCommand::run(Invocation& inv) {
     }
     return true;
   };
-  bool wantPtx = request.wantPtx || request.stopAfter == driver::Stage::Ptx;
-  bool wantCubin = request.wantCubin && request.stopAfter == driver::Stage::Cubin;
+  const driver::WantedOutputs wanted = driver::wantedOutputs(request);
   for (const driver::ArchOutput& a : result.archs) {
-    if (request.wantLlvm && !write(stem + "." + a.arch + ".ll", a.llvmIr)) return kExitEnvironment;
-    if (wantPtx && request.stopAfter != driver::Stage::Llvm &&
-        !write(stem + "." + a.arch + ".ptx", a.ptx)) {
-      return kExitEnvironment;
-    }
-    if (wantCubin && !write(stem + "." + a.arch + ".cubin", a.cubin)) return kExitEnvironment;
+    if (wanted.llvm && !write(stem + "." + a.arch + ".ll", a.llvmIr)) return kExitEnvironment;
+    if (wanted.ptx && !write(stem + "." + a.arch + ".ptx", a.ptx)) return kExitEnvironment;
+    if (wanted.cubin && !write(stem + "." + a.arch + ".cubin", a.cubin)) return kExitEnvironment;
   }
   if (request.stopAfter == driver::Stage::Llvm) return kExitOk;
   if (!write("manifest.json", result.manifest)) return kExitEnvironment;

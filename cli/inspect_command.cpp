@@ -174,10 +174,8 @@ int InspectCommand::run(Invocation& inv) {
       return error(inv, kExitUsage, "--block " + std::to_string(b) + ": expected 1 to 1024 threads");
     }
   }
+  // Only -W is read here; the rest of the front end's options are the request's.
   FrontendOptions frontendOptions;
-  frontendOptions.sigs = opts_.sigs;
-  frontendOptions.defines = opts_.codegen.defines;
-  frontendOptions.consts = opts_.consts;
   if (llvm::Error e = applyWarningFlags(opts_.warnings, frontendOptions)) {
     return error(inv, kExitUsage, llvm::toString(std::move(e)));
   }

@@ -19,13 +19,10 @@
 #include <thread>
 #include <tuple>
 
-#include "backend/cuda/nvrtc.h"
-#include "backend/target.h"
 #include "cli/command.h"
 #include "cli/invocation.h"
 #include "driver/compile_unit.h"
 #include "driver/driver.h"
-#include "driver/pipeline.h"
 #include "driver/thread_budget.h"
 
 namespace cli {

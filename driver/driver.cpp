@@ -79,14 +79,33 @@ const cache::KeyField& Session::libdeviceKey(const std::string& path) {
   return it->second;
 }
 
+WantedOutputs wantedOutputs(const CompileRequest& request) {
+  WantedOutputs out;
+  out.llvm = request.wantLlvm || request.stopAfter == Stage::Llvm;
+  out.cubin = request.wantCubin && request.stopAfter == Stage::Cubin;
+  out.ptx = (request.wantPtx || request.stopAfter == Stage::Ptx) && request.stopAfter != Stage::Llvm;
+  return out;
+}
+
+namespace {
+
+// The back end's options for `request` in `session`: its flags, the
+// Session's libdevice, and line tables when the request wants them (the
+// caller sets the arch).
+backend::CodegenOptions codegenFor(const CompileRequest& request, const Session& session) {
+  backend::CodegenOptions codegen = codegenOptions(request.codegen);
+  if (!session.settings().libdevicePath.empty()) codegen.libdevicePath = session.settings().libdevicePath;
+  codegen.lineInfo = codegen.lineInfo || request.lineTables;
+  return codegen;
+}
+
+}  // namespace
+
 std::vector<cache::KeyBuilder> instanceKeys(const Compilation& compilation,
                                             const CompileRequest& request, Session& session) {
   CacheKeyOptions options;
-  options.codegen = codegenOptions(request.codegen);
+  options.codegen = codegenFor(request, session);
   options.codegen.arch = request.archs.empty() ? "sm_90" : request.archs[0];
-  if (!session.settings().libdevicePath.empty()) {
-    options.codegen.libdevicePath = session.settings().libdevicePath;
-  }
   options.defines = request.codegen.defines;
   options.nvJitLinkVersion = session.nvJitLinkIdentity();
   options.libdevice = session.libdeviceKey(options.codegen.libdevicePath);
@@ -181,10 +200,8 @@ CompileResult compile(const CompileRequest& request, Session& session) {
     outcome.error(*why);
     return outcome.finish(ExitClass::Usage);
   }
-  bool wantLlvm = request.wantLlvm || request.stopAfter == Stage::Llvm;
-  bool wantCubin = request.wantCubin && request.stopAfter == Stage::Cubin;
-  bool wantPtx = request.wantPtx || request.stopAfter == Stage::Ptx;
-  if (request.stopAfter == Stage::Llvm) wantPtx = false;
+  const WantedOutputs wanted = wantedOutputs(request);
+  const bool wantLlvm = wanted.llvm, wantPtx = wanted.ptx, wantCubin = wanted.cubin;
 
   // The front end.
   frontend::DiagnosticSink diags;
@@ -194,12 +211,10 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   FrontendOptions frontendOptions;
   frontendOptions.sigs = request.sigs;
   frontendOptions.defines = request.codegen.defines;
-  frontendOptions.consts = request.consts;
   frontendOptions.warnFloat64 = request.warnFloat64;
   frontendOptions.kernels = request.kernels;
   // A request for some kernels: its unqualified Constant values are theirs
   // alone (KERNEL.NAME=VALUE), not every kernel's with a parameter NAME.
-  frontendOptions.consts.clear();
   for (const std::string& c : request.consts) {
     size_t eq = c.find('=');
     bool qualified = c.substr(0, eq).find('.') != std::string::npos;
@@ -268,9 +283,7 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   for (size_t i = reported; i < diags.diagnostics().size(); ++i) outcome.add(diags.diagnostics()[i]);
   if (diags.hasErrors()) return outcome.finish(ExitClass::SourceErrors);
 
-  backend::CodegenOptions codegen = codegenOptions(request.codegen);
-  codegen.lineInfo = codegen.lineInfo || request.lineTables;
-  if (!session.settings().libdevicePath.empty()) codegen.libdevicePath = session.settings().libdevicePath;
+  backend::CodegenOptions codegen = codegenFor(request, session);
   // Only a full compile goes through the cache (docs/CACHE.md): its entry
   // holds exactly the cubin, PTX and manifest facts of one file and arch.
   cache::Store* store = nullptr;

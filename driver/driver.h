@@ -154,6 +154,15 @@ struct CompileRequest {
   frontend::RenderOptions render;
 };
 
+// What a request's results hold per arch, its want* flags as its stop stage
+// limits them (no PTX after a stop at LLVM IR, no cubin before nvJitLink).
+struct WantedOutputs {
+  bool llvm = false;
+  bool ptx = false;
+  bool cubin = false;
+};
+WantedOutputs wantedOutputs(const CompileRequest& request);
+
 // Process exit codes (`pykc --help`): the outcome's class.
 enum class ExitClass : int { Ok = 0, SourceErrors = 1, Usage = 2, Environment = 3 };
 
