@@ -1,0 +1,491 @@
+// Expression lowering: values spread over layouts, operators, calls to elementwise operations.
+#include "lowering/tile/tile_lower_internal.h"
+
+namespace lowering::tile {
+
+const ConstValue* TileLowering::constOf(ExprId id) const {
+  int32_t c = inst_.constIndex[id.index];
+  return c >= 0 ? &inst_.constants[static_cast<size_t>(c)] : nullptr;
+}
+
+TileVal TileLowering::evalAs(ExprId id, TypeId to, bool mma) {
+  if (types_.isTuple(to)) return evalTuple(id, to);
+  if (const ConstValue* c = constOf(id)) {
+    TileVal v;
+    v.slots.assign(layoutFor(to, mma).slots, constantOf(*c, to));
+    v.mma = mma;
+    v.splat = true;
+    return v;
+  }
+  TypeId from = typeOf(id);
+  TileVal v = eval(id);
+  return spread(v, from, to, mma);
+}
+
+TileVal TileLowering::spread(const TileVal& v, TypeId from, TypeId to, bool toMma) {
+  Layout lf = layoutFor(from, v.mma);
+  Layout lt = layoutFor(to, toMma);
+  TypeId fe = elementOf(from);
+  TypeId te = elementOf(to);
+  TileVal out;
+  out.mma = toMma;
+  if (v.splat) {
+    out.splat = true;
+    out.slots.assign(lt.slots, convert(v.slots[0], fe, te));
+    return out;
+  }
+  // Shapes equal but for leading 1s ((n,) and (1, n)) share the layout.
+  bool sameShape = types_.isTile(from) && types_.isTile(to) &&
+                   stripOnes(types_.get(from).shape) == stripOnes(types_.get(to).shape) &&
+                   lf.slots == lt.slots && lf.vec == lt.vec && lf.partial == lt.partial &&
+                   lf.mma == lt.mma;
+  if (lf.uniform || sameShape || !types_.isTile(to)) {
+    for (unsigned s = 0; s < lt.slots; ++s) {
+      out.slots.push_back(convert(v.slots[lf.uniform ? 0 : s], fe, te));
+    }
+    return out;
+  }
+  // Broadcast or another layout: through shared memory.
+  llvm::Value* buffer = stage(v, from, lf);
+  const std::vector<int64_t>& fs = types_.get(from).shape;
+  const std::vector<int64_t>& ts = types_.get(to).shape;
+  for (unsigned s = 0; s < lt.slots; ++s) {
+    std::vector<llvm::Value*> mi = multiIndex(clampIndex(elementIndex(lt, s), lt), ts);
+    llvm::Value* e = b_.getInt32(0);
+    int64_t inner = 1;
+    size_t off = ts.size() - fs.size();
+    for (size_t d = fs.size(); d-- > 0;) {
+      if (fs[d] != 1) e = b_.CreateAdd(e, b_.CreateMul(mi[d + off], b_.getInt32(static_cast<uint32_t>(inner))));
+      inner *= fs[d];
+    }
+    llvm::Value* p = b_.CreateGEP(memoryType(fe), buffer, e);
+    llvm::Value* x = b_.CreateLoad(memoryType(fe), p);
+    if (types_.isBool(fe)) x = b_.CreateICmpNE(x, b_.getInt8(0));
+    out.slots.push_back(convert(x, fe, te));
+  }
+  return out;
+}
+
+std::vector<int64_t> TileLowering::stripOnes(const std::vector<int64_t>& shape) {
+  size_t i = 0;
+  while (i < shape.size() && shape[i] == 1) ++i;
+  return std::vector<int64_t>(shape.begin() + static_cast<std::ptrdiff_t>(i), shape.end());
+}
+
+llvm::Value* TileLowering::clampIndex(llvm::Value* e, const Layout& l) {
+  if (!l.partial) return e;
+  return b_.CreateAnd(e, b_.getInt32(static_cast<uint32_t>(l.n - 1)));
+}
+
+TileVal TileLowering::eval(ExprId id) {
+  const frontend::Expr& e = ast_.expr(id);
+  TypeId t = typeOf(id);
+  if (const ConstValue* c = constOf(id)) return TileVal{{constantOf(*c, t)}};
+  switch (e.kind()) {
+    case frontend::ExprKind::Name: {
+      std::string name(ast_.str(e.as<ast::Name>().id));
+      TileVal v;
+      for (llvm::AllocaInst* a : storage(name, t)) v.slots.push_back(b_.CreateLoad(a->getAllocatedType(), a));
+      v.mma = mmaVars_.count({name, t.index}) != 0;
+      return v;
+    }
+    case frontend::ExprKind::BinOp: {
+      const auto& bo = e.as<ast::BinOp>();
+      if (bo.op == frontend::Operator::MatMult) return matmul(id, bo.left, bo.right);
+      return binary(bo.op, bo.left, bo.right, inst_.opTypes[id.index], t, isMmaExpr(id));
+    }
+    case frontend::ExprKind::UnaryOp: {
+      const auto& u = e.as<ast::UnaryOp>();
+      TileVal v = evalAs(u.operand, t, isMmaExpr(id));
+      for (llvm::Value*& x : v.slots) {
+        if (u.op == frontend::UnaryOpKind::USub) {
+          x = types_.isFloat(elementOf(t)) ? b_.CreateFNeg(x) : b_.CreateNeg(x);
+        } else if (u.op == frontend::UnaryOpKind::Not) {
+          x = b_.CreateNot(x);
+        }
+      }
+      return v;
+    }
+    case frontend::ExprKind::Compare: {
+      const auto& c = e.as<ast::Compare>();
+      TypeId op = inst_.opTypes[id.index];
+      TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
+      bool m = isMmaExpr(id);
+      TileVal l = evalAs(c.left, opTile, m);
+      TileVal r = evalAs(ast_.list(c.comparators)[0], opTile, m);
+      frontend::CmpOp cmp = ast_.list(c.ops)[0];
+      bool isFloat = types_.isFloat(op);
+      bool isSigned = types_.get(op).isSigned;
+      TileVal out;
+      out.mma = m;
+      for (size_t s = 0; s < l.slots.size(); ++s) {
+        llvm::CmpInst::Predicate p;
+        switch (cmp) {
+          case frontend::CmpOp::Eq: p = isFloat ? llvm::CmpInst::FCMP_OEQ : llvm::CmpInst::ICMP_EQ; break;
+          case frontend::CmpOp::NotEq: p = isFloat ? llvm::CmpInst::FCMP_UNE : llvm::CmpInst::ICMP_NE; break;
+          case frontend::CmpOp::Lt: p = isFloat ? llvm::CmpInst::FCMP_OLT : isSigned ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT; break;
+          case frontend::CmpOp::LtE: p = isFloat ? llvm::CmpInst::FCMP_OLE : isSigned ? llvm::CmpInst::ICMP_SLE : llvm::CmpInst::ICMP_ULE; break;
+          case frontend::CmpOp::Gt: p = isFloat ? llvm::CmpInst::FCMP_OGT : isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT; break;
+          default: p = isFloat ? llvm::CmpInst::FCMP_OGE : isSigned ? llvm::CmpInst::ICMP_SGE : llvm::CmpInst::ICMP_UGE; break;
+        }
+        out.slots.push_back(isFloat ? b_.CreateFCmp(p, l.slots[s], r.slots[s]) : b_.CreateICmp(p, l.slots[s], r.slots[s]));
+      }
+      return out;
+    }
+    case frontend::ExprKind::Call: {
+      if (inst_.callees[id.index] >= 0) return inlineHelper(id);
+      Intrinsic kind = inst_.meanings[id.index].kind;
+      if (kind == Intrinsic::Min || kind == Intrinsic::Max) return builtinMinMax(id, kind == Intrinsic::Max);
+      return call(id, e.as<ast::Call>());
+    }
+    case frontend::ExprKind::IfExp:
+      return ifExp(id, e.as<ast::IfExp>(), t);
+    case frontend::ExprKind::BoolOp:
+      return boolOp(e.as<ast::BoolOp>());
+    case frontend::ExprKind::Subscript: {
+      const auto& sub = e.as<ast::Subscript>();
+      // t[:, None]: an axis of length 1 added.
+      if (inst_.meanings[id.index].kind == Intrinsic::TileOp) {
+        TypeId xt = types_.tile(elementOf(t), types_.get(typeOf(sub.value)).shape);
+        return relayout(evalAs(sub.value, xt), xt, t, true, [](llvm::Value* x) { return x; });
+      }
+      // array.shape[d]
+      ExprId arrayExpr = ast_.expr(sub.value).as<ast::Attribute>().value;
+      const ArrayArgs& a = arrayArg(arrayExpr);
+      int64_t d = constOf(sub.slice)->intValue;
+      if (d < 0) d += static_cast<int64_t>(a.shape.size());
+      return TileVal{{b_.CreateTrunc(a.shape[static_cast<size_t>(d)], b_.getInt32Ty())}};
+    }
+    default:
+      break;
+  }
+  assert(false && "an expression the tile checker rejects");
+  return TileVal{};
+}
+
+TileVal TileLowering::binary(frontend::Operator op, ExprId left, ExprId right, TypeId opType, TypeId result, bool mma) {
+  TypeId opTile = types_.isTile(result) ? types_.tile(opType, types_.get(result).shape) : opType;
+  if (op == frontend::Operator::Pow) return power(left, right, opType, opTile, mma);
+  TileVal l = evalAs(left, opTile, mma);
+  TileVal r = evalAs(right, opTile, mma);
+  TileVal out;
+  out.mma = mma;
+  for (size_t s = 0; s < l.slots.size(); ++s) out.slots.push_back(arith(op, l.slots[s], r.slots[s], opType));
+  return out;
+}
+
+TileVal TileLowering::power(ExprId left, ExprId right, TypeId opType, TypeId opTile, bool mma) {
+  TileVal x = evalAs(left, opTile, mma);
+  x.splat = false;
+  const ConstValue* k = constOf(right);
+  bool isFloat = types_.isFloat(opType);
+  if (k != nullptr && k->kind == ConstValue::Kind::Int && k->intValue >= 0 && k->intValue <= 16) {
+    for (llvm::Value*& v : x.slots) {
+      llvm::Value* result = constantOf(ConstValue::ofInt(1), opType);
+      llvm::Value* base = v;
+      for (int64_t e = k->intValue; e > 0; e >>= 1) {
+        if (e & 1) result = isFloat ? b_.CreateFMul(result, base) : b_.CreateMul(result, base);
+        if (e > 1) base = isFloat ? b_.CreateFMul(base, base) : b_.CreateMul(base, base);
+      }
+      v = result;
+    }
+    return x;
+  }
+  TileVal y = evalAs(right, opTile, mma);
+  const Type& t = types_.get(opType);
+  bool single = t.bits <= 32;
+  llvm::Type* ct = single ? b_.getFloatTy() : b_.getDoubleTy();
+  llvm::FunctionCallee pow = module_.getOrInsertFunction(single ? "__nv_powf" : "__nv_pow",
+                                                         llvm::FunctionType::get(ct, {ct, ct}, false));
+  for (size_t s = 0; s < x.slots.size(); ++s) {
+    llvm::Value* a = t.bits == 16 ? b_.CreateFPExt(x.slots[s], ct) : x.slots[s];
+    llvm::Value* c = t.bits == 16 ? b_.CreateFPExt(y.slots[s], ct) : y.slots[s];
+    llvm::Value* r = b_.CreateCall(pow, {a, c});
+    x.slots[s] = t.bits == 16 ? b_.CreateFPTrunc(r, llvmType(opType)) : r;
+  }
+  return x;
+}
+
+llvm::Value* TileLowering::arith(frontend::Operator op, llvm::Value* a, llvm::Value* c, TypeId t) {
+  using frontend::Operator;
+  const Type& ty = types_.get(t);
+  bool isFloat = ty.kind == TypeKind::Float;
+  switch (op) {
+    case Operator::Add: return isFloat ? b_.CreateFAdd(a, c) : b_.CreateAdd(a, c);
+    case Operator::Sub: return isFloat ? b_.CreateFSub(a, c) : b_.CreateSub(a, c);
+    case Operator::Mult: return isFloat ? b_.CreateFMul(a, c) : b_.CreateMul(a, c);
+    case Operator::Div: return b_.CreateFDiv(a, c);
+    case Operator::BitAnd: return b_.CreateAnd(a, c);
+    case Operator::BitOr: return b_.CreateOr(a, c);
+    case Operator::BitXor: return b_.CreateXor(a, c);
+    case Operator::FloorDiv:
+    case Operator::Mod: {
+      if (isFloat) {
+        llvm::Value* q = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, b_.CreateFDiv(a, c));
+        return op == Operator::FloorDiv ? q : b_.CreateFSub(a, b_.CreateFMul(q, c));
+      }
+      if (!ty.isSigned) return op == Operator::FloorDiv ? b_.CreateUDiv(a, c) : b_.CreateURem(a, c);
+      // Python's floor semantics for negative operands.
+      llvm::Value* q = b_.CreateSDiv(a, c);
+      llvm::Value* rem = b_.CreateSRem(a, c);
+      llvm::Value* zero = llvm::ConstantInt::get(a->getType(), 0);
+      llvm::Value* adjust = b_.CreateAnd(b_.CreateICmpNE(rem, zero),
+                                         b_.CreateICmpNE(b_.CreateICmpSLT(rem, zero), b_.CreateICmpSLT(c, zero)));
+      if (op == Operator::FloorDiv) return b_.CreateSub(q, b_.CreateZExt(adjust, a->getType()));
+      return b_.CreateSelect(adjust, b_.CreateAdd(rem, c), rem);
+    }
+    default:
+      break;
+  }
+  assert(false && "an operator the tile checker rejects");
+  return a;
+}
+
+ExprId TileLowering::arg(ExprId call, size_t i) const {
+  auto it = inst_.callArguments.find(call.index);
+  assert(it != inst_.callArguments.end() && "tile calls have bound arguments");
+  return i < it->second.size() ? it->second[i] : ExprId();
+}
+
+int64_t TileLowering::constIntArg(ExprId call, size_t i, int64_t fallback) const {
+  ExprId a = arg(call, i);
+  if (!a.valid()) return fallback;
+  const ConstValue* c = constOf(a);
+  if (c == nullptr) return fallback;
+  return c->kind == ConstValue::Kind::Int ? c->intValue : c->boolValue ? 1 : 0;
+}
+
+const ArrayArgs& TileLowering::arrayArg(ExprId e) const {
+  std::string name(ast_.str(ast_.expr(e).as<ast::Name>().id));
+  return arrays_.at(name);
+}
+
+std::vector<ExprId> TileLowering::indexItems(ExprId id) const {
+  std::vector<ExprId> items;
+  if (const auto* t = ast_.expr(id).dyn<ast::Tuple>()) {
+    for (ExprId e : ast_.list(t->elts)) items.push_back(e);
+  } else {
+    items.push_back(id);
+  }
+  return items;
+}
+
+TileVal TileLowering::call(ExprId id, const ast::Call& c) {
+  TypeId t = typeOf(id);
+  auto fn = static_cast<TileFn>(inst_.meanings[id.index].payload);
+  if (isTileAtomic(fn)) return atomic(id, fn);
+  switch (fn) {
+    case TileFn::Bid: {
+      llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                   llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                   llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+      return TileVal{{b_.CreateCall(intrinsic(ids[constIntArg(id, 0, 0)]))}};
+    }
+    case TileFn::NumBlocks: {
+      llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                   llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                                   llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+      return TileVal{{b_.CreateCall(intrinsic(ids[constIntArg(id, 0, 0)]))}};
+    }
+    case TileFn::NumTiles: {
+      const ArrayArgs& a = arrayArg(arg(id, 0));
+      int64_t axis = constIntArg(id, 1, 0);
+      if (axis < 0) axis += static_cast<int64_t>(a.shape.size());
+      const ConstValue* shape = constOf(arg(id, 2));
+      int64_t tile = shape->kind == ConstValue::Kind::Int ? shape->intValue
+                                                          : shape->elements[static_cast<size_t>(axis)].intValue;
+      llvm::Value* n = a.shape[static_cast<size_t>(axis)];
+      llvm::Value* q = b_.CreateSDiv(b_.CreateAdd(n, b_.getInt64(tile - 1)), b_.getInt64(tile));
+      return TileVal{{b_.CreateTrunc(q, b_.getInt32Ty())}};
+    }
+    case TileFn::Cdiv: {
+      TypeId op = inst_.opTypes[id.index];
+      llvm::Value* x = scalarAs(arg(id, 0), op);
+      llvm::Value* y = scalarAs(arg(id, 1), op);
+      llvm::Value* sum = b_.CreateSub(b_.CreateAdd(x, y), llvm::ConstantInt::get(x->getType(), 1));
+      return TileVal{{arith(frontend::Operator::FloorDiv, sum, y, op)}};
+    }
+    case TileFn::Load:
+      return load(id, t);
+    case TileFn::Store:
+      store(id);
+      return TileVal{};
+    case TileFn::Gather:
+      return gatherScatter(id, true);
+    case TileFn::Scatter:
+      gatherScatter(id, false);
+      return TileVal{};
+    case TileFn::Full:
+    case TileFn::Zeros:
+    case TileFn::Ones: {
+      Layout l = layoutOf(t);
+      llvm::Value* v;
+      if (fn == TileFn::Full) {
+        v = scalarAs(arg(id, 1), elementOf(t));
+      } else {
+        v = constantOf(ConstValue::ofInt(fn == TileFn::Ones ? 1 : 0), t);
+      }
+      TileVal out;
+      out.slots.assign(l.slots, v);
+      out.splat = true;
+      return out;
+    }
+    case TileFn::Arange: {
+      Layout l = layoutOf(t);
+      TileVal out;
+      for (unsigned s = 0; s < l.slots; ++s) {
+        out.slots.push_back(convert(elementIndex(l, s), types_.int32(), elementOf(t)));
+      }
+      return out;
+    }
+    case TileFn::Astype:
+      return evalAs(arg(id, 0), t, isMmaExpr(id));
+    case TileFn::Mma:
+      return mmaCall(id);
+    case TileFn::Matmul:
+      return matmul(id, arg(id, 0), arg(id, 1));
+    case TileFn::Sum:
+    case TileFn::Max:
+    case TileFn::Min:
+      return reduce(id, fn, t);
+    case TileFn::Argmax:
+    case TileFn::Argmin:
+      return argReduce(id, fn, t);
+    case TileFn::Reshape:
+    case TileFn::ExpandDims:
+    case TileFn::Permute:
+    case TileFn::Transpose:
+      return shapeOp(id, fn, t);
+    case TileFn::BroadcastTo:
+      return evalAs(arg(id, 0), t);
+    case TileFn::Truediv:
+      return truediv(id, t);
+    case TileFn::Where: {
+      TypeId cond = types_.isTile(t) ? types_.tile(types_.boolean(), types_.get(t).shape) : types_.boolean();
+      bool m = isMmaExpr(id);
+      TileVal cv = evalAs(arg(id, 0), cond, m);
+      TileVal x = evalAs(arg(id, 1), t, m);
+      TileVal y = evalAs(arg(id, 2), t, m);
+      x.splat = false;
+      for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = b_.CreateSelect(cv.slots[s], x.slots[s], y.slots[s]);
+      return x;
+    }
+    case TileFn::Maximum:
+    case TileFn::Minimum: {
+      bool m = isMmaExpr(id);
+      TileVal x = evalAs(arg(id, 0), t, m);
+      TileVal y = evalAs(arg(id, 1), t, m);
+      x.splat = x.splat && y.splat;
+      for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = combine(fn == TileFn::Maximum ? TileFn::Max : TileFn::Min, x.slots[s], y.slots[s], elementOf(t));
+      return x;
+    }
+    default:
+      return unaryMath(id, fn, t);
+  }
+}
+
+TileFn TileLowering::roundingMode(ExprId id, size_t position) {
+  ExprId r = arg(id, position);
+  if (!r.valid() || inst_.meanings[r.index].kind != Intrinsic::TileOp) return TileFn::RoundRn;
+  return static_cast<TileFn>(inst_.meanings[r.index].payload);
+}
+
+TileVal TileLowering::truediv(ExprId id, TypeId t) {
+  TypeId op = inst_.opTypes[id.index];
+  bool m = isMmaExpr(id);
+  TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
+  TileVal x = evalAs(arg(id, 0), opTile, m);
+  TileVal y = evalAs(arg(id, 1), opTile, m);
+  TileFn mode = roundingMode(id, 2);
+  bool f32 = op == types_.float32();
+  bool ftz = f32 && constIntArg(id, 3, 0) != 0;
+  x.splat = x.splat && y.splat;
+  auto divide = [&](llvm::Value* a, llvm::Value* c) -> llvm::Value* {
+    using llvm::Intrinsic::ID;
+    ID which = llvm::Intrinsic::not_intrinsic;
+    switch (mode) {
+      case TileFn::RoundRz: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rz_ftz_f : llvm::Intrinsic::nvvm_div_rz_f) : llvm::Intrinsic::nvvm_div_rz_d; break;
+      case TileFn::RoundRm: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rm_ftz_f : llvm::Intrinsic::nvvm_div_rm_f) : llvm::Intrinsic::nvvm_div_rm_d; break;
+      case TileFn::RoundRp: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rp_ftz_f : llvm::Intrinsic::nvvm_div_rp_f) : llvm::Intrinsic::nvvm_div_rp_d; break;
+      case TileFn::RoundApprox: which = ftz ? llvm::Intrinsic::nvvm_div_approx_ftz_f : llvm::Intrinsic::nvvm_div_approx_f; break;
+      case TileFn::RoundFull: {
+        // div.full.f32 (no LLVM intrinsic in LLVM 19).
+        auto* ft = llvm::FunctionType::get(b_.getFloatTy(), {b_.getFloatTy(), b_.getFloatTy()}, false);
+        std::string text = std::string("div.full") + (ftz ? ".ftz" : "") + ".f32 $0, $1, $2;";
+        return b_.CreateCall(llvm::InlineAsm::get(ft, text, "=f,f,f", false), {a, c});
+      }
+      default:
+        if (ftz) which = llvm::Intrinsic::nvvm_div_rn_ftz_f;
+        break;
+    }
+    if (which == llvm::Intrinsic::not_intrinsic) return arith(frontend::Operator::Div, a, c, op);
+    return b_.CreateCall(intrinsic(which), {a, c});
+  };
+  for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = divide(x.slots[s], y.slots[s]);
+  if (op != elementOf(t)) {
+    for (llvm::Value*& v : x.slots) v = convert(v, op, elementOf(t));
+  }
+  return x;
+}
+
+TileVal TileLowering::unaryMath(ExprId id, TileFn fn, TypeId t) {
+  TypeId e = elementOf(t);
+  TileVal x = evalAs(arg(id, 0), t, isMmaExpr(id));
+  const Type& et = types_.get(e);
+  if (fn == TileFn::Abs) {
+    for (llvm::Value*& v : x.slots) {
+      if (et.kind == TypeKind::Float) {
+        v = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+      } else if (et.isSigned) {
+        v = b_.CreateSelect(b_.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0)), b_.CreateNeg(v), v);
+      }
+    }
+    return x;
+  }
+  if ((fn == TileFn::Exp2 || fn == TileFn::Rsqrt) && et.bits <= 32 && constIntArg(id, 1, 0) != 0) {
+    // flush_to_zero=True: PTX's ex2.approx.ftz.f32 / rsqrt.approx.ftz.f32
+    // (float16 through float32).
+    llvm::Function* f = intrinsic(fn == TileFn::Exp2 ? llvm::Intrinsic::nvvm_ex2_approx_ftz_f
+                                                     : llvm::Intrinsic::nvvm_rsqrt_approx_ftz_f);
+    for (llvm::Value*& v : x.slots) {
+      llvm::Value* a = et.bits == 16 ? b_.CreateFPExt(v, b_.getFloatTy()) : v;
+      llvm::Value* r = b_.CreateCall(f, {a});
+      v = et.bits == 16 ? b_.CreateFPTrunc(r, llvmType(e)) : r;
+    }
+    return x;
+  }
+  if (fn == TileFn::Exp && roundingMode(id, 1) == TileFn::RoundApprox) {
+    // rounding_mode=APPROX (float32, the checker's rule): 2^(x * log2 e) with
+    // PTX's ex2.approx.f32, as CUDA's __expf (without its flush to zero).
+    llvm::Function* ex2 = intrinsic(llvm::Intrinsic::nvvm_ex2_approx_f);
+    llvm::Value* log2e = llvm::ConstantFP::get(b_.getFloatTy(), 1.4426950408889634);
+    for (llvm::Value*& v : x.slots) v = b_.CreateCall(ex2, {b_.CreateFMul(v, log2e)});
+    return x;
+  }
+  std::string base;
+  switch (fn) {
+    case TileFn::Exp: base = "exp"; break;
+    case TileFn::Exp2: base = "exp2"; break;
+    case TileFn::Log: base = "log"; break;
+    case TileFn::Log2: base = "log2"; break;
+    case TileFn::Sqrt: base = "sqrt"; break;
+    case TileFn::Rsqrt: base = "rsqrt"; break;
+    case TileFn::Tanh: base = "tanh"; break;
+    case TileFn::Sin: base = "sin"; break;
+    default: base = "cos"; break;
+  }
+  // float16 computes in float32 (as CUDA's half math functions do).
+  bool half = et.bits == 16;
+  bool single = et.bits <= 32;
+  llvm::Type* ct = single ? b_.getFloatTy() : b_.getDoubleTy();
+  std::string name = "__nv_" + base + (single ? "f" : "");
+  llvm::FunctionCallee f = module_.getOrInsertFunction(name, llvm::FunctionType::get(ct, {ct}, false));
+  for (llvm::Value*& v : x.slots) {
+    llvm::Value* a = half ? b_.CreateFPExt(v, ct) : v;
+    llvm::Value* r = b_.CreateCall(f, {a});
+    v = half ? b_.CreateFPTrunc(r, llvmType(e)) : r;
+  }
+  return x;
+}
+
+}  // namespace lowering::tile

@@ -1,0 +1,478 @@
+// Memory: ct.load / ct.store addressing and paths, gather and scatter, atomics.
+#include "lowering/tile/tile_lower_internal.h"
+
+namespace lowering::tile {
+
+TileLowering::Addressing TileLowering::addressing(ExprId call, TypeId tileType) {
+  Addressing a;
+  for (ExprId e : indexItems(arg(call, 1))) a.tileIndex.push_back(scalarAs(e, types_.int64()));
+  a.shape = types_.get(tileType).shape;
+  return a;
+}
+
+llvm::Value* TileLowering::tileInside(const ArrayArgs& arr, const Addressing& a) {
+  llvm::Value* inside = b_.getTrue();
+  for (size_t d = 0; d < a.shape.size(); ++d) {
+    llvm::Value* end = b_.CreateMul(b_.CreateAdd(a.tileIndex[d], b_.getInt64(1)), b_.getInt64(a.shape[d]));
+    inside = b_.CreateAnd(inside, b_.CreateAnd(b_.CreateICmpSGE(a.tileIndex[d], b_.getInt64(0)),
+                                                b_.CreateICmpSLE(end, arr.shape[d])));
+  }
+  return inside;
+}
+
+std::pair<llvm::Value*, llvm::Value*> TileLowering::slotAddress(const ArrayArgs& arr, const Addressing& a,
+                                                   const Layout& l, unsigned s) {
+  if (vectorPath_ && !l.uniform && !l.partial && !l.mma && a.shape.back() % (int64_t(threads_) * l.vec) == 0) {
+    return rowSlotAddress(arr, a, l, s);
+  }
+  std::vector<llvm::Value*> mi = multiIndex(clampIndex(elementIndex(l, s), l), a.shape);
+  llvm::Value* offset = b_.getInt64(0);
+  llvm::Value* inside = slotValid(l);
+  for (size_t d = 0; d < a.shape.size(); ++d) {
+    llvm::Value* g = b_.CreateAdd(b_.CreateMul(a.tileIndex[d], b_.getInt64(a.shape[d])),
+                                  b_.CreateZExt(mi[d], b_.getInt64Ty()));
+    inside = b_.CreateAnd(inside, b_.CreateICmpULT(g, arr.shape[d]));
+    offset = b_.CreateAdd(offset, b_.CreateMul(g, arr.strides[d]));
+  }
+  return {offset, inside};
+}
+
+std::pair<llvm::Value*, llvm::Value*> TileLowering::rowSlotAddress(const ArrayArgs& arr, const Addressing& a,
+                                                      const Layout& l, unsigned s) {
+  int64_t element = int64_t(s / l.vec) * threads_ * l.vec + s % l.vec;
+  size_t last = a.shape.size() - 1;
+  llvm::Value* offset = b_.getInt64(0);
+  llvm::Value* inside = b_.getTrue();
+  int64_t inner = 1;
+  for (size_t d = a.shape.size(); d-- > 0;) {
+    int64_t k = (element / inner) & (a.shape[d] - 1);
+    inner *= a.shape[d];
+    // The tile's first element along d plus k: uniform.
+    llvm::Value* g = b_.CreateAdd(b_.CreateMul(a.tileIndex[d], b_.getInt64(a.shape[d])), b_.getInt64(k));
+    if (d != last) {
+      inside = b_.CreateAnd(inside, b_.CreateICmpULT(g, arr.shape[d]));
+    } else {
+      // g + t*vec < shape, with g + t*vec < 0 exactly when g < 0 (t*vec < the
+      // tile's length).
+      llvm::Value* tv = b_.CreateZExt(b_.CreateMul(tid_, b_.getInt32(l.vec)), b_.getInt64Ty());
+      inside = b_.CreateAnd(inside, b_.CreateAnd(b_.CreateICmpSGE(g, b_.getInt64(0)),
+                                                 b_.CreateICmpSLT(tv, b_.CreateSub(arr.shape[d], g))));
+      offset = b_.CreateAdd(offset, b_.CreateMul(tv, arr.strides[d]));
+    }
+    offset = b_.CreateAdd(offset, b_.CreateMul(g, arr.strides[d]));
+  }
+  return {offset, inside};
+}
+
+llvm::Value* TileLowering::paddingValue(ExprId call, TypeId e) {
+  ExprId p = arg(call, 4);
+  TileFn mode = TileFn::PadZero;
+  if (p.valid()) mode = static_cast<TileFn>(inst_.meanings[p.index].payload);
+  llvm::Type* t = llvmType(e);
+  const Type& et = types_.get(e);
+  if (et.kind == TypeKind::Float) {
+    switch (mode) {
+      case TileFn::PadNegZero: return llvm::ConstantFP::getNegativeZero(t);
+      case TileFn::PadNan: return llvm::ConstantFP::getNaN(t);
+      case TileFn::PadPosInf: return llvm::ConstantFP::getInfinity(t, false);
+      case TileFn::PadNegInf: return llvm::ConstantFP::getInfinity(t, true);
+      default: return llvm::ConstantFP::get(t, 0.0);
+    }
+  }
+  if (et.kind == TypeKind::Int && mode == TileFn::PadPosInf) {
+    return llvm::ConstantInt::get(t, et.isSigned ? llvm::APInt::getSignedMaxValue(et.bits) : llvm::APInt::getMaxValue(et.bits));
+  }
+  if (et.kind == TypeKind::Int && mode == TileFn::PadNegInf) {
+    return llvm::ConstantInt::get(t, et.isSigned ? llvm::APInt::getSignedMinValue(et.bits) : llvm::APInt(et.bits, 0));
+  }
+  return llvm::Constant::getNullValue(t);
+}
+
+llvm::Value* TileLowering::vectorizable(const ArrayArgs& arr, const Layout& l, unsigned size) {
+  llvm::Value* ok = b_.CreateICmpEQ(arr.strides.back(), b_.getInt64(1));
+  for (size_t d = 0; d + 1 < arr.strides.size(); ++d) {
+    ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(arr.strides[d], b_.getInt64(l.vec - 1)),
+                                          b_.getInt64(0)));
+  }
+  llvm::Value* address = b_.CreatePtrToInt(arr.data, b_.getInt64Ty());
+  llvm::Value* misaligned = b_.CreateAnd(address, b_.getInt64(uint64_t(l.vec) * size - 1));
+  return b_.CreateAnd(ok, b_.CreateICmpEQ(misaligned, b_.getInt64(0)));
+}
+
+std::pair<llvm::Value*, llvm::Value*> TileLowering::chunkAddress(const ArrayArgs& arr, const Addressing& a,
+                                                    const Layout& l, unsigned s) {
+  auto [offset, first] = slotAddress(arr, a, l, s);
+  llvm::Value* last = slotAddress(arr, a, l, s + l.vec - 1).second;
+  return {offset, b_.CreateAnd(first, last)};
+}
+
+std::vector<size_t> TileLowering::accessOrder(ExprId call) const {
+  ExprId o = arg(call, 3);
+  if (!o.valid()) return {};
+  const ConstValue* axes = constOf(o);
+  std::vector<size_t> order;
+  bool identity = true;
+  for (size_t d = 0; d < axes->elements.size(); ++d) {
+    order.push_back(static_cast<size_t>(axes->elements[d].intValue));
+    identity = identity && order.back() == d;
+  }
+  if (identity) order.clear();
+  return order;
+}
+
+std::pair<TypeId, TileLowering::Addressing> TileLowering::arrayOrder(const Addressing& view, TypeId e, const std::vector<size_t>& order) {
+  Addressing a;
+  a.shape.assign(view.shape.size(), 1);
+  a.tileIndex.assign(view.shape.size(), nullptr);
+  for (size_t d = 0; d < order.size(); ++d) {
+    a.shape[order[d]] = view.shape[d];
+    a.tileIndex[order[d]] = view.tileIndex[d];
+  }
+  return {types_.tile(e, a.shape), a};
+}
+
+llvm::Value* TileLowering::permutedSource(llvm::Value* e, const std::vector<int64_t>& from, const std::vector<int64_t>& to,
+                            const std::vector<size_t>& perm) {
+  std::vector<int64_t> stride(from.size());
+  int64_t inner = 1;
+  for (size_t d = from.size(); d-- > 0;) {
+    stride[d] = inner;
+    inner *= from[d];
+  }
+  std::vector<llvm::Value*> oi = multiIndex(e, to);
+  llvm::Value* src = b_.getInt32(0);
+  for (size_t d = 0; d < to.size(); ++d) {
+    if (to[d] == 1) continue;
+    src = b_.CreateAdd(src, b_.CreateMul(oi[d], b_.getInt32(static_cast<uint32_t>(stride[perm[d]]))));
+  }
+  return src;
+}
+
+TileVal TileLowering::load(ExprId id, TypeId t) {
+  std::vector<size_t> order = accessOrder(id);
+  if (!order.empty()) {
+    // `order=`: loaded in the array's axis order (whole chunks of its
+    // contiguous axis), then permuted through shared memory.
+    auto [at, a] = arrayOrder(addressing(id, t), elementOf(t), order);
+    TileVal v = loadTile(id, at, a);
+    const std::vector<int64_t>& from = types_.get(at).shape;
+    const std::vector<int64_t>& to = types_.get(t).shape;
+    return relayout(v, at, t, false, [&](llvm::Value* e) { return permutedSource(e, from, to, order); });
+  }
+  return loadTile(id, t, addressing(id, t));
+}
+
+TileVal TileLowering::loadTile(ExprId id, TypeId t, const Addressing& a) {
+  const ArrayArgs& arr = arrayArg(arg(id, 0));
+  TypeId e = elementOf(t);
+  Layout l = layoutOf(t);
+  llvm::Type* mt = memoryType(e);
+  llvm::Value* pad = paddingValue(id, e);
+  bool vectors = hasVectors(l, e);
+  auto emit = [&](Path path) {
+    if (path == Path::Vector) {
+      auto* vt = llvm::FixedVectorType::get(mt, l.vec);
+      return perChunk(
+          arr, a, l,
+          [&](unsigned, llvm::Value* offset) -> llvm::Value* {
+            return b_.CreateAlignedLoad(vt, b_.CreateGEP(mt, arr.data, offset),
+                                        llvm::Align(uint64_t(l.vec) * types_.byteSize(e)));
+          },
+          [&](unsigned s) { return pack(loadElements(arr, a, l, e, pad, s, l.vec), l.vec)[0]; },
+          [&](unsigned) { return pack(std::vector<llvm::Value*>(l.vec, pad), l.vec)[0]; });
+    }
+    std::vector<llvm::Value*> vals =
+        loadElements(arr, a, l, e, path == Path::Edge ? pad : nullptr, 0, l.slots);
+    return vectors ? pack(vals, l.vec) : vals;
+  };
+  std::vector<llvm::Value*> merged = accessPaths(arr, a, l, e, emit);
+  return TileVal{vectors ? unpack(merged) : merged};
+}
+
+std::vector<llvm::Value*> TileLowering::pack(const std::vector<llvm::Value*>& vals, unsigned vec) {
+  std::vector<llvm::Value*> out;
+  auto* vt = llvm::FixedVectorType::get(vals[0]->getType(), vec);
+  for (size_t s = 0; s < vals.size(); s += vec) {
+    llvm::Value* v = llvm::PoisonValue::get(vt);
+    for (unsigned k = 0; k < vec; ++k) v = b_.CreateInsertElement(v, vals[s + k], k);
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<llvm::Value*> TileLowering::unpack(const std::vector<llvm::Value*>& vectors) {
+  std::vector<llvm::Value*> out;
+  for (llvm::Value* v : vectors) {
+    auto* vt = llvm::cast<llvm::FixedVectorType>(v->getType());
+    for (unsigned k = 0; k < vt->getNumElements(); ++k) out.push_back(b_.CreateExtractElement(v, k));
+  }
+  return out;
+}
+
+std::vector<llvm::Value*> TileLowering::loadElements(const ArrayArgs& arr, const Addressing& a, const Layout& l,
+                                       TypeId e, llvm::Value* pad, unsigned first, unsigned count) {
+  llvm::Type* mt = memoryType(e);
+  auto loaded = [&](llvm::Value* x) {
+    return types_.isBool(e) ? b_.CreateICmpNE(x, b_.getInt8(0)) : x;
+  };
+  std::vector<llvm::Value*> vals;
+  for (unsigned s = first; s < first + count; ++s) {
+    auto [offset, inside] = slotAddress(arr, a, l, s);
+    if (pad == nullptr) {
+      vals.push_back(loaded(b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset))));
+      continue;
+    }
+    vals.push_back(guardedValue(inside, pad, "load", [&, offset = offset] {
+      return loaded(b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset)));
+    }));
+  }
+  return vals;
+}
+
+void TileLowering::store(ExprId id) {
+  const ArrayArgs& arr = arrayArg(arg(id, 0));
+  TypeId arrayType = typeOf(arg(id, 0));
+  TypeId e = elementOf(arrayType);
+  TypeId tileType = types_.tile(e, types_.get(typeOf(arg(id, 2))).shape);
+  bool m = isMmaExpr(arg(id, 2));
+  TileVal v = evalAs(arg(id, 2), tileType, m);
+  Addressing a = addressing(id, tileType);
+  if (std::vector<size_t> order = accessOrder(id); !order.empty()) {
+    // `order=`: permuted into the array's axis order through shared memory.
+    auto [at, aa] = arrayOrder(a, e, order);
+    std::vector<size_t> inverse(order.size());
+    for (size_t d = 0; d < order.size(); ++d) inverse[order[d]] = d;
+    const std::vector<int64_t>& from = types_.get(tileType).shape;
+    const std::vector<int64_t>& to = types_.get(at).shape;
+    v = relayout(v, tileType, at, false, [&](llvm::Value* x) { return permutedSource(x, from, to, inverse); });
+    tileType = at;
+    a = aa;
+    m = false;
+  }
+  Layout l = layoutFor(tileType, m);
+  llvm::Type* mt = memoryType(e);
+  auto value = [&](unsigned s) {
+    llvm::Value* x = v.slots[s];
+    return types_.isBool(e) ? b_.CreateZExt(x, b_.getInt8Ty()) : x;
+  };
+  if (l.uniform) {
+    // One element: thread 0 writes it.
+    auto [offset, inside] = slotAddress(arr, a, l, 0);
+    guarded(b_.CreateAnd(inside, b_.CreateICmpEQ(tid_, b_.getInt32(0))),
+            [&] { b_.CreateStore(value(0), b_.CreateGEP(mt, arr.data, offset)); });
+    return;
+  }
+  // Slots `first`..`first + count - 1`, each checked unless `checked` is false.
+  auto elements = [&](unsigned first, unsigned count, bool checked) {
+    for (unsigned s = first; s < first + count; ++s) {
+      auto [offset, inside] = slotAddress(arr, a, l, s);
+      if (!checked) {
+        b_.CreateStore(value(s), b_.CreateGEP(mt, arr.data, offset));
+      } else {
+        guarded(inside, [&] { b_.CreateStore(value(s), b_.CreateGEP(mt, arr.data, offset)); });
+      }
+    }
+  };
+  auto emit = [&](Path path) {
+    if (path == Path::Vector) {
+      auto* vt = llvm::FixedVectorType::get(mt, l.vec);
+      perChunk(
+          arr, a, l,
+          [&](unsigned s, llvm::Value* offset) -> llvm::Value* {
+            llvm::Value* vec = llvm::PoisonValue::get(vt);
+            for (unsigned k = 0; k < l.vec; ++k) vec = b_.CreateInsertElement(vec, value(s + k), k);
+            b_.CreateAlignedStore(vec, b_.CreateGEP(mt, arr.data, offset),
+                                  llvm::Align(uint64_t(l.vec) * types_.byteSize(e)));
+            return nullptr;
+          },
+          [&](unsigned s) -> llvm::Value* {
+            elements(s, l.vec, true);
+            return nullptr;
+          },
+          [&](unsigned) -> llvm::Value* { return nullptr; });
+    } else {
+      elements(0, l.slots, path == Path::Edge);
+    }
+    return std::vector<llvm::Value*>{};
+  };
+  accessPaths(arr, a, l, e, emit);
+}
+
+std::vector<TileVal> TileLowering::indexOperands(ExprId id, TypeId shaped) {
+  TypeId indexType = types_.isTile(shaped) ? types_.tile(types_.int64(), types_.get(shaped).shape) : types_.int64();
+  std::vector<TileVal> index;
+  for (ExprId item : indexItems(arg(id, 1))) index.push_back(evalAs(item, indexType));
+  return index;
+}
+
+std::pair<llvm::Value*, llvm::Value*> TileLowering::indexedAddress(const ArrayArgs& arr, const std::vector<TileVal>& index,
+                                                     unsigned s, bool check, const Layout& l, bool firstThread) {
+  llvm::Value* offset = b_.getInt64(0);
+  llvm::Value* ok = firstThread ? b_.CreateICmpEQ(tid_, b_.getInt32(0)) : slotValid(l);
+  for (size_t d = 0; d < index.size(); ++d) {
+    llvm::Value* g = index[d].slots[s];
+    if (check) ok = b_.CreateAnd(ok, b_.CreateICmpULT(g, arr.shape[d]));
+    offset = b_.CreateAdd(offset, b_.CreateMul(g, arr.strides[d]));
+  }
+  return {offset, ok};
+}
+
+TileVal TileLowering::gatherScatter(ExprId id, bool gather) {
+  const ArrayArgs& arr = arrayArg(arg(id, 0));
+  TypeId e = elementOf(typeOf(arg(id, 0)));
+  TypeId shaped = inst_.opTypes[id.index];
+  bool tile = types_.isTile(shaped);
+  Layout l = layoutOf(shaped);
+  std::vector<TileVal> index = indexOperands(id, shaped);
+  ExprId maskExpr = arg(id, gather ? 2 : 3);
+  std::optional<TileVal> mask;
+  if (maskExpr.valid()) {
+    mask = evalAs(maskExpr, tile ? types_.tile(types_.boolean(), types_.get(shaped).shape) : types_.boolean());
+  }
+  bool check = constIntArg(id, 4, 1) != 0;
+  TileVal value;
+  if (gather) {
+    if (arg(id, 3).valid()) {
+      value = evalAs(arg(id, 3), shaped);
+    } else {
+      value.slots.assign(l.slots, llvm::Constant::getNullValue(llvmType(e)));
+    }
+  } else {
+    value = evalAs(arg(id, 2), shaped);
+  }
+  llvm::Type* mt = memoryType(e);
+  TileVal out;
+  for (unsigned s = 0; s < l.slots; ++s) {
+    // A scatter of one element: thread 0 stores it.
+    auto [offset, ok] = indexedAddress(arr, index, s, check, l, !gather && l.uniform);
+    if (mask) ok = b_.CreateAnd(ok, mask->slots[s]);
+    auto* c = llvm::dyn_cast<llvm::ConstantInt>(ok);
+    bool always = c != nullptr && c->isOne();
+    if (!gather) {
+      llvm::Value* x = value.slots[s];
+      if (types_.isBool(e)) x = b_.CreateZExt(x, b_.getInt8Ty());
+      if (always) {
+        b_.CreateStore(x, b_.CreateGEP(mt, arr.data, offset));
+      } else {
+        guarded(ok, [&] { b_.CreateStore(x, b_.CreateGEP(mt, arr.data, offset)); });
+      }
+      continue;
+    }
+    auto loadAt = [&] {
+      llvm::Value* x = b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset));
+      return types_.isBool(e) ? b_.CreateICmpNE(x, b_.getInt8(0)) : x;
+    };
+    if (always) {
+      out.slots.push_back(loadAt());
+      continue;
+    }
+    out.slots.push_back(guardedValue(ok, value.slots[s], "gather", loadAt));
+  }
+  return out;
+}
+
+TileVal TileLowering::atomic(ExprId id, TileFn fn) {
+  const ArrayArgs& arr = arrayArg(arg(id, 0));
+  TypeId e = elementOf(typeOf(arg(id, 0)));
+  TypeId shaped = inst_.opTypes[id.index];
+  Layout l = layoutOf(shaped);
+  std::vector<TileVal> index = indexOperands(id, shaped);
+  bool cas = fn == TileFn::AtomicCas;
+  TileVal update = evalAs(arg(id, 2), shaped);
+  TileVal desired;
+  if (cas) desired = evalAs(arg(id, 3), shaped);
+  const size_t optionsAt = cas ? 4 : 3;
+  bool check = constIntArg(id, optionsAt, 1) != 0;
+  llvm::AtomicOrdering order = llvm::AtomicOrdering::AcquireRelease;
+  if (ExprId o = arg(id, optionsAt + 1); o.valid()) {
+    switch (static_cast<TileFn>(inst_.meanings[o.index].payload)) {
+      case TileFn::OrderRelaxed:
+        order = llvm::AtomicOrdering::Monotonic;
+        break;
+      case TileFn::OrderAcquire:
+        order = llvm::AtomicOrdering::Acquire;
+        break;
+      case TileFn::OrderRelease:
+        order = llvm::AtomicOrdering::Release;
+        break;
+      default:
+        break;
+    }
+  }
+  // DEVICE: "device"; BLOCK: "block"; SYS: LLVM's system scope.
+  llvm::SyncScope::ID scope = context_.getOrInsertSyncScopeID("device");
+  if (ExprId o = arg(id, optionsAt + 2); o.valid()) {
+    auto which = static_cast<TileFn>(inst_.meanings[o.index].payload);
+    if (which == TileFn::ScopeBlock) scope = context_.getOrInsertSyncScopeID("block");
+    if (which == TileFn::ScopeSys) scope = llvm::SyncScope::System;
+  }
+  const Type& et = types_.get(e);
+  bool isFloat = et.kind == TypeKind::Float;
+  using Op = llvm::AtomicRMWInst::BinOp;
+  Op op = Op::Xchg;
+  switch (fn) {
+    case TileFn::AtomicAdd:
+      op = isFloat ? Op::FAdd : Op::Add;
+      break;
+    case TileFn::AtomicMax:
+      op = et.isSigned ? Op::Max : Op::UMax;
+      break;
+    case TileFn::AtomicMin:
+      op = et.isSigned ? Op::Min : Op::UMin;
+      break;
+    case TileFn::AtomicAnd:
+      op = Op::And;
+      break;
+    case TileFn::AtomicOr:
+      op = Op::Or;
+      break;
+    case TileFn::AtomicXor:
+      op = Op::Xor;
+      break;
+    default:
+      break;
+  }
+  llvm::Type* mt = memoryType(e);
+  llvm::Align align(types_.byteSize(e));
+  auto emit = [&](llvm::Value* p, unsigned s) -> llvm::Value* {
+    if (!cas) return b_.CreateAtomicRMW(op, p, update.slots[s], align, order, scope);
+    // cmpxchg compares bits: a float's goes through its integer type.
+    llvm::Type* it = b_.getIntNTy(et.bits);
+    llvm::Value* expected = isFloat ? b_.CreateBitCast(update.slots[s], it) : update.slots[s];
+    llvm::Value* want = isFloat ? b_.CreateBitCast(desired.slots[s], it) : desired.slots[s];
+    llvm::AtomicOrdering failure = order == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
+                                   : order == llvm::AtomicOrdering::AcquireRelease ? llvm::AtomicOrdering::Acquire
+                                                                                   : order;
+    auto* x = b_.CreateAtomicCmpXchg(p, expected, want, align, order, failure, scope);
+    llvm::Value* old = b_.CreateExtractValue(x, 0);
+    return isFloat ? b_.CreateBitCast(old, mt) : old;
+  };
+  // An element not updated: 0, or atomic_cas's expected value.
+  auto skipped = [&](unsigned s) -> llvm::Value* {
+    return cas ? update.slots[s] : llvm::Constant::getNullValue(mt);
+  };
+  // Slot `s`'s atomic under its test; its old value (skipped(s) when not run).
+  auto element = [&](unsigned s, bool firstThread) -> llvm::Value* {
+    auto [offset, ok] = indexedAddress(arr, index, s, check, l, firstThread);
+    llvm::Value* p = b_.CreateGEP(mt, arr.data, offset);
+    auto* c = llvm::dyn_cast<llvm::ConstantInt>(ok);
+    if (c != nullptr && c->isOne()) return emit(p, s);
+    return guardedValue(ok, skipped(s), "atomic", [&] { return emit(p, s); });
+  };
+  TileVal out;
+  if (!l.uniform) {
+    for (unsigned s = 0; s < l.slots; ++s) out.slots.push_back(element(s, false));
+    return out;
+  }
+  // One element for the CTA: thread 0 updates it and writes the old value
+  // (or the skipped one) to shared memory for all.
+  llvm::Value* buffer = scratch(types_.byteSize(e));
+  barrier();
+  llvm::Value* mine = element(0, true);
+  guarded(b_.CreateICmpEQ(tid_, b_.getInt32(0)), [&] { b_.CreateStore(mine, buffer); });
+  barrier();
+  out.slots.push_back(b_.CreateLoad(mt, buffer));
+  return out;
+}
+
+}  // namespace lowering::tile

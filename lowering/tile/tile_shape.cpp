@@ -1,0 +1,392 @@
+// Helpers: tuples, shape operations (reshape, permute, broadcast, cat), argmax/argmin.
+#include "lowering/tile/tile_lower_internal.h"
+
+namespace lowering::tile {
+
+int64_t TileLowering::largestTile(const frontend::FunctionInstance& inst) const {
+  int64_t most = 1;
+  for (TypeId t : inst.exprTypes) {
+    if (t.valid() && types_.isTile(t)) most = std::max(most, elementsOf(t));
+  }
+  for (int32_t callee : inst.callees) {
+    if (callee >= 0) most = std::max(most, largestTile(typed_.instances[static_cast<size_t>(callee)]));
+  }
+  return most;
+}
+
+std::vector<llvm::Type*> TileLowering::slotTypes(TypeId t) {
+  std::vector<llvm::Type*> out;
+  if (types_.isTuple(t)) {
+    for (TypeId e : std::vector<TypeId>(types_.get(t).elements)) {
+      std::vector<llvm::Type*> more = slotTypes(e);
+      out.insert(out.end(), more.begin(), more.end());
+    }
+    return out;
+  }
+  out.assign(layoutOf(t).slots, llvmType(elementOf(t)));
+  return out;
+}
+
+TileVal TileLowering::evalTuple(ExprId id, TypeId to) {
+  std::vector<TypeId> elements = types_.get(to).elements;
+  TileVal out;
+  auto append = [&](const TileVal& v) { out.slots.insert(out.slots.end(), v.slots.begin(), v.slots.end()); };
+  if (const ConstValue* c = constOf(id)) {
+    for (size_t i = 0; i < elements.size(); ++i) {
+      TileVal v;
+      v.slots.assign(layoutOf(elements[i]).slots, constantOf(c->elements[i], elements[i]));
+      append(v);
+    }
+    return out;
+  }
+  if (const auto* tuple = ast_.expr(id).dyn<ast::Tuple>()) {
+    auto elts = ast_.list(tuple->elts);
+    for (size_t i = 0; i < elements.size(); ++i) append(evalAs(elts[i], elements[i]));
+    return out;
+  }
+  TypeId from = typeOf(id);
+  std::vector<TileVal> parts = tupleParts(eval(id), from);
+  for (size_t i = 0; i < elements.size(); ++i) append(spread(parts[i], types_.get(from).elements[i], elements[i]));
+  return out;
+}
+
+std::vector<TileVal> TileLowering::tupleParts(const TileVal& v, TypeId tupleType) {
+  std::vector<TileVal> parts;
+  size_t offset = 0;
+  for (TypeId e : types_.get(tupleType).elements) {
+    size_t n = slotTypes(e).size();
+    TileVal part;
+    part.slots.assign(v.slots.begin() + static_cast<std::ptrdiff_t>(offset),
+                      v.slots.begin() + static_cast<std::ptrdiff_t>(offset + n));
+    offset += n;
+    parts.push_back(std::move(part));
+  }
+  return parts;
+}
+
+void TileLowering::lowerTupleAssign(ExprId target, ExprId value) {
+  auto names = ast_.list(ast_.expr(target).as<ast::Tuple>().elts);
+  if (const ConstValue* c = constOf(value)) {
+    for (size_t i = 0; i < names.size(); ++i) {
+      TypeId to = typeOf(names[i]);
+      if (!to.valid() || constOf(names[i]) != nullptr) continue;
+      TileVal v;
+      v.slots.assign(layoutOf(to).slots, constantOf(c->elements[i], to));
+      assignName(names[i], v, to);
+    }
+    return;
+  }
+  TypeId tt = typeOf(target);
+  std::vector<TileVal> parts = tupleParts(evalAs(value, tt), tt);
+  for (size_t i = 0; i < names.size(); ++i) assignName(names[i], parts[i], types_.get(tt).elements[i]);
+}
+
+TileVal TileLowering::inlineHelper(ExprId id) {
+  const frontend::FunctionInstance& helper = typed_.instances[static_cast<size_t>(inst_.callees[id.index])];
+  const frontend::JitFunction& hf = typed_.module.functions[helper.function];
+  std::vector<std::tuple<std::string, TileVal, TypeId>> values;
+  std::vector<std::pair<std::string, ArrayArgs>> arrays;
+  for (size_t p = 0; p < helper.argTypes.size() && p < hf.params.size(); ++p) {
+    TypeId pt = helper.argTypes[p];
+    if (!pt.valid()) continue;
+    ExprId a = arg(id, p);
+    if (types_.isArray(pt)) {
+      arrays.emplace_back(hf.params[p], arrayArg(a));
+    } else {
+      values.emplace_back(hf.params[p], evalAs(a, pt), pt);
+    }
+  }
+  TileLowering child(*this, helper);
+  for (auto& [name, a] : arrays) child.arrays_[name] = a;
+  for (auto& [name, v, pt] : values) {
+    const auto& slots = child.storage(name, pt);
+    for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);
+  }
+  TileVal result = child.inlineBody();
+  scratch_ = child.scratch_;
+  scratchBytes_ = std::max(scratchBytes_, child.scratchBytes_);
+  usesTensorCores_ = usesTensorCores_ || child.usesTensorCores_;
+  b_.SetInsertPoint(child.b_.GetInsertBlock());
+  return result;
+}
+
+TileVal TileLowering::inlineBody() {
+  TypeId rt = inst_.returnType;
+  exit_ = llvm::BasicBlock::Create(context_, "inline.done", function_);
+  std::vector<llvm::Type*> slots = types_.isNone(rt) ? std::vector<llvm::Type*>{} : slotTypes(rt);
+  for (llvm::Type* t : slots) returnSlots_.push_back(entryAlloca(t, fn_.name + ".ret"));
+  const ast::FunctionDef& def = *ast_.stmt(fn_.stmt).functionDef();
+  findMmaVars(ast_.list(def.body));
+  lowerBody(ast_.list(def.body));
+  if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(exit_);
+  b_.SetInsertPoint(exit_);
+  TileVal out;
+  for (llvm::AllocaInst* a : returnSlots_) out.slots.push_back(b_.CreateLoad(a->getAllocatedType(), a));
+  return out;
+}
+
+void TileLowering::lowerInlineReturn(const ast::Return& r) {
+  if (r.value.valid() && !returnSlots_.empty()) {
+    TileVal v = evalAs(r.value, inst_.returnType);
+    for (size_t s = 0; s < returnSlots_.size(); ++s) b_.CreateStore(v.slots[s], returnSlots_[s]);
+  }
+  b_.CreateBr(exit_);
+}
+
+TileVal TileLowering::builtinMinMax(ExprId id, bool isMax) {
+  TypeId t = inst_.opTypes[id.index];
+  TypeId result = typeOf(id);
+  TypeId opTile = types_.isTile(result) ? types_.tile(t, types_.get(result).shape) : t;
+  auto it = inst_.callArguments.find(id.index);
+  bool isFloat = types_.isFloat(t);
+  bool isSigned = types_.get(t).isSigned;
+  TileVal r;
+  bool first = true;
+  for (ExprId a : it->second) {
+    TileVal v = evalAs(a, opTile);
+    if (first) {
+      r = v;
+      first = false;
+      continue;
+    }
+    r.splat = r.splat && v.splat;
+    for (size_t s = 0; s < r.slots.size(); ++s) {
+      llvm::Value* better;
+      if (isFloat) {
+        better = isMax ? b_.CreateFCmpOGT(v.slots[s], r.slots[s]) : b_.CreateFCmpOLT(v.slots[s], r.slots[s]);
+      } else if (isSigned) {
+        better = isMax ? b_.CreateICmpSGT(v.slots[s], r.slots[s]) : b_.CreateICmpSLT(v.slots[s], r.slots[s]);
+      } else {
+        better = isMax ? b_.CreateICmpUGT(v.slots[s], r.slots[s]) : b_.CreateICmpULT(v.slots[s], r.slots[s]);
+      }
+      r.slots[s] = b_.CreateSelect(better, v.slots[s], r.slots[s]);
+    }
+  }
+  for (llvm::Value*& x : r.slots) x = convert(x, t, elementOf(result));
+  return r;
+}
+
+TileVal TileLowering::ifExp(ExprId id, const ast::IfExp& e, TypeId t) {
+  if (const ConstValue* c = constOf(e.test)) return evalAs(frontend::truthOf(*c) ? e.body : e.orelse, t);
+  llvm::Value* cond = scalarAs(e.test, types_.boolean());
+  TileVal x = evalAs(e.body, t);
+  TileVal y = evalAs(e.orelse, t);
+  for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = b_.CreateSelect(cond, x.slots[s], y.slots[s]);
+  (void)id;
+  return x;
+}
+
+TileVal TileLowering::boolOp(const ast::BoolOp& bo) {
+  llvm::Value* r = nullptr;
+  for (ExprId v : ast_.list(bo.values)) {
+    llvm::Value* x = scalarAs(v, types_.boolean());
+    r = r == nullptr ? x : bo.op == frontend::BoolOpKind::And ? b_.CreateAnd(r, x) : b_.CreateOr(r, x);
+  }
+  return TileVal{{r}};
+}
+
+TileVal TileLowering::shapeOp(ExprId id, TileFn fn, TypeId t) {
+  ExprId xe = arg(id, 0);
+  TypeId xt = types_.tile(elementOf(t), types_.get(typeOf(xe)).shape);
+  TileVal x = evalAs(xe, xt);
+  if (fn == TileFn::Reshape || fn == TileFn::ExpandDims) {
+    return relayout(x, xt, t, true, [](llvm::Value* e) { return e; });
+  }
+  const std::vector<int64_t>& in = types_.get(xt).shape;
+  const std::vector<int64_t>& out = types_.get(t).shape;
+  size_t n = in.size();
+  std::vector<size_t> perm(n);
+  for (size_t k = 0; k < n; ++k) perm[k] = k;
+  if (fn == TileFn::Permute) {
+    const ConstValue* axes = constOf(arg(id, 1));
+    for (size_t k = 0; k < n; ++k) {
+      int64_t a = axes->kind == ConstValue::Kind::Int ? axes->intValue : axes->elements[k].intValue;
+      perm[k] = static_cast<size_t>(a < 0 ? a + static_cast<int64_t>(n) : a);
+    }
+  } else {
+    int64_t a0 = constIntArg(id, 1, 0);
+    int64_t a1 = constIntArg(id, 2, 1);
+    if (a0 < 0) a0 += static_cast<int64_t>(n);
+    if (a1 < 0) a1 += static_cast<int64_t>(n);
+    std::swap(perm[static_cast<size_t>(a0)], perm[static_cast<size_t>(a1)]);
+  }
+  std::vector<int64_t> inStride(n);
+  int64_t inner = 1;
+  for (size_t d = n; d-- > 0;) {
+    inStride[d] = inner;
+    inner *= in[d];
+  }
+  return relayout(x, xt, t, false, [&](llvm::Value* e) {
+    std::vector<llvm::Value*> oi = multiIndex(e, out);
+    llvm::Value* src = b_.getInt32(0);
+    // Output axis k is input axis perm[k].
+    for (size_t k = 0; k < n; ++k) {
+      if (in[perm[k]] == 1) continue;
+      src = b_.CreateAdd(src, b_.CreateMul(oi[k], b_.getInt32(static_cast<uint32_t>(inStride[perm[k]]))));
+    }
+    return src;
+  });
+}
+
+llvm::Value* TileLowering::argBetter(bool isMax, TypeId e, llvm::Value* a, llvm::Value* ia, llvm::Value* c,
+                       llvm::Value* ic) {
+  const Type& et = types_.get(e);
+  llvm::Value* earlier = b_.CreateICmpSLT(ic, ia);
+  if (et.kind == TypeKind::Float) {
+    llvm::Value* aNan = b_.CreateFCmpUNO(a, a);
+    llvm::Value* cNan = b_.CreateFCmpUNO(c, c);
+    llvm::Value* beats = isMax ? b_.CreateFCmpOGT(c, a) : b_.CreateFCmpOLT(c, a);
+    llvm::Value* ties = b_.CreateAnd(b_.CreateFCmpOEQ(c, a), earlier);
+    llvm::Value* number = b_.CreateAnd(b_.CreateNot(aNan), b_.CreateOr(beats, ties));
+    llvm::Value* nan = b_.CreateOr(b_.CreateNot(aNan), earlier);
+    return b_.CreateSelect(cNan, nan, number);
+  }
+  bool isSigned = et.kind == TypeKind::Int && et.isSigned;
+  llvm::Value* beats = isMax ? (isSigned ? b_.CreateICmpSGT(c, a) : b_.CreateICmpUGT(c, a))
+                             : (isSigned ? b_.CreateICmpSLT(c, a) : b_.CreateICmpULT(c, a));
+  return b_.CreateOr(beats, b_.CreateAnd(b_.CreateICmpEQ(c, a), earlier));
+}
+
+TileVal TileLowering::argReduce(ExprId id, TileFn fn, TypeId t) {
+  bool isMax = fn == TileFn::Argmax;
+  ExprId xe = arg(id, 0);
+  TypeId xt = typeOf(xe);
+  TypeId e = elementOf(xt);
+  TileVal x = evalAs(xe, xt);
+  Layout lx = layoutOf(xt);
+  Layout lo = layoutOf(t);
+  llvm::Type* vt = llvmType(e);
+  llvm::Value* noIndex = b_.getInt32(INT32_MAX);
+  const std::vector<int64_t>& xs = types_.get(xt).shape;
+  ExprId axisExpr = arg(id, 1);
+  const ConstValue* axisConst = axisExpr.valid() ? constOf(axisExpr) : nullptr;
+  bool all = axisConst == nullptr || axisConst->kind != ConstValue::Kind::Int;
+  if (all) {
+    // An empty slot (partial layouts) has no index: it never wins.
+    llvm::Value* best = x.slots[0];
+    llvm::Value* at = b_.CreateSelect(slotValid(lx), elementIndex(lx, 0), noIndex);
+    for (unsigned s = 1; s < lx.slots; ++s) {
+      llvm::Value* i = elementIndex(lx, s);
+      llvm::Value* take = argBetter(isMax, e, best, at, x.slots[s], i);
+      best = b_.CreateSelect(take, x.slots[s], best);
+      at = b_.CreateSelect(take, i, at);
+    }
+    auto merge = [&](llvm::Value* c, llvm::Value* ic) {
+      // A candidate without an index never wins; one with an index beats none.
+      llvm::Value* take = b_.CreateAnd(b_.CreateICmpNE(ic, noIndex),
+                                       b_.CreateOr(b_.CreateICmpEQ(at, noIndex), argBetter(isMax, e, best, at, c, ic)));
+      best = b_.CreateSelect(take, c, best);
+      at = b_.CreateSelect(take, ic, at);
+    };
+    if (!lx.uniform) {
+      for (unsigned lane = kWarp / 2; lane >= 1; lane /= 2) {
+        llvm::Value* c = shuffleXor(best, lane);
+        llvm::Value* ic = shuffleXor(at, lane);
+        merge(c, ic);
+      }
+      unsigned warps = threads_ / kWarp;
+      uint64_t valueBytes = static_cast<uint64_t>(warps) * 8;
+      llvm::Value* buffer = scratch(valueBytes + uint64_t(warps) * 4);
+      llvm::Type* mt = memoryType(e);
+      barrier();
+      llvm::Value* laneId = b_.CreateAnd(tid_, b_.getInt32(kWarp - 1));
+      llvm::Value* warpId = b_.CreateLShr(tid_, b_.getInt32(5));
+      llvm::Value* indices = b_.CreateGEP(b_.getInt8Ty(), buffer, b_.getInt64(valueBytes));
+      llvm::Value* stored = types_.isBool(e) ? b_.CreateZExt(best, b_.getInt8Ty()) : best;
+      guarded(b_.CreateICmpEQ(laneId, b_.getInt32(0)), [&] {
+        b_.CreateStore(stored, b_.CreateGEP(mt, buffer, warpId));
+        b_.CreateStore(at, b_.CreateGEP(b_.getInt32Ty(), indices, warpId));
+      });
+      barrier();
+      best = llvm::UndefValue::get(vt);
+      at = noIndex;
+      for (unsigned w = 0; w < warps; ++w) {
+        llvm::Value* c = b_.CreateLoad(mt, b_.CreateGEP(mt, buffer, b_.getInt32(w)));
+        if (types_.isBool(e)) c = b_.CreateICmpNE(c, b_.getInt8(0));
+        llvm::Value* ic = b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt32Ty(), indices, b_.getInt32(w)));
+        merge(c, ic);
+      }
+    }
+    return TileVal{{at}};
+  }
+  // Along one axis.
+  llvm::Value* buffer = stage(x, xt, layoutFor(xt, x.mma));
+  int64_t axis = axisConst->intValue;
+  if (axis < 0) axis += static_cast<int64_t>(xs.size());
+  size_t ax = static_cast<size_t>(axis);
+  bool keepdims = constIntArg(id, 2, 0) != 0;
+  std::vector<int64_t> xStride(xs.size());
+  int64_t inner = 1;
+  for (size_t d = xs.size(); d-- > 0;) {
+    xStride[d] = inner;
+    inner *= xs[d];
+  }
+  std::vector<int64_t> os = types_.get(t).shape;
+  llvm::Type* mt = memoryType(e);
+  TileVal out;
+  for (unsigned s = 0; s < lo.slots; ++s) {
+    std::vector<llvm::Value*> oi = multiIndex(clampIndex(elementIndex(lo, s), lo), os);
+    llvm::Value* base = b_.getInt32(0);
+    size_t od = 0;
+    for (size_t d = 0; d < xs.size(); ++d) {
+      if (d != ax) {
+        base = b_.CreateAdd(base, b_.CreateMul(oi[od], b_.getInt32(static_cast<uint32_t>(xStride[d]))));
+        ++od;
+      } else if (keepdims) {
+        ++od;
+      }
+    }
+    auto load = [&](llvm::Value* j) {
+      llvm::Value* index = b_.CreateAdd(base, b_.CreateMul(j, b_.getInt32(static_cast<uint32_t>(xStride[ax]))));
+      llvm::Value* v = b_.CreateLoad(mt, b_.CreateGEP(mt, buffer, index));
+      return types_.isBool(e) ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
+    };
+    llvm::Value* first = load(b_.getInt32(0));
+    if (xs[ax] == 1) {
+      out.slots.push_back(b_.getInt32(0));
+      continue;
+    }
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    auto* body = llvm::BasicBlock::Create(context_, "argreduce.loop", function_);
+    auto* done = llvm::BasicBlock::Create(context_, "argreduce.done", function_);
+    b_.CreateBr(body);
+    b_.SetInsertPoint(body);
+    llvm::PHINode* j = b_.CreatePHI(b_.getInt32Ty(), 2);
+    llvm::PHINode* best = b_.CreatePHI(vt, 2);
+    llvm::PHINode* at = b_.CreatePHI(b_.getInt32Ty(), 2);
+    j->addIncoming(b_.getInt32(1), pre);
+    best->addIncoming(first, pre);
+    at->addIncoming(b_.getInt32(0), pre);
+    llvm::Value* c = load(j);
+    llvm::Value* take = argBetter(isMax, e, best, at, c, j);
+    llvm::Value* nextBest = b_.CreateSelect(take, c, best);
+    llvm::Value* nextAt = b_.CreateSelect(take, j, at);
+    llvm::Value* jn = b_.CreateAdd(j, b_.getInt32(1));
+    j->addIncoming(jn, b_.GetInsertBlock());
+    best->addIncoming(nextBest, b_.GetInsertBlock());
+    at->addIncoming(nextAt, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpULT(jn, b_.getInt32(static_cast<uint32_t>(xs[ax]))), body, done);
+    b_.SetInsertPoint(done);
+    out.slots.push_back(nextAt);
+  }
+  return out;
+}
+
+llvm::Value* TileLowering::convertTf32(llvm::Value* v, TypeId from, TypeId to) {
+  if (types_.isTFloat32(from)) {
+    return convert(v, types_.float32(), to);
+  }
+  llvm::Value* f = convert(v, from, types_.float32());
+  llvm::Value* bits = b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_f2tf32_rna), {f});
+  // The 13 bits below tfloat32's mantissa are not specified by PTX: clear them, so
+  // that the value reads as a float32 too.
+  bits = b_.CreateAnd(bits, b_.getInt32(0xffffe000u));
+  return b_.CreateBitCast(bits, b_.getFloatTy());
+}
+
+llvm::AllocaInst* TileLowering::entryAlloca(llvm::Type* t, const std::string& name) {
+  llvm::IRBuilder<> eb(&function_->getEntryBlock(), function_->getEntryBlock().begin());
+  return eb.CreateAlloca(t, nullptr, name);
+}
+
+}  // namespace lowering::tile
