@@ -1,0 +1,591 @@
+// Calls to ct.* operations: argument binding, argument kinds, checkCall.
+#include "sema/tile/tile_check_internal.h"
+
+namespace frontend::tile {
+
+std::optional<std::vector<ExprId>> TileChecker::bindArgs(ExprId id, const ast::Call& c, std::string_view fname,
+                                            std::initializer_list<const char*> params,
+                                            size_t required, ExprId self) {
+  std::vector<ExprId> out(params.size());
+  std::vector<const char*> names(params);
+  size_t next = 0;
+  if (self.valid()) out[next++] = self;
+  for (ExprId a : ast_.list(c.args)) {
+    if (next >= out.size()) {
+      diags_.error(loc(a), Diag::InvalidCall,
+                   "`" + std::string(fname) + "` takes at most " + std::to_string(out.size()) +
+                       " arguments");
+      return std::nullopt;
+    }
+    out[next++] = a;
+  }
+  for (KeywordId kid : ast_.list(c.keywords)) {
+    const Keyword& k = ast_.keyword(kid);
+    std::string key = k.arg.valid() ? std::string(ast_.str(k.arg)) : "**";
+    auto it = std::find_if(names.begin(), names.end(), [&](const char* n) { return key == n; });
+    if (it == names.end()) {
+      diags_.error(loc(k.range), Diag::InvalidCall,
+                   "`" + std::string(fname) + "` has no parameter `" + key + "`");
+      return std::nullopt;
+    }
+    size_t i = static_cast<size_t>(it - names.begin());
+    if (out[i].valid()) {
+      diags_.error(loc(k.range), Diag::InvalidCall,
+                   "`" + std::string(fname) + "` got `" + key + "` twice");
+      return std::nullopt;
+    }
+    out[i] = k.value;
+  }
+  for (size_t i = 0; i < required; ++i) {
+    if (!out[i].valid()) {
+      diags_.error(loc(id), Diag::InvalidCall,
+                   "`" + std::string(fname) + "` needs its `" + names[i] + "` argument");
+      return std::nullopt;
+    }
+  }
+  inst_.callArguments[id.index] = out;
+  return out;
+}
+
+std::optional<bool> TileChecker::constBool(ExprId id, const char* what) {
+  TV v = checkExpr(id);
+  if (!v.ok()) return std::nullopt;
+  if (v.k == TV::K::Const && (v.c.kind == ConstValue::Kind::Bool || v.c.kind == ConstValue::Kind::Int)) {
+    return truthOf(v.c);
+  }
+  diags_.error(loc(id), Diag::NotConstant, std::string(what));
+  return std::nullopt;
+}
+
+bool TileChecker::roundingModeArg(ExprId e, std::optional<TileFn>& mode) {
+  TV m = checkExpr(e);
+  if (!m.ok()) return false;
+  bool none = m.k == TV::K::Value && types_.isNone(m.type);
+  if (!none && m.k == TV::K::Const && m.c.kind == ConstValue::Kind::None) none = true;
+  if (!none && (m.k != TV::K::Entity || m.ent != Intrinsic::TileOp || !isTileRounding(m.payload))) {
+    diags_.error(loc(e), Diag::TileType, "expected a `ct.RoundingMode` member or None, found `" + describe(m) + "`");
+    return false;
+  }
+  if (!none) mode = static_cast<TileFn>(m.payload);
+  return true;
+}
+
+std::string TileChecker::shapeText(const std::vector<int64_t>& shape) {
+  std::string out = "(";
+  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+bool TileChecker::broadcastsTo(const TV& v, const std::vector<int64_t>& shape) const {
+  std::vector<int64_t> s = shapeOf(v);
+  if (s.size() > shape.size()) return false;
+  size_t off = shape.size() - s.size();
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != 1 && s[i] != shape[off + i]) return false;
+  }
+  return true;
+}
+
+bool TileChecker::convertsTo(const TV& v, TypeId to) const {
+  TypeId from;
+  if (v.k == TV::K::Const) {
+    if (v.c.kind == ConstValue::Kind::Bool) return true;
+    if (v.c.kind == ConstValue::Kind::Int) return !types_.isBool(to);
+    return types_.isFloat(to);
+  }
+  from = elementOf(v.type);
+  if (types_.isBool(from)) return true;
+  if (types_.isTFloat32(from) || types_.isTFloat32(to)) return false;
+  if (types_.isInt(from)) return types_.isInt(to) || types_.isFloat(to);
+  return types_.isFloat(to);
+}
+
+bool TileChecker::valueOperand(ExprId e, const std::string& fname, const char* what, const std::vector<int64_t>& shape,
+                  TypeId to) {
+  auto v = tileOrScalar(e);
+  if (!v) return false;
+  if (!convertsTo(*v, to)) {
+    diags_.error(loc(e), Diag::TileType,
+                 "`" + fname + "` cannot convert " + what + " `" + describe(*v) + "` to the array's `" +
+                     nameOf(to) + "` (use `.astype`)");
+    return false;
+  }
+  if (!broadcastsTo(*v, shape)) {
+    diags_.error(loc(e), Diag::TileShape,
+                 std::string(what) + " `" + describe(*v) + "` does not broadcast to the indices' shape " +
+                     shapeText(shape));
+    return false;
+  }
+  return true;
+}
+
+bool TileChecker::isNoneConst(ExprId e) const {
+  return ast_.expr(e).kind() == ExprKind::Constant && ast_.constantOf(e).kind == ConstantKind::None;
+}
+
+TV TileChecker::checkTruediv(ExprId id, const ast::Call& c, const std::string& fname) {
+  auto args = bindArgs(id, c, fname, {"x", "y", "rounding_mode", "flush_to_zero"}, 2);
+  if (!args) return TV{};
+  auto x = tileOrScalar((*args)[0]);
+  auto y = tileOrScalar((*args)[1]);
+  if (!x || !y) return TV{};
+  std::optional<TileFn> mode;
+  if ((*args)[2].valid() && !roundingModeArg((*args)[2], mode)) return TV{};
+  if ((*args)[3].valid() && !constBool((*args)[3], "`flush_to_zero`")) return TV{};
+  TV r = binary(Operator::Div, *x, *y, ast_.expr(id).range, id);
+  if (!r.ok()) return TV{};
+  if (r.k == TV::K::Const) return record(id, r);
+  TypeId dtype = lastOpType_;
+  if (mode && *mode != TileFn::RoundRn) {
+    bool ieee = *mode == TileFn::RoundRz || *mode == TileFn::RoundRm || *mode == TileFn::RoundRp;
+    bool ok = *mode != TileFn::RoundRzi && (dtype == types_.float32() || (ieee && dtype == types_.float64()));
+    if (!ok) {
+      diags_.error(loc((*args)[2]), Diag::TileUnsupported,
+                   "`ct.truediv` with `rounding_mode=RoundingMode." + std::string(tileFnName(*mode)) +
+                       "` on `" + nameOf(dtype) + "`",
+                   *mode == TileFn::RoundRzi ? " (RZI rounds to integers; division takes RN, RZ, RM, RP, FULL or APPROX)"
+                   : ieee                   ? " (float32 and float64 only)"
+                                            : " (float32 only)");
+      return TV{};
+    }
+  }
+  inst_.opTypes[id.index] = dtype;
+  return record(id, r);
+}
+
+std::optional<int64_t> TileChecker::constInt(ExprId id, const char* what) {
+  TV v = checkExpr(id);
+  if (!v.ok()) return std::nullopt;
+  if (v.k == TV::K::Const && (v.c.kind == ConstValue::Kind::Int || v.c.kind == ConstValue::Kind::Bool)) {
+    return v.c.kind == ConstValue::Kind::Int ? v.c.intValue : int64_t(v.c.boolValue);
+  }
+  diags_.error(loc(id), Diag::NotConstant, std::string(what));
+  return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> TileChecker::constShape(ExprId id) {
+  if (const auto* t = ast_.expr(id).dyn<ast::Tuple>()) {
+    for (ExprId e : ast_.list(t->elts)) {
+      TV item = checkExpr(e);
+      if (!item.ok()) return std::nullopt;
+      if (item.k != TV::K::Const) {
+        diags_.error(loc(e), Diag::NotConstant, "a tile dimension");
+        return std::nullopt;
+      }
+    }
+  }
+  TV v = checkExpr(id);
+  if (!v.ok()) return std::nullopt;
+  std::vector<int64_t> shape;
+  if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Int) {
+    shape.push_back(v.c.intValue);
+  } else if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) {
+    for (const ConstValue& e : v.c.elements) {
+      if (e.kind != ConstValue::Kind::Int) {
+        shape.clear();
+        break;
+      }
+      shape.push_back(e.intValue);
+    }
+    if (shape.empty() && !v.c.elements.empty()) {
+      diags_.error(loc(id), Diag::TileShape, "a tile shape holds integers, found `" + v.c.repr() + "`");
+      return std::nullopt;
+    }
+  } else {
+    diags_.error(loc(id), Diag::NotConstant, "a tile shape");
+    return std::nullopt;
+  }
+  int64_t total = 1;
+  for (int64_t d : shape) {
+    if (!isPow2(d)) {
+      diags_.error(loc(id), Diag::TileShape,
+                   "tile dimensions must be powers of two, found " + std::to_string(d));
+      return std::nullopt;
+    }
+    total *= d;
+    if (total > (int64_t(1) << 20)) {
+      diags_.error(loc(id), Diag::TileShape, "a tile holds at most 1048576 elements");
+      return std::nullopt;
+    }
+  }
+  return shape;
+}
+
+std::optional<TypeId> TileChecker::dtypeArg(ExprId id) {
+  TV v = checkExpr(id);
+  if (!v.ok()) return std::nullopt;
+  if (v.k == TV::K::Entity && v.ent == Intrinsic::TypeObject) {
+    TypeId t{v.payload};
+    if (types_.isNumber(t)) return t;
+  }
+  diags_.error(loc(id), Diag::TileType, "expected a dtype such as `ct.float32`, found `" + describe(v) + "`");
+  return std::nullopt;
+}
+
+bool TileChecker::intScalar(ExprId id, const char* what) {
+  TV v = checkExpr(id);
+  if (!v.ok()) return false;
+  if (v.k == TV::K::Const && (v.c.kind == ConstValue::Kind::Int || v.c.kind == ConstValue::Kind::Bool)) return true;
+  if (v.k == TV::K::Value && types_.isIntegral(v.type)) return true;
+  diags_.error(loc(id), Diag::TileType, std::string(what) + " must be an integer, found `" + describe(v) + "`");
+  return false;
+}
+
+bool TileChecker::tileIndex(ExprId id, unsigned ndim) {
+  std::vector<ExprId> items;
+  if (const auto* t = ast_.expr(id).dyn<ast::Tuple>()) {
+    for (ExprId e : ast_.list(t->elts)) items.push_back(e);
+  } else {
+    items.push_back(id);
+  }
+  if (items.size() != ndim) {
+    diags_.error(loc(id), Diag::TileShape,
+                 "the tile index has " + std::to_string(items.size()) + " element(s), but the array has " +
+                     std::to_string(ndim) + " dimension(s)");
+    return false;
+  }
+  bool ok = true;
+  for (ExprId e : items) ok = intScalar(e, "a tile index") && ok;
+  return ok;
+}
+
+std::optional<std::vector<int64_t>> TileChecker::orderArg(ExprId id, unsigned ndim) {
+  std::vector<int64_t> axes;
+  if (ast_.expr(id).kind() == ExprKind::Constant && ast_.constantOf(id).kind == ConstantKind::Str) {
+    const std::string& text = ast_.constantOf(id).text;
+    if (text != "C" && text != "F") {
+      diags_.error(loc(id), Diag::TileType,
+                   "`order=` takes a tuple of axes, \"C\" or \"F\", found \"" + text + "\"");
+      return std::nullopt;
+    }
+    for (unsigned d = 0; d < ndim; ++d) axes.push_back(text == "C" ? d : ndim - 1 - d);
+  } else {
+    TV v = checkExpr(id);
+    if (!v.ok()) return std::nullopt;
+    bool ok = v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple && v.c.elements.size() == ndim;
+    std::vector<bool> seen(ndim, false);
+    for (size_t d = 0; ok && d < v.c.elements.size(); ++d) {
+      const ConstValue& e = v.c.elements[d];
+      ok = e.kind == ConstValue::Kind::Int && e.intValue >= 0 && e.intValue < int64_t(ndim) &&
+           !seen[static_cast<size_t>(e.intValue)];
+      if (ok) {
+        seen[static_cast<size_t>(e.intValue)] = true;
+        axes.push_back(e.intValue);
+      }
+    }
+    if (!ok) {
+      diags_.error(loc(id), Diag::TileType,
+                   "`order=` must be a permutation of the array's " + std::to_string(ndim) +
+                       " axes (a tuple of constants), \"C\" or \"F\", found `" + describe(v) + "`");
+      return std::nullopt;
+    }
+  }
+  ConstValue tuple;
+  tuple.kind = ConstValue::Kind::Tuple;
+  for (int64_t a : axes) tuple.elements.push_back(ConstValue::ofInt(a));
+  record(id, TV::constant(tuple));
+  return axes;
+}
+
+std::optional<TypeId> TileChecker::arrayArg(ExprId id) {
+  TV v = checkExpr(id);
+  if (!v.ok()) return std::nullopt;
+  if (v.k == TV::K::Value && types_.isArray(v.type)) return v.type;
+  diags_.error(loc(id), Diag::TileType, "expected an array, found `" + describe(v) + "`");
+  return std::nullopt;
+}
+
+std::optional<TV> TileChecker::tileOrScalar(ExprId id) {
+  TV v = checkExpr(id);
+  if (!v.ok()) return std::nullopt;
+  if (v.k == TV::K::Const && v.c.isNumber()) return v;
+  if (v.k == TV::K::Value && (types_.isTile(v.type) || types_.isNumber(v.type))) return v;
+  diags_.error(loc(id), Diag::TileType, "expected a tile or a number, found `" + describe(v) + "`");
+  return std::nullopt;
+}
+
+TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
+  if (auto r = checkPlainCall(id, c)) return *r;
+  TV callee = checkExpr(c.func);
+  if (!callee.ok()) return TV{};
+  if (callee.k != TV::K::Entity || callee.ent != Intrinsic::TileOp) {
+    if (callee.k == TV::K::Entity && callee.ent == Intrinsic::TypeObject) {
+      diags_.error(loc(id), Diag::TileUnsupported, "calling a dtype",
+                   ": use `x.astype(" + callee.path + ")`");
+    } else {
+      diags_.error(loc(c.func), Diag::NotCallable, describe(callee));
+    }
+    return TV{};
+  }
+  auto fn = static_cast<TileFn>(callee.payload);
+  inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, callee.payload};
+  std::string fname = "ct." + std::string(tileFnName(fn));
+  if (isTileAtomic(fn)) return checkAtomic(id, c, fn, fname);
+  switch (fn) {
+    case TileFn::Bid:
+    case TileFn::NumBlocks: {
+      auto args = bindArgs(id, c, fname, {"axis"}, 1);
+      if (!args) return TV{};
+      auto axis = constInt((*args)[0], "the axis");
+      if (!axis) return TV{};
+      if (*axis < 0 || *axis > 2) {
+        diags_.error(loc((*args)[0]), Diag::InvalidCall, "the axis must be 0, 1 or 2");
+        return TV{};
+      }
+      return record(id, TV::value(types_.int32()));
+    }
+    case TileFn::NumTiles: {
+      auto args = bindArgs(id, c, fname, {"array", "axis", "shape"}, 3);
+      if (!args) return TV{};
+      auto array = arrayArg((*args)[0]);
+      auto axis = constInt((*args)[1], "the axis");
+      auto shape = constShape((*args)[2]);
+      if (!array || !axis || !shape) return TV{};
+      unsigned ndim = types_.get(*array).ndim;
+      if (shape->size() != ndim || *axis < -int64_t(ndim) || *axis >= int64_t(ndim)) {
+        diags_.error(loc(id), Diag::TileShape, "the shape and axis must fit the array's " +
+                                                   std::to_string(ndim) + " dimension(s)");
+        return TV{};
+      }
+      return record(id, TV::value(types_.int32()));
+    }
+    case TileFn::Cdiv: {
+      auto args = bindArgs(id, c, fname, {"x", "y"}, 2);
+      if (!args) return TV{};
+      TV a = checkExpr((*args)[0]);
+      TV b = checkExpr((*args)[1]);
+      if (!a.ok() || !b.ok()) return TV{};
+      if (a.k == TV::K::Const && b.k == TV::K::Const && a.c.kind == ConstValue::Kind::Int &&
+          b.c.kind == ConstValue::Kind::Int && b.c.intValue > 0) {
+        return record(id, TV::constant(ConstValue::ofInt((a.c.intValue + b.c.intValue - 1) / b.c.intValue)));
+      }
+      auto t = promote(a, b);
+      if (!t || !types_.isInt(*t) || isTileVal(a) || isTileVal(b)) {
+        diags_.error(loc(id), Diag::TileType, "`ct.cdiv` takes two integers, found `" + describe(a) +
+                                                  "` and `" + describe(b) + "`");
+        return TV{};
+      }
+      inst_.opTypes[id.index] = *t;
+      return record(id, TV::value(*t));
+    }
+    case TileFn::Load: {
+      auto args = bindArgs(id, c, fname, {"array", "index", "shape", "order", "padding_mode", "latency", "allow_tma"}, 3);
+      if (!args) return TV{};
+      auto array = arrayArg((*args)[0]);
+      if (!array) return TV{};
+      const Type& at = types_.get(*array);
+      bool ok = tileIndex((*args)[1], at.ndim);
+      auto shape = constShape((*args)[2]);
+      if (!ok || !shape) return TV{};
+      if (shape->size() != at.ndim) {
+        diags_.error(loc((*args)[2]), Diag::TileShape,
+                     "the tile shape has " + std::to_string(shape->size()) +
+                         " dimension(s), but the array has " + std::to_string(at.ndim));
+        return TV{};
+      }
+      if ((*args)[3].valid() && !orderArg((*args)[3], at.ndim)) return TV{};
+      if ((*args)[4].valid()) {
+        TV p = checkExpr((*args)[4]);
+        if (!p.ok()) return TV{};
+        if (p.k != TV::K::Entity || p.ent != Intrinsic::TileOp || !isTilePadding(p.payload)) {
+          diags_.error(loc((*args)[4]), Diag::TileType,
+                       "expected a `ct.PaddingMode` member, found `" + describe(p) + "`");
+          return TV{};
+        }
+      }
+      // latency= and allow_tma= are scheduling hints: checked, then ignored.
+      for (int i : {5, 6}) {
+        if ((*args)[i].valid() && !constInt((*args)[i], "a load hint")) return TV{};
+      }
+      return record(id, TV::value(types_.tile(at.element, *shape)));
+    }
+    case TileFn::Store: {
+      auto args = bindArgs(id, c, fname, {"array", "index", "tile", "order", "latency", "allow_tma"}, 3);
+      if (!args) return TV{};
+      auto array = arrayArg((*args)[0]);
+      if (!array) return TV{};
+      const Type& at = types_.get(*array);
+      bool ok = tileIndex((*args)[1], at.ndim);
+      TV t = checkExpr((*args)[2]);
+      if (!ok || !t.ok()) return TV{};
+      if (!isTileVal(t) || types_.get(t.type).shape.size() != at.ndim) {
+        diags_.error(loc((*args)[2]), Diag::TileShape,
+                     "`ct.store` needs a tile with the array's " + std::to_string(at.ndim) +
+                         " dimension(s), found `" + describe(t) + "`");
+        return TV{};
+      }
+      if ((*args)[3].valid() && !orderArg((*args)[3], at.ndim)) return TV{};
+      for (int i : {4, 5}) {
+        if ((*args)[i].valid() && !constInt((*args)[i], "a store hint")) return TV{};
+      }
+      effects_ = true;
+      return TV::value(types_.none());
+    }
+    case TileFn::Gather:
+    case TileFn::Scatter:
+      return checkGatherScatter(id, c, fn, fname);
+    case TileFn::Full:
+    case TileFn::Zeros:
+    case TileFn::Ones: {
+      auto args = fn == TileFn::Full ? bindArgs(id, c, fname, {"shape", "fill_value", "dtype"}, 2)
+                                     : bindArgs(id, c, fname, {"shape", "dtype"}, 1);
+      if (!args) return TV{};
+      auto shape = constShape((*args)[0]);
+      if (!shape) return TV{};
+      ExprId dtypeExpr = fn == TileFn::Full ? (*args)[2] : (*args)[1];
+      std::optional<TypeId> dtype;
+      if (fn == TileFn::Full) {
+        auto fill = tileOrScalar((*args)[1]);
+        if (!fill) return TV{};
+        if (isTileVal(*fill)) {
+          diags_.error(loc((*args)[1]), Diag::TileType, "`ct.full` fills with a number, found a tile");
+          return TV{};
+        }
+        if (!dtypeExpr.valid()) {
+          dtype = fill->k == TV::K::Const ? weakType(fill->c) : std::optional<TypeId>(fill->type);
+        }
+      } else if (!dtypeExpr.valid()) {
+        dtype = types_.float32();
+      }
+      if (dtypeExpr.valid()) dtype = dtypeArg(dtypeExpr);
+      if (!dtype) return TV{};
+      return record(id, TV::value(types_.tile(*dtype, *shape)));
+    }
+    case TileFn::Arange: {
+      auto args = bindArgs(id, c, fname, {"size", "dtype"}, 1);
+      if (!args) return TV{};
+      auto shape = constShape((*args)[0]);
+      if (!shape) return TV{};
+      if (shape->size() != 1) {
+        diags_.error(loc((*args)[0]), Diag::TileShape, "`ct.arange` takes one length");
+        return TV{};
+      }
+      std::optional<TypeId> dtype = types_.int32();
+      if ((*args)[1].valid()) dtype = dtypeArg((*args)[1]);
+      if (!dtype) return TV{};
+      return record(id, TV::value(types_.tile(*dtype, *shape)));
+    }
+    case TileFn::Astype: {
+      auto args = bindArgs(id, c, callee.self.valid() ? "astype" : fname, {"x", "dtype"}, 2, callee.self);
+      if (!args) return TV{};
+      auto x = tileOrScalar((*args)[0]);
+      auto dtype = dtypeArg((*args)[1]);
+      if (!x || !dtype) return TV{};
+      if (x->k == TV::K::Const) return record(id, TV::value(*dtype));
+      if (isTileVal(*x)) return record(id, TV::value(types_.tile(*dtype, types_.get(x->type).shape)));
+      return record(id, TV::value(*dtype));
+    }
+    case TileFn::Sum:
+    case TileFn::Max:
+    case TileFn::Min: {
+      auto r = reduction(id, c, fname);
+      if (!r) return TV{};
+      TypeId dtype = elementOf(r->first.type);
+      if (fn == TileFn::Sum && types_.isBool(dtype)) dtype = types_.int32();
+      return record(id, TV::value(types_.tile(dtype, r->second)));
+    }
+    case TileFn::Exp: case TileFn::Exp2: case TileFn::Log: case TileFn::Log2:
+    case TileFn::Sqrt: case TileFn::Rsqrt: case TileFn::Tanh: case TileFn::Sin:
+    case TileFn::Cos: case TileFn::Abs: {
+      // cuTile's exp2 and rsqrt take `flush_to_zero=` (a constant bool), exp
+      // `rounding_mode=` (FULL, the default, or APPROX: float32 only).
+      bool ftz = fn == TileFn::Exp2 || fn == TileFn::Rsqrt;
+      std::optional<std::vector<ExprId>> args;
+      if (ftz) {
+        args = bindArgs(id, c, fname, {"x", "flush_to_zero"}, 1);
+      } else if (fn == TileFn::Exp) {
+        args = bindArgs(id, c, fname, {"x", "rounding_mode"}, 1);
+      } else {
+        args = bindArgs(id, c, fname, {"x"}, 1);
+      }
+      if (!args) return TV{};
+      if (ftz && (*args)[1].valid() && !constBool((*args)[1], "`flush_to_zero`")) return TV{};
+      std::optional<TileFn> mode;
+      if (fn == TileFn::Exp && (*args)[1].valid() && !roundingModeArg((*args)[1], mode)) return TV{};
+      auto x = tileOrScalar((*args)[0]);
+      if (!x) return TV{};
+      TypeId dtype = x->k == TV::K::Const ? *weakType(x->c) : elementOf(x->type);
+      if (types_.isTFloat32(dtype)) return tf32Only(id);
+      if (fn != TileFn::Abs && !types_.isFloat(dtype)) dtype = types_.float32();
+      if (types_.isBool(dtype)) dtype = types_.int32();
+      if (mode && *mode != TileFn::RoundFull && !(*mode == TileFn::RoundApprox && dtype == types_.float32())) {
+        diags_.error(loc((*args)[1]), Diag::TileUnsupported,
+                     "`ct.exp` with `rounding_mode=RoundingMode." + std::string(tileFnName(*mode)) + "` on `" +
+                         nameOf(dtype) + "`",
+                     " (FULL, or APPROX on float32)");
+        return TV{};
+      }
+      inst_.opTypes[id.index] = dtype;
+      if (x->k == TV::K::Value && isTileVal(*x)) {
+        return record(id, TV::value(types_.tile(dtype, types_.get(x->type).shape)));
+      }
+      return record(id, TV::value(dtype));
+    }
+    case TileFn::Truediv:
+      return checkTruediv(id, c, fname);
+    case TileFn::Where: {
+      auto args = bindArgs(id, c, fname, {"cond", "x", "y"}, 3);
+      if (!args) return TV{};
+      auto cond = tileOrScalar((*args)[0]);
+      auto x = tileOrScalar((*args)[1]);
+      auto y = tileOrScalar((*args)[2]);
+      if (!cond || !x || !y) return TV{};
+      auto shape = broadcastOf({*cond, *x, *y}, id);
+      auto dtype = promote(*x, *y);
+      if (!shape || !dtype) return TV{};
+      inst_.opTypes[id.index] = *dtype;
+      bool tile = isTileVal(*cond) || isTileVal(*x) || isTileVal(*y);
+      return record(id, TV::value(tile ? types_.tile(*dtype, *shape) : *dtype));
+    }
+    case TileFn::Maximum:
+    case TileFn::Minimum: {
+      auto args = bindArgs(id, c, fname, {"x", "y"}, 2);
+      if (!args) return TV{};
+      auto x = tileOrScalar((*args)[0]);
+      auto y = tileOrScalar((*args)[1]);
+      if (!x || !y) return TV{};
+      auto shape = broadcastOf({*x, *y}, id);
+      auto dtype = promote(*x, *y);
+      if (!shape || !dtype) return TV{};
+      inst_.opTypes[id.index] = *dtype;
+      return record(id, TV::value(make(*dtype, *shape, *x, *y)));
+    }
+    case TileFn::Mma: {
+      auto args = bindArgs(id, c, fname, {"x", "y", "acc"}, 3);
+      if (!args) return TV{};
+      TV x = checkExpr((*args)[0]);
+      TV y = checkExpr((*args)[1]);
+      TV acc = checkExpr((*args)[2]);
+      if (!x.ok() || !y.ok() || !acc.ok()) return TV{};
+      auto t = mmaType(x, y, acc, ast_.expr(id).range);
+      if (!t) return TV{};
+      inst_.opTypes[id.index] = elementOf(x.type);
+      return record(id, TV::value(*t));
+    }
+    case TileFn::Matmul: {
+      auto args = bindArgs(id, c, fname, {"x", "y"}, 2);
+      if (!args) return TV{};
+      TV x = checkExpr((*args)[0]);
+      TV y = checkExpr((*args)[1]);
+      if (!x.ok() || !y.ok()) return TV{};
+      auto t = matmulType(x, y, ast_.expr(id).range, "`ct.matmul`");
+      if (!t) return TV{};
+      inst_.opTypes[id.index] = types_.get(*t).element;
+      return record(id, TV::value(*t));
+    }
+    case TileFn::Argmax:
+    case TileFn::Argmin:
+      return checkArgReduce(id, c, fname);
+    case TileFn::Reshape:
+    case TileFn::Permute:
+    case TileFn::Transpose:
+    case TileFn::BroadcastTo:
+    case TileFn::ExpandDims:
+      return checkShapeOp(id, c, fn, fname, callee.self);
+    default:
+      diags_.error(loc(id), Diag::TileUnsupported, "`" + fname + "`", " inside a kernel");
+      return TV{};
+  }
+}
+
+}  // namespace frontend::tile

@@ -1,0 +1,562 @@
+// Expressions and the typing rules: names, operators, broadcasting, promotion.
+#include "sema/tile/tile_check_internal.h"
+
+namespace frontend::tile {
+
+TV TileChecker::record(ExprId id, TV v) {
+  switch (v.k) {
+    case TV::K::Value:
+      inst_.exprTypes[id.index] = v.type;
+      break;
+    case TV::K::Const:
+      inst_.constIndex[id.index] = static_cast<int32_t>(inst_.constants.size());
+      inst_.constants.push_back(v.c);
+      if (auto t = typeOfConstant(v.c, types_)) inst_.exprTypes[id.index] = *t;
+      break;
+    case TV::K::Entity:
+      inst_.meanings[id.index] = ExprMeaning{v.ent, v.payload};
+      break;
+    case TV::K::Bad:
+      break;
+  }
+  return v;
+}
+
+std::string TileChecker::describe(const TV& v) const {
+  switch (v.k) {
+    case TV::K::Value: return nameOf(v.type);
+    case TV::K::Const: return v.c.repr();
+    case TV::K::Entity: return v.path;
+    case TV::K::Bad: return "?";
+  }
+  return "?";
+}
+
+TV TileChecker::checkExpr(ExprId id) {
+  const Expr& e = ast_.expr(id);
+  switch (e.kind()) {
+    case ExprKind::Constant: {
+      bool ok = false;
+      const ConstantValue& c = ast_.constantOf(id);
+      ConstValue v;
+      if (c.kind == ConstantKind::True || c.kind == ConstantKind::False) {
+        v = ConstValue::ofBool(c.kind == ConstantKind::True);
+        ok = true;
+      } else if (c.kind == ConstantKind::Int && c.fitsInt64) {
+        v = ConstValue::ofInt(c.intValue);
+        ok = true;
+      } else if (c.kind == ConstantKind::Float) {
+        v = ConstValue::ofFloat(c.floatValue);
+        ok = true;
+      } else if (c.kind == ConstantKind::None) {
+        ok = true;
+      }
+      if (!ok) {
+        diags_.error(loc(id), Diag::UnsupportedFeature, "this constant is not supported in tile kernels");
+        return TV{};
+      }
+      return record(id, TV::constant(v));
+    }
+    case ExprKind::Name:
+      return checkName(id, e.as<ast::Name>());
+    case ExprKind::Attribute:
+      return checkAttribute(id, e.as<ast::Attribute>());
+    case ExprKind::Tuple: {
+      ConstValue tuple;
+      tuple.kind = ConstValue::Kind::Tuple;
+      bool allConst = true;
+      for (ExprId elt : ast_.list(e.as<ast::Tuple>().elts)) {
+        TV v = checkExpr(elt);
+        if (!v.ok()) return TV{};
+        if (v.k != TV::K::Const) {
+          allConst = false;
+        } else {
+          tuple.elements.push_back(v.c);
+        }
+      }
+      if (allConst) return record(id, TV::constant(tuple));
+      return runtimeTuple(id, e.as<ast::Tuple>());
+    }
+    case ExprKind::BinOp: {
+      const auto& b = e.as<ast::BinOp>();
+      TV l = checkExpr(b.left);
+      TV r = checkExpr(b.right);
+      TV v = binary(b.op, l, r, e.range, b.right);
+      if (v.ok() && v.k == TV::K::Value) inst_.opTypes[id.index] = lastOpType_;
+      return record(id, v);
+    }
+    case ExprKind::UnaryOp: {
+      const auto& u = e.as<ast::UnaryOp>();
+      TV x = checkExpr(u.operand);
+      if (!x.ok()) return TV{};
+      if (x.k == TV::K::Const) {
+        if (auto f = foldUnary(u.op, x.c)) return record(id, TV::constant(*f));
+      } else if (x.k == TV::K::Value && (u.op == UnaryOpKind::USub || u.op == UnaryOpKind::UAdd) &&
+                 !types_.isArray(x.type) && !types_.isBool(elementOf(x.type))) {
+        inst_.opTypes[id.index] = elementOf(x.type);
+        return record(id, x);
+      } else if (x.k == TV::K::Value && u.op == UnaryOpKind::Not && types_.isBool(x.type)) {
+        inst_.opTypes[id.index] = x.type;
+        return record(id, x);
+      }
+      diags_.error(loc(id), Diag::BadUnaryOperand, std::string(spelling(u.op)), describe(x));
+      return TV{};
+    }
+    case ExprKind::Compare: {
+      const auto& c = e.as<ast::Compare>();
+      auto ops = ast_.list(c.ops);
+      auto rights = ast_.list(c.comparators);
+      if (ops.size() != 1) {
+        diags_.error(loc(id), Diag::UnsupportedFeature,
+                     "chained comparisons are not supported in tile kernels");
+        return TV{};
+      }
+      TV l = checkExpr(c.left);
+      TV r = checkExpr(rights[0]);
+      if (!l.ok() || !r.ok()) return TV{};
+      if (l.k == TV::K::Entity || r.k == TV::K::Entity) return compareEntities(id, ops[0], l, r);
+      if (l.k == TV::K::Const && r.k == TV::K::Const) {
+        if (auto f = foldCompare(ops[0], l.c, r.c)) return record(id, TV::constant(*f));
+      }
+      auto operand = promote(l, r);
+      auto shape = broadcastOf({l, r}, id);
+      if (!operand || !shape || ops[0] == CmpOp::Is || ops[0] == CmpOp::IsNot ||
+          ops[0] == CmpOp::In || ops[0] == CmpOp::NotIn) {
+        if (shape) {
+          diags_.error(loc(id), Diag::MismatchedOperandTypes, std::string(spelling(ops[0])),
+                       describe(l), describe(r));
+        }
+        return TV{};
+      }
+      inst_.opTypes[id.index] = *operand;
+      return record(id, TV::value(make(types_.boolean(), *shape, l, r)));
+    }
+    case ExprKind::Call:
+      return checkCall(id, e.as<ast::Call>());
+    case ExprKind::Subscript: {
+      // `array.shape[d]` (int32, as cuTile's array shapes), or an element
+      // of a constant tuple.
+      const auto& sub = e.as<ast::Subscript>();
+      const auto* attr = ast_.expr(sub.value).dyn<ast::Attribute>();
+      if (attr != nullptr && ast_.str(attr->attr) == "shape") {
+        TV base = checkExpr(attr->value);
+        if (!base.ok()) return TV{};
+        if (base.k == TV::K::Value && types_.isArray(base.type)) {
+          auto d = constInt(sub.slice, "the dimension of `shape[...]`");
+          if (!d) return TV{};
+          int64_t ndim = types_.get(base.type).ndim;
+          if (*d < -ndim || *d >= ndim) {
+            diags_.error(loc(sub.slice), Diag::IndexOutOfRange,
+                         "dimension " + std::to_string(*d) + " of a " + std::to_string(ndim) + "-d array");
+            return TV{};
+          }
+          inst_.arrayAttrs[sub.value.index] = ArrayAttr::Shape;
+          return record(id, TV::value(types_.int32()));
+        }
+      }
+      TV base = checkExpr(sub.value);
+      if (!base.ok()) return TV{};
+      if (base.k == TV::K::Const && base.c.kind == ConstValue::Kind::Tuple) {
+        auto i = constInt(sub.slice, "a tuple index");
+        if (!i) return TV{};
+        int64_t n = static_cast<int64_t>(base.c.elements.size());
+        if (*i < -n || *i >= n) {
+          diags_.error(loc(sub.slice), Diag::IndexOutOfRange, "tuple index out of range");
+          return TV{};
+        }
+        return record(id, TV::constant(base.c.elements[static_cast<size_t>(*i < 0 ? *i + n : *i)]));
+      }
+      if (isTileVal(base)) return checkTileSubscript(id, sub, base);
+      diags_.error(loc(id), Diag::TileUnsupported, "indexing `" + describe(base) + "`",
+                   ": load tiles with `ct.load`");
+      return TV{};
+    }
+    case ExprKind::IfExp:
+      return checkIfExp(id, e.as<ast::IfExp>());
+    case ExprKind::BoolOp:
+      return checkBoolOp(id, e.as<ast::BoolOp>());
+    default:
+      diags_.error(loc(id), Diag::UnsupportedFeature,
+                   "this expression is not supported in tile kernels");
+      return TV{};
+  }
+}
+
+TV TileChecker::checkName(ExprId id, const ast::Name& n) {
+  std::string name(ast_.str(n.id));
+  if (auto c = consts_.find(name); c != consts_.end()) return record(id, TV::constant(c->second));
+  if (auto v = vars_.find(name); v != vars_.end()) return record(id, TV::value(v->second));
+  if (auto v = entities_.find(name); v != entities_.end()) return record(id, v->second);
+  if (failed_.count(name)) return TV{};
+  if (assigned_.count(name)) {
+    diags_.error(loc(id), Diag::UseBeforeAssign, name);
+    return TV{};
+  }
+  auto it = module_.globals.find(name);
+  if (it == module_.globals.end()) {
+    diags_.error(loc(id), Diag::UndefinedName, name);
+    return TV{};
+  }
+  const Entity& entity = it->second;
+  switch (entity.kind) {
+    case Intrinsic::Constant:
+      return record(id, TV::constant(module_.constants[entity.payload]));
+    case Intrinsic::MathConst:
+      if (!isComplexMathConst(entity.payload)) {
+        return record(id, TV::constant(ConstValue::ofFloat(mathConstValue(entity.payload))));
+      }
+      break;
+    case Intrinsic::Module:
+    case Intrinsic::TileOp:
+    case Intrinsic::TypeObject: {
+      TV v;
+      v.k = TV::K::Entity;
+      v.ent = entity.kind;
+      v.payload = entity.payload;
+      v.path = entity.path;
+      return record(id, v);
+    }
+    case Intrinsic::Function:
+      diags_.error(loc(id), Diag::TileUnsupported, "calling other kernels or functions", "");
+      return TV{};
+    case Intrinsic::HostValue:
+      diags_.error(loc(id), Diag::HostGlobal, name);
+      return TV{};
+    default:
+      break;
+  }
+  diags_.error(loc(id), Diag::TileUnsupported, "`" + entity.path + "`", "");
+  return TV{};
+}
+
+TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
+  TV base = checkExpr(a.value);
+  if (!base.ok()) return TV{};
+  std::string attr(ast_.str(a.attr));
+  if (base.k == TV::K::Entity && base.ent == Intrinsic::Module) {
+    std::string path = base.path + "." + attr;
+    if (auto entity = lookupEntity(path, types_)) {
+      TV v;
+      v.k = TV::K::Entity;
+      v.ent = entity->kind;
+      v.payload = entity->payload;
+      v.path = path;
+      if (v.ent == Intrinsic::MathConst && !isComplexMathConst(v.payload)) {
+        return record(id, TV::constant(ConstValue::ofFloat(mathConstValue(v.payload))));
+      }
+      if (v.ent == Intrinsic::Module || v.ent == Intrinsic::TileOp ||
+          v.ent == Intrinsic::TypeObject) {
+        return record(id, v);
+      }
+    }
+    diags_.error(loc(id), Diag::UnknownAttribute, base.path, attr);
+    return TV{};
+  }
+  if (base.k == TV::K::Entity && base.ent == Intrinsic::TileOp &&
+      (base.payload == static_cast<uint32_t>(TileFn::PaddingMode) ||
+       base.payload == static_cast<uint32_t>(TileFn::RoundingMode) ||
+       base.payload == static_cast<uint32_t>(TileFn::MemoryOrder) ||
+       base.payload == static_cast<uint32_t>(TileFn::MemoryScope))) {
+    if (auto p = tileMemberByName(static_cast<TileFn>(base.payload), attr)) {
+      TV v;
+      v.k = TV::K::Entity;
+      v.ent = Intrinsic::TileOp;
+      v.payload = static_cast<uint32_t>(*p);
+      v.path = base.path + "." + attr;
+      return record(id, v);
+    }
+    diags_.error(loc(id), Diag::UnknownAttribute, base.path, attr);
+    return TV{};
+  }
+  if (base.k == TV::K::Value) {
+    const Type& t = types_.get(base.type);
+    if ((t.kind == TypeKind::Array || t.kind == TypeKind::Tile) && attr == "dtype") {
+      TV v;
+      v.k = TV::K::Entity;
+      v.ent = Intrinsic::TypeObject;
+      v.payload = t.element.index;
+      v.path = types_.dtypeName(t.element);
+      return record(id, v);
+    }
+    if (t.kind == TypeKind::Tile && attr == "shape") {
+      ConstValue shape;
+      shape.kind = ConstValue::Kind::Tuple;
+      for (int64_t d : t.shape) shape.elements.push_back(ConstValue::ofInt(d));
+      return record(id, TV::constant(shape));
+    }
+    if (t.kind == TypeKind::Tile && attr == "ndim") {
+      return record(id, TV::constant(ConstValue::ofInt(static_cast<int64_t>(t.shape.size()))));
+    }
+    if (t.kind == TypeKind::Array && attr == "ndim") {
+      return record(id, TV::constant(ConstValue::ofInt(t.ndim)));
+    }
+    if (t.kind == TypeKind::Tile && (attr == "reshape" || attr == "permute" || attr == "transpose")) {
+      TV v;
+      v.k = TV::K::Entity;
+      v.ent = Intrinsic::TileOp;
+      v.payload = static_cast<uint32_t>(*tileFnByName(attr));
+      v.path = attr;
+      v.self = a.value;
+      return record(id, v);
+    }
+    if ((t.kind == TypeKind::Tile || types_.isNumber(base.type)) && attr == "astype") {
+      TV v;
+      v.k = TV::K::Entity;
+      v.ent = Intrinsic::TileOp;
+      v.payload = static_cast<uint32_t>(TileFn::Astype);
+      v.path = "astype";
+      v.self = a.value;
+      return record(id, v);
+    }
+  }
+  diags_.error(loc(id), Diag::UnknownAttribute, describe(base), attr);
+  return TV{};
+}
+
+TypeId TileChecker::elementOf(TypeId t) const {
+  const Type& ty = types_.get(t);
+  return ty.kind == TypeKind::Tile || ty.kind == TypeKind::Array ? ty.element : t;
+}
+
+std::optional<TypeId> TileChecker::weakType(const ConstValue& c) {
+  switch (c.kind) {
+    case ConstValue::Kind::Bool: return types_.boolean();
+    case ConstValue::Kind::Int:
+      return c.intValue >= INT32_MIN && c.intValue <= INT32_MAX ? types_.int32() : types_.int64();
+    case ConstValue::Kind::Float: return types_.float32();
+    default: return std::nullopt;
+  }
+}
+
+TypeId TileChecker::promoteDtypes(TypeId a, TypeId b) {
+  if (a == b) return a;
+  const Type& x = types_.get(a);
+  const Type& y = types_.get(b);
+  if (x.kind == TypeKind::Bool) return b;
+  if (y.kind == TypeKind::Bool) return a;
+  if (x.kind == TypeKind::Float && y.kind == TypeKind::Float) {
+    // float16 with bfloat16 (neither holds the other), and the tensor-core
+    // formats with anything else, meet in float32 or wider.
+    if (x.format != FloatFormat::Ieee || y.format != FloatFormat::Ieee) {
+      return x.bits == 64 || y.bits == 64 ? types_.float64() : types_.float32();
+    }
+    return x.bits >= y.bits ? a : b;
+  }
+  if (x.kind == TypeKind::Float) return a;
+  if (y.kind == TypeKind::Float) return b;
+  unsigned bits = std::max(x.bits, y.bits);
+  return types_.intType(bits, x.isSigned || y.isSigned);
+}
+
+std::optional<TypeId> TileChecker::promote(const TV& l, const TV& r) {
+  auto dtypeOf = [&](const TV& v) -> std::optional<TypeId> {
+    if (v.k == TV::K::Value && !types_.isArray(v.type)) return elementOf(v.type);
+    return std::nullopt;
+  };
+  auto dl = dtypeOf(l);
+  auto dr = dtypeOf(r);
+  if (l.k == TV::K::Const && dr) return weakWith(l.c, *dr);
+  if (r.k == TV::K::Const && dl) return weakWith(r.c, *dl);
+  if (dl && dr) return promoteDtypes(*dl, *dr);
+  if (l.k == TV::K::Const && r.k == TV::K::Const) {
+    auto a = weakType(l.c);
+    auto b = weakType(r.c);
+    if (a && b) return promoteDtypes(*a, *b);
+  }
+  return std::nullopt;
+}
+
+std::optional<TypeId> TileChecker::weakWith(const ConstValue& c, TypeId other) {
+  if (!c.isNumber()) return std::nullopt;
+  if (c.kind == ConstValue::Kind::Float && !types_.isFloat(other)) return types_.float32();
+  if (c.kind == ConstValue::Kind::Int && types_.isBool(other)) return types_.int32();
+  return other;
+}
+
+std::vector<int64_t> TileChecker::shapeOf(const TV& v) const {
+  if (v.k == TV::K::Value && types_.isTile(v.type)) return types_.get(v.type).shape;
+  return {};
+}
+
+std::optional<std::vector<int64_t>> TileChecker::broadcastOf(const std::vector<TV>& vals, ExprId where) {
+  std::vector<int64_t> out;
+  for (const TV& v : vals) {
+    if (v.k == TV::K::Value && types_.isArray(v.type)) {
+      diags_.error(loc(where), Diag::TileType,
+                   "arrays cannot take part in tile arithmetic: `ct.load` a tile first");
+      return std::nullopt;
+    }
+    std::vector<int64_t> s = shapeOf(v);
+    if (s.size() > out.size()) out.insert(out.begin(), s.size() - out.size(), 1);
+    size_t off = out.size() - s.size();
+    for (size_t i = 0; i < s.size(); ++i) {
+      int64_t& o = out[off + i];
+      if (o == s[i] || s[i] == 1) continue;
+      if (o == 1) {
+        o = s[i];
+        continue;
+      }
+      std::string text;
+      for (const TV& w : vals) text += (text.empty() ? "" : " and ") + std::string("`") + describe(w) + "`";
+      diags_.error(loc(where), Diag::TileShape, "shapes of " + text + " do not broadcast");
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+TypeId TileChecker::make(TypeId dtype, const std::vector<int64_t>& shape, const TV& a, const TV& b) {
+  if (isTileVal(a) || isTileVal(b)) return types_.tile(dtype, shape);
+  return dtype;
+}
+
+bool TileChecker::matmulShapes(const TV& x, const TV& y, const NodeRange& range, const std::string& what) {
+  for (const TV* v : {&x, &y}) {
+    if (v->k != TV::K::Value || !types_.isTile(v->type)) {
+      diags_.error(loc(range), Diag::TileType, what + " takes tiles, found `" + describe(*v) + "`");
+      return false;
+    }
+    if (types_.get(v->type).shape.size() != 2) {
+      diags_.error(loc(range), Diag::TileUnsupported,
+                   what + " of " + std::to_string(types_.get(v->type).shape.size()) + "-D tiles",
+                   " (2-D tiles only)");
+      return false;
+    }
+  }
+  const auto& xs = types_.get(x.type).shape;
+  const auto& ys = types_.get(y.type).shape;
+  if (xs[1] != ys[0]) {
+    diags_.error(loc(range), Diag::TileShape,
+                 what + ": the shapes `" + describe(x) + "` and `" + describe(y) +
+                     "` do not agree (the left's columns must equal the right's rows)");
+    return false;
+  }
+  return true;
+}
+
+bool TileChecker::matmulInput(const Type& t) {
+  if (t.kind == TypeKind::Float) return true;  // f16, bf16, f32, tf32, f64
+  return t.kind == TypeKind::Int && t.bits == 8;
+}
+
+std::optional<TypeId> TileChecker::matmulType(const TV& x, const TV& y, const NodeRange& range,
+                                 const std::string& what) {
+  if (!matmulShapes(x, y, range, what)) return std::nullopt;
+  TypeId dtype = promoteDtypes(elementOf(x.type), elementOf(y.type));
+  if (!matmulInput(types_.get(dtype))) {
+    diags_.error(loc(range), Diag::TileType,
+                 what + " of `" + types_.dtypeName(dtype) +
+                     "` tiles: matrix products take float16, bfloat16, float32, tfloat32, "
+                     "float64, int8 or uint8");
+    return std::nullopt;
+  }
+  return types_.tile(dtype, {types_.get(x.type).shape[0], types_.get(y.type).shape[1]});
+}
+
+std::optional<TypeId> TileChecker::mmaType(const TV& x, const TV& y, const TV& acc, const NodeRange& range) {
+  if (!matmulShapes(x, y, range, "`ct.mma`")) return std::nullopt;
+  if (acc.k != TV::K::Value || !types_.isTile(acc.type)) {
+    diags_.error(loc(range), Diag::TileType, "`ct.mma`'s accumulator must be a tile, found `" + describe(acc) + "`");
+    return std::nullopt;
+  }
+  TypeId in = elementOf(x.type);
+  if (in != elementOf(y.type)) {
+    diags_.error(loc(range), Diag::TileType,
+                 "`ct.mma` takes operands of one dtype (it does not promote), found `" +
+                     types_.dtypeName(in) + "` and `" + types_.dtypeName(elementOf(y.type)) + "`");
+    return std::nullopt;
+  }
+  std::vector<int64_t> shape{types_.get(x.type).shape[0], types_.get(y.type).shape[1]};
+  if (types_.get(acc.type).shape != shape) {
+    diags_.error(loc(range), Diag::TileShape,
+                 "`ct.mma`'s accumulator `" + describe(acc) + "` must have the product's shape `" +
+                     nameOf(types_.tile(elementOf(acc.type), shape)) + "`");
+    return std::nullopt;
+  }
+  TypeId out = elementOf(acc.type);
+  const Type& it = types_.get(in);
+  const Type& ot = types_.get(out);
+  bool ok = false;
+  std::string allowed;
+  if (types_.isHalf(in)) {
+    ok = types_.isHalf(out) || out == types_.float32();
+    allowed = "float16 or float32";
+  } else if (it.kind == TypeKind::Float && it.bits == 64) {
+    ok = out == in;
+    allowed = "float64";
+  } else if (it.kind == TypeKind::Float) {  // bfloat16, float32, tfloat32
+    ok = out == types_.float32();
+    allowed = "float32";
+  } else if (it.kind == TypeKind::Int && it.bits == 8) {
+    ok = ot.kind == TypeKind::Int && ot.bits == 32 && ot.isSigned;
+    allowed = "int32";
+  } else {
+    diags_.error(loc(range), Diag::TileType,
+                 "`ct.mma` of `" + types_.dtypeName(in) +
+                     "` tiles: it takes float16, bfloat16, float32, tfloat32, float64, int8 or uint8");
+    return std::nullopt;
+  }
+  if (!ok) {
+    diags_.error(loc(range), Diag::TileType,
+                 "`ct.mma` of `" + types_.dtypeName(in) + "` tiles accumulates in " + allowed +
+                     ", not `" + types_.dtypeName(out) + "`");
+    return std::nullopt;
+  }
+  return acc.type;
+}
+
+TV TileChecker::binary(Operator op, const TV& l, const TV& r, const NodeRange& range, ExprId where) {
+  if (!l.ok() || !r.ok()) return TV{};
+  if (op == Operator::MatMult) {
+    auto t = matmulType(l, r, range);
+    if (!t) return TV{};
+    lastOpType_ = types_.get(*t).element;
+    return TV::value(*t);
+  }
+  if (l.k == TV::K::Const && r.k == TV::K::Const) {
+    if (auto f = foldBinary(op, l.c, r.c)) return TV::constant(*f);
+    diags_.error(loc(range), Diag::MismatchedOperandTypes, std::string(spelling(op)), l.c.repr(),
+                 r.c.repr());
+    return TV{};
+  }
+  auto shape = broadcastOf({l, r}, where);
+  if (!shape) return TV{};
+  auto operand = promote(l, r);
+  if (operand && types_.isTFloat32(*operand)) {
+    tf32Only(where);
+    return TV{};
+  }
+  bool supported = op == Operator::Add || op == Operator::Sub || op == Operator::Mult ||
+                   op == Operator::Div || op == Operator::FloorDiv || op == Operator::Mod ||
+                   op == Operator::BitAnd || op == Operator::BitOr || op == Operator::BitXor ||
+                   op == Operator::Pow;
+  if (op == Operator::Pow && operand) {
+    // `x ** k` with a constant k in 0..16: repeated multiplication in x's dtype;
+    // any other exponent: a float power (integers computed in float32).
+    bool smallInt = r.k == TV::K::Const && r.c.kind == ConstValue::Kind::Int &&
+                    r.c.intValue >= 0 && r.c.intValue <= 16;
+    TypeId dtype = *operand;
+    if (types_.isBool(dtype)) dtype = types_.int32();
+    if (!smallInt && !types_.isFloat(dtype)) dtype = types_.float32();
+    lastOpType_ = dtype;
+    return TV::value(make(dtype, *shape, l, r));
+  }
+  if (!operand || !supported) {
+    diags_.error(loc(range), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l),
+                 describe(r));
+    return TV{};
+  }
+  TypeId dtype = *operand;
+  bool bitwise = op == Operator::BitAnd || op == Operator::BitOr || op == Operator::BitXor;
+  if (bitwise && types_.isFloat(dtype)) {
+    diags_.error(loc(range), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l),
+                 describe(r));
+    return TV{};
+  }
+  if (types_.isBool(dtype) && !bitwise) dtype = types_.int32();
+  if (op == Operator::Div && !types_.isFloat(dtype)) dtype = types_.float32();
+  lastOpType_ = dtype;
+  return TV::value(make(dtype, *shape, l, r));
+}
+
+}  // namespace frontend::tile

@@ -1,0 +1,417 @@
+// Helper functions (typed per call site), tuples, dtypes as values, conditional and boolean expressions, tile subscripts.
+#include "sema/tile/tile_check_internal.h"
+
+namespace frontend::tile {
+
+void TileChecker::checkHelperReturn(StmtId id, const ast::Return& r) {
+  if (!r.value.valid()) {
+    returns_.emplace_back(TV::value(types_.none()), id);
+    return;
+  }
+  TV v = checkExpr(r.value);
+  if (!v.ok()) {
+    returnFailed_ = true;
+    return;
+  }
+  returns_.emplace_back(v, id);
+}
+
+std::optional<TypeId> TileChecker::runtimeTypeOf(const ConstValue& c) {
+  if (c.kind != ConstValue::Kind::Tuple) return weakType(c);
+  std::vector<TypeId> elements;
+  for (const ConstValue& e : c.elements) {
+    auto t = runtimeTypeOf(e);
+    if (!t || types_.isTuple(*t)) return std::nullopt;
+    elements.push_back(*t);
+  }
+  return types_.tuple(elements);
+}
+
+TV TileChecker::helperResult() {
+  if (returnFailed_) return TV{};
+  if (returns_.empty()) return TV::value(types_.none());
+  const TV& first = returns_[0].first;
+  bool same = true;
+  for (const auto& [v, where] : returns_) {
+    same = same && v.k == first.k;
+    if (!same) break;
+    if (v.k == TV::K::Const) same = v.c.kind == first.c.kind && v.c.repr() == first.c.repr();
+    if (v.k == TV::K::Entity) same = v.ent == first.ent && v.payload == first.payload && v.path == first.path;
+    if (v.k == TV::K::Value) same = v.type == first.type;
+  }
+  if (same && (first.k == TV::K::Entity || (first.k == TV::K::Const && !effects_) ||
+               first.k == TV::K::Value)) {
+    return first;
+  }
+  std::optional<TypeId> t;
+  for (const auto& [v, where] : returns_) {
+    if (v.k == TV::K::Entity) {
+      diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+                   "a helper that returns `" + v.path + "` must return it from every `return`");
+      return TV{};
+    }
+    if (v.k != TV::K::Value) continue;
+    if (t && *t != v.type) {
+      diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+                   "`" + fn_.name + "` returns `" + nameOf(v.type) + "` here but `" + nameOf(*t) +
+                       "` before: a helper function returns one type");
+      return TV{};
+    }
+    t = v.type;
+  }
+  for (const auto& [v, where] : returns_) {
+    if (v.k != TV::K::Const) continue;
+    auto ct = runtimeTypeOf(v.c);
+    if (!ct) {
+      diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+                   "cannot return `" + v.c.repr() + "` from a tile helper function");
+      return TV{};
+    }
+    if (!t) {
+      t = ct;
+    } else if (types_.isTuple(*t) != types_.isTuple(*ct) ||
+               (types_.isTuple(*t) && types_.get(*t).elements.size() != types_.get(*ct).elements.size())) {
+      diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+                   "`" + fn_.name + "` returns `" + v.c.repr() + "` here but `" + nameOf(*t) +
+                       "` elsewhere: a helper function returns one type");
+      return TV{};
+    } else if (!types_.isTuple(*t) && types_.isNumber(*t) && types_.isNumber(*ct)) {
+      t = promoteDtypes(*t, *ct);
+    }
+  }
+  return TV::value(*t);
+}
+
+void TileChecker::assignTuple(ExprId target, const TV& v, ExprId valueExpr) {
+  auto names = ast_.list(ast_.expr(target).as<ast::Tuple>().elts);
+  size_t n = names.size();
+  if (!v.ok()) {
+    for (ExprId e : names) assign(e, v, valueExpr);
+    return;
+  }
+  if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple && v.c.elements.size() == n) {
+    for (size_t i = 0; i < n; ++i) assign(names[i], TV::constant(v.c.elements[i]), valueExpr);
+    return;
+  }
+  if (v.k == TV::K::Value && types_.isTuple(v.type) && types_.get(v.type).elements.size() == n) {
+    std::vector<TypeId> elements = types_.get(v.type).elements;
+    record(target, v);
+    for (size_t i = 0; i < n; ++i) assign(names[i], TV::value(elements[i]), valueExpr);
+    return;
+  }
+  diags_.error(loc(valueExpr), Diag::TileType,
+               "cannot unpack `" + describe(v) + "` into " + std::to_string(n) + " names");
+}
+
+bool TileChecker::assignEntity(ExprId target, const std::string& name, const TV& v) {
+  if (v.ent != Intrinsic::TypeObject && v.ent != Intrinsic::TileOp) return false;
+  if (depthNow_ > 0 || vars_.count(name)) {
+    diags_.error(loc(target), Diag::TileType,
+                 "`" + name + "` holds `" + v.path +
+                     "`, a compile-time value: assign it outside runtime loops and branches, "
+                     "and not to a name that holds a runtime value");
+    return true;
+  }
+  consts_.erase(name);
+  entities_[name] = v;
+  record(target, v);
+  return true;
+}
+
+TV TileChecker::runtimeTuple(ExprId id, const ast::Tuple& t) {
+  std::vector<TypeId> elements;
+  for (ExprId elt : ast_.list(t.elts)) {
+    TV v = checkExpr(elt);
+    std::optional<TypeId> et;
+    if (v.k == TV::K::Const) {
+      et = weakType(v.c);
+    } else if (v.k == TV::K::Value && (types_.isNumber(v.type) || types_.isTile(v.type))) {
+      et = v.type;
+    }
+    if (!et) {
+      diags_.error(loc(elt), Diag::TileType,
+                   "a tuple of runtime values holds numbers and tiles, found `" + describe(v) + "`");
+      return TV{};
+    }
+    elements.push_back(*et);
+  }
+  return record(id, TV::value(types_.tuple(elements)));
+}
+
+TV TileChecker::compareEntities(ExprId id, CmpOp op, const TV& l, const TV& r) {
+  bool eqOp = op == CmpOp::Eq || op == CmpOp::Is;
+  bool neOp = op == CmpOp::NotEq || op == CmpOp::IsNot;
+  if (!eqOp && !neOp) {
+    diags_.error(loc(id), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l),
+                 describe(r));
+    return TV{};
+  }
+  bool same = l.k == r.k && l.ent == r.ent && l.payload == r.payload &&
+              (l.ent != Intrinsic::Module || l.path == r.path);
+  return record(id, TV::constant(ConstValue::ofBool(eqOp ? same : !same)));
+}
+
+TV TileChecker::checkIfExp(ExprId id, const ast::IfExp& e) {
+  TV c = checkExpr(e.test);
+  if (!c.ok()) return TV{};
+  if (c.k == TV::K::Const) return record(id, checkExpr(truthOf(c.c) ? e.body : e.orelse));
+  if (c.k != TV::K::Value || !types_.isNumber(c.type)) {
+    diags_.error(loc(e.test), Diag::TileType,
+                 "the condition of `x if c else y` must be a scalar, found `" + describe(c) +
+                     "` (use `ct.where` for tiles)");
+    return TV{};
+  }
+  std::optional<TV> x = checkExpr(e.body);
+  std::optional<TV> y = checkExpr(e.orelse);
+  if (!x->ok() || !y->ok()) return TV{};
+  for (const TV* side : {&*x, &*y}) {
+    if (side->k == TV::K::Entity) {
+      diags_.error(loc(e.test), Diag::NotConstant,
+                   "the condition choosing between `" + describe(*x) + "` and `" + describe(*y) + "`");
+      return TV{};
+    }
+  }
+  for (auto [side, where] : {std::pair{&*x, e.body}, std::pair{&*y, e.orelse}}) {
+    bool number = (side->k == TV::K::Const && side->c.isNumber()) ||
+                  (side->k == TV::K::Value && (types_.isTile(side->type) || types_.isNumber(side->type)));
+    if (!number) {
+      diags_.error(loc(where), Diag::TileType, "expected a tile or a number, found `" + describe(*side) + "`");
+      return TV{};
+    }
+  }
+  auto shape = broadcastOf({*x, *y}, id);
+  auto dtype = promote(*x, *y);
+  if (!shape || !dtype) return TV{};
+  inst_.opTypes[id.index] = *dtype;
+  return record(id, TV::value(make(*dtype, *shape, *x, *y)));
+}
+
+TV TileChecker::checkBoolOp(ExprId id, const ast::BoolOp& b) {
+  auto values = ast_.list(b.values);
+  std::vector<TV> vs;
+  bool allConst = true;
+  for (ExprId v : values) {
+    TV x = checkExpr(v);
+    if (!x.ok()) return TV{};
+    if (x.k == TV::K::Const) {
+      // Python's short circuit on a constant decides the value.
+      bool t = truthOf(x.c);
+      if (allConst && ((b.op == BoolOpKind::And && !t) || (b.op == BoolOpKind::Or && t))) {
+        return record(id, x);
+      }
+    } else if (x.k == TV::K::Value && types_.isNumber(x.type)) {
+      allConst = false;
+    } else {
+      diags_.error(loc(v), Diag::TileType,
+                   "`and`/`or` take scalars in tile kernels, found `" + describe(x) + "`");
+      return TV{};
+    }
+    vs.push_back(x);
+  }
+  if (allConst) return record(id, vs.back());
+  inst_.opTypes[id.index] = types_.boolean();
+  return record(id, TV::value(types_.boolean()));
+}
+
+TV TileChecker::checkTileSubscript(ExprId id, const ast::Subscript& sub, const TV& base) {
+  std::vector<ExprId> items;
+  if (const auto* t = ast_.expr(sub.slice).dyn<ast::Tuple>()) {
+    for (ExprId e : ast_.list(t->elts)) items.push_back(e);
+  } else {
+    items.push_back(sub.slice);
+  }
+  const std::vector<int64_t>& in = types_.get(base.type).shape;
+  std::vector<int64_t> out;
+  size_t next = 0;
+  size_t fixed = 0;
+  bool ellipsis = false;
+  for (ExprId e : items) {
+    if (const auto* sl = ast_.expr(e).dyn<ast::Slice>()) {
+      if (sl->lower.valid() || sl->upper.valid() || sl->step.valid()) fixed = SIZE_MAX;
+      ++fixed;
+    } else if (ast_.expr(e).is<ast::Constant>() && ast_.constantOf(e).kind == ConstantKind::Ellipsis) {
+      if (ellipsis) fixed = SIZE_MAX;
+      ellipsis = true;
+    } else if (!(ast_.expr(e).is<ast::Constant>() && ast_.constantOf(e).kind == ConstantKind::None)) {
+      fixed = SIZE_MAX;
+    }
+    if (fixed == SIZE_MAX) break;
+  }
+  if (fixed == SIZE_MAX || fixed > in.size() || (!ellipsis && fixed != in.size())) {
+    diags_.error(loc(id), Diag::TileUnsupported, "this indexing of `" + describe(base) + "`",
+                 ": tiles take `None`, `:` and `...` only (`t[:, None]` adds an axis)");
+    return TV{};
+  }
+  for (ExprId e : items) {
+    if (ast_.expr(e).is<ast::Slice>()) {
+      out.push_back(in[next++]);
+    } else if (ast_.constantOf(e).kind == ConstantKind::Ellipsis) {
+      size_t take = in.size() - fixed;
+      for (size_t k = 0; k < take; ++k) out.push_back(in[next++]);
+    } else {
+      out.push_back(1);
+    }
+  }
+  inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::ExpandDims)};
+  return record(id, TV::value(types_.tile(types_.get(base.type).element, out)));
+}
+
+std::optional<TV> TileChecker::checkPlainCall(ExprId id, const ast::Call& c) {
+  const auto* n = ast_.expr(c.func).dyn<ast::Name>();
+  if (n == nullptr) return std::nullopt;
+  std::string name(ast_.str(n->id));
+  if (consts_.count(name) || vars_.count(name) || entities_.count(name) || assigned_.count(name)) {
+    return std::nullopt;
+  }
+  auto it = module_.globals.find(name);
+  if (it != module_.globals.end()) {
+    if (it->second.kind != Intrinsic::HostValue || it->second.payload != 1) return std::nullopt;
+    for (StmtId sid : ast_.module()) {
+      const ast::FunctionDef* def = ast_.stmt(sid).functionDef();
+      if (def != nullptr && ast_.str(def->name) == name) return checkHelperCall(id, c, sid, name);
+    }
+    return std::nullopt;
+  }
+  if (name == "min" || name == "max" || name == "abs" || name == "int" || name == "float") {
+    return checkBuiltin(id, c, name);
+  }
+  return std::nullopt;
+}
+
+uint32_t TileChecker::helperFunction(StmtId def, const std::string& name) {
+  for (uint32_t i = 0; i < module_.functions.size(); ++i) {
+    if (module_.functions[i].tileHelper && module_.functions[i].stmt == def) return i;
+  }
+  JitFunction f;
+  f.name = name;
+  f.stmt = def;
+  f.device = true;
+  f.tile = true;
+  f.tileHelper = true;
+  f.location = loc(ast_.stmt(def).range);
+  const Arguments& args = ast_.arguments(ast_.stmt(def).functionDef()->args);
+  for (ArgId a : ast_.list(args.args)) f.params.push_back(std::string(ast_.str(ast_.arg(a).arg)));
+  module_.functions.push_back(std::move(f));
+  return static_cast<uint32_t>(module_.functions.size() - 1);
+}
+
+std::string TileChecker::argCode(const TV& v) const {
+  std::string s;
+  switch (v.k) {
+    case TV::K::Value: {
+      const Type& t = types_.get(v.type);
+      if (t.kind != TypeKind::Tile) return types_.abiCode(v.type);
+      s = "T" + types_.abiCode(t.element);
+      for (int64_t d : t.shape) s += "x" + std::to_string(d);
+      return s;
+    }
+    case TV::K::Const: s = "K" + v.c.repr(); break;
+    case TV::K::Entity: s = "E" + v.path; break;
+    case TV::K::Bad: return "?";
+  }
+  for (char& ch : s) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return s;
+}
+
+TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, const std::string& name) {
+  const Arguments& args = ast_.arguments(ast_.stmt(defStmt).functionDef()->args);
+  if (!args.posonlyargs.empty() || args.vararg.valid() || !args.kwonlyargs.empty() ||
+      args.kwarg.valid()) {
+    diags_.error(loc(c.func), Diag::TileUnsupported,
+                 "calling `" + name + "`, which takes `*args`, keyword-only or `**kwargs` parameters", "");
+    return TV{};
+  }
+  if (ast_.stmt(defStmt).isAsync()) {
+    diags_.error(loc(c.func), Diag::TileUnsupported, "calling `async def " + name + "`", "");
+    return TV{};
+  }
+  uint32_t function = helperFunction(defStmt, name);
+  std::vector<std::string> params = module_.functions[function].params;
+  if (std::find(helpers_.stack.begin(), helpers_.stack.end(), function) != helpers_.stack.end()) {
+    diags_.error(loc(id), Diag::TileRecursion, name);
+    return TV{};
+  }
+  std::vector<ExprId> bound(params.size());
+  size_t next = 0;
+  for (ExprId a : ast_.list(c.args)) {
+    if (next >= bound.size()) {
+      diags_.error(loc(a), Diag::InvalidCall,
+                   "`" + name + "` takes " + std::to_string(bound.size()) + " argument(s)");
+      return TV{};
+    }
+    bound[next++] = a;
+  }
+  for (KeywordId kid : ast_.list(c.keywords)) {
+    const Keyword& k = ast_.keyword(kid);
+    std::string key = k.arg.valid() ? std::string(ast_.str(k.arg)) : "**";
+    auto it = std::find(params.begin(), params.end(), key);
+    if (it == params.end()) {
+      diags_.error(loc(k.range), Diag::InvalidCall, "`" + name + "` has no parameter `" + key + "`");
+      return TV{};
+    }
+    size_t i = static_cast<size_t>(it - params.begin());
+    if (bound[i].valid()) {
+      diags_.error(loc(k.range), Diag::InvalidCall, "`" + name + "` got `" + key + "` twice");
+      return TV{};
+    }
+    bound[i] = k.value;
+  }
+  auto defaults = ast_.list(args.defaults);
+  size_t firstDefault = params.size() - defaults.size();
+  std::vector<TV> values;
+  for (size_t i = 0; i < params.size(); ++i) {
+    TV v;
+    if (!bound[i].valid() && i >= firstDefault) {
+      // A default: a module-level constant expression (or a dtype).
+      bound[i] = defaults[i - firstDefault];
+      if (auto folded = foldConstant(ast_, bound[i], module_)) {
+        v = record(bound[i], TV::constant(*folded));
+      } else {
+        v = checkExpr(bound[i]);
+      }
+    } else if (!bound[i].valid()) {
+      diags_.error(loc(id), Diag::InvalidCall, "`" + name + "` needs its `" + params[i] + "` argument");
+      return TV{};
+    } else {
+      v = checkExpr(bound[i]);
+    }
+    if (!v.ok()) return TV{};
+    bool passable = v.k == TV::K::Const ||
+                    (v.k == TV::K::Value && !types_.isTuple(v.type)) ||
+                    (v.k == TV::K::Entity && (v.ent == Intrinsic::TypeObject || v.ent == Intrinsic::TileOp));
+    if (!passable) {
+      diags_.error(loc(bound[i]), Diag::TileType,
+                   "cannot pass `" + describe(v) + "` to a helper function");
+      return TV{};
+    }
+    values.push_back(v);
+  }
+  std::string key = std::to_string(function);
+  for (const TV& v : values) key += "," + argCode(v) + (v.k == TV::K::Const ? "=" + v.c.repr() : "");
+  inst_.callArguments[id.index] = bound;
+  auto done = helpers_.done.find(key);
+  if (done == helpers_.done.end()) {
+    FunctionInstance h;
+    h.function = function;
+    h.tile = true;
+    helpers_.stack.push_back(function);
+    TileChecker child(ast_, module_, h, diags_, helpers_);
+    HelperContext::Done d;
+    d.result = child.runHelper(values);
+    d.effects = child.effects();
+    helpers_.stack.pop_back();
+    h.symbol = name;
+    for (const TV& v : values) h.symbol += "__" + argCode(v);
+    d.index = static_cast<int32_t>(helpers_.out.size());
+    helpers_.out.push_back(std::move(h));
+    done = helpers_.done.emplace(key, d).first;
+  }
+  if (!done->second.result.ok()) return TV{};
+  effects_ = effects_ || done->second.effects;
+  inst_.callees[id.index] = done->second.index;
+  return record(id, done->second.result);
+}
+
+}  // namespace frontend::tile

@@ -1,0 +1,384 @@
+// The tile dialect's checker (docs/TILE.md): the TileChecker class, one
+// kernel or helper instance at a time, and the values it computes with.
+// Private to sema/tile/; the entry point is sema/tile/tile_check.h. Its
+// member functions live in the tile_check*.cpp files of this folder, one
+// concern each.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "diagnostics/diagnostics.h"
+#include "sema/tile/tile_ops.h"
+#include "sema/resolve.h"
+#include "sema/typed_module.h"
+#include "syntax/ast.h"
+
+namespace frontend::tile {
+
+// What an expression is while checking a tile kernel.
+struct TV {
+  enum class K : uint8_t { Bad, Value, Const, Entity };
+  K k = K::Bad;
+  // Value: a scalar, array or tile type.
+  TypeId type;
+  // Const: a Python number or a tuple of them.
+  ConstValue c;
+  // Entity: a TileOp, TypeObject or Module with its dotted path.
+  Intrinsic ent = Intrinsic::None;
+  uint32_t payload = 0;
+  std::string path;
+  // `t.astype` bound to `t`.
+  ExprId self;
+
+  bool ok() const { return k != K::Bad; }
+  static TV value(TypeId t) {
+    TV v;
+    v.k = K::Value;
+    v.type = t;
+    return v;
+  }
+  static TV constant(ConstValue c) {
+    TV v;
+    v.k = K::Const;
+    v.c = std::move(c);
+    return v;
+  }
+};
+
+inline bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+// The helper functions' instances made while checking one tile kernel
+// instance, shared by the nested checkers of its helper calls.
+struct HelperContext {
+  explicit HelperContext(std::vector<FunctionInstance>& o) : out(o) {}
+  std::vector<FunctionInstance>& out;
+  struct Done {
+    int32_t index = -1;
+    TV result;
+    bool effects = false;
+  };
+  // By function index and argument kinds (see helperKey).
+  std::map<std::string, Done> done;
+  // The helpers being checked, outermost first (recursion is an error).
+  std::vector<uint32_t> stack;
+};
+
+class TileChecker {
+public:
+  TileChecker(const Ast& ast, ResolvedModule& module, FunctionInstance& inst, DiagnosticSink& diags,
+              HelperContext& helpers)
+      : ast_(ast), module_(module), types_(module.types), inst_(inst), diags_(diags),
+        fn_(module.functions[inst.function]), helpers_(helpers) {}
+
+  void run();
+
+  // Checks the helper function `inst_` for one call's arguments (one TV per
+  // parameter: a runtime value, a constant or a dtype/padding mode); returns
+  // what the call gives (Bad after an error).
+  TV runHelper(const std::vector<TV>& args);
+  bool effects() const { return effects_; }
+
+private:
+  void initTables();
+
+  Location loc(const NodeRange& r) const { return locationOf(ast_, r); }
+  Location loc(ExprId id) const { return loc(ast_.expr(id).range); }
+  std::string nameOf(TypeId t) const { return t.valid() ? types_.name(t) : "?"; }
+
+  // --- statements ---------------------------------------------------------
+
+  void countAssignments(std::span<const StmtId> body);
+
+  void countTarget(ExprId t, int n);
+
+  void checkBody(std::span<const StmtId> body);
+
+  void checkStmt(StmtId id);
+
+  void checkFor(StmtId id, const ast::For& f);
+
+  // A name may be rebound to a value of another type (Python semantics),
+  // except inside a loop or branch when it was bound outside it: then the
+  // value flows around the loop or out of the branch and keeps its type.
+  void bindRuntime(const std::string& name, TypeId t, ExprId where, bool keepType = false);
+
+  void assign(ExprId target, const TV& v, ExprId valueExpr);
+
+  bool isConstParam(const std::string& name) const;
+
+  // --- expressions --------------------------------------------------------
+
+  TV record(ExprId id, TV v);
+
+  std::string describe(const TV& v) const;
+
+  TV checkExpr(ExprId id);
+
+  TV checkName(ExprId id, const ast::Name& n);
+
+  TV checkAttribute(ExprId id, const ast::Attribute& a);
+
+  // --- typing rules -------------------------------------------------------
+
+  TypeId elementOf(TypeId t) const;
+
+  // The dtype a Python number constant takes on its own (cuTile: int32 for
+  // ints that fit, float32 for floats).
+  std::optional<TypeId> weakType(const ConstValue& c);
+
+  // Two dtypes meeting in an operation (cuTile's promotion: the wider float,
+  // float over int, the wider int, signed over unsigned).
+  TypeId promoteDtypes(TypeId a, TypeId b);
+
+  // The dtype two operands compute in; a Python number constant adopts the
+  // other operand's dtype (a float constant with an integer tile gives float32).
+  std::optional<TypeId> promote(const TV& l, const TV& r);
+
+  std::optional<TypeId> weakWith(const ConstValue& c, TypeId other);
+
+  std::vector<int64_t> shapeOf(const TV& v) const;
+  bool isTileVal(const TV& v) const { return v.k == TV::K::Value && types_.isTile(v.type); }
+
+  // NumPy broadcasting of the operands' shapes (scalars are 0-d).
+  std::optional<std::vector<int64_t>> broadcastOf(const std::vector<TV>& vals, ExprId where);
+
+  // A tile of `dtype` and `shape` if any operand is a tile, else a scalar.
+  TypeId make(TypeId dtype, const std::vector<int64_t>& shape, const TV& a, const TV& b);
+
+  // The operand shapes of a matrix product: 2-D tiles (M, K) and (K, N).
+  bool matmulShapes(const TV& x, const TV& y, const NodeRange& range, const std::string& what);
+
+  static bool matmulInput(const Type& t);
+
+  // `x @ y`, `ct.matmul(x, y)`: the operands promoted to one dtype, which the
+  // result has (cuTile's rule).
+  std::optional<TypeId> matmulType(const TV& x, const TV& y, const NodeRange& range,
+                                   const std::string& what = "`@`");
+
+  // `ct.mma(x, y, acc)`: x and y of one dtype (not promoted), acc of the
+  // (M, N) shape and an accumulator dtype cuTile allows for that input.
+  std::optional<TypeId> mmaType(const TV& x, const TV& y, const TV& acc, const NodeRange& range);
+
+  TV binary(Operator op, const TV& l, const TV& r, const NodeRange& range, ExprId where);
+
+  // --- calls --------------------------------------------------------------
+
+  // The arguments of a call in the order of `params`; nullopt (reported)
+  // on unknown or repeated keywords, too many or missing required ones.
+  std::optional<std::vector<ExprId>> bindArgs(ExprId id, const ast::Call& c, std::string_view fname,
+                                              std::initializer_list<const char*> params,
+                                              size_t required, ExprId self = ExprId());
+
+  // A constant bool (or int, as Python's truth) for options such as `flush_to_zero=`.
+  std::optional<bool> constBool(ExprId id, const char* what);
+
+  // A `rounding_mode=` argument: a `ct.RoundingMode` member (into `mode`) or
+  // None (`mode` left empty); false when reported.
+  bool roundingModeArg(ExprId e, std::optional<TileFn>& mode);
+
+  // `ct.truediv(x, y, rounding_mode=None, flush_to_zero=False)`: `x / y` (typed
+  // as `/`), with an IEEE rounding (RN, RZ, RM, RP: float32 and float64),
+  // FULL (float32's `div.full`, about 2 ulp) or APPROX (float32's `div.approx`);
+  // `flush_to_zero` flushes float32 subnormal inputs and results to zero.
+  // The shape as cuTile prints it: `(16, 8)`, `()`.
+  static std::string shapeText(const std::vector<int64_t>& shape);
+
+  // Whether `v`'s shape broadcasts to `shape` without enlarging it (a scalar
+  // always does).
+  bool broadcastsTo(const TV& v, const std::vector<int64_t>& shape) const;
+
+  // Whether values of `from` may be written into an array of `to` (NumPy's
+  // same-kind rule: bool into anything, integers into integers and floats,
+  // floats into floats of any width); a Python number converts when its
+  // kind does.
+  bool convertsTo(const TV& v, TypeId to) const;
+
+  // A tile operand of `what` in `fname` that must broadcast to `shape` and
+  // hold `to` values (`padding_value=`, scatter's value); false when reported.
+  bool valueOperand(ExprId e, const std::string& fname, const char* what, const std::vector<int64_t>& shape,
+                    TypeId to);
+
+  bool isNoneConst(ExprId e) const;
+
+  // The array and indices of ct.gather/scatter and the atomics: `array` an
+  // array, `indices` a tuple with one integer tile or scalar per array axis (a
+  // 1-D array takes one alone); their broadcast shape (empty: scalar indices)
+  // and the array's dtype, or nullopt (reported).
+  struct IndexedTarget {
+    TypeId element;
+    std::vector<int64_t> shape;
+  };
+  std::optional<IndexedTarget> indexedTarget(ExprId array, ExprId indices, const std::string& fname);
+
+  // ct.gather(array, indices, /, *, mask=None, padding_value=0,
+  //           check_bounds=True, latency=None) and
+  // ct.scatter(array, indices, value, /, *, mask=None, check_bounds=True,
+  //            latency=None): `indices` is a tuple with one integer tile or
+  // scalar per array axis (a 1-D array takes one alone); their shapes
+  // broadcast to the result's (scatter: the stored elements') shape, which is
+  // recorded as the call's opType (a tile of the array's dtype, or the dtype
+  // for scalar indices).
+  TV checkGatherScatter(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
+
+  // A `memory_order=` / `memory_scope=` argument of an atomic: a constant
+  // `ct.MemoryOrder` (`ct.MemoryScope`) member that atomics take (cuTile's
+  // rule: RELAXED, ACQUIRE, RELEASE or ACQ_REL; BLOCK, DEVICE or SYS); false
+  // when reported.
+  bool memoryArg(ExprId e, bool order, const std::string& fname);
+
+  // ct.atomic_add/max/min/and/or/xor/xchg(array, indices, update, /, *,
+  // check_bounds=True, memory_order=ACQ_REL, memory_scope=DEVICE) and
+  // ct.atomic_cas(array, indices, expected, desired, /, *, ...): `array` and
+  // `indices` as for ct.gather; the update (expected, desired) broadcasts to
+  // the indices' shape. The result, the old values, has that shape and the
+  // array's dtype (recorded as the call's opType). The dtypes are cuTile's:
+  // 32- and 64-bit integers for all, float32/float64 for add, xchg and cas,
+  // float16 for add; the bitwise operations take an update of the array's
+  // own dtype (or a Python int).
+  TV checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
+
+  TV checkTruediv(ExprId id, const ast::Call& c, const std::string& fname);
+
+  std::optional<int64_t> constInt(ExprId id, const char* what);
+
+  // A tile shape: a constant int or tuple of ints, each a power of two.
+  std::optional<std::vector<int64_t>> constShape(ExprId id);
+
+  std::optional<TypeId> dtypeArg(ExprId id);
+
+  // A runtime or constant integer scalar (tile indices, axis lengths).
+  bool intScalar(ExprId id, const char* what);
+
+  // `index=`: one integer or a tuple of `ndim` integers.
+  bool tileIndex(ExprId id, unsigned ndim);
+
+  // `order=` of ct.load/ct.store: a permutation of the array's axes (a tuple
+  // of constants, "C" for none, "F" reversed), applied to the array before its
+  // tile space is formed (cuTile's rule). Recorded on `id` as the tuple of
+  // axes, which lowering reads.
+  std::optional<std::vector<int64_t>> orderArg(ExprId id, unsigned ndim);
+
+  std::optional<TypeId> arrayArg(ExprId id);
+
+  std::optional<TV> tileOrScalar(ExprId id);
+
+  TV checkCall(ExprId id, const ast::Call& c);
+
+  // --- helper functions, tuples, dtypes as values (docs/TILE.md) ----------
+
+  // `return x` in a helper: collected; helperResult() merges them.
+  void checkHelperReturn(StmtId id, const ast::Return& r);
+
+  // The runtime type a constant takes when it meets runtime values (numbers
+  // by cuTile's rule, tuples elementwise), or nullopt.
+  std::optional<TypeId> runtimeTypeOf(const ConstValue& c);
+
+  // What a helper call gives: nothing (none), one constant or dtype when
+  // every return gives the same one and the helper stores nothing, else the
+  // one runtime type of its returns (constants converted to it).
+  TV helperResult();
+
+  // `a, b = value`: a tuple constant or a tuple of runtime values, unpacked.
+  void assignTuple(ExprId target, const TV& v, ExprId valueExpr);
+
+  // `dtype = ct.float16`, `pad = ct.PaddingMode.ZERO`: a compile-time alias,
+  // outside runtime loops and branches. Returns false (not handled) for other
+  // entities, which assign() reports.
+  bool assignEntity(ExprId target, const std::string& name, const TV& v);
+
+  // `(a, b)` with runtime elements: a tuple value (helpers return them, and
+  // `a, b = ...` unpacks them).
+  TV runtimeTuple(ExprId id, const ast::Tuple& t);
+
+  // `A.dtype == ct.float32`, `mode is ct.PaddingMode.ZERO`: decided at compile time.
+  TV compareEntities(ExprId id, CmpOp op, const TV& l, const TV& r);
+
+  // `x if c else y`: with a compile-time `c` only the chosen side is typed;
+  // with a runtime scalar `c`, both sides meet as in `ct.where`.
+  TV checkIfExp(ExprId id, const ast::IfExp& e);
+
+  // `a and b`, `a or b`: constants fold (Python's value); runtime scalars
+  // give a bool (both sides are evaluated: tile expressions have no effects).
+  TV checkBoolOp(ExprId id, const ast::BoolOp& b);
+
+  // `t[:, None]`, `t[None, ...]`: insert axes of length 1 (ct.expand_dims).
+  TV checkTileSubscript(ExprId id, const ast::Subscript& sub, const TV& base);
+
+  // A call of a plain module-level function (a helper) or of the builtins
+  // min/max/abs/int/float; nullopt for anything else.
+  std::optional<TV> checkPlainCall(ExprId id, const ast::Call& c);
+
+  // The module.functions entry of helper `def` (added on first call).
+  uint32_t helperFunction(StmtId def, const std::string& name);
+
+  // A name for an instance's arguments (symbols and de-duplication).
+  std::string argCode(const TV& v) const;
+
+  // `f(args)` where `f` is a plain `def` of the module: typed for these
+  // arguments (one instance per distinct argument types and constants) and
+  // inlined where it is called (lowering).
+  TV checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, const std::string& name);
+
+  // min(a, b, ...), max(...) on scalars (Python's order: the first of equal
+  // values; a NaN first stays), abs(x) (as ct.abs), int(x), float(x).
+  TV checkBuiltin(ExprId id, const ast::Call& c, const std::string& name);
+
+  // An `axis=` of a reduction: all axes (None or absent) or one.
+  std::optional<std::vector<bool>> reducedAxes(ExprId axisExpr, const TV& x);
+
+  // A reduction's operand and result shape: `x` a tile (not tfloat32),
+  // `axis` None/absent or one constant axis, `keepdims` a constant.
+  std::optional<std::pair<TV, std::vector<int64_t>>> reduction(ExprId id, const ast::Call& c,
+                                                                const std::string& fname);
+
+  // ct.argmax / ct.argmin(x, axis=None, keepdims=False): int32 indices
+  // (row-major flat indices when axis is None), as NumPy.
+  TV checkArgReduce(ExprId id, const ast::Call& c, const std::string& fname);
+
+  TV tf32Only(ExprId id);
+
+  // A tuple of constant integers (`axes`, `shape`), or nullopt (reported).
+  std::optional<std::vector<int64_t>> constInts(ExprId id, const char* what);
+
+  // reshape, permute, transpose, broadcast_to, expand_dims (functions, and
+  // the first three as tile methods).
+  TV checkShapeOp(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname, ExprId self);
+
+  static ConstValue constOfShape(const std::vector<int64_t>& shape);
+
+  const Ast& ast_;
+  ResolvedModule& module_;
+  TypeTable& types_;
+  FunctionInstance& inst_;
+  DiagnosticSink& diags_;
+  // A copy: checking a helper call may append to module_.functions.
+  const JitFunction fn_;
+  HelperContext& helpers_;
+  // Names bound to dtypes or padding modes (`dtype = ct.float16`).
+  std::map<std::string, TV> entities_;
+  // A helper function: its return statements' values.
+  bool helperMode_ = false;
+  std::vector<std::pair<TV, StmtId>> returns_;
+  bool returnFailed_ = false;
+  // Whether the function stores to memory (then a call is never folded away).
+  bool effects_ = false;
+  std::map<std::string, TypeId> vars_;
+  // The loop/branch depth at which each variable got its current type.
+  std::map<std::string, int> depth_;
+  int depthNow_ = 0;
+  std::map<std::string, ConstValue> consts_;
+  std::map<std::string, int> assigned_;
+  std::set<std::string> failed_;
+  TypeId lastOpType_;
+};
+
+}  // namespace frontend::tile

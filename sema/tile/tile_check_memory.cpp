@@ -1,0 +1,208 @@
+// Gather, scatter and atomics: indexed targets and memory order/scope arguments.
+#include "sema/tile/tile_check_internal.h"
+
+namespace frontend::tile {
+
+std::optional<TileChecker::IndexedTarget> TileChecker::indexedTarget(ExprId array, ExprId indices, const std::string& fname) {
+  TV a = checkExpr(array);
+  if (!a.ok()) return std::nullopt;
+  if (a.k != TV::K::Value || !types_.isArray(a.type)) {
+    diags_.error(loc(array), Diag::TileType,
+                 "`" + fname + "` takes an array as its first argument, found `" + describe(a) + "`");
+    return std::nullopt;
+  }
+  const Type& at = types_.get(a.type);
+  TypeId element = at.element;
+  std::vector<ExprId> items;
+  bool tuple = false;
+  if (const auto* t = ast_.expr(indices).dyn<ast::Tuple>()) {
+    tuple = true;
+    for (ExprId e : ast_.list(t->elts)) items.push_back(e);
+  } else {
+    items.push_back(indices);
+  }
+  if (items.size() != at.ndim) {
+    diags_.error(loc(indices), Diag::TileShape,
+                 "`" + fname + "` on a " + std::to_string(at.ndim) + "-D array needs " +
+                     (at.ndim == 1 ? std::string("1 index") : std::to_string(at.ndim) + " indices") +
+                     ", one per axis, found " + (tuple ? std::to_string(items.size()) : "one") +
+                     (at.ndim > 1 && !tuple ? " (pass a tuple)" : ""));
+    return std::nullopt;
+  }
+  std::vector<TV> indexVals;
+  for (size_t d = 0; d < items.size(); ++d) {
+    TV v = checkExpr(items[d]);
+    if (!v.ok()) return std::nullopt;
+    bool integer = (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Int) ||
+                   (v.k == TV::K::Value && (types_.isTile(v.type) || types_.isNumber(v.type)) &&
+                    types_.isInt(elementOf(v.type)));
+    if (!integer) {
+      diags_.error(loc(items[d]), Diag::TileType,
+                   "the index for axis " + std::to_string(d) + " of `" + fname +
+                       "` must be an integer tile or scalar, found `" + describe(v) + "`");
+      return std::nullopt;
+    }
+    indexVals.push_back(v);
+  }
+  auto shape = broadcastOf(indexVals, indices);
+  if (!shape) return std::nullopt;
+  return IndexedTarget{element, *shape};
+}
+
+TV TileChecker::checkGatherScatter(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
+  bool gather = fn == TileFn::Gather;
+  size_t positional = gather ? 2 : 3;
+  auto given = ast_.list(c.args);
+  if (given.size() > positional) {
+    diags_.error(loc(given[positional]), Diag::InvalidCall,
+                 "`" + fname + "` takes " + std::to_string(positional) + " positional arguments (" +
+                     (gather ? "`mask`, `padding_value`, `check_bounds` and `latency`"
+                             : "`mask`, `check_bounds` and `latency`") +
+                     " are keyword-only)");
+    return TV{};
+  }
+  auto args = gather
+                  ? bindArgs(id, c, fname, {"array", "indices", "mask", "padding_value", "check_bounds", "latency"}, 2)
+                  : bindArgs(id, c, fname, {"array", "indices", "value", "mask", "check_bounds", "latency"}, 3);
+  if (!args) return TV{};
+  const size_t maskAt = gather ? 2 : 3;
+  const size_t checkAt = 4;
+  // `mask=None`, `padding_value=None`: as if absent.
+  for (size_t i : {maskAt, size_t(3)}) {
+    if ((*args)[i].valid() && isNoneConst((*args)[i]) && (i == maskAt || gather)) {
+      inst_.callArguments[id.index][i] = ExprId();
+      (*args)[i] = ExprId();
+    }
+  }
+  auto target = indexedTarget((*args)[0], (*args)[1], fname);
+  if (!target) return TV{};
+  TypeId element = target->element;
+  const std::vector<int64_t>* shape = &target->shape;
+  TypeId result = shape->empty() ? element : types_.tile(element, *shape);
+  if (!gather && !valueOperand((*args)[2], fname, "the value", *shape, element)) return TV{};
+  if ((*args)[maskAt].valid()) {
+    auto m = tileOrScalar((*args)[maskAt]);
+    if (!m) return TV{};
+    bool isBool = m->k == TV::K::Const ? m->c.kind == ConstValue::Kind::Bool : types_.isBool(elementOf(m->type));
+    if (!isBool) {
+      diags_.error(loc((*args)[maskAt]), Diag::TileType,
+                   "`mask=` of `" + fname + "` must be a bool tile or scalar, found `" + describe(*m) + "`");
+      return TV{};
+    }
+    if (!broadcastsTo(*m, *shape)) {
+      diags_.error(loc((*args)[maskAt]), Diag::TileShape,
+                   "the mask `" + describe(*m) + "` does not broadcast to the indices' shape " + shapeText(*shape));
+      return TV{};
+    }
+  }
+  if (gather && (*args)[3].valid() && !valueOperand((*args)[3], fname, "the padding value", *shape, element)) {
+    return TV{};
+  }
+  if ((*args)[checkAt].valid() && !constBool((*args)[checkAt], "`check_bounds=`")) {
+    return TV{};
+  }
+  // latency= is a scheduling hint: checked, then ignored.
+  if ((*args)[5].valid() && !isNoneConst((*args)[5]) && !constInt((*args)[5], "`latency=`")) return TV{};
+  inst_.opTypes[id.index] = result;
+  if (gather) return record(id, TV::value(result));
+  effects_ = true;
+  return TV::value(types_.none());
+}
+
+bool TileChecker::memoryArg(ExprId e, bool order, const std::string& fname) {
+  TV m = checkExpr(e);
+  if (!m.ok()) return false;
+  const char* what = order ? "ct.MemoryOrder" : "ct.MemoryScope";
+  bool member = m.k == TV::K::Entity && m.ent == Intrinsic::TileOp &&
+                (order ? isTileMemoryOrder(m.payload) : isTileMemoryScope(m.payload));
+  if (!member) {
+    diags_.error(loc(e), Diag::TileType,
+                 std::string("`") + (order ? "memory_order" : "memory_scope") + "=` of `" + fname +
+                     "` must be a constant `" + what + "` member, found `" + describe(m) + "`");
+    return false;
+  }
+  auto which = static_cast<TileFn>(m.payload);
+  if (which == TileFn::OrderWeak) {
+    diags_.error(loc(e), Diag::TileType,
+                 "`" + fname + "` cannot take `MemoryOrder.WEAK` (an atomic needs RELAXED, ACQUIRE, RELEASE or ACQ_REL)");
+    return false;
+  }
+  if (which == TileFn::ScopeNone) {
+    diags_.error(loc(e), Diag::TileType,
+                 "`" + fname + "` cannot take `MemoryScope.NONE` (an atomic needs BLOCK, DEVICE or SYS)");
+    return false;
+  }
+  return true;
+}
+
+TV TileChecker::checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
+  bool cas = fn == TileFn::AtomicCas;
+  size_t positional = cas ? 4 : 3;
+  auto given = ast_.list(c.args);
+  if (given.size() > positional) {
+    diags_.error(loc(given[positional]), Diag::InvalidCall,
+                 "`" + fname + "` takes " + std::to_string(positional) +
+                     " positional arguments (`check_bounds`, `memory_order` and `memory_scope` are keyword-only)");
+    return TV{};
+  }
+  for (KeywordId kid : ast_.list(c.keywords)) {
+    const Keyword& k = ast_.keyword(kid);
+    if (!k.arg.valid()) continue;
+    std::string key(ast_.str(k.arg));
+    if (key == "array" || key == "indices" || key == "update" || (cas && (key == "expected" || key == "desired"))) {
+      diags_.error(loc(k.value), Diag::InvalidCall, "`" + fname + "`'s `" + key + "` is positional-only");
+      return TV{};
+    }
+  }
+  auto args = cas ? bindArgs(id, c, fname,
+                             {"array", "indices", "expected", "desired", "check_bounds", "memory_order", "memory_scope"}, 4)
+                  : bindArgs(id, c, fname, {"array", "indices", "update", "check_bounds", "memory_order", "memory_scope"},
+                             3);
+  if (!args) return TV{};
+  auto target = indexedTarget((*args)[0], (*args)[1], fname);
+  if (!target) return TV{};
+  TypeId e = target->element;
+  const Type& et = types_.get(e);
+  bool int3264 = et.kind == TypeKind::Int && (et.bits == 32 || et.bits == 64);
+  bool float3264 = e == types_.float32() || e == types_.float64();
+  bool allowed = int3264;
+  const char* takes = "int32, int64, uint32 and uint64";
+  if (fn == TileFn::AtomicAdd) {
+    allowed = int3264 || float3264 || e == types_.floatType(16);
+    takes = "int32, int64, uint32, uint64, float16, float32 and float64";
+  } else if (fn == TileFn::AtomicXchg || cas) {
+    allowed = int3264 || float3264;
+    takes = "int32, int64, uint32, uint64, float32 and float64";
+  }
+  if (!allowed) {
+    diags_.error(loc((*args)[0]), Diag::TileType,
+                 "`" + fname + "` does not take an array of `" + nameOf(e) + "` (it takes " + takes + ")" +
+                     (fn == TileFn::AtomicAdd && e == types_.bfloat16() ? "; bfloat16 is not supported by pykc yet"
+                                                                        : ""));
+    return TV{};
+  }
+  const size_t valueEnd = cas ? 4 : 3;
+  const char* names[] = {"the update", "the expected value", "the desired value"};
+  for (size_t i = 2; i < valueEnd; ++i) {
+    const char* what = cas ? names[i - 1] : names[0];
+    if (!valueOperand((*args)[i], fname, what, target->shape, e)) return TV{};
+    bool bitwise = fn == TileFn::AtomicAnd || fn == TileFn::AtomicOr || fn == TileFn::AtomicXor;
+    TV v = checkExpr((*args)[i]);
+    if (bitwise && v.k == TV::K::Value && elementOf(v.type) != e) {
+      diags_.error(loc((*args)[i]), Diag::TileType,
+                   "`" + fname + "` needs an update of the array's dtype `" + nameOf(e) + "`, found `" + describe(v) +
+                       "` (use `.astype`)");
+      return TV{};
+    }
+  }
+  const size_t checkAt = valueEnd;
+  if ((*args)[checkAt].valid() && !constBool((*args)[checkAt], "`check_bounds=`")) return TV{};
+  if ((*args)[checkAt + 1].valid() && !memoryArg((*args)[checkAt + 1], true, fname)) return TV{};
+  if ((*args)[checkAt + 2].valid() && !memoryArg((*args)[checkAt + 2], false, fname)) return TV{};
+  TypeId result = target->shape.empty() ? e : types_.tile(e, target->shape);
+  inst_.opTypes[id.index] = result;
+  effects_ = true;
+  return record(id, TV::value(result));
+}
+
+}  // namespace frontend::tile

@@ -1,0 +1,306 @@
+// Builtins, reductions and shape operations (reshape, permute, broadcast, cat).
+#include "sema/tile/tile_check_internal.h"
+
+namespace frontend::tile {
+
+TV TileChecker::checkBuiltin(ExprId id, const ast::Call& c, const std::string& name) {
+  auto args = ast_.list(c.args);
+  if (!c.keywords.empty() || args.empty() || ((name == "abs" || name == "int" || name == "float") && args.size() != 1) ||
+      ((name == "min" || name == "max") && args.size() < 2)) {
+    diags_.error(loc(id), Diag::InvalidCall,
+                 "`" + name + "` takes " +
+                     (name == "min" || name == "max" ? "two or more scalars or tiles"
+                      : name == "abs"                ? "one scalar or tile"
+                                                     : "one scalar") +
+                     " in tile kernels");
+    return TV{};
+  }
+  std::vector<TV> vals;
+  bool allConst = true;
+  for (ExprId a : args) {
+    TV v = checkExpr(a);
+    if (!v.ok()) return TV{};
+    bool tileOk = (name == "abs" || name == "min" || name == "max") && isTileVal(v);
+    if (!(v.k == TV::K::Const && v.c.isNumber()) &&
+        !(v.k == TV::K::Value && (types_.isNumber(v.type) || tileOk))) {
+      diags_.error(loc(a), Diag::TileType,
+                   "`" + name + "` takes scalars in tile kernels, found `" + describe(v) + "`" +
+                       (isTileVal(v) ? " (use `ct.astype`)" : ""));
+      return TV{};
+    }
+    allConst = allConst && v.k == TV::K::Const;
+    vals.push_back(v);
+  }
+  inst_.callArguments[id.index] = std::vector<ExprId>(args.begin(), args.end());
+  if (name == "min" || name == "max") {
+    bool isMax = name == "max";
+    if (allConst) {
+      ConstValue best = vals[0].c;
+      for (size_t i = 1; i < vals.size(); ++i) {
+        auto better = foldCompare(isMax ? CmpOp::Gt : CmpOp::Lt, vals[i].c, best);
+        if (better && better->boolValue) best = vals[i].c;
+      }
+      return record(id, TV::constant(best));
+    }
+    // On tiles (cuTile's samples: `max(m_i, row_max)`): elementwise, with
+    // broadcasting, by the same rule per element.
+    TV acc = vals[0];
+    std::optional<TypeId> dtype;
+    for (size_t i = 1; i < vals.size(); ++i) {
+      dtype = promote(acc, vals[i]);
+      if (!dtype) return TV{};
+      acc = TV::value(*dtype);
+    }
+    auto shape = broadcastOf(vals, id);
+    if (!shape) return TV{};
+    if (types_.isBool(*dtype)) dtype = types_.int32();
+    inst_.opTypes[id.index] = *dtype;
+    inst_.meanings[id.index] = ExprMeaning{isMax ? Intrinsic::Max : Intrinsic::Min, 0};
+    bool tile = std::any_of(vals.begin(), vals.end(), [&](const TV& v) { return isTileVal(v); });
+    return record(id, TV::value(tile ? types_.tile(*dtype, *shape) : *dtype));
+  }
+  const TV& x = vals[0];
+  if (name == "abs") {
+    if (x.k == TV::K::Const) {
+      if (x.c.kind == ConstValue::Kind::Float) return record(id, TV::constant(ConstValue::ofFloat(std::fabs(x.c.floatValue))));
+      int64_t i = x.c.kind == ConstValue::Kind::Int ? x.c.intValue : int64_t(x.c.boolValue);
+      return record(id, TV::constant(ConstValue::ofInt(i < 0 ? -i : i)));
+    }
+    TypeId dtype = elementOf(x.type);
+    if (types_.isBool(dtype)) dtype = types_.int32();
+    inst_.opTypes[id.index] = dtype;
+    inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::Abs)};
+    return record(id, TV::value(isTileVal(x) ? types_.tile(dtype, types_.get(x.type).shape) : dtype));
+  }
+  bool toInt = name == "int";
+  if (x.k == TV::K::Const) {
+    if (toInt) {
+      int64_t i = x.c.kind == ConstValue::Kind::Float  ? static_cast<int64_t>(x.c.floatValue)
+                  : x.c.kind == ConstValue::Kind::Int ? x.c.intValue
+                                                      : int64_t(x.c.boolValue);
+      return record(id, TV::constant(ConstValue::ofInt(i)));
+    }
+    double d = x.c.kind == ConstValue::Kind::Float ? x.c.floatValue
+               : x.c.kind == ConstValue::Kind::Int ? static_cast<double>(x.c.intValue)
+                                                   : (x.c.boolValue ? 1.0 : 0.0);
+    return record(id, TV::constant(ConstValue::ofFloat(d)));
+  }
+  // int(): integers keep their type, others give int32; float(): float32
+  // (cuTile's default float), float64 stays.
+  TypeId dtype;
+  if (toInt) {
+    dtype = types_.isInt(x.type) ? x.type : types_.int32();
+  } else {
+    dtype = types_.isFloat(x.type) && !types_.isTFloat32(x.type) ? x.type : types_.float32();
+  }
+  inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::Astype)};
+  return record(id, TV::value(dtype));
+}
+
+std::optional<std::vector<bool>> TileChecker::reducedAxes(ExprId axisExpr, const TV& x) {
+  size_t nd = types_.get(x.type).shape.size();
+  std::vector<bool> reduced(nd, true);
+  if (!axisExpr.valid()) return reduced;
+  TV axis = checkExpr(axisExpr);
+  if (!axis.ok()) return std::nullopt;
+  if (axis.k == TV::K::Const && axis.c.kind == ConstValue::Kind::None) return reduced;
+  if (axis.k != TV::K::Const || axis.c.kind != ConstValue::Kind::Int) {
+    diags_.error(loc(axisExpr), Diag::NotConstant, "the axis (an integer or None)");
+    return std::nullopt;
+  }
+  int64_t a = axis.c.intValue;
+  int64_t n = static_cast<int64_t>(nd);
+  if (a < -n || a >= n) {
+    diags_.error(loc(axisExpr), Diag::TileShape,
+                 "axis " + std::to_string(a) + " is out of range for `" + describe(x) + "`");
+    return std::nullopt;
+  }
+  reduced.assign(nd, false);
+  reduced[static_cast<size_t>(a < 0 ? a + n : a)] = true;
+  return reduced;
+}
+
+std::optional<std::pair<TV, std::vector<int64_t>>> TileChecker::reduction(ExprId id, const ast::Call& c,
+                                                              const std::string& fname) {
+  auto args = bindArgs(id, c, fname, {"x", "axis", "keepdims"}, 1);
+  if (!args) return std::nullopt;
+  TV x = checkExpr((*args)[0]);
+  if (!x.ok()) return std::nullopt;
+  if (!isTileVal(x)) {
+    diags_.error(loc((*args)[0]), Diag::TileType, "`" + fname + "` reduces a tile, found `" + describe(x) + "`");
+    return std::nullopt;
+  }
+  if (types_.isTFloat32(elementOf(x.type))) {
+    tf32Only(id);
+    return std::nullopt;
+  }
+  auto reduced = reducedAxes((*args)[1], x);
+  if (!reduced) return std::nullopt;
+  bool keepdims = false;
+  if ((*args)[2].valid()) {
+    auto k = constInt((*args)[2], "`keepdims`");
+    if (!k) return std::nullopt;
+    keepdims = *k != 0;
+  }
+  const std::vector<int64_t>& shape = types_.get(x.type).shape;
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (!(*reduced)[i]) {
+      out.push_back(shape[i]);
+    } else if (keepdims) {
+      out.push_back(1);
+    }
+  }
+  return std::make_pair(x, out);
+}
+
+TV TileChecker::checkArgReduce(ExprId id, const ast::Call& c, const std::string& fname) {
+  auto r = reduction(id, c, fname);
+  if (!r) return TV{};
+  return record(id, TV::value(types_.tile(types_.int32(), r->second)));
+}
+
+TV TileChecker::tf32Only(ExprId id) {
+  diags_.error(loc(id), Diag::TileType,
+               "tfloat32 tiles are `ct.mma` operands only: convert with `.astype(ct.float32)` first");
+  return TV{};
+}
+
+std::optional<std::vector<int64_t>> TileChecker::constInts(ExprId id, const char* what) {
+  TV v = checkExpr(id);
+  if (!v.ok()) return std::nullopt;
+  std::vector<int64_t> out;
+  if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Int) return std::vector<int64_t>{v.c.intValue};
+  if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) {
+    for (const ConstValue& e : v.c.elements) {
+      if (e.kind != ConstValue::Kind::Int) break;
+      out.push_back(e.intValue);
+    }
+    if (out.size() == v.c.elements.size()) return out;
+  }
+  diags_.error(loc(id), Diag::NotConstant, std::string(what) + " (a tuple of integers)");
+  return std::nullopt;
+}
+
+TV TileChecker::checkShapeOp(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname, ExprId self) {
+  std::string name = self.valid() ? std::string(tileFnName(fn)) : fname;
+  std::optional<std::vector<ExprId>> args;
+  switch (fn) {
+    case TileFn::Reshape:
+    case TileFn::BroadcastTo: args = bindArgs(id, c, name, {"x", "shape"}, 2, self); break;
+    case TileFn::Permute: args = bindArgs(id, c, name, {"x", "axes"}, 2, self); break;
+    case TileFn::Transpose: args = bindArgs(id, c, name, {"x", "axis0", "axis1"}, 1, self); break;
+    default: args = bindArgs(id, c, name, {"x", "axis"}, 2, self); break;
+  }
+  if (!args) return TV{};
+  TV x = checkExpr((*args)[0]);
+  if (!x.ok()) return TV{};
+  if (!isTileVal(x)) {
+    diags_.error(loc((*args)[0]), Diag::TileType, "`" + name + "` takes a tile, found `" + describe(x) + "`");
+    return TV{};
+  }
+  TypeId dtype = types_.get(x.type).element;
+  std::vector<int64_t> in = types_.get(x.type).shape;
+  int64_t n = static_cast<int64_t>(in.size());
+  int64_t count = 1;
+  for (int64_t d : in) count *= d;
+  std::vector<int64_t> out;
+  auto fail = [&](ExprId where, const std::string& message) {
+    diags_.error(loc(where), Diag::TileShape, message);
+    return TV{};
+  };
+  switch (fn) {
+    case TileFn::Reshape: {
+      auto shape = constInts((*args)[1], "the shape");
+      if (!shape) return TV{};
+      int64_t known = 1;
+      int64_t infer = -1;
+      for (size_t i = 0; i < shape->size(); ++i) {
+        int64_t d = (*shape)[i];
+        if (d == -1 && infer < 0) {
+          infer = static_cast<int64_t>(i);
+        } else if (!isPow2(d)) {
+          return fail((*args)[1], "tile dimensions must be powers of two (one may be -1), found " + std::to_string(d));
+        } else {
+          known *= d;
+        }
+      }
+      out = *shape;
+      if (infer >= 0 && known <= count) out[static_cast<size_t>(infer)] = count / known;
+      int64_t total = 1;
+      for (int64_t d : out) total *= d;
+      if (total != count) {
+        return fail((*args)[1], "cannot reshape `" + describe(x) + "` (" + std::to_string(count) +
+                                    " elements) to " + ConstValue(constOfShape(*shape)).repr());
+      }
+      break;
+    }
+    case TileFn::Permute: {
+      auto axes = constInts((*args)[1], "the axes");
+      if (!axes) return TV{};
+      std::vector<bool> seen(in.size(), false);
+      bool ok = static_cast<int64_t>(axes->size()) == n;
+      for (int64_t a : *axes) {
+        if (!ok) break;
+        if (a < 0) a += n;
+        ok = a >= 0 && a < n && !seen[static_cast<size_t>(a)];
+        if (ok) {
+          seen[static_cast<size_t>(a)] = true;
+          out.push_back(in[static_cast<size_t>(a)]);
+        }
+      }
+      if (!ok) return fail((*args)[1], "the axes must be a permutation of the " + std::to_string(n) + " axes of `" + describe(x) + "`");
+      break;
+    }
+    case TileFn::Transpose: {
+      int64_t a0 = 0;
+      int64_t a1 = 1;
+      if ((*args)[1].valid() != (*args)[2].valid() || (!(*args)[1].valid() && n != 2)) {
+        return fail(id, "`" + name + "` of a " + std::to_string(n) +
+                            "-d tile needs both `axis0` and `axis1` (only 2-d tiles default to swapping their axes)");
+      }
+      if ((*args)[1].valid()) {
+        auto x0 = constInt((*args)[1], "`axis0`");
+        auto x1 = constInt((*args)[2], "`axis1`");
+        if (!x0 || !x1) return TV{};
+        a0 = *x0 < 0 ? *x0 + n : *x0;
+        a1 = *x1 < 0 ? *x1 + n : *x1;
+        if (a0 < 0 || a0 >= n || a1 < 0 || a1 >= n) return fail(id, "the axes are out of range for `" + describe(x) + "`");
+      }
+      out = in;
+      std::swap(out[static_cast<size_t>(a0)], out[static_cast<size_t>(a1)]);
+      break;
+    }
+    case TileFn::BroadcastTo: {
+      auto shape = constShape((*args)[1]);
+      if (!shape) return TV{};
+      out = *shape;
+      bool ok = out.size() >= in.size();
+      for (size_t i = 0; ok && i < in.size(); ++i) {
+        int64_t have = in[in.size() - 1 - i];
+        ok = have == 1 || have == out[out.size() - 1 - i];
+      }
+      if (!ok) return fail((*args)[1], "cannot broadcast `" + describe(x) + "` to " + ConstValue(constOfShape(out)).repr());
+      break;
+    }
+    default: {
+      auto axis = constInt((*args)[1], "the axis");
+      if (!axis) return TV{};
+      int64_t a = *axis < 0 ? *axis + n + 1 : *axis;
+      if (a < 0 || a > n) return fail((*args)[1], "axis " + std::to_string(*axis) + " is out of range for `" + describe(x) + "`");
+      out = in;
+      out.insert(out.begin() + a, 1);
+      break;
+    }
+  }
+  return record(id, TV::value(types_.tile(dtype, out)));
+}
+
+ConstValue TileChecker::constOfShape(const std::vector<int64_t>& shape) {
+  ConstValue v;
+  v.kind = ConstValue::Kind::Tuple;
+  for (int64_t d : shape) v.elements.push_back(ConstValue::ofInt(d));
+  return v;
+}
+
+}  // namespace frontend::tile

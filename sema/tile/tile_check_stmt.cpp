@@ -1,0 +1,245 @@
+// Statements of tile kernels and helpers: assignments, control flow, loops.
+#include "sema/tile/tile_check_internal.h"
+
+namespace frontend::tile {
+
+void TileChecker::countAssignments(std::span<const StmtId> body) {
+  for (StmtId id : body) {
+    const Stmt& s = ast_.stmt(id);
+    switch (s.kind()) {
+      case StmtKind::Assign:
+        for (ExprId t : ast_.list(s.as<ast::Assign>().targets)) countTarget(t, 1);
+        break;
+      case StmtKind::AugAssign:
+        countTarget(s.as<ast::AugAssign>().target, 2);
+        break;
+      case StmtKind::For: {
+        const auto& f = s.as<ast::For>();
+        countTarget(f.target, 2);
+        // Anything assigned in a loop body is assigned more than once.
+        std::map<std::string, int> saved = assigned_;
+        countAssignments(ast_.list(f.body));
+        for (auto& [name, n] : assigned_) {
+          if (!saved.count(name) || saved[name] != n) n = 2;
+        }
+        break;
+      }
+      case StmtKind::If:
+        countAssignments(ast_.list(s.as<ast::If>().body));
+        countAssignments(ast_.list(s.as<ast::If>().orelse));
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+void TileChecker::countTarget(ExprId t, int n) {
+  if (const auto* name = ast_.expr(t).dyn<ast::Name>()) {
+    assigned_[std::string(ast_.str(name->id))] += n;
+  } else if (const auto* tuple = ast_.expr(t).dyn<ast::Tuple>()) {
+    for (ExprId e : ast_.list(tuple->elts)) countTarget(e, n);
+  }
+}
+
+void TileChecker::checkBody(std::span<const StmtId> body) {
+  for (StmtId id : body) checkStmt(id);
+}
+
+void TileChecker::checkStmt(StmtId id) {
+  const Stmt& s = ast_.stmt(id);
+  switch (s.kind()) {
+    case StmtKind::Assign: {
+      const auto& a = s.as<ast::Assign>();
+      TV v = checkExpr(a.value);
+      for (ExprId t : ast_.list(a.targets)) assign(t, v, a.value);
+      return;
+    }
+    case StmtKind::AugAssign: {
+      const auto& a = s.as<ast::AugAssign>();
+      const auto* name = ast_.expr(a.target).dyn<ast::Name>();
+      if (name == nullptr) {
+        diags_.error(loc(a.target), Diag::UnsupportedFeature,
+                     "tile kernels assign to names only (tiles are immutable values)");
+        return;
+      }
+      TV lhs = checkExpr(a.target);
+      TV rhs = checkExpr(a.value);
+      TV r = binary(a.op, lhs, rhs, s.range, a.value);
+      if (r.ok() && lhs.k == TV::K::Value && r.type != lhs.type) {
+        diags_.error(loc(s.range), Diag::TileType,
+                     "`" + std::string(ast_.str(name->id)) + " " + std::string(spelling(a.op)) +
+                         "=` would change its type from `" + nameOf(lhs.type) + "` to `" +
+                         nameOf(r.type) + "`: write `x = x " + std::string(spelling(a.op)) +
+                         " ...` or convert with `astype`");
+        return;
+      }
+      if (r.ok()) {
+        inst_.stmtOpTypes[id.index] = lastOpType_;
+        inst_.stmtResultTypes[id.index] = r.type;
+      }
+      assign(a.target, r, a.value);
+      return;
+    }
+    case StmtKind::Expr:
+      checkExpr(s.as<ast::ExprStmt>().value);
+      return;
+    case StmtKind::Pass:
+      return;
+    case StmtKind::Return:
+      if (helperMode_) {
+        checkHelperReturn(id, s.as<ast::Return>());
+      } else if (s.as<ast::Return>().value.valid()) {
+        diags_.error(loc(s.range), Diag::KernelReturnsValue, "a value");
+      }
+      return;
+    case StmtKind::For:
+      checkFor(id, s.as<ast::For>());
+      return;
+    case StmtKind::If: {
+      const auto& i = s.as<ast::If>();
+      TV c = checkExpr(i.test);
+      if (c.k == TV::K::Const) {
+        // Decided at compile time (cuTile's rule): the other branch is not typed.
+        checkBody(ast_.list(truthOf(c.c) ? i.body : i.orelse));
+        return;
+      }
+      if (c.ok() && !(
+                      (c.k == TV::K::Value && types_.isNumber(c.type)))) {
+        diags_.error(loc(i.test), Diag::InvalidCondition, nameOf(c.type));
+      }
+      ++depthNow_;
+      checkBody(ast_.list(i.body));
+      checkBody(ast_.list(i.orelse));
+      --depthNow_;
+      return;
+    }
+    default:
+      diags_.error(loc(s.range), Diag::UnsupportedFeature,
+                   "`" + std::string(name(s.kind())) + "` statements are not supported in tile kernels");
+      return;
+  }
+}
+
+void TileChecker::checkFor(StmtId id, const ast::For& f) {
+  const auto* call = ast_.expr(f.iter).dyn<ast::Call>();
+  const auto* target = ast_.expr(f.target).dyn<ast::Name>();
+  bool isRange = false;
+  if (call != nullptr) {
+    if (const auto* n = ast_.expr(call->func).dyn<ast::Name>()) {
+      isRange = ast_.str(n->id) == "range" && !vars_.count("range");
+    }
+  }
+  if (!isRange || target == nullptr || !f.orelse.empty() || !call->keywords.empty() ||
+      call->args.empty() || ast_.list(call->args).size() > 3) {
+    diags_.error(loc(f.iter), Diag::UnsupportedFeature,
+                 "tile kernels loop with `for NAME in range(...)` only");
+    checkBody(ast_.list(f.body));
+    return;
+  }
+  TypeId it = types_.int32();
+  for (ExprId a : ast_.list(call->args)) {
+    TV v = checkExpr(a);
+    if (!v.ok()) continue;
+    if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Int) continue;
+    if (v.k == TV::K::Value && types_.isInt(v.type)) {
+      if (types_.get(v.type).bits == 64) it = types_.int64();
+      continue;
+    }
+    diags_.error(loc(a), Diag::TileType, "`range` takes integers, found `" + describe(v) + "`");
+  }
+  inst_.rangeTypes[id.index] = it;
+  std::string name(ast_.str(target->id));
+  bindRuntime(name, it, f.target);
+  record(f.target, TV::value(it));
+  ++depthNow_;
+  checkBody(ast_.list(f.body));
+  --depthNow_;
+}
+
+void TileChecker::bindRuntime(const std::string& name, TypeId t, ExprId where, bool keepType) {
+  auto it = vars_.find(name);
+  if (it == vars_.end()) {
+    vars_[name] = t;
+    depth_[name] = depthNow_;
+    return;
+  }
+  if (it->second != t && (keepType || depth_[name] < depthNow_)) {
+    diags_.error(loc(where), Diag::TileType,
+                 "`" + name + "` is assigned `" + nameOf(t) + "` here but holds `" + nameOf(it->second) +
+                     "` before the " + (keepType ? "operation" : "loop or branch") +
+                     ": such a variable keeps one type in a tile kernel");
+    return;
+  }
+  if (it->second != t) depth_[name] = depthNow_;
+  it->second = t;
+}
+
+void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
+  if (ast_.expr(target).is<ast::Tuple>()) {
+    assignTuple(target, v, valueExpr);
+    return;
+  }
+  const auto* n = ast_.expr(target).dyn<ast::Name>();
+  if (n == nullptr) {
+    diags_.error(loc(target), Diag::UnsupportedFeature,
+                 "tile kernels assign to names only (tiles are immutable values)");
+    return;
+  }
+  std::string name(ast_.str(n->id));
+  if (!v.ok()) {
+    failed_.insert(name);
+    return;
+  }
+  if (consts_.count(name) && !inst_.variables.count(name) && isConstParam(name)) {
+    diags_.error(loc(target), Diag::InvalidAssignment,
+                 "cannot assign to Constant parameter `" + name + "`");
+    return;
+  }
+  if (v.k == TV::K::Entity && assignEntity(target, name, v)) return;
+  if (v.k == TV::K::Value && types_.isNone(v.type)) {
+    diags_.error(loc(valueExpr), Diag::TileType, "this gives no value (`None`) to assign");
+    return;
+  }
+  if (v.k == TV::K::Value && types_.isTuple(v.type)) {
+    diags_.error(loc(target), Diag::TileUnsupported, "a variable holding a tuple of runtime values",
+                 ": unpack it (`a, b = ...`)");
+    return;
+  }
+  entities_.erase(name);
+  if (v.k == TV::K::Const && assigned_[name] <= 1) {
+    consts_[name] = v.c;
+    record(target, v);
+    return;
+  }
+  TypeId t;
+  if (v.k == TV::K::Const) {
+    auto it = vars_.find(name);
+    if (it != vars_.end()) {
+      t = it->second;
+    } else if (auto ct = weakType(v.c)) {
+      t = *ct;
+    }
+    if (!t.valid()) {
+      diags_.error(loc(valueExpr), Diag::TileType, "cannot store `" + v.c.repr() + "` in a variable");
+      return;
+    }
+  } else if (v.k == TV::K::Value) {
+    t = v.type;
+  } else {
+    diags_.error(loc(valueExpr), Diag::TileType,
+                 "`" + v.path + "` is not a value that a variable can hold");
+    return;
+  }
+  bindRuntime(name, t, target);
+  record(target, TV::value(t));
+}
+
+bool TileChecker::isConstParam(const std::string& name) const {
+  for (const TileConstParam& c : fn_.tileConsts) {
+    if (c.name == name) return true;
+  }
+  return false;
+}
+
+}  // namespace frontend::tile
