@@ -1,4 +1,5 @@
-// Helper functions (typed per call site), tuples, dtypes as values, conditional and boolean expressions, tile subscripts.
+// Helper functions (typed per call site), tuples, dtypes as values, conditional
+// and boolean expressions, tile subscripts.
 #include "sema/tile/tile_check_internal.h"
 
 namespace frontend::tile {
