@@ -22,10 +22,6 @@ namespace frontend {
 void warnFloat64Arithmetic(const frontend::Ast& ast, const frontend::TypedModule& typed,
                            frontend::DiagnosticSink& diags);
 
-// Every instance reachable from kernel instance `kernel` through device
-// function calls, `kernel` first, then in order of first call (depth first).
-std::vector<uint32_t> reachableInstances(const frontend::TypedModule& typed, uint32_t kernel);
-
 // The annotated source of `instances` (indices into typed.instances; each
 // kernel followed by the device functions it reaches, each once): the
 // function's lines with a gutter of line numbers, and under each line that

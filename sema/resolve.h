@@ -77,7 +77,7 @@ enum class Intrinsic : uint16_t {
   ThisGrid, GridGroup, GridSync,
   AtomicAdd, AtomicSub, AtomicMax, AtomicMin, AtomicAnd, AtomicOr, AtomicXor,
   AtomicExch, AtomicInc, AtomicDec, AtomicCas,
-  AtomicNanMax, AtomicNanMin, AtomicCompareAndSwap,
+  AtomicNanMax, AtomicNanMin, AtomicCompareAndSwap,  // keep together: isAtomic
   Jit,
   // math.pi/e/tau/inf/nan (also numpy's): payload 0..4.
   MathConst,
@@ -127,6 +127,12 @@ enum class Intrinsic : uint16_t {
   // constant (host data, classes, undecorated functions): an error in kernels.
   HostValue,
 };
+
+// numba.cuda's atomic operations (`cuda.atomic.*`), AtomicAdd through
+// AtomicCompareAndSwap.
+constexpr bool isAtomic(Intrinsic k) {
+  return k >= Intrinsic::AtomicAdd && k <= Intrinsic::AtomicCompareAndSwap;
+}
 
 enum class MathFn : uint8_t {
 #define PYKC_MATH(Name, PyName, Arity, Libdevice) Name,

@@ -130,4 +130,10 @@ struct TypedModule {
   uint32_t kernelCount = 0;
 };
 
+// Every instance reachable from instance `root` through calls (device
+// functions, tile helpers), `root` first, then in order of first call (depth
+// first). The one walk over the call graph: module selection, cache keys,
+// inspection and lowering's per-kernel facts use it.
+std::vector<uint32_t> reachableInstances(const TypedModule& typed, uint32_t root);
+
 }  // namespace frontend

@@ -1,4 +1,5 @@
 #include "lowering/simt/complex_math.h"
+#include "lowering/scalar.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -65,7 +66,7 @@ public:
   // libdevice `__nv_<base>` (`<base>f` for float32) of the arguments' joint type.
   F call(std::string_view base, std::initializer_list<F> args) {
     llvm::Type* t = join(args);
-    std::string prefix = "__nv_";
+    std::string prefix;
     if (fast_ && t->isFloatTy()) {
       // numba's fastmath=True (mathimpl's unarys_fastmath, NVVM's -prec-sqrt=0).
       if (base == "sqrt") {
@@ -78,7 +79,7 @@ public:
         prefix += "fast_";
       }
     }
-    std::string name = prefix + std::string(base) + (t->isFloatTy() ? "f" : "");
+    std::string name = libdeviceName(prefix + std::string(base), t->isFloatTy());
     std::vector<llvm::Value*> vs;
     std::vector<llvm::Type*> params;
     for (const F& f : args) {

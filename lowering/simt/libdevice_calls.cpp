@@ -1,4 +1,5 @@
 #include "lowering/simt/libdevice_calls.h"
+#include "lowering/scalar.h"
 
 #include <string>
 
@@ -20,7 +21,7 @@ llvm::Value* lowerLibdeviceCall(llvm::IRBuilderBase& b, llvm::Module& module,
   }
   llvm::Type* result = types.result != nullptr ? types.result : llvm::Type::getVoidTy(context);
   llvm::FunctionCallee callee = module.getOrInsertFunction(
-      "__nv_" + std::string(name), llvm::FunctionType::get(result, params, false));
+      libdeviceName(name, false), llvm::FunctionType::get(result, params, false));
 
   llvm::BasicBlock& entry = b.GetInsertBlock()->getParent()->getEntryBlock();
   llvm::IRBuilder<> entryBuilder(&entry, entry.begin());

@@ -12,12 +12,9 @@ llvm::Type* ModuleLowering::llvmType(TypeId id) {
     case TypeKind::None:
       return llvm::Type::getVoidTy(context_);
     case TypeKind::Bool:
-      return llvm::Type::getInt1Ty(context_);
     case TypeKind::Int:
-      return llvm::Type::getIntNTy(context_, t.bits);
     case TypeKind::Float:
-      if (t.bits == 16) return llvm::Type::getHalfTy(context_);
-      return t.bits == 32 ? llvm::Type::getFloatTy(context_) : llvm::Type::getDoubleTy(context_);
+      return scalarLlvmType(context_, t);
     case TypeKind::Complex: {
       // {real, imaginary}, as NumPy stores them.
       llvm::Type* part = t.bits == 64 ? llvm::Type::getFloatTy(context_) : llvm::Type::getDoubleTy(context_);
@@ -367,20 +364,11 @@ LoweredModule ModuleLowering::run() {
   if (di_) di_->finalize();
   // Kernels that reach dynamic shared memory.
   for (uint32_t k = 0; k < typed_.kernelCount; ++k) {
-    std::vector<bool> seen(typed_.instances.size(), false);
-    std::vector<uint32_t> stack{k};
     bool uses = false;
     bool cooperative = false;
-    while (!stack.empty()) {
-      uint32_t i = stack.back();
-      stack.pop_back();
-      if (seen[i]) continue;
-      seen[i] = true;
+    for (uint32_t i : reachableInstances(typed_, k)) {
       uses = uses || dynamicUsers_.count(&typed_.instances[i]) != 0;
       cooperative = cooperative || cooperativeUsers_.count(&typed_.instances[i]) != 0;
-      for (int32_t c : typed_.instances[i].callees) {
-        if (c >= 0) stack.push_back(static_cast<uint32_t>(c));
-      }
     }
     result.kernels.push_back(KernelInfo{typed_.instances[k].symbol, uses, cooperative, errors[k]});
     result.kernels.back().tileThreads = tileThreads[k];

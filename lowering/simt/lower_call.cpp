@@ -8,6 +8,7 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
   TypeId t = typeOf(id);
   auto args = ast_.list(c.args);
   TypeId opType = inst_.opTypes[id.index];
+  if (isAtomic(m.kind)) return emitAtomic(id, m.kind, c);
   switch (m.kind) {
     case Intrinsic::Function: {
       int32_t callee = inst_.callees[id.index];
@@ -282,21 +283,6 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
     case Intrinsic::SharedArray:
     case Intrinsic::LocalArray:
       return emitArrayAlloc(id, m.kind, c);
-    case Intrinsic::AtomicAdd:
-    case Intrinsic::AtomicSub:
-    case Intrinsic::AtomicMax:
-    case Intrinsic::AtomicMin:
-    case Intrinsic::AtomicAnd:
-    case Intrinsic::AtomicOr:
-    case Intrinsic::AtomicXor:
-    case Intrinsic::AtomicExch:
-    case Intrinsic::AtomicInc:
-    case Intrinsic::AtomicDec:
-    case Intrinsic::AtomicCas:
-    case Intrinsic::AtomicNanMax:
-    case Intrinsic::AtomicNanMin:
-    case Intrinsic::AtomicCompareAndSwap:
-      return emitAtomic(id, m.kind, c);
     case Intrinsic::MatchAnySync:
     case Intrinsic::MatchAllSync:
       return emitMatch(m.kind, args, opType);

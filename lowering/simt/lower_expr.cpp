@@ -108,31 +108,7 @@ llvm::Value* FunctionLowering::emitArith(Operator op, llvm::Value* l, llvm::Valu
     case Operator::Mod: {
       bool mod = op == Operator::Mod;
       if (isFloat) return floatDivmod(l, r, opType, mod);
-      // numba's error model on the GPU: dividing by zero gives 0.
-      llvm::Value* zero = llvm::ConstantInt::get(l->getType(), 0);
-      llvm::Value* isZero = builder_.CreateICmpEQ(r, zero);
-      llvm::Value* safe = builder_.CreateSelect(isZero, llvm::ConstantInt::get(l->getType(), 1), r);
-      llvm::Value* result;
-      if (!isSigned) {
-        result = mod ? builder_.CreateURem(l, safe) : builder_.CreateUDiv(l, safe);
-      } else {
-        // Python rounds toward negative infinity; INT_MIN // -1 wraps.
-        llvm::Value* minusOne = builder_.CreateICmpEQ(safe, llvm::ConstantInt::get(l->getType(), -1, true));
-        llvm::Value* divisor = builder_.CreateSelect(minusOne, llvm::ConstantInt::get(l->getType(), 1), safe);
-        llvm::Value* q = builder_.CreateSDiv(l, divisor);
-        llvm::Value* rem = builder_.CreateSRem(l, divisor);
-        q = builder_.CreateSelect(minusOne, builder_.CreateNeg(l), q);
-        rem = builder_.CreateSelect(minusOne, zero, rem);
-        llvm::Value* adjust = builder_.CreateAnd(
-            builder_.CreateICmpNE(rem, zero),
-            builder_.CreateICmpSLT(builder_.CreateXor(rem, safe), zero));
-        if (mod) {
-          result = builder_.CreateSelect(adjust, builder_.CreateAdd(rem, safe), rem);
-        } else {
-          result = builder_.CreateSelect(adjust, builder_.CreateSub(q, llvm::ConstantInt::get(l->getType(), 1)), q);
-        }
-      }
-      return builder_.CreateSelect(isZero, zero, result);
+      return integerFloorDivMod(builder_, l, r, isSigned, mod);
     }
     case Operator::Pow:
       if (exponentType.valid()) {
@@ -677,13 +653,7 @@ llvm::Value* FunctionLowering::emitSubscript(ExprId id, const ast::Subscript& s)
 
 llvm::Value* FunctionLowering::callLibdevice(std::string_view base, TypeId t,
                                              std::vector<llvm::Value*> args) {
-  bool single = types().get(t).bits == 32;
-  std::string name = "__nv_" + std::string(base) + (single ? "f" : "");
-  llvm::Type* ft = llvmType(t);
-  std::vector<llvm::Type*> params;
-  for (llvm::Value* a : args) params.push_back(a->getType());
-  auto callee = ml_.module().getOrInsertFunction(name, llvm::FunctionType::get(ft, params, false));
-  return builder_.CreateCall(callee, args);
+  return lowering::callLibdevice(builder_, ml_.module(), base, types().get(t).bits == 32, args, llvmType(t));
 }
 
 llvm::Value* FunctionLowering::emitMath(ExprId id, MathFn fn, const ast::Call& c) {

@@ -666,28 +666,12 @@ llvm::Value* FunctionLowering::convert(llvm::Value* v, TypeId from, TypeId to) {
     }
     return makeComplex(re, im, to);
   }
+  bool scalarTarget = t.kind == TypeKind::Int || t.kind == TypeKind::Float;
   switch (f.kind) {
     case TypeKind::Bool:
-      if (t.kind == TypeKind::Int) return builder_.CreateZExt(v, target);
-      if (t.kind == TypeKind::Float) return builder_.CreateUIToFP(v, target);
-      break;
     case TypeKind::Int:
-      if (t.kind == TypeKind::Int) {
-        if (t.bits == f.bits) return v;
-        if (t.bits < f.bits) return builder_.CreateTrunc(v, target);
-        return f.isSigned ? builder_.CreateSExt(v, target) : builder_.CreateZExt(v, target);
-      }
-      if (t.kind == TypeKind::Float) {
-        return f.isSigned ? builder_.CreateSIToFP(v, target) : builder_.CreateUIToFP(v, target);
-      }
-      break;
     case TypeKind::Float:
-      if (t.kind == TypeKind::Int) {
-        return t.isSigned ? builder_.CreateFPToSI(v, target) : builder_.CreateFPToUI(v, target);
-      }
-      if (t.kind == TypeKind::Float) {
-        return t.bits > f.bits ? builder_.CreateFPExt(v, target) : builder_.CreateFPTrunc(v, target);
-      }
+      if (scalarTarget) return convertScalar(builder_, v, f, t);
       break;
     case TypeKind::Array:
       // All layouts share one representation.

@@ -31,6 +31,7 @@
 #include "syntax/source.h"
 #include "sema/typed_module.h"
 #include "lowering/array_params.h"
+#include "lowering/scalar.h"
 #include "lowering/simt/complex_math.h"
 #include "lowering/simt/cache_hints.h"
 #include "lowering/simt/libdevice_calls.h"

@@ -195,7 +195,7 @@ TileVal TileLowering::power(ExprId left, ExprId right, TypeId opType, TypeId opT
   const Type& t = types_.get(opType);
   bool single = t.bits <= 32;
   llvm::Type* ct = single ? b_.getFloatTy() : b_.getDoubleTy();
-  llvm::FunctionCallee pow = module_.getOrInsertFunction(single ? "__nv_powf" : "__nv_pow",
+  llvm::FunctionCallee pow = module_.getOrInsertFunction(libdeviceName("pow", single),
                                                          llvm::FunctionType::get(ct, {ct, ct}, false));
   for (size_t s = 0; s < x.slots.size(); ++s) {
     llvm::Value* a = t.bits == 16 ? b_.CreateFPExt(x.slots[s], ct) : x.slots[s];
@@ -221,18 +221,12 @@ llvm::Value* TileLowering::arith(frontend::Operator op, llvm::Value* a, llvm::Va
     case Operator::FloorDiv:
     case Operator::Mod: {
       if (isFloat) {
+        // cuTile's rule (ct.floordiv: floor(x / y)), not CPython's divmod,
+        // which numba's SIMT kernels follow.
         llvm::Value* q = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, b_.CreateFDiv(a, c));
         return op == Operator::FloorDiv ? q : b_.CreateFSub(a, b_.CreateFMul(q, c));
       }
-      if (!ty.isSigned) return op == Operator::FloorDiv ? b_.CreateUDiv(a, c) : b_.CreateURem(a, c);
-      // Python's floor semantics for negative operands.
-      llvm::Value* q = b_.CreateSDiv(a, c);
-      llvm::Value* rem = b_.CreateSRem(a, c);
-      llvm::Value* zero = llvm::ConstantInt::get(a->getType(), 0);
-      llvm::Value* adjust = b_.CreateAnd(b_.CreateICmpNE(rem, zero),
-                                         b_.CreateICmpNE(b_.CreateICmpSLT(rem, zero), b_.CreateICmpSLT(c, zero)));
-      if (op == Operator::FloorDiv) return b_.CreateSub(q, b_.CreateZExt(adjust, a->getType()));
-      return b_.CreateSelect(adjust, b_.CreateAdd(rem, c), rem);
+      return integerFloorDivMod(b_, a, c, ty.isSigned, op == Operator::Mod);
     }
     default:
       break;
@@ -478,7 +472,7 @@ TileVal TileLowering::unaryMath(ExprId id, TileFn fn, TypeId t) {
   bool half = et.bits == 16;
   bool single = et.bits <= 32;
   llvm::Type* ct = single ? b_.getFloatTy() : b_.getDoubleTy();
-  std::string name = "__nv_" + base + (single ? "f" : "");
+  std::string name = libdeviceName(base, single);
   llvm::FunctionCallee f = module_.getOrInsertFunction(name, llvm::FunctionType::get(ct, {ct}, false));
   for (llvm::Value*& v : x.slots) {
     llvm::Value* a = half ? b_.CreateFPExt(v, ct) : v;

@@ -244,15 +244,8 @@ TypeId TileLowering::elementOf(TypeId t) const {
 }
 
 llvm::Type* TileLowering::llvmType(TypeId t) {
-  const Type& ty = types_.get(t);
-  switch (ty.kind) {
-    case TypeKind::Bool: return b_.getInt1Ty();
-    case TypeKind::Int: return b_.getIntNTy(ty.bits);
-    case TypeKind::Float:
-      if (ty.format == frontend::FloatFormat::BFloat) return b_.getBFloatTy();
-      return ty.bits == 16 ? b_.getHalfTy() : ty.bits == 32 ? b_.getFloatTy() : b_.getDoubleTy();
-    default: return llvmType(elementOf(t));
-  }
+  if (llvm::Type* scalar = scalarLlvmType(context_, types_.get(t))) return scalar;
+  return llvmType(elementOf(t));
 }
 
 llvm::Function* TileLowering::intrinsic(llvm::Intrinsic::ID id, llvm::ArrayRef<llvm::Type*> tys) {
@@ -264,30 +257,7 @@ llvm::Value* TileLowering::convert(llvm::Value* v, TypeId from, TypeId to) {
   to = elementOf(to);
   if (from == to) return v;
   if (types_.isTFloat32(from) || types_.isTFloat32(to)) return convertTf32(v, from, to);
-  const Type& f = types_.get(from);
-  const Type& t = types_.get(to);
-  llvm::Type* dst = llvmType(to);
-  if (t.kind == TypeKind::Bool) {
-    if (f.kind == TypeKind::Float) return b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
-    return b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
-  }
-  if (f.kind == TypeKind::Bool) {
-    return t.kind == TypeKind::Float ? b_.CreateUIToFP(v, dst) : b_.CreateZExt(v, dst);
-  }
-  if (f.kind == TypeKind::Float && t.kind == TypeKind::Float) {
-    if (f.bits == t.bits && f.bits == 16) {
-      // float16 <-> bfloat16 through float32.
-      return b_.CreateFPTrunc(b_.CreateFPExt(v, b_.getFloatTy()), dst);
-    }
-    return f.bits < t.bits ? b_.CreateFPExt(v, dst) : b_.CreateFPTrunc(v, dst);
-  }
-  if (f.kind == TypeKind::Int && t.kind == TypeKind::Float) {
-    return f.isSigned ? b_.CreateSIToFP(v, dst) : b_.CreateUIToFP(v, dst);
-  }
-  if (f.kind == TypeKind::Float && t.kind == TypeKind::Int) {
-    return t.isSigned ? b_.CreateFPToSI(v, dst) : b_.CreateFPToUI(v, dst);
-  }
-  return b_.CreateIntCast(v, dst, f.isSigned);
+  return convertScalar(b_, v, types_.get(from), types_.get(to));
 }
 
 llvm::Value* TileLowering::constantOf(const ConstValue& c, TypeId to) {

@@ -5,6 +5,7 @@
 // concern each (see the section comments below).
 #pragma once
 
+#include "lowering/scalar.h"
 #include "lowering/tile/tile_lower.h"
 
 #include <llvm/IR/Constants.h>

@@ -26,6 +26,11 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
     }
     return true;
   };
+  if (isAtomic(kind)) {
+    Val v = checkAtomic(id, kind, c, args);
+    if (v.ok) v.meaning = callee.meaning;
+    return v;
+  }
   switch (kind) {
     case Intrinsic::TypeObject: {
       if (!needArgs(1, 1, "1 argument")) return Val::bad();
@@ -559,24 +564,6 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       if (!needNumber(0)) return Val::bad();
       Val v = valueOf(types().int32());
       v.meaning = callee.meaning;
-      return v;
-    }
-    case Intrinsic::AtomicAdd:
-    case Intrinsic::AtomicSub:
-    case Intrinsic::AtomicMax:
-    case Intrinsic::AtomicMin:
-    case Intrinsic::AtomicAnd:
-    case Intrinsic::AtomicOr:
-    case Intrinsic::AtomicXor:
-    case Intrinsic::AtomicExch:
-    case Intrinsic::AtomicInc:
-    case Intrinsic::AtomicDec:
-    case Intrinsic::AtomicCas:
-    case Intrinsic::AtomicNanMax:
-    case Intrinsic::AtomicNanMin:
-    case Intrinsic::AtomicCompareAndSwap: {
-      Val v = checkAtomic(id, kind, c, args);
-      if (v.ok) v.meaning = callee.meaning;
       return v;
     }
     case Intrinsic::Jit:
