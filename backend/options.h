@@ -7,7 +7,7 @@
 namespace backend {
 
 struct CodegenOptions {
-  // Target GPU: one of supportedArchs() (target.h), e.g. "sm_90" or "sm_90a".
+  // Target GPU: one of support::knownArchs() (support/arch.h), e.g. "sm_90" or "sm_90a".
   std::string arch = "sm_90";
   // LLVM optimisation level, 0-3 (the new pass manager's O0..O3 pipelines and
   // the matching codegen level).

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "backend/options.h"
+#include "support/arch.h"
 
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
@@ -21,10 +22,6 @@ void LLVMInitializeNVPTXAsmPrinter();
 
 namespace backend {
 namespace {
-
-constexpr std::array<std::string_view, 7> kSupportedArchs = {
-    "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a",
-};
 
 constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 
@@ -43,23 +40,11 @@ llvm::CodeGenOptLevel codegenLevel(unsigned optLevel) {
 
 }  // namespace
 
-std::span<const std::string_view> supportedArchs() { return kSupportedArchs; }
-
 llvm::Expected<unsigned> smVersion(std::string_view arch) {
-  for (std::string_view known : kSupportedArchs) {
-    if (known == arch) {
-      // "sm_90a" -> 90: the two digits after "sm_".
-      return static_cast<unsigned>((known[3] - '0') * 10 + (known[4] - '0'));
-    }
-  }
-  std::string supported;
-  for (std::string_view known : kSupportedArchs) {
-    supported += supported.empty() ? "" : ", ";
-    supported += known;
-  }
+  if (const support::ArchInfo* info = support::findArch(arch)) return info->sm;
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  "unsupported GPU architecture `%s` (supported: %s)",
-                                 std::string(arch).c_str(), supported.c_str());
+                                 std::string(arch).c_str(), support::knownArchList().c_str());
 }
 
 void initializeNvptxTarget() {

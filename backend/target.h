@@ -20,12 +20,8 @@ struct CodegenOptions;
 // instruction the target has.
 inline constexpr unsigned kPtxIsaVersion = 85;
 
-// The architectures pykc compiles for: what LLVM 19's NVPTX back end and
-// CUDA 13 (sm_75 and newer) both support, oldest first.
-std::span<const std::string_view> supportedArchs();
-
 // The SM number of `arch` ("sm_90a" -> 90). Fails with a message naming the
-// supported architectures when `arch` is not one of supportedArchs().
+// supported architectures when `arch` is not in support::knownArchs().
 llvm::Expected<unsigned> smVersion(std::string_view arch);
 
 // Registers the NVPTX target, its MC layer and the pass registries. Called

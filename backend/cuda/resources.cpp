@@ -1,5 +1,7 @@
 #include "backend/cuda/resources.h"
 
+#include "support/arch.h"
+
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/StringRef.h>
@@ -304,40 +306,14 @@ llvm::Expected<ResourceMap> readCubinResources(std::string_view cubin, std::stri
   return kernels;
 }
 
-llvm::Expected<SmLimits> smLimits(std::string_view arch) {
-  struct Row {
-    std::string_view arch;
-    SmLimits limits;
-  };
-  // CUDA C Programming Guide, "Compute Capabilities" table, and the occupancy
-  // calculator: threads/SM, blocks/SM, registers/SM and /block, register unit
-  // (per warp), registers/thread, shared/SM (largest carveout), shared/block
-  // (opt-in), shared unit, shared reserved per block.
-  static constexpr std::array<Row, 7> kRows = {{
-      {"sm_75", {1024, 16, 65536, 65536, 256, 255, 65536, 65536, 256, 0}},
-      {"sm_80", {2048, 32, 65536, 65536, 256, 255, 167936, 166912, 128, 1024}},
-      {"sm_86", {1536, 16, 65536, 65536, 256, 255, 102400, 101376, 128, 1024}},
-      {"sm_87", {1536, 16, 65536, 65536, 256, 255, 167936, 166912, 128, 1024}},
-      {"sm_89", {1536, 24, 65536, 65536, 256, 255, 102400, 101376, 128, 1024}},
-      {"sm_90", {2048, 32, 65536, 65536, 256, 255, 233472, 232448, 128, 1024}},
-      {"sm_90a", {2048, 32, 65536, 65536, 256, 255, 233472, 232448, 128, 1024}},
-  }};
-  for (const Row& row : kRows) {
-    if (row.arch == arch) {
-      return row.limits;
-    }
-  }
-  return makeError("no occupancy table for `" + llvm::StringRef(arch.data(), arch.size()) +
-                   "` (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)");
-}
-
 llvm::Expected<Occupancy> computeOccupancy(std::string_view arch,
                                            const KernelResources& kernel,
                                            unsigned blockSize,
                                            uint64_t dynamicSharedBytes) {
-  auto limits = smLimits(arch);
-  if (!limits) {
-    return limits.takeError();
+  const support::ArchInfo* limits = support::findArch(arch);
+  if (limits == nullptr) {
+    return makeError("no occupancy table for `" + llvm::StringRef(arch.data(), arch.size()) +
+                     "` (known: " + support::knownArchList() + ")");
   }
   unsigned kernelLimit =
       kernel.maxThreadsPerBlock != 0 ? kernel.maxThreadsPerBlock : kMaxThreadsPerBlock;

@@ -64,23 +64,6 @@ struct Occupancy {
   OccupancyLimiter limiter = OccupancyLimiter::Warps;
 };
 
-// The SM limits occupancy is computed from (CUDA's occupancy calculator).
-struct SmLimits {
-  unsigned maxThreadsPerSm;
-  unsigned maxBlocksPerSm;
-  unsigned registersPerSm;
-  unsigned registersPerBlock;
-  unsigned registerAllocationUnit;
-  unsigned maxRegistersPerThread;
-  unsigned sharedBytesPerSm;
-  unsigned maxSharedBytesPerBlock;
-  unsigned sharedAllocationUnit;
-  unsigned reservedSharedBytesPerBlock;
-};
-
-// The limits of `arch` (sm_75, 80, 86, 87, 89, 90, 90a). Fails on others.
-llvm::Expected<SmLimits> smLimits(std::string_view arch);
-
 // The theoretical occupancy of `kernel` launched with `blockSize` threads and
 // `dynamicSharedBytes` on `arch`, assuming the largest shared-memory carveout.
 // Fails on an unknown arch, or a block size of 0 or above the kernel's

@@ -36,6 +36,7 @@
 #include "backend/passes/reciprocal_division.h"
 #include "backend/target.h"
 #include "lowering/array_params.h"
+#include "support/arch.h"
 
 #ifndef PYKC_LIBDEVICE_PATH
 #error "PYKC_LIBDEVICE_PATH must be defined by backend/CMakeLists.txt"
@@ -236,9 +237,12 @@ llvm::OptimizationLevel passLevel(unsigned optLevel) {
   }
 }
 
-// GPUs whose float64 runs at half the float32 rate (GeForce-class sm_75/86/89
-// and Orin's sm_87 run it at 1/32-1/64): where ReciprocalDivisionPass pays.
-bool fullRateFloat64(std::string_view arch) { return arch == "sm_80" || arch.starts_with("sm_90"); }
+// GPUs whose float64 runs at half the float32 rate (support/arch.h): where
+// ReciprocalDivisionPass pays.
+bool fullRateFloat64(std::string_view arch) {
+  const support::ArchInfo* info = support::findArch(arch);
+  return info != nullptr && info->fullRateFloat64;
+}
 
 void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned optLevel,
                  bool aliasVersioning, bool reciprocalDivision) {

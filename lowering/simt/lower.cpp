@@ -348,8 +348,10 @@ LoweredModule ModuleLowering::run() {
     if (typed_.instances[i].tile) {
       if (functions_[i] != nullptr) {
         TileTarget target;
-        target.wgmma = options_.arch == "sm_90a";
-        target.maxSharedBytes = maxSharedPerBlock(options_.arch);
+        if (const support::ArchInfo* arch = support::findArch(options_.arch)) {
+          target.wgmma = arch->archSpecific && arch->sm == 90;
+          target.maxSharedBytes = arch->maxSharedBytesPerBlock;
+        }
         TileKernelShape shape = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i], target);
         tileThreads[i] = shape.threads;
         tileShared[i] = shape.dynamicSharedBytes;

@@ -32,6 +32,7 @@
 #include "sema/typed_module.h"
 #include "lowering/array_params.h"
 #include "lowering/scalar.h"
+#include "support/arch.h"
 #include "lowering/simt/complex_math.h"
 #include "lowering/simt/cache_hints.h"
 #include "lowering/simt/libdevice_calls.h"
@@ -42,16 +43,6 @@
 namespace lowering::simt {
 
 
-// The most shared memory one block can have on `arch` (the opt-in limit of
-// cudaFuncSetAttribute: 99 KiB on sm_86/sm_89, 163 KiB on sm_80/sm_87,
-// 227 KiB on sm_90; 64 KiB on sm_75).
-inline uint32_t maxSharedPerBlock(const std::string& arch) {
-  if (arch.rfind("sm_90", 0) == 0) return 227 * 1024;
-  if (arch == "sm_80" || arch == "sm_87") return 163 * 1024;
-  if (arch == "sm_86" || arch == "sm_89") return 99 * 1024;
-  if (arch == "sm_75") return 64 * 1024;
-  return 48 * 1024;
-}
 
 using namespace frontend;
 
