@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "backend/cuda/nvjitlink.h"
+#include "backend/cuda/register_budget.h"
 #include "backend/ptx.h"
 #include "cache/atomic_file.h"
 #include "sema/simt/check.h"
@@ -326,25 +327,15 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   }
   backend::CodegenOptions codegen = request.codegen;
   codegen.lineInfo = lineInfo;
-  // Tile kernels' register budgets (docs/TILE.md, "Register budget"): asked
-  // for as `.minnctapersm`; where ptxas spilled under one, the next link asks
-  // for the relaxed budget when the spilled bytes would fit its extra
-  // registers, else for none (one more link per step some kernel needed).
-  // PTX without a cubin shows them as first asked.
-  // A --maxrregcount of the user's own replaces them.
-  struct Budget {
-    const lowering::KernelInfo* kernel;
-    uint32_t registers;
-  };
-  auto ctasFor = [](const lowering::KernelInfo& k, uint32_t registers) {
-    return registers == 0 ? 0 : std::clamp<uint32_t>(65536 / (k.tileThreads * registers), 1, 32);
-  };
-  std::vector<Budget> budgeted;
+  // Tile kernels' register budgets (backend/cuda/register_budget.h); PTX
+  // without a cubin shows them as first asked. A --maxrregcount of the user's
+  // own replaces them.
+  std::vector<backend::RegisterBudget> budgets;
   for (const lowering::KernelInfo& k : kernels) {
     if (k.tileRegisterTarget == 0 || k.tileThreads == 0 || codegen.maxRegisters != 0) continue;
-    out.ptx = backend::withMinCtasPerSm(out.ptx, k.symbol, ctasFor(k, k.tileRegisterTarget));
-    budgeted.push_back({&k, k.tileRegisterTarget});
+    budgets.push_back({k.symbol, k.tileThreads, k.tileRegisterTarget});
   }
+  out.ptx = backend::applyRegisterBudgets(std::move(out.ptx), budgets);
   if (!request.wantCubin) return out;
   assert(nvJitLink != nullptr && "a cubin needs nvJitLink");
   backend::LinkOptions link;
@@ -364,27 +355,13 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
       link.fastMath = codegen.fastMath;
     }
   }
-  for (;;) {
-    inputs[0].bytes = out.ptx;
-    auto linked = backend::linkCubin(*nvJitLink, inputs, link);
-    if (!linked) return linked.takeError();
-    out.cubin = std::move(linked->cubin);
-    auto resources = backend::readCubinResources(out.cubin, linked->infoLog);
-    if (!resources) return resources.takeError();
-    out.resources = std::move(*resources);
-    bool relaxed = false;
-    for (Budget& b : budgeted) {
-      auto r = out.resources.find(b.kernel->symbol);
-      if (b.registers == 0 || r == out.resources.end() || r->second.spillStores == 0) continue;
-      // The relaxed budget where the spilled bytes would fit in its extra
-      // registers (else it would spill too: one link saved).
-      uint32_t extraBytes = 4 * (lowering::kTileRelaxedRegisters - std::min(b.registers, lowering::kTileRelaxedRegisters));
-      b.registers = r->second.spillStores <= extraBytes ? lowering::kTileRelaxedRegisters : 0;
-      out.ptx = backend::withMinCtasPerSm(out.ptx, b.kernel->symbol, ctasFor(*b.kernel, b.registers));
-      relaxed = true;
-    }
-    if (!relaxed) return out;
-  }
+  auto linked = backend::linkWithRegisterBudgets(*nvJitLink, std::move(inputs), link, std::move(budgets),
+                                                 lowering::kTileRelaxedRegisters);
+  if (!linked) return linked.takeError();
+  out.ptx = std::move(linked->ptx);
+  out.cubin = std::move(linked->cubin);
+  out.resources = std::move(linked->resources);
+  return out;
 }
 
 std::string buildManifest(const frontend::TypedModule& typed, const ManifestInputs& inputs,

@@ -2,6 +2,7 @@
 // resources and occupancy, on hand-built modules (backend/testing/).
 #include <gtest/gtest.h>
 
+#include "backend/cuda/register_budget.h"
 #include "support/arch.h"
 
 #include <llvm/AsmParser/Parser.h>
@@ -661,6 +662,31 @@ TEST_F(BackendTest, WithMinCtasPerSmSetsReplacesAndRemovesTheHintOfOneEntry) {
   backend::NvJitLink library = loadNvJitLink();
   auto linked = link(library, hinted, "sm_90");
   ASSERT_TRUE(static_cast<bool>(linked)) << llvm::toString(linked.takeError());
+}
+
+TEST_F(BackendTest, RegisterBudgetsHintTheirEntriesAndLinkOnceWithoutSpills) {
+  std::string ptx = ".version 8.5\n.target sm_90\n.address_size 64\n\n"
+                    ".visible .entry a()\n.maxntid 128, 1, 1\n{\n\tret;\n}\n"
+                    ".visible .entry b()\n.maxntid 64, 1, 1\n{\n\tret;\n}\n";
+  // 65536 / (128 threads * 32 registers) = 16 CTAs; a budget of none and one
+  // without threads leave their entries alone.
+  std::vector<backend::RegisterBudget> budgets{{"a", 128, 32}, {"b", 64, 0}, {"b", 0, 32}};
+  std::string hinted = backend::applyRegisterBudgets(ptx, budgets);
+  EXPECT_EQ(hinted, backend::withMinCtasPerSm(ptx, "a", 16));
+  backend::NvJitLink library = loadNvJitLink();
+  std::vector<backend::LinkInput> inputs(1);
+  inputs[0].bytes = hinted;
+  inputs[0].name = "budgets";
+  backend::LinkOptions options;
+  options.arch = "sm_90";
+  options.verbose = true;
+  auto linked = backend::linkWithRegisterBudgets(library, inputs, options, budgets, 40);
+  ASSERT_TRUE(static_cast<bool>(linked)) << llvm::toString(linked.takeError());
+  // Nothing spilled: the PTX is the one first asked for, and both entries are read.
+  EXPECT_EQ(linked->ptx, hinted);
+  EXPECT_FALSE(linked->cubin.empty());
+  EXPECT_EQ(linked->resources.count("a"), 1u);
+  EXPECT_EQ(linked->resources.count("b"), 1u);
 }
 
 TEST(MergePtx, KeepsOnlyTheFirstOfIdenticalExternDeclarations) {

@@ -1,0 +1,43 @@
+#pragma once
+// The register-budget policy of the link (docs/TILE.md, "Register budget"):
+// kernels that ask for a budget get it as `.minnctapersm` in their PTX; where
+// ptxas spills under it, the next link asks for the relaxed budget when the
+// spilled bytes fit its extra registers, else for none. One more link per
+// step some kernel needed; kernels without a budget are linked once.
+#include <llvm/Support/Error.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/nvjitlink.h"
+#include "backend/cuda/resources.h"
+
+namespace backend {
+
+struct RegisterBudget {
+  std::string symbol;
+  uint32_t threads = 0;    // the kernel's block size (its .maxntid)
+  uint32_t registers = 0;  // a thread's first budget; 0: none
+};
+
+// `ptx` with every budget's `.minnctapersm` (65536 / (threads * registers)
+// CTAs, 1-32). Budgets with no registers or threads are left out.
+std::string applyRegisterBudgets(std::string ptx, std::span<const RegisterBudget> budgets);
+
+struct BudgetedLink {
+  std::string ptx;  // as last linked (the budgets the cubin was built with)
+  std::string cubin;
+  ResourceMap resources;
+};
+
+// Links `inputs` (inputs[0]: the module's PTX, already with applyRegisterBudgets)
+// and relaxes the budgets of kernels that spilled, to `relaxedRegisters` or
+// none, until no budgeted kernel spills.
+llvm::Expected<BudgetedLink> linkWithRegisterBudgets(const NvJitLink& library, std::vector<LinkInput> inputs,
+                                                     const LinkOptions& options,
+                                                     std::vector<RegisterBudget> budgets,
+                                                     uint32_t relaxedRegisters);
+
+}  // namespace backend
