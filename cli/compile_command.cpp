@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/stages.h"
 #include "driver/codegen_flags.h"
 #include "cli/codegen_options.h"
 #include "cli/command.h"
@@ -81,7 +82,7 @@ public:
         ->capture_default_str();
     sub->add_option("-o,--output", opts_.outputDir,
                     "Output folder (default: FILE's name without .py, beside it)");
-    sub->add_option("--emit", opts_.emit, "What to write: llvm, ptx, cubin")
+    sub->add_option("--emit", opts_.emit, "What to write: " + driver::stageNames(&driver::StageInfo::compileEmit))
         ->delimiter(',')
         ->capture_default_str();
     sub->add_option("--sig", opts_.sigs,
@@ -108,8 +109,13 @@ public:
     sub->add_flag("--no-remote", opts_.noRemote,
                   "Use no remote storage (ignore $PYKC_REMOTE_STORAGE)");
     sub->add_option("--phase", opts_.phase,
-                    "Stop after this stage: check, llvm, ptx or cubin (writes what it has)")
-        ->check(CLI::IsMember({"check", "llvm", "ptx", "cubin"}))
+                    "Stop after this stage: " + driver::stageNames(&driver::StageInfo::compilePhase) +
+                        " (writes what it has)")
+        ->check([](const std::string& v) -> std::string {
+          const driver::StageInfo* s = driver::findStage(v);
+          if (s != nullptr && s->compilePhase) return "";
+          return v + " is not one of " + driver::stageNames(&driver::StageInfo::compilePhase);
+        })
         ->capture_default_str();
     sub->add_flag("--dump-typed", opts_.dumpTyped,
                   "Print every kernel/device function instance and its variables' types");
@@ -139,16 +145,15 @@ int CompileCommand::run(Invocation& inv) {
   request.render.color = inv.color;
   request.wantLlvm = request.wantPtx = request.wantCubin = false;
   for (const std::string& e : opts_.emit) {
-    if (e == "llvm") {
-      request.wantLlvm = true;
-    } else if (e == "ptx") {
-      request.wantPtx = true;
-    } else if (e == "cubin") {
-      request.wantCubin = true;
-    } else {
-      std::fprintf(inv.err, "pykc: error: --emit %s: expected llvm, ptx or cubin\n", e.c_str());
+    const driver::StageInfo* stage = driver::findStage(e);
+    if (stage == nullptr || !stage->compileEmit) {
+      std::string names = driver::stageNames(&driver::StageInfo::compileEmit);
+      std::fprintf(inv.err, "pykc: error: --emit %s: expected %s\n", e.c_str(), names.c_str());
       return kExitUsage;
     }
+    request.wantLlvm = request.wantLlvm || e == "llvm";
+    request.wantPtx = request.wantPtx || e == "ptx";
+    request.wantCubin = request.wantCubin || e == "cubin";
   }
   request.stopAfter = opts_.phase == "check" ? driver::Stage::Check
                       : opts_.phase == "llvm" ? driver::Stage::Llvm
@@ -204,9 +209,10 @@ int CompileCommand::run(Invocation& inv) {
   };
   const driver::WantedOutputs wanted = driver::wantedOutputs(request);
   for (const driver::ArchOutput& a : result.archs) {
-    if (wanted.llvm && !write(stem + "." + a.arch + ".ll", a.llvmIr)) return kExitEnvironment;
-    if (wanted.ptx && !write(stem + "." + a.arch + ".ptx", a.ptx)) return kExitEnvironment;
-    if (wanted.cubin && !write(stem + "." + a.arch + ".cubin", a.cubin)) return kExitEnvironment;
+    auto file = [&](const char* stage) { return driver::stageFileName(*driver::findStage(stage), stem, a.arch); };
+    if (wanted.llvm && !write(file("llvm"), a.llvmIr)) return kExitEnvironment;
+    if (wanted.ptx && !write(file("ptx"), a.ptx)) return kExitEnvironment;
+    if (wanted.cubin && !write(file("cubin"), a.cubin)) return kExitEnvironment;
   }
   if (request.stopAfter == driver::Stage::Llvm) return kExitOk;
   if (!write("manifest.json", result.manifest)) return kExitEnvironment;

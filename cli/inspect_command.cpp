@@ -18,6 +18,7 @@
 #include "backend/target.h"
 #include "syntax/ast_dump.h"
 #include "syntax/lex.h"
+#include "driver/stages.h"
 #include "driver/cache_key.h"
 #include "driver/codegen_flags.h"
 #include "cli/codegen_options.h"
@@ -34,10 +35,6 @@ namespace cli {
 
 using namespace driver;
 namespace {
-
-// Every form, in the order they are printed and written.
-constexpr const char* kForms[] = {"tokens", "ast",  "types",     "llvm",     "llvm-opt",
-                                  "ptx",    "sass", "resources", "cache-key"};
 
 struct InspectOptions {
   std::string target;
@@ -113,7 +110,7 @@ public:
         "  pykc inspect kernels.py --emit ptx,sass,resources -o inspect-out/");
     sub->add_option("TARGET", opts_.target, "FILE or FILE::KERNEL")->required();
     sub->add_option("--emit", opts_.emit,
-                    "tokens, ast, types, llvm, llvm-opt, ptx, sass, resources, cache-key")
+                    "What to print: " + driver::stageNames(&driver::StageInfo::inspect))
         ->delimiter(',')
         ->required();
     sub->add_option("--sig", opts_.sigs,
@@ -152,15 +149,16 @@ int InspectCommand::run(Invocation& inv) {
   // --- the command line ---
   std::vector<std::string> forms;
   for (const std::string& e : opts_.emit) {
-    if (std::find(std::begin(kForms), std::end(kForms), e) == std::end(kForms)) {
-      return error(inv, kExitUsage,
-                   "--emit " + e +
-                       ": expected tokens, ast, types, llvm, llvm-opt, ptx, sass, resources "
-                       "or cache-key");
+    const driver::StageInfo* stage = driver::findStage(e);
+    if (stage == nullptr || !stage->inspect) {
+      return error(inv, kExitUsage, "--emit " + e + ": expected " + driver::stageNames(&driver::StageInfo::inspect));
     }
   }
-  for (const char* f : kForms) {
-    if (std::find(opts_.emit.begin(), opts_.emit.end(), f) != opts_.emit.end()) forms.push_back(f);
+  // Printed and written in the stage table's order.
+  for (const driver::StageInfo& s : driver::stages()) {
+    if (s.inspect && std::find(opts_.emit.begin(), opts_.emit.end(), s.name) != opts_.emit.end()) {
+      forms.emplace_back(s.name);
+    }
   }
   auto wants = [&](std::string_view f) {
     return std::find(forms.begin(), forms.end(), f) != forms.end();
@@ -383,20 +381,10 @@ int InspectCommand::run(Invocation& inv) {
     llvm::SmallString<256> stem(llvm::sys::path::filename(path));
     if (llvm::sys::path::extension(stem) == ".py") llvm::sys::path::replace_extension(stem, "");
     if (!kernelName.empty()) stem += "." + kernelName;
-    std::string ext = opts_.json ? ".json" : ".txt";
-    std::map<std::string, std::string> names{
-        {"tokens", ".tokens.txt"},
-        {"ast", ".ast.txt"},
-        {"types", ".types" + ext},
-        {"llvm", "." + opts_.arch + ".ll"},
-        {"llvm-opt", "." + opts_.arch + ".opt.ll"},
-        {"ptx", "." + opts_.arch + ".ptx"},
-        {"sass", "." + opts_.arch + ".sass"},
-        {"resources", "." + opts_.arch + ".resources" + ext},
-        {"cache-key", "." + opts_.arch + ".cache-key" + ext}};
     for (const std::string& f : forms) {
       llvm::SmallString<256> file(opts_.outputDir);
-      llvm::sys::path::append(file, std::string(stem) + names[f]);
+      llvm::sys::path::append(file, driver::stageFileName(*driver::findStage(f), std::string(stem), opts_.arch,
+                                                          opts_.json));
       if (llvm::Error e = writeFileAtomically(std::string(file), output[f])) {
         return error(inv, kExitEnvironment, llvm::toString(std::move(e)));
       }

@@ -12,6 +12,7 @@
 
 #include "backend/cuda/nvjitlink.h"
 #include "backend/cuda/register_budget.h"
+#include "driver/stages.h"
 #include "backend/ptx.h"
 #include "cache/atomic_file.h"
 #include "sema/simt/check.h"
@@ -379,8 +380,8 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
   for (const ArchArtifacts& a : archs) {
     nlohmann::ordered_json t;
     t["arch"] = a.arch;
-    if (inputs.hasCubin) t["cubin"] = inputs.stem + "." + a.arch + ".cubin";
-    if (inputs.hasPtx) t["ptx"] = inputs.stem + "." + a.arch + ".ptx";
+    if (inputs.hasCubin) t["cubin"] = stageFileName(*findStage("cubin"), inputs.stem, a.arch);
+    if (inputs.hasPtx) t["ptx"] = stageFileName(*findStage("ptx"), inputs.stem, a.arch);
     targets.push_back(t);
   }
   m["targets"] = targets;
