@@ -59,6 +59,8 @@ void TileLowering::lowerStmt(StmtId id) {
     }
     case frontend::StmtKind::Expr: {
       ExprId e = s.as<ast::ExprStmt>().value;
+      // Docstrings and `...` are not checked (no type): nothing to lower.
+      if (ast_.expr(e).is<ast::Constant>()) return;
       if (constOf(e) == nullptr) eval(e);
       return;
     }

@@ -81,9 +81,13 @@ void TileChecker::checkStmt(StmtId id) {
       assign(a.target, r, a.value);
       return;
     }
-    case StmtKind::Expr:
-      checkExpr(s.as<ast::ExprStmt>().value);
+    case StmtKind::Expr: {
+      ExprId value = s.as<ast::ExprStmt>().value;
+      // Docstrings and other constant statements (`...`) mean nothing.
+      if (ast_.expr(value).is<ast::Constant>()) return;
+      checkExpr(value);
       return;
+    }
     case StmtKind::Pass:
       return;
     case StmtKind::Return:
