@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 
+#include "cache/little_endian.h"
 #include "cache/store.h"
 #include "cache/store_internal.h"
 
@@ -28,18 +29,6 @@ constexpr std::size_t kArchiveHeaderBytes = 16;
 constexpr std::size_t kTrailerBytes = 1 + 8 + kDigestBytes;
 constexpr unsigned char kEndKind = 0xff;
 constexpr std::uint64_t kMaxArchiveBytes = std::uint64_t{64} << 30;
-
-void putLe(std::string& out, std::uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-std::uint64_t getLe(std::string_view in, std::size_t at, int bytes) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) {
-    v |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[at + i])) << (8 * i);
-  }
-  return v;
-}
 
 void addItem(std::string& archive, EntryKind kind, std::string_view file) {
   archive.push_back(static_cast<char>(kind));

@@ -4,22 +4,12 @@
 #include <cstring>
 #include <set>
 
+#include "cache/little_endian.h"
+
 namespace cache {
 namespace {
 
 constexpr char kMagic[4] = {'P', 'Y', 'K', 'C'};
-
-void putLe(std::string& out, std::uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-std::uint64_t getLe(std::string_view in, std::size_t at, int bytes) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) {
-    v |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[at + i])) << (8 * i);
-  }
-  return v;
-}
 
 void putDigest(std::string& out, const Digest& d) {
   out.append(reinterpret_cast<const char*>(d.bytes.data()), kDigestBytes);

@@ -1,4 +1,5 @@
 #include "syntax/parse_internal.h"
+#include "syntax/source.h"
 
 #include <fmt/format.h>
 
@@ -96,24 +97,6 @@ bool lookupHangul(std::string_view rest, uint32_t* cp) {
 }
 
 }  // namespace
-
-void appendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 uint32_t decodeUtf8(std::string_view s, size_t i, size_t* len) {
   auto c = static_cast<unsigned char>(s[i]);

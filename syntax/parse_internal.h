@@ -9,9 +9,6 @@
 
 namespace frontend::detail {
 
-// Appends `cp` as UTF-8; surrogates (U+D800..U+DFFF) as 3-byte sequences.
-void appendUtf8(std::string& out, uint32_t cp);
-
 // Decodes the (generalized) UTF-8 sequence at s[i]; sets *len to its length.
 uint32_t decodeUtf8(std::string_view s, size_t i, size_t* len);
 

@@ -82,6 +82,10 @@ private:
 // "unexpected end of data"); false when `bytes` is valid UTF-8.
 bool findUtf8Error(std::string_view bytes, size_t* offset, const char** reason);
 
+// Appends `cp` as UTF-8; surrogates (U+D800..U+DFFF) as 3-byte sequences (as
+// CPython's string literals and codecs keep them).
+void appendUtf8(std::string& out, uint32_t cp);
+
 // The number of UTF-8 code points in `s` (bytes that do not start a sequence
 // are not counted).
 uint32_t countCodePoints(std::string_view s);

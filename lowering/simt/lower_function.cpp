@@ -748,6 +748,12 @@ llvm::Value* FunctionLowering::makeArray(const ArrayParts& parts, TypeId t) {
 
 // --- statements ----------------------------------------------------------------------
 
+void FunctionLowering::emitBlock(llvm::BasicBlock* block, StmtList body, llvm::BasicBlock* next) {
+  builder_.SetInsertPoint(block);
+  emitBody(ast_.list(body));
+  if (!terminated()) builder_.CreateBr(next);
+}
+
 void FunctionLowering::emitBody(std::span<const StmtId> body) {
   for (StmtId id : body) {
     if (terminated()) startDeadBlock();
@@ -881,11 +887,7 @@ void FunctionLowering::emitStmt(StmtId id) {
       emitBody(ast_.list(w.body));
       loops_.pop_back();
       if (!terminated()) builder_.CreateBr(header);
-      if (otherwise != exit) {
-        builder_.SetInsertPoint(otherwise);
-        emitBody(ast_.list(w.orelse));
-        if (!terminated()) builder_.CreateBr(exit);
-      }
+      if (otherwise != exit) emitBlock(otherwise, w.orelse, exit);
       builder_.SetInsertPoint(exit);
       return;
     }
@@ -896,14 +898,8 @@ void FunctionLowering::emitStmt(StmtId id) {
                                          : llvm::BasicBlock::Create(context_, "if.else", function_);
       auto* merge = llvm::BasicBlock::Create(context_, "if.end", function_);
       builder_.CreateCondBr(emitCondition(i.test), then, otherwise ? otherwise : merge);
-      builder_.SetInsertPoint(then);
-      emitBody(ast_.list(i.body));
-      if (!terminated()) builder_.CreateBr(merge);
-      if (otherwise) {
-        builder_.SetInsertPoint(otherwise);
-        emitBody(ast_.list(i.orelse));
-        if (!terminated()) builder_.CreateBr(merge);
-      }
+      emitBlock(then, i.body, merge);
+      if (otherwise) emitBlock(otherwise, i.orelse, merge);
       builder_.SetInsertPoint(merge);
       return;
     }

@@ -90,6 +90,8 @@ private:
 
   // --- statements ---
   void emitBody(std::span<const StmtId> body);
+  // Emits `body` into `block`, then a branch to `next` unless it ended in one.
+  void emitBlock(llvm::BasicBlock* block, StmtList body, llvm::BasicBlock* next);
   void emitStmt(StmtId id);
   void emitFor(StmtId id, const ast::For& f);
   void emitIterFor(StmtId id, const ast::For& f, const ForIteration& plan);

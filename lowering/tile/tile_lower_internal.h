@@ -630,6 +630,18 @@ private:
   // the loop: in a loop of tensor-core products and softmax-like steps
   // (flash attention) hundreds of such loop-invariant values would stay live
   // across the loop and spill.
+  // A `for v in range(...)` loop's bounds (in the loop variable's type) and
+  // the variable's slot, in the order the arguments are evaluated.
+  struct RangeLoop {
+    TypeId type;
+    llvm::Value* start = nullptr;
+    llvm::Value* stop = nullptr;
+    llvm::Value* step = nullptr;
+    std::string name;
+    llvm::AllocaInst* var = nullptr;
+  };
+  RangeLoop rangeOf(StmtId id, const ast::For& f);
+
   void lowerLoop(StmtId id, const ast::For& f, bool opaqueTid = false);
 
   // A loop whose tensor-core operand loads are pipelined: `stages` shared

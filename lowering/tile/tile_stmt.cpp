@@ -159,15 +159,21 @@ void TileLowering::lowerFor(StmtId id, const ast::For& f) {
   for (const auto& key : keys) resident_.erase(key);
 }
 
-void TileLowering::lowerLoop(StmtId id, const ast::For& f, bool opaqueTid) {
+TileLowering::RangeLoop TileLowering::rangeOf(StmtId id, const ast::For& f) {
   const auto& call = ast_.expr(f.iter).as<ast::Call>();
   auto args = ast_.list(call.args);
-  TypeId it = inst_.rangeTypes[id.index];
-  llvm::Value* start = args.size() >= 2 ? scalarAs(args[0], it) : constantOf(ConstValue::ofInt(0), it);
-  llvm::Value* stop = scalarAs(args.size() >= 2 ? args[1] : args[0], it);
-  llvm::Value* step = args.size() == 3 ? scalarAs(args[2], it) : constantOf(ConstValue::ofInt(1), it);
-  std::string name(ast_.str(ast_.expr(f.target).as<ast::Name>().id));
-  llvm::AllocaInst* var = storage(name, it)[0];
+  RangeLoop r;
+  r.type = inst_.rangeTypes[id.index];
+  r.start = args.size() >= 2 ? scalarAs(args[0], r.type) : constantOf(ConstValue::ofInt(0), r.type);
+  r.stop = scalarAs(args.size() >= 2 ? args[1] : args[0], r.type);
+  r.step = args.size() == 3 ? scalarAs(args[2], r.type) : constantOf(ConstValue::ofInt(1), r.type);
+  r.name = std::string(ast_.str(ast_.expr(f.target).as<ast::Name>().id));
+  r.var = storage(r.name, r.type)[0];
+  return r;
+}
+
+void TileLowering::lowerLoop(StmtId id, const ast::For& f, bool opaqueTid) {
+  auto [it, start, stop, step, name, var] = rangeOf(id, f);
   llvm::AllocaInst* counter = entryAlloca(llvmType(it), name + ".next");
   b_.CreateStore(start, counter);
   auto* head = llvm::BasicBlock::Create(context_, "for.head", function_);
@@ -219,14 +225,7 @@ bool TileLowering::lowerPipelinedFor(StmtId id, const ast::For& f) {
   auto stageBase = [&](llvm::Value* index) {
     return b_.CreateGEP(b_.getInt8Ty(), ring, b_.CreateMul(index, b_.getInt32(static_cast<uint32_t>(stageBytes))));
   };
-  const auto& call = ast_.expr(f.iter).as<ast::Call>();
-  auto args = ast_.list(call.args);
-  TypeId it = inst_.rangeTypes[id.index];
-  llvm::Value* start = args.size() >= 2 ? scalarAs(args[0], it) : constantOf(ConstValue::ofInt(0), it);
-  llvm::Value* stop = scalarAs(args.size() >= 2 ? args[1] : args[0], it);
-  llvm::Value* step = args.size() == 3 ? scalarAs(args[2], it) : constantOf(ConstValue::ofInt(1), it);
-  std::string name(ast_.str(ast_.expr(f.target).as<ast::Name>().id));
-  llvm::AllocaInst* var = storage(name, it)[0];
+  auto [it, start, stop, step, name, var] = rangeOf(id, f);
   llvm::Value* zero = llvm::ConstantInt::get(start->getType(), 0);
   llvm::Value* up = b_.CreateICmpSGT(step, zero);
   auto inRange = [&](llvm::Value* v) {

@@ -352,6 +352,12 @@ void ModuleChecker::addTileKernels(uint32_t function) {
   }
 }
 
+bool ModuleChecker::rejectBFloat16(const DeclaredSignature& sig) {
+  if (!usesBFloat16(sig.signature.args)) return false;
+  diags_.error(sig.location, Diag::UnsupportedFeature, "bfloat16 is supported in tile kernels (`@ct.kernel`) only");
+  return true;
+}
+
 bool ModuleChecker::usesBFloat16(const std::vector<TypeId>& args) {
   for (TypeId t : args) {
     const Type& ty = types().get(t);
@@ -378,11 +384,7 @@ void ModuleChecker::run() {
       continue;
     }
     for (const DeclaredSignature& sig : fn.signatures) {
-      if (usesBFloat16(sig.signature.args)) {
-        diags_.error(sig.location, Diag::UnsupportedFeature,
-                     "bfloat16 is supported in tile kernels (`@ct.kernel`) only");
-        continue;
-      }
+      if (rejectBFloat16(sig)) continue;
       bool recursive = false;
       int index = instantiate(f, sig.signature.args, types().none(), true, fn.options.fastmath,
                               recursive);
@@ -396,11 +398,7 @@ void ModuleChecker::run() {
     const JitFunction& fn = module.functions[f];
     if (!fn.device) continue;
     for (const DeclaredSignature& sig : fn.signatures) {
-      if (usesBFloat16(sig.signature.args)) {
-        diags_.error(sig.location, Diag::UnsupportedFeature,
-                     "bfloat16 is supported in tile kernels (`@ct.kernel`) only");
-        continue;
-      }
+      if (rejectBFloat16(sig)) continue;
       bool recursive = false;
       instantiate(f, sig.signature.args, sig.signature.returnType, false, fn.options.fastmath,
                   recursive);

@@ -185,6 +185,8 @@ public:
   void addTileKernels(uint32_t function);
   // Whether a SIMT kernel's argument types hold bfloat16 (tile kernels only).
   bool usesBFloat16(const std::vector<TypeId>& args);
+  // Reports a SIMT signature with bfloat16 (tile kernels only); true if so.
+  bool rejectBFloat16(const DeclaredSignature& sig);
 
   // The instance of `function` for `args` (created and checked on first use);
   // -1 if it is being checked (recursion) or failed to exist.
