@@ -100,6 +100,8 @@ private:
   void lexString(size_t start, uint32_t startLine, uint32_t startCol, uint8_t flags, bool fstring);
   void lexFStringLiteral();
   void finish();
+  // "unterminated f-string literal" at the innermost open f-string.
+  void failUnterminatedFString();
   bool openBracket(char ch, size_t start);
   bool closeBracket(char ch, size_t start);
 
@@ -781,11 +783,7 @@ void Lexer::lexFStringLiteral() {
     }
     if (c == '\n') {
       if (!lit.triple) {
-        const Token* startTok = nullptr;
-        for (size_t i = tokens().size(); i-- > 0;)
-          if (tokens()[i].kind == TokenKind::FStringStart) { startTok = &tokens()[i]; break; }
-        fail(startTok ? startTok->line : line_, startTok ? startTok->col : 0, 1, Diag::UnterminatedFString,
-             fmt::format("unterminated f-string literal (detected at line {})", line_));
+        failUnterminatedFString();
         return;
       }
       ++pos_;
@@ -864,14 +862,23 @@ void Lexer::lexFStringLiteral() {
   }
 }
 
+void Lexer::failUnterminatedFString() {
+  // At the innermost f-string's start.
+  const Token* startTok = nullptr;
+  for (size_t i = tokens().size(); i-- > 0;) {
+    if (tokens()[i].kind == TokenKind::FStringStart) {
+      startTok = &tokens()[i];
+      break;
+    }
+  }
+  fail(startTok ? startTok->line : line_, startTok ? startTok->col : 0, 1, Diag::UnterminatedFString,
+       fmt::format("unterminated f-string literal (detected at line {})", line_));
+}
+
 void Lexer::finish() {
   if (!modes_.empty()) {
     // EOF inside an f-string replacement field.
-    const Token* startTok = nullptr;
-    for (size_t i = tokens().size(); i-- > 0;)
-      if (tokens()[i].kind == TokenKind::FStringStart) { startTok = &tokens()[i]; break; }
-    fail(startTok ? startTok->line : line_, startTok ? startTok->col : 0, 1, Diag::UnterminatedFString,
-         fmt::format("unterminated f-string literal (detected at line {})", line_));
+    failUnterminatedFString();
     return;
   }
   if (!brackets_.empty()) buffer_.setUnclosedBracket(brackets_.back().tokenIndex);

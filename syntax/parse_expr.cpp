@@ -603,6 +603,32 @@ ExprId Parser::parseParenthesised() {
   return first;
 }
 
+bool Parser::atComprehension() const {
+  return at(TK::KwFor) || (at(TK::KwAsync) && peekTok().kind == TK::KwFor);
+}
+
+std::optional<ComprehensionList> Parser::parseComprehensionOf(ExprId first, TK close) {
+  if (ast_.expr(first).is<ast::Starred>()) {
+    failNode(er(first), Diag::SyntaxError, "iterable unpacking cannot be used in comprehension");
+    return std::nullopt;
+  }
+  ComprehensionList gens = parseComprehensions();
+  if (failed_ || !expect(close)) return std::nullopt;
+  return gens;
+}
+
+std::optional<ExprList> Parser::parseDisplayElements(ExprId first, TK close) {
+  Vec<ExprId> elts{first};
+  while (accept(TK::Comma)) {
+    if (at(close)) break;
+    ExprId e = parseStarNamedExpression();
+    if (failed_) return std::nullopt;
+    elts.push_back(e);
+  }
+  if (!expect(close)) return std::nullopt;
+  return list(elts);
+}
+
 ExprId Parser::parseListDisplay() {
   DepthGuard guard(*this);
   if (failed_) return {};
@@ -611,24 +637,14 @@ ExprId Parser::parseListDisplay() {
   if (accept(TK::RSqb)) return mk(rangeFrom(open), ast::List{ExprList{}, ExprContext::Load});
   ExprId first = parseStarNamedExpression();
   if (failed_) return {};
-  if (at(TK::KwFor) || (at(TK::KwAsync) && peekTok().kind == TK::KwFor)) {
-    if (ast_.expr(first).is<ast::Starred>()) {
-      failNode(er(first), Diag::SyntaxError, "iterable unpacking cannot be used in comprehension");
-      return {};
-    }
-    ComprehensionList gens = parseComprehensions();
-    if (failed_ || !expect(TK::RSqb)) return {};
-    return mk(rangeFrom(open), ast::ListComp{first, gens});
+  if (atComprehension()) {
+    auto gens = parseComprehensionOf(first, TK::RSqb);
+    if (!gens) return {};
+    return mk(rangeFrom(open), ast::ListComp{first, *gens});
   }
-  Vec<ExprId> elts{first};
-  while (accept(TK::Comma)) {
-    if (at(TK::RSqb)) break;
-    ExprId e = parseStarNamedExpression();
-    if (failed_) return {};
-    elts.push_back(e);
-  }
-  if (!expect(TK::RSqb)) return {};
-  return mk(rangeFrom(open), ast::List{list(elts), ExprContext::Load});
+  auto elts = parseDisplayElements(first, TK::RSqb);
+  if (!elts) return {};
+  return mk(rangeFrom(open), ast::List{*elts, ExprContext::Load});
 }
 
 ExprId Parser::parseBraceDisplay() {
@@ -692,24 +708,14 @@ ExprId Parser::parseBraceDisplay() {
       values.push_back(v);
     } else {
       // A set.
-      if (at(TK::KwFor) || (at(TK::KwAsync) && peekTok().kind == TK::KwFor)) {
-        if (ast_.expr(first).is<ast::Starred>()) {
-          failNode(er(first), Diag::SyntaxError, "iterable unpacking cannot be used in comprehension");
-          return {};
-        }
-        ComprehensionList gens = parseComprehensions();
-        if (failed_ || !expect(TK::RBrace)) return {};
-        return mk(rangeFrom(open), ast::SetComp{first, gens});
+      if (atComprehension()) {
+        auto gens = parseComprehensionOf(first, TK::RBrace);
+        if (!gens) return {};
+        return mk(rangeFrom(open), ast::SetComp{first, *gens});
       }
-      Vec<ExprId> elts{first};
-      while (accept(TK::Comma)) {
-        if (at(TK::RBrace)) break;
-        ExprId e = parseStarNamedExpression();
-        if (failed_) return {};
-        elts.push_back(e);
-      }
-      if (!expect(TK::RBrace)) return {};
-      return mk(rangeFrom(open), ast::Set{list(elts)});
+      auto elts = parseDisplayElements(first, TK::RBrace);
+      if (!elts) return {};
+      return mk(rangeFrom(open), ast::Set{*elts});
     }
   }
   while (accept(TK::Comma)) {

@@ -375,20 +375,26 @@ StmtId Parser::parseCompound() {
   }
 }
 
+bool Parser::parseDefinitionHead(Identifier& name, TypeParamList& tparams) {
+  if (!at(TK::Name)) {
+    failSyntax();
+    return false;
+  }
+  name = ident(cur());
+  advance();
+  if (at(TK::LSqb)) {
+    tparams = parseTypeParams();
+    if (failed_) return false;
+  }
+  return true;
+}
+
 StmtId Parser::parseFunctionDef(const Token& start, ExprList decorators, bool isAsync) {
   uint32_t line = cur().line;
   advance();  // def
-  if (!at(TK::Name)) {
-    failSyntax();
-    return {};
-  }
-  Identifier name = ident(cur());
-  advance();
+  Identifier name;
   TypeParamList tparams;
-  if (at(TK::LSqb)) {
-    tparams = parseTypeParams();
-    if (failed_) return {};
-  }
+  if (!parseDefinitionHead(name, tparams)) return {};
   if (!at(TK::LPar)) {
     failTok(cur(), Diag::ExpectedToken, "expected '('");
     return {};
@@ -412,17 +418,9 @@ StmtId Parser::parseFunctionDef(const Token& start, ExprList decorators, bool is
 StmtId Parser::parseClassDef(const Token& start, ExprList decorators) {
   uint32_t line = cur().line;
   advance();  // class
-  if (!at(TK::Name)) {
-    failSyntax();
-    return {};
-  }
-  Identifier name = ident(cur());
-  advance();
+  Identifier name;
   TypeParamList tparams;
-  if (at(TK::LSqb)) {
-    tparams = parseTypeParams();
-    if (failed_) return {};
-  }
+  if (!parseDefinitionHead(name, tparams)) return {};
   ExprList bases;
   KeywordList keywords;
   if (at(TK::LPar)) {

@@ -189,6 +189,16 @@ private:
   StmtId parseExpressionStatement();
   StmtList parseBlock(const char* what, uint32_t headerLine);
   StmtId parseCompound();
+  // At `for` or `async for` after a display's first element.
+  bool atComprehension() const;
+  // The `for ... in ...` clauses after `first` up to `close` (first must not be
+  // starred); nullopt after a syntax error.
+  std::optional<ComprehensionList> parseComprehensionOf(ExprId first, TK close);
+  // The elements of a list or set display after `first`, up to `close`.
+  std::optional<ExprList> parseDisplayElements(ExprId first, TK close);
+  // After `def` or `class`: the name and its optional `[T, ...]` type parameters;
+  // false after a syntax error.
+  bool parseDefinitionHead(Identifier& name, TypeParamList& tparams);
   StmtId parseFunctionDef(const Token& start, ExprList decorators, bool isAsync);
   StmtId parseClassDef(const Token& start, ExprList decorators);
   StmtId parseIf(bool isElif);
