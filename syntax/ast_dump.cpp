@@ -232,6 +232,68 @@ private:
     list(l, [&](TypeParamId id) { typeParam(id); });
   }
 
+  // One field of a node (syntax/ast_fields.def), printed by its type; an
+  // optional ExprId, Identifier or PatternId that is not valid is left out.
+  void put(const char* name, ExprId e) { optExpr(name, e); }
+  void put(const char* name, Identifier id) { optStr(name, id); }
+  void put(const char* name, PatternId id) {
+    if (!id.valid()) return;
+    field(name);
+    pattern(id);
+  }
+  void put(const char* name, ExprList l) {
+    field(name);
+    exprs(l);
+  }
+  void put(const char* name, StmtList l) {
+    field(name);
+    stmts(l);
+  }
+  void put(const char* name, PatternList l) {
+    field(name);
+    list(l, [&](PatternId x) { pattern(x); });
+  }
+  void put(const char* name, IdentifierList l) {
+    field(name);
+    list(l, [&](Identifier x) { str(x); });
+  }
+  void put(const char*, ExprContext c) { ctx(c); }
+  template <class Op>
+    requires std::is_enum_v<Op>
+  void put(const char* name, Op op) {
+    field(name);
+    out_ += frontend::name(op);
+    out_ += "()";
+  }
+  void put(const char* name, ListRef<CmpOp> ops) {
+    field(name);
+    list(ops, [&](CmpOp op) {
+      out_ += frontend::name(op);
+      out_ += "()";
+    });
+  }
+  void put(const char* name, int32_t v) {
+    field(name);
+    out_ += fmt::format("{}", v);
+  }
+  void put(const char* name, ArgumentsId id) {
+    field(name);
+    arguments(id);
+  }
+  void put(const char* name, KeywordList l) {
+    field(name);
+    list(l, [&](KeywordId k) { keyword(k); });
+  }
+  void put(const char* name, ComprehensionList l) {
+    field(name);
+    comprehensions(l);
+  }
+  void put(const char*, TypeParamList l) { typeParams(l); }
+  void put(const char* name, WithItemList l);
+  void put(const char* name, MatchCaseList l);
+  void put(const char* name, ExceptHandlerList l);
+  void put(const char* name, AliasList l);
+
   void expr(ExprId id);
   void formatSpec(ExprId id);
   void stmt(StmtId id);
@@ -251,6 +313,57 @@ private:
   // every Constant, FormattedValue and format spec inside it.
   const NodeRange* fstring311_ = nullptr;
 };
+
+void Dumper::put(const char* name, WithItemList l) {
+  field(name);
+  list(l, [&](WithItemId id) {
+    const WithItem& item = ast_.withItem(id);
+    open("withitem");
+    field("context_expr");
+    expr(item.contextExpr);
+    optExpr("optional_vars", item.optionalVars);
+    close(nullptr);
+  });
+}
+
+void Dumper::put(const char* name, MatchCaseList l) {
+  field(name);
+  list(l, [&](MatchCaseId id) {
+    const MatchCase& c = ast_.matchCase(id);
+    open("match_case");
+    field("pattern");
+    pattern(c.pattern);
+    optExpr("guard", c.guard);
+    field("body");
+    stmts(c.body);
+    close(nullptr);
+  });
+}
+
+void Dumper::put(const char* name, ExceptHandlerList l) {
+  field(name);
+  list(l, [&](ExceptHandlerId id) {
+    const ExceptHandler& h = ast_.exceptHandler(id);
+    open("ExceptHandler");
+    optExpr("type", h.type);
+    optStr("name", h.name);
+    field("body");
+    stmts(h.body);
+    close(&h.range);
+  });
+}
+
+void Dumper::put(const char* name, AliasList l) {
+  field(name);
+  list(l, [&](AliasId id) {
+    const Alias& a = ast_.alias(id);
+    open("alias");
+    field("name");
+    str(a.name);
+    optStr("asname", a.asname);
+    close(&a.range);
+  });
+}
 
 void Dumper::arg(ArgId id) {
   const Arg& a = ast_.arg(id);
@@ -335,6 +448,15 @@ void Dumper::typeParam(TypeParamId id) {
   close(&t.range);
 }
 
+// One case of a node switch from syntax/ast_fields.def: the node's fields in order.
+#define PYKC_F(member, python) put(python, n.member);
+#define PYKC_DUMP_CASE(Enum, Kind, Payload, fields, node)    \
+  case Enum::Kind: {                                         \
+    [[maybe_unused]] const auto& n = node.as<ast::Payload>(); \
+    fields                                                   \
+    break;                                                   \
+  }
+
 void Dumper::expr(ExprId id) {
   const Expr& e = ast_.expr(id);
   const NodeRange* range = &e.range;
@@ -347,133 +469,8 @@ void Dumper::expr(ExprId id) {
   }
   open(name(e.kind()));
   switch (e.kind()) {
-  case ExprKind::BoolOp: {
-    const auto& n = e.as<ast::BoolOp>();
-    field("op");
-    out_ += name(n.op);
-    out_ += "()";
-    field("values");
-    exprs(n.values);
-    break;
-  }
-  case ExprKind::NamedExpr: {
-    const auto& n = e.as<ast::NamedExpr>();
-    field("target");
-    expr(n.target);
-    field("value");
-    expr(n.value);
-    break;
-  }
-  case ExprKind::BinOp: {
-    const auto& n = e.as<ast::BinOp>();
-    field("left");
-    expr(n.left);
-    field("op");
-    out_ += name(n.op);
-    out_ += "()";
-    field("right");
-    expr(n.right);
-    break;
-  }
-  case ExprKind::UnaryOp: {
-    const auto& n = e.as<ast::UnaryOp>();
-    field("op");
-    out_ += name(n.op);
-    out_ += "()";
-    field("operand");
-    expr(n.operand);
-    break;
-  }
-  case ExprKind::Lambda: {
-    const auto& n = e.as<ast::Lambda>();
-    field("args");
-    arguments(n.args);
-    field("body");
-    expr(n.body);
-    break;
-  }
-  case ExprKind::IfExp: {
-    const auto& n = e.as<ast::IfExp>();
-    field("test");
-    expr(n.test);
-    field("body");
-    expr(n.body);
-    field("orelse");
-    expr(n.orelse);
-    break;
-  }
-  case ExprKind::Dict: {
-    const auto& n = e.as<ast::Dict>();
-    field("keys");
-    exprs(n.keys);
-    field("values");
-    exprs(n.values);
-    break;
-  }
-  case ExprKind::Set:
-    field("elts");
-    exprs(e.as<ast::Set>().elts);
-    break;
-  case ExprKind::ListComp:
-    field("elt");
-    expr(e.as<ast::ListComp>().elt);
-    field("generators");
-    comprehensions(e.as<ast::ListComp>().generators);
-    break;
-  case ExprKind::SetComp:
-    field("elt");
-    expr(e.as<ast::SetComp>().elt);
-    field("generators");
-    comprehensions(e.as<ast::SetComp>().generators);
-    break;
-  case ExprKind::DictComp:
-    field("key");
-    expr(e.as<ast::DictComp>().key);
-    field("value");
-    expr(e.as<ast::DictComp>().value);
-    field("generators");
-    comprehensions(e.as<ast::DictComp>().generators);
-    break;
-  case ExprKind::GeneratorExp:
-    field("elt");
-    expr(e.as<ast::GeneratorExp>().elt);
-    field("generators");
-    comprehensions(e.as<ast::GeneratorExp>().generators);
-    break;
-  case ExprKind::Await:
-    field("value");
-    expr(e.as<ast::Await>().value);
-    break;
-  case ExprKind::Yield:
-    optExpr("value", e.as<ast::Yield>().value);
-    break;
-  case ExprKind::YieldFrom:
-    field("value");
-    expr(e.as<ast::YieldFrom>().value);
-    break;
-  case ExprKind::Compare: {
-    const auto& n = e.as<ast::Compare>();
-    field("left");
-    expr(n.left);
-    field("ops");
-    list(n.ops, [&](CmpOp op) {
-      out_ += name(op);
-      out_ += "()";
-    });
-    field("comparators");
-    exprs(n.comparators);
-    break;
-  }
-  case ExprKind::Call: {
-    const auto& n = e.as<ast::Call>();
-    field("func");
-    expr(n.func);
-    field("args");
-    exprs(n.args);
-    field("keywords");
-    list(n.keywords, [&](KeywordId k) { keyword(k); });
-    break;
-  }
+#define PYKC_EXPR(Kind, Payload, fields) PYKC_DUMP_CASE(ExprKind, Kind, Payload, fields, e)
+#include "syntax/ast_fields.def"
   case ExprKind::FormattedValue: {
     const auto& n = e.as<ast::FormattedValue>();
     field("value");
@@ -492,10 +489,6 @@ void Dumper::expr(ExprId id) {
     }
     break;
   }
-  case ExprKind::JoinedStr:
-    field("values");
-    exprs(e.as<ast::JoinedStr>().values);
-    break;
   case ExprKind::Constant: {
     const auto& n = e.as<ast::Constant>();
     field("value");
@@ -504,51 +497,6 @@ void Dumper::expr(ExprId id) {
       field("kind");
       out_ += "'u'";
     }
-    break;
-  }
-  case ExprKind::Attribute: {
-    const auto& n = e.as<ast::Attribute>();
-    field("value");
-    expr(n.value);
-    field("attr");
-    str(n.attr);
-    ctx(n.ctx);
-    break;
-  }
-  case ExprKind::Subscript: {
-    const auto& n = e.as<ast::Subscript>();
-    field("value");
-    expr(n.value);
-    field("slice");
-    expr(n.slice);
-    ctx(n.ctx);
-    break;
-  }
-  case ExprKind::Starred:
-    field("value");
-    expr(e.as<ast::Starred>().value);
-    ctx(e.as<ast::Starred>().ctx);
-    break;
-  case ExprKind::Name:
-    field("id");
-    str(e.as<ast::Name>().id);
-    ctx(e.as<ast::Name>().ctx);
-    break;
-  case ExprKind::List:
-    field("elts");
-    exprs(e.as<ast::List>().elts);
-    ctx(e.as<ast::List>().ctx);
-    break;
-  case ExprKind::Tuple:
-    field("elts");
-    exprs(e.as<ast::Tuple>().elts);
-    ctx(e.as<ast::Tuple>().ctx);
-    break;
-  case ExprKind::Slice: {
-    const auto& n = e.as<ast::Slice>();
-    optExpr("lower", n.lower);
-    optExpr("upper", n.upper);
-    optExpr("step", n.step);
     break;
   }
   }
@@ -588,223 +536,8 @@ void Dumper::stmt(StmtId id) {
   const Stmt& s = ast_.stmt(id);
   open(name(s.kind()));
   switch (s.kind()) {
-  case StmtKind::FunctionDef:
-  case StmtKind::AsyncFunctionDef: {
-    const ast::FunctionDef& f = *s.functionDef();
-    field("name");
-    str(f.name);
-    field("args");
-    arguments(f.args);
-    field("body");
-    stmts(f.body);
-    field("decorator_list");
-    exprs(f.decoratorList);
-    optExpr("returns", f.returns);
-    optStr("type_comment", f.typeComment);
-    typeParams(f.typeParams);
-    break;
-  }
-  case StmtKind::ClassDef: {
-    const auto& c = s.as<ast::ClassDef>();
-    field("name");
-    str(c.name);
-    field("bases");
-    exprs(c.bases);
-    field("keywords");
-    list(c.keywords, [&](KeywordId k) { keyword(k); });
-    field("body");
-    stmts(c.body);
-    field("decorator_list");
-    exprs(c.decoratorList);
-    typeParams(c.typeParams);
-    break;
-  }
-  case StmtKind::Return:
-    optExpr("value", s.as<ast::Return>().value);
-    break;
-  case StmtKind::Delete:
-    field("targets");
-    exprs(s.as<ast::Delete>().targets);
-    break;
-  case StmtKind::Assign: {
-    const auto& a = s.as<ast::Assign>();
-    field("targets");
-    exprs(a.targets);
-    field("value");
-    expr(a.value);
-    optStr("type_comment", a.typeComment);
-    break;
-  }
-  case StmtKind::TypeAlias: {
-    const auto& a = s.as<ast::TypeAlias>();
-    field("name");
-    expr(a.name);
-    field("type_params");
-    list(a.typeParams, [&](TypeParamId t) { typeParam(t); });
-    field("value");
-    expr(a.value);
-    break;
-  }
-  case StmtKind::AugAssign: {
-    const auto& a = s.as<ast::AugAssign>();
-    field("target");
-    expr(a.target);
-    field("op");
-    out_ += name(a.op);
-    out_ += "()";
-    field("value");
-    expr(a.value);
-    break;
-  }
-  case StmtKind::AnnAssign: {
-    const auto& a = s.as<ast::AnnAssign>();
-    field("target");
-    expr(a.target);
-    field("annotation");
-    expr(a.annotation);
-    optExpr("value", a.value);
-    field("simple");
-    out_ += fmt::format("{}", a.simple);
-    break;
-  }
-  case StmtKind::For:
-  case StmtKind::AsyncFor: {
-    const ast::For& f = *s.forLoop();
-    field("target");
-    expr(f.target);
-    field("iter");
-    expr(f.iter);
-    field("body");
-    stmts(f.body);
-    field("orelse");
-    stmts(f.orelse);
-    optStr("type_comment", f.typeComment);
-    break;
-  }
-  case StmtKind::While: {
-    const auto& w = s.as<ast::While>();
-    field("test");
-    expr(w.test);
-    field("body");
-    stmts(w.body);
-    field("orelse");
-    stmts(w.orelse);
-    break;
-  }
-  case StmtKind::If: {
-    const auto& w = s.as<ast::If>();
-    field("test");
-    expr(w.test);
-    field("body");
-    stmts(w.body);
-    field("orelse");
-    stmts(w.orelse);
-    break;
-  }
-  case StmtKind::With:
-  case StmtKind::AsyncWith: {
-    const ast::With& w = *s.withStmt();
-    field("items");
-    list(w.items, [&](WithItemId id) {
-      const WithItem& item = ast_.withItem(id);
-      open("withitem");
-      field("context_expr");
-      expr(item.contextExpr);
-      optExpr("optional_vars", item.optionalVars);
-      close(nullptr);
-    });
-    field("body");
-    stmts(w.body);
-    optStr("type_comment", w.typeComment);
-    break;
-  }
-  case StmtKind::Match: {
-    const auto& m = s.as<ast::Match>();
-    field("subject");
-    expr(m.subject);
-    field("cases");
-    list(m.cases, [&](MatchCaseId id) {
-      const MatchCase& c = ast_.matchCase(id);
-      open("match_case");
-      field("pattern");
-      pattern(c.pattern);
-      optExpr("guard", c.guard);
-      field("body");
-      stmts(c.body);
-      close(nullptr);
-    });
-    break;
-  }
-  case StmtKind::Raise:
-    optExpr("exc", s.as<ast::Raise>().exc);
-    optExpr("cause", s.as<ast::Raise>().cause);
-    break;
-  case StmtKind::Try:
-  case StmtKind::TryStar: {
-    const ast::Try& t = *s.tryStmt();
-    field("body");
-    stmts(t.body);
-    field("handlers");
-    list(t.handlers, [&](ExceptHandlerId id) {
-      const ExceptHandler& h = ast_.exceptHandler(id);
-      open("ExceptHandler");
-      optExpr("type", h.type);
-      optStr("name", h.name);
-      field("body");
-      stmts(h.body);
-      close(&h.range);
-    });
-    field("orelse");
-    stmts(t.orelse);
-    field("finalbody");
-    stmts(t.finalbody);
-    break;
-  }
-  case StmtKind::Assert:
-    field("test");
-    expr(s.as<ast::Assert>().test);
-    optExpr("msg", s.as<ast::Assert>().msg);
-    break;
-  case StmtKind::Import:
-  case StmtKind::ImportFrom: {
-    AliasList names;
-    if (s.kind() == StmtKind::ImportFrom) {
-      const auto& i = s.as<ast::ImportFrom>();
-      optStr("module", i.module);
-      names = i.names;
-    } else {
-      names = s.as<ast::Import>().names;
-    }
-    field("names");
-    list(names, [&](AliasId id) {
-      const Alias& a = ast_.alias(id);
-      open("alias");
-      field("name");
-      str(a.name);
-      optStr("asname", a.asname);
-      close(&a.range);
-    });
-    if (s.kind() == StmtKind::ImportFrom) {
-      field("level");
-      out_ += fmt::format("{}", s.as<ast::ImportFrom>().level);
-    }
-    break;
-  }
-  case StmtKind::Global:
-  case StmtKind::Nonlocal: {
-    IdentifierList names = s.kind() == StmtKind::Global ? s.as<ast::Global>().names : s.as<ast::Nonlocal>().names;
-    field("names");
-    list(names, [&](Identifier id) { str(id); });
-    break;
-  }
-  case StmtKind::Expr:
-    field("value");
-    expr(s.as<ast::ExprStmt>().value);
-    break;
-  case StmtKind::Pass:
-  case StmtKind::Break:
-  case StmtKind::Continue:
-    break;
+#define PYKC_STMT(Kind, Payload, fields) PYKC_DUMP_CASE(StmtKind, Kind, Payload, fields, s)
+#include "syntax/ast_fields.def"
   }
   close(&s.range);
 }
@@ -812,60 +545,19 @@ void Dumper::stmt(StmtId id) {
 void Dumper::pattern(PatternId id) {
   const Pattern& p = ast_.pattern(id);
   open(name(p.kind()));
-  auto patterns = [&](PatternList l) { list(l, [&](PatternId x) { pattern(x); }); };
   switch (p.kind()) {
-  case PatternKind::MatchValue:
-    field("value");
-    expr(p.as<ast::MatchValue>().value);
-    break;
+#define PYKC_PATTERN(Kind, Payload, fields) PYKC_DUMP_CASE(PatternKind, Kind, Payload, fields, p)
+#include "syntax/ast_fields.def"
   case PatternKind::MatchSingleton:
     field("value");
     appendConstant(out_, ast_.constant(p.as<ast::MatchSingleton>().value), version_);
     break;
-  case PatternKind::MatchSequence:
-    field("patterns");
-    patterns(p.as<ast::MatchSequence>().patterns);
-    break;
-  case PatternKind::MatchMapping: {
-    const auto& m = p.as<ast::MatchMapping>();
-    field("keys");
-    exprs(m.keys);
-    field("patterns");
-    patterns(m.patterns);
-    optStr("rest", m.rest);
-    break;
-  }
-  case PatternKind::MatchClass: {
-    const auto& m = p.as<ast::MatchClass>();
-    field("cls");
-    expr(m.cls);
-    field("patterns");
-    patterns(m.patterns);
-    field("kwd_attrs");
-    list(m.kwdAttrs, [&](Identifier x) { str(x); });
-    field("kwd_patterns");
-    patterns(m.kwdPatterns);
-    break;
-  }
-  case PatternKind::MatchStar:
-    optStr("name", p.as<ast::MatchStar>().name);
-    break;
-  case PatternKind::MatchAs: {
-    const auto& m = p.as<ast::MatchAs>();
-    if (m.pattern.valid()) {
-      field("pattern");
-      pattern(m.pattern);
-    }
-    optStr("name", m.name);
-    break;
-  }
-  case PatternKind::MatchOr:
-    field("patterns");
-    patterns(p.as<ast::MatchOr>().patterns);
-    break;
   }
   close(&p.range);
 }
+
+#undef PYKC_DUMP_CASE
+#undef PYKC_F
 
 }  // namespace
 

@@ -110,31 +110,23 @@ ExprId Parser::parseLambda() {
   return mk(rangeFrom(start), ast::Lambda{args, body});
 }
 
-ExprId Parser::parseDisjunction() {
+// `first op x op y ...` as one BoolOp, or `first` alone.
+ExprId Parser::parseBoolChain(TK op, BoolOpKind kind, ExprId (Parser::*operand)()) {
   const Token& start = cur();
-  ExprId first = parseConjunction();
-  if (failed_ || !at(TK::KwOr)) return first;
+  ExprId first = (this->*operand)();
+  if (failed_ || !at(op)) return first;
   Vec<ExprId> values{first};
-  while (accept(TK::KwOr)) {
-    ExprId e = parseConjunction();
+  while (accept(op)) {
+    ExprId e = (this->*operand)();
     if (failed_) return {};
     values.push_back(e);
   }
-  return mk(rangeFrom(start), ast::BoolOp{BoolOpKind::Or, list(values)});
+  return mk(rangeFrom(start), ast::BoolOp{kind, list(values)});
 }
 
-ExprId Parser::parseConjunction() {
-  const Token& start = cur();
-  ExprId first = parseInversion();
-  if (failed_ || !at(TK::KwAnd)) return first;
-  Vec<ExprId> values{first};
-  while (accept(TK::KwAnd)) {
-    ExprId e = parseInversion();
-    if (failed_) return {};
-    values.push_back(e);
-  }
-  return mk(rangeFrom(start), ast::BoolOp{BoolOpKind::And, list(values)});
-}
+ExprId Parser::parseDisjunction() { return parseBoolChain(TK::KwOr, BoolOpKind::Or, &Parser::parseConjunction); }
+
+ExprId Parser::parseConjunction() { return parseBoolChain(TK::KwAnd, BoolOpKind::And, &Parser::parseInversion); }
 
 ExprId Parser::parseInversion() {
   if (at(TK::KwNot)) {

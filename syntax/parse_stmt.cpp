@@ -621,28 +621,34 @@ StmtId Parser::parseTry() {
   return mkStmt(r, t);
 }
 
+bool Parser::parseDottedName(std::string& dotted) {
+  if (!at(TK::Name)) {
+    failSyntax();
+    return false;
+  }
+  dotted = text(cur());
+  advance();
+  while (at(TK::Dot)) {
+    advance();
+    if (!at(TK::Name)) {
+      failSyntax();
+      return false;
+    }
+    dotted += '.';
+    dotted += text(cur());
+    advance();
+  }
+  return true;
+}
+
 StmtId Parser::parseImport() {
   const Token& start = cur();
   advance();
   Vec<AliasId> names;
   do {
     const Token& ns = cur();
-    if (!at(TK::Name)) {
-      failSyntax();
-      return {};
-    }
-    std::string dotted(text(cur()));
-    advance();
-    while (at(TK::Dot)) {
-      advance();
-      if (!at(TK::Name)) {
-        failSyntax();
-        return {};
-      }
-      dotted += '.';
-      dotted += text(cur());
-      advance();
-    }
+    std::string dotted;
+    if (!parseDottedName(dotted)) return {};
     Identifier asname;
     if (accept(TK::KwAs)) {
       if (!at(TK::Name)) {
@@ -667,18 +673,8 @@ StmtId Parser::parseFromImport() {
   }
   Identifier module;
   if (at(TK::Name)) {
-    std::string dotted(text(cur()));
-    advance();
-    while (at(TK::Dot)) {
-      advance();
-      if (!at(TK::Name)) {
-        failSyntax();
-        return {};
-      }
-      dotted += '.';
-      dotted += text(cur());
-      advance();
-    }
+    std::string dotted;
+    if (!parseDottedName(dotted)) return {};
     module = ast_.intern(dotted);
   } else if (level == 0) {
     failSyntax();

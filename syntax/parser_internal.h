@@ -189,6 +189,9 @@ private:
   StmtId parseExpressionStatement();
   StmtList parseBlock(const char* what, uint32_t headerLine);
   StmtId parseCompound();
+  // NAME ('.' NAME)* of an import, as text; false after a syntax error.
+  bool parseDottedName(std::string& dotted);
+  ExprId parseBoolChain(TK op, BoolOpKind kind, ExprId (Parser::*operand)());
   // At `for` or `async for` after a display's first element.
   bool atComprehension() const;
   // The `for ... in ...` clauses after `first` up to `close` (first must not be
