@@ -1,0 +1,133 @@
+"""numba's typing of run-time kernel arguments (``numba.typeof``), as pykc signature text.
+
+The JIT (issue 19) types a lazily compiled kernel from the arguments of its first call:
+each argument becomes the type numba's ``typeof`` gives it, written as pykc's ``--sig``
+syntax takes it (sema/signature.h), and the kernel is compiled for that signature.
+
+    typeof(np.zeros(4, np.float32))      -> "float32[::1]"
+    typeof(np.zeros((4, 4)).T)           -> "float64[::1, :]"
+    typeof(3), typeof(2.5), typeof(True) -> "int64", "float64", "boolean"
+    typeof((1, 2)), typeof((1, 2.0))     -> "UniTuple(int64, 2)", "Tuple(int64, float64)"
+
+Arrays come from NumPy, ``__cuda_array_interface__`` (CuPy, numba device arrays,
+PyTorch on the GPU) or DLPack, through the loader's ``describe`` (no CUDA calls). The
+layout follows numba: C when C-contiguous (extent-1 dimensions ignored, empty arrays
+contiguous), else F when F-contiguous, else A.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._args import ArgumentError, ArrayArg, ScalarArg, TupleArg, describe
+
+__all__ = ["typeof", "signature_for", "layout_of"]
+
+# numba's names of NumPy dtypes (numba.np.numpy_support.from_dtype).
+_DTYPE_NAMES = {
+    "bool": "boolean",
+    "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
+    "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64",
+    "float16": "float16", "float32": "float32", "float64": "float64",
+    "complex64": "complex64", "complex128": "complex128",
+}
+
+
+def _contiguous(shape, strides, order) -> bool:
+    """NumPy's flag rule: the strides of the non-trivial dimensions, in elements, are
+    those of a dense array in ``order``; arrays with an empty dimension are contiguous."""
+    if any(int(s) == 0 for s in shape):
+        return True
+    dims = range(len(shape) - 1, -1, -1) if order == "C" else range(len(shape))
+    expected = 1
+    for d in dims:
+        if shape[d] == 1:
+            continue
+        if strides[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def layout_of(shape, strides) -> str:
+    """numba's layout letter of an array with these extents and element strides."""
+    if _contiguous(shape, strides, "C"):
+        return "C"
+    if _contiguous(shape, strides, "F"):
+        return "F"
+    return "A"
+
+
+def _dtype_text(dt: np.dtype, what: str) -> str:
+    if dt.fields is not None:
+        raise ArgumentError(f"{what}: record (structured) arrays are not typed at launch "
+                            "yet; give the kernel an explicit signature")
+    name = _DTYPE_NAMES.get(dt.name)
+    if name is None:
+        raise ArgumentError(f"{what}: dtype {dt} has no numba.cuda type")
+    return name
+
+
+def _array_text(a: ArrayArg) -> str:
+    what = a.describe()
+    ndim = len(a.shape)
+    if ndim == 0:
+        raise ArgumentError(f"{what}: 0-d arrays are not supported as kernel arguments")
+    element = _dtype_text(a.dtype, what)
+    layout = layout_of(a.shape, a.strides)
+    dims = [":"] * ndim
+    if layout == "C":
+        dims[-1] = "::1"
+    elif layout == "F":
+        dims[0] = "::1"
+    return f"{element}[{', '.join(dims)}]"
+
+
+def _text(d) -> str:
+    if isinstance(d, ArrayArg):
+        return _array_text(d)
+    if isinstance(d, TupleArg):
+        items = [_text(i) for i in d.items]
+        if items and all(i == items[0] for i in items):
+            return f"UniTuple({items[0]}, {len(items)})"
+        return f"Tuple({', '.join(items)})"
+    assert isinstance(d, ScalarArg)
+    if d.dtype is not None:  # a NumPy scalar
+        return _dtype_text(d.dtype, d.describe())
+    # Python scalars as numba types them: int -> int64 (uint64 past int64's range),
+    # float -> float64, complex -> complex128, bool -> boolean.
+    if d.pytype is bool:
+        return "boolean"
+    if d.pytype is int:
+        if -(1 << 63) <= d.value < (1 << 63):
+            return "int64"
+        if 0 <= d.value < (1 << 64):
+            return "uint64"
+        raise ArgumentError(f"Python int {d.value} does not fit in 64 bits")
+    if d.pytype is float:
+        return "float64"
+    return "complex128"
+
+
+def typeof(value) -> str:
+    """numba's type of one kernel argument, as pykc signature text; ArgumentError (a
+    TypeError) when it has none."""
+    return _text(describe(value))
+
+
+def signature_for(kernel: str, params, args) -> str:
+    """``kernel(t1, t2, ...)`` for a call with ``args`` (pykc's ``--sig`` form). A wrong
+    number of arguments, or one that cannot be typed, raises a TypeError naming the
+    kernel and the parameter."""
+    params = list(params)
+    if len(args) != len(params):
+        raise TypeError(f"kernel `{kernel}` takes {len(params)} argument"
+                        f"{'' if len(params) == 1 else 's'} ({', '.join(params)}), "
+                        f"{len(args)} given")
+    types = []
+    for name, value in zip(params, args):
+        try:
+            types.append(typeof(value))
+        except TypeError as e:
+            raise TypeError(f"kernel `{kernel}`, parameter `{name}`: {e}") from None
+    return f"{kernel}({', '.join(types)})"

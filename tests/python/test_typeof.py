@@ -1,0 +1,100 @@
+"""pykc._typeof: numba's typing of run-time arguments as pykc signature text (issue 19).
+
+The expected strings are what numba-cuda 0.30's ``numba.typeof`` gives, in the syntax
+pykc's ``--sig`` parses; `test_signatures_parse` checks that pykc accepts each one.
+"""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from pykc._typeof import layout_of, signature_for, typeof
+
+
+class FakeDeviceArray:
+    """A device array as CuPy exposes it (only ``__cuda_array_interface__``)."""
+
+    def __init__(self, shape, typestr, strides=None):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "data": (0x1000, False),
+                                         "strides": strides, "version": 3}
+
+
+CASES = [
+    (np.zeros(8, np.float32), "float32[::1]"),
+    (np.zeros((4, 5), np.float64), "float64[:, ::1]"),
+    (np.zeros((4, 5), np.float64).T, "float64[::1, :]"),
+    (np.zeros((4, 5), np.int32)[:, ::2], "int32[:, :]"),
+    (np.zeros((4, 5), np.int32)[::2, :], "int32[:, :]"),   # last stride 1, not C: numba says A
+    (np.zeros(10, np.int16)[::3], "int16[:]"),
+    (np.zeros((2, 3, 4), np.uint8), "uint8[:, :, ::1]"),
+    (np.zeros((1, 6), np.float32)[:, 1:4], "float32[:, ::1]"),  # extent-1 dims do not count
+    (np.zeros((1, 6), np.float32)[:, ::2], "float32[:, :]"),
+    (np.zeros((3, 0), np.float32)[:, ::2], "float32[:, ::1]"),  # empty: contiguous
+    (np.zeros(3, np.bool_), "boolean[::1]"),
+    (np.zeros(3, np.complex64), "complex64[::1]"),
+    (FakeDeviceArray((16,), "<f4"), "float32[::1]"),
+    (FakeDeviceArray((4, 8), "<f2"), "float16[:, ::1]"),
+    (FakeDeviceArray((4, 8), "<i8", strides=(8, 32)), "int64[::1, :]"),
+    (FakeDeviceArray((4, 8), "<i8", strides=(128, 16)), "int64[:, :]"),
+    (3, "int64"),
+    (-(1 << 63), "int64"),
+    (1 << 63, "uint64"),
+    (2.5, "float64"),
+    (True, "boolean"),
+    (1 + 2j, "complex128"),
+    (np.float32(1), "float32"),
+    (np.int8(1), "int8"),
+    (np.uint64(1), "uint64"),
+    (np.bool_(False), "boolean"),
+    ((1, 2), "UniTuple(int64, 2)"),
+    ((1, 2.0), "Tuple(int64, float64)"),
+    ((np.zeros(2, np.float32), np.zeros(3, np.float32)), "UniTuple(float32[::1], 2)"),
+    ((), "Tuple()"),
+]
+
+
+@pytest.mark.parametrize("value,expected", CASES, ids=[e for _, e in CASES])
+def test_typeof_matches_numba(value, expected):
+    assert typeof(value) == expected
+
+
+def test_layout_rules():
+    assert layout_of((5,), (1,)) == "C"
+    assert layout_of((5, 1), (1, 5)) == "C"   # both: C wins, as numba's flags
+    assert layout_of((2, 3), (1, 2)) == "F"
+    assert layout_of((2, 3), (6, 2)) == "A"
+
+
+@pytest.mark.parametrize("value,why", [
+    (None, "cannot pass an argument of type NoneType"),
+    ([1, 2], "cannot pass an argument of type list"),
+    (np.zeros(3, dtype=object), "not supported"),
+    (np.zeros(3, dtype=[("x", np.float32)]), "record"),
+    (np.zeros((), np.float32), "0-d"),
+    (1 << 64, "does not fit in 64 bits"),
+    (np.zeros(3, np.dtype(">f4")), "non-native byte order"),
+])
+def test_untypable_arguments_name_kernel_and_parameter(value, why):
+    with pytest.raises(TypeError) as e:
+        signature_for("saxpy", ["a", "x"], [2.0, value])
+    assert str(e.value).startswith("kernel `saxpy`, parameter `x`: ")
+    assert why in str(e.value)
+
+
+def test_wrong_argument_count():
+    with pytest.raises(TypeError, match=r"kernel `saxpy` takes 2 arguments \(a, x\), 1 given"):
+        signature_for("saxpy", ["a", "x"], [1.0])
+
+
+def test_signatures_parse(tmp_path):
+    """pykc's front end takes every signature typeof writes."""
+    pykc = os.path.join(os.path.dirname(__file__), "..", "..", "build", "bin", "pykc")
+    if not os.path.exists(pykc):
+        pytest.skip("build/bin/pykc is not built")
+    src = tmp_path / "k.py"
+    src.write_text("from numba import cuda\n\n\n@cuda.jit\ndef k(v):\n    pass\n")
+    for value, expected in CASES:
+        r = subprocess.run([pykc, "compile", str(src), "--phase", "check", "--sig",
+                            signature_for("k", ["v"], [value])], capture_output=True, text=True)
+        assert r.returncode == 0, (expected, r.stderr)
