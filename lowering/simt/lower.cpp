@@ -50,30 +50,6 @@ llvm::Type* ModuleLowering::memoryType(TypeId id) {
   return llvmType(id);
 }
 
-void ModuleLowering::appendParams(TypeId id, std::vector<llvm::Type*>& params) {
-  const Type& t = types().get(id);
-  switch (t.kind) {
-    case TypeKind::Bool:
-      params.push_back(llvm::Type::getInt8Ty(context_));
-      return;
-    case TypeKind::Array:
-      params.push_back(llvm::PointerType::get(context_, 0));
-      for (unsigned d = 0; d < 2u * t.ndim; ++d) params.push_back(llvm::Type::getInt64Ty(context_));
-      return;
-    case TypeKind::Tuple:
-      for (TypeId e : std::vector<TypeId>(t.elements)) appendParams(e, params);
-      return;
-    case TypeKind::Complex:
-      // docs/ABI.md: two floats (real, imaginary).
-      params.push_back(llvmType(types().complexPart(id)));
-      params.push_back(llvmType(types().complexPart(id)));
-      return;
-    default:
-      params.push_back(llvmType(id));
-      return;
-  }
-}
-
 void ModuleLowering::declare() {
   for (size_t i = 0; i < typed_.instances.size(); ++i) {
     const FunctionInstance& inst = typed_.instances[i];
@@ -85,7 +61,7 @@ void ModuleLowering::declare() {
     std::vector<llvm::Type*> params;
     llvm::Type* ret;
     if (inst.isKernel) {
-      for (TypeId a : inst.argTypes) appendParams(a, params);
+      for (TypeId a : inst.argTypes) appendKernelParams(context_, types(), a, params);
       ret = llvm::Type::getVoidTy(context_);
     } else {
       for (TypeId a : inst.argTypes) params.push_back(llvmType(a));
@@ -122,11 +98,9 @@ void ModuleLowering::declare() {
         f->getArg(k++)->setName(fn.params[p]);
         continue;
       }
-      std::vector<llvm::Type*> flat;
-      appendParams(inst.argTypes[p], flat);
-      for (size_t j = 0; j < flat.size(); ++j) {
-        f->getArg(k++)->setName(flat.size() == 1 ? fn.params[p]
-                                                 : fn.params[p] + "." + std::to_string(j));
+      unsigned count = kernelParamCount(types(), inst.argTypes[p]);
+      for (unsigned j = 0; j < count; ++j) {
+        f->getArg(k++)->setName(count == 1 ? fn.params[p] : fn.params[p] + "." + std::to_string(j));
       }
     }
     functions_.push_back(f);
@@ -153,9 +127,7 @@ void ModuleLowering::recordArrayParams(const FunctionInstance& inst, llvm::Funct
       for (TypeId e : std::vector<TypeId>(t.elements)) visit(e);
       return;
     }
-    std::vector<llvm::Type*> flat;
-    appendParams(id, flat);
-    param += static_cast<unsigned>(flat.size());
+    param += kernelParamCount(types(), id);
   };
   for (TypeId a : inst.argTypes) visit(a);
   if (!arrays.empty()) {

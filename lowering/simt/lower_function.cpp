@@ -53,29 +53,25 @@ void FunctionLowering::run() {
     vars_[name] = builder_.CreateAlloca(llvmType(type), nullptr, name);
   }
   // Parameters.
-  unsigned k = 0;
+  KernelParamReader reader(function_);
   for (size_t p = 0; p < inst_.argTypes.size(); ++p) {
     TypeId t = inst_.argTypes[p];
     llvm::Value* value;
     if (!inst_.isKernel) {
-      value = function_->getArg(k++);
+      value = reader.take();
     } else {
       std::function<llvm::Value*(TypeId)> rebuild = [&](TypeId id) -> llvm::Value* {
         const Type& tt = types().get(id);
         switch (tt.kind) {
           case TypeKind::Bool:
-            return builder_.CreateICmpNE(function_->getArg(k++), builder_.getInt8(0));
+            return reader.takeBool(builder_);
           case TypeKind::Array: {
-            ArrayParts parts;
-            parts.data = function_->getArg(k++);
-            for (unsigned d = 0; d < tt.ndim; ++d) parts.shape.push_back(function_->getArg(k++));
-            for (unsigned d = 0; d < tt.ndim; ++d) parts.strides.push_back(function_->getArg(k++));
-            return makeArray(parts, id);
+            return makeArray(reader.takeArray(tt.ndim), id);
           }
           case TypeKind::Complex: {
             llvm::Value* agg = llvm::PoisonValue::get(llvmType(id));
-            agg = builder_.CreateInsertValue(agg, function_->getArg(k++), 0);
-            return builder_.CreateInsertValue(agg, function_->getArg(k++), 1);
+            agg = builder_.CreateInsertValue(agg, reader.take(), 0);
+            return builder_.CreateInsertValue(agg, reader.take(), 1);
           }
           case TypeKind::Tuple: {
             llvm::Value* agg = llvm::PoisonValue::get(llvmType(id));
@@ -86,7 +82,7 @@ void FunctionLowering::run() {
             return agg;
           }
           default:
-            return function_->getArg(k++);
+            return reader.take();
         }
       };
       value = rebuild(t);

@@ -31,6 +31,7 @@
 #include "syntax/source.h"
 #include "sema/typed_module.h"
 #include "lowering/array_params.h"
+#include "lowering/kernel_abi.h"
 #include "lowering/scalar.h"
 #include "support/arch.h"
 #include "lowering/simt/complex_math.h"
@@ -59,11 +60,7 @@ constexpr MathInfo kMathInfo[] = {
 };
 
 // An array value: the ABI's data pointer, shapes and strides (elements).
-struct ArrayParts {
-  llvm::Value* data;
-  std::vector<llvm::Value*> shape;
-  std::vector<llvm::Value*> strides;
-};
+using ArrayParts = ArrayParams;
 
 struct LoopTargets {
   llvm::BasicBlock* continueBlock;
@@ -237,7 +234,6 @@ public:
 
 private:
   void declare();
-  void appendParams(TypeId t, std::vector<llvm::Type*>& params);
   // Leaves lowering/array_params.h's record of `inst`'s array parameters on
   // `f` (nothing when it takes no array).
   void recordArrayParams(const FunctionInstance& inst, llvm::Function* f);

@@ -25,21 +25,16 @@ uint32_t TileLowering::run() {
   b_.SetInsertPoint(entry);
   tid_ = b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x));
   // Parameters: arrays as pointer + shapes + strides, scalars by value.
-  unsigned k = 0;
+  KernelParamReader reader(function_);
   for (size_t p = 0; p < inst_.argTypes.size(); ++p) {
     TypeId t = inst_.argTypes[p];
     const Type& ty = types_.get(t);
     const std::string& name = fn_.params[p];
     if (ty.kind == TypeKind::Array) {
-      ArrayArgs a;
-      a.data = function_->getArg(k++);
-      for (unsigned d = 0; d < ty.ndim; ++d) a.shape.push_back(function_->getArg(k++));
-      for (unsigned d = 0; d < ty.ndim; ++d) a.strides.push_back(function_->getArg(k++));
-      arrays_[name] = a;
+      arrays_[name] = reader.takeArray(ty.ndim);
       continue;
     }
-    llvm::Value* v = function_->getArg(k++);
-    if (types_.isBool(t)) v = b_.CreateICmpNE(v, b_.getInt8(0));
+    llvm::Value* v = types_.isBool(t) ? reader.takeBool(b_) : reader.take();
     llvm::AllocaInst* slot = b_.CreateAlloca(llvmType(t), nullptr, name);
     b_.CreateStore(v, slot);
     vars_[{name, t.index}] = {slot};

@@ -5,6 +5,7 @@
 // concern each (see the section comments below).
 #pragma once
 
+#include "lowering/kernel_abi.h"
 #include "lowering/scalar.h"
 #include "lowering/tile/tile_lower.h"
 
@@ -114,11 +115,8 @@ struct PipeLoad {
   SmemFormat format = SmemFormat::Swizzled;
 };
 
-struct ArrayArgs {
-  llvm::Value* data = nullptr;
-  std::vector<llvm::Value*> shape;
-  std::vector<llvm::Value*> strides;
-};
+// An array argument: the ABI's data pointer, extents and strides (lowering/kernel_abi.h).
+using ArrayArgs = ArrayParams;
 
 class TileLowering {
 public:
