@@ -1,4 +1,5 @@
 #include "driver/compile_unit.h"
+#include "driver/stages.h"
 
 #include <nlohmann/json.hpp>
 
@@ -127,11 +128,22 @@ std::optional<std::vector<lowering::KernelInfo>> parseKernels(const std::string&
 }  // namespace
 
 
+namespace {
+
+// The entry's name of a stage output (driver/stages.h: the stages a unit's entry holds).
+std::string stageOutput(std::string_view stage) {
+  const StageInfo* info = findStage(stage);
+  assert(info != nullptr && info->cacheOutput && "a stage the cache entry holds");
+  return std::string(info->name);
+}
+
+}  // namespace
+
 std::vector<cache::NamedOutput> encodeUnit(const UnitArtifacts& unit) {
   return {
-      {"cubin", unit.arch.cubin},
-      {"ptx", unit.arch.ptx},
-      {"resources", resourcesJson(unit.arch.resources)},
+      {stageOutput("cubin"), unit.arch.cubin},
+      {stageOutput("ptx"), unit.arch.ptx},
+      {stageOutput("resources"), resourcesJson(unit.arch.resources)},
       {"kernels", kernelsJson(unit.kernels)},
       {"nvjitlink", unit.nvJitLinkVersion},
   };
@@ -140,15 +152,15 @@ std::vector<cache::NamedOutput> encodeUnit(const UnitArtifacts& unit) {
 std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& outputs,
                                         const frontend::TypedModule& typed,
                                         const std::string& arch, std::string* why) {
-  auto find = [&](const char* name) -> const std::string* {
+  auto find = [&](const std::string& name) -> const std::string* {
     for (const cache::NamedOutput& o : outputs) {
       if (o.name == name) return &o.bytes;
     }
     return nullptr;
   };
-  const std::string* cubin = find("cubin");
-  const std::string* ptx = find("ptx");
-  const std::string* resources = find("resources");
+  const std::string* cubin = find(stageOutput("cubin"));
+  const std::string* ptx = find(stageOutput("ptx"));
+  const std::string* resources = find(stageOutput("resources"));
   const std::string* kernels = find("kernels");
   const std::string* version = find("nvjitlink");
   if (!cubin || !ptx || !resources || !kernels || !version) {
