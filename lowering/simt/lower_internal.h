@@ -1,7 +1,7 @@
 #pragma once
-// numba SIMT kernels to LLVM IR: the lowering's private interface
-// (lowering/simt/lower.cpp, the module level; lower_function.cpp, values
-// and statements; lower_expr.cpp; lower_call.cpp, one concern each).
+// numba SIMT kernels to LLVM IR: FunctionLowering, one device function or
+// kernel instance (lower_function.cpp, values and statements; lower_expr.cpp;
+// lower_call.cpp), over the module layer of lowering/module_internal.h.
 #include "lowering/lower.h"
 
 #include <llvm/BinaryFormat/Dwarf.h>
@@ -32,12 +32,12 @@
 #include "sema/typed_module.h"
 #include "lowering/array_params.h"
 #include "lowering/kernel_abi.h"
+#include "lowering/module_internal.h"
 #include "lowering/scalar.h"
 #include "support/arch.h"
 #include "lowering/simt/complex_math.h"
 #include "lowering/simt/cache_hints.h"
 #include "lowering/simt/libdevice_calls.h"
-#include "lowering/tile/tile_lower.h"
 #include "lowering/simt/xoroshiro.h"
 
 
@@ -47,9 +47,6 @@ namespace lowering::simt {
 
 using namespace frontend;
 
-constexpr const char* kTriple = "nvptx64-nvidia-cuda";
-constexpr const char* kDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
-constexpr unsigned kSharedAddressSpace = 3;
 
 struct MathInfo {
   std::string_view libdevice;
@@ -66,8 +63,6 @@ struct LoopTargets {
   llvm::BasicBlock* continueBlock;
   llvm::BasicBlock* breakBlock;
 };
-
-class ModuleLowering;
 
 class FunctionLowering {
 public:
@@ -200,61 +195,5 @@ private:
   void reportError(uint32_t stmt);
 };
 
-class ModuleLowering {
-public:
-  ModuleLowering(const Ast& ast, const TypedModule& typed, llvm::LLVMContext& context,
-                 const LoweringOptions& options)
-      : ast_(ast), typed_(typed), context_(context), options_(options) {}
-
-  LoweredModule run();
-
-  const Ast& ast() const { return ast_; }
-  const TypedModule& typed() const { return typed_; }
-  TypeTable& types() { return const_cast<TypeTable&>(typed_.module.types); }
-  llvm::LLVMContext& context() { return context_; }
-  llvm::Module& module() { return *module_; }
-  llvm::Function* function(int instance) { return functions_[instance]; }
-  llvm::DIBuilder* di() { return di_.get(); }
-  llvm::DIFile* diFile() { return diFile_; }
-  llvm::Function* powHelper(TypeId base, TypeId exponent);
-  llvm::GlobalVariable* dynamicShared();
-  void noteDynamicShared(const FunctionInstance& inst) { dynamicUsers_.insert(&inst); }
-  void noteCooperative(const FunctionInstance& inst) { cooperativeUsers_.insert(&inst); }
-  llvm::GlobalVariable* gridBarrier();
-  llvm::GlobalVariable* constArrayGlobal(uint32_t index);
-  // debug=True: the module's error word (0, or the code of the first failing
-  // assert/raise), and the next site code.
-  llvm::GlobalVariable* errorWord();
-  uint32_t nextErrorCode() { return ++errorCodes_; }
-  // A NUL-terminated string in constant memory (deduplicated), as a generic pointer.
-  llvm::Value* stringConstant(const std::string& text, llvm::IRBuilder<>& builder);
-
-  llvm::Type* llvmType(TypeId t);
-  llvm::Type* memoryType(TypeId t);
-
-private:
-  void declare();
-  // Leaves lowering/array_params.h's record of `inst`'s array parameters on
-  // `f` (nothing when it takes no array).
-  void recordArrayParams(const FunctionInstance& inst, llvm::Function* f);
-
-  const Ast& ast_;
-  const TypedModule& typed_;
-  llvm::LLVMContext& context_;
-  const LoweringOptions& options_;
-  std::unique_ptr<llvm::Module> module_;
-  std::vector<llvm::Function*> functions_;
-  std::unique_ptr<llvm::DIBuilder> di_;
-  llvm::DIFile* diFile_ = nullptr;
-  std::map<std::pair<uint32_t, uint32_t>, llvm::Function*> powHelpers_;
-  llvm::GlobalVariable* dynamicShared_ = nullptr;
-  std::set<const FunctionInstance*> dynamicUsers_;
-  std::set<const FunctionInstance*> cooperativeUsers_;
-  llvm::GlobalVariable* gridBarrier_ = nullptr;
-  std::map<uint32_t, llvm::GlobalVariable*> constArrays_;
-  std::map<std::string, llvm::GlobalVariable*> strings_;
-  llvm::GlobalVariable* errorWord_ = nullptr;
-  uint32_t errorCodes_ = 0;
-};
 
 }  // namespace lowering::simt

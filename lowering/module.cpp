@@ -1,10 +1,14 @@
+// The module layer (lowering/module_internal.h): declarations in the kernel
+// ABI, kernel annotations, line tables, each instance lowered by its dialect,
+// the per-kernel facts; and the module-level objects SIMT kernels share.
+#include "lowering/module_internal.h"
+
 #include "lowering/simt/lower_internal.h"
+#include "lowering/tile/tile_lower.h"
 
 namespace lowering {
-namespace simt {
 
-// ---------------------------------------------------------------------------
-// Module level
+using namespace frontend;
 
 llvm::Type* ModuleLowering::llvmType(TypeId id) {
   const Type& t = types().get(id);
@@ -331,7 +335,7 @@ LoweredModule ModuleLowering::run() {
       }
       continue;
     }
-    FunctionLowering lowering(*this, typed_.instances[i], functions_[i]);
+    simt::FunctionLowering lowering(*this, typed_.instances[i], functions_[i]);
     lowering.run();
     errors[i] = std::move(lowering.errors);
   }
@@ -353,11 +357,10 @@ LoweredModule ModuleLowering::run() {
   return result;
 }
 
-}  // namespace simt
 
 LoweredModule lowerToLlvm(const frontend::Ast& ast, const frontend::TypedModule& typed,
                           llvm::LLVMContext& context, const LoweringOptions& options) {
-  simt::ModuleLowering lowering(ast, typed, context, options);
+  ModuleLowering lowering(ast, typed, context, options);
   return lowering.run();
 }
 
