@@ -22,27 +22,19 @@ ExprId Parser::parseStarExpressions() {
   return mk(rangeFrom(start), ast::Tuple{list(elts), ExprContext::Load});
 }
 
-ExprId Parser::parseStarExpression() {
-  if (at(TK::Star)) {
-    const Token& start = cur();
-    advance();
-    ExprId v = parseBitOr();
-    if (failed_) return {};
-    return mk(rangeFrom(start), ast::Starred{v, ExprContext::Load});
-  }
-  return parseExpression();
+// `*bitwise_or` as a Starred, else `plain()`.
+ExprId Parser::parseStarredOr(ExprId (Parser::*plain)()) {
+  if (!at(TK::Star)) return (this->*plain)();
+  const Token& start = cur();
+  advance();
+  ExprId v = parseBitOr();
+  if (failed_) return {};
+  return mk(rangeFrom(start), ast::Starred{v, ExprContext::Load});
 }
 
-ExprId Parser::parseStarNamedExpression() {
-  if (at(TK::Star)) {
-    const Token& start = cur();
-    advance();
-    ExprId v = parseBitOr();
-    if (failed_) return {};
-    return mk(rangeFrom(start), ast::Starred{v, ExprContext::Load});
-  }
-  return parseNamedExpression();
-}
+ExprId Parser::parseStarExpression() { return parseStarredOr(&Parser::parseExpression); }
+
+ExprId Parser::parseStarNamedExpression() { return parseStarredOr(&Parser::parseNamedExpression); }
 
 // The condition of if/elif/while: a named expression, with CPython's hint
 // for `if x = 1:`.

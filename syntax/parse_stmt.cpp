@@ -754,7 +754,10 @@ TypeParamList Parser::parseTypeParams() {
   Vec<TypeParamId> params;
   while (!at(TK::RSqb)) {
     const Token& ps = cur();
-    if (accept(TK::Star)) {
+    bool star = at(TK::Star), doubleStar = at(TK::DoubleStar);
+    if (star || doubleStar) {
+      // `*Ts` (TypeVarTuple) or `**P` (ParamSpec): a name, never a bound.
+      advance();
       if (!at(TK::Name)) {
         failSyntax();
         return {};
@@ -762,22 +765,12 @@ TypeParamList Parser::parseTypeParams() {
       Identifier n = ident(cur());
       advance();
       if (at(TK::Colon)) {
-        failTok(cur(), Diag::SyntaxError, "cannot use bound with TypeVarTuple");
+        failTok(cur(), Diag::SyntaxError,
+                star ? "cannot use bound with TypeVarTuple" : "cannot use bound with ParamSpec");
         return {};
       }
-      params.push_back(ast_.addTypeParam(rangeFrom(ps), ast::TypeVarTuple{n}));
-    } else if (accept(TK::DoubleStar)) {
-      if (!at(TK::Name)) {
-        failSyntax();
-        return {};
-      }
-      Identifier n = ident(cur());
-      advance();
-      if (at(TK::Colon)) {
-        failTok(cur(), Diag::SyntaxError, "cannot use bound with ParamSpec");
-        return {};
-      }
-      params.push_back(ast_.addTypeParam(rangeFrom(ps), ast::ParamSpec{n}));
+      params.push_back(star ? ast_.addTypeParam(rangeFrom(ps), ast::TypeVarTuple{n})
+                            : ast_.addTypeParam(rangeFrom(ps), ast::ParamSpec{n}));
     } else {
       if (!at(TK::Name)) {
         failSyntax();

@@ -191,6 +191,7 @@ private:
   StmtId parseCompound();
   // NAME ('.' NAME)* of an import, as text; false after a syntax error.
   bool parseDottedName(std::string& dotted);
+  ExprId parseStarredOr(ExprId (Parser::*plain)());
   ExprId parseBoolChain(TK op, BoolOpKind kind, ExprId (Parser::*operand)());
   // At `for` or `async for` after a display's first element.
   bool atComprehension() const;
