@@ -263,6 +263,16 @@ std::optional<TypeId> vectorTypeByName(TypeTable& types, std::string_view name) 
 }  // namespace
 
 std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
+  // pykc's own modules (issue 19): `from pykc import cuda` is numba.cuda's API
+  // and `pykc.tile` cuTile's, so a kernel written for pykc's JIT compiles as the
+  // numba or cuTile kernel it is.
+  if (path == "pykc") return make(Intrinsic::Module, path);
+  for (auto [ours, theirs] : {std::pair<std::string_view, std::string_view>{"pykc.cuda", "numba.cuda"},
+                              {"pykc.tile", "cuda.tile"}}) {
+    if (path == ours || (path.starts_with(ours) && path[ours.size()] == '.')) {
+      return lookupEntity(std::string(theirs) + std::string(path.substr(ours.size())), types);
+    }
+  }
   // cuTile Python (docs/TILE.md): `import cuda.tile as ct`.
   if (path == "cuda" || path == "cuda.tile") return make(Intrinsic::Module, path);
   if (path.substr(0, 10) == "cuda.tile.") {
