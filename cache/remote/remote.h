@@ -26,6 +26,10 @@
 
 #include "cache/key.h"
 
+namespace cache::remote {
+class Protocol;
+}  // namespace cache::remote
+
 namespace cache {
 
 enum class RemoteProtocol { Http, Redis };
@@ -96,6 +100,7 @@ private:
   RemoteSpec spec_;
   std::atomic<bool> broken_{false};
   std::unique_ptr<Pool> pool_;
+  std::unique_ptr<remote::Protocol> protocol_;
 };
 
 }  // namespace cache
