@@ -268,6 +268,12 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   result.kernelCount = typed.kernelCount;
   result.checked = true;
   if (request.skipEmpty && typed.kernelCount == 0) return outcome.finish(ExitClass::Ok);
+  if (typed.kernelCount == 0 && request.stopAfter != Stage::Check) {
+    // Nothing to build: say so rather than write a cubin without a kernel.
+    outcome.error("no kernels in `" + request.path +
+                  "`: pykc compiles functions decorated with `@cuda.jit` (numba.cuda) or `@ct.kernel` (cuda.tile)");
+    return outcome.finish(ExitClass::SourceErrors);
+  }
   for (uint32_t k = 0; k < typed.kernelCount; ++k) {
     const frontend::FunctionInstance& inst = typed.instances[k];
     result.instances.push_back(
