@@ -39,21 +39,10 @@ void appendKernelParams(llvm::LLVMContext& context, const frontend::TypeTable& t
   }
 }
 
-unsigned kernelParamCount(const frontend::TypeTable& types, TypeId id) {
-  const Type& t = types.get(id);
-  switch (t.kind) {
-    case TypeKind::Array:
-      return 1 + 2 * t.ndim;
-    case TypeKind::Tuple: {
-      unsigned n = 0;
-      for (TypeId e : t.elements) n += kernelParamCount(types, e);
-      return n;
-    }
-    case TypeKind::Complex:
-      return 2;
-    default:
-      return 1;
-  }
+unsigned kernelParamCount(llvm::LLVMContext& context, const frontend::TypeTable& types, TypeId id) {
+  std::vector<llvm::Type*> params;
+  appendKernelParams(context, types, id, params);
+  return static_cast<unsigned>(params.size());
 }
 
 ArrayParams KernelParamReader::takeArray(unsigned ndim) {

@@ -18,7 +18,7 @@ void appendKernelParams(llvm::LLVMContext& context, const frontend::TypeTable& t
                         std::vector<llvm::Type*>& params);
 
 // How many LLVM parameters one kernel argument of type `t` takes.
-unsigned kernelParamCount(const frontend::TypeTable& types, frontend::TypeId t);
+unsigned kernelParamCount(llvm::LLVMContext& context, const frontend::TypeTable& types, frontend::TypeId t);
 
 // One array argument as the kernel receives it.
 struct ArrayParams {

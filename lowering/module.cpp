@@ -102,7 +102,7 @@ void ModuleLowering::declare() {
         f->getArg(k++)->setName(fn.params[p]);
         continue;
       }
-      unsigned count = kernelParamCount(types(), inst.argTypes[p]);
+      unsigned count = kernelParamCount(context_, types(), inst.argTypes[p]);
       for (unsigned j = 0; j < count; ++j) {
         f->getArg(k++)->setName(count == 1 ? fn.params[p] : fn.params[p] + "." + std::to_string(j));
       }
@@ -131,7 +131,7 @@ void ModuleLowering::recordArrayParams(const FunctionInstance& inst, llvm::Funct
       for (TypeId e : std::vector<TypeId>(t.elements)) visit(e);
       return;
     }
-    param += kernelParamCount(types(), id);
+    param += kernelParamCount(context_, types(), id);
   };
   for (TypeId a : inst.argTypes) visit(a);
   if (!arrays.empty()) {

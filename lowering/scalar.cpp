@@ -24,7 +24,6 @@ llvm::Type* scalarLlvmType(llvm::LLVMContext& context, const Type& t) {
 
 llvm::Value* convertScalar(llvm::IRBuilderBase& b, llvm::Value* v, const Type& f, const Type& t) {
   llvm::Type* dst = scalarLlvmType(b.getContext(), t);
-  if (v->getType() == dst && f.kind == t.kind && f.isSigned == t.isSigned) return v;
   if (t.kind == TypeKind::Bool) {
     if (f.kind == TypeKind::Bool) return v;
     // NaN is true in Python.

@@ -21,7 +21,7 @@ llvm::Type* scalarLlvmType(llvm::LLVMContext& context, const frontend::Type& t);
 // Converts `v` between two Bool, Int or Float types: C's value conversions
 // (truncation toward zero for float -> int, sign from the source for int
 // widening), float16 <-> bfloat16 through float32, and to bool Python's
-// truth (NaN is true). `from` and `to` equal: `v`.
+// truth (NaN is true). Equal register types: `v` (IRBuilder folds the no-op casts).
 llvm::Value* convertScalar(llvm::IRBuilderBase& b, llvm::Value* v, const frontend::Type& from,
                            const frontend::Type& to);
 

@@ -2,9 +2,9 @@
 // What pykc knows about each GPU architecture it compiles for, in one table:
 // every fact that depends on the target (the SM number, Hopper's
 // architecture-specific features, float64 rate, occupancy limits, shared
-// memory per block) comes from here. The driver looks the arch up once, at the
-// edge (driver/codegen_flags.cpp); phases below ask this table, never parse
-// the name themselves.
+// memory per block) comes from here. The driver rejects unknown arches at the
+// edge (driver/codegen_flags.cpp); phases below look their facts up here by
+// name and never parse the name themselves.
 #include <span>
 #include <string>
 #include <string_view>

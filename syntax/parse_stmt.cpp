@@ -641,6 +641,17 @@ bool Parser::parseDottedName(std::string& dotted) {
   return true;
 }
 
+bool Parser::parseAsName(Identifier& asname) {
+  if (!accept(TK::KwAs)) return true;
+  if (!at(TK::Name)) {
+    failSyntax();
+    return false;
+  }
+  asname = ident(cur());
+  advance();
+  return true;
+}
+
 StmtId Parser::parseImport() {
   const Token& start = cur();
   advance();
@@ -650,14 +661,7 @@ StmtId Parser::parseImport() {
     std::string dotted;
     if (!parseDottedName(dotted)) return {};
     Identifier asname;
-    if (accept(TK::KwAs)) {
-      if (!at(TK::Name)) {
-        failSyntax();
-        return {};
-      }
-      asname = ident(cur());
-      advance();
-    }
+    if (!parseAsName(asname)) return {};
     names.push_back(ast_.addAlias(Alias{rangeFrom(ns), ast_.intern(dotted), asname}));
   } while (accept(TK::Comma));
   return mkStmt(rangeFrom(start), ast::Import{list(names)});
@@ -700,14 +704,7 @@ StmtId Parser::parseFromImport() {
       Identifier name = ident(cur());
       advance();
       Identifier asname;
-      if (accept(TK::KwAs)) {
-        if (!at(TK::Name)) {
-          failSyntax();
-          return {};
-        }
-        asname = ident(cur());
-        advance();
-      }
+      if (!parseAsName(asname)) return {};
       names.push_back(ast_.addAlias(Alias{rangeFrom(ns), name, asname}));
       if (!at(TK::Comma)) break;
       const Token& comma = cur();

@@ -191,6 +191,8 @@ private:
   StmtId parseCompound();
   // NAME ('.' NAME)* of an import, as text; false after a syntax error.
   bool parseDottedName(std::string& dotted);
+  // An optional `as NAME` of an import; false after a syntax error.
+  bool parseAsName(Identifier& asname);
   ExprId parseStarredOr(ExprId (Parser::*plain)());
   ExprId parseBoolChain(TK op, BoolOpKind kind, ExprId (Parser::*operand)());
   // At `for` or `async for` after a display's first element.
