@@ -255,7 +255,10 @@ private:
   std::uint64_t sizeEstimate();
   GcReport collect(std::uint64_t maxSize, int lockTimeoutMs, const Key* keep);
   std::optional<std::vector<NamedOutput>> getLocal(const Key& key, std::string* why);
+  // The remote tiers (store_tiers.cpp).
+  std::optional<std::vector<NamedOutput>> getFromRemotes(const Key& key, GetInfo* info);
   std::optional<std::vector<NamedOutput>> getRemote(Remote& remote, const Key& key);
+  void uploadToWritable(const ActionRecord& record, const std::vector<NamedOutput>& outputs);
   void upload(const Key& key, const std::vector<std::pair<Digest, std::string>>& blobFiles,
               const std::string& recordFile, const std::vector<Remote*>& to);
   void remoteFault(Remote& remote, const std::string& message);

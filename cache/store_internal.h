@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,10 @@
 #include "cache/key.h"
 
 #include "cache/atomic_file.h"
+
+namespace cache {
+struct Counters;
+}
 
 namespace cache::detail {
 
@@ -28,6 +33,14 @@ constexpr std::int64_t kStaleTempSeconds = 3600;
 constexpr std::int64_t kOrphanGraceSeconds = 600;
 constexpr std::uint64_t kMaxRecordFileBytes = std::uint64_t{4} << 20;
 constexpr std::uint64_t kMaxBlobFileBytes = std::uint64_t{1} << 30;
+
+// `root/name`.
+inline std::string joinPath(const std::string& root, std::string_view name) {
+  std::string p = root;
+  p += '/';
+  p += name;
+  return p;
+}
 
 // `<root>/<dir>/ab/cdef...` for the digest `abcdef...`.
 std::string entryPath(const std::string& root, std::string_view dir, const Digest& digest);
@@ -94,5 +107,11 @@ private:
 };
 
 std::int64_t nowSeconds();
+
+// Applies `change` to the persisted counters (<root>/stats): read, change,
+// write a temp file, rename; under a short flock so concurrent updates are
+// rarely lost. Never creates the cache folder unless `create`.
+bool updateStats(const std::string& root, const std::function<void(Counters&)>& change,
+                 std::string* error, bool create = false);
 
 }  // namespace cache::detail
