@@ -268,6 +268,7 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   // numba or cuTile kernel it is.
   if (path == "pykc") return make(Intrinsic::Module, path);
   for (auto [ours, theirs] : {std::pair<std::string_view, std::string_view>{"pykc.cuda", "numba.cuda"},
+                              {"pykc.types", "numba.types"},
                               {"pykc.tile", "cuda.tile"}}) {
     if (path == ours || (path.starts_with(ours) && path[ours.size()] == '.')) {
       return lookupEntity(std::string(theirs) + std::string(path.substr(ours.size())), types);

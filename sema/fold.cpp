@@ -218,6 +218,7 @@ bool truthOf(const ConstValue& v) {
 }
 
 std::optional<TypeId> typeOfConstant(const ConstValue& v, TypeTable& types) {
+  if (!v.scalarType.empty()) return scalarTypeByName(types, v.scalarType);
   switch (v.kind) {
     case ConstValue::Kind::Bool:
       return types.boolean();
@@ -333,6 +334,61 @@ std::optional<ConstValue> foldMathCall(const Ast& ast, ExprId id, const Resolved
   return std::nullopt;
 }
 
+// `np.float32(0.5)`, `numba.int32(7)`, `float32(x)` of a number constant:
+// the value converted as NumPy converts it, typed (ConstValue::scalarType).
+// A bare unbound name is taken as the type name (`-D SCALE=float32(0.5)`).
+std::optional<ConstValue> foldScalarCall(const Ast& ast, ExprId id, const ResolvedModule& module) {
+  const auto& c = ast.expr(id).as<ast::Call>();
+  auto args = ast.list(c.args);
+  if (!c.keywords.empty() || args.size() != 1) return std::nullopt;
+  std::string typeName;
+  if (auto path = entityPath(ast, c.func, module)) {
+    for (std::string_view prefix : {"numpy.", "numba.types.", "numba.cuda.types.", "numba.cuda.",
+                                    "numba."}) {
+      if (path->starts_with(prefix) && path->find('.', prefix.size()) == std::string::npos) {
+        typeName = path->substr(prefix.size());
+        break;
+      }
+    }
+  } else if (const auto* n = ast.expr(c.func).dyn<ast::Name>();
+             n != nullptr && !module.globals.count(std::string(ast.str(n->id)))) {
+    typeName = std::string(ast.str(n->id));
+  }
+  if (typeName.empty()) return std::nullopt;
+  TypeTable scratch;
+  auto type = scalarTypeByName(scratch, typeName);
+  if (!type) return std::nullopt;
+  auto v = foldConstant(ast, args[0], module);
+  if (!v || !v->isNumber()) return std::nullopt;
+  double f = v->kind == ConstValue::Kind::Float ? v->floatValue
+             : v->kind == ConstValue::Kind::Int ? static_cast<double>(v->intValue)
+                                                : (v->boolValue ? 1.0 : 0.0);
+  ConstValue out;
+  const Type& t = scratch.get(*type);
+  if (t.kind == TypeKind::Bool) {
+    out = ConstValue::ofBool(f != 0);
+  } else if (t.kind == TypeKind::Int) {
+    if (v->kind == ConstValue::Kind::Float && !std::isfinite(f)) return std::nullopt;
+    int64_t i = v->kind == ConstValue::Kind::Int ? v->intValue : static_cast<int64_t>(f);
+    unsigned bits = t.bits;
+    if (bits < 64) {
+      uint64_t mask = (uint64_t{1} << bits) - 1;
+      uint64_t u = static_cast<uint64_t>(i) & mask;
+      // NumPy wraps out-of-range values (two's complement).
+      i = t.isSigned && (u >> (bits - 1)) ? static_cast<int64_t>(u | ~mask) : static_cast<int64_t>(u);
+    }
+    out = ConstValue::ofInt(i);
+  } else if (t.kind == TypeKind::Float && t.bits == 32) {
+    out = ConstValue::ofFloat(static_cast<double>(static_cast<float>(f)));
+  } else if (t.kind == TypeKind::Float && t.bits == 64) {
+    out = ConstValue::ofFloat(f);
+  } else {
+    return std::nullopt;  // float16, complex: not folded
+  }
+  out.scalarType = scratch.name(*type);
+  return out;
+}
+
 }  // namespace
 
 std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const ResolvedModule& module) {
@@ -434,6 +490,7 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
       return base->elements[k];
     }
     case ExprKind::Call:
+      if (auto v = foldScalarCall(ast, id, module)) return v;
       return foldMathCall(ast, id, module);
     default:
       return std::nullopt;

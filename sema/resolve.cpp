@@ -176,6 +176,7 @@ private:
           declareDevice(n, value, *call);
           return;
         }
+        if (jitAssigned(n, *call)) return;
         if (callee && *callee == "cffi.FFI") {
           bind(n, Entity{Intrinsic::CffiFfi, 0, n});
           return;
@@ -853,10 +854,60 @@ private:
       }
     }
     if (!jitDecorator.valid()) {
-      // A plain Python function: host code (an error if a kernel calls it).
+      // A plain Python function: host code (an error if a kernel calls it),
+      // unless `cuda.jit` is applied to it below (jitAssigned).
       bind(name, Entity{Intrinsic::HostValue, 1, name});
+      plainDefs_[name] = id;
       return;
     }
+    addJitFunction(id, jitDecorator, /*functionIsFirstArg=*/false, name);
+  }
+
+  // `NAME = cuda.jit(f, ...)`, `NAME = cuda.jit(...)(f)` or `cuda.jit()(f)`
+  // with `f` a plain function defined above: `f` becomes a `cuda.jit`
+  // function under NAME, as if decorated. True when `value` is such a call.
+  bool jitAssigned(const std::string& target, const ast::Call& call) {
+    auto plainDef = [&](ExprId arg) -> std::optional<StmtId> {
+      const auto* n = ast_.expr(arg).dyn<ast::Name>();
+      if (n == nullptr) return std::nullopt;
+      auto it = plainDefs_.find(std::string(ast_.str(n->id)));
+      if (it == plainDefs_.end()) return std::nullopt;
+      return it->second;
+    };
+    auto args = ast_.list(call.args);
+    ExprId jitExpr;
+    bool firstArg = false;
+    std::optional<StmtId> def;
+    if (isJit(call.func) && !args.empty()) {
+      def = plainDef(args[0]);
+      firstArg = true;
+      jitExpr = call.func;
+    } else if (const auto* inner = ast_.expr(call.func).dyn<ast::Call>();
+               inner != nullptr && isJit(inner->func) && args.size() == 1 &&
+               ast_.list(call.keywords).empty()) {
+      def = plainDef(args[0]);
+      jitExpr = call.func;
+    }
+    if (!def) return false;
+    std::string defName(ast_.str(ast_.stmt(*def).functionDef()->name));
+    if (auto it = jittedDefs_.find(defName); it != jittedDefs_.end()) {
+      bind(target, Entity{Intrinsic::Function, it->second, defName});
+      return true;
+    }
+    // `cuda.jit(f, ...)`: the call itself holds the options.
+    addJitFunction(*def, firstArg ? ExprId{} : jitExpr, firstArg, target, firstArg ? &call : nullptr);
+    return true;
+  }
+
+  // `def` statement `id` as a `cuda.jit` function bound to `boundName`: its
+  // decorator (or the call applying `cuda.jit`) is `jitExpr`, a bare
+  // `cuda.jit` or a call; `firstArgCall` is the `cuda.jit(f, ...)` call whose
+  // first argument is the function itself.
+  void addJitFunction(StmtId id, ExprId jitExpr, bool functionIsFirstArg,
+                      const std::string& boundName, const ast::Call* firstArgCall = nullptr) {
+    const Stmt& s = ast_.stmt(id);
+    const ast::FunctionDef& def = *s.functionDef();
+    std::string name(ast_.str(def.name));
     JitFunction f;
     f.name = name;
     f.stmt = id;
@@ -874,7 +925,9 @@ private:
     if (s.isAsync()) {
       diags_.error(f.location, Diag::UnsupportedConstruct, "`async def`");
     }
-    if (const auto* call = ast_.expr(jitDecorator).dyn<ast::Call>()) {
+    if (functionIsFirstArg) {
+      parseJitCall(f, *firstArgCall, /*firstSignatureArg=*/1);
+    } else if (const auto* call = ast_.expr(jitExpr).dyn<ast::Call>()) {
       parseJitCall(f, *call);
     }
     if (paramsOk) {
@@ -882,7 +935,8 @@ private:
     }
     uint32_t index = static_cast<uint32_t>(module_.functions.size());
     module_.functions.push_back(std::move(f));
-    bind(name, Entity{Intrinsic::Function, index, name});
+    bind(boundName, Entity{Intrinsic::Function, index, name});
+    jittedDefs_[name] = index;
   }
 
   void addAnnotationSignature(JitFunction& f, const ast::FunctionDef& def) {
@@ -971,9 +1025,12 @@ private:
     return truthOf(*v);
   }
 
-  void parseJitCall(JitFunction& f, const ast::Call& call) {
+  // `cuda.jit(...)`'s options and signatures; with `firstSignatureArg` 1 the
+  // first positional argument is the function (`cuda.jit(f, sig)`).
+  void parseJitCall(JitFunction& f, const ast::Call& call, size_t firstSignatureArg = 0) {
     parseJitOptions(f, call);
-    auto args = ast_.list(call.args);
+    auto all = ast_.list(call.args);
+    std::vector<ExprId> args(all.begin() + std::min(firstSignatureArg, all.size()), all.end());
     if (args.size() > 1) {
       diags_.error(locationOf(ast_, ast_.expr(args[1]).range), Diag::InvalidDecorator,
                    "`cuda.jit` takes one positional argument (a signature or a list of them)");
@@ -1099,6 +1156,10 @@ private:
   std::set<std::string> definedByCommandLine_;
   // Module variables holding signature strings (or lists of them), by name.
   std::map<std::string, ExprId> signatureVars_;
+  // Undecorated top-level functions (`cuda.jit` may be applied by a call),
+  // and those made `cuda.jit` functions that way, by name.
+  std::map<std::string, StmtId> plainDefs_;
+  std::map<std::string, uint32_t> jittedDefs_;
   // Module variables holding strings foldPath computed (link paths).
   std::map<std::string, std::string> stringValues_;
   // `ConstBool = ct.Constant[bool]`: the Python type each alias names.

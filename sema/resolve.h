@@ -28,6 +28,10 @@ struct ConstValue {
   double floatValue = 0;
   std::string strValue;
   std::vector<ConstValue> elements;
+  // A NumPy or numba scalar (`np.float32(0.5)`, `int32(7)`): its type's name,
+  // which the constant keeps where kernels use it (numba freezes globals with
+  // their types); empty for Python's own numbers (int64, float64).
+  std::string scalarType;
 
   static ConstValue ofBool(bool b) {
     ConstValue v;

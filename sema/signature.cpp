@@ -1,5 +1,7 @@
 #include "sema/signature.h"
 
+#include <algorithm>
+
 #include <cctype>
 
 namespace frontend {
@@ -118,6 +120,87 @@ private:
     return false;
   }
 
+  // A decimal number of at most 9 digits.
+  std::optional<uint32_t> parseNumber(const char* what) {
+    skipSpace();
+    size_t start = pos_;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    if (start == pos_ || pos_ - start > 9) {
+      fail(static_cast<uint32_t>(start), 1, std::string("expected ") + what + " in signature");
+      return std::nullopt;
+    }
+    return static_cast<uint32_t>(std::stoul(std::string(text_.substr(start, pos_ - start))));
+  }
+
+  bool expectWord(std::string_view word) {
+    skipSpace();
+    if (text_.substr(pos_, word.size()) == word) {
+      pos_ += word.size();
+      return true;
+    }
+    fail(static_cast<uint32_t>(pos_), 1, "expected `" + std::string(word) + "` in signature");
+    return false;
+  }
+
+  // numba's name of a record type, after `Record`:
+  // `(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)`, each field a
+  // scalar at its offset inside `size` bytes.
+  std::optional<TypeId> parseRecord() {
+    if (!expect('(')) return std::nullopt;
+    std::vector<std::string> names;
+    std::vector<TypeId> fields;
+    std::vector<uint32_t> offsets;
+    do {
+      uint32_t start = static_cast<uint32_t>(pos_);
+      auto field = parseName();
+      if (!field || !expect('[') || !expectWord("type=")) return std::nullopt;
+      uint32_t typeStart = static_cast<uint32_t>(pos_);
+      auto typeName = parseName();
+      if (!typeName) return std::nullopt;
+      auto t = scalarTypeByName(types_, *typeName);
+      if (!t) {
+        fail(typeStart, static_cast<uint32_t>(pos_ - typeStart),
+             "a record field must be a scalar type, found `" + *typeName + "`");
+        return std::nullopt;
+      }
+      if (!expect(';') || !expectWord("offset=")) return std::nullopt;
+      auto offset = parseNumber("a field offset");
+      if (!offset || !expect(']')) return std::nullopt;
+      if (std::find(names.begin(), names.end(), *field) != names.end()) {
+        fail(start, static_cast<uint32_t>(field->size()), "record field `" + *field + "` repeated");
+        return std::nullopt;
+      }
+      names.push_back(*field);
+      fields.push_back(*t);
+      offsets.push_back(*offset);
+    } while (consume(','));
+    if (!expect(';')) return std::nullopt;
+    uint32_t sizeStart = static_cast<uint32_t>(pos_);
+    auto size = parseNumber("the record size");
+    if (!size || !expect(';')) return std::nullopt;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (offsets[i] + types_.byteSize(fields[i]) > *size) {
+        fail(sizeStart, 1, "record field `" + names[i] + "` does not fit in " +
+                               std::to_string(*size) + " bytes");
+        return std::nullopt;
+      }
+    }
+    skipSpace();
+    bool aligned;
+    if (text_.substr(pos_, 4) == "True") {
+      aligned = true;
+      pos_ += 4;
+    } else if (text_.substr(pos_, 5) == "False") {
+      aligned = false;
+      pos_ += 5;
+    } else {
+      fail(static_cast<uint32_t>(pos_), 1, "expected `True` or `False` (aligned) in signature");
+      return std::nullopt;
+    }
+    if (!expect(')')) return std::nullopt;
+    return types_.record(std::move(names), std::move(fields), std::move(offsets), *size, aligned);
+  }
+
   // A dotted name; returns its last component (`numba.types.float32` -> `float32`).
   std::optional<std::string> parseName() {
     skipSpace();
@@ -199,6 +282,10 @@ private:
         }
         if (!expect(')')) return std::nullopt;
         value.type = types_.pointer(pointee->type);
+      } else if (*name == "Record") {
+        auto record = parseRecord();
+        if (!record) return std::nullopt;
+        value.type = *record;
       } else if (*name == "voidptr") {
         value.type = types_.pointer(types_.none());
       } else if (*name == "UniTuple" || *name == "Tuple") {
@@ -254,8 +341,9 @@ private:
       if (pos_ < text_.size() && text_[pos_] == '[') {
         uint32_t open = static_cast<uint32_t>(pos_);
         ++pos_;
-        if (value.kind != Value::TypeValue || !types_.isScalar(value.type)) {
-          fail(open, 1, "only scalar types can be array elements");
+        if (value.kind != Value::TypeValue ||
+            !(types_.isScalar(value.type) || types_.isRecord(value.type))) {
+          fail(open, 1, "only scalar and record types can be array elements");
           return std::nullopt;
         }
         std::vector<bool> unit;

@@ -22,7 +22,14 @@ from ._manifest import (KernelEntry, Manifest, ManifestError, Param, read_manife
                         select_target)
 
 __version__ = "0.1.0"
-__all__ = ["load", "launch", "Module", "Kernel", "plan_launch", "describe", "read_manifest",
+
+
+def install():
+    """Map ``numba`` imports to pykc's modules (see ``python -m pykc run``)."""
+    from ._hook import install as _install
+    _install()
+
+__all__ = ["install", "load", "launch", "Module", "Kernel", "plan_launch", "describe", "read_manifest",
            "select_target", "ArgumentError", "ManifestError", "CudaError", "LaunchPlan",
            "KernelEntry", "Param", "normalize_dims"]
 
@@ -45,11 +52,16 @@ def _make_backend(name: str, device):
 class Module:
     """A loaded pykc output folder. ``mod.name`` / ``mod["name"]`` gives a Kernel."""
 
-    def __init__(self, manifest: Manifest, backend, sync: bool = False):
+    def __init__(self, manifest: Manifest, backend, sync: bool = False, image=None):
+        """``image``: ``(target, kind, bytes)`` when the code is in memory (the JIT's)
+        rather than in the files the manifest names."""
         self.manifest, self.backend, self.sync = manifest, backend, sync
-        self.target, self.code_kind = select_target(manifest.targets, backend.cc_version)
-        path = self.target.cubin if self.code_kind == "cubin" else self.target.ptx
-        self._code = backend.load(path, self.code_kind)
+        if image is not None:
+            self.target, self.code_kind, code = image
+        else:
+            self.target, self.code_kind = select_target(manifest.targets, backend.cc_version)
+            code = self.target.cubin if self.code_kind == "cubin" else self.target.ptx
+        self._code = backend.load(code, self.code_kind)
         self._kernels = {n: Kernel(self, es) for n, es in manifest.by_name().items()}
         for k in self._kernels.values():  # resolve every symbol now: fail early, clearly
             for e in k.entries:
@@ -185,10 +197,14 @@ class _Configured:
         self.stream, self.shared_mem = stream, shared_mem
 
     def __call__(self, *args):
+        handle = stream_handle(self.stream)
+        return self.launch_described([describe(a, handle) for a in args], handle)
+
+    def launch_described(self, descs, handle: int):
+        """Launch with the arguments already described (``describe``) for the stream
+        ``handle``."""
         k, mod = self.kernel, self.kernel.module
         be = mod.backend
-        handle = stream_handle(self.stream)
-        descs = [describe(a, handle) for a in args]
         entry = select_entry(self.entries or [e for e in k.entries if not e.tile], descs)
         # The manifest's per-kernel limit, else the hardware's (1024 on sm_75 and newer).
         limit = entry.max_threads_per_block(mod.target.arch) or 1024

@@ -85,9 +85,13 @@ class CudaCoreBackend:
         return rest[0] if len(rest) == 1 else rest
 
     # -- code
-    def load(self, path: str, kind: str):
-        with open(path, "rb") as f:
-            data = f.read()
+    def load(self, code, kind: str):
+        """``code``: a file's path, or the bytes themselves."""
+        if isinstance(code, (bytes, bytearray)):
+            data = bytes(code)
+        else:
+            with open(code, "rb") as f:
+                data = f.read()
         if kind == "cubin":
             return self.cc.ObjectCode.from_cubin(data)
         return self.cc.ObjectCode.from_ptx(data if data.endswith(b"\0") else data + b"\0")
@@ -197,10 +201,21 @@ class CupyBackend:
         cap = str(self.dev.compute_capability)  # e.g. "90"
         self.cc_version = (int(cap[:-1]), int(cap[-1]))
 
-    def load(self, path: str, kind: str):
+    def load(self, code, kind: str):
+        """``code``: a file's path, or the bytes themselves (written to a temporary file:
+        CuPy's RawModule loads cubins from paths only)."""
+        if isinstance(code, (bytes, bytearray)):
+            import atexit
+            import os
+            import tempfile
+            fd, path = tempfile.mkstemp(suffix="." + kind, prefix="pykc-")
+            with os.fdopen(fd, "wb") as f:
+                f.write(code)
+            atexit.register(os.unlink, path)  # RawModule may read the file lazily
+            return self.load(path, kind)
         # Two modules over the same file: CuPy decides cooperativeness per module.
-        return {False: self.cp.RawModule(path=path),
-                True: self.cp.RawModule(path=path, enable_cooperative_groups=True)}
+        return {False: self.cp.RawModule(path=code),
+                True: self.cp.RawModule(path=code, enable_cooperative_groups=True)}
 
     def get_function(self, module, symbol: str, cooperative: bool):
         return module[cooperative].get_function(symbol)

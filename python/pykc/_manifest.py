@@ -184,13 +184,19 @@ def read_manifest(path: str) -> Manifest:
         raise ManifestError(f"cannot read pykc manifest {path}: {e.strerror}") from None
     except json.JSONDecodeError as e:
         raise ManifestError(f"{path}: not valid JSON ({e})") from None
+    return parse_manifest(m, path, os.path.dirname(os.path.abspath(path)))
+
+
+def parse_manifest(m, path: str, base: str | None) -> Manifest:
+    """A Manifest from the parsed JSON ``m`` (``path`` names it in errors); ``base`` is
+    the folder its cubin and PTX paths are relative to (None: the code is in memory,
+    as the JIT holds it, and the targets have no paths)."""
     if not isinstance(m, dict) or m.get("format") != "pykc-manifest":
         raise ManifestError(f"{path}: not a pykc manifest (format != 'pykc-manifest')")
     if m.get("abi_version") != ABI_VERSION:
         raise ManifestError(f"{path}: ABI version {m.get('abi_version')!r} is not supported "
                             f"by this loader (it reads version {ABI_VERSION})")
-    base = os.path.dirname(os.path.abspath(path))
-    rel = lambda p: os.path.join(base, p) if p else None  # noqa: E731
+    rel = lambda p: os.path.join(base, p) if p and base is not None else None  # noqa: E731
     try:
         targets = [Target(t["arch"], rel(t.get("cubin")), rel(t.get("ptx")))
                    for t in m["targets"]]

@@ -58,10 +58,22 @@ def layout_of(shape, strides) -> str:
     return "A"
 
 
+def _record_text(dt: np.dtype, what: str) -> str:
+    """numba's name of a structured dtype of scalar fields:
+    ``Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)``."""
+    fields = []
+    for name in dt.names:
+        fdt, offset = dt.fields[name][:2]
+        if fdt.fields is not None or fdt.subdtype is not None:
+            raise ArgumentError(f"{what}: record field `{name}` is {fdt}; pykc takes records "
+                                "of scalar fields only")
+        fields.append(f"{name}[type={_dtype_text(fdt, what)};offset={offset}]")
+    return f"Record({','.join(fields)};{dt.itemsize};{dt.isalignedstruct})"
+
+
 def _dtype_text(dt: np.dtype, what: str) -> str:
     if dt.fields is not None:
-        raise ArgumentError(f"{what}: record (structured) arrays are not typed at launch "
-                            "yet; give the kernel an explicit signature")
+        return _record_text(dt, what)
     name = _DTYPE_NAMES.get(dt.name)
     if name is None:
         raise ArgumentError(f"{what}: dtype {dt} has no numba.cuda type")

@@ -51,6 +51,10 @@ CASES = [
     ((1, 2.0), "Tuple(int64, float64)"),
     ((np.zeros(2, np.float32), np.zeros(3, np.float32)), "UniTuple(float32[::1], 2)"),
     ((), "Tuple()"),
+    (np.zeros(4, np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)),
+     "Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)[::1]"),
+    (np.zeros(4, np.dtype([("x", np.float32), ("n", np.int8)])),
+     "Record(x[type=float32;offset=0],n[type=int8;offset=4];5;False)[::1]"),
 ]
 
 
@@ -70,7 +74,7 @@ def test_layout_rules():
     (None, "cannot pass an argument of type NoneType"),
     ([1, 2], "cannot pass an argument of type list"),
     (np.zeros(3, dtype=object), "not supported"),
-    (np.zeros(3, dtype=[("x", np.float32)]), "record"),
+    (np.zeros(3, dtype=[("x", np.float32, (2,))]), "is not supported"),
     (np.zeros((), np.float32), "0-d"),
     (1 << 64, "does not fit in 64 bits"),
     (np.zeros(3, np.dtype(">f4")), "non-native byte order"),

@@ -1,0 +1,397 @@
+"""``cuda.jit``'s objects: a kernel dispatcher typed from its run-time arguments, and
+device functions.
+
+A kernel's first launch with new argument types compiles that instance through libpykc
+(in this process, from the function's source file, through the kernel cache the CLI
+shares); later launches with those types find it in a table keyed by the types. The
+compile happens once per (kernel, types) even when several threads launch at once.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import inspect
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+
+from .. import Module, _Configured, normalize_dims
+from .._args import describe, select_entry
+from .._backends import stream_handle
+from .._compiler import CompileError, compiler
+from .._manifest import parse_manifest
+from .._typeof import _text as _type_text
+from . import _runtime
+from ._fastlaunch import FastLauncher, arg_key, launch_config, supports
+
+__all__ = ["Dispatcher", "DeviceFunction", "CompileError", "signature_text"]
+
+# numba's `cuda.jit` options pykc takes from the call (the rest it reads from the source).
+_OPTIONS = {"device", "inline", "forceinline", "fastmath", "lineinfo", "debug", "opt",
+            "max_registers", "cache", "link", "boundscheck", "lto", "extensions"}
+
+
+def signature_text(name: str, sig) -> str:
+    """``name(types)`` (pykc's ``--sig`` form) for a numba signature: a string
+    (``"void(float32[::1], int32)"`` or ``"(float32[::1], int32)"``), a pykc.types
+    Signature, or a tuple of types."""
+    if isinstance(sig, (tuple, list)):
+        return f"{name}({', '.join(str(t) for t in sig)})"
+    text = str(sig).strip()
+    paren = text.find("(")
+    if paren < 0:
+        raise TypeError(f"`{name}`: {sig!r} is not a signature (expected something like "
+                        "\"void(float32[::1], int32)\")")
+    return name + text[paren:]
+
+
+def _source_of(func):
+    """(path, bytes) of the file defining ``func``; CompileError when there is none."""
+    path = inspect.getsourcefile(func)
+    if path is None or not os.path.exists(path):
+        where = getattr(func.__code__, "co_filename", "?")
+        raise CompileError(f"pykc: error: `{func.__qualname__}` was defined in {where}: pykc "
+                           "compiles kernels from their source file, and this one has none")
+    with open(path, "rb") as f:
+        return path, f.read()
+
+
+class _Instance:
+    """One compiled kernel instance (or, for an eager kernel, all of its signatures):
+    the compiler's output, loaded onto the device on first launch."""
+
+    def __init__(self, compiled, arch: str, path: str, types=None):
+        self.compiled, self.arch = compiled, arch
+        self.manifest = parse_manifest(compiled.manifest, path, None)
+        self.entries = self.manifest.kernels
+        # The argument types of each entry: the launch's key for a lazy instance, the
+        # manifest's signatures for an eager one.
+        if types is not None:
+            # The compiler also builds the signatures the source declares: keep the one
+            # asked for.
+            self.entries = [self.entry_for(types)]
+        self.types = [types] if types is not None else [
+            tuple(_split_types(e.signature[e.signature.index("(") + 1:-1]))
+            for e in self.entries]
+        self._kernel = None
+        self._lock = threading.Lock()
+
+    def entry_for(self, types):
+        """The manifest entry of the argument types ``types`` (the manifest spells
+        ``UniTuple(t, n)`` as ``Tuple(t, ..., t)``)."""
+        want = ", ".join(_manifest_spelling(t) for t in types)
+        for e in self.entries:
+            if e.signature[e.signature.index("(") + 1:-1] == want:
+                return e
+        raise KeyError(f"no entry for ({want}) in {[e.signature for e in self.entries]}")
+
+    @property
+    def kernel(self):
+        """The loaded kernel (pykc.Kernel) on the current device."""
+        if self._kernel is None:
+            with self._lock:
+                if self._kernel is None:
+                    rt = _runtime.runtime()
+                    if rt.arch != self.arch:
+                        raise RuntimeError(f"kernel compiled for {self.arch}, but the current "
+                                           f"device is {rt.arch}")
+                    target = next(t for t in self.manifest.targets if t.arch == self.arch)
+                    module = Module(self.manifest, rt.backend, rt.sync_launches,
+                                    image=(target, "cubin", self.cubin))
+                    self._kernel = next(iter(module._kernels.values()))
+        return self._kernel
+
+    @property
+    def ptx(self) -> str:
+        return self.compiled.ptx[self.arch]
+
+    @property
+    def cubin(self) -> bytes:
+        return self.compiled.cubins[self.arch]
+
+
+def target_arch() -> str:
+    """The architecture the JIT compiles for: ``$PYKC_ARCH``, else the current device's."""
+    return os.environ.get("PYKC_ARCH") or _runtime.runtime().arch
+
+
+class _Launcher:
+    """``kernel[grid, block(, stream(, shared))]``."""
+
+    __slots__ = ("dispatcher", "grid", "block", "stream", "shared", "config")
+
+    def __init__(self, dispatcher, grid, block, stream=0, shared=0):
+        self.dispatcher = dispatcher
+        self.grid, self.block = normalize_dims(grid, "grid"), normalize_dims(block, "block")
+        if not isinstance(shared, int) or shared < 0:
+            raise ValueError(f"dynamic shared memory must be a non-negative int, got {shared!r}")
+        self.stream, self.shared = stream, shared
+        self.config = None  # the fast path's ctypes values, made on first use
+
+    def __call__(self, *args):
+        d = self.dispatcher
+        if d._fast:
+            h = self.stream if type(self.stream) is int else stream_handle(self.stream)
+            key, values = arg_key(args, h)
+            fl = d._fast.get(key)
+            if fl is not None and self.shared <= 48 * 1024:
+                if d._bound_thread != threading.get_ident():
+                    _runtime.runtime()
+                    d._bound_thread = threading.get_ident()
+                config = self.config
+                if config is None or config[1] != h:
+                    config = self.config = (launch_config(self.grid, self.block, self.shared),
+                                            h, ctypes.c_void_p(h))
+                return fl.launch(config[0], self.block, config[2], values)
+        return d._launch(self.grid, self.block, self.stream, self.shared, args)
+
+
+class Dispatcher:
+    """A ``cuda.jit`` kernel. ``k[grid, block](*args)``, ``k[grid, block, stream,
+    dynamic_shared_bytes](*args)``, ``k.forall(n)(*args)``; ``k.signatures``,
+    ``k.specialize(*args)``, ``k.inspect_asm()``, ``k.inspect_sass()``."""
+
+    def __init__(self, py_func, sigs=None, options=None):
+        functools.update_wrapper(self, py_func)
+        self.py_func = py_func
+        self.targetoptions = dict(options or {})
+        self._explicit = [signature_text(py_func.__name__, s) for s in (sigs or [])]
+        self._params = list(inspect.signature(py_func).parameters)
+        self._launchers: dict = {}     # (grid, block, ...) -> _Launcher
+        self._fast: dict = {}          # arg_key -> FastLauncher
+        self._bound_thread = None
+        self._instances: dict = {}     # argument types (a tuple of str) -> _Instance
+        self._eager: _Instance | None = None
+        self._lock = threading.RLock()
+        if self._explicit:
+            self._eager = self._compile(self._explicit)
+
+    # -- compiling
+    def _compile(self, sigs, types=None) -> _Instance:
+        path, source = _source_of(self.py_func)
+        arch = target_arch()
+        compiled = compiler().compile(path, source, kernel=self.py_func.__name__, sigs=sigs,
+                                      archs=[arch])
+        return _Instance(compiled, arch, path, types)
+
+    def _instance_for(self, types: tuple) -> _Instance:
+        inst = self._instances.get(types)
+        if inst is None:
+            with self._lock:
+                inst = self._instances.get(types)
+                if inst is None:
+                    sig = f"{self.py_func.__name__}({', '.join(types)})"
+                    inst = self._instances[types] = self._compile([sig], types)
+        return inst
+
+    def compile(self, sig):
+        """Compile for ``sig`` now (numba's ``Dispatcher.compile``)."""
+        text = signature_text(self.py_func.__name__, sig)
+        types = tuple(_split_types(text[text.index("(") + 1:-1]))
+        return self._instance_for(types)
+
+    # -- launching
+    def __getitem__(self, config):
+        try:
+            return self._launchers[config]
+        except (KeyError, TypeError):  # TypeError: an unhashable stream object
+            pass
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise ValueError(f"launch with kernel[grid, block], kernel[grid, block, stream] or "
+                             f"kernel[grid, block, stream, dynamic_shared_bytes], got {config!r}")
+        launcher = _Launcher(self, *config)
+        if all(type(c) in (int, tuple) for c in config) and len(self._launchers) < 256:
+            self._launchers[config] = launcher
+        return launcher
+
+    def __call__(self, *args, **kwargs):
+        raise ValueError(f"kernel `{self.py_func.__name__}`: the launch configuration was not "
+                         "specified; launch it with kernel[blockspergrid, threadsperblock]"
+                         "(arg0, arg1, ..., argn)")
+
+    def forall(self, ntasks: int, tpb: int = 0, stream=0, sharedmem: int = 0):
+        """A launcher that runs ``ntasks`` threads (numba's ``forall``)."""
+        if not isinstance(ntasks, int) or ntasks < 0:
+            raise ValueError(f"forall: ntasks must be a non-negative int, got {ntasks!r}")
+        tpb = tpb or 128
+        return _Launcher(self, max(1, -(-ntasks // tpb)), tpb, stream, sharedmem)
+
+    def _launch(self, grid, block, stream, shared, args):
+        _runtime.runtime()  # makes the device's context current in this thread
+        handle = stream_handle(stream)
+        params = self._params
+        if len(args) != len(params):
+            raise TypeError(f"kernel `{self.py_func.__name__}` takes {len(params)} "
+                            f"argument{'' if len(params) == 1 else 's'} "
+                            f"({', '.join(params)}), {len(args)} given")
+        descs = []
+        for name, a in zip(params, args):
+            try:
+                descs.append(describe(a, handle))
+            except TypeError as e:
+                raise TypeError(f"kernel `{self.py_func.__name__}`, parameter `{name}`: "
+                                f"{e}") from None
+        if self._eager is not None:
+            inst = self._eager
+        else:
+            types = []
+            for name, d in zip(params, descs):
+                try:
+                    types.append(_type_text(d))
+                except TypeError as e:
+                    raise TypeError(f"kernel `{self.py_func.__name__}`, parameter `{name}`: "
+                                    f"{e}") from None
+            inst = self._instance_for(tuple(types))
+        kernel = inst.kernel
+        result = _Configured(kernel, grid, block, stream, shared,
+                             entries=inst.entries).launch_described(descs, handle)
+        self._remember_fast(inst, kernel, args, descs, handle)
+        return result
+
+    def _remember_fast(self, inst, kernel, args, descs, handle):
+        """After a checked launch: the fast path for these argument types."""
+        if kernel.module.sync or len(self._fast) >= 64:
+            return
+        key, _ = arg_key(args, handle)
+        if key is None or key in self._fast:
+            return
+        entry = select_entry(inst.entries, descs)
+        if not supports(entry):
+            return
+        fn = kernel.function(entry)
+        h = getattr(fn, "handle", None)
+        if h is None:
+            return  # the CuPy backend: its launches stay on the checked path
+        limit = entry.max_threads_per_block(inst.arch) or 1024
+        self._fast[key] = FastLauncher(int(h), entry, limit, self.py_func.__name__)
+
+    # -- introspection
+    def _all(self):
+        eager = [self._eager] if self._eager is not None else []
+        return eager + [i for i in self._instances.values() if i is not self._eager]
+
+    @property
+    def signatures(self) -> list:
+        """The argument types of every compiled instance, as pykc signature text."""
+        return [t for inst in self._all() for t in inst.types]
+
+    @property
+    def overloads(self) -> dict:
+        return {t: inst for inst in self._all() for t in inst.types}
+
+    def _pick(self, signature):
+        if signature is None:
+            return None
+        key = tuple(signature) if not isinstance(signature, str) else tuple(
+            _split_types(signature[signature.find("(") + 1:signature.rfind(")")]))
+        for inst in self._all():
+            if key in inst.types:
+                return inst
+        raise KeyError(f"kernel `{self.py_func.__name__}` has no instance for {signature!r}; "
+                       f"it has {self.signatures}")
+
+    def inspect_asm(self, signature=None):
+        """The PTX of one instance, or of each (a dict keyed by argument types)."""
+        inst = self._pick(signature)
+        if inst is not None:
+            return inst.ptx
+        return {types: self._pick(types).ptx for types in self.signatures}
+
+    def inspect_sass(self, signature=None):
+        """The SASS of one instance, or of each, by ``nvdisasm`` (from the CUDA toolkit
+        or the nvidia-cuda-nvdisasm package)."""
+        inst = self._pick(signature)
+        if inst is not None:
+            return _disassemble(inst.cubin)
+        return {types: _disassemble(self._pick(types).cubin) for types in self.signatures}
+
+    def inspect_types(self, file=None, signature=None):
+        """The signature of each instance (pykc's typed view is `pykc inspect --emit
+        types`)."""
+        import sys
+        file = file or sys.stdout
+        for types in self.signatures if signature is None else [signature]:
+            print(f"{self.py_func.__name__} ({', '.join(types)})", file=file)
+
+    def specialize(self, *args):
+        """A kernel that accepts only the types of ``args`` (compiled now)."""
+        types = tuple(_type_text(describe(a)) for a in args)
+        inst = self._instance_for(types) if self._eager is None else self._eager
+        spec = Dispatcher.__new__(Dispatcher)
+        spec.__dict__.update(self.__dict__)
+        spec._eager, spec._instances, spec._lock = inst, {types: inst}, threading.RLock()
+        spec._launchers, spec._fast = {}, {}
+        return spec
+
+    def __repr__(self):
+        return f"<pykc.cuda kernel {self.py_func.__qualname__} signatures={self.signatures}>"
+
+
+class DeviceFunction:
+    """A ``cuda.jit(device=True)`` function: compiled as part of the kernels that call
+    it; calling it from the host is an error, as in numba."""
+
+    def __init__(self, py_func, sigs=None, options=None):
+        functools.update_wrapper(self, py_func)
+        self.py_func = py_func
+        self.targetoptions = dict(options or {})
+        self._explicit = [signature_text(py_func.__name__, s) for s in (sigs or [])]
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"device function `{self.py_func.__name__}` can only be called from "
+                        "a kernel or another device function")
+
+    def __repr__(self):
+        return f"<pykc.cuda device function {self.py_func.__qualname__}>"
+
+
+def _manifest_spelling(t: str) -> str:
+    """A type as the manifest writes it: tuples as ``Tuple(...)`` of their elements."""
+    if t.startswith("UniTuple(") and t.endswith(")"):
+        elem, count = _split_types(t[len("UniTuple("):-1])
+        e = _manifest_spelling(elem)
+        return f"Tuple({', '.join([e] * int(count))})"
+    if t.startswith("Tuple(") and t.endswith(")"):
+        return f"Tuple({', '.join(_manifest_spelling(x) for x in _split_types(t[6:-1]))})"
+    return t
+
+
+def _split_types(text: str) -> list:
+    """Top-level comma split of ``float32[:, ::1], UniTuple(int64, 2)``."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def _disassemble(cubin: bytes) -> str:
+    tool = shutil.which("nvdisasm") or next(
+        (p for p in ("/usr/local/cuda/bin/nvdisasm",) if os.path.exists(p)), None)
+    if tool is None:
+        try:
+            import nvidia.cuda_nvdisasm as pkg  # the nvidia-cuda-nvdisasm wheel
+            cand = os.path.join(os.path.dirname(pkg.__file__), "bin", "nvdisasm")
+            tool = cand if os.path.exists(cand) else None
+        except ImportError:
+            pass
+    if tool is None:
+        raise RuntimeError("inspect_sass needs nvdisasm (CUDA toolkit, or pip install "
+                           "nvidia-cuda-nvdisasm)")
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        return subprocess.run([tool, "-c", f.name], check=True, capture_output=True,
+                              text=True).stdout

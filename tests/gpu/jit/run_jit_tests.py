@@ -1,0 +1,337 @@
+"""pykc's JIT (``from pykc import cuda``) on a GPU, checked against NumPy.
+
+    PYTHONPATH=python python3 tests/gpu/jit/run_jit_tests.py [--json OUT]
+
+Needs a CUDA GPU, cuda.core (or CuPy), and libpykc (build/lib/libpykc.so or
+$PYKC_LIBRARY). Without a GPU it says so and exits 77 (CTest's skip). Each case prints PASS/FAIL;
+the exit status is 1 when any case fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import threading
+import time
+import traceback
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+CASES = []
+
+
+def case(fn):
+    CASES.append(fn)
+    return fn
+
+
+def close(a, b, rtol=1e-5, atol=1e-6):
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol)
+
+
+@case
+def lazy_kernel_on_numpy_arrays(cuda, k):
+    x = np.arange(1000, dtype=np.float32)
+    y = np.ones(1000, dtype=np.float32)
+    out = np.zeros_like(x)
+    k.add[8, 128](x, y, out)      # NumPy: copied over and back, as numba does
+    close(out, x + y)
+    assert k.add.signatures == [("float32[::1]", "float32[::1]", "float32[::1]")], \
+        k.add.signatures
+
+
+@case
+def second_type_compiles_a_second_instance(cuda, k):
+    x = np.arange(100, dtype=np.float64)
+    out = np.zeros_like(x)
+    k.add[1, 128](x, x, out)
+    close(out, 2 * x)
+    k.add[1, 128](x, x, out)      # served from the table
+    assert len(k.add.overloads) == 2, k.add.overloads
+
+
+@case
+def device_arrays(cuda, k):
+    h = np.linspace(0, 1, 4096, dtype=np.float32)
+    d = cuda.to_device(h)
+    out = cuda.device_array_like(d)
+    k.add[16, 256](d, d, out)
+    close(out.copy_to_host(), 2 * h)
+    assert out.shape == (4096,) and out.dtype == np.float32 and out.size == 4096
+    part = out[100:200]
+    close(part.copy_to_host(), 2 * h[100:200])
+    assert out[5] == np.float32(2 * h[5])
+    out[0:3] = 7
+    close(out.copy_to_host()[:4], [7, 7, 7, 2 * h[3]])
+    d2 = cuda.device_array((4, 8), dtype=np.int32)
+    d2.copy_to_device(np.arange(32, dtype=np.int32).reshape(4, 8))
+    close(d2.copy_to_host(), np.arange(32).reshape(4, 8))
+
+
+@case
+def eager_signature_and_conversions(cuda, k):
+    x = cuda.to_device(np.ones(300, dtype=np.float32))
+    k.scale_eager[3, 128](x, 2.5)  # Python float converted to the declared float32
+    close(x.copy_to_host(), np.full(300, 2.5, np.float32))
+
+
+@case
+def device_function(cuda, k):
+    x = np.linspace(-2, 2, 500).astype(np.float32)
+    want = np.clip(x, -1, 1)
+    k.clamp_all[4, 128](x, np.float32(-1), np.float32(1))
+    close(x, want)
+
+
+@case
+def call_forms(cuda, k):
+    x = np.arange(256, dtype=np.float64)
+    y = np.ones(256, dtype=np.float64)
+    k.axpy[2, 128](3.0, x, y)                    # cuda.jit(f), lazy
+    close(y, 3 * x + 1)
+    xf = np.arange(256, dtype=np.float32)
+    yf = np.zeros(256, dtype=np.float32)
+    k.axpy_f32[2, 128](np.float32(2), xf, yf)    # cuda.jit(void(...))(f), eager
+    close(yf, 2 * xf)
+
+
+@case
+def two_dimensional_and_fortran_layout(cuda, k):
+    a = np.arange(48, dtype=np.float64).reshape(6, 8)
+    out = np.zeros((8, 6), dtype=np.float64, order="F")
+    k.transpose2d[(1, 1), (8, 8)](a, out)
+    close(out, a.T)
+    types = k.transpose2d.signatures[0]
+    assert types == ("float64[:, ::1]", "float64[::1, :]"), types
+
+
+@case
+def shared_memory_and_atomics(cuda, k):
+    x = np.random.default_rng(0).random(10000).astype(np.float32)
+    out = np.zeros(1, np.float32)
+    k.block_sum[(10000 + 127) // 128, 128](x, out)
+    close(out[0], x.sum(dtype=np.float64), rtol=1e-4)
+
+
+@case
+def typed_numpy_scalar_global(cuda, k):
+    x = np.linspace(0, 3, 200).astype(np.float32)
+    out = np.zeros_like(x)
+    k.scaled_sin[2, 128](x, out)
+    close(out, np.sin(x) * np.float32(0.5), rtol=1e-5)
+    ptx = k.scaled_sin.inspect_asm()[("float32[::1]", "float32[::1]")]
+    # The product with the np.float32 global is a float32 multiply by 0.5f.
+    assert "mul.rn.f32" in ptx and "0f3F000000" in ptx, ptx
+
+
+@case
+def python_scalars_and_tuples(cuda, k):
+    out = cuda.to_device(np.zeros(1, np.int32))
+    k.count_into[4, 256](1000, out)            # Python int -> int64
+    assert out.copy_to_host()[0] == 1000
+    o = np.zeros(1, np.int64)
+    k.tuple_arg[1, 1](( 40, 2), o)
+    assert o[0] == 42
+    assert k.tuple_arg.signatures == [("UniTuple(int64, 2)", "int64[::1]")]
+
+
+@case
+def random_states_and_records(cuda, k):
+    from pykc.random import create_xoroshiro128p_states as host_states
+    from pykc.random import xoroshiro128p_next
+    states = cuda.random.create_xoroshiro128p_states(4096, seed=42)
+    out = cuda.device_array(4096, np.float32)
+    k.draw_uniform[16, 256](states, out)
+    u = out.copy_to_host()
+    # numba-cuda's uniform float32: float32((next >> 11) * 2**-53).
+    ref = host_states(4096, 42)
+    want = np.array([(xoroshiro128p_next((int(s["s0"]), int(s["s1"])))[0] >> 11) *
+                     2.0 ** -53 for s in ref]).astype(np.float32)
+    close(u, want, rtol=0, atol=0)
+    rec = np.zeros(100, np.dtype([("x", np.float32), ("n", np.int32)], align=True))
+    rec["x"] = np.arange(100)
+    rec["n"] = 3
+    o = np.zeros(100, np.float32)
+    k.record_sum[1, 128](rec, o)
+    close(o, 3 * np.arange(100, dtype=np.float32))
+
+
+@case
+def streams_and_events(cuda, k):
+    s = cuda.stream()
+    h = np.arange(1 << 20, dtype=np.float32)
+    d = cuda.to_device(h, stream=s)
+    out = cuda.device_array_like(d)
+    e0, e1 = cuda.event(), cuda.event()
+    e0.record(s)
+    k.add[(1 << 20) // 256, 256, s](d, d, out)
+    e1.record(s)
+    e1.synchronize()
+    ms = e0.elapsed_time(e1)
+    assert ms >= 0, ms
+    res = out.copy_to_host(stream=s)
+    s.synchronize()
+    close(res, 2 * h)
+
+
+@case
+def cupy_and_torch_arrays(cuda, k):
+    done = []
+    try:
+        import cupy as cp
+        a = cp.arange(1000, dtype=cp.float32)
+        o = cp.zeros_like(a)
+        k.add[8, 128](a, a, o)
+        close(cp.asnumpy(o), 2 * np.arange(1000, dtype=np.float32))
+        done.append("cupy")
+    except ImportError:
+        pass
+    try:
+        import torch
+        t = torch.arange(1000, dtype=torch.float32, device="cuda")
+        o = torch.zeros_like(t)
+        k.add[8, 128](t, t, o)
+        torch.cuda.synchronize()
+        close(o.cpu().numpy(), 2 * np.arange(1000, dtype=np.float32))
+        done.append("torch")
+    except ImportError:
+        pass
+    assert done, "neither CuPy nor PyTorch is installed"
+
+
+@case
+def devices_and_host_api(cuda, k):
+    assert cuda.is_available()
+    dev = cuda.get_current_device()
+    assert dev.compute_capability >= (7, 5), dev.compute_capability
+    assert isinstance(dev.name, str) and dev.name
+    assert len(cuda.gpus) >= 1
+    p = cuda.pinned_array(16, dtype=np.float32)
+    p[:] = 3
+    d = cuda.to_device(p)
+    close(d.copy_to_host(), np.full(16, 3, np.float32))
+    assert cuda.is_cuda_array(d) and not cuda.is_cuda_array(p)
+    v = cuda.as_cuda_array(d)
+    assert v.shape == (16,)
+    cuda.synchronize()
+
+
+@case
+def forall_and_specialize(cuda, k):
+    x = np.arange(1000, dtype=np.float32)
+    out = np.zeros_like(x)
+    k.add.forall(1000)(x, x, out)
+    close(out, 2 * x)
+    spec = k.add.specialize(x, x, out)
+    spec[8, 128](x, x, out)
+    close(out, 2 * x)
+
+
+@case
+def errors_are_python_exceptions(cuda, k):
+    try:
+        k.add[1, 32](np.zeros(4, np.float32), np.zeros(4, np.float32))
+        raise AssertionError("wrong argument count accepted")
+    except TypeError as e:
+        assert "takes 3 arguments" in str(e), e
+    try:
+        k.add[1, 32]([1, 2], [1, 2], [1, 2])
+        raise AssertionError("a list accepted")
+    except TypeError as e:
+        assert "parameter `x`" in str(e), e
+    try:
+        k.add(1, 2, 3)
+        raise AssertionError("a launch without configuration accepted")
+    except ValueError as e:
+        assert "launch configuration" in str(e), e
+    import bad_kernels
+    try:
+        bad_kernels.undefined_name[1, 1](np.zeros(1, np.float32))
+        raise AssertionError("a kernel with an error compiled")
+    except cuda.CompileError as e:
+        text = str(e)
+        assert "bad_kernels.py:" in text and "error:" in text and "^" in text, text
+    try:
+        k.add[1, 2048](np.zeros(4, np.float32), np.zeros(4, np.float32),
+                       np.zeros(4, np.float32))
+        raise AssertionError("a block of 2048 threads accepted")
+    except ValueError as e:
+        assert "2048 threads" in str(e), e
+    z = np.zeros(0, np.float32)
+    k.add[1, 32](z, z, z)   # zero-size arrays launch fine
+
+
+@case
+def threads_compile_once(cuda, k):
+    import kernels_threads as kt
+    errors = []
+    x = np.arange(512, dtype=np.int32)
+
+    def work():
+        try:
+            out = np.zeros_like(x)
+            kt.twice[4, 128](x, out)
+            close(out, 2 * x)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+    ts = [threading.Thread(target=work) for _ in range(8)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors, errors
+    assert len(kt.twice.overloads) == 1
+
+
+@case
+def numba_program_runs_unchanged(cuda, k):
+    """A program written for numba (`from numba import cuda`) under python -m pykc run."""
+    env = dict(os.environ)
+    r = subprocess.run([sys.executable, "-m", "pykc", "run",
+                        os.path.join(HERE, "numba_program.py")],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0 and "numba_program: OK" in r.stdout, r.stdout + r.stderr
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--json", help="write the results here")
+    ns = ap.parse_args()
+    try:
+        from pykc import cuda
+        if not cuda.is_available():
+            raise RuntimeError("no CUDA device")
+    except Exception as e:  # noqa: BLE001
+        print(f"SKIP: pykc's JIT tests need a CUDA GPU ({e})")
+        return 77
+    import kernels as k
+    results, failed = [], 0
+    for fn in CASES:
+        t0 = time.perf_counter()
+        try:
+            fn(cuda, k)
+            status, detail = "PASS", ""
+        except Exception:  # noqa: BLE001
+            status, detail = "FAIL", traceback.format_exc()
+            failed += 1
+        ms = (time.perf_counter() - t0) * 1e3
+        print(f"{status} {fn.__name__} ({ms:.1f} ms)")
+        if detail:
+            print(detail)
+        results.append({"case": fn.__name__, "status": status, "ms": ms, "detail": detail})
+    print(f"{len(CASES) - failed} passed, {failed} failed")
+    if ns.json:
+        with open(ns.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,226 @@
+"""pykc.cuda's JIT without a GPU: cuda.jit's forms, compiles through libpykc (PYKC_ARCH
+names the target), CompileError, numba's types on the host, the import hook and
+`python -m pykc run`, and the fast launch path's parameter packing. What needs a GPU is
+in tests/gpu/jit/run_jit_tests.py."""
+
+import ctypes
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LIB = os.path.join(ROOT, "build", "lib", "libpykc.so")
+
+pytestmark = pytest.mark.skipif(not os.path.exists(LIB), reason="libpykc is not built")
+
+
+@pytest.fixture(autouse=True)
+def _arch(monkeypatch, tmp_path):
+    monkeypatch.setenv("PYKC_ARCH", "sm_90")
+    monkeypatch.setenv("PYKC_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def _module(tmp_path, name, text):
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(text))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import importlib
+        sys.modules.pop(name, None)
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+KERNELS = """
+    import numpy as np
+    from pykc import cuda
+    from pykc.types import float32, void
+
+    HALF = np.float32(0.5)
+
+    @cuda.jit
+    def add(x, y, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = x[i] + y[i]
+
+    @cuda.jit("void(float32[::1], float32)")
+    def scale(x, a):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] *= a * HALF
+
+    @cuda.jit(device=True)
+    def twice(v):
+        return v * 2
+
+    def use_twice(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] = twice(x[i])
+
+    lazy = cuda.jit(use_twice)
+    eager = cuda.jit(void(float32[::1]))(use_twice)
+
+    @cuda.jit
+    def scale2d(x, a):
+        i, j = cuda.grid(2)
+        if i < x.shape[0] and j < x.shape[1]:
+            x[i, j] *= a
+"""
+
+
+def test_forms(tmp_path):
+    from pykc import cuda
+    m = _module(tmp_path, "jit_forms", KERNELS)
+    assert isinstance(m.add, cuda.Dispatcher) and m.add.signatures == []
+    assert isinstance(m.twice, cuda.DeviceFunction)
+    assert m.scale.signatures == [("float32[::1]", "float32")]   # eager: compiled now
+    assert m.eager.signatures == [("float32[::1]",)]
+    assert m.add.__name__ == "add" and m.lazy.__name__ == "use_twice"
+    with pytest.raises(TypeError, match="can only be called from a kernel"):
+        m.twice(1.0)
+    with pytest.raises(ValueError, match="launch configuration was not specified"):
+        m.add(1, 2, 3)
+
+
+def test_compile_for_signature_and_inspect(tmp_path):
+    m = _module(tmp_path, "jit_inspect", KERNELS)
+    m.add.compile("void(float32[::1], float32[::1], float32[::1])")
+    m.add.compile("(float64[::1], float64[::1], float64[::1])")
+    assert len(m.add.overloads) == 2
+    ptx = m.add.inspect_asm(("float32[::1]", "float32[::1]", "float32[::1]"))
+    assert ".target sm_90" in ptx and "add.rn.f32" in ptx
+    assert set(m.add.inspect_asm()) == set(m.add.signatures)
+    # The np.float32 global keeps `scale` in float32.
+    assert "mul.rn.f64" not in m.scale.inspect_asm()[("float32[::1]", "float32")]
+    m.lazy.compile("(float32[::1],)")
+    assert m.lazy.signatures == [("float32[::1]",)]
+    # A further signature of an eager kernel is its own instance.
+    inst = m.scale.compile("(float64[::1], float32)")
+    assert inst.entry_for(("float64[::1]", "float32")).signature == "void(float64[::1], float32)"
+    assert ("float64[::1]", "float32") in m.scale.signatures
+
+
+def test_compile_error_carries_diagnostics(tmp_path):
+    from pykc import cuda
+    m = _module(tmp_path, "jit_bad", """
+        from pykc import cuda
+
+        @cuda.jit
+        def bad(x):
+            x[0] = undefined_name
+    """)
+    with pytest.raises(cuda.CompileError) as e:
+        m.bad.compile("(float32[::1],)")
+    text = str(e.value)
+    assert "jit_bad.py:6:12: error: name `undefined_name` is not defined" in text
+    assert "^" in text
+    assert e.value.diagnostics and e.value.diagnostics[0]["line"] == 6
+
+
+def test_signature_errors(tmp_path):
+    from pykc.cuda._dispatcher import signature_text
+    assert signature_text("k", "void(int32)") == "k(int32)"
+    assert signature_text("k", "(int32, float32[::1])") == "k(int32, float32[::1])"
+    with pytest.raises(TypeError, match="is not a signature"):
+        signature_text("k", "int32")
+
+
+def test_numba_types_on_the_host():
+    from pykc import types as t
+    assert str(t.float32[::1]) == "float32[::1]"
+    assert str(t.float64[:, ::1]) == "float64[:, ::1]"
+    assert str(t.int8[::1, :]) == "int8[::1, :]"
+    assert str(t.uint16[:, :, :]) == "uint16[:, :, :]"
+    assert str(t.void(t.float32[::1], t.int32)) == "void(float32[::1], int32)"
+    assert str(t.UniTuple(t.int64, 3)) == "UniTuple(int64, 3)"
+    assert t.float32(1.5) == np.float32(1.5) and type(t.float32(1.5)) is np.float32
+    with pytest.raises(TypeError, match="only ':' and '::1'"):
+        t.float32[::2]
+    with pytest.raises(TypeError, match="first or the last"):
+        t.float32[:, ::1, :]
+
+
+def test_hook_maps_numba_imports(tmp_path):
+    prog = tmp_path / "prog.py"
+    prog.write_text(textwrap.dedent("""
+        import sys
+        import numba
+        from numba import cuda, float32, void
+        from numba.cuda.random import create_xoroshiro128p_states
+        import numba.types as nt
+
+        @cuda.jit(void(float32[::1]))
+        def k(x):
+            x[0] = 1
+
+        print("compiled", k.signatures, nt.int32, numba.__version__.endswith("+pykc"))
+        try:
+            numba.njit
+        except AttributeError as e:
+            print("njit:", e)
+        try:
+            import numba.np.ufunc  # noqa: F401
+        except ImportError as e:
+            print("ufunc:", e)
+        print("argv", sys.argv[1:])
+    """))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.join(ROOT, "python"), os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, "-m", "pykc", "run", str(prog), "a", "b"],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "compiled [('float32[::1]',)] int32 True" in r.stdout
+    assert "njit: pykc runs numba's CUDA API" in r.stdout
+    assert "ufunc: pykc runs numba's CUDA API" in r.stdout
+    assert "argv ['a', 'b']" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "pykc", "run", str(tmp_path / "nope.py")],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 2 and "no such file" in r.stderr
+
+
+def test_fast_path_packs_parameters(tmp_path):
+    """The fast launcher writes pointer, extents and element strides of each array and the
+    scalars at 8-byte offsets, as docs/ABI.md flattens them."""
+    from pykc.cuda._devicearray import DeviceNDArray
+    from pykc.cuda._fastlaunch import FastLauncher, arg_key, launch_config, supports
+    m = _module(tmp_path, "jit_fast", KERNELS)
+    entry = m.scale2d.compile("(float32[:, :], float32)").entries[0]
+    assert supports(entry)
+    calls = []
+    fl = FastLauncher(7, entry, 1024, "scale2d",
+                      launch_kernel=lambda *a: calls.append(a) or 0)
+    x = DeviceNDArray((3, 4), (64, 8), np.float32, 0x10000)   # a strided view
+    key, values = arg_key([x, 2.5], 0)
+    assert key == (("f", 2, "A"), "f8")
+    assert values == [0x10000, 3, 4, 16, 2, 2.5]
+    fl.launch(launch_config((1, 1, 1), (32, 1, 1), 0), (32, 1, 1), ctypes.c_void_p(0), values)
+    raw = bytes(fl._buffer)
+    assert list(np.frombuffer(raw[:40], np.int64)) == [0x10000, 3, 4, 16, 2]
+    assert np.frombuffer(raw[40:44], np.float32)[0] == np.float32(2.5)
+    assert len(calls) == 1
+    with pytest.raises(ValueError, match="more than its limit"):
+        fl.launch(launch_config((1, 1, 1), (2048, 1, 1), 0), (2048, 1, 1), None, values)
+    assert arg_key([np.zeros(3)], 0) == (None, None)      # NumPy: the checked path
+    assert arg_key([1 << 70], 0) == (None, None)
+
+
+def test_device_array_views_without_memory():
+    from pykc.cuda._devicearray import DeviceNDArray, _index
+    a = DeviceNDArray((4, 6), (24, 4), np.float32, 1000)
+    v = _index(a, (slice(1, 3), slice(None, None, 2)))
+    assert v.shape == (2, 3) and v.strides == (24, 8) and v._ptr == 1024
+    assert not v.is_c_contiguous() and a.is_c_contiguous()
+    assert a.T.shape == (6, 4) and a.T.is_f_contiguous()
+    assert a.reshape(24).shape == (24,) and a.reshape(-1, 8).shape == (3, 8)
+    assert a.view(np.int16).shape == (4, 12)
+    cai = a.__cuda_array_interface__
+    assert cai["data"] == (1000, False) and cai["typestr"] == "<f4"
+    with pytest.raises(IndexError):
+        _index(a, (4,))
