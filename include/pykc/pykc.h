@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-#define PYKC_API_VERSION 1
+#define PYKC_API_VERSION 2
 
 #if defined(__GNUC__)
 #define PYKC_EXPORT __attribute__((visibility("default")))
@@ -112,6 +112,14 @@ PYKC_EXPORT size_t pykc_result_kernel_count(const pykc_result* result);
 PYKC_EXPORT const char* pykc_result_kernel_name(const pykc_result* result, size_t index);
 PYKC_EXPORT const char* pykc_result_kernel_signature(const pykc_result* result, size_t index);
 PYKC_EXPORT const char* pykc_result_kernel_symbol(const pykc_result* result, size_t index);
+
+/* Since version 2: numba-cuda's initialisation of `n` xoroshiro128+ generator
+ * states (numba.cuda.random.init_xoroshiro128p_states): states[2i], states[2i+1]
+ * are (s0, s1) of generator i, each 2**64 steps after the one before, the first
+ * from `seed` advanced by `subsequence_start` jumps. Safe on NULL (does nothing). */
+PYKC_EXPORT void pykc_xoroshiro128p_states(unsigned long long* states, size_t n,
+                                           unsigned long long seed,
+                                           unsigned long long subsequence_start);
 
 #ifdef __cplusplus
 }

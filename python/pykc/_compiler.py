@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 __all__ = ["CompileError", "LibraryError", "Compiled", "Compiler", "compiler", "find_library"]
 
-API_VERSION = 1
+API_VERSION = 2
 
 # Exit classes (enum pykc_exit_class).
 OK, SOURCE_ERRORS, USAGE, ENVIRONMENT = 0, 1, 2, 3
@@ -130,6 +130,7 @@ def _declare(lib):
         "pykc_result_cubin": (P, [P, Z, ctypes.POINTER(Z)]),
         "pykc_result_ptx": (P, [P, Z, ctypes.POINTER(Z)]),
         "pykc_result_cache_hit": (I, [P, Z]),
+        "pykc_xoroshiro128p_states": (None, [P, Z, ctypes.c_ulonglong, ctypes.c_ulonglong]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -169,6 +170,11 @@ class Compiler:
         self._session = self._lib.pykc_session_create(ctypes.byref(opts))
         if not self._session:
             raise LibraryError("pykc_session_create failed")
+
+    def xoroshiro128p_states(self, out, seed: int, subsequence_start: int = 0):
+        """Fill the C-contiguous uint64 array ``out`` (2 words a state) natively."""
+        self._lib.pykc_xoroshiro128p_states(out.ctypes.data, out.size // 2, seed,
+                                            subsequence_start)
 
     @property
     def version(self) -> str:

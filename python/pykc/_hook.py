@@ -25,6 +25,14 @@ _ALIASES = {
     "numba.types": "pykc.types",
     "numba.core.types": "pykc.types",
     "numba.cuda.types": "pykc.types",
+    "numba.cuda.testing": "pykc.cuda.testing",
+    "numba.cuda.config": "pykc.cuda.config",
+    "numba.cuda.core": "pykc.cuda.core",
+    "numba.cuda.core.config": "pykc.cuda.config",
+    "numba.cuda.core.errors": "pykc.cuda.core.errors",
+    "numba.core.errors": "pykc.cuda.core.errors",
+    "numba.cuda.tests": "pykc.cuda.tests",
+    "numba.cuda.tests.support": "pykc.cuda.tests.support",
 }
 
 _NOT_CUDA = ("pykc runs numba's CUDA API (numba.cuda, numba.types); `numba.{name}` is "

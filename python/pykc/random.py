@@ -64,7 +64,17 @@ def init_xoroshiro128p_states(states: np.ndarray, seed: int, subsequence_start: 
                         f"got {states.dtype} with ndim {states.ndim}")
     if states.shape[0] == 0:
         return
-    z = _splitmix64(int(np.uint64(seed)))
+    seed, subsequence_start = int(np.uint64(seed)), int(np.uint64(subsequence_start))
+    if states.flags.c_contiguous:
+        try:
+            from ._compiler import compiler
+            lib = compiler()
+        except Exception:  # noqa: BLE001  (no libpykc: the Python loop below)
+            lib = None
+        if lib is not None:
+            lib.xoroshiro128p_states(states.view(np.uint64), seed, subsequence_start)
+            return
+    z = _splitmix64(seed)
     state = (z, z)
     for _ in range(int(np.uint64(subsequence_start))):
         state = xoroshiro128p_jump(state)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Type", "Array", "Signature", "UniTuple", "Tuple", "void", "none", "boolean",
+__all__ = ["Type", "Array", "Signature", "UniTuple", "Tuple", "CPointer", "voidptr", "void", "none", "boolean",
            "b1", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
            "uint64", "intp", "uintp", "intc", "uintc", "int_", "float16", "float32",
            "float64", "float_", "double", "complex64", "complex128", "i1", "i2", "i4", "i8",
@@ -107,6 +107,18 @@ class Tuple(Type):
     def __init__(self, types):
         self.types = tuple(types)
         super().__init__(f"Tuple({', '.join(str(t) for t in self.types)})")
+
+
+class CPointer(Type):
+    """A pointer to ``dtype`` (numba's ``types.CPointer``), for device functions written in
+    CUDA C++ and ``ffi.from_buffer``."""
+
+    def __init__(self, dtype: Type):
+        self.element = dtype
+        super().__init__(f"CPointer({dtype})")
+
+
+voidptr = Type("voidptr")
 
 
 def _scalar(name, dtype):

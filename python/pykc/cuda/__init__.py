@@ -41,9 +41,11 @@ from ._host import (Device, Event, KernelOnly, Stream, close, current_context,  
                     profile_start, profile_stop, profiling, select_device, stream,
                     synchronize)
 from ._runtime import CudaError  # noqa: F401
-from . import random  # noqa: F401,E402
+from . import config, random  # noqa: F401,E402
 
 types = _types
+# numba-cuda's flag for "numba's CPU compiler is installed too": not under pykc.
+HAS_NUMBA = False
 
 # libpykc loads while the program sets up its data: a first launch needs it.
 from .._compiler import preload as _preload  # noqa: E402

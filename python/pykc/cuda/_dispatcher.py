@@ -24,7 +24,7 @@ from .._backends import stream_handle
 from .._compiler import CompileError, compiler
 from .._manifest import parse_manifest
 from .._typeof import _text as _type_text
-from . import _runtime
+from . import _jitsource, _runtime
 from ._fastlaunch import FastLauncher, arg_key, launch_config, supports
 
 __all__ = ["Dispatcher", "DeviceFunction", "CompileError", "signature_text"]
@@ -104,6 +104,24 @@ class _Instance:
                     self._kernel = next(iter(module._kernels.values()))
         return self._kernel
 
+    def max_cooperative_grid_blocks(self, blockdim, dynsmem: int = 0) -> int:
+        """How many blocks of ``blockdim`` threads a cooperative launch may have on the
+        current device (numba's overload method of that name)."""
+        threads = 1
+        for d in normalize_dims(blockdim, "block"):
+            threads *= d
+        kernel = self.kernel
+        fn = kernel.function(self.entries[0])
+        rt = _runtime.runtime()
+        d = rt.backend.driver
+        h = fn.handle
+        if hasattr(d, "CUkernel") and isinstance(h, d.CUkernel):
+            h = rt.backend._check(d.cuKernelGetFunction(h), "cuKernelGetFunction")
+        per_sm = rt.backend._check(
+            d.cuOccupancyMaxActiveBlocksPerMultiprocessor(h, threads, dynsmem),
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+        return int(per_sm) * int(rt.api.device_info()["MULTIPROCESSOR_COUNT"])
+
     @property
     def ptx(self) -> str:
         return self.compiled.ptx[self.arch]
@@ -171,10 +189,32 @@ class Dispatcher:
 
     # -- compiling
     def _compile(self, sigs, types=None) -> _Instance:
-        path, source = _source_of(self.py_func)
-        arch = target_arch()
-        compiled = compiler().compile(path, source, kernel=self.py_func.__name__, sigs=sigs,
-                                      archs=[arch])
+        func, arch = self.py_func, target_arch()
+        if _jitsource.is_nested(func):
+            # A kernel made inside a function: a module written from the values it sees.
+            path = inspect.getsourcefile(func) or func.__code__.co_filename
+            source = _jitsource.nested_source(self)
+        else:
+            path, source = _source_of(func)
+        request = dict(kernel=func.__name__, sigs=sigs, archs=[arch])
+        try:
+            try:
+                compiled = compiler().compile(path, source, **request)
+            except CompileError as e:
+                # A top-level function made a kernel where the compiler cannot see it
+                # (`cuda.jit(sig)(f)` inside a test method): compile it as written here.
+                if not any(d.get("kind") == "unknown-kernel" for d in e.diagnostics):
+                    raise
+                source = _jitsource.nested_source(self)
+                compiled = compiler().compile(path, source, **request)
+        except CompileError as e:
+            # Module globals computed at run time: their values now, as numba freezes them.
+            names = [_quoted(d.get("message", "")) for d in e.diagnostics
+                     if d.get("kind") == "host-global"]
+            defines = _jitsource.defines_for(func, [n for n in names if n])
+            if not defines:
+                raise
+            compiled = compiler().compile(path, source, defines=defines, **request)
         return _Instance(compiled, arch, path, types)
 
     def _instance_for(self, types: tuple) -> _Instance:
@@ -215,7 +255,7 @@ class Dispatcher:
     def forall(self, ntasks: int, tpb: int = 0, stream=0, sharedmem: int = 0):
         """A launcher that runs ``ntasks`` threads (numba's ``forall``)."""
         if not isinstance(ntasks, int) or ntasks < 0:
-            raise ValueError(f"forall: ntasks must be a non-negative int, got {ntasks!r}")
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks!r}")
         tpb = tpb or 128
         return _Launcher(self, max(1, -(-ntasks // tpb)), tpb, stream, sharedmem)
 
@@ -280,13 +320,14 @@ class Dispatcher:
 
     @property
     def overloads(self) -> dict:
-        return {t: inst for inst in self._all() for t in inst.types}
+        """Argument types -> compiled instance; also indexed by a numba signature or a
+        tuple of numba types (``k.overloads[sig]``), as numba's is."""
+        return _Overloads({t: inst for inst in self._all() for t in inst.types})
 
     def _pick(self, signature):
         if signature is None:
             return None
-        key = tuple(signature) if not isinstance(signature, str) else tuple(
-            _split_types(signature[signature.find("(") + 1:signature.rfind(")")]))
+        key = _type_key(signature)
         for inst in self._all():
             if key in inst.types:
                 return inst
@@ -346,6 +387,35 @@ class DeviceFunction:
 
     def __repr__(self):
         return f"<pykc.cuda device function {self.py_func.__qualname__}>"
+
+
+def _type_key(key) -> tuple:
+    """Argument types as a tuple of pykc type text, from a signature object or string, a
+    tuple of numba types, or such a tuple already."""
+    from .. import types as nbtypes
+    if isinstance(key, nbtypes.Signature):
+        return tuple(str(a) for a in key.args)
+    if isinstance(key, str):
+        return tuple(_split_types(key[key.find("(") + 1:key.rfind(")")]))
+    return tuple(str(t) for t in key)
+
+
+class _Overloads(dict):
+    def __getitem__(self, key):
+        return dict.__getitem__(self, _type_key(key))
+
+    def __contains__(self, key):
+        return dict.__contains__(self, _type_key(key))
+
+    def get(self, key, default=None):
+        return dict.get(self, _type_key(key), default)
+
+
+def _quoted(message: str):
+    """The first `name` quoted in a diagnostic's message."""
+    a = message.find("`")
+    b = message.find("`", a + 1)
+    return message[a + 1:b] if a >= 0 and b > a else None
 
 
 def _manifest_spelling(t: str) -> str:

@@ -20,6 +20,14 @@ __all__ = ["Stream", "Event", "Device", "stream", "default_stream", "legacy_defa
            "profile_start", "profile_stop", "profiling", "KernelOnly"]
 
 
+class _Handle(int):
+    """A driver handle as an int that also has ctypes' ``.value``."""
+
+    @property
+    def value(self) -> int:
+        return int(self)
+
+
 class Stream:
     """A CUDA stream (numba's ``Stream``). ``handle`` is the CUstream as an int."""
 
@@ -27,9 +35,9 @@ class Stream:
         self._handle, self._owned = int(handle), owned
 
     @property
-    def handle(self):
-        import ctypes
-        return ctypes.c_void_p(self._handle)
+    def handle(self) -> "_Handle":
+        """The CUstream: ``int(s.handle)`` and ``s.handle.value`` give it as an int."""
+        return _Handle(self._handle)
 
     def __int__(self):
         return self._handle

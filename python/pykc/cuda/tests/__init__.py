@@ -1,0 +1,1 @@
+"""numba.cuda.tests under pykc: only its ``support`` helpers (see pykc.cuda.testing)."""

@@ -1,0 +1,85 @@
+"""Programs written for numba-cuda, run unchanged under ``python -m pykc run``, each in its
+own process; their own checks (unittest asserts) decide. Prints one line per file and a
+summary, and writes the details as JSON.
+
+    PYTHONPATH=python python3 tests/gpu/jit/run_realworld.py [DIR ...] [--json OUT]
+
+DIR defaults to tests/realworld_numba/numba_cuda_doc_examples. Needs a GPU (exit 77
+without one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+
+
+def has_gpu() -> bool:
+    r = subprocess.run([sys.executable, "-c", "from pykc import cuda; "
+                        "raise SystemExit(0 if cuda.is_available() else 1)"],
+                       capture_output=True)
+    return r.returncode == 0
+
+
+def run(path: str) -> dict:
+    t0 = time.perf_counter()
+    with open(path, encoding="utf-8") as f:
+        unittest_style = "unittest.main()" in f.read()
+    cmd = [path, "-v"] if unittest_style else [
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_test_functions.py"), path]
+    r = subprocess.run([sys.executable, "-m", "pykc", "run", *cmd],
+                       capture_output=True, text=True, timeout=600,
+                       cwd=os.path.dirname(path))
+    out = r.stdout + r.stderr
+    m = re.search(r"Ran (\d+) tests?", out)
+    ran = int(m.group(1)) if m else 0
+    skipped = re.search(r"skipped=(\d+)", out)
+    failures = re.search(r"failures=(\d+)", out)
+    errors = re.search(r"errors=(\d+)", out)
+    return {"file": os.path.relpath(path, ROOT), "rc": r.returncode, "ran": ran,
+            "skipped": int(skipped.group(1)) if skipped else 0,
+            "failures": int(failures.group(1)) if failures else 0,
+            "errors": int(errors.group(1)) if errors else 0,
+            "seconds": round(time.perf_counter() - t0, 2), "output": out[-6000:]}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dirs", nargs="*",
+                    default=[os.path.join(ROOT, "tests/realworld_numba/numba_cuda_doc_examples")])
+    ap.add_argument("--json")
+    ns = ap.parse_args()
+    if not has_gpu():
+        print("SKIP: running numba programs on pykc needs a CUDA GPU")
+        return 77
+    results = []
+    for d in ns.dirs:
+        for path in sorted(glob.glob(os.path.join(os.path.abspath(d), "test_*.py"))):
+            res = run(path)
+            results.append(res)
+            passed = res["ran"] - res["skipped"] - res["failures"] - res["errors"]
+            status = "PASS" if res["rc"] == 0 else "FAIL"
+            print(f"{status} {res['file']}: {passed} passed, {res['skipped']} skipped, "
+                  f"{res['failures']} failed, {res['errors']} errors ({res['seconds']} s)")
+    tests = sum(r["ran"] for r in results)
+    skipped = sum(r["skipped"] for r in results)
+    bad = sum(r["failures"] + r["errors"] for r in results)
+    print(f"files: {sum(r['rc'] == 0 for r in results)} of {len(results)} pass; tests: "
+          f"{tests - skipped - bad} passed, {skipped} skipped, {bad} failed or errors")
+    if ns.json:
+        with open(ns.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0 if all(r["rc"] == 0 for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
