@@ -3,11 +3,7 @@
 from numba import cuda
 
 
-@cuda.jit
-# CHECK:STDERR: fail_record_signature.py:[[@LINE+4]]:5: error: kernel `k` has no types: give a signature (`@cuda.jit("void(float32[::1])")`), annotations, or `--sig 'k(...)'` [no-signature]
-# CHECK:STDERR: def k(v):
-# CHECK:STDERR:     ^
-# CHECK:STDERR:
+@cuda.jit("void(float32[::1])")
 def k(v):
     pass
 # CHECK:STDERR: pykc: error: invalid `--sig 'k(Record(a[type=float32;offset=0],b[type=int64;offset=4];8;False)[::1])'`: record field `b` does not fit in 8 bytes [invalid-signature]

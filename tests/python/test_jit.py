@@ -243,3 +243,87 @@ def test_native_xoroshiro_states_match_the_python_reference():
     big = np.zeros(80, r.xoroshiro128p_dtype)
     r.init_xoroshiro128p_states(big[::2], 12345, 3)
     assert [(int(s["s0"]), int(s["s1"])) for s in big[::2]] == want
+
+
+def test_nested_kernels_and_aliased_device_functions(tmp_path):
+    """A kernel made inside a function sees its closure; a device function jitted under
+    another name (`cufoo = cuda.jit(device=True)(foo)`) is called by that name; a top-level
+    function jitted inside a function compiles too."""
+    m = _module(tmp_path, "jit_nested", """
+        import numpy as np
+        from pykc import cuda
+
+        def foo(v):
+            return v + 1
+
+        def top(x):
+            i = cuda.grid(1)
+            if i < x.size:
+                x[i] = 0
+
+        def make(scale):
+            offsets = np.array([1.0, 2.0, 3.0])
+            cufoo = cuda.jit(device=True)(foo)
+
+            @cuda.jit
+            def k(x):
+                i = cuda.grid(1)
+                if i < x.size:
+                    x[i] = cufoo(x[i]) * scale + offsets[i % 3]
+            return k
+
+        def later():
+            return cuda.jit("void(float32[::1])")(top)
+    """)
+    k = m.make(np.float32(2))
+    inst = k.compile("(float32[::1],)")
+    assert ".entry" in inst.ptx
+    assert m.later().signatures == [("float32[::1]",)]
+    from pykc.cuda._jitsource import nested_source
+    text = nested_source(k)
+    assert "scale = __pykc_np.float32(2.0)" in text and text.rstrip().endswith("cufoo = foo")
+    # The kernel's def stands at its own line of the file.
+    lines = text.splitlines()
+    src = (tmp_path / "jit_nested.py").read_text().splitlines()
+    n = next(i for i, ln in enumerate(src) if "def k(x):" in ln)
+    assert lines[n].strip() == "def k(x):"
+
+
+def test_device_functions_from_another_module(tmp_path):
+    """`from helpers import soft` of a cuda.jit device function in a sibling module: the
+    kernel compiles with the helper's source and the helper's own globals; a name that
+    means two things in the two modules is an error, never a silent choice."""
+    (tmp_path / "jit_helpers.py").write_text(textwrap.dedent("""
+        import math
+        from pykc import cuda
+
+        EPS = 1e-3
+
+        @cuda.jit(device=True)
+        def soft(v):
+            return v / (1.0 + math.fabs(v)) + EPS
+    """))
+    m = _module(tmp_path, "jit_uses_helpers", """
+        from pykc import cuda
+        from jit_helpers import soft
+
+        @cuda.jit
+        def k(x):
+            i = cuda.grid(1)
+            if i < x.size:
+                x[i] = soft(x[i])
+    """)
+    assert ".entry" in m.k.compile("(float64[::1],)").ptx
+    clash = _module(tmp_path, "jit_clash", """
+        from pykc import cuda
+        from jit_helpers import soft
+
+        EPS = 5.0
+
+        @cuda.jit
+        def k(x):
+            x[0] = soft(x[0]) + EPS
+    """)
+    from pykc import cuda
+    with pytest.raises(cuda.CompileError, match="`EPS` means one thing"):
+        clash.k.compile("(float64[::1],)")

@@ -208,10 +208,21 @@ class Dispatcher:
                 source = _jitsource.nested_source(self)
                 compiled = compiler().compile(path, source, **request)
         except CompileError as e:
+            names = [n for n in (_quoted(d.get("message", "")) for d in e.diagnostics
+                                 if d.get("kind") == "host-global") if n]
+            values = [_jitsource.lookup(func, n) for n in names]
+            if any(found and isinstance(v, (Dispatcher, DeviceFunction))
+                   for found, v in values):
+                # Device functions imported from other modules: the written module holds
+                # their source (a failure there reports the original error).
+                written = _jitsource.nested_source(self)  # its own errors are clearer
+                try:
+                    compiled = compiler().compile(path, written, **request)
+                    return _Instance(compiled, arch, path, types)
+                except CompileError:
+                    raise e from None
             # Module globals computed at run time: their values now, as numba freezes them.
-            names = [_quoted(d.get("message", "")) for d in e.diagnostics
-                     if d.get("kind") == "host-global"]
-            defines = _jitsource.defines_for(func, [n for n in names if n])
+            defines = _jitsource.defines_for(func, names)
             if not defines:
                 raise
             compiled = compiler().compile(path, source, defines=defines, **request)

@@ -141,14 +141,25 @@ class _Writer:
     def __init__(self):
         self.header = [f"import pykc.cuda as {_JIT}", "import numpy as __pykc_np"]
         self.blocks = []          # (first line, lines) of function definitions
-        self.bound: set = set()
+        self.bound: dict = {}     # name -> (the function that reads it, its value)
         self.functions: set = set()
         self.unbound: list = []
+        self.aliases: list = []
 
     def bind(self, name, value, owner):
-        if name in self.bound or hasattr(builtins, name) and not _is_shadowed(owner, name):
+        if hasattr(builtins, name) and not _is_shadowed(owner, name):
             return
-        self.bound.add(name)
+        if name in self.bound:
+            first_owner, first = self.bound[name]
+            if first is not value and not _same(first, value):
+                from .._compiler import CompileError
+                raise CompileError(
+                    f"pykc: error: `{name}` means one thing in `{first_owner.__qualname__}` "
+                    f"and another in `{owner.__qualname__}`: pykc compiles a kernel and "
+                    "the functions it calls as one module, where each name has one value; "
+                    "rename one of them")
+            return
+        self.bound[name] = (owner, value)
         from ._dispatcher import DeviceFunction, Dispatcher
         from .. import types as nbtypes
         from ._host import KernelOnly
@@ -163,7 +174,8 @@ class _Writer:
         elif isinstance(value, (Dispatcher, DeviceFunction)):
             self.function(value)
             if value.py_func.__name__ != name:
-                self.header.append(f"{name} = {value.py_func.__name__}")
+                # After the definitions: the alias names a function defined below.
+                self.aliases.append(f"{name} = {value.py_func.__name__}")
         elif isinstance(value, nbtypes.Type) and not isinstance(
                 value, (nbtypes.Array, nbtypes.UniTuple, nbtypes.Tuple)) and value.name != "void":
             self.header.append(f"from numba.types import {value.name} as {name}")
@@ -212,7 +224,18 @@ class _Writer:
             else:
                 out.append("")
             out += lines
+        out += self.aliases
         return "\n".join(out) + "\n"
+
+
+def _same(a, b) -> bool:
+    try:
+        if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+            return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and \
+                a.dtype == b.dtype and np.array_equal(a, b)
+        return type(a) is type(b) and bool(a == b)
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def _is_shadowed(func, name) -> bool:

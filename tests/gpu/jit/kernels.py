@@ -8,6 +8,8 @@ from pykc import cuda
 from pykc.cuda.random import xoroshiro128p_uniform_float32
 from pykc.types import float32, float64, int32, void
 
+from jit_helpers import soft
+
 TPB = 128
 SCALE = np.float32(0.5)
 
@@ -103,3 +105,10 @@ def record_sum(recs, out):
     i = cuda.grid(1)
     if i < out.size:
         out[i] = recs[i].x * recs[i].n
+
+
+@cuda.jit
+def soften(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = soft(x[i])

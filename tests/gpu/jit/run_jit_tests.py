@@ -164,6 +164,14 @@ def random_states_and_records(cuda, k):
 
 
 @case
+def device_function_from_another_module(cuda, k):
+    x = np.linspace(-3, 3, 300)
+    out = np.zeros_like(x)
+    k.soften[3, 128](x, out)
+    close(out, x / (1 + np.abs(x)) + 1e-3, rtol=1e-12)
+
+
+@case
 def streams_and_events(cuda, k):
     s = cuda.stream()
     h = np.arange(1 << 20, dtype=np.float32)
