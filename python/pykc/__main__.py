@@ -36,6 +36,13 @@ def main(argv=None) -> int:
     if ns.module is None and ns.program is None:
         parser.error("run: give a program file or -m MODULE")
     install()
+    # Child interpreters of the program get the same mapping (pykc/_run_site).
+    here = os.path.dirname(os.path.abspath(__file__))
+    paths = [os.path.join(here, "_run_site"), os.path.dirname(here)]
+    if os.environ.get("PYTHONPATH"):
+        paths.append(os.environ["PYTHONPATH"])
+    os.environ["PYTHONPATH"] = os.pathsep.join(paths)
+    os.environ["PYKC_RUN"] = "1"
     if ns.module is not None:
         args = ([ns.program] if ns.program else []) + ns.args
         sys.argv = [ns.module, *args]

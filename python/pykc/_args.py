@@ -221,9 +221,15 @@ def describe(arg, stream: int | None = None):
     if isinstance(arg, tuple):
         return TupleArg([describe(a, stream) for a in arg])
     what = type(arg).__name__
+    if getattr(arg, "requires_grad", False) and callable(getattr(arg, "detach", None)):
+        # A PyTorch tensor in an autograd graph: the kernel reads its data (as cuTile and
+        # numba do); PyTorch exports neither interface for it.
+        arg = arg.detach()
     try:
         cai = arg.__cuda_array_interface__
-    except (AttributeError, TypeError):  # PyTorch raises TypeError for bfloat16
+    except (AttributeError, TypeError, KeyError, RuntimeError):
+        # PyTorch raises TypeError for bfloat16 and KeyError for float8 dtypes: DLPack
+        # below says what it can.
         cai = None
     if cai is not None:
         return _from_cai(arg, cai)

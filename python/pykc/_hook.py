@@ -1,7 +1,8 @@
 """``pykc.install()``: unchanged numba (and cuTile) programs run on pykc.
 
 After ``install()``, ``import numba``, ``from numba import cuda``, ``numba.cuda.*``,
-``numba.types`` and ``from numba import float32, void, ...`` give pykc's modules, so a
+``numba.types``, ``from numba import float32, void, ...`` and ``import cuda.tile as ct``
+give pykc's modules, so a
 program written for numba-cuda runs with pykc compiling its kernels, with no numba or
 llvmlite installed. Names of numba outside its CUDA API (``numba.njit``, ``numba.prange``)
 raise an ImportError/AttributeError that says so. ``python -m pykc run app.py`` installs
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.abc
+import importlib.machinery
 import importlib.util
 import sys
 import types as _pytypes
@@ -84,6 +86,13 @@ class _Finder(importlib.abc.MetaPathFinder):
     """Answers for ``numba`` and the numba modules pykc provides."""
 
     def find_spec(self, fullname, path=None, target=None):
+        if fullname == "cuda.tile":
+            return importlib.util.spec_from_loader(fullname, _Loader("pykc.tile"),
+                                                   is_package=True)
+        if fullname == "cuda" and importlib.machinery.PathFinder.find_spec("cuda") is None:
+            # No cuda.core / cuda-python here: `cuda` only holds pykc's `cuda.tile`.
+            return importlib.util.spec_from_loader(fullname, _Loader("pykc._cuda_namespace"),
+                                                   is_package=True)
         if fullname == "numba":
             return importlib.util.spec_from_loader(fullname, _Loader(None), is_package=True)
         if fullname in _ALIASES:

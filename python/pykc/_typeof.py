@@ -74,7 +74,8 @@ def _record_text(dt: np.dtype, what: str) -> str:
 def _dtype_text(dt: np.dtype, what: str) -> str:
     if dt.fields is not None:
         return _record_text(dt, what)
-    name = _DTYPE_NAMES.get(dt.name)
+    from ._manifest import bfloat16_dtype
+    name = "bfloat16" if dt == bfloat16_dtype() else _DTYPE_NAMES.get(dt.name)
     if name is None:
         raise ArgumentError(f"{what}: dtype {dt} has no numba.cuda type")
     return name

@@ -156,6 +156,11 @@ def test_hook_maps_numba_imports(tmp_path):
         from numba.cuda.random import create_xoroshiro128p_states
         import numba.types as nt
 
+
+        def numba_version():
+            import numba as nb
+            return nb.__version__
+
         @cuda.jit(void(float32[::1]))
         def k(x):
             x[0] = 1
@@ -170,6 +175,15 @@ def test_hook_maps_numba_imports(tmp_path):
         except ImportError as e:
             print("ufunc:", e)
         print("argv", sys.argv[1:])
+        if __name__ == "__main__":
+            import multiprocessing as mp
+            import subprocess
+            ctx = mp.get_context("spawn")
+            with ctx.Pool(1) as pool:   # a spawned child maps numba to pykc too
+                print("child", pool.apply(numba_version))
+            out = subprocess.run([sys.executable, "-c", "import numba; print(numba.__version__)"],
+                                 capture_output=True, text=True).stdout.strip()
+            print("subprocess", out)
     """))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [os.path.join(ROOT, "python"), os.environ.get("PYTHONPATH", "")]))
@@ -180,6 +194,7 @@ def test_hook_maps_numba_imports(tmp_path):
     assert "njit: pykc runs numba's CUDA API" in r.stdout
     assert "ufunc: pykc runs numba's CUDA API" in r.stdout
     assert "argv ['a', 'b']" in r.stdout
+    assert "child 0.61.0+pykc" in r.stdout and "subprocess 0.61.0+pykc" in r.stdout
     r = subprocess.run([sys.executable, "-m", "pykc", "run", str(tmp_path / "nope.py")],
                        capture_output=True, text=True, env=env)
     assert r.returncode == 2 and "no such file" in r.stderr

@@ -102,3 +102,22 @@ def test_signatures_parse(tmp_path):
         r = subprocess.run([pykc, "compile", str(src), "--phase", "check", "--sig",
                             signature_for("k", ["v"], [value])], capture_output=True, text=True)
         assert r.returncode == 0, (expected, r.stderr)
+
+
+class _GradTensor:
+    """Stands in for a PyTorch tensor that requires grad: no interface until detached."""
+    requires_grad = True
+
+    def __init__(self, shape):
+        self.shape = shape
+
+    @property
+    def __cuda_array_interface__(self):
+        raise RuntimeError("Can't get __cuda_array_interface__ on Variable that requires grad")
+
+    def detach(self):
+        return FakeDeviceArray(self.shape, "<f4")
+
+
+def test_tensors_that_require_grad_are_read_detached():
+    assert typeof(_GradTensor((4, 8))) == "float32[:, ::1]"

@@ -180,8 +180,19 @@ http {{
         return os.path.join(self.dav, prefix, kind, name)
 
     def puts(self):
-        with open(os.path.join(self.folder, "logs", "access.log")) as f:
-            return sum(1 for line in f if '"PUT ' in line)
+        """PUT requests in the access log, once it has settled: nginx writes a request's
+        line after answering it, so the client may be gone before the line is there."""
+        def count():
+            with open(os.path.join(self.folder, "logs", "access.log")) as f:
+                return sum(1 for line in f if '"PUT ' in line)
+        last, deadline = count(), time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            now = count()
+            if now == last:
+                return now
+            last = now
+        return last
 
     def stop(self):
         if self.proc.poll() is None:

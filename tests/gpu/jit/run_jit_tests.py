@@ -172,6 +172,28 @@ def device_function_from_another_module(cuda, k):
 
 
 @case
+def tile_kernels_through_ct_launch(cuda, k):
+    import torch
+    import pykc.tile as ct
+    import tile_kernels as tk
+    a = torch.randn(1 << 16, device="cuda")
+    b = torch.randn_like(a)
+    c = torch.empty_like(a)
+    stream = torch.cuda.current_stream()
+    for tile in (256, 1024):   # one specialisation per Constant value
+        c.zero_()
+        ct.launch(stream, (ct.cdiv(a.numel(), tile),), tk.vec_add, (a, b, c, tile))
+        torch.cuda.synchronize()
+        close(c.cpu().numpy(), (a + b).cpu().numpy())
+    assert len(tk.vec_add._instances) == 2
+    x = torch.randn(64, 128, device="cuda", dtype=torch.float16)
+    out = torch.empty_like(x)
+    ct.launch(stream, (64 // 16,), tk.scale_rows, (x, out, 0.5, 16, 128))
+    torch.cuda.synchronize()
+    close(out.float().cpu().numpy(), (x.float() * 0.5).cpu().numpy(), rtol=1e-3, atol=1e-3)
+
+
+@case
 def streams_and_events(cuda, k):
     s = cuda.stream()
     h = np.arange(1 << 20, dtype=np.float32)

@@ -1,5 +1,6 @@
-"""Programs written for numba-cuda, run unchanged under ``python -m pykc run``, each in its
-own process; their own checks (unittest asserts) decide. Prints one line per file and a
+"""Programs written for numba-cuda or cuTile, run unchanged under ``python -m pykc run``,
+each in its own process; their own checks decide (unittest asserts, the test functions
+of a pytest-style file, or a program's exit status for folders without test_ files). Prints one line per file and a
 summary, and writes the details as JSON.
 
     PYTHONPATH=python python3 tests/gpu/jit/run_realworld.py [DIR ...] [--json OUT]
@@ -33,22 +34,28 @@ def has_gpu() -> bool:
 def run(path: str) -> dict:
     t0 = time.perf_counter()
     with open(path, encoding="utf-8") as f:
-        unittest_style = "unittest.main()" in f.read()
-    cmd = [path, "-v"] if unittest_style else [
-        os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_test_functions.py"), path]
+        text = f.read()
+    if not os.path.basename(path).startswith("test_"):
+        cmd = [path]                      # a program (cuTile's samples): its exit status
+    elif "unittest.main()" in text:
+        cmd = [path, "-v"]
+    else:
+        cmd = [os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            "run_test_functions.py"), path]
     r = subprocess.run([sys.executable, "-m", "pykc", "run", *cmd],
                        capture_output=True, text=True, timeout=600,
                        cwd=os.path.dirname(path))
     out = r.stdout + r.stderr
     m = re.search(r"Ran (\d+) tests?", out)
-    ran = int(m.group(1)) if m else 0
+    # A file that stopped before running any test (an import error) counts as one error.
+    ran = int(m.group(1)) if m else 1
     skipped = re.search(r"skipped=(\d+)", out)
     failures = re.search(r"failures=(\d+)", out)
     errors = re.search(r"errors=(\d+)", out)
     return {"file": os.path.relpath(path, ROOT), "rc": r.returncode, "ran": ran,
             "skipped": int(skipped.group(1)) if skipped else 0,
             "failures": int(failures.group(1)) if failures else 0,
-            "errors": int(errors.group(1)) if errors else 0,
+            "errors": int(errors.group(1)) if errors else (0 if r.returncode == 0 else 1),
             "seconds": round(time.perf_counter() - t0, 2), "output": out[-6000:]}
 
 
@@ -63,7 +70,10 @@ def main() -> int:
         return 77
     results = []
     for d in ns.dirs:
-        for path in sorted(glob.glob(os.path.join(os.path.abspath(d), "test_*.py"))):
+        files = sorted(glob.glob(os.path.join(os.path.abspath(d), "test_*.py"))) or sorted(
+            p for p in glob.glob(os.path.join(os.path.abspath(d), "*.py"))
+            if not os.path.basename(p).startswith("_"))
+        for path in files:
             res = run(path)
             results.append(res)
             passed = res["ran"] - res["skipped"] - res["failures"] - res["errors"]

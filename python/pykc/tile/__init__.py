@@ -1,0 +1,230 @@
+"""cuTile Python's host API, compiled by pykc: ``import pykc.tile as ct`` where a program
+has ``import cuda.tile as ct`` (``python -m pykc run`` maps that import too).
+
+    import pykc.tile as ct
+    ConstInt = ct.Constant[int]
+
+    @ct.kernel
+    def vec_add(a, b, c, TILE: ConstInt):
+        bid = ct.bid(0)
+        ct.store(c, index=(bid,), tile=ct.load(a, index=(bid,), shape=(TILE,)) +
+                 ct.load(b, index=(bid,), shape=(TILE,)))
+
+    ct.launch(torch.cuda.current_stream(), (ct.cdiv(n, 1024),), vec_add, (a, b, c, 1024))
+
+A kernel compiles on its first launch for the types of its array and scalar arguments
+(arrays by dtype, ndim and layout; Python ``int``/``float``/``bool`` as cuTile types
+them: int32, float32, bool) and the values of its ``ct.Constant`` parameters (one
+specialisation per value), through libpykc in this process and the kernel cache; the
+block size is pykc's (docs/TILE.md). Names used only inside kernels (``ct.load``,
+``ct.bid``, ...) are compiled from the source; on the host they are placeholders.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+
+from .. import Module
+from .._backends import stream_handle
+from .._compiler import CompileError, compiler
+from .._manifest import parse_manifest
+from .._typeof import _array_text, describe
+from .._args import ArrayArg, ScalarArg
+from ..cuda import _runtime
+from ..cuda._dispatcher import _source_of, target_arch
+from ..cuda._host import KernelOnly
+
+__all__ = ["kernel", "launch", "Constant", "ByTarget", "cdiv", "TileKernel", "CompileError"]
+
+
+class _ConstantAnnotation:
+    """``ct.Constant[int]``: a compile-time parameter of that kind."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __repr__(self):
+        return f"ct.Constant[{getattr(self.kind, '__name__', self.kind)}]"
+
+
+class _Constant:
+    def __getitem__(self, kind):
+        return _ConstantAnnotation(kind)
+
+    def __repr__(self):
+        return "ct.Constant"
+
+
+Constant = _Constant()
+
+
+class ByTarget:
+    """A kernel option per target architecture (``num_ctas=ct.ByTarget(sm_100=2,
+    default=1)``); pykc records it (docs/TILE.md)."""
+
+    def __init__(self, **values):
+        self.values = values
+
+
+def cdiv(a: int, b: int) -> int:
+    """Ceiling division, as cuTile's ``ct.cdiv`` on the host."""
+    return -(-int(a) // int(b))
+
+
+class _DType:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"ct.{self.name}"
+
+
+for _n in ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+           "float16", "bfloat16", "float32", "float64", "tfloat32", "float8_e4m3fn",
+           "float8_e5m2"):
+    globals()[_n] = _DType(_n)
+del _n
+
+# cuTile's types of Python scalars passed to a kernel.
+_PYTHON_SCALARS = {bool: "boolean", int: "int32", float: "float32"}
+
+
+def _scalar_text(d: ScalarArg) -> str:
+    if d.dtype is not None:
+        from .._typeof import _dtype_text
+        return _dtype_text(d.dtype, d.describe())
+    if d.pytype in _PYTHON_SCALARS:
+        return _PYTHON_SCALARS[d.pytype]
+    raise TypeError(f"{d.describe()}: a tile kernel takes no complex scalars")
+
+
+def _arg_text(d) -> str:
+    if isinstance(d, ArrayArg):
+        return _array_text(d)
+    if isinstance(d, ScalarArg):
+        return _scalar_text(d)
+    raise TypeError("tuples are not taken by tile kernels at launch yet")
+
+
+def _const_text(value) -> str:
+    if isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, float):
+        return repr(value)
+    if hasattr(value, "item"):
+        return repr(value.item())
+    raise TypeError(f"a Constant parameter takes a number or a bool, got {value!r}")
+
+
+class TileKernel:
+    """A ``ct.kernel``: launched with ``ct.launch(stream, grid, kernel, args)``."""
+
+    def __init__(self, func, options):
+        self._func = func
+        self.__name__, self.__qualname__ = func.__name__, func.__qualname__
+        self.__doc__, self.__wrapped__ = func.__doc__, func
+        self.options = options
+        self._params = list(inspect.signature(func).parameters)
+        self._constant_positions = None
+        self._instances: dict = {}   # (types, constant values) -> pykc.Kernel
+        self._lock = threading.Lock()
+
+    def _constants(self) -> list:
+        """Positions of the ``ct.Constant`` parameters (annotations written as strings
+        are evaluated in the function's globals)."""
+        if self._constant_positions is None:
+            out = []
+            ann = getattr(self._func, "__annotations__", {})
+            for i, p in enumerate(self._params):
+                a = ann.get(p)
+                if isinstance(a, str):
+                    try:
+                        a = eval(a, self._func.__globals__)  # noqa: S307 (the user's own)
+                    except Exception:  # noqa: BLE001
+                        a = None
+                if isinstance(a, _ConstantAnnotation) or a is Constant:
+                    out.append(i)
+            self._constant_positions = out
+        return self._constant_positions
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"tile kernel `{self.__name__}` is launched with "
+                        "ct.launch(stream, grid, kernel, args)")
+
+    def _compile(self, types, consts):
+        if "<locals>" in self._func.__qualname__:
+            raise CompileError(f"pykc: error: tile kernel `{self.__qualname__}` is defined "
+                               "inside a function: pykc's JIT compiles tile kernels defined "
+                               "at the top level of their file")
+        path, source = _source_of(self._func)
+        arch = target_arch()
+        name = self.__name__
+        compiled = compiler().compile(
+            path, source, kernel=name, sigs=[f"{name}({', '.join(types)})"],
+            consts=[f"{n}={v}" for n, v in consts], archs=[arch])
+        return compiled, arch, path
+
+    def _kernel_for(self, types, consts):
+        key = (types, consts)
+        k = self._instances.get(key)
+        if k is None:
+            with self._lock:
+                k = self._instances.get(key)
+                if k is None:
+                    compiled, arch, path = self._compile(types, consts)
+                    manifest = parse_manifest(compiled.manifest, path, None)
+                    rt = _runtime.runtime()
+                    target = next(t for t in manifest.targets if t.arch == arch)
+                    module = Module(manifest, rt.backend, rt.sync_launches,
+                                    image=(target, "cubin", compiled.cubins[arch]))
+                    k = self._instances[key] = module[self.__name__]
+        return k
+
+    def _launch(self, stream, grid, args):
+        args = tuple(args)
+        if len(args) != len(self._params):
+            raise TypeError(f"tile kernel `{self.__name__}` takes {len(self._params)} "
+                            f"arguments ({', '.join(self._params)}), {len(args)} given")
+        _runtime.runtime()
+        h = stream_handle(stream)
+        positions = set(self._constants())
+        types, consts = [], []
+        for i, (p, a) in enumerate(zip(self._params, args)):
+            try:
+                if i in positions:
+                    consts.append((p, _const_text(a)))
+                else:
+                    types.append(_arg_text(describe(a, h)))
+            except TypeError as e:
+                raise TypeError(f"tile kernel `{self.__name__}`, parameter `{p}`: {e}") from None
+        kernel = self._kernel_for(tuple(types), tuple(consts))
+        grid = (grid,) if isinstance(grid, int) else tuple(grid)
+        return kernel.launch_tile(stream, grid, args)
+
+    def __repr__(self):
+        return f"<pykc.tile kernel {self.__qualname__}>"
+
+
+def kernel(func=None, **options):
+    """``@ct.kernel`` and ``@ct.kernel(num_ctas=..., occupancy=..., opt_level=...)``."""
+    if func is None:
+        return lambda f: TileKernel(f, options)
+    return TileKernel(func, options)
+
+
+def launch(stream, grid, kernel, args):
+    """cuTile's ``ct.launch(stream, grid, kernel, args)``: ``args`` holds every parameter,
+    Constant ones included."""
+    if not isinstance(kernel, TileKernel):
+        from .. import launch as aot_launch
+        return aot_launch(stream, grid, kernel, args)
+    return kernel._launch(stream, grid, args)
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return KernelOnly(f"tile.{name}")

@@ -1,0 +1,91 @@
+"""pykc.tile (cuTile's host API) without a GPU: Constants found from annotations (also
+through aliases and string annotations), argument types as cuTile gives them, compiles
+through libpykc, `import cuda.tile as ct` under pykc.install()."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import pykc.tile as ct  # the string annotation in test_constants_and_types names it
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+pytestmark = pytest.mark.skipif(not os.path.exists(os.path.join(ROOT, "build", "lib",
+                                                                "libpykc.so")),
+                                reason="libpykc is not built")
+
+SOURCE = '''
+import pykc.tile as ct
+
+ConstInt = ct.Constant[int]
+
+
+@ct.kernel
+def vec_add(a, b, c, TILE: ConstInt):
+    """cuTile's VectorAddition sample's 1-d kernel."""
+    bid = ct.bid(0)
+    a_tile = ct.load(a, index=(bid,), shape=(TILE,))
+    b_tile = ct.load(b, index=(bid,), shape=(TILE,))
+    ct.store(c, index=(bid,), tile=a_tile + b_tile)
+
+
+@ct.kernel(num_ctas=ct.ByTarget(sm_100=2, default=1))
+def scale(x, s: float, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    ct.store(x, index=(bid,), tile=ct.load(x, index=(bid,), shape=(TILE,)) * s)
+'''
+
+
+@pytest.fixture()
+def mod(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYKC_ARCH", "sm_90")
+    monkeypatch.setenv("PYKC_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "tile_jit_kernels.py").write_text(SOURCE)
+    sys.path.insert(0, str(tmp_path))
+    import importlib
+    sys.modules.pop("tile_jit_kernels", None)
+    try:
+        yield importlib.import_module("tile_jit_kernels")
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+def test_constants_and_types(mod):
+    from pykc._typeof import describe
+    from pykc.tile import _arg_text
+    assert mod.vec_add._constants() == [3]
+    assert mod.scale._constants() == [2]
+    def string_annotations(x, TILE: "ct.Constant[int]"):
+        pass
+    assert ct.kernel(string_annotations)._constants() == [1]
+    assert _arg_text(describe(np.zeros(4, np.float32))) == "float32[::1]"
+    assert _arg_text(describe(2.0)) == "float32"       # cuTile: Python float is float32
+    assert _arg_text(describe(3)) == "int32"
+    assert ct.cdiv(1000, 128) == 8
+    with pytest.raises(TypeError, match="ct.launch"):
+        mod.vec_add(1, 2, 3, 4)
+
+
+def test_compile_per_constant_value(mod):
+    compiled, arch, _ = mod.vec_add._compile(("float32[::1]",) * 3, (("TILE", "1024"),))
+    k = compiled.manifest["kernels"]
+    assert arch == "sm_90" and len(k) == 1 and k[0]["tile"]["constants"][0]["value"] == 1024
+    compiled, _, _ = mod.scale._compile(("float16[::1]", "float32"), (("TILE", "256"),))
+    assert compiled.manifest["kernels"][0]["tile"]["constants"][0]["value"] == 256
+
+
+def test_import_cuda_tile_under_pykc_run(tmp_path):
+    prog = tmp_path / "prog.py"
+    prog.write_text(textwrap.dedent("""
+        import cuda.tile as ct
+        print(ct.__name__, ct.cdiv(10, 4), ct.Constant[int])
+    """))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.join(ROOT, "python"), os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, "-m", "pykc", "run", str(prog)], capture_output=True,
+                       text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "pykc.tile 3 ct.Constant[int]" in r.stdout
