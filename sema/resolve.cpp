@@ -837,21 +837,36 @@ private:
     const Stmt& s = ast_.stmt(id);
     const ast::FunctionDef& def = *s.functionDef();
     std::string name(ast_.str(def.name));
-    ExprId jitDecorator;
+    ExprId jitDecorator, tileDecorator;
+    std::vector<ExprId> others;
     for (ExprId d : ast_.list(def.decoratorList)) {
       ExprId callee = d;
       if (const auto* call = ast_.expr(d).dyn<ast::Call>()) callee = call->func;
       if (isTileKernel(callee)) {
-        visitTileKernel(id, d);
-        return;
-      }
-      if (isJit(callee)) {
+        if (!tileDecorator.valid()) tileDecorator = d;
+      } else if (isJit(callee)) {
         jitDecorator = d;
       } else {
-        std::string text = "this decorator";
-        diags_.warning(locationOf(ast_, ast_.expr(d).range), Diag::InvalidDecorator,
-                       "decorator ignored: pykc only knows `cuda.jit`");
+        others.push_back(d);
       }
+    }
+    // Other decorators are the host's business (`@lru_cache`, `@pytest.mark...`), unless
+    // they sit on a kernel (pykc compiles the function, not what they make of it) or are
+    // numba's own that pykc does not compile (`@numba.njit`, `@vectorize`).
+    for (ExprId d : others) {
+      ExprId callee = d;
+      if (const auto* call = ast_.expr(d).dyn<ast::Call>()) callee = call->func;
+      auto path = entityPath(ast_, callee, module_);
+      bool numbas = path && path->starts_with("numba.");
+      if (jitDecorator.valid() || tileDecorator.valid() || numbas) {
+        diags_.warning(locationOf(ast_, ast_.expr(d).range), Diag::InvalidDecorator,
+                       tileDecorator.valid() ? "decorator ignored: pykc only knows `ct.kernel`"
+                                             : "decorator ignored: pykc only knows `cuda.jit`");
+      }
+    }
+    if (tileDecorator.valid()) {
+      visitTileKernel(id, tileDecorator);
+      return;
     }
     if (!jitDecorator.valid()) {
       // A plain Python function: host code (an error if a kernel calls it),

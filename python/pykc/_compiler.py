@@ -21,7 +21,7 @@ import os
 import threading
 from dataclasses import dataclass
 
-__all__ = ["CompileError", "LibraryError", "Compiled", "Compiler", "compiler", "find_library"]
+__all__ = ["CompileError", "CompileWarning", "LibraryError", "Compiled", "Compiler", "compiler", "find_library"]
 
 API_VERSION = 2
 
@@ -38,6 +38,11 @@ class CompileError(Exception):
         super().__init__(message)
         self.diagnostics = list(diagnostics)
         self.exit_class = exit_class
+
+
+class CompileWarning(UserWarning):
+    """pykc's warnings about a kernel that compiled (float64 arithmetic in a float32
+    kernel, options it ignores, ...), with the source line and a caret."""
 
 
 class LibraryError(RuntimeError):

@@ -342,3 +342,20 @@ def test_device_functions_from_another_module(tmp_path):
     from pykc import cuda
     with pytest.raises(cuda.CompileError, match="`EPS` means one thing"):
         clash.k.compile("(float64[::1],)")
+
+
+def test_compiler_warnings_are_python_warnings(tmp_path):
+    from pykc import cuda
+    m = _module(tmp_path, "jit_warn", """
+        from pykc import cuda
+
+        def traced(f):
+            return f
+
+        @traced
+        @cuda.jit
+        def k(x):
+            x[0] = x[0] * 0.5
+    """)
+    with pytest.warns(cuda.CompileWarning, match="decorator ignored"):
+        m.k.compile("(float32[::1],)")

@@ -27,7 +27,7 @@ with pykc's diagnostics. Host memory, streams, events and devices come from cuda
 from __future__ import annotations
 
 from .. import types as _types
-from .._compiler import CompileError
+from .._compiler import CompileError, CompileWarning  # noqa: F401
 from ..types import *  # noqa: F401,F403  (numba.cuda exports the numba types)
 from ._devicearray import (DeviceNDArray, DeviceRecord, as_cuda_array, device_array,  # noqa
                            device_array_like, from_cuda_array_interface, is_cuda_array,

@@ -21,7 +21,7 @@ import threading
 from .. import Module, _Configured, normalize_dims
 from .._args import describe, select_entry
 from .._backends import stream_handle
-from .._compiler import CompileError, compiler
+from .._compiler import CompileError, CompileWarning, compiler
 from .._manifest import parse_manifest
 from .._typeof import _text as _type_text
 from . import _jitsource, _runtime
@@ -218,6 +218,7 @@ class Dispatcher:
                 written = _jitsource.nested_source(self)  # its own errors are clearer
                 try:
                     compiled = compiler().compile(path, written, **request)
+                    _warn(compiled)
                     return _Instance(compiled, arch, path, types)
                 except CompileError:
                     raise e from None
@@ -226,6 +227,7 @@ class Dispatcher:
             if not defines:
                 raise
             compiled = compiler().compile(path, source, defines=defines, **request)
+        _warn(compiled)
         return _Instance(compiled, arch, path, types)
 
     def _instance_for(self, types: tuple) -> _Instance:
@@ -398,6 +400,14 @@ class DeviceFunction:
 
     def __repr__(self):
         return f"<pykc.cuda device function {self.py_func.__qualname__}>"
+
+
+def _warn(compiled):
+    """The compiler's warnings as Python warnings (numba reports its own so)."""
+    text = compiled.diagnostics.strip()
+    if text and "warning:" in text:
+        import warnings
+        warnings.warn("\n" + text, CompileWarning, stacklevel=4)
 
 
 def _type_key(key) -> tuple:
