@@ -1,5 +1,7 @@
 #include "driver/cache_key.h"
 
+#include <sys/stat.h>
+
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -21,6 +23,7 @@
 #include "driver/link_inputs.h"
 #include "driver/pipeline.h"
 #include "backend/cuda/nvrtc.h"
+#include "cache/atomic_file.h"
 
 #ifndef PYKC_LIBDEVICE_PATH
 #error "PYKC_LIBDEVICE_PATH must be defined by driver/CMakeLists.txt"
@@ -198,6 +201,54 @@ std::vector<cache::KeyField> cacheKeyFields(const Compilation& compilation, uint
 
 cache::KeyField libdeviceKeyField(const backend::CodegenOptions& codegen) {
   return cache::KeyBuilder::describe("libdevice", libdeviceKeyValue(codegen));
+}
+
+namespace {
+
+constexpr std::string_view kLibdeviceMemoMagic = "pykc-libdevice-memo 1";
+
+// `<size> <mtime ns> <dev> <ino>` of a file, or nullopt.
+std::optional<std::string> statLine(const std::string& path) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return std::to_string(st.st_size) + " " +
+         std::to_string(static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL +
+                        st.st_mtim.tv_nsec) +
+         " " + std::to_string(st.st_dev) + " " + std::to_string(st.st_ino);
+}
+
+}  // namespace
+
+cache::KeyField libdeviceKeyFieldMemo(const backend::CodegenOptions& codegen,
+                                      const std::string& memoFile) {
+  std::string libdevice = codegen.libdevicePath.empty() ? PYKC_LIBDEVICE_PATH : codegen.libdevicePath;
+  std::optional<std::string> stat = statLine(libdevice);
+  if (!stat) return libdeviceKeyField(codegen);
+  // The memo: magic, the path, its stat line, the value's size and digest.
+  std::string head = std::string(kLibdeviceMemoMagic) + "\n" + libdevice + "\n" + *stat + "\n";
+  if (auto buffer = llvm::MemoryBuffer::getFile(memoFile, /*IsText=*/false,
+                                                /*RequiresNullTerminator=*/false)) {
+    llvm::StringRef text = (*buffer)->getBuffer();
+    if (text.starts_with(head)) {
+      auto [sizeText, rest] = text.drop_front(head.size()).split(' ');
+      std::uint64_t size = 0;
+      auto digest = cache::Digest::fromHex(rest.trim().str());
+      if (!sizeText.getAsInteger(10, size) && digest) {
+        return cache::KeyField{"libdevice",
+                               std::to_string(size) + " bytes, blake3 " + digest->hex().substr(0, 16),
+                               size, *digest};
+      }
+    }
+  }
+  cache::KeyField field = libdeviceKeyField(codegen);
+  // Written only when the file did not change while it was read.
+  if (statLine(libdevice) == stat) {
+    std::string error;
+    (void)cache::writeFileAtomic(
+        memoFile, head + std::to_string(field.size) + " " + field.valueDigest.hex() + "\n", false,
+        &error);
+  }
+  return field;
 }
 
 std::string libdeviceKeyValue(const backend::CodegenOptions& codegen) {

@@ -52,6 +52,11 @@ cache::KeyBuilder cacheKeyBuilder(const Compilation& compilation, uint32_t insta
 // The `libdevice` key field for `codegen`, described once (it is the same for
 // every instance; hashing its 470 KB per instance dominated cache hits).
 cache::KeyField libdeviceKeyField(const backend::CodegenOptions& codegen);
+// The same field, remembered in `memoFile` (in the cache folder) by libdevice's path,
+// size, mtime, device and inode, so that a process's first cache hit does not read
+// and hash its 460 KB: the key is unchanged (the digest is of the content).
+cache::KeyField libdeviceKeyFieldMemo(const backend::CodegenOptions& codegen,
+                                      const std::string& memoFile);
 
 // Its value: the bitcode's bytes, or, when it
 // cannot be read, its path and the read error (so the key still differs).

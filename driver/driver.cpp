@@ -69,12 +69,17 @@ const std::string& Session::nvrtcIdentity() {
 }
 
 const cache::KeyField& Session::libdeviceKey(const std::string& path) {
+  cache::Store* cacheStore = store();  // takes mutex_ itself: before the lock below
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = libdeviceKeys_.find(path);
   if (it == libdeviceKeys_.end()) {
     backend::CodegenOptions codegen;
     codegen.libdevicePath = path;
-    it = libdeviceKeys_.emplace(path, libdeviceKeyField(codegen)).first;
+    it = libdeviceKeys_
+             .emplace(path, cacheStore != nullptr
+                                ? libdeviceKeyFieldMemo(codegen, cacheStore->root() + "/libdevice.memo")
+                                : libdeviceKeyField(codegen))
+             .first;
   }
   return it->second;
 }

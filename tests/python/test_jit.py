@@ -359,3 +359,24 @@ def test_compiler_warnings_are_python_warnings(tmp_path):
     """)
     with pytest.warns(cuda.CompileWarning, match="decorator ignored"):
         m.k.compile("(float32[::1],)")
+
+
+def test_libdevice_digest_is_remembered_in_the_cache(tmp_path):
+    """A process's first cache hit reads libdevice's digest from `libdevice.memo` (keyed by
+    its path, size, mtime, device and inode) instead of hashing the file: the key, and so
+    the hit, is the same either way; a memo that does not match the file is ignored."""
+    from pykc._compiler import Compiler
+    cache = tmp_path / "c"
+    src = b"from numba import cuda\n\n\n@cuda.jit\ndef k(x):\n    x[0] = 1\n"
+    args = dict(kernel="k", sigs=["k(float32[::1])"], archs=["sm_90"])
+    assert not Compiler(cache_dir=str(cache)).compile("k.py", src, **args).cache_hits["sm_90"]
+    memo = cache / "libdevice.memo"
+    lines = memo.read_text().splitlines()
+    assert lines[0] == "pykc-libdevice-memo 1" and len(lines) == 4
+    assert Compiler(cache_dir=str(cache)).compile("k.py", src, **args).cache_hits["sm_90"]
+    memo.unlink()                                   # the content's digest: the same key
+    assert Compiler(cache_dir=str(cache)).compile("k.py", src, **args).cache_hits["sm_90"]
+    assert memo.exists()
+    stale = lines[:2] + ["1 2 3 4", lines[3].split()[0] + " " + "0" * 64]
+    memo.write_text("\n".join(stale) + "\n")        # another file's memo: not trusted
+    assert Compiler(cache_dir=str(cache)).compile("k.py", src, **args).cache_hits["sm_90"]

@@ -299,6 +299,14 @@ class Dispatcher:
                                     f"{e}") from None
             inst = self._instance_for(tuple(types))
         kernel = inst.kernel
+        if self._eager is None and shared <= 48 * 1024:
+            # A lazy instance was typed from these very arguments: nothing to check or
+            # convert, so its first launch already takes the fast path where it can.
+            key, values = arg_key(args, handle)
+            fl = self._fast_for(inst, kernel, key, descs) if key is not None else None
+            if fl is not None:
+                return fl.launch(launch_config(grid, block, shared), block,
+                                 ctypes.c_void_p(handle), values)
         result = _Configured(kernel, grid, block, stream, shared,
                              entries=inst.entries).launch_described(descs, handle)
         self._remember_fast(inst, kernel, args, descs, handle)
@@ -306,20 +314,26 @@ class Dispatcher:
 
     def _remember_fast(self, inst, kernel, args, descs, handle):
         """After a checked launch: the fast path for these argument types."""
-        if kernel.module.sync or len(self._fast) >= 64:
-            return
         key, _ = arg_key(args, handle)
-        if key is None or key in self._fast:
-            return
+        if key is not None:
+            self._fast_for(inst, kernel, key, descs)
+
+    def _fast_for(self, inst, kernel, key, descs):
+        """The FastLauncher of argument key ``key`` (made now if the instance can take
+        the fast path), or None."""
+        fl = self._fast.get(key)
+        if fl is not None or kernel.module.sync or len(self._fast) >= 64:
+            return fl
         entry = select_entry(inst.entries, descs)
         if not supports(entry):
-            return
+            return None
         fn = kernel.function(entry)
         h = getattr(fn, "handle", None)
         if h is None:
-            return  # the CuPy backend: its launches stay on the checked path
+            return None  # the CuPy backend: its launches stay on the checked path
         limit = entry.max_threads_per_block(inst.arch) or 1024
-        self._fast[key] = FastLauncher(int(h), entry, limit, self.py_func.__name__)
+        fl = self._fast[key] = FastLauncher(int(h), entry, limit, self.py_func.__name__)
+        return fl
 
     # -- introspection
     def _all(self):
