@@ -246,27 +246,13 @@ _COMPILER: Compiler | None = None
 _COMPILER_LOCK = threading.Lock()
 
 
-_WARM_UP = b"""from numba import cuda
-
-
-@cuda.jit
-def warm_up(x):
-    i = cuda.grid(1)
-    if i < x.size:
-        x[i] = x[i] * 2 + 1
-"""
-
-
 def preload():
     """Start loading libpykc in a background thread (its static initialisers take a few
     milliseconds), so that a program's first kernel launch does not wait for it."""
     if _COMPILER is None and os.environ.get("PYKC_PRELOAD", "1") != "0":
         def load():
             try:
-                # The front end's code, run once on a tiny kernel, is in memory when the
-                # program's first kernel comes (a cache hit then costs what later ones do).
-                compiler().compile("<pykc warm-up>", _WARM_UP, kernel="warm_up",
-                                   sigs=["warm_up(float32[::1])"], check_only=True)
+                compiler()
             except Exception:  # noqa: BLE001  (reported again at the first compile)
                 pass
         threading.Thread(target=load, name="pykc-preload", daemon=True).start()

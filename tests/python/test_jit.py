@@ -380,3 +380,14 @@ def test_libdevice_digest_is_remembered_in_the_cache(tmp_path):
     stale = lines[:2] + ["1 2 3 4", lines[3].split()[0] + " " + "0" * 64]
     memo.write_text("\n".join(stale) + "\n")        # another file's memo: not trusted
     assert Compiler(cache_dir=str(cache)).compile("k.py", src, **args).cache_hits["sm_90"]
+
+
+def test_check_only_compiles_type_check_without_code(tmp_path):
+    from pykc._compiler import CompileError, Compiler
+    c = Compiler(cache_dir=str(tmp_path / "c"))
+    good = b"from numba import cuda\n\n\n@cuda.jit\ndef k(x):\n    x[0] = 1\n"
+    out = c.compile("k.py", good, kernel="k", sigs=["k(float32[::1])"], check_only=True)
+    assert out.cubins == {} and not (tmp_path / "c" / "ac").exists()
+    with pytest.raises(CompileError, match="name `y` is not defined"):
+        c.compile("k.py", good.replace(b"= 1", b"= y"), kernel="k", sigs=["k(float32[::1])"],
+                  check_only=True)
