@@ -146,6 +146,7 @@ pykc_result* pykc_compile(pykc_session* session, const pykc_compile_options* opt
     request.codegen.lineInfo = options->lineinfo != 0;
     request.codegen.maxRegisters = options->max_registers;
     request.warnFloat64 = false;
+    if (options->check_only != 0) request.stopAfter = driver::Stage::Check;
     auto r = std::make_unique<pykc_result>();
     r->result = driver::compile(request, *session->session);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();

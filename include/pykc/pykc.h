@@ -67,6 +67,8 @@ typedef struct pykc_compile_options {
   int fast_math;               /* --use-fast-math */
   int lineinfo;                /* --lineinfo */
   int max_registers;           /* --maxrregcount, 0: none */
+  int check_only;              /* since version 2: nonzero stops after type checking
+                                  (diagnostics only: no code, no cache), as --phase check */
 } pykc_compile_options;
 
 /* PYKC_API_VERSION of the loaded library, and pykc's version ("0.1.0"). */
