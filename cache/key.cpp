@@ -33,6 +33,10 @@ void appendU64(std::string& out, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
+std::string binarySummary(std::uint64_t size, const Digest& digest) {
+  return std::to_string(size) + " bytes, blake3 " + digest.hex().substr(0, 16);
+}
+
 std::string summarize(std::string_view value, const Digest& digest) {
   bool printable = value.size() <= 64;
   for (unsigned char c : value) {
@@ -47,7 +51,7 @@ std::string summarize(std::string_view value, const Digest& digest) {
     s.push_back('"');
     return s;
   }
-  return std::to_string(value.size()) + " bytes, blake3 " + digest.hex().substr(0, 16);
+  return binarySummary(value.size(), digest);
 }
 
 }  // namespace
@@ -94,6 +98,12 @@ KeyField KeyBuilder::describe(std::string_view tag, std::string_view value) {
   assert(validTag(tag) && "key field tags are short [a-z0-9_.-] identifiers");
   Digest valueDigest = Digest::of(value);
   return KeyField{std::string(tag), summarize(value, valueDigest), value.size(), valueDigest};
+}
+
+KeyField KeyBuilder::describeDigest(std::string_view tag, std::uint64_t size,
+                                    const Digest& digest) {
+  assert(validTag(tag) && "key field tags are short [a-z0-9_.-] identifiers");
+  return KeyField{std::string(tag), binarySummary(size, digest), size, digest};
 }
 
 KeyBuilder& KeyBuilder::add(const KeyField& field) {

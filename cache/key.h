@@ -76,6 +76,9 @@ public:
   KeyBuilder& add(const KeyField& field);
   // The field add(tag, value) would add.
   static KeyField describe(std::string_view tag, std::string_view value);
+  // The same for a value known by its size and digest alone (one not short printable
+  // text, such as libdevice's bitcode remembered from an earlier process).
+  static KeyField describeDigest(std::string_view tag, std::uint64_t size, const Digest& digest);
 
   // The key over every field added so far; the builder may keep growing.
   Key key() const;

@@ -234,9 +234,7 @@ cache::KeyField libdeviceKeyFieldMemo(const backend::CodegenOptions& codegen,
       std::uint64_t size = 0;
       auto digest = cache::Digest::fromHex(rest.trim().str());
       if (!sizeText.getAsInteger(10, size) && digest) {
-        return cache::KeyField{"libdevice",
-                               std::to_string(size) + " bytes, blake3 " + digest->hex().substr(0, 16),
-                               size, *digest};
+        return cache::KeyBuilder::describeDigest("libdevice", size, *digest);
       }
     }
   }

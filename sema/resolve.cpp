@@ -838,7 +838,7 @@ private:
     const ast::FunctionDef& def = *s.functionDef();
     std::string name(ast_.str(def.name));
     ExprId jitDecorator, tileDecorator;
-    std::vector<ExprId> others;
+    std::vector<std::pair<ExprId, ExprId>> others;  // (decorator, what it calls)
     for (ExprId d : ast_.list(def.decoratorList)) {
       ExprId callee = d;
       if (const auto* call = ast_.expr(d).dyn<ast::Call>()) callee = call->func;
@@ -847,15 +847,13 @@ private:
       } else if (isJit(callee)) {
         jitDecorator = d;
       } else {
-        others.push_back(d);
+        others.emplace_back(d, callee);
       }
     }
     // Other decorators are the host's business (`@lru_cache`, `@pytest.mark...`), unless
     // they sit on a kernel (pykc compiles the function, not what they make of it) or are
     // numba's own that pykc does not compile (`@numba.njit`, `@vectorize`).
-    for (ExprId d : others) {
-      ExprId callee = d;
-      if (const auto* call = ast_.expr(d).dyn<ast::Call>()) callee = call->func;
+    for (auto [d, callee] : others) {
       auto path = entityPath(ast_, callee, module_);
       bool numbas = path && path->starts_with("numba.");
       if (jitDecorator.valid() || tileDecorator.valid() || numbas) {

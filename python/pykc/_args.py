@@ -144,12 +144,19 @@ def _record_key(dt: np.dtype):
     return (tuple((n, dt.fields[n][0].str, dt.fields[n][1]) for n in dt.names), dt.itemsize)
 
 
-def _c_strides(shape) -> tuple:
-    out, acc = [], 1
+def _c_strides(shape, itemsize: int = 1) -> tuple:
+    """The strides of a dense C-order array of ``shape`` (in elements, or in bytes given
+    the ``itemsize``)."""
+    out, acc = [], itemsize
     for s in reversed(shape):
         out.append(acc)
         acc *= max(int(s), 1)
     return tuple(reversed(out))
+
+
+def _f_strides(shape, itemsize: int = 1) -> tuple:
+    """The strides of a dense Fortran-order array of ``shape``."""
+    return tuple(reversed(_c_strides(tuple(reversed(shape)), itemsize)))
 
 
 def _from_numpy(a: np.ndarray) -> ArrayArg:

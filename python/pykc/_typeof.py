@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._args import ArgumentError, ArrayArg, ScalarArg, TupleArg, describe
+from ._manifest import bfloat16_dtype
 
 __all__ = ["typeof", "signature_for", "layout_of"]
 
@@ -33,13 +34,14 @@ _DTYPE_NAMES = {
 }
 
 
-def _contiguous(shape, strides, order) -> bool:
-    """NumPy's flag rule: the strides of the non-trivial dimensions, in elements, are
-    those of a dense array in ``order``; arrays with an empty dimension are contiguous."""
+def _contiguous(shape, strides, order, itemsize: int = 1) -> bool:
+    """NumPy's flag rule: the strides of the non-trivial dimensions (in elements, or in
+    bytes given the ``itemsize``) are those of a dense array in ``order``; arrays with an
+    empty dimension are contiguous."""
     if any(int(s) == 0 for s in shape):
         return True
     dims = range(len(shape) - 1, -1, -1) if order == "C" else range(len(shape))
-    expected = 1
+    expected = itemsize
     for d in dims:
         if shape[d] == 1:
             continue
@@ -74,7 +76,6 @@ def _record_text(dt: np.dtype, what: str) -> str:
 def _dtype_text(dt: np.dtype, what: str) -> str:
     if dt.fields is not None:
         return _record_text(dt, what)
-    from ._manifest import bfloat16_dtype
     name = "bfloat16" if dt == bfloat16_dtype() else _DTYPE_NAMES.get(dt.name)
     if name is None:
         raise ArgumentError(f"{what}: dtype {dt} has no numba.cuda type")
@@ -128,19 +129,31 @@ def typeof(value) -> str:
     return _text(describe(value))
 
 
-def signature_for(kernel: str, params, args) -> str:
-    """``kernel(t1, t2, ...)`` for a call with ``args`` (pykc's ``--sig`` form). A wrong
-    number of arguments, or one that cannot be typed, raises a TypeError naming the
-    kernel and the parameter."""
+def check_argument_count(kernel: str, params, args):
+    """A TypeError naming the kernel and its parameters when ``args`` is not one value
+    per parameter."""
     params = list(params)
     if len(args) != len(params):
         raise TypeError(f"kernel `{kernel}` takes {len(params)} argument"
                         f"{'' if len(params) == 1 else 's'} ({', '.join(params)}), "
                         f"{len(args)} given")
-    types = []
-    for name, value in zip(params, args):
+
+
+def per_parameter(kernel: str, params, values, fn) -> list:
+    """``[fn(v) for v in values]``, a TypeError from ``fn`` named by the kernel and the
+    parameter it was given for."""
+    out = []
+    for name, value in zip(params, values):
         try:
-            types.append(typeof(value))
+            out.append(fn(value))
         except TypeError as e:
             raise TypeError(f"kernel `{kernel}`, parameter `{name}`: {e}") from None
-    return f"{kernel}({', '.join(types)})"
+    return out
+
+
+def signature_for(kernel: str, params, args) -> str:
+    """``kernel(t1, t2, ...)`` for a call with ``args`` (pykc's ``--sig`` form). A wrong
+    number of arguments, or one that cannot be typed, raises a TypeError naming the
+    kernel and the parameter."""
+    check_argument_count(kernel, params, args)
+    return f"{kernel}({', '.join(per_parameter(kernel, params, args, typeof))})"

@@ -85,4 +85,21 @@ TEST(CacheKey, FieldsForPrinting) {
   EXPECT_NE(text.find("key: " + b.key().hex() + "\n"), std::string::npos);
 }
 
+// A field known by its size and digest (libdevice's, remembered across processes) is
+// the field describe() makes of the value, and adds the same bytes to a key.
+TEST(CacheKey, DescribeDigestMatchesDescribe) {
+  std::string value(500, '\x01');
+  cache::KeyField full = cache::KeyBuilder::describe("libdevice", value);
+  cache::KeyField known = cache::KeyBuilder::describeDigest("libdevice", value.size(),
+                                                            Digest::of(value));
+  EXPECT_EQ(known.tag, full.tag);
+  EXPECT_EQ(known.summary, full.summary);
+  EXPECT_EQ(known.size, full.size);
+  EXPECT_EQ(known.valueDigest, full.valueDigest);
+  cache::KeyBuilder a, b;
+  a.add(full);
+  b.add(known);
+  EXPECT_EQ(a.key(), b.key());
+}
+
 }  // namespace

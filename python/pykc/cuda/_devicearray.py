@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import _runtime
+from .._args import _c_strides, _f_strides
 from .._backends import stream_handle
+from .._typeof import _contiguous
 
 __all__ = ["DeviceNDArray", "DeviceRecord", "to_device", "device_array", "device_array_like",
            "as_cuda_array", "is_cuda_array", "from_cuda_array_interface", "pinned_array",
@@ -36,22 +38,6 @@ class _Allocation:
                 self.api.free(ptr)
             except Exception:
                 pass  # interpreter shutdown, or a context already gone
-
-
-def _c_strides(shape, itemsize):
-    strides, acc = [], itemsize
-    for n in reversed(shape):
-        strides.append(acc)
-        acc *= max(int(n), 1)
-    return tuple(reversed(strides))
-
-
-def _f_strides(shape, itemsize):
-    strides, acc = [], itemsize
-    for n in shape:
-        strides.append(acc)
-        acc *= max(int(n), 1)
-    return tuple(strides)
 
 
 def _shape_tuple(shape):
@@ -113,12 +99,10 @@ class DeviceNDArray:
         return cai
 
     def is_c_contiguous(self) -> bool:
-        return self.size == 0 or _dense(self.shape, self.strides,
-                                        _c_strides(self.shape, self.dtype.itemsize))
+        return _contiguous(self.shape, self.strides, "C", self.dtype.itemsize)
 
     def is_f_contiguous(self) -> bool:
-        return self.size == 0 or _dense(self.shape, self.strides,
-                                        _f_strides(self.shape, self.dtype.itemsize))
+        return _contiguous(self.shape, self.strides, "F", self.dtype.itemsize)
 
     @property
     def flags(self) -> dict:
@@ -281,10 +265,6 @@ class DeviceNDArray:
 
 class DeviceRecord(DeviceNDArray):
     """A single record in device memory."""
-
-
-def _dense(shape, strides, expected) -> bool:
-    return all(n == 1 or s == e for n, s, e in zip(shape, strides, expected))
 
 
 def _host_contiguous_like(a: np.ndarray, order: str) -> bool:

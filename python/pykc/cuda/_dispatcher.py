@@ -24,6 +24,7 @@ from .._backends import stream_handle
 from .._compiler import CompileError, CompileWarning, compiler
 from .._manifest import parse_manifest
 from .._typeof import _text as _type_text
+from .._typeof import check_argument_count, per_parameter
 from . import _jitsource, _runtime
 from ._fastlaunch import FastLauncher, arg_key, launch_config, supports
 
@@ -74,8 +75,7 @@ class _Instance:
             # asked for.
             self.entries = [self.entry_for(types)]
         self.types = [types] if types is not None else [
-            tuple(_split_types(e.signature[e.signature.index("(") + 1:-1]))
-            for e in self.entries]
+            _argument_types(e.signature) for e in self.entries]
         self._kernel = None
         self._lock = threading.Lock()
 
@@ -164,6 +164,8 @@ class _Launcher:
                     config = self.config = (launch_config(self.grid, self.block, self.shared),
                                             h, ctypes.c_void_p(h))
                 return fl.launch(config[0], self.block, config[2], values)
+            return d._launch(self.grid, self.block, self.stream, self.shared, args,
+                             (key, values))
         return d._launch(self.grid, self.block, self.stream, self.shared, args)
 
 
@@ -242,9 +244,7 @@ class Dispatcher:
 
     def compile(self, sig):
         """Compile for ``sig`` now (numba's ``Dispatcher.compile``)."""
-        text = signature_text(self.py_func.__name__, sig)
-        types = tuple(_split_types(text[text.index("(") + 1:-1]))
-        return self._instance_for(types)
+        return self._instance_for(_argument_types(signature_text(self.py_func.__name__, sig)))
 
     # -- launching
     def __getitem__(self, config):
@@ -272,51 +272,33 @@ class Dispatcher:
         tpb = tpb or 128
         return _Launcher(self, max(1, -(-ntasks // tpb)), tpb, stream, sharedmem)
 
-    def _launch(self, grid, block, stream, shared, args):
+    def _launch(self, grid, block, stream, shared, args, fast_args=None):
+        """The launch when no FastLauncher took it: type, compile if new, then the fast
+        path (a lazy instance) or the checked one. ``fast_args``: ``arg_key(args)``
+        when the caller has read it already."""
         _runtime.runtime()  # makes the device's context current in this thread
         handle = stream_handle(stream)
-        params = self._params
-        if len(args) != len(params):
-            raise TypeError(f"kernel `{self.py_func.__name__}` takes {len(params)} "
-                            f"argument{'' if len(params) == 1 else 's'} "
-                            f"({', '.join(params)}), {len(args)} given")
-        descs = []
-        for name, a in zip(params, args):
-            try:
-                descs.append(describe(a, handle))
-            except TypeError as e:
-                raise TypeError(f"kernel `{self.py_func.__name__}`, parameter `{name}`: "
-                                f"{e}") from None
+        name, params = self.py_func.__name__, self._params
+        check_argument_count(name, params, args)
+        descs = per_parameter(name, params, args, lambda a: describe(a, handle))
         if self._eager is not None:
             inst = self._eager
         else:
-            types = []
-            for name, d in zip(params, descs):
-                try:
-                    types.append(_type_text(d))
-                except TypeError as e:
-                    raise TypeError(f"kernel `{self.py_func.__name__}`, parameter `{name}`: "
-                                    f"{e}") from None
-            inst = self._instance_for(tuple(types))
+            inst = self._instance_for(tuple(per_parameter(name, params, descs, _type_text)))
         kernel = inst.kernel
-        if self._eager is None and shared <= 48 * 1024:
+        key, values = fast_args if fast_args is not None else arg_key(args, handle)
+        if key is not None and self._eager is None and shared <= 48 * 1024:
             # A lazy instance was typed from these very arguments: nothing to check or
             # convert, so its first launch already takes the fast path where it can.
-            key, values = arg_key(args, handle)
-            fl = self._fast_for(inst, kernel, key, descs) if key is not None else None
+            fl = self._fast_for(inst, kernel, key, descs)
             if fl is not None:
                 return fl.launch(launch_config(grid, block, shared), block,
                                  ctypes.c_void_p(handle), values)
         result = _Configured(kernel, grid, block, stream, shared,
                              entries=inst.entries).launch_described(descs, handle)
-        self._remember_fast(inst, kernel, args, descs, handle)
-        return result
-
-    def _remember_fast(self, inst, kernel, args, descs, handle):
-        """After a checked launch: the fast path for these argument types."""
-        key, _ = arg_key(args, handle)
-        if key is not None:
+        if key is not None:  # after a checked launch: the fast path for these types
             self._fast_for(inst, kernel, key, descs)
+        return result
 
     def _fast_for(self, inst, kernel, key, descs):
         """The FastLauncher of argument key ``key`` (made now if the instance can take
@@ -431,7 +413,7 @@ def _type_key(key) -> tuple:
     if isinstance(key, nbtypes.Signature):
         return tuple(str(a) for a in key.args)
     if isinstance(key, str):
-        return tuple(_split_types(key[key.find("(") + 1:key.rfind(")")]))
+        return _argument_types(key)
     return tuple(str(t) for t in key)
 
 
@@ -462,6 +444,11 @@ def _manifest_spelling(t: str) -> str:
     if t.startswith("Tuple(") and t.endswith(")"):
         return f"Tuple({', '.join(_manifest_spelling(x) for x in _split_types(t[6:-1]))})"
     return t
+
+
+def _argument_types(signature: str) -> tuple:
+    """The argument types of ``ret(a, b)`` / ``name(a, b)`` / ``(a, b)``."""
+    return tuple(_split_types(signature[signature.find("(") + 1:signature.rfind(")")]))
 
 
 def _split_types(text: str) -> list:

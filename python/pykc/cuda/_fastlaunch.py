@@ -17,6 +17,7 @@ import threading
 
 import numpy as np
 
+from .._args import _c_strides
 from .._typeof import layout_of
 from ._devicearray import DeviceNDArray
 
@@ -89,12 +90,7 @@ def arg_key(args, launch_stream: int):
             if dt.kind == "c" or dt.itemsize == 2 and dt.kind == "f":
                 return None, None
             shape = tuple(cai["shape"])
-            strides = cai.get("strides")
-            if strides is None:
-                strides, acc = [], dt.itemsize
-                for n in reversed(shape):
-                    strides.append(acc)
-                    acc *= max(n, 1)
+            strides = cai.get("strides") or _c_strides(shape, dt.itemsize)
             info = _array_info(cai["data"][0] or 0, shape, tuple(strides), dt)
             key.append(info[0])
             flat += info[1]

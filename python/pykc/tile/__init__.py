@@ -29,7 +29,7 @@ from .. import Module
 from .._backends import stream_handle
 from .._compiler import CompileError, compiler
 from .._manifest import parse_manifest
-from .._typeof import _array_text, describe
+from .._typeof import _array_text, _dtype_text, describe
 from .._args import ArrayArg, ScalarArg
 from ..cuda import _runtime
 from ..cuda._dispatcher import _source_of, target_arch
@@ -92,7 +92,6 @@ _PYTHON_SCALARS = {bool: "boolean", int: "int32", float: "float32"}
 
 def _scalar_text(d: ScalarArg) -> str:
     if d.dtype is not None:
-        from .._typeof import _dtype_text
         return _dtype_text(d.dtype, d.describe())
     if d.pytype in _PYTHON_SCALARS:
         return _PYTHON_SCALARS[d.pytype]
@@ -108,11 +107,7 @@ def _arg_text(d) -> str:
 
 
 def _const_text(value) -> str:
-    if isinstance(value, bool):
-        return repr(value)
-    if isinstance(value, int):
-        return repr(value)
-    if isinstance(value, float):
+    if isinstance(value, (bool, int, float)):
         return repr(value)
     if hasattr(value, "item"):
         return repr(value.item())
