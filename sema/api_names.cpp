@@ -260,6 +260,25 @@ std::optional<TypeId> vectorTypeByName(TypeTable& types, std::string_view name) 
   if (!element) return std::nullopt;
   return types.vector(*element, count);
 }
+
+// torch.<name> for PyTorch's number dtypes and their aliases (torch.half, torch.long, ...).
+std::optional<TypeId> torchDtype(TypeTable& types, std::string_view name) {
+  if (name == "bool") return types.boolean();
+  if (name == "bfloat16") return types.bfloat16();
+  static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+      {"half", "float16"}, {"float", "float32"}, {"double", "float64"}, {"short", "int16"},
+      {"int", "int32"},    {"long", "int64"},    {"cfloat", "complex64"}, {"cdouble", "complex128"}};
+  for (auto [alias, real] : kAliases) {
+    if (name == alias) return scalarTypeByName(types, real);
+  }
+  static constexpr std::string_view kNames[] = {"float16", "float32", "float64", "int8", "int16",
+                                                "int32", "int64", "uint8", "uint16", "uint32",
+                                                "uint64", "complex64", "complex128"};
+  for (std::string_view n : kNames) {
+    if (name == n) return scalarTypeByName(types, n);
+  }
+  return std::nullopt;
+}
 }  // namespace
 
 std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
@@ -296,6 +315,12 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
         return make(Intrinsic::TypeObject, path, t->index);
       }
     }
+    return std::nullopt;
+  }
+  // PyTorch's dtypes as values (`ct.arange(n, dtype=torch.int32)` in cuTile's samples).
+  if (path == "torch") return make(Intrinsic::Module, path);
+  if (path.starts_with("torch.")) {
+    if (auto t = torchDtype(types, path.substr(6))) return make(Intrinsic::TypeObject, path, t->index);
     return std::nullopt;
   }
   if (path == "numba" || path == "numba.cuda" || path == "math" || path == "numpy" ||

@@ -97,6 +97,16 @@ FIRST_CALL = SHIM + textwrap.dedent('''
 ''')
 
 
+# The same first call under cProfile (pykc only, with --profile): where its time goes.
+FIRST_CALL_PROFILE = FIRST_CALL.replace(
+    "\nkern.inc[4, 256](x)\nt1", "\nimport cProfile, pstats, io\n"
+    "prof = cProfile.Profile()\nprof.enable()\nkern.inc[4, 256](x)\n"
+    "prof.disable()\nt1").replace(
+    "print(json.dumps({{", "out = io.StringIO()\n"
+    "pstats.Stats(prof, stream=out).sort_stats('cumulative').print_stats(30)\n"
+    "print(json.dumps({{'profile': out.getvalue(), ")
+
+
 def run(code: str, env=None) -> dict:
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env=env, timeout=600)
@@ -115,6 +125,8 @@ def main() -> int:
     ap.add_argument("--json")
     ap.add_argument("--launches", type=int, default=2000)
     ap.add_argument("--repeats", type=int, default=5, help="first-call samples per peer")
+    ap.add_argument("--profile", action="store_true",
+                    help="also profile pykc's first call (miss and hit) with cProfile")
     ns = ap.parse_args()
     results = {}
     peers = [("pykc", "pykc")]
@@ -129,6 +141,10 @@ def main() -> int:
             env["NUMBA_CACHE_DIR"] = os.path.join(folder, "numba-cache")
             results[f"{label} launch"] = run(LAUNCH.format(folder=folder, module=module,
                                                            n=ns.launches), env)
+            if label == "pykc":  # the same launches without the C extension
+                results["pykc launch (ctypes, PYKC_NATIVE_LAUNCH=0)"] = run(
+                    LAUNCH.format(folder=folder, module=module, n=ns.launches),
+                    dict(env, PYKC_NATIVE_LAUNCH="0"))
             misses, hits = [], []
             for i in range(ns.repeats):
                 # A miss: a fresh cache folder for each sample.
@@ -140,6 +156,11 @@ def main() -> int:
                 hits.append(run(FIRST_CALL.format(folder=folder, module=module), env))
             results[f"{label} first call (miss)"] = misses
             results[f"{label} first call (disk hit)"] = hits
+            if ns.profile and label == "pykc":
+                code = FIRST_CALL_PROFILE.format(folder=folder, module=module)
+                results["pykc profile (disk hit)"] = run(code, env)
+                env["PYKC_CACHE_DIR"] = os.path.join(folder, "cache-miss-profile")
+                results["pykc profile (miss)"] = run(code, env)
     if peer_available("cupy"):
         results["cupy RawKernel launch"] = run(CUPY_LAUNCH.format(n=ns.launches))
     print(json.dumps(results, indent=1))

@@ -4,6 +4,7 @@ names the target), CompileError, numba's types on the host, the import hook and
 in tests/gpu/jit/run_jit_tests.py."""
 
 import ctypes
+import struct
 import os
 import subprocess
 import sys
@@ -200,30 +201,98 @@ def test_hook_maps_numba_imports(tmp_path):
     assert r.returncode == 2 and "no such file" in r.stderr
 
 
-def test_fast_path_packs_parameters(tmp_path):
+_LAUNCH_C = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, *[ctypes.c_uint] * 7,
+                             ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p)
+
+
+def _fake_launch(calls, slots, result=0):
+    """A stand-in for cuLaunchKernel with its C signature: records the configuration and
+    the 8 bytes behind each parameter pointer."""
+    def launch(fn, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
+        raw = b"".join(ctypes.string_at(params[i], 8) for i in range(slots))
+        calls.append(((fn, gx, gy, gz, bx, by, bz, shared, stream), raw))
+        return result
+    return _LAUNCH_C(launch)
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["c-extension", "ctypes"])
+def test_fast_path_packs_parameters(tmp_path, native):
     """The fast launcher writes pointer, extents and element strides of each array and the
-    scalars at 8-byte offsets, as docs/ABI.md flattens them."""
+    scalars at 8-byte offsets, as docs/ABI.md flattens them; the C extension and the
+    ctypes path write the same bytes and raise the same errors."""
     from pykc.cuda._devicearray import DeviceNDArray
-    from pykc.cuda._fastlaunch import FastLauncher, arg_key, launch_config, supports
+    from pykc.cuda._fastlaunch import FastLauncher, arg_key, native_module, supports
+    ext = native_module()
+    if native and ext is None:
+        pytest.skip("pykc._launch is not built (no Python headers at build time)")
     m = _module(tmp_path, "jit_fast", KERNELS)
     entry = m.scale2d.compile("(float32[:, :], float32)").entries[0]
     assert supports(entry)
     calls = []
-    fl = FastLauncher(7, entry, 1024, "scale2d",
-                      launch_kernel=lambda *a: calls.append(a) or 0)
+    fake = _fake_launch(calls, 6)
+    fl = FastLauncher(7, entry, 1024, "scale2d", launch_kernel=fake,
+                      native=ext if native else False)
+    assert (fl._native is not None) == native
     x = DeviceNDArray((3, 4), (64, 8), np.float32, 0x10000)   # a strided view
     key, values = arg_key([x, 2.5], 0)
     assert key == (("f", 2, "A"), "f8")
     assert values == [0x10000, 3, 4, 16, 2, 2.5]
-    fl.launch(launch_config((1, 1, 1), (32, 1, 1), 0), (32, 1, 1), ctypes.c_void_p(0), values)
-    raw = bytes(fl._buffer)
+    fl.launch((2, 3, 1), (32, 1, 1), 128, 0x55, values)
+    raw = fl.packed()
     assert list(np.frombuffer(raw[:40], np.int64)) == [0x10000, 3, 4, 16, 2]
     assert np.frombuffer(raw[40:44], np.float32)[0] == np.float32(2.5)
+    assert raw[44:48] == bytes(4)
+    assert calls == [((7, 2, 3, 1, 32, 1, 1, 128, 0x55), raw)]
+    with pytest.raises(ValueError, match=r"block \(2048, 1, 1\) has 2048 threads, more "
+                                         r"than its limit of 1024"):
+        fl.launch((1, 1, 1), (2048, 1, 1), 0, 0, values)
+    with pytest.raises(OverflowError, match="an argument does not fit its parameter's type"):
+        fl.launch((1, 1, 1), (32, 1, 1), 0, 0, [1 << 64, 3, 4, 16, 2, 2.5])
     assert len(calls) == 1
-    with pytest.raises(ValueError, match="more than its limit"):
-        fl.launch(launch_config((1, 1, 1), (2048, 1, 1), 0), (2048, 1, 1), None, values)
+    failing = FastLauncher(7, entry, 1024, "scale2d", launch_kernel=_fake_launch([], 6, 1),
+                           native=ext if native else False)
+    from pykc._backends import CudaError
+    with pytest.raises(CudaError, match="cuLaunchKernel of 'scale2d' failed: "
+                                        "(CUDA_ERROR_INVALID_VALUE|CUresult 1)"):
+        failing.launch((1, 1, 1), (32, 1, 1), 0, 0, values)
     assert arg_key([np.zeros(3)], 0) == (None, None)      # NumPy: the checked path
     assert arg_key([1 << 70], 0) == (None, None)
+
+
+def test_native_launch_checks_its_inputs():
+    """pykc._launch's own checks: slot codes, value counts, grid tuples, integer ranges of
+    each parameter type, NumPy scalars through __index__."""
+    from pykc.cuda._fastlaunch import native_module
+    ext = native_module()
+    if ext is None:
+        pytest.skip("pykc._launch is not built (no Python headers at build time)")
+    calls = []
+    fake = _fake_launch(calls, 11)
+    address = ctypes.cast(fake, ctypes.c_void_p).value
+    with pytest.raises(ValueError, match="unknown parameter code 'z'"):
+        ext.Launch(1, address, "qz", 1024, "k", "(int64)")
+    with pytest.raises(ValueError, match="cuLaunchKernel's address"):
+        ext.Launch(1, 0, "q", 1024, "k", "(int64)")
+    k = ext.Launch(1, address, "?bBhHiIqQfd", 1024, "k", "(...)")
+    values = [True, -128, 255, -32768, 65535, -(1 << 31), (1 << 32) - 1, -(1 << 63),
+              np.uint64((1 << 64) - 1), 1.5, -2.25]
+    assert k.launch((1, 1, 1), (1, 1, 1), 0, 0, values) == 0
+    want = struct.pack("<?7xb7xB7xh6xH6xi4xI4xqQf4xd", *[int(v) if i == 8 else v
+                                                       for i, v in enumerate(values)])
+    assert k.packed() == want == calls[0][1]
+    for slot, bad in [(1, 128), (2, -1), (3, 1 << 15), (5, 1 << 31), (6, -1), (8, -1)]:
+        v = list(values)
+        v[slot] = bad
+        with pytest.raises(OverflowError, match=rf"kernel 'k' \(\.\.\.\): an argument does "
+                                                rf"not fit its parameter's type \(slot {slot}"):
+            k.launch((1, 1, 1), (1, 1, 1), 0, 0, v)
+    with pytest.raises(TypeError, match="11 slots"):
+        k.launch((1, 1, 1), (1, 1, 1), 0, 0, values[:3])
+    with pytest.raises(TypeError, match="grid must be a tuple of three ints"):
+        k.launch((1, 1), (1, 1, 1), 0, 0, values)
+    with pytest.raises(TypeError):
+        k.launch((1, 1, 1), (1, 1, 1), 0, 0, values[:-1] + ["x"])
+    assert len(calls) == 1
 
 
 def test_device_array_views_without_memory():

@@ -9,7 +9,6 @@ compile happens once per (kernel, types) even when several threads launch at onc
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import inspect
 import os
@@ -26,7 +25,7 @@ from .._manifest import parse_manifest
 from .._typeof import _text as _type_text
 from .._typeof import check_argument_count, per_parameter
 from . import _jitsource, _runtime
-from ._fastlaunch import FastLauncher, arg_key, launch_config, supports
+from ._fastlaunch import FastLauncher, arg_key, supports
 
 __all__ = ["Dispatcher", "DeviceFunction", "CompileError", "signature_text"]
 
@@ -139,7 +138,7 @@ def target_arch() -> str:
 class _Launcher:
     """``kernel[grid, block(, stream(, shared))]``."""
 
-    __slots__ = ("dispatcher", "grid", "block", "stream", "shared", "config")
+    __slots__ = ("dispatcher", "grid", "block", "stream", "shared")
 
     def __init__(self, dispatcher, grid, block, stream=0, shared=0):
         self.dispatcher = dispatcher
@@ -147,7 +146,6 @@ class _Launcher:
         if not isinstance(shared, int) or shared < 0:
             raise ValueError(f"dynamic shared memory must be a non-negative int, got {shared!r}")
         self.stream, self.shared = stream, shared
-        self.config = None  # the fast path's ctypes values, made on first use
 
     def __call__(self, *args):
         d = self.dispatcher
@@ -159,11 +157,7 @@ class _Launcher:
                 if d._bound_thread != threading.get_ident():
                     _runtime.runtime()
                     d._bound_thread = threading.get_ident()
-                config = self.config
-                if config is None or config[1] != h:
-                    config = self.config = (launch_config(self.grid, self.block, self.shared),
-                                            h, ctypes.c_void_p(h))
-                return fl.launch(config[0], self.block, config[2], values)
+                return fl.launch(self.grid, self.block, self.shared, h, values)
             return d._launch(self.grid, self.block, self.stream, self.shared, args,
                              (key, values))
         return d._launch(self.grid, self.block, self.stream, self.shared, args)
@@ -292,8 +286,7 @@ class Dispatcher:
             # convert, so its first launch already takes the fast path where it can.
             fl = self._fast_for(inst, kernel, key, descs)
             if fl is not None:
-                return fl.launch(launch_config(grid, block, shared), block,
-                                 ctypes.c_void_p(handle), values)
+                return fl.launch(grid, block, shared, handle, values)
         result = _Configured(kernel, grid, block, stream, shared,
                              entries=inst.entries).launch_described(descs, handle)
         if key is not None:  # after a checked launch: the fast path for these types

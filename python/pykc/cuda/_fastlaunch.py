@@ -1,5 +1,8 @@
 """The launch path a kernel takes once its argument types have been seen: one
-``cuLaunchKernel`` through ctypes with parameter storage prepared per instance.
+``cuLaunchKernel`` with parameter storage prepared per instance, made by pykc's C
+extension ``_launch.abi3.so`` (pyext/launch.c: packing and the driver call in one C call)
+where it is found beside libpykc, else through ``struct`` and ctypes
+(``$PYKC_NATIVE_LAUNCH=0`` forces the latter).
 
 ``arg_key(args)`` reads each argument once (device arrays: pointer, shape, strides;
 scalars: the value) and returns a key of their types with what was read; the dispatcher
@@ -12,7 +15,11 @@ launches take the checked path in pykc's loader (pykc/__init__.py).
 from __future__ import annotations
 
 import ctypes
+import importlib.machinery
+import importlib.util
+import os
 import struct
+import sys
 import threading
 
 import numpy as np
@@ -21,7 +28,7 @@ from .._args import _c_strides
 from .._typeof import layout_of
 from ._devicearray import DeviceNDArray
 
-__all__ = ["arg_key", "FastLauncher", "supports", "launch_config"]
+__all__ = ["arg_key", "FastLauncher", "supports", "native_module"]
 
 _LAYOUTS: dict = {}  # (shape, element strides) -> "C" / "F" / "A"
 
@@ -126,60 +133,130 @@ def _libcuda():
     if _LIB is None:
         lib = ctypes.CDLL("libcuda.so.1")
         f = lib.cuLaunchKernel
-        f.argtypes = None  # callers pass ctypes values prepared once (launch_config)
+        f.argtypes = None  # callers pass ctypes values prepared once (_config)
         f.restype = ctypes.c_int
         lib.cuGetErrorName.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
         _LIB = lib
     return _LIB
 
 
+_NATIVE: list = []  # [module or None] once looked for
+
+
+def native_module():
+    """pykc's launch extension (``pykc._launch``), or None where it is not built or
+    ``$PYKC_NATIVE_LAUNCH`` is 0. Looked for beside each place libpykc is looked for."""
+    if _NATIVE:
+        return _NATIVE[0]
+    module = None
+    if os.environ.get("PYKC_NATIVE_LAUNCH", "1") != "0":
+        module = sys.modules.get("pykc._launch")
+        if module is None:
+            from .._compiler import find_library
+            for place in find_library():
+                path = os.path.join(os.path.dirname(place), "_launch.abi3.so")
+                if os.sep not in place or not os.path.exists(path):
+                    continue
+                loader = importlib.machinery.ExtensionFileLoader("pykc._launch", path)
+                spec = importlib.util.spec_from_file_location("pykc._launch", path,
+                                                              loader=loader)
+                try:
+                    module = importlib.util.module_from_spec(spec)
+                    loader.exec_module(module)
+                except ImportError:
+                    module = None
+                    continue
+                sys.modules["pykc._launch"] = module
+                break
+    _NATIVE.append(module)
+    return module
+
+
+def _codes(entry) -> str:
+    """One struct code per 8-byte parameter slot (docs/ABI.md: an array is its pointer,
+    its extents and its element strides)."""
+    return "".join("Q" + "q" * (2 * p.ndim) if p.kind == "array" else _FORMAT[p.dtype]
+                   for p in entry.params)
+
+
 class FastLauncher:
-    """One instance's launch: the CUfunction, one buffer holding every parameter (each at
-    an 8-byte aligned offset, packed by one ``struct.pack_into``), the pointer array
-    ``cuLaunchKernel`` reads, and the block limit."""
+    """One instance's launch. ``launch(grid, block, shared, stream, values)``: grid and
+    block as 3-tuples of ints, ``stream`` a CUstream handle as an int, ``values`` one
+    value per parameter slot (``arg_key``'s). With the C extension one call packs and
+    launches; without it one buffer holds every parameter (each at an 8-byte aligned
+    offset, packed by one ``struct.pack_into``) and ctypes calls ``cuLaunchKernel``.
+
+    ``launch_kernel``: for tests, a stand-in for ``cuLaunchKernel`` (a ctypes function
+    pointer of its C signature where the extension is used, any callable otherwise);
+    ``native``: the extension module to use, False for none, None to look for it."""
 
     def __init__(self, function_handle: int, entry, max_threads: int, name: str,
-                 launch_kernel=None):
+                 launch_kernel=None, native=None):
+        self.max_threads, self.name, self.signature = max_threads, name, entry.signature
+        self.codes = _codes(entry)
+        if native is None:
+            native = native_module()
+        self._native = None
+        if native and (launch_kernel is None or
+                                   isinstance(launch_kernel, ctypes._CFuncPtr)):
+            f = launch_kernel if launch_kernel is not None else _libcuda().cuLaunchKernel
+            address = ctypes.cast(f, ctypes.c_void_p).value
+            self._native = native.Launch(function_handle, address, self.codes, max_threads,
+                                         name, entry.signature)
+            self.launch = self._launch_native
+            return
         self.fn = ctypes.c_void_p(function_handle)
         self.launch_kernel = launch_kernel or _libcuda().cuLaunchKernel
-        self.max_threads, self.name, self.signature = max_threads, name, entry.signature
-        fmt, offsets = "<", []
-        for p in entry.params:
-            codes = ["Q"] + ["q"] * (2 * p.ndim) if p.kind == "array" else [_FORMAT[p.dtype]]
-            for c in codes:
-                offsets.append(8 * len(offsets))
-                fmt += c + "x" * (8 - struct.calcsize(c))
+        fmt = "<" + "".join(c + "x" * (8 - struct.calcsize(c)) for c in self.codes)
         self._struct = struct.Struct(fmt)
         self._buffer = ctypes.create_string_buffer(max(self._struct.size, 8))
         base = ctypes.addressof(self._buffer)
-        self._params = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
+        self._params = (ctypes.c_void_p * max(len(self.codes), 1))(
+            *[base + 8 * i for i in range(len(self.codes))])
         self._pack = self._struct.pack_into
         self._lock = threading.Lock()
+        self._config = (None, None)  # (grid, block, shared, stream) -> its ctypes values
+        self.launch = self._launch_ctypes
 
-    def launch(self, config, block, stream, values):
-        """``config``: (grid x, y, z, block x, y, z, shared bytes, stream) as ctypes values
-        (a launcher prepares them once); ``block`` the block as ints."""
+    def packed(self) -> bytes:
+        """The parameter buffer as last packed, 8 bytes per slot (for tests)."""
+        if self._native is not None:
+            return self._native.packed()
+        return bytes(self._buffer)[:8 * len(self.codes)]
+
+    def _launch_native(self, grid, block, shared, stream, values):
+        err = self._native.launch(grid, block, shared, stream, values)
+        if err:
+            self._failed(err)
+
+    def _launch_ctypes(self, grid, block, shared, stream, values):
         if block[0] * block[1] * block[2] > self.max_threads:
             raise ValueError(f"kernel '{self.name}' {self.signature}: block {block} has "
                              f"{block[0] * block[1] * block[2]} threads, more than its limit "
                              f"of {self.max_threads}")
+        k = (grid, block, shared, stream)
+        config = self._config[1] if self._config[0] == k else None
+        if config is None:
+            u = ctypes.c_uint
+            config = (u(grid[0]), u(grid[1]), u(grid[2]), u(block[0]), u(block[1]),
+                      u(block[2]), u(shared), ctypes.c_void_p(stream))
+            self._config = (k, config)
         with self._lock:  # one buffer per instance; cuLaunchKernel copies it
             try:
                 self._pack(self._buffer, 0, *values)
             except struct.error as e:
                 raise OverflowError(f"kernel '{self.name}' {self.signature}: an argument "
                                     f"does not fit its parameter's type ({e})") from None
-            err = self.launch_kernel(self.fn, *config, stream, self._params, None)
+            err = self.launch_kernel(self.fn, *config, self._params, None)
         if err:
-            name = ctypes.c_char_p()
+            self._failed(err)
+
+    def _failed(self, err: int):
+        name = ctypes.c_char_p()
+        try:
             _libcuda().cuGetErrorName(err, ctypes.byref(name))
-            from .._backends import CudaError
-            raise CudaError(f"cuLaunchKernel of '{self.name}' failed: "
-                            f"{(name.value or b'?').decode()}")
-
-
-def launch_config(grid, block, shared) -> tuple:
-    """The ctypes values of a launch configuration (grid and block already 3-tuples)."""
-    u = ctypes.c_uint
-    return (u(grid[0]), u(grid[1]), u(grid[2]), u(block[0]), u(block[1]), u(block[2]),
-            u(shared))
+        except OSError:  # a test's stand-in launch on a machine without a driver
+            pass
+        from .._backends import CudaError
+        raise CudaError(f"cuLaunchKernel of '{self.name}' failed: "
+                        f"{(name.value or f'CUresult {err}'.encode()).decode()}")

@@ -191,6 +191,12 @@ def tile_kernels_through_ct_launch(cuda, k):
     ct.launch(stream, (64 // 16,), tk.scale_rows, (x, out, 0.5, 16, 128))
     torch.cuda.synchronize()
     close(out.float().cpu().numpy(), (x.float() * 0.5).cpu().numpy(), rtol=1e-3, atol=1e-3)
+    n = 1000 + 37                                # not a multiple of the tile
+    a, b, c = a[:n], b[:n], torch.zeros(n + 5, device="cuda")
+    ct.launch(stream, (ct.cdiv(n, 128),), tk.gather_add_torch_dtypes, (a, b, c[:n], 128))
+    torch.cuda.synchronize()
+    close(c[:n].cpu().numpy(), (a + b).cpu().numpy())
+    assert not c[n:].any().item()                # nothing written past the view
 
 
 @case

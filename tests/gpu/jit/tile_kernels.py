@@ -1,5 +1,7 @@
 """Tile kernels for run_jit_tests.py, in cuTile's dialect through `import pykc.tile as ct`
 (`import cuda.tile as ct` under python -m pykc run)."""
+import torch
+
 import pykc.tile as ct
 
 ConstInt = ct.Constant[int]
@@ -19,3 +21,13 @@ def scale_rows(x, out, s: float, TM: ConstInt, TN: ConstInt):
     bx = ct.bid(0)
     t = ct.load(x, index=(bx, 0), shape=(TM, TN))
     ct.store(out, index=(bx, 0), tile=t * s)
+
+
+@ct.kernel
+def gather_add_torch_dtypes(a, b, c, TILE: ConstInt):
+    """c = a + b through gather/scatter with indices typed by a PyTorch dtype, as
+    cuTile's samples/VectorAddition.py writes them; the tail is masked by bounds."""
+    import torch
+    bid = ct.bid(0)
+    indices = bid * TILE + ct.arange(TILE, dtype=torch.int32)
+    ct.scatter(c, indices, ct.gather(a, indices) + ct.gather(b, indices).astype(torch.float32))
