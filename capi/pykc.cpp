@@ -123,6 +123,15 @@ pykc_session* pykc_session_create(const pykc_session_options* options) {
 
 void pykc_session_free(pykc_session* session) { delete session; }
 
+int pykc_session_prepare(pykc_session* session, const char* arch) {
+  if (session == nullptr || arch == nullptr) return 0;
+  try {
+    return session->session->prepare(arch) ? 1 : 0;
+  } catch (...) {
+    return 0;
+  }
+}
+
 pykc_result* pykc_compile(pykc_session* session, const pykc_compile_options* options) {
   if (session == nullptr || options == nullptr) return nullptr;
   try {

@@ -17,6 +17,7 @@
 #include "driver/pipeline.h"
 #include "driver/thread_budget.h"
 #include "sema/simt/check.h"
+#include "support/arch.h"
 
 #ifndef PYKC_VERSION
 #error "PYKC_VERSION must be defined by driver/CMakeLists.txt"
@@ -54,6 +55,35 @@ cache::Store* Session::store() {
     }
   }
   return storePointer_;
+}
+
+bool Session::prepare(const std::string& arch) {
+  // An arch pykc does not know: nothing to prepare (nvJitLink crashes on some names).
+  if (support::findArch(arch) == nullptr) return false;
+  std::lock_guard<std::mutex> lock(prepareMutex_);
+  store();
+  nvJitLinkIdentity();
+  libdeviceKey("");
+  auto loaded = linker_->get();
+  if (!loaded) {
+    llvm::consumeError(loaded.takeError());
+    return false;
+  }
+  const std::string ptx = ".version 8.5\n.target " + arch +
+                          "\n.address_size 64\n.visible .entry pykc_prepare()\n{\n\tret;\n}\n";
+  backend::LinkInput empty;  // its bytes view `ptx`
+  empty.kind = backend::LinkInputKind::Ptx;
+  empty.bytes = ptx;
+  empty.name = "pykc-prepare";
+  backend::LinkOptions options;
+  options.arch = arch;
+  options.verbose = false;
+  auto linked = backend::linkCubin(**loaded, std::span<const backend::LinkInput>(&empty, 1), options);
+  if (!linked) {
+    llvm::consumeError(linked.takeError());
+    return false;
+  }
+  return true;
 }
 
 const std::string& Session::nvJitLinkIdentity() {
@@ -193,6 +223,7 @@ void log(Session& session, LogLevel level, const std::string& line) {
 }  // namespace
 
 CompileResult compile(const CompileRequest& request, Session& session) {
+  session.waitForPrepare();
   Outcome outcome(request);
   CompileResult& result = outcome.result;
   // The request's own mistakes first.

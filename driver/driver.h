@@ -86,12 +86,23 @@ public:
   const std::string& nvrtcIdentity();
   // The `libdevice` key field for `path` (empty: the default), read once.
   const cache::KeyField& libdeviceKey(const std::string& path);
+  // Does now what a process's first compile would otherwise do on its way: opens the
+  // store, reads the key fields every compile shares, loads nvJitLink (initialising
+  // the NVPTX target) and links an empty PTX module for `arch` (nvJitLink's own first
+  // link sets up most of its state). For a JIT to call on a thread of its own before
+  // its first kernel is needed. A compile that starts meanwhile waits for it to end
+  // (nvJitLink's first links are not safe to run at once). false (and nothing else)
+  // when nvJitLink cannot be loaded or link: the first compile then reports why.
+  bool prepare(const std::string& arch);
+  // Returns once no prepare() is running (compile() calls it first).
+  void waitForPrepare() { std::lock_guard<std::mutex> lock(prepareMutex_); }
 
 private:
   SessionSettings settings_;
   std::unique_ptr<ThreadBudget> threads_;
   std::unique_ptr<UnitLinker> linker_;
   std::mutex mutex_;
+  std::mutex prepareMutex_;  // held for the whole of prepare()
   bool storeTried_ = false;
   std::unique_ptr<cache::Store> store_;
   // store_, or the caller's (settings_.store); null without a cache.

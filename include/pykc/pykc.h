@@ -84,6 +84,13 @@ PYKC_EXPORT void pykc_compile_options_init(pykc_compile_options* options);
 PYKC_EXPORT pykc_session* pykc_session_create(const pykc_session_options* options);
 PYKC_EXPORT void pykc_session_free(pykc_session* session);
 
+// Does now, on the caller's thread, the set-up a session's first compile would do on its
+// way (opens the cache, loads nvJitLink, initialises the NVPTX target and links an empty
+// module for `arch`, e.g. "sm_90"): a JIT calls it on a thread of its own before its
+// first kernel is needed. Safe beside compiles. 1 when done, 0 when nvJitLink could not
+// be loaded or link (the first compile then reports why).
+PYKC_EXPORT int pykc_session_prepare(pykc_session* session, const char* arch);
+
 /* Compiles; always returns a result (NULL only when out of memory or on a
  * null argument): check pykc_result_exit_class. */
 PYKC_EXPORT pykc_result* pykc_compile(pykc_session* session, const pykc_compile_options* options);

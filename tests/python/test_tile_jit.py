@@ -89,3 +89,44 @@ def test_import_cuda_tile_under_pykc_run(tmp_path):
                        text=True, env=env)
     assert r.returncode == 0, r.stderr
     assert "pykc.tile 3 ct.Constant[int]" in r.stdout
+
+
+class _FakeTensor:
+    """Stands for a PyTorch CUDA tensor in tile_arg_key (which reads data_ptr, shape,
+    stride, dtype, is_cuda and is_complex, and recognises tensors by class name and
+    module)."""
+
+    def __init__(self, shape, strides, ptr, dtype="torch.float32", cuda=True):
+        self.shape, self._strides, self._ptr, self.dtype, self.is_cuda = \
+            shape, strides, ptr, dtype, cuda
+
+    def data_ptr(self):
+        return self._ptr
+
+    def stride(self):
+        return self._strides
+
+    def is_complex(self):
+        return False
+
+
+_FakeTensor.__name__, _FakeTensor.__module__ = "Tensor", "torch._fake"
+
+
+def test_tile_fast_path_key():
+    """ct.launch's fast-path key: tensors by dtype, ndim and layout with pointer, extents
+    and element strides as values; Constant values in the key and not passed; Python
+    scalars keyed by type; anything else to the checked path."""
+    from pykc.cuda._fastlaunch import tile_arg_key
+    a = _FakeTensor((64, 128), (128, 1), 0x1000)
+    t = _FakeTensor((128, 64), (1, 128), 0x2000)
+    key, values = tile_arg_key((a, t, 0.5, 16), frozenset({3}), 0)
+    assert key == (("torch.float32", 2, "C"), ("torch.float32", 2, "F"), float, (int, 16))
+    assert values == [0x1000, 64, 128, 128, 1, 0x2000, 128, 64, 1, 128, 0.5]
+    assert tile_arg_key((a, t, 0.5, 32), frozenset({3}), 0)[0] != key   # another Constant
+    assert tile_arg_key((a, t, 1, 16), frozenset({3}), 0)[0] != key     # int, not float
+    assert tile_arg_key((_FakeTensor((4,), (1,), 0, cuda=False),), frozenset(), 0) == \
+        (None, None)                                    # a CPU tensor: the checked path
+    assert tile_arg_key((a, [1, 2]), frozenset(), 0) == (None, None)
+    assert tile_arg_key((1 << 40,), frozenset(), 0) == (None, None)      # not an int32
+    assert tile_arg_key((a, "x"), frozenset({1}), 0) == (None, None)     # Constant: a str

@@ -28,7 +28,8 @@ from .._args import _c_strides
 from .._typeof import layout_of
 from ._devicearray import DeviceNDArray
 
-__all__ = ["arg_key", "FastLauncher", "supports", "native_module"]
+__all__ = ["arg_key", "tile_arg_key", "FastLauncher", "supports", "supports_tile",
+           "native_module"]
 
 _LAYOUTS: dict = {}  # (shape, element strides) -> "C" / "F" / "A"
 
@@ -104,6 +105,61 @@ def arg_key(args, launch_stream: int):
     return tuple(key), flat
 
 
+_ELEMENT_LAYOUTS: dict = {}  # (shape, element strides) -> "C" / "F" / "A"
+
+
+def _element_layout(shape, strides):
+    k = (shape, strides)
+    lay = _ELEMENT_LAYOUTS.get(k)
+    if lay is None:
+        if len(_ELEMENT_LAYOUTS) > 4096:
+            _ELEMENT_LAYOUTS.clear()
+        lay = _ELEMENT_LAYOUTS[k] = layout_of(shape, strides)
+    return lay
+
+
+def _is_torch_tensor(t) -> bool:
+    return t.__name__ in ("Tensor", "Parameter") and t.__module__.startswith("torch")
+
+
+_TORCH_TYPES: set = set()  # the tensor classes seen (torch.Tensor, nn.Parameter)
+
+
+def tile_arg_key(args, constants, launch_stream: int):
+    """``arg_key`` for a tile kernel's ``ct.launch`` arguments: ``constants`` holds the
+    positions of its ``ct.Constant`` parameters, whose values (not types) go into the key
+    and pass no value; PyTorch CUDA tensors are read through ``data_ptr``/``stride``
+    (their strides are in elements already); Python scalars are keyed by type (cuTile
+    types them int32/float32/bool). (None, None) where the checked path must decide."""
+    key, flat = [], []
+    for i, a in enumerate(args):
+        t = type(a)
+        if i in constants:
+            if t not in (int, float, bool):
+                return None, None
+            key.append((t, a))
+        elif t in _TORCH_TYPES or _is_torch_tensor(t) and not _TORCH_TYPES.add(t):
+            if not a.is_cuda or a.is_complex():
+                return None, None
+            shape, strides = tuple(a.shape), a.stride()
+            key.append((a.dtype, len(shape), _element_layout(shape, strides)))
+            flat.append(a.data_ptr())
+            flat += shape
+            flat += strides
+        elif t is float or t is int or t is bool:
+            if t is int and not -(1 << 31) <= a < (1 << 31):
+                return None, None
+            key.append(t)
+            flat.append(a)
+        else:
+            k, f = arg_key((a,), launch_stream)
+            if k is None or k[0] in ("f8", "i8", "b"):
+                return None, None
+            key.append(k[0])
+            flat += f
+    return tuple(key), flat
+
+
 _FORMAT = {"bool": "?", "int8": "b", "int16": "h", "int32": "i", "int64": "q",
            "uint8": "B", "uint16": "H", "uint32": "I", "uint64": "Q", "float32": "f",
            "float64": "d"}
@@ -120,6 +176,16 @@ def supports(entry) -> bool:
         elif p.kind != "scalar" or p.dtype not in _FORMAT:
             return False
     return True
+
+
+def supports_tile(entry) -> bool:
+    """Whether a tile kernel's instance can launch on the fast path: arrays of any dtype
+    (bfloat16 and float16 included: only their pointer, extents and strides are passed)
+    and plain scalars."""
+    if entry.cooperative or entry.errors:
+        return False
+    return all(p.kind == "array" and not p.record or
+               p.kind == "scalar" and p.dtype in _FORMAT for p in entry.params)
 
 
 _RANGE = {f"{u}int{b}": ((0, (1 << b) - 1) if u else (-(1 << (b - 1)), (1 << (b - 1)) - 1))
@@ -201,6 +267,7 @@ class FastLauncher:
                                    isinstance(launch_kernel, ctypes._CFuncPtr)):
             f = launch_kernel if launch_kernel is not None else _libcuda().cuLaunchKernel
             address = ctypes.cast(f, ctypes.c_void_p).value
+            self._function_pointer = f  # the extension holds only its address
             self._native = native.Launch(function_handle, address, self.codes, max_threads,
                                          name, entry.signature)
             self.launch = self._launch_native

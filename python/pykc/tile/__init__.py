@@ -27,11 +27,12 @@ import threading
 
 from .. import Module
 from .._backends import stream_handle
-from .._compiler import CompileError, compiler
+from .._compiler import CompileError, compiler, prepare_in_background
 from .._manifest import parse_manifest
 from .._typeof import _array_text, _dtype_text, describe
 from .._args import ArrayArg, ScalarArg
 from ..cuda import _runtime
+from ..cuda._fastlaunch import FastLauncher, supports_tile, tile_arg_key
 from ..cuda._dispatcher import _source_of, target_arch
 from ..cuda._host import KernelOnly
 
@@ -125,6 +126,10 @@ class TileKernel:
         self._params = list(inspect.signature(func).parameters)
         self._constant_positions = None
         self._instances: dict = {}   # (types, constant values) -> pykc.Kernel
+        self._fast: dict = {}        # tile_arg_key -> (FastLauncher, block, shared bytes)
+        self._constant_set = frozenset()
+        prepare_in_background(_runtime.prepare_arch)
+        self._bound_thread = None    # the thread whose CUDA context was made current
         self._lock = threading.Lock()
 
     def _constants(self) -> list:
@@ -179,7 +184,24 @@ class TileKernel:
         return k
 
     def _launch(self, stream, grid, args):
-        args = tuple(args)
+        if type(args) is not tuple:
+            args = tuple(args)
+        grid = (grid,) if type(grid) is int else tuple(grid)
+        if self._fast:
+            h = stream if type(stream) is int else stream_handle(stream)
+            key, values = tile_arg_key(args, self._constant_set, h)
+            fast = self._fast.get(key)
+            if fast is not None and 1 <= len(grid) <= 3:
+                if self._bound_thread != threading.get_ident():
+                    _runtime.runtime()
+                    self._bound_thread = threading.get_ident()
+                fl, block, shared = fast
+                return fl.launch(grid + (1,) * (3 - len(grid)), block, shared, h, values)
+        return self._launch_checked(stream, grid, args)
+
+    def _launch_checked(self, stream, grid, args):
+        """Type the arguments, compile if new, launch through pykc's loader; then make the
+        fast path for these argument types."""
         if len(args) != len(self._params):
             raise TypeError(f"tile kernel `{self.__name__}` takes {len(self._params)} "
                             f"arguments ({', '.join(self._params)}), {len(args)} given")
@@ -196,8 +218,28 @@ class TileKernel:
             except TypeError as e:
                 raise TypeError(f"tile kernel `{self.__name__}`, parameter `{p}`: {e}") from None
         kernel = self._kernel_for(tuple(types), tuple(consts))
-        grid = (grid,) if isinstance(grid, int) else tuple(grid)
-        return kernel.launch_tile(stream, grid, args)
+        result = kernel.launch_tile(stream, grid, args)
+        self._make_fast(kernel, args, h)
+        return result
+
+    def _make_fast(self, kernel, args, h):
+        """After a checked launch: the FastLauncher for these argument types."""
+        self._constant_set = frozenset(self._constants())
+        key, _ = tile_arg_key(args, self._constant_set, h)
+        if key is None or key in self._fast or kernel.module.sync or len(self._fast) >= 64:
+            return
+        entries = [e for e in kernel.entries if e.tile]
+        if len(entries) != 1 or not supports_tile(entries[0]):
+            return
+        entry, arch = entries[0], kernel.module.target.arch
+        fn = kernel.function(entry)
+        handle = getattr(fn, "handle", None)
+        if handle is None:
+            return  # the CuPy backend: its launches stay on the checked path
+        block = tuple(entry.tile["block"]) + (1,) * (3 - len(entry.tile["block"]))
+        limit = entry.max_threads_per_block(arch) or 1024
+        fl = FastLauncher(int(handle), entry, limit, self.__name__)
+        self._fast[key] = (fl, block, entry.dynamic_shared_bytes(arch))
 
     def __repr__(self):
         return f"<pykc.tile kernel {self.__qualname__}>"

@@ -188,9 +188,18 @@ def tile_kernels_through_ct_launch(cuda, k):
     assert len(tk.vec_add._instances) == 2
     x = torch.randn(64, 128, device="cuda", dtype=torch.float16)
     out = torch.empty_like(x)
-    ct.launch(stream, (64 // 16,), tk.scale_rows, (x, out, 0.5, 16, 128))
+    for s in (0.5, 3.0, -1.25):   # the first launch checked, the others on the fast path
+        ct.launch(stream, (64 // 16,), tk.scale_rows, (x, out, s, 16, 128))
+        torch.cuda.synchronize()
+        close(out.float().cpu().numpy(), (x.float() * s).cpu().numpy(), rtol=1e-3, atol=1e-3)
+    assert len(tk.scale_rows._fast) == 1, tk.scale_rows._fast
+    xt = x.t()                    # another layout: a new instance, checked first
+    outt = torch.empty_like(xt)
+    ct.launch(stream, (128 // 16,), tk.scale_rows, (xt, outt, 2.0, 16, 64))
+    ct.launch(stream, (128 // 16,), tk.scale_rows, (xt, outt, 4.0, 16, 64))
     torch.cuda.synchronize()
-    close(out.float().cpu().numpy(), (x.float() * 0.5).cpu().numpy(), rtol=1e-3, atol=1e-3)
+    close(outt.float().cpu().numpy(), (xt.float() * 4.0).cpu().numpy(), rtol=1e-3, atol=1e-3)
+    assert len(tk.scale_rows._fast) == 2 and len(tk.scale_rows._instances) == 2
     n = 1000 + 37                                # not a multiple of the tile
     a, b, c = a[:n], b[:n], torch.zeros(n + 5, device="cuda")
     ct.launch(stream, (ct.cdiv(n, 128),), tk.gather_add_torch_dtypes, (a, b, c[:n], 128))

@@ -27,7 +27,6 @@ def scale_rows(x, out, s: float, TM: ConstInt, TN: ConstInt):
 def gather_add_torch_dtypes(a, b, c, TILE: ConstInt):
     """c = a + b through gather/scatter with indices typed by a PyTorch dtype, as
     cuTile's samples/VectorAddition.py writes them; the tail is masked by bounds."""
-    import torch
     bid = ct.bid(0)
     indices = bid * TILE + ct.arange(TILE, dtype=torch.int32)
     ct.scatter(c, indices, ct.gather(a, indices) + ct.gather(b, indices).astype(torch.float32))
