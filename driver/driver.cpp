@@ -60,7 +60,6 @@ cache::Store* Session::store() {
 bool Session::prepare(const std::string& arch) {
   // An arch pykc does not know: nothing to prepare (nvJitLink crashes on some names).
   if (support::findArch(arch) == nullptr) return false;
-  std::lock_guard<std::mutex> lock(prepareMutex_);
   store();
   nvJitLinkIdentity();
   libdeviceKey("");
@@ -223,7 +222,6 @@ void log(Session& session, LogLevel level, const std::string& line) {
 }  // namespace
 
 CompileResult compile(const CompileRequest& request, Session& session) {
-  session.waitForPrepare();
   Outcome outcome(request);
   CompileResult& result = outcome.result;
   // The request's own mistakes first.

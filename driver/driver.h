@@ -90,19 +90,17 @@ public:
   // store, reads the key fields every compile shares, loads nvJitLink (initialising
   // the NVPTX target) and links an empty PTX module for `arch` (nvJitLink's own first
   // link sets up most of its state). For a JIT to call on a thread of its own before
-  // its first kernel is needed. A compile that starts meanwhile waits for it to end
-  // (nvJitLink's first links are not safe to run at once). false (and nothing else)
-  // when nvJitLink cannot be loaded or link: the first compile then reports why.
+  // its first kernel is needed; compiles may run beside it (a cache hit never waits
+  // for it; a miss waits only for nvJitLink's loading, as it would on its own). false
+  // (and nothing else) when nvJitLink cannot be loaded or link: the first compile then
+  // reports why.
   bool prepare(const std::string& arch);
-  // Returns once no prepare() is running (compile() calls it first).
-  void waitForPrepare() { std::lock_guard<std::mutex> lock(prepareMutex_); }
 
 private:
   SessionSettings settings_;
   std::unique_ptr<ThreadBudget> threads_;
   std::unique_ptr<UnitLinker> linker_;
   std::mutex mutex_;
-  std::mutex prepareMutex_;  // held for the whole of prepare()
   bool storeTried_ = false;
   std::unique_ptr<cache::Store> store_;
   // store_, or the caller's (settings_.store); null without a cache.

@@ -93,7 +93,7 @@ def test_import_cuda_tile_under_pykc_run(tmp_path):
 
 class _FakeTensor:
     """Stands for a PyTorch CUDA tensor in tile_arg_key (which reads data_ptr, shape,
-    stride, dtype, is_cuda and is_complex, and recognises tensors by class name and
+    stride, dtype and is_cuda, and recognises tensors by class name and
     module)."""
 
     def __init__(self, shape, strides, ptr, dtype="torch.float32", cuda=True):
@@ -105,9 +105,6 @@ class _FakeTensor:
 
     def stride(self):
         return self._strides
-
-    def is_complex(self):
-        return False
 
 
 _FakeTensor.__name__, _FakeTensor.__module__ = "Tensor", "torch._fake"

@@ -139,9 +139,9 @@ def tile_arg_key(args, constants, launch_stream: int):
                 return None, None
             key.append((t, a))
         elif t in _TORCH_TYPES or _is_torch_tensor(t) and not _TORCH_TYPES.add(t):
-            if not a.is_cuda or a.is_complex():
+            if not a.is_cuda:  # (complex dtypes: their key has no launcher)
                 return None, None
-            shape, strides = tuple(a.shape), a.stride()
+            shape, strides = a.shape, a.stride()  # torch.Size is a tuple
             key.append((a.dtype, len(shape), _element_layout(shape, strides)))
             flat.append(a.data_ptr())
             flat += shape

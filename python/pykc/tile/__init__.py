@@ -128,6 +128,7 @@ class TileKernel:
         self._instances: dict = {}   # (types, constant values) -> pykc.Kernel
         self._fast: dict = {}        # tile_arg_key -> (FastLauncher, block, shared bytes)
         self._constant_set = frozenset()
+        self._last_stream = (None, 0)  # the last stream object seen and its handle
         prepare_in_background(_runtime.prepare_arch)
         self._bound_thread = None    # the thread whose CUDA context was made current
         self._lock = threading.Lock()
@@ -188,7 +189,13 @@ class TileKernel:
             args = tuple(args)
         grid = (grid,) if type(grid) is int else tuple(grid)
         if self._fast:
-            h = stream if type(stream) is int else stream_handle(stream)
+            if type(stream) is int:
+                h = stream
+            elif stream is self._last_stream[0]:  # held here, so not another object
+                h = self._last_stream[1]
+            else:
+                h = stream_handle(stream)
+                self._last_stream = (stream, h)
             key, values = tile_arg_key(args, self._constant_set, h)
             fast = self._fast.get(key)
             if fast is not None and 1 <= len(grid) <= 3:
