@@ -35,6 +35,11 @@ struct IterSource {
   ExprId expr;
   // What each iteration yields from this source.
   TypeId element;
+  // `enumerate(source[, start])` as an argument of zip: `element` is
+  // (int64, inner) and the count starts at `start` (invalid: 0).
+  bool enumerated = false;
+  TypeId inner;
+  ExprId start;
 };
 
 // `for target in <iterable>` when the iterable is an array, a tuple,

@@ -990,21 +990,23 @@ void FunctionLowering::emitIterFor(StmtId id, const ast::For& f, const ForIterat
     llvm::Value* tupleSlot = nullptr;  // tuple elements in memory
     llvm::Value* start = nullptr;      // range
     llvm::Value* step = nullptr;
+    llvm::Value* first = nullptr;      // enumerate(...) inside zip: its start
   };
   std::vector<Source> sources;
   llvm::Value* count = nullptr;
   for (const IterSource& src : plan.sources) {
     Source s{&src};
     llvm::Value* length;
+    const TypeId element = src.enumerated ? src.inner : src.element;
     if (src.kind == IterSource::Kind::Range) {
-      rangeParts(ast_.expr(src.expr).as<ast::Call>(), src.element, s.start, s.step, length);
+      rangeParts(ast_.expr(src.expr).as<ast::Call>(), element, s.start, s.step, length);
     } else if (src.kind == IterSource::Kind::Array) {
       s.value = emitExpr(src.expr);
       length = builder_.CreateExtractValue(s.value, {1u, 0u});
     } else {
       s.value = emitExpr(src.expr);
       unsigned n = static_cast<unsigned>(types().get(typeOf(src.expr)).elements.size());
-      llvm::Type* et = llvmType(src.element);
+      llvm::Type* et = llvmType(element);
       auto* arrayType = llvm::ArrayType::get(et, n);
       s.tupleSlot = entryAlloca(arrayType);
       for (unsigned i = 0; i < n; ++i) {
@@ -1015,6 +1017,9 @@ void FunctionLowering::emitIterFor(StmtId id, const ast::For& f, const ForIterat
     }
     count = count ? builder_.CreateSelect(builder_.CreateICmpSLT(length, count), length, count)
                   : length;
+    if (src.enumerated) {
+      s.first = src.start.valid() ? emitExprAs(src.start, types().int64()) : builder_.getInt64(0);
+    }
     sources.push_back(s);
   }
   llvm::Value* first = builder_.getInt64(0);
@@ -1034,20 +1039,21 @@ void FunctionLowering::emitIterFor(StmtId id, const ast::For& f, const ForIterat
   std::vector<llvm::Value*> items;
   for (Source& s : sources) {
     const IterSource& src = *s.source;
+    const TypeId element = src.enumerated ? src.inner : src.element;
     switch (src.kind) {
       case IterSource::Kind::Range:
         items.push_back(convert(builder_.CreateAdd(s.start, builder_.CreateMul(i, s.step)),
-                                types().int64(), src.element));
+                                types().int64(), element));
         break;
       case IterSource::Kind::Tuple:
-        items.push_back(builder_.CreateLoad(llvmType(src.element),
-                                            builder_.CreateGEP(llvmType(src.element), s.tupleSlot, i)));
+        items.push_back(builder_.CreateLoad(llvmType(element),
+                                            builder_.CreateGEP(llvmType(element), s.tupleSlot, i)));
         break;
       case IterSource::Kind::Array: {
         TypeId arrayType = typeOf(src.expr);
-        if (!types().isArray(src.element)) {
+        if (!types().isArray(element)) {
           items.push_back(loadElement(elementPointerOf(s.value, arrayType, i, types().int64()),
-                                      src.element));
+                                      element));
           break;
         }
         // A row: drop the first dimension.
@@ -1058,9 +1064,14 @@ void FunctionLowering::emitIterFor(StmtId id, const ast::For& f, const ForIterat
         row.shape.assign(parts.shape.begin() + 1, parts.shape.end());
         row.strides.assign(parts.strides.begin() + 1, parts.strides.end());
         if (types().get(arrayType).layout == Layout::C) row.strides.back() = builder_.getInt64(1);
-        items.push_back(makeArray(row, src.element));
+        items.push_back(makeArray(row, element));
         break;
       }
+    }
+    if (src.enumerated) {  // (count, item)
+      llvm::Value* pair = llvm::PoisonValue::get(llvmType(src.element));
+      pair = builder_.CreateInsertValue(pair, builder_.CreateAdd(s.first, i), 0);
+      items.back() = builder_.CreateInsertValue(pair, items.back(), 1);
     }
   }
   llvm::Value* item = items[0];

@@ -118,6 +118,7 @@ private:
   void checkFor(StmtId id, const ast::For& f);
   void checkIterFor(StmtId id, const ast::For& f, const Val& callee);
   std::optional<IterSource> checkIterSource(ExprId expr, bool allowRange);
+  std::optional<IterSource> checkZipSource(ExprId expr);
 
   // --- expressions ---
   Val checkExpr(ExprId id);

@@ -348,7 +348,7 @@ std::optional<IterSource> FunctionChecker::checkIterSource(ExprId expr, bool all
       auto t = rangeType(types(), argTypes);
       if (!t) return std::nullopt;
       record(expr, valueOf(*t));
-      return IterSource{IterSource::Kind::Range, expr, *t};
+      return IterSource{IterSource::Kind::Range, expr, *t, false, TypeId{}, ExprId{}};
     }
   }
   Val v = checkExpr(expr);
@@ -357,7 +357,7 @@ std::optional<IterSource> FunctionChecker::checkIterSource(ExprId expr, bool all
     const Type& at = types().get(v.type);
     // numba: iterating an n-d array yields (n-1)-d views typed `A`, whatever the layout.
     TypeId element = at.ndim == 1 ? at.element : types().array(at.element, at.ndim - 1, Layout::A);
-    return IterSource{IterSource::Kind::Array, expr, element};
+    return IterSource{IterSource::Kind::Array, expr, element, false, TypeId{}, ExprId{}};
   }
   if (v.isValue() && types().isTuple(v.type)) {
     const std::vector<TypeId>& elements = types().get(v.type).elements;
@@ -376,12 +376,45 @@ std::optional<IterSource> FunctionChecker::checkIterSource(ExprId expr, bool all
                 "` is not supported: only tuples whose elements all have one type can be iterated");
       return std::nullopt;
     }
-    return IterSource{IterSource::Kind::Tuple, expr, *common};
+    return IterSource{IterSource::Kind::Tuple, expr, *common, false, TypeId{}, ExprId{}};
   }
   error(e.range, Diag::UnsupportedFeature,
         "cannot iterate over `" + (v.isValue() ? typeName(v.type) : textOf(expr)) +
             "`: kernels iterate over `range(...)`, arrays, tuples, `enumerate` and `zip`");
   return std::nullopt;
+}
+
+// One argument of zip: a source as checkIterSource takes it, or `enumerate(source[,
+// start])` around one (zip(enumerate(x), y)), which yields (int64 count, item).
+std::optional<IterSource> FunctionChecker::checkZipSource(ExprId expr) {
+  const auto* call = ast_.expr(expr).dyn<ast::Call>();
+  if (call == nullptr) return checkIterSource(expr, true);
+  Val callee = checkExpr(call->func);
+  if (!callee.ok) return std::nullopt;
+  if (callee.meaning.kind != Intrinsic::Enumerate) return checkIterSource(expr, true);
+  record(call->func, callee);
+  auto args = ast_.list(call->args);
+  if (!call->keywords.empty() || args.empty() || args.size() > 2) {
+    error(ast_.expr(expr).range, Diag::WrongArgCount, "enumerate", "1 or 2 arguments",
+          std::to_string(args.size() + ast_.list(call->keywords).size()));
+    return std::nullopt;
+  }
+  auto source = checkIterSource(args[0], true);
+  if (!source) return std::nullopt;
+  if (args.size() == 2) {
+    Val start = checkExpr(args[1]);
+    if (!start.isValue() || !types().isIntegral(start.type)) {
+      if (start.ok) error(ast_.expr(args[1]).range, Diag::InvalidCall, "`enumerate`'s start must be an integer");
+      return std::nullopt;
+    }
+    source->start = args[1];
+  }
+  record(expr, Val::bad());
+  source->enumerated = true;
+  source->inner = source->element;
+  // numba: enumerate counts in intp.
+  source->element = types().tuple({types().int64(), source->inner});
+  return source;
 }
 
 void FunctionChecker::checkIterFor(StmtId id, const ast::For& f, const Val& callee) {
@@ -422,7 +455,7 @@ void FunctionChecker::checkIterFor(StmtId id, const ast::For& f, const Val& call
       }
     }
     for (size_t k = 0; k < sourceExprs.size(); ++k) {
-      auto source = checkIterSource(sourceExprs[k], true);
+      auto source = kind == Intrinsic::Zip ? checkZipSource(sourceExprs[k]) : checkIterSource(sourceExprs[k], true);
       if (!source) return fail();
       plan.sources.push_back(*source);
     }

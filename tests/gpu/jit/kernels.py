@@ -112,3 +112,19 @@ def soften(x, out):
     i = cuda.grid(1)
     if i < x.size:
         out[i] = soft(x[i])
+
+
+@cuda.jit
+def zip_enumerate(x, y, error):
+    """enumerate inside zip, with and without a start, beside a range."""
+    count = 0
+    for (i, xv), yv in zip(enumerate(x), y):
+        if i != count or xv != x[i] or yv != y[i]:
+            error[0] = 1
+        count += 1
+    for (j, a), (m, b), r in zip(enumerate(x, 5), enumerate(y), range(3, 100)):
+        if j - 5 != m or r != m + 3 or a != x[m] or b != y[m]:
+            error[0] = 2
+        error[1] += 1
+    if count != len(x):
+        error[0] = 3

@@ -132,6 +132,15 @@ def typed_numpy_scalar_global(cuda, k):
 
 
 @case
+def zip_over_enumerate(cuda, k):
+    x = np.arange(10, dtype=np.float32)
+    y = x * 2
+    error = np.zeros(2, np.int32)
+    k.zip_enumerate[1, 1](x, y, error)
+    assert list(error) == [0, 10], error   # the shortest source (x, y: 10) stops both
+
+
+@case
 def python_scalars_and_tuples(cuda, k):
     out = cuda.to_device(np.zeros(1, np.int32))
     k.count_into[4, 256](1000, out)            # Python int -> int64

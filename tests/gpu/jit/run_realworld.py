@@ -36,7 +36,9 @@ def run(path: str) -> dict:
     with open(path, encoding="utf-8") as f:
         text = f.read()
     if not os.path.basename(path).startswith("test_"):
-        cmd = [path]                      # a program (cuTile's samples): its exit status
+        # A program (cuTile's samples): its exit status, with its own checks turned on
+        # where it has a switch for them (the samples' --correctness-check).
+        cmd = [path] + (["--correctness-check"] if '"--correctness-check"' in text else [])
     elif "unittest.main()" in text:
         cmd = [path, "-v"]
     else:
