@@ -300,7 +300,7 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       return TileVal{{arith(frontend::Operator::FloorDiv, sum, y, op)}};
     }
     case TileFn::Load:
-      return load(id, t);
+      return types_.isTile(t) ? load(id, t) : scalarLoad(id);
     case TileFn::Store:
       store(id);
       return TileVal{};

@@ -420,6 +420,9 @@ private:
                                                        unsigned s, bool check, const Layout& l, bool firstThread);
 
   TileVal gatherScatter(ExprId id, bool gather);
+  // `ct.load(array, index, shape=())`: the element at `index` (the padding value
+  // outside the array), as a scalar.
+  TileVal scalarLoad(ExprId id);
 
   // --- atomics --------------------------------------------------------------
 

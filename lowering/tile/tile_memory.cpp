@@ -371,6 +371,19 @@ TileVal TileLowering::gatherScatter(ExprId id, bool gather) {
   return out;
 }
 
+TileVal TileLowering::scalarLoad(ExprId id) {
+  const ArrayArgs& arr = arrayArg(arg(id, 0));
+  TypeId e = elementOf(typeOf(arg(id, 0)));
+  Layout l = layoutOf(e);
+  std::vector<TileVal> index = indexOperands(id, e);
+  auto [offset, ok] = indexedAddress(arr, index, 0, true, l, false);
+  llvm::Type* mt = memoryType(e);
+  return TileVal{{guardedValue(ok, paddingValue(id, e), "load", [&, offset = offset] {
+    llvm::Value* x = b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset));
+    return types_.isBool(e) ? b_.CreateICmpNE(x, b_.getInt8(0)) : x;
+  })}};
+}
+
 TileVal TileLowering::atomic(ExprId id, TileFn fn) {
   const ArrayArgs& arr = arrayArg(arg(id, 0));
   TypeId e = elementOf(typeOf(arg(id, 0)));

@@ -222,6 +222,16 @@ std::optional<TypeId> TileChecker::dtypeArg(ExprId id) {
   return std::nullopt;
 }
 
+bool TileChecker::paddingArg(ExprId id) {
+  TV p = checkExpr(id);
+  if (!p.ok()) return false;
+  if (p.k != TV::K::Entity || p.ent != Intrinsic::TileOp || !isTilePadding(p.payload)) {
+    diags_.error(loc(id), Diag::TileType, "expected a `ct.PaddingMode` member, found `" + describe(p) + "`");
+    return false;
+  }
+  return true;
+}
+
 bool TileChecker::intScalar(ExprId id, const char* what) {
   TV v = checkExpr(id);
   if (!v.ok()) return false;
@@ -377,6 +387,13 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       bool ok = tileIndex((*args)[1], at.ndim);
       auto shape = constShape((*args)[2]);
       if (!ok || !shape) return TV{};
+      if (shape->empty() && at.ndim > 0 && !(*args)[3].valid()) {
+        // `shape=()`: the one element at `index` (cuTile's 0-d tile), a scalar here;
+        // outside the array it is the padding value.
+        if ((*args)[4].valid() && !paddingArg((*args)[4])) return TV{};
+        inst_.opTypes[id.index] = at.element;
+        return record(id, TV::value(at.element));
+      }
       if (shape->size() != at.ndim) {
         diags_.error(loc((*args)[2]), Diag::TileShape,
                      "the tile shape has " + std::to_string(shape->size()) +
@@ -384,15 +401,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
         return TV{};
       }
       if ((*args)[3].valid() && !orderArg((*args)[3], at.ndim)) return TV{};
-      if ((*args)[4].valid()) {
-        TV p = checkExpr((*args)[4]);
-        if (!p.ok()) return TV{};
-        if (p.k != TV::K::Entity || p.ent != Intrinsic::TileOp || !isTilePadding(p.payload)) {
-          diags_.error(loc((*args)[4]), Diag::TileType,
-                       "expected a `ct.PaddingMode` member, found `" + describe(p) + "`");
-          return TV{};
-        }
-      }
+      if ((*args)[4].valid() && !paddingArg((*args)[4])) return TV{};
       // latency= and allow_tma= are scheduling hints: checked, then ignored.
       for (int i : {5, 6}) {
         if ((*args)[i].valid() && !constInt((*args)[i], "a load hint")) return TV{};

@@ -254,6 +254,8 @@ private:
   std::optional<std::vector<int64_t>> constShape(ExprId id);
 
   std::optional<TypeId> dtypeArg(ExprId id);
+  // `padding_mode=`: a `ct.PaddingMode` member (reported otherwise).
+  bool paddingArg(ExprId id);
 
   // A runtime or constant integer scalar (tile indices, axis lengths).
   bool intScalar(ExprId id, const char* what);

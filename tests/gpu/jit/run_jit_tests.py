@@ -215,6 +215,12 @@ def tile_kernels_through_ct_launch(cuda, k):
     torch.cuda.synchronize()
     close(c[:n].cpu().numpy(), (a + b).cpu().numpy())
     assert not c[n:].any().item()                # nothing written past the view
+    ids = torch.tensor([3, 0, 2, 2], dtype=torch.int32, device="cuda")
+    table = torch.randn(4, 16, device="cuda")
+    rows = torch.empty(4, 16, device="cuda")
+    ct.launch(stream, (4,), tk.rows_by_id, (ids, table, rows, 16))
+    torch.cuda.synchronize()
+    close(rows.cpu().numpy(), table[ids.long()].cpu().numpy())
 
 
 @case

@@ -30,3 +30,14 @@ def gather_add_torch_dtypes(a, b, c, TILE: ConstInt):
     bid = ct.bid(0)
     indices = bid * TILE + ct.arange(TILE, dtype=torch.int32)
     ct.scatter(c, indices, ct.gather(a, indices) + ct.gather(b, indices).astype(torch.float32))
+
+
+@ct.kernel
+def rows_by_id(ids, table, out, TILE: ConstInt):
+    """out[b, :] = table[ids[b], :] + ids[b + 1000] (zero past the end), the row id read
+    as a 0-d tile (`shape=()`), as cuTile's samples/MoE.py reads its expert id."""
+    bid = ct.bid(0)
+    row = ct.load(ids, index=bid, shape=())
+    past = ct.load(ids, index=(bid + 1000,), shape=(), padding_mode=ct.PaddingMode.ZERO)
+    t = ct.load(table, index=(row, 0), shape=(1, TILE))
+    ct.store(out, index=(bid, 0), tile=t + past)
