@@ -415,6 +415,30 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
       if (kMathFns[i].name == attr) return make(Intrinsic::Math, path, i);
     }
   }
+  if (parent == "numpy") {
+    // NumPy's ufuncs on scalars, where numba-cuda types them as the math function
+    // of the same meaning (float32 in, float32 out; integers compute in float64).
+    static constexpr std::pair<std::string_view, std::string_view> kNumpyMath[] = {
+        {"sin", "sin"},         {"cos", "cos"},         {"tan", "tan"},
+        {"arcsin", "asin"},     {"arccos", "acos"},     {"arctan", "atan"},
+        {"arctan2", "atan2"},   {"hypot", "hypot"},     {"sinh", "sinh"},
+        {"cosh", "cosh"},       {"tanh", "tanh"},       {"arcsinh", "asinh"},
+        {"arccosh", "acosh"},   {"arctanh", "atanh"},   {"deg2rad", "radians"},
+        {"radians", "radians"}, {"rad2deg", "degrees"}, {"degrees", "degrees"},
+        {"exp", "exp"},         {"exp2", "exp2"},       {"expm1", "expm1"},
+        {"log", "log"},         {"log2", "log2"},       {"log10", "log10"},
+        {"log1p", "log1p"},     {"sqrt", "sqrt"},       {"cbrt", "cbrt"},
+        {"fabs", "fabs"},       {"floor", "floor"},     {"ceil", "ceil"},
+        {"trunc", "trunc"},     {"isnan", "isnan"},     {"isinf", "isinf"},
+        {"isfinite", "isfinite"}, {"copysign", "copysign"}, {"fmod", "fmod"},
+        {"nextafter", "nextafter"}};
+    for (auto [numpyName, mathName] : kNumpyMath) {
+      if (numpyName != attr) continue;
+      for (uint32_t i = 0; i < std::size(kMathFns); ++i) {
+        if (kMathFns[i].name == mathName) return make(Intrinsic::Math, path, i);
+      }
+    }
+  }
   if (parent == "numba" || parent == "numba.types" || parent == "numba.core.types" ||
       parent == "numpy") {
     if (parent == "numba" && attr == "types") return make(Intrinsic::Module, "numba.types");

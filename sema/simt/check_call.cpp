@@ -425,8 +425,17 @@ Val FunctionChecker::checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c,
 Val FunctionChecker::checkMathCall(ExprId id, MathFn fn, const ast::Call& c,
                                    const std::vector<Val>& args) {
   const Expr& e = ast_.expr(id);
-  std::string name = "math." + std::string(mathFnName(fn));
+  // As written: `math.sin`, `np.sin`, `sin` (from math import sin).
+  std::string name = textOf(c.func);
   unsigned arity = mathFnArity(fn);
+  for (const Val& a : args) {
+    if (a.isValue() && types().isArray(a.type)) {
+      error(e.range, Diag::UnsupportedFeature,
+            "`" + name + "` on arrays is not supported in kernels yet: call it per element "
+            "(`out[i] = " + name + "(x[i])`)");
+      return Val::bad();
+    }
+  }
   bool logWithBase = fn == MathFn::Log && args.size() == 2;
   if (!c.keywords.empty() || (args.size() != arity && !logWithBase)) {
     error(e.range, Diag::WrongArgCount, name, plural(arity, "argument"),

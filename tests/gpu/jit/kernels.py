@@ -128,3 +128,19 @@ def zip_enumerate(x, y, error):
         error[1] += 1
     if count != len(x):
         error[0] = 3
+
+
+@cuda.jit
+def numpy_ufuncs(x, out):
+    """NumPy ufuncs on scalars, as numba-cuda compiles them."""
+    i = cuda.grid(1)
+    if i < x.size:
+        v = x[i]
+        out[i, 0] = np.sin(v)
+        out[i, 1] = np.arcsin(v * 0.5)
+        out[i, 2] = np.exp(v)
+        out[i, 3] = np.sqrt(v + 2)
+        out[i, 4] = np.floor(v * 3)
+        out[i, 5] = np.arctan2(v, 0.5)
+        out[i, 6] = np.log1p(v + 1)
+        out[i, 7] = np.deg2rad(v)

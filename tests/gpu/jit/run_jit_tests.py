@@ -141,6 +141,16 @@ def zip_over_enumerate(cuda, k):
 
 
 @case
+def numpy_ufuncs_on_scalars(cuda, k):
+    x = np.linspace(-1, 1, 300).astype(np.float32)
+    out = np.zeros((300, 8), np.float32)
+    k.numpy_ufuncs[3, 128](x, out)
+    want = np.stack([np.sin(x), np.arcsin(x * np.float32(0.5)), np.exp(x), np.sqrt(x + 2),
+                     np.floor(x * 3), np.arctan2(x, 0.5), np.log1p(x + 1), np.deg2rad(x)], 1)
+    close(out, want.astype(np.float32), rtol=2e-6, atol=1e-6)
+
+
+@case
 def python_scalars_and_tuples(cuda, k):
     out = cuda.to_device(np.zeros(1, np.int32))
     k.count_into[4, 256](1000, out)            # Python int -> int64
