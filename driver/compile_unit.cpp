@@ -191,6 +191,48 @@ std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& o
   return unit;
 }
 
+UnitLinker::~UnitLinker() {
+  if (loader_.joinable()) loader_.join();
+}
+
+bool UnitLinker::warmUp(const std::string& arch) {
+  auto loaded = get();
+  if (!loaded) {
+    llvm::consumeError(loaded.takeError());
+    return false;
+  }
+  const std::string ptx = ".version 8.5\n.target " + arch +
+                          "\n.address_size 64\n.visible .entry pykc_prepare()\n{\n\tret;\n}\n";
+  backend::LinkInput empty;  // its bytes view `ptx`
+  empty.kind = backend::LinkInputKind::Ptx;
+  empty.bytes = ptx;
+  empty.name = "pykc-prepare";
+  backend::LinkOptions options;
+  options.arch = arch;
+  options.verbose = false;
+  auto linked = backend::linkCubin(**loaded, std::span<const backend::LinkInput>(&empty, 1), options);
+  if (!linked) {
+    llvm::consumeError(linked.takeError());
+    return false;
+  }
+  return true;
+}
+
+void UnitLinker::startLoading(const std::string& arch) {
+  std::call_once(loading_, [&] {
+    try {
+      loader_ = std::thread([this, arch] { warmUp(arch); });
+    } catch (const std::system_error&) {
+      // No thread to be had: the first link loads the library itself.
+    }
+  });
+}
+
+std::string UnitLinker::version() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return version_;
+}
+
 llvm::Expected<const backend::NvJitLink*> UnitLinker::get() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (library_) return &*library_;
@@ -215,8 +257,6 @@ llvm::Expected<const backend::Nvrtc*> UnitLinker::nvrtc() {
 
 llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
                                           const UnitRequest& request, UnitLinker& linker) {
-  auto library = linker.get();
-  if (!library) return library.takeError();
   const backend::Nvrtc* nvrtc = nullptr;
   if (needsNvrtc(request.linkFiles)) {
     auto loaded = linker.nvrtc();
@@ -235,7 +275,7 @@ llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
   archRequest.wantCubin = true;
   archRequest.threads = request.threads;
   UnitArtifacts unit;
-  auto artifacts = compileForArch(compilation, archRequest, *library, unit.kernels);
+  auto artifacts = compileForArch(compilation, archRequest, [&linker] { return linker.get(); }, unit.kernels);
   if (!artifacts) return explainLinkError(artifacts.takeError(), compilation);
   unit.arch = std::move(*artifacts);
   unit.nvJitLinkVersion = linker.version();

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend/cuda/nvjitlink.h"
@@ -88,11 +89,23 @@ public:
         nvJitLinkPath_(std::move(nvJitLinkPath)),
         nvrtcPath_(std::move(nvrtcPath)) {}
 
+  ~UnitLinker();
+  UnitLinker(const UnitLinker&) = delete;
+  UnitLinker& operator=(const UnitLinker&) = delete;
+
   // The opened library (the target initialised first); fails as
   // NvJitLink::load or nvJitLinkVersion do. The pointer lives as long as this.
+  // Waits for a load startLoading began.
   llvm::Expected<const backend::NvJitLink*> get();
-  // "13.0" once get() succeeded.
-  const std::string& version() const { return version_; }
+  // Loads nvJitLink and links an empty module for `arch` (nvJitLink's first link
+  // sets up most of its own state, ~7 ms), now. false when either fails (get()
+  // then reports why).
+  bool warmUp(const std::string& arch);
+  // warmUp(arch) on a thread of its own, once: a miss starts it before its front
+  // end and LLVM run, and its link then waits only for what is left of it.
+  void startLoading(const std::string& arch);
+  // "13.0" once get() succeeded, "" before (waits for a load in progress).
+  std::string version();
   // NVRTC, opened on first use (only when a `.cu` file is linked).
   llvm::Expected<const backend::Nvrtc*> nvrtc();
   // The NVPTX target alone (PTX without a cubin).
@@ -108,6 +121,8 @@ private:
   std::optional<backend::NvJitLink> library_;
   std::optional<backend::Nvrtc> nvrtc_;
   std::string version_;
+  std::once_flag loading_;
+  std::thread loader_;  // startLoading's, joined by the destructor
 };
 
 // Compiles `compilation` for `request.codegen.arch` (lowering, PTX, cubin,

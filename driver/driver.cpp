@@ -63,26 +63,7 @@ bool Session::prepare(const std::string& arch) {
   store();
   nvJitLinkIdentity();
   libdeviceKey("");
-  auto loaded = linker_->get();
-  if (!loaded) {
-    llvm::consumeError(loaded.takeError());
-    return false;
-  }
-  const std::string ptx = ".version 8.5\n.target " + arch +
-                          "\n.address_size 64\n.visible .entry pykc_prepare()\n{\n\tret;\n}\n";
-  backend::LinkInput empty;  // its bytes view `ptx`
-  empty.kind = backend::LinkInputKind::Ptx;
-  empty.bytes = ptx;
-  empty.name = "pykc-prepare";
-  backend::LinkOptions options;
-  options.arch = arch;
-  options.verbose = false;
-  auto linked = backend::linkCubin(**loaded, std::span<const backend::LinkInput>(&empty, 1), options);
-  if (!linked) {
-    llvm::consumeError(linked.takeError());
-    return false;
-  }
-  return true;
+  return linker_->warmUp(arch);
 }
 
 const std::string& Session::nvJitLinkIdentity() {
@@ -372,18 +353,17 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   for (size_t i = 0; i < archs.size(); ++i) {
     if (!units[i]) misses.push_back(i);
   }
-  // nvJitLink and NVRTC are opened here, before the threads, which then only read them.
+  // The NVPTX target and NVRTC are set up here, before the threads, which then only
+  // read them; nvJitLink loads meanwhile on a thread of its own (its first link
+  // waits for it), overlapping the front end, LLVM and PTX of the misses.
   if (!misses.empty()) {
+    linker.initializeTarget();
     if (wantCubin) {
-      auto loaded = linker.get();
-      if (!loaded) return outcome.finish(outcome.fail(loaded.takeError()));
-      result.nvJitLinkVersion = linker.version();
+      linker.startLoading(archs[misses.front()]);
       if (needsNvrtc(linkFiles)) {
         auto opened = linker.nvrtc();
         if (!opened) return outcome.finish(outcome.fail(opened.takeError()));
       }
-    } else {
-      linker.initializeTarget();
     }
   }
   struct Compiled {
@@ -419,10 +399,8 @@ CompileResult compile(const CompileRequest& request, Session& session) {
     archRequest.wantLlvmOptimized = request.wantLlvmOptimized;
     archRequest.wantCubin = wantCubin;
     archRequest.threads = threads;
-    const backend::NvJitLink* library = nullptr;
     std::vector<PreparedInput> prepared;
     if (wantCubin) {
-      library = llvm::cantFail(linker.get());
       const backend::Nvrtc* nvrtc = needsNvrtc(linkFiles) ? llvm::cantFail(linker.nvrtc()) : nullptr;
       auto inputs = prepareLinkInputs(compilation, linkFiles, link, archRequest.codegen, nvrtc);
       if (!inputs) {
@@ -434,8 +412,12 @@ CompileResult compile(const CompileRequest& request, Session& session) {
         archRequest.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
       }
     }
-    out.artifacts.emplace(compileForArch(compilation, archRequest, library, out.kernels));
+    out.artifacts.emplace(compileForArch(compilation, archRequest, [&linker] { return linker.get(); },
+                                         out.kernels));
   });
+  if (wantCubin && !misses.empty()) {
+    if (std::string version = linker.version(); !version.empty()) result.nvJitLinkVersion = version;
+  }
   // Results in arch order; the first failure (in that order) is reported.
   std::vector<ArchArtifacts> artifacts;
   std::vector<lowering::KernelInfo> kernels;

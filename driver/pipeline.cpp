@@ -262,7 +262,7 @@ llvm::Expected<ModuleOutput> emitModule(const frontend::Ast& ast,
 
 llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
                                              const ArchRequest& request,
-                                             const backend::NvJitLink* nvJitLink,
+                                             const NvJitLinkSource& nvJitLink,
                                              std::vector<lowering::KernelInfo>& kernels) {
   assert(compilation.typed && "the front end ran without errors");
   const frontend::TypedModule& typed = *compilation.typed;
@@ -338,7 +338,8 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   }
   out.ptx = backend::applyRegisterBudgets(std::move(out.ptx), budgets);
   if (!request.wantCubin) return out;
-  assert(nvJitLink != nullptr && "a cubin needs nvJitLink");
+  auto library = nvJitLink();
+  if (!library) return library.takeError();
   backend::LinkOptions link;
   link.arch = codegen.arch;
   link.maxRegisters = codegen.maxRegisters;
@@ -356,7 +357,7 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
       link.fastMath = codegen.fastMath;
     }
   }
-  auto linked = backend::linkWithRegisterBudgets(*nvJitLink, std::move(inputs), link, std::move(budgets),
+  auto linked = backend::linkWithRegisterBudgets(**library, std::move(inputs), link, std::move(budgets),
                                                  lowering::kTileRelaxedRegisters);
   if (!linked) return linked.takeError();
   out.ptx = std::move(linked->ptx);

@@ -9,6 +9,7 @@
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -130,9 +131,14 @@ std::vector<std::vector<uint32_t>> kernelPartitions(uint32_t kernelCount);
 // arguments, never on the threads available.
 bool partitionsKernels(const frontend::TypedModule& typed, const ArchRequest& request);
 
+// nvJitLink as compileForArch asks for it: only once the PTX is there, so that
+// loading the library can overlap the front end and LLVM (UnitLinker::startLoading).
+using NvJitLinkSource = std::function<llvm::Expected<const backend::NvJitLink*>()>;
+
 // Lowers `compilation.typed` for `request.codegen.arch`, emits PTX, and links
-// the cubin with `nvJitLink` (which must be non-null when wantCubin). Fails on
-// environment problems (libdevice, nvJitLink, an unsupported arch).
+// the cubin with the library `nvJitLink` gives (called only when wantCubin, after
+// the PTX is emitted). Fails on environment problems (libdevice, nvJitLink, an
+// unsupported arch).
 // `kernels` receives the lowered kernels' facts. With partitionsKernels(),
 // each kernel is lowered, optimised and emitted in an LLVMContext of its own
 // on the threads `request.threads` lends, and the parts' PTX merged in kernel
@@ -142,7 +148,7 @@ bool partitionsKernels(const frontend::TypedModule& typed, const ArchRequest& re
 // the parts' optimised modules one after another.
 llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
                                              const ArchRequest& request,
-                                             const backend::NvJitLink* nvJitLink,
+                                             const NvJitLinkSource& nvJitLink,
                                              std::vector<lowering::KernelInfo>& kernels);
 
 struct ManifestInputs {

@@ -187,7 +187,11 @@ class Compiler:
 
     def prepare(self, arch: str) -> bool:
         """The set-up a first compile would do on its way (cache, nvJitLink, the NVPTX
-        target, an empty link for ``arch``), done now; the GIL is released meanwhile."""
+        target, an empty link for ``arch``), done now; the GIL is released meanwhile. A
+        program may call it on a thread of its own well before its first kernel (a
+        miss loads nvJitLink beside its own front end anyway; started from the
+        decorators, it slowed a fresh process's first cache hit from 1.6 to 6.5 ms on
+        the H200 host, so nothing calls it by default)."""
         f = getattr(self._lib, "pykc_session_prepare", None)
         return bool(f and f(self._session, arch.encode()))
 
@@ -265,34 +269,6 @@ def preload():
             except Exception:  # noqa: BLE001  (reported again at the first compile)
                 pass
         threading.Thread(target=load, name="pykc-preload", daemon=True).start()
-
-
-_PREPARING: list = []  # the one background thread of prepare_in_background
-
-
-def prepare_in_background(arch) -> None:
-    """Once per process: create the session and ``prepare`` it on a daemon thread, so a
-    JIT's first compile finds nvJitLink and LLVM's target set up (``cuda.jit`` and
-    ``ct.kernel`` call this when they decorate; ``$PYKC_PREPARE=0`` turns it off).
-    ``arch``: a callable giving the architecture, run on that thread. Interpreter exit
-    waits for the thread (at most 2 s) so that no library is unloaded under it."""
-    if _PREPARING or os.environ.get("PYKC_PREPARE", "1") == "0":
-        return
-    with _COMPILER_LOCK:
-        if _PREPARING:
-            return
-
-        def run():
-            try:
-                compiler().prepare(arch())
-            except Exception:  # noqa: BLE001 (the first compile reports what is wrong)
-                pass
-
-        t = threading.Thread(target=run, name="pykc-prepare", daemon=True)
-        _PREPARING.append(t)
-        t.start()
-        import atexit
-        atexit.register(t.join, 2.0)
 
 
 def compiler() -> Compiler:

@@ -464,8 +464,7 @@ def test_check_only_compiles_type_check_without_code(tmp_path):
 
 def test_compiler_prepare(tmp_path):
     """Compiler.prepare sets nvJitLink up ahead of the first compile (True), refuses an
-    architecture nvJitLink does not know (False) without harming later compiles; the
-    decorators start it on a thread of their own once per process."""
+    architecture pykc does not know (False) without harming later compiles."""
     from pykc import _compiler
     c = _compiler.Compiler(cache_dir=str(tmp_path / "cache"))
     assert c.prepare("sm_90") is True
@@ -474,5 +473,3 @@ def test_compiler_prepare(tmp_path):
     src.write_text("from numba import cuda\n\n@cuda.jit\ndef k(x):\n    x[0] = 1\n")
     out = c.compile(str(src), kernel="k", sigs=["k(int32[::1])"], archs=["sm_90"])
     assert out.cubin("sm_90")[:4] == b"\x7fELF"
-    _module(tmp_path, "jit_prepare", KERNELS)   # lazy kernels: the thread exists
-    assert _compiler._PREPARING and _compiler._PREPARING[0].name == "pykc-prepare"

@@ -20,7 +20,7 @@ import threading
 from .. import Module, _Configured, normalize_dims
 from .._args import describe, select_entry
 from .._backends import stream_handle
-from .._compiler import CompileError, CompileWarning, compiler, prepare_in_background
+from .._compiler import CompileError, CompileWarning, compiler
 from .._manifest import parse_manifest
 from .._typeof import _text as _type_text
 from .._typeof import check_argument_count, per_parameter
@@ -182,8 +182,6 @@ class Dispatcher:
         self._lock = threading.RLock()
         if self._explicit:
             self._eager = self._compile(self._explicit)
-        else:  # a lazy kernel: set the compiler up while the program goes on
-            prepare_in_background(_runtime.prepare_arch)
 
     # -- compiling
     def _compile(self, sigs, types=None) -> _Instance:

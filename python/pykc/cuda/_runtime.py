@@ -261,17 +261,6 @@ def select(device: int) -> "Runtime":
     return rt
 
 
-def prepare_arch() -> str:
-    """The architecture to prepare the compiler for, without starting CUDA:
-    ``$PYKC_ARCH``, else that of a device already in use, else sm_90."""
-    env = os.environ.get("PYKC_ARCH")
-    if env:
-        return env
-    for rt in list(_RUNTIMES.values()):
-        return rt.arch
-    return "sm_90"
-
-
 def runtime(device: int | None = None) -> Runtime:
     """The Runtime of ``device`` (default: the thread's current one), made on first use;
     its context is made current in the calling thread the first time that thread asks

@@ -27,7 +27,7 @@ import threading
 
 from .. import Module
 from .._backends import stream_handle
-from .._compiler import CompileError, compiler, prepare_in_background
+from .._compiler import CompileError, compiler
 from .._manifest import parse_manifest
 from .._typeof import _array_text, _dtype_text, describe
 from .._args import ArrayArg, ScalarArg
@@ -129,7 +129,6 @@ class TileKernel:
         self._fast: dict = {}        # tile_arg_key -> (FastLauncher, block, shared bytes)
         self._constant_set = frozenset()
         self._last_stream = (None, 0)  # the last stream object seen and its handle
-        prepare_in_background(_runtime.prepare_arch)
         self._bound_thread = None    # the thread whose CUDA context was made current
         self._lock = threading.Lock()
 
