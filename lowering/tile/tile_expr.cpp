@@ -353,7 +353,10 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     case TileFn::BroadcastTo:
       return evalAs(arg(id, 0), t);
     case TileFn::Truediv:
-      return truediv(id, t);
+    case TileFn::Add:
+    case TileFn::Sub:
+    case TileFn::Mul:
+      return roundedArith(id, fn, t);
     case TileFn::Where: {
       TypeId cond = types_.isTile(t) ? types_.tile(types_.boolean(), types_.get(t).shape) : types_.boolean();
       bool m = isMmaExpr(id);
@@ -384,7 +387,7 @@ TileFn TileLowering::roundingMode(ExprId id, size_t position) {
   return static_cast<TileFn>(inst_.meanings[r.index].payload);
 }
 
-TileVal TileLowering::truediv(ExprId id, TypeId t) {
+TileVal TileLowering::roundedArith(ExprId id, TileFn fn, TypeId t) {
   TypeId op = inst_.opTypes[id.index];
   bool m = isMmaExpr(id);
   TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
@@ -392,30 +395,59 @@ TileVal TileLowering::truediv(ExprId id, TypeId t) {
   TileVal y = evalAs(arg(id, 1), opTile, m);
   TileFn mode = roundingMode(id, 2);
   bool f32 = op == types_.float32();
+  bool f64 = op == types_.float64();
   bool ftz = f32 && constIntArg(id, 3, 0) != 0;
   x.splat = x.splat && y.splat;
-  auto divide = [&](llvm::Value* a, llvm::Value* c) -> llvm::Value* {
-    using llvm::Intrinsic::ID;
+  using llvm::Intrinsic::ID;
+  // NVVM's rounded float32/float64 intrinsics: {rn, rz, rm, rp} x {f, ftz f, d}.
+  struct Rounded {
+    ID f[4], ftz[4], d[4];
+  };
+  static const Rounded kAdd{{llvm::Intrinsic::nvvm_add_rn_f, llvm::Intrinsic::nvvm_add_rz_f, llvm::Intrinsic::nvvm_add_rm_f,
+                             llvm::Intrinsic::nvvm_add_rp_f},
+                            {llvm::Intrinsic::nvvm_add_rn_ftz_f, llvm::Intrinsic::nvvm_add_rz_ftz_f,
+                             llvm::Intrinsic::nvvm_add_rm_ftz_f, llvm::Intrinsic::nvvm_add_rp_ftz_f},
+                            {llvm::Intrinsic::nvvm_add_rn_d, llvm::Intrinsic::nvvm_add_rz_d, llvm::Intrinsic::nvvm_add_rm_d,
+                             llvm::Intrinsic::nvvm_add_rp_d}};
+  static const Rounded kMul{{llvm::Intrinsic::nvvm_mul_rn_f, llvm::Intrinsic::nvvm_mul_rz_f, llvm::Intrinsic::nvvm_mul_rm_f,
+                             llvm::Intrinsic::nvvm_mul_rp_f},
+                            {llvm::Intrinsic::nvvm_mul_rn_ftz_f, llvm::Intrinsic::nvvm_mul_rz_ftz_f,
+                             llvm::Intrinsic::nvvm_mul_rm_ftz_f, llvm::Intrinsic::nvvm_mul_rp_ftz_f},
+                            {llvm::Intrinsic::nvvm_mul_rn_d, llvm::Intrinsic::nvvm_mul_rz_d, llvm::Intrinsic::nvvm_mul_rm_d,
+                             llvm::Intrinsic::nvvm_mul_rp_d}};
+  int r = mode == TileFn::RoundRz ? 1 : mode == TileFn::RoundRm ? 2 : mode == TileFn::RoundRp ? 3 : 0;
+  auto combineOne = [&](llvm::Value* a, llvm::Value* c) -> llvm::Value* {
     ID which = llvm::Intrinsic::not_intrinsic;
-    switch (mode) {
-      case TileFn::RoundRz: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rz_ftz_f : llvm::Intrinsic::nvvm_div_rz_f) : llvm::Intrinsic::nvvm_div_rz_d; break;
-      case TileFn::RoundRm: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rm_ftz_f : llvm::Intrinsic::nvvm_div_rm_f) : llvm::Intrinsic::nvvm_div_rm_d; break;
-      case TileFn::RoundRp: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rp_ftz_f : llvm::Intrinsic::nvvm_div_rp_f) : llvm::Intrinsic::nvvm_div_rp_d; break;
-      case TileFn::RoundApprox: which = ftz ? llvm::Intrinsic::nvvm_div_approx_ftz_f : llvm::Intrinsic::nvvm_div_approx_f; break;
-      case TileFn::RoundFull: {
-        // div.full.f32 (no LLVM intrinsic in LLVM 19).
-        auto* ft = llvm::FunctionType::get(b_.getFloatTy(), {b_.getFloatTy(), b_.getFloatTy()}, false);
-        std::string text = std::string("div.full") + (ftz ? ".ftz" : "") + ".f32 $0, $1, $2;";
-        return b_.CreateCall(llvm::InlineAsm::get(ft, text, "=f,f,f", false), {a, c});
+    if (fn == TileFn::Truediv) {
+      switch (mode) {
+        case TileFn::RoundRz: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rz_ftz_f : llvm::Intrinsic::nvvm_div_rz_f) : llvm::Intrinsic::nvvm_div_rz_d; break;
+        case TileFn::RoundRm: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rm_ftz_f : llvm::Intrinsic::nvvm_div_rm_f) : llvm::Intrinsic::nvvm_div_rm_d; break;
+        case TileFn::RoundRp: which = f32 ? (ftz ? llvm::Intrinsic::nvvm_div_rp_ftz_f : llvm::Intrinsic::nvvm_div_rp_f) : llvm::Intrinsic::nvvm_div_rp_d; break;
+        case TileFn::RoundApprox: which = ftz ? llvm::Intrinsic::nvvm_div_approx_ftz_f : llvm::Intrinsic::nvvm_div_approx_f; break;
+        case TileFn::RoundFull: {
+          // div.full.f32 (no LLVM intrinsic in LLVM 19).
+          auto* ft = llvm::FunctionType::get(b_.getFloatTy(), {b_.getFloatTy(), b_.getFloatTy()}, false);
+          std::string text = std::string("div.full") + (ftz ? ".ftz" : "") + ".f32 $0, $1, $2;";
+          return b_.CreateCall(llvm::InlineAsm::get(ft, text, "=f,f,f", false), {a, c});
+        }
+        default:
+          if (ftz) which = llvm::Intrinsic::nvvm_div_rn_ftz_f;
+          break;
       }
-      default:
-        if (ftz) which = llvm::Intrinsic::nvvm_div_rn_ftz_f;
-        break;
+      if (which == llvm::Intrinsic::not_intrinsic) return arith(frontend::Operator::Div, a, c, op);
+      return b_.CreateCall(intrinsic(which), {a, c});
     }
-    if (which == llvm::Intrinsic::not_intrinsic) return arith(frontend::Operator::Div, a, c, op);
+    frontend::Operator o = fn == TileFn::Add ? frontend::Operator::Add
+                         : fn == TileFn::Sub ? frontend::Operator::Sub : frontend::Operator::Mult;
+    // The plain operator where it means the same (RN without flush, or not a float32/64).
+    if ((r == 0 && !ftz) || !(f32 || f64)) return arith(o, a, c, op);
+    const Rounded& table = fn == TileFn::Mul ? kMul : kAdd;
+    which = f64 ? table.d[r] : ftz ? table.ftz[r] : table.f[r];
+    // a - b is a + (-b) under every rounding (negation is exact).
+    if (fn == TileFn::Sub) c = b_.CreateFNeg(c);
     return b_.CreateCall(intrinsic(which), {a, c});
   };
-  for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = divide(x.slots[s], y.slots[s]);
+  for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = combineOne(x.slots[s], y.slots[s]);
   if (op != elementOf(t)) {
     for (llvm::Value*& v : x.slots) v = convert(v, op, elementOf(t));
   }

@@ -288,7 +288,8 @@ private:
   // `ct.truediv(x, y, rounding_mode=, flush_to_zero=)` (the checker allows
   // the modes per dtype): `/` for none or RN without flush, else PTX's div
   // with that rounding (div.full, div.approx; .ftz for float32 when asked).
-  TileVal truediv(ExprId id, TypeId t);
+  // ct.truediv, ct.add, ct.sub, ct.mul with their rounding_mode= and flush_to_zero=.
+  TileVal roundedArith(ExprId id, TileFn fn, TypeId t);
 
   TileVal unaryMath(ExprId id, TileFn fn, TypeId t);
 

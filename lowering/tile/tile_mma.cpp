@@ -43,6 +43,9 @@ bool TileLowering::isMmaExpr(ExprId id) {
         case TileFn::Maximum:
         case TileFn::Minimum:
         case TileFn::Truediv:
+        case TileFn::Add:
+        case TileFn::Sub:
+        case TileFn::Mul:
           return sameShapeMma(arg(id, 0)) || sameShapeMma(arg(id, 1));
         default:
           return false;

@@ -123,7 +123,7 @@ bool TileChecker::isNoneConst(ExprId e) const {
   return ast_.expr(e).kind() == ExprKind::Constant && ast_.constantOf(e).kind == ConstantKind::None;
 }
 
-TV TileChecker::checkTruediv(ExprId id, const ast::Call& c, const std::string& fname) {
+TV TileChecker::checkRoundedArith(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
   auto args = bindArgs(id, c, fname, {"x", "y", "rounding_mode", "flush_to_zero"}, 2);
   if (!args) return TV{};
   auto x = tileOrScalar((*args)[0]);
@@ -132,18 +132,24 @@ TV TileChecker::checkTruediv(ExprId id, const ast::Call& c, const std::string& f
   std::optional<TileFn> mode;
   if ((*args)[2].valid() && !roundingModeArg((*args)[2], mode)) return TV{};
   if ((*args)[3].valid() && !constBool((*args)[3], "`flush_to_zero`")) return TV{};
-  TV r = binary(Operator::Div, *x, *y, ast_.expr(id).range, id);
+  Operator op = fn == TileFn::Add ? Operator::Add : fn == TileFn::Sub ? Operator::Sub
+              : fn == TileFn::Mul ? Operator::Mult : Operator::Div;
+  TV r = binary(op, *x, *y, ast_.expr(id).range, id);
   if (!r.ok()) return TV{};
   if (r.k == TV::K::Const) return record(id, r);
   TypeId dtype = lastOpType_;
   if (mode && *mode != TileFn::RoundRn) {
     bool ieee = *mode == TileFn::RoundRz || *mode == TileFn::RoundRm || *mode == TileFn::RoundRp;
-    bool ok = *mode != TileFn::RoundRzi && (dtype == types_.float32() || (ieee && dtype == types_.float64()));
+    bool division = fn == TileFn::Truediv;
+    bool ok = *mode != TileFn::RoundRzi && (division || ieee) &&
+              (dtype == types_.float32() || (ieee && dtype == types_.float64()));
     if (!ok) {
       diags_.error(loc((*args)[2]), Diag::TileUnsupported,
-                   "`ct.truediv` with `rounding_mode=RoundingMode." + std::string(tileFnName(*mode)) +
+                   "`" + fname + "` with `rounding_mode=RoundingMode." + std::string(tileFnName(*mode)) +
                        "` on `" + nameOf(dtype) + "`",
-                   *mode == TileFn::RoundRzi ? " (RZI rounds to integers; division takes RN, RZ, RM, RP, FULL or APPROX)"
+                   *mode == TileFn::RoundRzi ? (division ? " (RZI rounds to integers; division takes RN, RZ, RM, RP, FULL or APPROX)"
+                                                         : " (RZI rounds to integers; this takes RN, RZ, RM or RP)")
+                   : !ieee && !division     ? " (FULL and APPROX are division's; this takes RN, RZ, RM or RP)"
                    : ieee                   ? " (float32 and float64 only)"
                                             : " (float32 only)");
       return TV{};
@@ -531,7 +537,10 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       return record(id, TV::value(dtype));
     }
     case TileFn::Truediv:
-      return checkTruediv(id, c, fname);
+    case TileFn::Add:
+    case TileFn::Sub:
+    case TileFn::Mul:
+      return checkRoundedArith(id, c, fn, fname);
     case TileFn::Where: {
       auto args = bindArgs(id, c, fname, {"cond", "x", "y"}, 3);
       if (!args) return TV{};

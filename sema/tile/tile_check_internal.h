@@ -246,7 +246,9 @@ private:
   // own dtype (or a Python int).
   TV checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
 
-  TV checkTruediv(ExprId id, const ast::Call& c, const std::string& fname);
+  // ct.truediv, ct.add, ct.sub, ct.mul: the operator's typing, with `rounding_mode=`
+  // (RN, RZ, RM, RP; division also FULL and APPROX) and `flush_to_zero=`.
+  TV checkRoundedArith(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
 
   std::optional<int64_t> constInt(ExprId id, const char* what);
 

@@ -19,6 +19,7 @@ namespace frontend {
   X(Rsqrt, "rsqrt") X(Tanh, "tanh") X(Sin, "sin") X(Cos, "cos") X(Abs, "abs")               \
   X(Where, "where") X(Maximum, "maximum") X(Minimum, "minimum")                            \
   X(Mma, "mma") X(Matmul, "matmul") X(Truediv, "truediv")                                  \
+  X(Add, "add") X(Sub, "sub") X(Mul, "mul")                                                \
   X(PaddingMode, "PaddingMode") X(RoundingMode, "RoundingMode")                           \
   X(AtomicAdd, "atomic_add") X(AtomicMax, "atomic_max") X(AtomicMin, "atomic_min")          \
   X(AtomicAnd, "atomic_and") X(AtomicOr, "atomic_or") X(AtomicXor, "atomic_xor")            \

@@ -231,6 +231,11 @@ def tile_kernels_through_ct_launch(cuda, k):
     ct.launch(stream, (4,), tk.rows_by_id, (ids, table, rows, 16))
     torch.cuda.synchronize()
     close(rows.cpu().numpy(), table[ids.long()].cpu().numpy())
+    a, b = torch.randn(4096, device="cuda"), torch.randn(4096, device="cuda")
+    out = torch.empty_like(a)
+    ct.launch(stream, (4096 // 256,), tk.silu_mul, (a, b, out, 256))
+    torch.cuda.synchronize()
+    close(out.cpu().numpy(), (torch.nn.functional.silu(a) * b).cpu().numpy(), rtol=1e-5, atol=1e-5)
 
 
 @case

@@ -41,3 +41,16 @@ def rows_by_id(ids, table, out, TILE: ConstInt):
     past = ct.load(ids, index=(bid + 1000,), shape=(), padding_mode=ct.PaddingMode.ZERO)
     t = ct.load(table, index=(row, 0), shape=(1, TILE))
     ct.store(out, index=(bid, 0), tile=t + past)
+
+
+@ct.kernel
+def silu_mul(a, b, out, TILE: ConstInt):
+    """out = silu(a) * b written as cuTile's samples/MoE.py writes it: ct.add, ct.mul and
+    ct.truediv with flush_to_zero."""
+    bid = ct.bid(0)
+    ta = ct.load(a, index=(bid,), shape=(TILE,))
+    tb = ct.load(b, index=(bid,), shape=(TILE,))
+    denom = ct.add(1, ct.exp(-ta), flush_to_zero=True)
+    sigmoid_ta = ct.truediv(1.0, denom, flush_to_zero=True, rounding_mode=ct.RoundingMode.APPROX)
+    silu_ta = ct.mul(ta, sigmoid_ta, flush_to_zero=True)
+    ct.store(out, index=(bid,), tile=ct.sub(ct.mul(silu_ta, tb, flush_to_zero=True), 0.0))
