@@ -34,13 +34,22 @@ __all__ = ["install", "load", "launch", "Module", "Kernel", "plan_launch", "desc
            "KernelEntry", "Param", "normalize_dims"]
 
 
+# CUDA's largest grid: 2**31 - 1 blocks along x, 65535 along y and z.
+_GRID_LIMITS = ((1 << 31) - 1, 65535, 65535)
+
+
 def normalize_dims(dims, what: str) -> tuple:
-    """An int or a tuple of 1 to 3 positive ints -> a 3-tuple."""
+    """An int or a tuple of 1 to 3 positive ints -> a 3-tuple (a grid within CUDA's
+    limits)."""
     t = (dims,) if isinstance(dims, int) else tuple(dims)
     if not 1 <= len(t) <= 3 or not all(isinstance(d, int) and d >= 1 for d in t):
         raise ValueError(f"{what} must be a positive int or a tuple of 1 to 3 positive "
                          f"ints, got {dims!r}")
-    return t + (1,) * (3 - len(t))
+    t = t + (1,) * (3 - len(t))
+    if what == "grid" and any(d > limit for d, limit in zip(t, _GRID_LIMITS)):
+        raise ValueError(f"grid {dims!r} is larger than CUDA allows (at most "
+                         f"{_GRID_LIMITS[0]} x {_GRID_LIMITS[1]} x {_GRID_LIMITS[2]} blocks)")
+    return t
 
 
 def _make_backend(name: str, device):

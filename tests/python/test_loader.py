@@ -405,6 +405,11 @@ def test_launch_config_normalisation():
     for bad in (0, (1, 2, 3, 4), (), (2.0,), -1):
         with pytest.raises(ValueError):
             pykc.normalize_dims(bad, "grid")
+    assert pykc.normalize_dims(((1 << 31) - 1, 65535, 65535), "grid") == \
+        ((1 << 31) - 1, 65535, 65535)
+    for bad in (1 << 31, (1, 65536), (1, 1, 1 << 40)):   # past CUDA's grid: said, not cut
+        with pytest.raises(ValueError, match="larger than CUDA allows"):
+            pykc.normalize_dims(bad, "grid")
 
 
 def test_load_without_gpu_reports_every_backend(tmp_path, monkeypatch):

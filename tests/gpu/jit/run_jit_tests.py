@@ -341,6 +341,37 @@ def errors_are_python_exceptions(cuda, k):
         assert "2048 threads" in str(e), e
     z = np.zeros(0, np.float32)
     k.add[1, 32](z, z, z)   # zero-size arrays launch fine
+    for bad, what in [(None, "NoneType"), ("text", "str"), (np.zeros(3, "U4"), "dtype")]:
+        try:
+            k.add[1, 32](bad, np.zeros(3, np.float32), np.zeros(3, np.float32))
+            raise AssertionError(f"{what} accepted")
+        except TypeError as e:
+            assert "add" in str(e) and "parameter `x`" in str(e), e
+    x = np.arange(40, dtype=np.float32)
+    out = np.zeros(10, np.float32)
+    k.add[1, 32](x[::4], x[::-4], out)          # strided and negative-stride views
+    close(out, x[::4] + x[::-4])
+    xi = np.arange(10, dtype=np.int64)          # another dtype: another instance
+    outi = np.zeros(10, np.int64)
+    k.add[1, 32](xi, xi, outi)
+    assert list(outi) == list(2 * xi)
+    for grid in [(1 << 32,), (1, 1 << 16), (0,), (-1,), 2.5]:
+        try:
+            k.add[grid, 32](x, x, x)
+            raise AssertionError(f"grid {grid} accepted")
+        except ValueError as e:
+            assert "grid" in str(e), e
+    # A kernel that faults: a Python exception at synchronisation, in a process of its own
+    # (the fault ends that context for good).
+    code = ("import numpy as np, sys; sys.path.insert(0, %r); from pykc import cuda; "
+            "import bad_kernels; x = cuda.to_device(np.zeros(1, np.float32)); "
+            "bad_kernels.faults[1, 1](x); print('launched', flush=True)\n"
+            "try:\n    cuda.synchronize()\nexcept Exception as e:\n"
+            "    print('raised', type(e).__name__, e)" % HERE)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert "launched" in r.stdout and "raised" in r.stdout, r.stdout + r.stderr
+    assert "ILLEGAL_ADDRESS" in r.stdout or "illegal" in r.stdout.lower(), r.stdout
 
 
 @case
