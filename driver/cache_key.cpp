@@ -5,13 +5,9 @@
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/MemoryBuffer.h>
 
-#include <elf.h>
-#include <link.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cassert>
-#include <cstring>
 #include <string_view>
 
 #include "syntax/ast.h"
@@ -20,6 +16,7 @@
 #include "sema/typed_module.h"
 #include "sema/inspect_types.h"
 #include "driver/compile_unit.h"
+#include "driver/source_identity.h"
 #include "driver/link_inputs.h"
 #include "driver/pipeline.h"
 #include "backend/cuda/nvrtc.h"
@@ -87,58 +84,6 @@ std::string functionSource(const Compilation& compilation, const frontend::JitFu
   return normalisedTokens(*compilation.tokens, first, stmt.range.endLineno);
 }
 
-struct BuildIdQuery {
-  // An address inside the object whose build id is wanted.
-  uintptr_t address = 0;
-  std::string hex;
-};
-
-// The GNU build id of the object (executable or shared library) whose loaded
-// segments hold `query->address`: the object with the compiler code, not the
-// process's first object (inside Python that is python3).
-int findBuildId(dl_phdr_info* info, size_t, void* data) {
-  auto* query = static_cast<BuildIdQuery*>(data);
-  bool holds = false;
-  for (int i = 0; i < info->dlpi_phnum && !holds; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
-    holds = ph.p_type == PT_LOAD && query->address >= begin && query->address < begin + ph.p_memsz;
-  }
-  if (!holds) return 0;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_NOTE) continue;
-    const char* p = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
-    const char* end = p + ph.p_memsz;
-    while (p + sizeof(ElfW(Nhdr)) <= end) {
-      ElfW(Nhdr) note;
-      std::memcpy(&note, p, sizeof note);
-      const char* name = p + sizeof note;
-      const char* desc = name + ((note.n_namesz + 3) & ~3u);
-      if (desc + note.n_descsz > end) break;
-      if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
-        static constexpr char kHex[] = "0123456789abcdef";
-        for (unsigned b = 0; b < note.n_descsz; ++b) {
-          auto byte = static_cast<unsigned char>(desc[b]);
-          query->hex.push_back(kHex[byte >> 4]);
-          query->hex.push_back(kHex[byte & 15]);
-        }
-        return 1;
-      }
-      p = desc + ((note.n_descsz + 3) & ~3u);
-    }
-  }
-  return 1;
-}
-
-std::string readBuildId() {
-  BuildIdQuery query;
-  query.address = reinterpret_cast<uintptr_t>(&cacheKeyBuilder);
-  dl_iterate_phdr(findBuildId, &query);
-  std::string version = PYKC_VERSION;
-  return query.hex.empty() ? version : version + "+" + query.hex;
-}
-
 bool wantsLineTables(const frontend::TypedModule& typed, const backend::CodegenOptions& codegen) {
   if (codegen.lineInfo || codegen.debug) return true;
   for (const frontend::JitFunction& fn : typed.module.functions) {
@@ -150,8 +95,8 @@ bool wantsLineTables(const frontend::TypedModule& typed, const backend::CodegenO
 }  // namespace
 
 const std::string& pykcBuildId() {
-  // A fact of the loaded code, the same for the whole process: read once.
-  static const std::string id = readBuildId();
+  // 160 bits of the hash, as long as the GNU build id it replaced (keeps the field short).
+  static const std::string id = std::string(PYKC_VERSION) + "+" + std::string(PYKC_SOURCE_IDENTITY).substr(0, 40);
   return id;
 }
 

@@ -66,10 +66,10 @@ std::string libdeviceKeyValue(const backend::CodegenOptions& codegen);
 std::vector<cache::KeyField> cacheKeyFields(const Compilation& compilation, uint32_t instance,
                                             const CacheKeyOptions& options);
 
-// `<version>+<GNU build id>` of the object that holds the compiler code (the
-// `pykc` executable, or libpykc.so inside another program: the object whose
-// segments hold cacheKeyBuilder), or the version alone when it has no build
-// id note. Read once per process.
+// `<version>+<source identity>`: the SHA-256 of the engine's sources, the C++
+// compiler and the build type (cmake/source_identity.cmake), the same for the
+// `pykc` executable and libpykc built from one tree, so that what `pykc cache
+// populate` stores the JIT finds.
 const std::string& pykcBuildId();
 
 

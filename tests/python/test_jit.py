@@ -473,3 +473,44 @@ def test_compiler_prepare(tmp_path):
     src.write_text("from numba import cuda\n\n@cuda.jit\ndef k(x):\n    x[0] = 1\n")
     out = c.compile(str(src), kernel="k", sigs=["k(int32[::1])"], archs=["sm_90"])
     assert out.cubin("sm_90")[:4] == b"\x7fELF"
+
+
+def test_populated_cache_makes_the_first_jit_call_a_hit(tmp_path):
+    """`pykc cache populate --spec` in CI, then a production process: the JIT's first
+    compile of the kernel is a cache hit, and nvJitLink is never loaded into the process
+    (issue 19 item 4). On the CPU machine through PYKC_ARCH; the launch itself is
+    tests/gpu's."""
+    pykc_bin = os.path.join(ROOT, "build", "bin", "pykc")
+    if not os.path.exists(pykc_bin):
+        pytest.skip("build/bin/pykc is not built")
+    src = tmp_path / "prod_kernels.py"
+    src.write_text("from pykc import cuda\n\n\n@cuda.jit\ndef inc(x):\n    i = cuda.grid(1)\n"
+                   "    if i < x.size:\n        x[i] += 1\n")
+    spec = tmp_path / "spec.json"
+    spec.write_text('{"prod_kernels.py": {"sigs": ["inc(float32[::1])"]}}')
+    env = dict(os.environ, PYKC_CACHE_DIR=str(tmp_path / "cache"), PYKC_ARCH="sm_90")
+    r = subprocess.run([pykc_bin, "cache", "populate", str(src), "--arch", "sm_90",
+                        "--spec", str(spec)], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        import prod_kernels
+        from pykc import _compiler
+        hits = []
+        real = _compiler.Compiler.compile
+        def spy(self, *a, **k):
+            out = real(self, *a, **k)
+            hits.append(out.cache_hits)
+            return out
+        _compiler.Compiler.compile = spy
+        prod_kernels.inc.compile("(float32[::1])")
+        maps = open("/proc/self/maps").read()
+        print("hits", hits, "nvjitlink", "libnvJitLink" in maps)
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(env, PYTHONPATH=os.pathsep.join(
+                           [os.path.join(ROOT, "python")] +
+                           [p for p in sys.path if "pydeps" in p])))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "hits [{'sm_90': True}] nvjitlink False" in r.stdout, r.stdout + r.stderr
