@@ -72,6 +72,7 @@ def main() -> int:
         t0 = time.perf_counter()
         r = c.compile(path, kernel=name, sigs=[f"{name}(float32[::1])"], archs=[ns.arch])
         out[f"hit {name}"] = ms(t0)
+        assert r.cache_hits[ns.arch], f"{name}: the second compile was not a cache hit"
     c2 = Compiler(cache_dir=cache)
     t0 = time.perf_counter()
     c2.compile(files[0][1], kernel="first", sigs=["first(float32[::1])"], archs=[ns.arch])
