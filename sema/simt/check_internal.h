@@ -119,6 +119,7 @@ private:
   void checkIterFor(StmtId id, const ast::For& f, const Val& callee);
   std::optional<IterSource> checkIterSource(ExprId expr, bool allowRange);
   std::optional<IterSource> checkZipSource(ExprId expr);
+  bool checkEnumerateStart(ExprId start);
 
   // --- expressions ---
   Val checkExpr(ExprId id);

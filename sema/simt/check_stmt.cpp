@@ -384,6 +384,14 @@ std::optional<IterSource> FunctionChecker::checkIterSource(ExprId expr, bool all
   return std::nullopt;
 }
 
+// enumerate's start: an integer (reported otherwise).
+bool FunctionChecker::checkEnumerateStart(ExprId start) {
+  Val v = checkExpr(start);
+  if (v.isValue() && types().isIntegral(v.type)) return true;
+  if (v.ok) error(ast_.expr(start).range, Diag::InvalidCall, "`enumerate`'s start must be an integer");
+  return false;
+}
+
 // One argument of zip: a source as checkIterSource takes it, or `enumerate(source[,
 // start])` around one (zip(enumerate(x), y)), which yields (int64 count, item).
 std::optional<IterSource> FunctionChecker::checkZipSource(ExprId expr) {
@@ -402,11 +410,7 @@ std::optional<IterSource> FunctionChecker::checkZipSource(ExprId expr) {
   auto source = checkIterSource(args[0], true);
   if (!source) return std::nullopt;
   if (args.size() == 2) {
-    Val start = checkExpr(args[1]);
-    if (!start.isValue() || !types().isIntegral(start.type)) {
-      if (start.ok) error(ast_.expr(args[1]).range, Diag::InvalidCall, "`enumerate`'s start must be an integer");
-      return std::nullopt;
-    }
+    if (!checkEnumerateStart(args[1])) return std::nullopt;
     source->start = args[1];
   }
   record(expr, Val::bad());
@@ -460,13 +464,7 @@ void FunctionChecker::checkIterFor(StmtId id, const ast::For& f, const Val& call
       plan.sources.push_back(*source);
     }
     if (kind == Intrinsic::Enumerate && args.size() == 2) {
-      Val start = checkExpr(args[1]);
-      if (!start.isValue() || !types().isIntegral(start.type)) {
-        if (start.ok) {
-          error(ast_.expr(args[1]).range, Diag::InvalidCall, "`enumerate`'s start must be an integer");
-        }
-        return fail();
-      }
+      if (!checkEnumerateStart(args[1])) return fail();
       plan.enumerateStart = args[1];
     }
     plan.enumerate = kind == Intrinsic::Enumerate;

@@ -34,13 +34,14 @@ __all__ = ["arg_key", "tile_arg_key", "FastLauncher", "supports", "supports_tile
 _LAYOUTS: dict = {}  # (shape, element strides) -> "C" / "F" / "A"
 
 
-def _layout(shape, strides, itemsize):
-    k = (shape, strides, itemsize)
+def _layout(shape, strides):
+    """The layout of an array of `shape` with `strides` in elements, remembered."""
+    k = (shape, strides)
     lay = _LAYOUTS.get(k)
     if lay is None:
         if len(_LAYOUTS) > 4096:
             _LAYOUTS.clear()
-        lay = _LAYOUTS[k] = layout_of(shape, tuple(s // itemsize for s in strides))
+        lay = _LAYOUTS[k] = layout_of(shape, strides)
     return lay
 
 
@@ -51,7 +52,7 @@ def _array_info(ptr, shape, strides, dt):
     """(key part, flat kernel parameters) of an array: pointer, extents, element strides."""
     item = dt.itemsize
     elem = tuple(st // item for st in strides)
-    return (dt.char, len(shape), _layout(shape, strides, item)), (ptr, *shape, *elem)
+    return (dt.char, len(shape), _layout(shape, elem)), (ptr, *shape, *elem)
 
 
 def arg_key(args, launch_stream: int):
@@ -105,24 +106,15 @@ def arg_key(args, launch_stream: int):
     return tuple(key), flat
 
 
-_ELEMENT_LAYOUTS: dict = {}  # (shape, element strides) -> "C" / "F" / "A"
-
-
-def _element_layout(shape, strides):
-    k = (shape, strides)
-    lay = _ELEMENT_LAYOUTS.get(k)
-    if lay is None:
-        if len(_ELEMENT_LAYOUTS) > 4096:
-            _ELEMENT_LAYOUTS.clear()
-        lay = _ELEMENT_LAYOUTS[k] = layout_of(shape, strides)
-    return lay
-
-
-def _is_torch_tensor(t) -> bool:
-    return t.__name__ in ("Tensor", "Parameter") and t.__module__.startswith("torch")
-
-
 _TORCH_TYPES: set = set()  # the tensor classes seen (torch.Tensor, nn.Parameter)
+
+
+def _new_torch_tensor_type(t) -> bool:
+    """Whether `t` (not in _TORCH_TYPES) is PyTorch's tensor class; remembered if so."""
+    if t.__name__ in ("Tensor", "Parameter") and t.__module__.startswith("torch"):
+        _TORCH_TYPES.add(t)
+        return True
+    return False
 
 
 def tile_arg_key(args, constants, launch_stream: int):
@@ -138,11 +130,11 @@ def tile_arg_key(args, constants, launch_stream: int):
             if t not in (int, float, bool):
                 return None, None
             key.append((t, a))
-        elif t in _TORCH_TYPES or _is_torch_tensor(t) and not _TORCH_TYPES.add(t):
+        elif t in _TORCH_TYPES or _new_torch_tensor_type(t):
             if not a.is_cuda:  # (complex dtypes: their key has no launcher)
                 return None, None
             shape, strides = a.shape, a.stride()  # torch.Size is a tuple
-            key.append((a.dtype, len(shape), _element_layout(shape, strides)))
+            key.append((a.dtype, len(shape), _layout(shape, strides)))
             flat.append(a.data_ptr())
             flat += shape
             flat += strides

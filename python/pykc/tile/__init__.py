@@ -125,9 +125,9 @@ class TileKernel:
         self.options = options
         self._params = list(inspect.signature(func).parameters)
         self._constant_positions = None
+        self._constant_set = frozenset()  # the same positions, once _constants() ran
         self._instances: dict = {}   # (types, constant values) -> pykc.Kernel
         self._fast: dict = {}        # tile_arg_key -> (FastLauncher, block, shared bytes)
-        self._constant_set = frozenset()
         self._last_stream = (None, 0)  # the last stream object seen and its handle
         self._bound_thread = None    # the thread whose CUDA context was made current
         self._lock = threading.Lock()
@@ -147,7 +147,7 @@ class TileKernel:
                         a = None
                 if isinstance(a, _ConstantAnnotation) or a is Constant:
                     out.append(i)
-            self._constant_positions = out
+            self._constant_positions, self._constant_set = out, frozenset(out)
         return self._constant_positions
 
     def __call__(self, *args, **kwargs):
@@ -213,11 +213,11 @@ class TileKernel:
                             f"arguments ({', '.join(self._params)}), {len(args)} given")
         _runtime.runtime()
         h = stream_handle(stream)
-        positions = set(self._constants())
+        self._constants()
         types, consts = [], []
         for i, (p, a) in enumerate(zip(self._params, args)):
             try:
-                if i in positions:
+                if i in self._constant_set:
                     consts.append((p, _const_text(a)))
                 else:
                     types.append(_arg_text(describe(a, h)))
@@ -230,7 +230,6 @@ class TileKernel:
 
     def _make_fast(self, kernel, args, h):
         """After a checked launch: the FastLauncher for these argument types."""
-        self._constant_set = frozenset(self._constants())
         key, _ = tile_arg_key(args, self._constant_set, h)
         if key is None or key in self._fast or kernel.module.sync or len(self._fast) >= 64:
             return
