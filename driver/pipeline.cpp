@@ -98,6 +98,10 @@ nlohmann::ordered_json paramJson(const frontend::TypeTable& types, frontend::Typ
       p["layout"] = type.layout == frontend::Layout::C   ? "C"
                     : type.layout == frontend::Layout::F ? "F"
                                                          : "A";
+      // What the instance was compiled to assume (loaders check it).
+      if (type.facts.alignment != 0) p["alignment"] = type.facts.alignment;
+      if (!type.facts.strideDivisibleBy.empty()) p["stride_divisible_by"] = type.facts.strideDivisibleBy;
+      if (!type.facts.shapeDivisibleBy.empty()) p["shape_divisible_by"] = type.facts.shapeDivisibleBy;
       break;
     case frontend::TypeKind::Tuple: {
       p["kind"] = "tuple";

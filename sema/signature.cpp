@@ -142,6 +142,88 @@ private:
     return false;
   }
 
+  // After `.assume(`: `alignment=N`, `stride_divisible_by=N|(N, ...)`,
+  // `shape_divisible_by=N|(N, ...)` (one number: every dimension), then `)`.
+  // Numbers are powers of two; tuples have `ndim` of them.
+  std::optional<ArrayFacts> parseFacts(unsigned ndim) {
+    ArrayFacts facts;
+    std::vector<std::string> seen;
+    auto power = [&](const char* what) -> std::optional<uint32_t> {
+      uint32_t at = static_cast<uint32_t>(pos_);
+      auto n = parseNumber(what);
+      if (!n) return std::nullopt;
+      if (*n == 0 || (*n & (*n - 1)) != 0 || *n > (1u << 20)) {
+        fail(at, static_cast<uint32_t>(pos_ - at), std::string(what) + " must be a power of two up to 2^20");
+        return std::nullopt;
+      }
+      return n;
+    };
+    auto divisors = [&](const char* what) -> std::optional<std::vector<uint32_t>> {
+      skipSpace();
+      uint32_t at = static_cast<uint32_t>(pos_);
+      if (!consume('(')) {
+        auto n = power(what);
+        if (!n) return std::nullopt;
+        return std::vector<uint32_t>(ndim, *n);
+      }
+      std::vector<uint32_t> v;
+      do {
+        skipSpace();
+        if (pos_ < text_.size() && text_[pos_] == ')') break;
+        auto n = power(what);
+        if (!n) return std::nullopt;
+        v.push_back(*n);
+      } while (consume(','));
+      if (!expect(')')) return std::nullopt;
+      if (v.size() != ndim) {
+        fail(at, static_cast<uint32_t>(pos_ - at),
+             std::string(what) + ": " + std::to_string(v.size()) + " numbers for an array of " +
+                 std::to_string(ndim) + " dimensions");
+        return std::nullopt;
+      }
+      return v;
+    };
+    skipSpace();
+    if (consume(')')) return facts;
+    do {
+      skipSpace();
+      uint32_t at = static_cast<uint32_t>(pos_);
+      size_t end = pos_;
+      while (end < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_')) ++end;
+      if (end == pos_) {
+        fail(at, 1, "expected an array fact (alignment=, stride_divisible_by=, shape_divisible_by=) in signature");
+        return std::nullopt;
+      }
+      auto key = std::optional<std::string>(text_.substr(pos_, end - pos_));
+      pos_ = end;
+      if (std::find(seen.begin(), seen.end(), *key) != seen.end()) {
+        fail(at, static_cast<uint32_t>(key->size()), "`" + *key + "=` given twice");
+        return std::nullopt;
+      }
+      seen.push_back(*key);
+      if (!expect('=')) return std::nullopt;
+      if (*key == "alignment") {
+        auto n = power("an alignment");
+        if (!n) return std::nullopt;
+        facts.alignment = *n;
+      } else if (*key == "stride_divisible_by") {
+        auto v = divisors("a stride divisor");
+        if (!v) return std::nullopt;
+        facts.strideDivisibleBy = std::move(*v);
+      } else if (*key == "shape_divisible_by") {
+        auto v = divisors("an extent divisor");
+        if (!v) return std::nullopt;
+        facts.shapeDivisibleBy = std::move(*v);
+      } else {
+        fail(at, static_cast<uint32_t>(key->size()),
+             "unknown array fact `" + *key + "` (pykc knows alignment, stride_divisible_by, shape_divisible_by)");
+        return std::nullopt;
+      }
+    } while (consume(','));
+    if (!expect(')')) return std::nullopt;
+    return facts;
+  }
+
   // numba's name of a record type, after `Record`:
   // `(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)`, each field a
   // scalar at its offset inside `size` bytes.
@@ -218,7 +300,8 @@ private:
         return std::nullopt;
       }
       last = std::string(text_.substr(start, pos_ - start));
-      if (pos_ < text_.size() && text_[pos_] == '.') {
+      // `.assume(` is array facts (parsed after the type), not a part of the name.
+      if (pos_ < text_.size() && text_[pos_] == '.' && text_.substr(pos_, 8) != ".assume(") {
         ++pos_;
         continue;
       }
@@ -372,6 +455,18 @@ private:
           return std::nullopt;
         }
         value.type = types_.array(value.type, static_cast<unsigned>(unit.size()), *layout);
+        continue;
+      }
+      if (text_.substr(pos_, 8) == ".assume(") {
+        if (value.kind != Value::TypeValue || !types_.isArray(value.type) || !types_.get(value.type).facts.empty()) {
+          fail(static_cast<uint32_t>(pos_), 7, "`.assume(...)` follows an array type, once");
+          return std::nullopt;
+        }
+        pos_ += 8;
+        auto facts = parseFacts(types_.get(value.type).ndim);
+        if (!facts) return std::nullopt;
+        const Type& at = types_.get(value.type);
+        value.type = types_.array(at.element, at.ndim, at.layout, *facts);
         continue;
       }
       if (pos_ < text_.size() && text_[pos_] == '(') {

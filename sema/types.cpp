@@ -63,7 +63,36 @@ TypeId TypeTable::complexType(unsigned bits) {
   return intern(t);
 }
 
-TypeId TypeTable::array(TypeId element, unsigned ndim, Layout layout) {
+std::vector<uint32_t> ArrayFacts::packed() const {
+  if (empty()) return {};
+  std::vector<uint32_t> out{alignment};
+  out.insert(out.end(), strideDivisibleBy.begin(), strideDivisibleBy.end());
+  out.push_back(0);  // (divisors are >= 1: a separator)
+  out.insert(out.end(), shapeDivisibleBy.begin(), shapeDivisibleBy.end());
+  return out;
+}
+
+namespace {
+
+// Facts with nothing that says nothing: alignments up to the element's own
+// size (every array has those), divisors of 1, a unit stride's divisor (the
+// layout says it); all-1 lists are empty.
+ArrayFacts normalFacts(ArrayFacts f, unsigned ndim, Layout layout, uint32_t elementBytes) {
+  if (f.alignment <= elementBytes) f.alignment = 0;
+  auto trim = [&](std::vector<uint32_t>& v, int unitDim) {
+    v.resize(ndim, 1);
+    if (unitDim >= 0) v[static_cast<size_t>(unitDim)] = 1;
+    if (std::all_of(v.begin(), v.end(), [](uint32_t x) { return x <= 1; })) v.clear();
+  };
+  int unit = layout == Layout::C ? static_cast<int>(ndim) - 1 : layout == Layout::F ? 0 : -1;
+  trim(f.strideDivisibleBy, unit);
+  trim(f.shapeDivisibleBy, -1);
+  return f;
+}
+
+}  // namespace
+
+TypeId TypeTable::array(TypeId element, unsigned ndim, Layout layout, const ArrayFacts& facts) {
   assert((isScalar(element) || isRecord(element)) && "array elements are scalars or records");
   Type t;
   t.kind = TypeKind::Array;
@@ -71,7 +100,14 @@ TypeId TypeTable::array(TypeId element, unsigned ndim, Layout layout) {
   t.ndim = static_cast<uint8_t>(ndim);
   // numba: a 1-d array that is F-contiguous is C-contiguous.
   t.layout = ndim == 1 && layout == Layout::F ? Layout::C : layout;
+  if (!facts.empty()) t.facts = normalFacts(facts, ndim, t.layout, byteSize(element));
   return intern(t);
+}
+
+TypeId TypeTable::withoutFacts(TypeId id) {
+  const Type& t = get(id);
+  if (t.kind != TypeKind::Array || t.facts.empty()) return id;
+  return array(t.element, t.ndim, t.layout);
 }
 
 TypeId TypeTable::tile(TypeId element, std::vector<int64_t> shape) {
@@ -179,6 +215,40 @@ std::string TypeTable::dtypeName(TypeId id) const {
 
 static char layoutChar(Layout l) { return l == Layout::C ? 'C' : l == Layout::F ? 'F' : 'A'; }
 
+// `.assume(alignment=16, stride_divisible_by=(8, 1), shape_divisible_by=(16, 16))`, the
+// facts an array type carries (empty without any); the signature parser reads it back.
+static std::string factsText(const ArrayFacts& f) {
+  if (f.empty()) return "";
+  std::vector<std::string> parts;
+  if (f.alignment != 0) parts.push_back("alignment=" + std::to_string(f.alignment));
+  auto list = [&](const char* key, const std::vector<uint32_t>& v) {
+    if (v.empty()) return;
+    std::string s = std::string(key) + "=(";
+    for (size_t d = 0; d < v.size(); ++d) s += (d ? ", " : "") + std::to_string(v[d]);
+    parts.push_back(s + (v.size() == 1 ? ",)" : ")"));
+  };
+  list("stride_divisible_by", f.strideDivisibleBy);
+  list("shape_divisible_by", f.shapeDivisibleBy);
+  std::string s = ".assume(";
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
+  return s + ")";
+}
+
+// The facts in an ABI code: `q16` (alignment), `s8x1` (stride divisors), `h16x16`
+// (extent divisors); letters and digits only.
+static std::string factsCode(const ArrayFacts& f) {
+  std::string s;
+  if (f.alignment != 0) s += "q" + std::to_string(f.alignment);
+  auto list = [&](char key, const std::vector<uint32_t>& v) {
+    if (v.empty()) return;
+    s += key;
+    for (size_t d = 0; d < v.size(); ++d) s += (d ? "x" : "") + std::to_string(v[d]);
+  };
+  list('s', f.strideDivisibleBy);
+  list('h', f.shapeDivisibleBy);
+  return s;
+}
+
 std::string TypeTable::name(TypeId id) const {
   const Type& t = get(id);
   switch (t.kind) {
@@ -189,7 +259,7 @@ std::string TypeTable::name(TypeId id) const {
     }
     case TypeKind::Array:
       return "array(" + dtypeName(t.element) + ", " + std::to_string(t.ndim) + "d, " +
-             layoutChar(t.layout) + ")";
+             layoutChar(t.layout) + ")" + factsText(t.facts);
     case TypeKind::Tuple: {
       if (!t.vectorName.empty()) return t.vectorName;
       bool uniform = !t.elements.empty() &&
@@ -234,7 +304,7 @@ std::string TypeTable::signatureName(TypeId id) const {
                     (t.layout == Layout::F && d == 0);
         s += unit ? "::1" : ":";
       }
-      return s + "]";
+      return s + "]" + factsText(t.facts);
     }
     case TypeKind::Tuple: {
       std::string s = "Tuple(";
@@ -277,7 +347,7 @@ std::string TypeTable::abiCode(TypeId id) const {
       s += 'a';
       s += std::to_string(t.ndim);
       s += layoutChar(t.layout);
-      return s;
+      return s + factsCode(t.facts);
     }
     case TypeKind::Tuple: {
       if (!t.vectorName.empty()) return "x" + abiCode(t.elements[0]) + std::to_string(t.elements.size());

@@ -36,6 +36,23 @@ enum class Layout : uint8_t { C, F, A };
 // Only tile kernels have the tensor-core formats.
 enum class FloatFormat : uint8_t { Ieee, BFloat, TFloat };
 
+// What is known at launch about an array argument beyond its layout (cuTile's
+// specialisation facts; docs/TILE.md, "Array facts"): its base address is a
+// multiple of `alignment` bytes, each stride a multiple of `strideDivisibleBy[d]`
+// elements and each extent of `shapeDivisibleBy[d]`. 0 / empty: nothing known.
+// Written in signatures as `float32[:, ::1].assume(alignment=16, ...)`.
+struct ArrayFacts {
+  uint32_t alignment = 0;
+  std::vector<uint32_t> strideDivisibleBy;
+  std::vector<uint32_t> shapeDivisibleBy;
+
+  bool empty() const { return alignment == 0 && strideDivisibleBy.empty() && shapeDivisibleBy.empty(); }
+  uint32_t strideDivisor(size_t d) const { return d < strideDivisibleBy.size() ? strideDivisibleBy[d] : 1; }
+  uint32_t shapeDivisor(size_t d) const { return d < shapeDivisibleBy.size() ? shapeDivisibleBy[d] : 1; }
+  // One vector for Type::key: alignment, then the stride and shape divisors.
+  std::vector<uint32_t> packed() const;
+};
+
 struct Type {
   TypeKind kind = TypeKind::None;
   // Int/Float/Complex: the bit width (complex64: 64); Int: signedness.
@@ -61,13 +78,16 @@ struct Type {
   // Tuple: a CUDA vector type's name (`float32x4`), empty for plain tuples.
   // A vector is a tuple of 1-4 elements of one type with `.x .y .z .w`.
   std::string vectorName;
+  // Array: what is known at launch (normalised by TypeTable::array: no fact
+  // that says nothing, none the layout already says).
+  ArrayFacts facts;
 
   using Key = std::tuple<TypeKind, uint8_t, bool, FloatFormat, uint32_t, uint8_t, Layout, std::vector<TypeId>,
                          std::vector<int64_t>, std::vector<std::string>, std::vector<uint32_t>,
-                         uint32_t, bool, std::string>;
+                         uint32_t, bool, std::string, std::vector<uint32_t>>;
   Key key() const {
     return Key(kind, bits, isSigned, format, element.index, ndim, layout, elements, shape, fieldNames,
-               fieldOffsets, size, aligned, vectorName);
+               fieldOffsets, size, aligned, vectorName, facts.packed());
   }
 };
 
@@ -103,7 +123,9 @@ public:
   TypeId complexOf(TypeId part) { return complexType(get(part).bits * 2); }
   // The float type of a complex's parts.
   TypeId complexPart(TypeId c) { return floatType(get(c).bits / 2); }
-  TypeId array(TypeId element, unsigned ndim, Layout layout);
+  TypeId array(TypeId element, unsigned ndim, Layout layout, const ArrayFacts& facts = {});
+  // `array` without its facts (itself when it has none).
+  TypeId withoutFacts(TypeId array);
   TypeId tuple(std::vector<TypeId> elements);
   // A record of scalar fields at the given offsets (NumPy's layout rules are
   // the caller's: makeRecord below).

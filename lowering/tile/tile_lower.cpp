@@ -31,7 +31,13 @@ uint32_t TileLowering::run() {
     const Type& ty = types_.get(t);
     const std::string& name = fn_.params[p];
     if (ty.kind == TypeKind::Array) {
-      arrays_[name] = reader.takeArray(ty.ndim);
+      ArrayArgs arr;
+      static_cast<ArrayParams&>(arr) = reader.takeArray(ty.ndim);
+      // The loaders hold the layout's promise (a unit stride, 1 where the extent is <= 1).
+      if (ty.layout == frontend::Layout::C) arr.strides.back() = b_.getInt64(1);
+      if (ty.layout == frontend::Layout::F) arr.strides.front() = b_.getInt64(1);
+      arr.facts = ty.facts;
+      arrays_[name] = std::move(arr);
       continue;
     }
     llvm::Value* v = types_.isBool(t) ? reader.takeBool(b_) : reader.take();

@@ -115,8 +115,11 @@ struct PipeLoad {
   SmemFormat format = SmemFormat::Swizzled;
 };
 
-// An array argument: the ABI's data pointer, extents and strides (lowering/kernel_abi.h).
-using ArrayArgs = ArrayParams;
+// An array argument: the ABI's data pointer, extents and strides (lowering/kernel_abi.h),
+// the layout's unit stride as the constant 1, and what its type's facts promise.
+struct ArrayArgs : ArrayParams {
+  frontend::ArrayFacts facts;
+};
 
 class TileLowering {
 public:
@@ -804,11 +807,19 @@ template <class Emit>
 std::vector<llvm::Value*> TileLowering::accessPaths(const ArrayArgs& arr, const Addressing& a, const Layout& l,
                                       TypeId e, Emit emit) {
   bool vectors = hasVectors(l, e);
+  llvm::Value* test = vectors ? vectorizable(arr, l, types_.byteSize(e))
+                              : b_.CreateAnd(tileInside(arr, a), b_.getInt1(!l.partial));
+  if (auto* known = llvm::dyn_cast<llvm::ConstantInt>(test)) {
+    // The array's layout and facts decide: one path.
+    bool fastPath = known->isOne();
+    vectorPath_ = vectors && fastPath;
+    std::vector<llvm::Value*> v = emit(!fastPath ? Path::Edge : vectors ? Path::Vector : Path::Inside);
+    vectorPath_ = false;
+    return v;
+  }
   auto* join = llvm::BasicBlock::Create(context_, "tile.done", function_);
   auto* fast = llvm::BasicBlock::Create(context_, vectors ? "tile.vector" : "tile.inside", function_);
   auto* edge = llvm::BasicBlock::Create(context_, "tile.edge", function_);
-  llvm::Value* test = vectors ? vectorizable(arr, l, types_.byteSize(e))
-                              : b_.CreateAnd(tileInside(arr, a), b_.getInt1(!l.partial));
   b_.CreateCondBr(test, fast, edge);
   b_.SetInsertPoint(fast);
   vectorPath_ = vectors;
@@ -858,11 +869,18 @@ std::vector<llvm::Value*> TileLowering::perChunk(const ArrayArgs& arr, const Add
     }
     return all;
   });
-  llvm::Value* wholeChunks =
-      b_.CreateICmpEQ(b_.CreateURem(arr.shape.back(), b_.getInt64(l.vec)), b_.getInt64(0));
-  branch(wholeChunks, "tile.whole.chunks", [&] { return perChunkChecked(arr, a, l, whole, outside); });
-  std::vector<llvm::Value*> some = perChunkChecked(arr, a, l, whole, elements);
-  versions.push_back({b_.GetInsertBlock(), std::move(some)});
+  // Whole chunks only (each inside or outside the array) where the last extent
+  // is a multiple of the vector width; the facts may say it always is.
+  std::vector<llvm::Value*> rest;
+  if (arr.facts.shapeDivisor(arr.shape.size() - 1) % l.vec == 0) {
+    rest = perChunkChecked(arr, a, l, whole, outside);
+  } else {
+    llvm::Value* wholeChunks =
+        b_.CreateICmpEQ(b_.CreateURem(arr.shape.back(), b_.getInt64(l.vec)), b_.getInt64(0));
+    branch(wholeChunks, "tile.whole.chunks", [&] { return perChunkChecked(arr, a, l, whole, outside); });
+    rest = perChunkChecked(arr, a, l, whole, elements);
+  }
+  versions.push_back({b_.GetInsertBlock(), std::move(rest)});
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
   std::vector<llvm::Value*> out;

@@ -182,8 +182,12 @@ uint64_t TileLowering::stagedBytes(const ast::For& f, const std::vector<PipeLoad
 llvm::Value* TileLowering::pipeAligned(const PipeLoad& p) {
   const ArrayArgs& arr = arrayArg(arg(p.call, 0));
   unsigned perChunk = 16 / types_.byteSize(elementOf(p.tileType));
+  // A constant where the array's layout and facts answer every test.
   llvm::Value* ok = b_.CreateICmpEQ(arr.strides[1], b_.getInt64(1));
-  ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(arr.strides[0], b_.getInt64(perChunk - 1)), b_.getInt64(0)));
+  if (arr.facts.strideDivisor(0) % perChunk != 0) {
+    ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(arr.strides[0], b_.getInt64(perChunk - 1)), b_.getInt64(0)));
+  }
+  if (arr.facts.alignment != 0 && arr.facts.alignment % 16 == 0) return ok;
   return b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(b_.CreatePtrToInt(arr.data, b_.getInt64Ty()), b_.getInt64(15)),
                                           b_.getInt64(0)));
 }

@@ -238,13 +238,21 @@ bool TileLowering::lowerPipelinedFor(StmtId id, const ast::For& f) {
   // rows are 16-byte aligned and contiguous, else element-wise copies.
   llvm::Value* allAligned = b_.getTrue();
   for (const PipeLoad& p : pipes) allAligned = b_.CreateAnd(allAligned, pipeAligned(p));
+  // The arrays' layouts and facts may decide it: then one version.
+  auto* known = llvm::dyn_cast<llvm::ConstantInt>(allAligned);
+  std::vector<bool> versions = known ? std::vector<bool>{known->isOne()} : std::vector<bool>{true, false};
   auto* fast = llvm::BasicBlock::Create(context_, "pipe.fast", function_);
   auto* slow = llvm::BasicBlock::Create(context_, "pipe.slow", function_);
   auto* join = llvm::BasicBlock::Create(context_, "pipe.join", function_);
-  b_.CreateCondBr(allAligned, fast, slow);
+  if (known) {
+    b_.CreateBr(known->isOne() ? fast : slow);
+    (known->isOne() ? slow : fast)->eraseFromParent();
+  } else {
+    b_.CreateCondBr(allAligned, fast, slow);
+  }
   llvm::AllocaInst* counter = entryAlloca(llvmType(it), name + ".next");
   llvm::AllocaInst* iteration = entryAlloca(b_.getInt32Ty(), name + ".iteration");
-  for (bool aligned : {true, false}) {
+  for (bool aligned : versions) {
     b_.SetInsertPoint(aligned ? fast : slow);
     // Prologue: iterations 0 .. ahead - 1.
     for (uint64_t k = 0; k < ahead; ++k) {

@@ -41,7 +41,10 @@ _GRID_LIMITS = ((1 << 31) - 1, 65535, 65535)
 def normalize_dims(dims, what: str) -> tuple:
     """An int or a tuple of 1 to 3 positive ints -> a 3-tuple (a grid within CUDA's
     limits)."""
-    t = (dims,) if isinstance(dims, int) else tuple(dims)
+    try:
+        t = (dims,) if isinstance(dims, int) else tuple(dims)
+    except TypeError:  # neither an int nor a sequence (2.5, None)
+        t = ()
     if not 1 <= len(t) <= 3 or not all(isinstance(d, int) and d >= 1 for d in t):
         raise ValueError(f"{what} must be a positive int or a tuple of 1 to 3 positive "
                          f"ints, got {dims!r}")

@@ -294,6 +294,31 @@ def _scalar_value(p: Param, a: ScalarArg):
     raise ArgumentError(f"unsupported parameter dtype {t.name}")
 
 
+def array_facts(ptr: int, shape, strides, itemsize: int) -> tuple:
+    """What cuTile's launch specialises on, for an array at ``ptr`` (0: not yet on the
+    device) with ``strides`` in elements: (16-byte aligned base, per-dimension stride
+    divisors, per-dimension extent divisors); a stride divisor is 16 bytes' worth of
+    elements where the stride is a multiple of 16 bytes (any stride where the extent is
+    at most 1: it is never used), an extent divisor 16 where the extent is a multiple of
+    16. Divisors of 1 say nothing."""
+    k = 16 // itemsize if itemsize < 16 else 1
+    sdiv = tuple(k if n <= 1 or s % k == 0 else 1 for n, s in zip(shape, strides))
+    hdiv = tuple(16 if n % 16 == 0 else 1 for n in shape)
+    return ptr != 0 and ptr % 16 == 0, sdiv, hdiv
+
+
+def _unmet_fact(p: Param, a: ArrayArg) -> str | None:
+    """The first of ``p``'s array facts that ``a`` does not hold, in words, or None."""
+    if p.alignment and a.ptr % p.alignment:
+        return f"its base address must be a multiple of {p.alignment} bytes"
+    for d, (n, s) in enumerate(zip(a.shape, a.strides)):
+        if d < len(p.shape_divisible_by) and n % p.shape_divisible_by[d]:
+            return f"extent {d} must be a multiple of {p.shape_divisible_by[d]}"
+        if d < len(p.stride_divisible_by) and n > 1 and s % p.stride_divisible_by[d]:
+            return f"stride {d} must be a multiple of {p.stride_divisible_by[d]} elements"
+    return None
+
+
 def match(p: Param, a) -> tuple:
     """Check argument descriptor ``a`` against parameter ``p``.
 
@@ -320,6 +345,11 @@ def match(p: Param, a) -> tuple:
         if p.layout == "F" and not a.holds_f():
             raise ArgumentError(f"expected {want} (F layout: first stride must be 1 element), "
                                 f"got {a.describe()}")
+        if a.host is None and (p.alignment or p.stride_divisible_by or p.shape_divisible_by):
+            unmet = _unmet_fact(p, a)
+            if unmet:
+                raise ArgumentError(f"expected {want}, got {a.describe()}: the kernel was "
+                                    f"compiled for arrays whose {unmet}")
         # An 'A' parameter fed a contiguous array is a generalisation: prefer C/F entries.
         return 0, int(p.layout == "A" and (a.holds_c() or a.holds_f()))
     if p.kind == "scalar":
@@ -446,6 +476,10 @@ def _flatten(p: Param, a, plan: LaunchPlan, upload) -> None:
         if a.host.flags.writeable:
             plan.copy_back.append((a.host, dev))
         a = _from_cai(dev, dev.__cuda_array_interface__)
+        unmet = _unmet_fact(p, a)
+        if unmet:
+            raise ArgumentError(f"parameter `{p.name}`: the device copy of {a.describe()} "
+                                f"does not hold the kernel's array facts: its {unmet}")
     if a.stream not in (None, 0, 1, 2):
         plan.wait_streams.add(int(a.stream))
     if a.keep is not None:

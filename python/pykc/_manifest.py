@@ -55,6 +55,11 @@ class Param:
     # array of records (dtype "record"): ((name, dtype, offset), ...) and the itemsize
     record: tuple = ()
     itemsize: int = 0
+    # array facts the instance was compiled to assume (docs/TILE.md, "Array facts"):
+    # the base's alignment in bytes, per-dimension stride and extent divisors
+    alignment: int = 0
+    stride_divisible_by: tuple = ()
+    shape_divisible_by: tuple = ()
 
     def numpy_dtype(self):
         """The NumPy dtype of a scalar or an array's elements (structured for records)."""
@@ -78,7 +83,18 @@ class Param:
             dims[-1] = "::1"
         elif self.layout == "F":
             dims[0] = "::1"
-        return f"{self.dtype}[{', '.join(dims)}]"
+        return f"{self.dtype}[{', '.join(dims)}]" + self.facts_str()
+
+    def facts_str(self) -> str:
+        """``.assume(alignment=16, ...)`` as pykc writes an array's facts, or ""."""
+        parts = []
+        if self.alignment:
+            parts.append(f"alignment={self.alignment}")
+        for key, v in (("stride_divisible_by", self.stride_divisible_by),
+                       ("shape_divisible_by", self.shape_divisible_by)):
+            if v:
+                parts.append(f"{key}=({', '.join(map(str, v))}{',' if len(v) == 1 else ''})")
+        return f".assume({', '.join(parts)})" if parts else ""
 
 
 @dataclass(frozen=True)
@@ -151,7 +167,12 @@ def _param(d: dict, where: str) -> Param:
             ndim, layout = int(d["ndim"]), d.get("layout", "A")
             if ndim < 0 or layout not in ("C", "F", "A"):
                 raise ManifestError(f"{where}: bad ndim/layout {ndim!r}/{layout!r}")
-            return Param(name, kind, d["dtype"], ndim, layout, record=record, itemsize=itemsize)
+            facts = {k: tuple(int(x) for x in d[k]) for k in ("stride_divisible_by", "shape_divisible_by")
+                     if k in d}
+            if any(len(v) != ndim or min(v, default=1) < 1 for v in facts.values()):
+                raise ManifestError(f"{where}: bad array facts {facts!r}")
+            return Param(name, kind, d["dtype"], ndim, layout, record=record, itemsize=itemsize,
+                         alignment=int(d.get("alignment", 0)), **facts)
         if kind == "tuple":
             elems = tuple(_param(e, f"{where}.{i}") for i, e in enumerate(d["elements"]))
             return Param(name, kind, elements=elems)

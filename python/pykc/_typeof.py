@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._args import ArgumentError, ArrayArg, ScalarArg, TupleArg, describe
+from ._args import ArgumentError, ArrayArg, ScalarArg, TupleArg, array_facts, describe
 from ._manifest import bfloat16_dtype
 
 __all__ = ["typeof", "signature_for", "layout_of"]
@@ -95,6 +95,38 @@ def _array_text(a: ArrayArg) -> str:
     elif layout == "F":
         dims[0] = "::1"
     return f"{element}[{', '.join(dims)}]"
+
+
+def facts_text(aligned: bool, sdiv: tuple, hdiv: tuple, layout: str) -> str:
+    """``.assume(...)`` for an array's facts (``_args.array_facts``) as the compiler
+    prints them (nothing the layout says, nothing that says nothing), or ""."""
+    sdiv = list(sdiv)
+    if sdiv and layout == "C":
+        sdiv[-1] = 1
+    elif sdiv and layout == "F":
+        sdiv[0] = 1
+    parts = ["alignment=16"] if aligned else []
+    for key, v in (("stride_divisible_by", sdiv), ("shape_divisible_by", hdiv)):
+        if any(x > 1 for x in v):
+            parts.append(f"{key}=({', '.join(map(str, v))}{',' if len(v) == 1 else ''})")
+    return f".assume({', '.join(parts)})" if parts else ""
+
+
+def tile_array_text(a: ArrayArg) -> str:
+    """A tile kernel's array argument: its type and the facts cuTile specialises on. Its
+    layout is the ABI's promise alone (C: the last stride is 1, F: the first), not numba's
+    contiguity: a row-padded matrix is `[:, ::1]`, and its loads know the unit stride."""
+    text = _array_text(a)
+    ndim = len(a.shape)
+    layout = "C" if a.holds_c() else "F" if a.holds_f() else "A"
+    dims = [":"] * ndim
+    if layout == "C":
+        dims[-1] = "::1"
+    elif layout == "F":
+        dims[0] = "::1"
+    text = text[:text.index("[")] + f"[{', '.join(dims)}]"
+    aligned, sdiv, hdiv = array_facts(a.ptr, a.shape, a.strides, a.dtype.itemsize)
+    return text + facts_text(aligned, sdiv, hdiv, layout)
 
 
 def _text(d) -> str:

@@ -77,6 +77,43 @@ def test_compile_per_constant_value(mod):
     assert compiled.manifest["kernels"][0]["tile"]["constants"][0]["value"] == 256
 
 
+def test_array_facts(mod):
+    """cuTile's specialisation facts: a launch's arrays are typed with what holds for them
+    (16-byte aligned base, strides of 16 bytes' multiples, 16-divisible extents); the
+    compiler keeps them in the manifest; the loader refuses arrays that break them."""
+    from pykc._args import ArgumentError, ArrayArg, match
+    from pykc._manifest import parse_manifest
+    f32 = np.dtype(np.float32)
+    full = ArrayArg(f32, (64, 128), (128, 1), ptr=0x1000)
+    want = ("float32[:, ::1].assume(alignment=16, stride_divisible_by=(4, 1), "
+            "shape_divisible_by=(16, 16))")
+    assert ct._arg_text(full) == want
+    assert ct._arg_text(ArrayArg(f32, (100,), (1,), ptr=0x1004)) == "float32[::1]"
+    assert ct._arg_text(ArrayArg(f32, (64, 100), (130, 1), ptr=0x1000)) == \
+        "float32[:, ::1].assume(alignment=16, shape_divisible_by=(16, 1))"
+    assert ct._arg_text(ArrayArg(np.dtype(np.float16), (1, 48), (7, 1), ptr=0x20)) == \
+        "float16[:, ::1].assume(alignment=16, stride_divisible_by=(8, 1), shape_divisible_by=(1, 16))"
+    vec = ArrayArg(f32, (4096,), (1,), ptr=0x1000)
+    vec_text = "float32[::1].assume(alignment=16, shape_divisible_by=(16,))"
+    assert ct._arg_text(vec) == vec_text
+    compiled, _, path = mod.vec_add._compile((vec_text,) * 3, (("TILE", "1024"),))
+    k = compiled.manifest["kernels"][0]
+    assert k["params"][0]["alignment"] == 16 and k["params"][0]["shape_divisible_by"] == [16]
+    assert "q16" in k["symbol"] and ".assume(alignment=16" in k["signature"]
+    p = parse_manifest(compiled.manifest, path, None).kernels[0].params[0]
+    assert p.type_str() == vec_text
+    assert match(p, vec) == (0, 0)
+    for bad, why in ((ArrayArg(f32, (4096,), (1,), ptr=0x1008), "multiple of 16 bytes"),
+                     (ArrayArg(f32, (4008,), (1,), ptr=0x1000), "extent 0 must be a multiple of 16")):
+        with pytest.raises(ArgumentError, match=why):
+            match(p, bad)
+    from pykc._manifest import Param
+    p2 = Param("m", "array", "float32", 2, "C", alignment=16, stride_divisible_by=(4, 1))
+    assert match(p2, full) == (0, 0)
+    with pytest.raises(ArgumentError, match="stride 0 must be a multiple of 4"):
+        match(p2, ArrayArg(f32, (64, 128), (130, 1), ptr=0x1000))
+
+
 def test_import_cuda_tile_under_pykc_run(tmp_path):
     prog = tmp_path / "prog.py"
     prog.write_text(textwrap.dedent("""
@@ -106,20 +143,29 @@ class _FakeTensor:
     def stride(self):
         return self._strides
 
+    def element_size(self):
+        return 2 if "16" in self.dtype else 4
+
 
 _FakeTensor.__name__, _FakeTensor.__module__ = "Tensor", "torch._fake"
 
 
 def test_tile_fast_path_key():
-    """ct.launch's fast-path key: tensors by dtype, ndim and layout with pointer, extents
-    and element strides as values; Constant values in the key and not passed; Python
-    scalars keyed by type; anything else to the checked path."""
+    """ct.launch's fast-path key: tensors by dtype, ndim, layout and array facts (16-byte
+    alignment, stride and extent divisors) with pointer, extents and element strides as
+    values; Constant values in the key and not passed; Python scalars keyed by type;
+    anything else to the checked path."""
     from pykc.cuda._fastlaunch import tile_arg_key
     a = _FakeTensor((64, 128), (128, 1), 0x1000)
     t = _FakeTensor((128, 64), (1, 128), 0x2000)
     key, values = tile_arg_key((a, t, 0.5, 16), frozenset({3}), 0)
-    assert key == (("torch.float32", 2, "C"), ("torch.float32", 2, "F"), float, (int, 16))
+    assert key == (("torch.float32", 2, ("C", (4, 1), (16, 16)), True),
+                   ("torch.float32", 2, ("F", (1, 4), (16, 16)), True), float, (int, 16))
     assert values == [0x1000, 64, 128, 128, 1, 0x2000, 128, 64, 1, 128, 0.5]
+    # Another alignment, a ragged extent, an odd stride: other instances, other keys.
+    for other in (_FakeTensor((64, 128), (128, 1), 0x1004), _FakeTensor((64, 100), (128, 1), 0x1000),
+                  _FakeTensor((64, 128), (130, 1), 0x1000), _FakeTensor((64, 128), (130, 2), 0x1000)):
+        assert tile_arg_key((other, t, 0.5, 16), frozenset({3}), 0)[0] != key
     assert tile_arg_key((a, t, 0.5, 32), frozenset({3}), 0)[0] != key   # another Constant
     assert tile_arg_key((a, t, 1, 16), frozenset({3}), 0)[0] != key     # int, not float
     assert tile_arg_key((_FakeTensor((4,), (1,), 0, cuda=False),), frozenset(), 0) == \

@@ -195,6 +195,7 @@ def main():
                 ("tile_kernels.py", check, (), "sm_90"), ("tile_kernels2.py", check2, (), "sm_90"),
                 ("tile_kernels3.py", check3, (), "sm_90"),
                 ("tile_kernels4.py", check4, (), "sm_90"),
+                ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_wgmma_layout, ATTENTION_WGMMA_ARGS, "sm_90a")):
@@ -819,6 +820,75 @@ def division_values(rng, rows, cols):
             bits = rng.random(cols).astype(np.float32).view(np.uint32)
         x[r] = bits.view(np.float32)
     return x, d
+
+
+# Instances compiled with array facts (cuTile's specialisation: 16-byte aligned bases,
+# 16-divisible extents, strides divisible by 16 bytes): their loads and stores keep only
+# the paths those facts allow. Run on arrays that hold the facts, at ragged tile edges.
+_V32 = "float32[::1].assume(alignment=16, shape_divisible_by=16)"
+_V16 = "float16[::1].assume(alignment=16, shape_divisible_by=16)"
+_M32 = "float32[:, ::1].assume(alignment=16, stride_divisible_by=(4, 1), shape_divisible_by=(1, 16))"
+_M16 = "float16[:, ::1].assume(alignment=16, stride_divisible_by=(8, 1), shape_divisible_by=(1, 16))"
+FACTS_ARGS = (
+    "--sig", f"vector_add({_V32}, {_V32}, {_V32})",
+    "--sig", f"vector_add_f16({_V16}, {_V16}, {_V16})",
+    "--sig", f"softmax({_M32}, {_M32})",
+    "--sig", f"softmax_f16({_M16}, {_M16})",
+)
+
+
+def check_facts(sim, sym, blocks):
+    """FACTS_ARGS's instances against NumPy."""
+    rng = np.random.default_rng(20261202)
+    failures = []
+    facts = {k.split("__")[0]: k for k in sym if "q16" in k}
+
+    def run(kernel, grid, arrays, extra=()):
+        args = []
+        for a in arrays:
+            assert a.ctypes.data % 16 == 0, "the test's arrays must hold the facts"
+            args += sim.array(a)
+        sim.run(facts[kernel], grid, blocks[facts[kernel]], args + list(extra))
+
+    def expect(what, got, want, rtol, atol):
+        g = np.asarray(got).astype(np.float64)
+        ok = np.allclose(g, want, rtol=rtol, atol=atol)
+        print(f"{'ok  ' if ok else 'FAIL'} facts {what}: max abs err {float(np.max(np.abs(g - want))):.2e}")
+        if not ok:
+            failures.append("facts " + what)
+
+    def aligned(shape, dt):
+        """An array whose base is 16-byte aligned (NaN-filled)."""
+        n = int(np.prod(shape))
+        raw = np.full(n + 16, np.nan, dt)
+        skip = (-raw.ctypes.data % 16) // raw.itemsize
+        return raw[skip:skip + n].reshape(shape)
+
+    cdiv = lambda x, y: -(-x // y)  # noqa: E731
+    for n in (16, 1008, 5008, 3 * 1024):
+        for kernel, tile, dt in (("vector_add", 1024, np.float32), ("vector_add_f16", 2048, np.float16)):
+            a, b, c = aligned(n, dt), aligned(n, dt), aligned(n, dt)
+            a[:], b[:] = rng.standard_normal(n), rng.standard_normal(n)
+            run(kernel, cdiv(n, tile), (a, b, c))
+            want = (a.astype(np.float64) + b.astype(np.float64)).astype(dt).astype(np.float64)
+            expect(f"{kernel} n={n}", c, want, 0, 0)
+    # Rows of a wider matrix (a 16-divisible row length inside a 16-divisible stride).
+    for rows, cols, width in ((3, 1008, 1024), (2, 1024, 1024), (4, 16, 32)):
+        for kernel, dt, rtol, atol in (("softmax", np.float32, 1e-5, 1e-6),
+                                       ("softmax_f16", np.float16, 2e-3, 1e-4)):
+            x, y = aligned((rows, width), dt), aligned((rows, width), dt)
+            x[:] = rng.standard_normal((rows, width)) * 4
+            run(kernel, rows, (x[:, :cols], y[:, :cols]))
+            v = x[:, :cols].astype(np.float64)
+            e = np.exp(v - v.max(axis=1, keepdims=True))
+            expect(f"{kernel} {rows}x{cols} of {width}", y[:, :cols], e / e.sum(axis=1, keepdims=True),
+                   rtol, atol)
+            if not np.isnan(y[:, cols:]).all():
+                print(f"FAIL facts {kernel} {rows}x{cols} of {width}: wrote past the row's end")
+                failures.append(f"facts {kernel} (past the end)")
+    if len(facts) != 4:
+        failures.append(f"facts: {len(facts)} instances with facts, not 4")
+    return failures
 
 
 # The attention kernel (written as cuTile's FMHA sample) with small tiles, so that its

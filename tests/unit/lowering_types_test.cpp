@@ -87,6 +87,83 @@ TEST(SignatureTest, NamedSignature) {
   EXPECT_EQ(std::get<SignatureError>(bad).offset, 2u);
 }
 
+TEST(SignatureTest, ArrayFacts) {
+  // Printed as written (canonical form), normalised: nothing that says nothing.
+  EXPECT_EQ(sig("void(float32[:, ::1].assume(alignment=16, stride_divisible_by=(4, 1), shape_divisible_by=(16, 16)))"),
+            "void(float32[:, ::1].assume(alignment=16, stride_divisible_by=(4, 1), shape_divisible_by=(16, 16)))");
+  EXPECT_EQ(sig("void(float32[:, ::1].assume(stride_divisible_by=4))"),
+            "void(float32[:, ::1].assume(stride_divisible_by=(4, 1)))");
+  EXPECT_EQ(sig("void(float32[::1].assume(alignment=4, shape_divisible_by=1))"), "void(float32[::1])");
+  EXPECT_EQ(sig("void(float16[::1].assume())"), "void(float16[::1])");
+  EXPECT_EQ(sig("void(int8[:].assume( alignment = 16 ))"), "void(int8[:].assume(alignment=16))");
+  TypeTable types;
+  auto a = std::get<TypeId>(parseTypeText("float32[::1].assume(alignment=16)", types));
+  auto b = std::get<TypeId>(parseTypeText("float32[::1].assume(alignment=16, shape_divisible_by=1)", types));
+  auto plain = std::get<TypeId>(parseTypeText("float32[::1]", types));
+  EXPECT_EQ(a, b);                       // one type for one meaning
+  EXPECT_NE(a, plain);                   // facts are part of the type
+  EXPECT_EQ(types.withoutFacts(a), plain);
+  EXPECT_EQ(types.abiCode(a), "f32a1Cq16");
+  EXPECT_EQ(types.name(a), "array(float32, 1d, C).assume(alignment=16)");
+  // What unification keeps of two arrays with different facts: neither's facts.
+  EXPECT_EQ(unifyTypes(types, a, plain), types.array(types.float32(), 1, Layout::A));
+  EXPECT_EQ(sig("void(float32[::1].assume(alignment=3))"),
+            "error@35: an alignment must be a power of two up to 2^20");
+  EXPECT_EQ(sig("void(float32.assume(alignment=16))"), "error@12: `.assume(...)` follows an array type, once");
+  EXPECT_EQ(sig("void(float32[::1].assume(alignment=16).assume(alignment=32))"),
+            "error@38: `.assume(...)` follows an array type, once");
+}
+
+// Every prefix and one-byte change of signatures with facts: a type or an error whose
+// offset lies inside the text, never a crash or a hang.
+TEST(SignatureTest, ArrayFactsMutations) {
+  const std::string seeds[] = {
+      "void(float32[:, ::1].assume(alignment=16, stride_divisible_by=(4, 1), shape_divisible_by=(16, 16)))",
+      "(int8[::1].assume(shape_divisible_by=16), float16[:, :].assume(stride_divisible_by=(8, 8)))",
+  };
+  const char alphabet[] = "()[],:=.1 60aszx_";
+  uint32_t state = 20261202;
+  auto next = [&] { return state = state * 1664525u + 1013904223u; };
+  size_t parsed = 0, rejected = 0;
+  for (const std::string& seed : seeds) {
+    std::vector<std::string> cases;
+    for (size_t n = 0; n <= seed.size(); ++n) cases.push_back(seed.substr(0, n));
+    for (int i = 0; i < 4000; ++i) {
+      std::string m = seed;
+      for (int k = 0; k < 1 + static_cast<int>(next() % 3); ++k) {
+        size_t at = next() % m.size();
+        switch (next() % 3) {
+          case 0: m[at] = alphabet[next() % (sizeof(alphabet) - 1)]; break;
+          case 1: m.erase(at, 1); break;
+          default: m.insert(at, 1, alphabet[next() % (sizeof(alphabet) - 1)]); break;
+        }
+      }
+      cases.push_back(m);
+    }
+    for (const std::string& text : cases) {
+      TypeTable types;
+      SignatureResult r = parseSignature(text, types);
+      if (const auto* e = std::get_if<SignatureError>(&r)) {
+        EXPECT_LE(e->offset, text.size()) << text;
+        EXPECT_FALSE(e->message.empty()) << text;
+        ++rejected;
+      } else {
+        // What parsed prints as a signature that parses to the same types.
+        const Signature& s = std::get<Signature>(r);
+        std::string again = "(";
+        for (size_t i = 0; i < s.args.size(); ++i) again += (i ? ", " : "") + types.signatureName(s.args[i]);
+        again += s.args.size() == 1 ? ",)" : ")";
+        SignatureResult r2 = parseSignature(again, types);
+        ASSERT_TRUE(std::holds_alternative<Signature>(r2)) << text << " -> " << again;
+        EXPECT_EQ(std::get<Signature>(r2).args, s.args) << text << " -> " << again;
+        ++parsed;
+      }
+    }
+  }
+  EXPECT_GT(parsed, 100u);
+  EXPECT_GT(rejected, 1000u);
+}
+
 // The operator table, checked against numba-cuda 0.30.4's compile_ptx results.
 class TypingTest : public ::testing::Test {
 protected:

@@ -24,7 +24,7 @@ import threading
 
 import numpy as np
 
-from .._args import _c_strides
+from .._args import ArrayArg, _c_strides, array_facts
 from .._typeof import layout_of
 from ._devicearray import DeviceNDArray
 
@@ -43,6 +43,24 @@ def _layout(shape, strides):
             _LAYOUTS.clear()
         lay = _LAYOUTS[k] = layout_of(shape, strides)
     return lay
+
+
+_FACTS: dict = {}  # (dtype, shape, element strides) -> (layout, stride and extent divisors)
+
+
+def _facts(dtype, itemsize, shape, strides):
+    """How pykc.tile types an array argument apart from its dtype, pointer and ndim
+    (_typeof.tile_array_text): the ABI's layout promise it holds and its divisor facts
+    (_args.array_facts), remembered; ``itemsize()`` is called on a miss."""
+    k = (dtype, shape, strides)
+    f = _FACTS.get(k)
+    if f is None:
+        if len(_FACTS) > 4096:
+            _FACTS.clear()
+        a = ArrayArg(np.dtype(np.uint8), tuple(shape), tuple(strides))
+        layout = "C" if a.holds_c() else "F" if a.holds_f() else "A"
+        f = _FACTS[k] = (layout,) + array_facts(16, shape, strides, itemsize())[1:]
+    return f
 
 
 _INT64 = (-(1 << 63), 1 << 63)
@@ -134,8 +152,11 @@ def tile_arg_key(args, constants, launch_stream: int):
             if not a.is_cuda:  # (complex dtypes: their key has no launcher)
                 return None, None
             shape, strides = a.shape, a.stride()  # torch.Size is a tuple
-            key.append((a.dtype, len(shape), _layout(shape, strides)))
-            flat.append(a.data_ptr())
+            ptr = a.data_ptr()
+            # The instance depends on the array facts too (pykc.tile types them).
+            key.append((a.dtype, len(shape), _facts(a.dtype, a.element_size, shape, strides),
+                        not ptr & 15))
+            flat.append(ptr)
             flat += shape
             flat += strides
         elif t is float or t is int or t is bool:
@@ -147,7 +168,13 @@ def tile_arg_key(args, constants, launch_stream: int):
             k, f = arg_key((a,), launch_stream)
             if k is None or k[0] in ("f8", "i8", "b"):
                 return None, None
-            key.append(k[0])
+            if type(k[0]) is tuple:  # an array: (dtype char, ndim, layout); its facts too
+                char, nd = k[0][0], k[0][1]
+                facts = _facts(char, lambda: np.dtype(char).itemsize, tuple(f[1:1 + nd]),
+                               tuple(f[1 + nd:]))
+                key.append((k[0], facts, not f[0] & 15))
+            else:
+                key.append(k[0])
             flat += f
     return tuple(key), flat
 

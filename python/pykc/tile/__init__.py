@@ -29,7 +29,7 @@ from .. import Module
 from .._backends import stream_handle
 from .._compiler import CompileError, compiler
 from .._manifest import parse_manifest
-from .._typeof import _array_text, _dtype_text, describe
+from .._typeof import _dtype_text, describe, tile_array_text
 from .._args import ArrayArg, ScalarArg
 from ..cuda import _runtime
 from ..cuda._fastlaunch import FastLauncher, supports_tile, tile_arg_key
@@ -101,7 +101,7 @@ def _scalar_text(d: ScalarArg) -> str:
 
 def _arg_text(d) -> str:
     if isinstance(d, ArrayArg):
-        return _array_text(d)
+        return tile_array_text(d)
     if isinstance(d, ScalarArg):
         return _scalar_text(d)
     raise TypeError("tuples are not taken by tile kernels at launch yet")
