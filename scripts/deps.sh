@@ -41,6 +41,12 @@ if [ ! -f "$pydeps/.ok" ]; then
   python3 -m pip install -q --disable-pip-version-check --target "$pydeps" pytest numpy
   touch "$pydeps/.ok"
 fi
+# The real numba, apart (its NumPy pin must not change the suite's): one pytest runs a
+# program that uses numba outside CUDA under `python -m pykc run`. Optional.
+if [ ! -f "$root/build/pydeps-numba/.ok" ]; then
+  python3 -m pip install -q --disable-pip-version-check --target "$root/build/pydeps-numba" numba &&
+    touch "$root/build/pydeps-numba/.ok" || echo "deps: numba not installed (one pytest skips)"
+fi
 
 # nvdisasm for `pykc inspect --emit sass` (not in every CUDA install): the PyPI
 # package puts it in build/pydeps/nvidia/cu13/bin, where pykc looks for it.

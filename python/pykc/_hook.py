@@ -4,9 +4,11 @@ After ``install()``, ``import numba``, ``from numba import cuda``, ``numba.cuda.
 ``numba.types``, ``from numba import float32, void, ...`` and ``import cuda.tile as ct``
 give pykc's modules, so a
 program written for numba-cuda runs with pykc compiling its kernels, with no numba or
-llvmlite installed. Names of numba outside its CUDA API (``numba.njit``, ``numba.prange``)
-raise an ImportError/AttributeError that says so. ``python -m pykc run app.py`` installs
-the hook and runs ``app.py`` as ``__main__``.
+llvmlite installed. Names of numba outside its CUDA API (``numba.njit``, ``numba.prange``,
+``numba.np.numpy_support``) come from the real numba where it is installed: the first such
+name imports it (as ``numba``; ``numba.cuda`` stays pykc's), and pykc's ``numba`` module
+hands it that name. Without numba they raise an ImportError/AttributeError that says so.
+``python -m pykc run app.py`` installs the hook and runs ``app.py`` as ``__main__``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
+import threading
 import types as _pytypes
 
 __all__ = ["install", "uninstall", "installed"]
@@ -38,7 +41,47 @@ _ALIASES = {
 }
 
 _NOT_CUDA = ("pykc runs numba's CUDA API (numba.cuda, numba.types); `numba.{name}` is "
-             "outside it. Run this program with numba itself for that part.")
+             "outside it, and numba is not installed: install numba for that part "
+             "(pykc then takes it from there), or run this program with numba itself.")
+
+
+class _RealNumba:
+    """The installed numba, imported on the first name pykc does not provide."""
+
+    def __init__(self):
+        self.module = None
+        self.lock = threading.RLock()
+
+    def available(self) -> bool:
+        return self.module is not None or importlib.machinery.PathFinder.find_spec("numba") is not None
+
+    def load(self):
+        """Import the real numba as ``numba`` (pykc's finder answers only numba.cuda.*
+        from then on; pykc's stand-ins of numba.types and numba.core.* leave sys.modules
+        for numba's own), or None where it is not installed."""
+        with self.lock:
+            if self.module is not None or not self.available():
+                return self.module
+            _FINDER.real = True
+            saved = {n: sys.modules.pop(n) for n in list(sys.modules)
+                     if (n == "numba" or n.startswith("numba.")) and not _is_cuda_name(n)}
+            try:
+                real = importlib.import_module("numba")
+            except BaseException:
+                _FINDER.real = False
+                sys.modules.update(saved)
+                raise
+            import pykc.cuda
+            real.cuda = pykc.cuda
+            self.module = real
+            return real
+
+
+def _is_cuda_name(name: str) -> bool:
+    return name == "numba.cuda" or name.startswith("numba.cuda.")
+
+
+_REAL = _RealNumba()
 
 
 def _numba_module():
@@ -64,7 +107,10 @@ def _numba_module():
     def __getattr__(name):
         if name.startswith("__"):
             raise AttributeError(name)
-        raise AttributeError(_NOT_CUDA.format(name=name))
+        real = _REAL.load()
+        if real is None:
+            raise AttributeError(_NOT_CUDA.format(name=name))
+        return getattr(real, name)
     mod.__getattr__ = __getattr__
     return mod
 
@@ -83,9 +129,20 @@ class _Loader(importlib.abc.Loader):
 
 
 class _Finder(importlib.abc.MetaPathFinder):
-    """Answers for ``numba`` and the numba modules pykc provides."""
+    """Answers for ``numba`` and the numba modules pykc provides; once the real numba is
+    loaded (``real``), only for numba.cuda.*."""
+
+    real = False
 
     def find_spec(self, fullname, path=None, target=None):
+        if self.real and (fullname == "numba" or fullname.startswith("numba.")):
+            if fullname in _ALIASES and _is_cuda_name(fullname):
+                return importlib.util.spec_from_loader(fullname, _Loader(_ALIASES[fullname]),
+                                                       is_package=True)
+            if _is_cuda_name(fullname):
+                raise ImportError(f"pykc provides numba.cuda; `{fullname}` is not part of it",
+                                  name=fullname)
+            return None  # numba's own
         if fullname == "cuda.tile":
             return importlib.util.spec_from_loader(fullname, _Loader("pykc.tile"),
                                                    is_package=True)
@@ -99,8 +156,14 @@ class _Finder(importlib.abc.MetaPathFinder):
             return importlib.util.spec_from_loader(fullname, _Loader(_ALIASES[fullname]),
                                                    is_package=True)
         if fullname.startswith("numba."):
-            raise ImportError(_NOT_CUDA.format(name=fullname[len("numba."):]),
-                              name=fullname)
+            real = _REAL.load()
+            if real is None:
+                raise ImportError(_NOT_CUDA.format(name=fullname[len("numba."):]),
+                                  name=fullname)
+            # The parent is numba's own now: look in its folders.
+            parent = sys.modules.get(fullname.rpartition(".")[0])
+            return importlib.machinery.PathFinder.find_spec(
+                fullname, getattr(parent, "__path__", real.__path__), target)
         return None
 
 
@@ -124,5 +187,7 @@ def install():
 def uninstall():
     if installed():
         sys.meta_path.remove(_FINDER)
+    _FINDER.real = False
+    _REAL.module = None
     for name in [n for n in sys.modules if n == "numba" or n.startswith("numba.")]:
         del sys.modules[name]

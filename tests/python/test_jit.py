@@ -148,6 +148,52 @@ def test_numba_types_on_the_host():
         t.float32[:, ::1, :]
 
 
+NUMBA_DEPS = os.path.join(ROOT, "build", "pydeps-numba")
+
+
+@pytest.mark.skipif(not os.path.isdir(os.path.join(NUMBA_DEPS, "numba")),
+                    reason="numba is not installed in build/pydeps-numba (scripts/deps.sh)")
+def test_hook_takes_names_outside_cuda_from_installed_numba(tmp_path, monkeypatch):
+    """With numba installed, a program's numba.njit, numba.prange and numba.np modules
+    are numba's own; numba.cuda stays pykc's, and cuda.jit takes numba's type objects."""
+    monkeypatch.setenv("PYKC_ARCH", "sm_90")
+    monkeypatch.setenv("PYKC_CACHE_DIR", str(tmp_path / "cache"))
+    prog = tmp_path / "mixed.py"
+    prog.write_text(textwrap.dedent("""
+        import numpy as np
+        import numba
+        from numba import cuda
+
+        @numba.njit
+        def host_sum(x):
+            s = 0.0
+            for i in numba.prange(x.shape[0]):
+                s += x[i]
+            return s
+
+        print("host", host_sum(np.arange(10.0)))
+        from numba import float32, int64, void
+        from numba.np import numpy_support
+        print("types", type(float32).__module__.split(".")[0], numpy_support.__name__)
+
+        @cuda.jit(void(float32[::1], int64))
+        def k(x, n):
+            i = cuda.grid(1)
+            if i < n:
+                x[i] = 2 * x[i]
+
+        print("kernel", k.signatures, cuda.__name__)
+    """))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.join(ROOT, "python"), NUMBA_DEPS, os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, "-m", "pykc", "run", str(prog)],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "host 45.0" in r.stdout
+    assert "types numba numba.np.numpy_support" in r.stdout
+    assert "kernel [('float32[::1]', 'int64')] pykc.cuda" in r.stdout
+
+
 def test_hook_maps_numba_imports(tmp_path):
     prog = tmp_path / "prog.py"
     prog.write_text(textwrap.dedent("""

@@ -34,6 +34,7 @@ from ._devicearray import (DeviceNDArray, DeviceRecord, as_cuda_array, device_ar
                            mapped_array, mapped_array_like, pinned_array, pinned_array_like,
                            to_device)
 from ._dispatcher import _OPTIONS, DeviceFunction, Dispatcher
+from ._numba_types import is_numba_object
 from ._host import (Device, Event, KernelOnly, Stream, close, current_context,  # noqa: F401
                     default_stream, defer_cleanup, detect, event, event_elapsed_time,
                     external_stream, get_current_device, gpus, is_available,
@@ -59,18 +60,25 @@ __all__ = ["jit", "CompileError", "CudaError", "Dispatcher", "DeviceFunction", "
            "pinned", "mapped", "declare_device"]
 
 
+def _is_type(obj) -> bool:
+    return isinstance(obj, _types.Type) or (is_numba_object(obj) and not hasattr(obj, "args"))
+
+
+def _is_one_signature(obj) -> bool:
+    return isinstance(obj, (str, _types.Signature)) or (is_numba_object(obj) and hasattr(obj, "args"))
+
+
 def _is_signature(obj) -> bool:
-    if isinstance(obj, (str, _types.Signature)):
+    if _is_one_signature(obj):
         return True
     if isinstance(obj, (list, tuple)):
-        return len(obj) > 0 and all(isinstance(s, (str, _types.Signature)) for s in obj) \
-            or (len(obj) > 0 and all(isinstance(t, _types.Type) for t in obj))
+        return len(obj) > 0 and all(_is_one_signature(s) for s in obj) \
+            or (len(obj) > 0 and all(_is_type(t) for t in obj))
     return False
 
 
 def _signature_list(sig):
-    if isinstance(sig, list) or (isinstance(sig, tuple) and sig and
-                                 not isinstance(sig[0], _types.Type)):
+    if isinstance(sig, list) or (isinstance(sig, tuple) and sig and not _is_type(sig[0])):
         return list(sig)
     return [sig]
 

@@ -26,6 +26,7 @@ from .._typeof import _text as _type_text
 from .._typeof import check_argument_count, per_parameter
 from . import _jitsource, _runtime
 from ._fastlaunch import FastLauncher, arg_key, supports
+from ._numba_types import is_numba_object, numba_signature_text, numba_type_text
 
 __all__ = ["Dispatcher", "DeviceFunction", "CompileError", "signature_text"]
 
@@ -39,7 +40,9 @@ def signature_text(name: str, sig) -> str:
     (``"void(float32[::1], int32)"`` or ``"(float32[::1], int32)"``), a pykc.types
     Signature, or a tuple of types."""
     if isinstance(sig, (tuple, list)):
-        return f"{name}({', '.join(str(t) for t in sig)})"
+        return f"{name}({', '.join(numba_type_text(t) if is_numba_object(t) else str(t) for t in sig)})"
+    if is_numba_object(sig):  # the installed numba's Signature (python -m pykc run)
+        sig = numba_signature_text(sig)
     text = str(sig).strip()
     paren = text.find("(")
     if paren < 0:
