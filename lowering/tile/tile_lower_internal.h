@@ -629,6 +629,9 @@ private:
   std::pair<uint64_t, std::vector<std::pair<std::string, uint32_t>>> stageResident(const ast::For& f);
 
   void lowerFor(StmtId id, const ast::For& f);
+  void lowerWhile(const ast::While& w);
+  // Whether `body` holds a break or continue of its own loop (not of loops inside it).
+  bool exitsLoop(std::span<const StmtId> body) const;
 
   // `opaqueTid`: the body reads the thread id anew (a volatile `mov %tid.x`)
   // so that LLVM does not hoist the body's per-slot address arithmetic out of
@@ -739,7 +742,13 @@ private:
   llvm::IRBuilder<> b_;
   unsigned threads_ = 128;
   unsigned maxVec_ = 4;
-  unsigned loopDepth_ = 0;  // for-loops around the statement being lowered
+  unsigned loopDepth_ = 0;  // loops (for, while) around the statement being lowered
+  // Where `continue` and `break` go in each loop around the statement, innermost last.
+  struct LoopExits {
+    llvm::BasicBlock* next;
+    llvm::BasicBlock* done;
+  };
+  std::vector<LoopExits> loopExits_;
   llvm::Value* tid_ = nullptr;
   std::map<std::string, ArrayArgs> arrays_;
   std::map<std::pair<std::string, uint32_t>, std::vector<llvm::AllocaInst*>> vars_;
@@ -981,6 +990,10 @@ void TileLowering::visitStmts(std::span<const StmtId> body, F& f) const {
       case frontend::StmtKind::For:
         visitExpr(s.as<ast::For>().iter, f);
         visitStmts(ast_.list(s.as<ast::For>().body), f);
+        break;
+      case frontend::StmtKind::While:
+        visitExpr(s.as<ast::While>().test, f);
+        visitStmts(ast_.list(s.as<ast::While>().body), f);
         break;
       case frontend::StmtKind::If:
         visitExpr(s.as<ast::If>().test, f);

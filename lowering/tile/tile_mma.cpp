@@ -91,6 +91,9 @@ void TileLowering::markMmaVars(std::span<const StmtId> body) {
       case frontend::StmtKind::For:
         markMmaVars(ast_.list(s.as<ast::For>().body));
         break;
+      case frontend::StmtKind::While:
+        markMmaVars(ast_.list(s.as<ast::While>().body));
+        break;
       case frontend::StmtKind::If:
         markMmaVars(ast_.list(s.as<ast::If>().body));
         markMmaVars(ast_.list(s.as<ast::If>().orelse));

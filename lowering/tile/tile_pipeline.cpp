@@ -23,6 +23,9 @@ void TileLowering::assignedNames(std::span<const StmtId> body, std::set<std::str
         assignedNames(ast_.list(f.body), out);
         break;
       }
+      case frontend::StmtKind::While:
+        assignedNames(ast_.list(s.as<ast::While>().body), out);
+        break;
       case frontend::StmtKind::If:
         assignedNames(ast_.list(s.as<ast::If>().body), out);
         assignedNames(ast_.list(s.as<ast::If>().orelse), out);

@@ -74,6 +74,15 @@ void TileLowering::lowerStmt(StmtId id) {
     case frontend::StmtKind::For:
       if (!lowerPipelinedFor(id, s.as<ast::For>())) lowerFor(id, s.as<ast::For>());
       return;
+    case frontend::StmtKind::While:
+      lowerWhile(s.as<ast::While>());
+      return;
+    case frontend::StmtKind::Break:
+      b_.CreateBr(loopExits_.back().done);
+      return;
+    case frontend::StmtKind::Continue:
+      b_.CreateBr(loopExits_.back().next);
+      return;
     case frontend::StmtKind::If: {
       const auto& i = s.as<ast::If>();
       if (const ConstValue* c = constOf(i.test)) {
@@ -194,15 +203,55 @@ void TileLowering::lowerLoop(StmtId id, const ast::For& f, bool opaqueTid) {
     tid_ = b_.CreateCall(llvm::InlineAsm::get(type, "mov.u32 $0, %tid.x;", "=r", true), {});
   }
   ++loopDepth_;
+  loopExits_.push_back({head, done});
   lowerBody(ast_.list(f.body));
+  loopExits_.pop_back();
   --loopDepth_;
   tid_ = savedTid;
   if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
   b_.SetInsertPoint(done);
 }
 
+void TileLowering::lowerWhile(const ast::While& w) {
+  const ConstValue* known = constOf(w.test);
+  if (known != nullptr && !frontend::truthOf(*known)) return;  // never runs (not typed)
+  auto* head = llvm::BasicBlock::Create(context_, "while.head", function_);
+  auto* body = llvm::BasicBlock::Create(context_, "while.body", function_);
+  auto* done = llvm::BasicBlock::Create(context_, "while.done", function_);
+  b_.CreateBr(head);
+  b_.SetInsertPoint(head);
+  // The condition is a scalar, the same in every thread (scalar atomics broadcast).
+  if (known != nullptr) {
+    b_.CreateBr(body);
+  } else {
+    b_.CreateCondBr(scalarAs(w.test, types_.boolean()), body, done);
+  }
+  b_.SetInsertPoint(body);
+  ++loopDepth_;
+  loopExits_.push_back({head, done});
+  lowerBody(ast_.list(w.body));
+  loopExits_.pop_back();
+  --loopDepth_;
+  if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
+  b_.SetInsertPoint(done);
+}
+
+bool TileLowering::exitsLoop(std::span<const StmtId> body) const {
+  for (StmtId id : body) {
+    const frontend::Stmt& s = ast_.stmt(id);
+    if (s.kind() == frontend::StmtKind::Break || s.kind() == frontend::StmtKind::Continue) return true;
+    if (s.kind() == frontend::StmtKind::If &&
+        (exitsLoop(ast_.list(s.as<ast::If>().body)) || exitsLoop(ast_.list(s.as<ast::If>().orelse)))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool TileLowering::lowerPipelinedFor(StmtId id, const ast::For& f) {
   if (!pipeStage_.empty()) return false;
+  // The pipeline's prologue and epilogue assume every iteration runs.
+  if (exitsLoop(ast_.list(f.body))) return false;
   std::vector<PipeLoad> pipes = planPipeline(f);
   if (pipes.empty()) return false;
   uint64_t stageBytes = 0;

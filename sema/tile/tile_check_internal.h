@@ -105,6 +105,7 @@ private:
   void checkStmt(StmtId id);
 
   void checkFor(StmtId id, const ast::For& f);
+  void checkWhile(const ast::While& w, const Stmt& s);
 
   // A name may be rebound to a value of another type (Python semantics),
   // except inside a loop or branch when it was bound outside it: then the
@@ -379,6 +380,7 @@ private:
   // The loop/branch depth at which each variable got its current type.
   std::map<std::string, int> depth_;
   int depthNow_ = 0;
+  int loopNest_ = 0;  // loops (for, while) around the statement being checked
   std::map<std::string, ConstValue> consts_;
   std::map<std::string, int> assigned_;
   std::set<std::string> failed_;

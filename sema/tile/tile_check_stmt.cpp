@@ -24,6 +24,15 @@ void TileChecker::countAssignments(std::span<const StmtId> body) {
         }
         break;
       }
+      case StmtKind::While: {
+        // Like a for loop's body: assigned more than once.
+        std::map<std::string, int> saved = assigned_;
+        countAssignments(ast_.list(s.as<ast::While>().body));
+        for (auto& [name, n] : assigned_) {
+          if (!saved.count(name) || saved[name] != n) n = 2;
+        }
+        break;
+      }
       case StmtKind::If:
         countAssignments(ast_.list(s.as<ast::If>().body));
         countAssignments(ast_.list(s.as<ast::If>().orelse));
@@ -100,6 +109,17 @@ void TileChecker::checkStmt(StmtId id) {
     case StmtKind::For:
       checkFor(id, s.as<ast::For>());
       return;
+    case StmtKind::While:
+      checkWhile(s.as<ast::While>(), s);
+      return;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      if (loopNest_ == 0) {
+        diags_.error(loc(s.range), Diag::UnsupportedFeature,
+                     "`" + std::string(s.kind() == StmtKind::Break ? "break" : "continue") +
+                         "` outside a loop");
+      }
+      return;
     case StmtKind::If: {
       const auto& i = s.as<ast::If>();
       TV c = checkExpr(i.test);
@@ -157,7 +177,28 @@ void TileChecker::checkFor(StmtId id, const ast::For& f) {
   bindRuntime(name, it, f.target);
   record(f.target, TV::value(it));
   ++depthNow_;
+  ++loopNest_;
   checkBody(ast_.list(f.body));
+  --loopNest_;
+  --depthNow_;
+}
+
+// `while COND:` with a scalar condition, evaluated by the whole CTA before each
+// iteration (a spin lock on ct.atomic_cas, a data-dependent trip count); `while True:`
+// with a `break`. A condition false at compile time leaves the body untyped.
+void TileChecker::checkWhile(const ast::While& w, const Stmt& s) {
+  if (!w.orelse.empty()) {
+    diags_.error(loc(s.range), Diag::UnsupportedFeature, "`while ... else` is not supported in tile kernels");
+  }
+  TV c = checkExpr(w.test);
+  if (c.k == TV::K::Const && !truthOf(c.c)) return;
+  if (c.ok() && c.k != TV::K::Const && !(c.k == TV::K::Value && types_.isNumber(c.type))) {
+    diags_.error(loc(w.test), Diag::InvalidCondition, nameOf(c.type));
+  }
+  ++depthNow_;
+  ++loopNest_;
+  checkBody(ast_.list(w.body));
+  --loopNest_;
   --depthNow_;
 }
 

@@ -612,6 +612,24 @@ def atomic_cases(run, arr, rng):
         i = i[(i >= 0) & (i < n)]
         np.maximum.at(want, i, np.int32(50 + b))
     yield "max_scalar_update (strided view, scalar update)", target, want, "exact"
+    # Spin locks (while on atomic_cas): every row added to its group's accumulator once.
+    for rows, groups in ((40, 3), (64, 1), (5, 8)):
+        x = rng.standard_normal((rows, 64)).astype(np.float32)
+        acc = np.zeros((groups, 64), np.float32)
+        locks = np.zeros(groups, np.int32)
+        run("locked_rows", rows, arr(x) + arr(acc) + arr(locks))
+        want = np.zeros((groups, 64))
+        np.add.at(want, np.arange(rows) % groups, x.astype(np.float64))
+        yield f"locked_rows {rows} rows into {groups} (spin lock)", acc, want, ("close", 1e-4)
+        yield f"locked_rows {rows} rows: locks released", locks, np.zeros(groups, np.int32), "exact"
+    # while with continue and break, while True with break.
+    x = rng.standard_normal((12, 64)).astype(np.float32)
+    counts = np.array([0, 1, 2, 3, 5, 6, 7, 10], np.int32)
+    out = np.full((counts.size, 64), np.nan, np.float32)
+    run("while_rows", counts.size, arr(x) + arr(counts) + arr(out))
+    want = np.stack([x[[r for r in range(min(n, 6)) if r != 2]].astype(np.float64).sum(0) + 1000.0 * n
+                     for n in counts])
+    yield "while_rows (while, continue, break, while True)", out, want, ("close", 1e-4)
 
 
 def check4(sim, sym, blocks):

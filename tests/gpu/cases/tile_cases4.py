@@ -28,7 +28,7 @@ FOLDER = "tile_kernels4"
 CONSTS = {"histogram": (256,), "scatter_add_f32": (128,), "scatter_add_f64": (64,),
           "scatter_add_f16": (256,), "int_rmw": (128,), "wide_rmw": (64,), "xchg_perm": (256,),
           "cas_i32": (128,), "cas_f64": (64,), "claim": (), "add_2d": (16, 32),
-          "max_scalar_update": (64,)}
+          "max_scalar_update": (64,), "locked_rows": (64,), "while_rows": (64,)}
 
 
 class _Device:

@@ -143,3 +143,40 @@ def max_scalar_update(idx: "int32[::1]", target: "int32[:]", bound: "int32", TIL
     pid = ct.bid(0)
     i = ct.load(idx, index=(pid,), shape=(TILE,))
     ct.atomic_max(target, i, bound + pid)
+
+
+# LayerNorm's backward pattern (cuTile's samples/LayerNorm.py): each CTA adds its row of x
+# into acc[row % G] under a spin lock, `while ct.atomic_cas(locks, g, 0, 1, ACQUIRE) == 1`,
+# released by `ct.atomic_xchg(locks, g, 0, RELEASE)`.
+@ct.kernel
+def locked_rows(x: "float32[:, ::1]", acc: "float32[:, ::1]", locks: "int32[::1]", TILE: ConstInt = 64):
+    row = ct.bid(0)
+    g = row % acc.shape[0]
+    t = ct.load(x, index=(row, 0), shape=(1, TILE))
+    while ct.atomic_cas(locks, g, 0, 1, memory_order=MemoryOrder.ACQUIRE) == 1:
+        pass
+    ct.store(acc, index=(g, 0), tile=t + ct.load(acc, index=(g, 0), shape=(1, TILE)))
+    ct.atomic_xchg(locks, g, 0, memory_order=MemoryOrder.RELEASE)
+
+
+# A data-dependent `while` with `continue` and `break`: out[b] = the sum of rows
+# 0 .. min(counts[b], 6) - 1 of x but row 2, plus 1000 x the trips of a `while True`.
+@ct.kernel
+def while_rows(x: "float32[:, ::1]", counts: "int32[::1]", out: "float32[:, ::1]", TILE: ConstInt = 64):
+    bid = ct.bid(0)
+    n = ct.load(counts, index=(bid,), shape=())
+    acc = ct.full((1, TILE), 0, dtype=ct.float32)
+    i = 0
+    while i < n:
+        i += 1
+        if i == 3:
+            continue
+        acc += ct.load(x, index=(i - 1, 0), shape=(1, TILE))
+        if i >= 6:
+            break
+    j = 0
+    while True:
+        if j >= n:
+            break
+        j += 1
+    ct.store(out, index=(bid, 0), tile=acc + j * 1000.0)
