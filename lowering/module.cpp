@@ -327,6 +327,7 @@ LoweredModule ModuleLowering::run() {
         if (const support::ArchInfo* arch = support::findArch(options_.arch)) {
           target.wgmma = arch->archSpecific && arch->sm == 90;
           target.maxSharedBytes = arch->maxSharedBytesPerBlock;
+          target.cvtRnTf32 = arch->sm >= 90;
         }
         TileKernelShape shape = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i], target);
         tileThreads[i] = shape.threads;

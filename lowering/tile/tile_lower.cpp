@@ -5,6 +5,7 @@ namespace lowering::tile {
 
 void TileLowering::setTarget(const TileTarget& target) {
   allowWgmma_ = target.wgmma;
+  cvtRnTf32_ = target.cvtRnTf32;
   maxShared_ = target.maxSharedBytes;
 }
 

@@ -26,6 +26,8 @@ struct TileTarget {
   bool wgmma = false;
   // The most shared memory one block may have (dynamic shared memory past 48 KiB).
   uint32_t maxSharedBytes = 48 * 1024;
+  // `cvt.rn.tf32.f32` (sm_90 and later): tfloat32 rounding in one instruction.
+  bool cvtRnTf32 = false;
 };
 
 struct TileKernelShape {

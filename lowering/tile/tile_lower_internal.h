@@ -728,6 +728,10 @@ private:
   // float32 <-> tfloat32: rounding to 10 mantissa bits (cvt.rna.tf32.f32),
   // kept in a float register; tfloat32 to float32 is the same bits.
   llvm::Value* convertTf32(llvm::Value* v, TypeId from, TypeId to);
+  // A float32's bits rounded to tfloat32, to nearest with ties to even (cuBLAS's TF32
+  // and cuTile's; the 13 low bits unspecified): cvt.rn where the target has it
+  // (`instruction`), else integer arithmetic. NaN stays NaN.
+  llvm::Value* tf32Bits(llvm::Value* f, bool instruction);
 
   llvm::AllocaInst* entryAlloca(llvm::Type* t, const std::string& name);
 
@@ -760,6 +764,7 @@ private:
   std::map<std::string, SmemTile> pipeStage_;
   bool usesTensorCores_ = false;
   bool allowWgmma_ = false;
+  bool cvtRnTf32_ = false;
   bool wgmma_ = false;
   bool deferWgmma_ = false;
   bool twoCtas_ = false;

@@ -384,7 +384,7 @@ std::array<llvm::Value*, 4> TileLowering::ldmatrixB(const SmemTile& t, int64_t k
 
 llvm::Value* TileLowering::loadTf32(const SmemTile& t, llvm::Value* r, llvm::Value* c) {
   llvm::Value* x = b_.CreateLoad(b_.getFloatTy(), smemElement(t, r, c));
-  return b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_f2tf32_rna), {x});
+  return tf32Bits(x, cvtRnTf32_);
 }
 
 std::array<llvm::Value*, 4> TileLowering::tf32AFragment(const SmemTile& t, llvm::Value* r0, int64_t k0, llvm::Value* lane) {

@@ -377,11 +377,27 @@ llvm::Value* TileLowering::convertTf32(llvm::Value* v, TypeId from, TypeId to) {
     return convert(v, types_.float32(), to);
   }
   llvm::Value* f = convert(v, from, types_.float32());
-  llvm::Value* bits = b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_f2tf32_rna), {f});
-  // The 13 bits below tfloat32's mantissa are not specified by PTX: clear them, so
-  // that the value reads as a float32 too.
+  // Integer rounding here (once per element; the tile simulator runs it too).
+  llvm::Value* bits = tf32Bits(f, false);
+  // The 13 bits below tfloat32's mantissa are left unspecified: clear them, so that
+  // the value reads as a float32 too.
   bits = b_.CreateAnd(bits, b_.getInt32(0xffffe000u));
   return b_.CreateBitCast(bits, b_.getFloatTy());
+}
+
+llvm::Value* TileLowering::tf32Bits(llvm::Value* f, bool instruction) {
+  if (instruction) {
+    auto* type = llvm::FunctionType::get(b_.getInt32Ty(), {b_.getFloatTy()}, false);
+    return b_.CreateCall(llvm::InlineAsm::get(type, "cvt.rn.tf32.f32 $0, $1;", "=r,f", false), {f});
+  }
+  llvm::Value* bits = b_.CreateBitCast(f, b_.getInt32Ty());
+  // + 0xfff, + 1 more where the kept part is odd: ties go to the even neighbour.
+  llvm::Value* odd = b_.CreateAnd(b_.CreateLShr(bits, 13), b_.getInt32(1));
+  llvm::Value* rounded = b_.CreateAdd(bits, b_.CreateAdd(b_.getInt32(0xfff), odd));
+  llvm::Value* finite = b_.CreateICmpNE(b_.CreateAnd(bits, b_.getInt32(0x7f800000u)), b_.getInt32(0x7f800000u));
+  llvm::Value* out = b_.CreateSelect(finite, rounded, bits);
+  // A NaN whose payload lies in the dropped bits would read as an infinity.
+  return b_.CreateSelect(b_.CreateFCmpUNO(f, f), b_.getInt32(0x7fffe000u), out);
 }
 
 llvm::AllocaInst* TileLowering::entryAlloca(llvm::Type* t, const std::string& name) {

@@ -67,14 +67,14 @@ def tile_swizzled_scale(ctx):
     return "; ".join(out)
 
 
-@case("tile astype(ct.tfloat32): cvt.rna.tf32.f32 rounding", FOLDER)
+@case("tile astype(ct.tfloat32): rounding to nearest, ties to even", FOLDER)
 def tile_round_tf32(ctx):
     mod, via = ctx.load(), ctx.via("cupy")
     n = int(ctx.rng.integers(1000, 200000))
     x = ctx.randn(n, np.float32) * np.float32(1e3)
     bits = x.view(np.uint32)
-    # Ties (away from zero), just below a tie, the largest float (rounds to inf), infinities,
-    # a subnormal tie.
+    # Ties (to even: down for 0x3f801000, up for 0x3f803000), just below a tie, the largest
+    # float (rounds to inf), infinities, a subnormal tie.
     bits[:8] = [0x3f801000, 0xbf801000, 0x3f800fff, 0x3f803000, 0x7f7fffff, 0x7f800000,
                 0xff800000, 0x00001000]
     x = bits.view(np.float32)
@@ -82,7 +82,8 @@ def tile_round_tf32(ctx):
     dy = via.to_dev(ctx.poison(n, np.float32))
     pykc.launch(None, (_cdiv(n, 512),), mod.round_tf32, (via.to_dev(x), dy, 512))
     via.sync()
-    want = np.where(np.isfinite(x), (bits + np.uint32(0x1000)) & np.uint32(0xffffe000), bits)
+    odd = (bits >> np.uint32(13)) & np.uint32(1)
+    want = np.where(np.isfinite(x), (bits + np.uint32(0xfff) + odd) & np.uint32(0xffffe000), bits)
     return f"n={n} " + _exact(via.to_host(dy), want.astype(np.uint32).view(np.float32), "y")
 
 

@@ -44,7 +44,7 @@ def swizzled_scale(A: "float16[:, ::1]", C: "float32[:, ::1]", tm: ConstInt = 32
     ct.store(C, index=(bidx, bidy), tile=(a * scale).astype(C.dtype))
 
 
-# x rounded to tfloat32 (cvt.rna.tf32.f32), back to float32.
+# x rounded to tfloat32 (to nearest, ties to even), back to float32.
 @ct.kernel
 def round_tf32(x: "float32[::1]", y: "float32[::1]", TILE: ConstInt = 512):
     pid = ct.bid(0)
