@@ -135,7 +135,17 @@ public:
       : ast_(parent.ast_), typed_(parent.typed_), types_(parent.types_), inst_(inst),
         fn_(typed_.module.functions[inst.function]), function_(parent.function_),
         context_(parent.context_), module_(parent.module_), b_(context_) {
+    // Values cross between the two in the parent's layouts: the same choices.
     threads_ = parent.threads_;
+    maxVec_ = parent.maxVec_;
+    // A helper called inside a loop lowers its reductions as inside a loop.
+    loopDepth_ = parent.loopDepth_;
+    allowWgmma_ = parent.allowWgmma_;
+    cvtRnTf32_ = parent.cvtRnTf32_;
+    wgmma_ = parent.wgmma_;
+    deferWgmma_ = parent.deferWgmma_;
+    twoCtas_ = parent.twoCtas_;
+    maxShared_ = parent.maxShared_;
     tid_ = parent.tid_;
     scratch_ = parent.scratch_;
     scratchBytes_ = parent.scratchBytes_;

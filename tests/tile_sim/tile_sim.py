@@ -359,6 +359,14 @@ def check2(sim, sym, blocks):
         expect(f"helpers {rows}x{cols}", y, (3 * c + np.abs(c))[:, :cols], 1e-5, 1e-5)
         pid = np.arange(rows)
         expect(f"helpers last {rows}", last, np.maximum(pid - 1, 0) * 1000 + np.minimum(pid + 1, rows - 1))
+    # A float16 helper in a loop (the kernel's layouts and the loop's barriers inside it).
+    for rows, cols in ((3, 2048), (2, 1500)):
+        x = rng.standard_normal((rows, cols)).astype(np.float16)
+        y = np.full_like(x, np.nan)
+        sums = np.full(rows, np.nan, np.float32)
+        run("helpers_f16", rows, sim.array(x) + sim.array(y) + sim.array(sums))
+        expect(f"helpers_f16 {rows}x{cols}", y, 2 * x.astype(np.float64))
+        expect(f"helpers_f16 sums {rows}x{cols}", sums, x.astype(np.float64).sum(1), 1e-5, 1e-3)
     # argmax / argmin along rows (NaN wins, first of ties) and over the whole tile.
     for rows, cols in ((9, 500), (4, 512), (3, 7)):
         x = rng.standard_normal((rows, cols)).astype(np.float32)

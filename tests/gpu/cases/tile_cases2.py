@@ -108,6 +108,21 @@ def tile_helpers(ctx):
     return "; ".join(out)
 
 
+@case("tile float16 helper inside a loop (kernel layouts, loop barriers)", FOLDER)
+def tile_helpers_f16(ctx):
+    mod, via = ctx.load(), ctx.via("cupy")
+    out = []
+    for rows, cols in ((int(ctx.rng.integers(1, 3000)), int(ctx.rng.integers(1, 5000))), (64, 2048)):
+        x = ctx.randn((rows, cols), np.float16)
+        dy = via.to_dev(ctx.poison((rows, cols), np.float16))
+        dsums = via.to_dev(ctx.poison(rows, np.float32))
+        pykc.launch(None, (rows,), mod.helpers_f16, (via.to_dev(x), dy, dsums, 1024))
+        via.sync()
+        out.append(f"{rows}x{cols} " + _close(via.to_host(dy), 2 * x.astype(np.float64), 0, 0, "y"))
+        out.append(_close(via.to_host(dsums), x.astype(np.float64).sum(1), 1e-5, 1e-3, "sums"))
+    return "; ".join(out)
+
+
 @case("tile argmax/argmin along rows and over a tile (NaN wins, first of ties)", FOLDER)
 def tile_arg_rows(ctx):
     mod, via = ctx.load(), ctx.via("cupy")

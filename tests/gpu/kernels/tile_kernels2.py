@@ -94,6 +94,25 @@ def helpers(x: "float32[:, ::1]", y: "float32[:, ::1]", last: "int32[::1]",
     ct.store(last, index=(pid,), tile=ct.full((1,), lo * 1000 + hi, dtype=ct.int32))
 
 
+def row_terms(x, row, j, TILE):
+    # A float16 load and a reduction inside a helper called in a loop (LayerNorm's
+    # bwd_helper): the helper's tiles take the kernel's layouts (its vector width is the
+    # kernel's, 8 halves) and its reduction the loop's barriers.
+    t = ct.load(x, index=(row, j), shape=(1, TILE), padding_mode=ct.PaddingMode.ZERO)
+    return t, ct.sum(t.astype(ct.float32), axis=1)
+
+
+@ct.kernel
+def helpers_f16(x: "float16[:, ::1]", y: "float16[:, ::1]", sums: "float32[::1]", TILE: ConstInt = 1024):
+    row = ct.bid(0)
+    total = ct.full((1,), 0, dtype=ct.float32)
+    for j in range(ct.num_tiles(x, axis=1, shape=(1, TILE))):
+        t, s = row_terms(x, row, j, TILE)
+        total += s
+        ct.store(y, index=(row, j), tile=t * 2)
+    ct.store(sums, index=(row,), tile=total)
+
+
 # ------------------------------------------------------------------- argmax / argmin
 
 @ct.kernel
