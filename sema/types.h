@@ -49,6 +49,8 @@ struct ArrayFacts {
   bool empty() const { return alignment == 0 && strideDivisibleBy.empty() && shapeDivisibleBy.empty(); }
   uint32_t strideDivisor(size_t d) const { return d < strideDivisibleBy.size() ? strideDivisibleBy[d] : 1; }
   uint32_t shapeDivisor(size_t d) const { return d < shapeDivisibleBy.size() ? shapeDivisibleBy[d] : 1; }
+  // Whether the base is known to be a multiple of `bytes`.
+  bool alignedTo(uint64_t bytes) const { return alignment != 0 && alignment % bytes == 0; }
   // One vector for Type::key: alignment, then the stride and shape divisors.
   std::vector<uint32_t> packed() const;
 };

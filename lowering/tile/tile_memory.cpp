@@ -96,7 +96,7 @@ llvm::Value* TileLowering::vectorizable(const ArrayArgs& arr, const Layout& l, u
     ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(arr.strides[d], b_.getInt64(l.vec - 1)),
                                           b_.getInt64(0)));
   }
-  if (arr.facts.alignment % (uint64_t(l.vec) * size) == 0 && arr.facts.alignment != 0) return ok;
+  if (arr.facts.alignedTo(uint64_t(l.vec) * size)) return ok;
   llvm::Value* address = b_.CreatePtrToInt(arr.data, b_.getInt64Ty());
   llvm::Value* misaligned = b_.CreateAnd(address, b_.getInt64(uint64_t(l.vec) * size - 1));
   return b_.CreateAnd(ok, b_.CreateICmpEQ(misaligned, b_.getInt64(0)));

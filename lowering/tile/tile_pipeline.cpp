@@ -190,7 +190,7 @@ llvm::Value* TileLowering::pipeAligned(const PipeLoad& p) {
   if (arr.facts.strideDivisor(0) % perChunk != 0) {
     ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(arr.strides[0], b_.getInt64(perChunk - 1)), b_.getInt64(0)));
   }
-  if (arr.facts.alignment != 0 && arr.facts.alignment % 16 == 0) return ok;
+  if (arr.facts.alignedTo(16)) return ok;
   return b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(b_.CreatePtrToInt(arr.data, b_.getInt64Ty()), b_.getInt64(15)),
                                           b_.getInt64(0)));
 }

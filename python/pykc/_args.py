@@ -24,6 +24,20 @@ class ArgumentError(TypeError):
 
 # --------------------------------------------------------------------------- descriptors
 
+def _holds_c(shape, strides) -> bool:
+    return shape == () or shape[-1] <= 1 or strides[-1] == 1
+
+
+def _holds_f(shape, strides) -> bool:
+    return shape == () or shape[0] <= 1 or strides[0] == 1
+
+
+def abi_layout(shape, strides) -> str:
+    """The layout whose ABI promise (docs/ABI.md: a unit last or first stride) an array of
+    these extents and element strides holds: "C", "F" or "A"."""
+    return "C" if _holds_c(shape, strides) else "F" if _holds_f(shape, strides) else "A"
+
+
 @dataclass
 class ArrayArg:
     """An array argument: device memory, or a host (NumPy) array still to be copied."""
@@ -36,10 +50,10 @@ class ArrayArg:
     keep: object = None            # whatever must outlive the launch (a DLPack capsule)
 
     def holds_c(self) -> bool:     # the ABI's C promise: stride[n-1] == 1 (or extent <= 1)
-        return self.shape == () or self.shape[-1] <= 1 or self.strides[-1] == 1
+        return _holds_c(self.shape, self.strides)
 
     def holds_f(self) -> bool:     # the ABI's F promise: stride[0] == 1 (or extent <= 1)
-        return self.shape == () or self.shape[0] <= 1 or self.strides[0] == 1
+        return _holds_f(self.shape, self.strides)
 
     def describe(self) -> str:
         where = "host (NumPy)" if self.host is not None else "device"

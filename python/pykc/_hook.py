@@ -50,10 +50,13 @@ class _RealNumba:
 
     def __init__(self):
         self.module = None
+        self.missing = False  # searched for and not found
         self.lock = threading.RLock()
 
     def available(self) -> bool:
-        return self.module is not None or importlib.machinery.PathFinder.find_spec("numba") is not None
+        if self.module is None and not self.missing:
+            self.missing = importlib.machinery.PathFinder.find_spec("numba") is None
+        return not self.missing
 
     def load(self):
         """Import the real numba as ``numba`` (pykc's finder answers only numba.cuda.*
@@ -135,14 +138,6 @@ class _Finder(importlib.abc.MetaPathFinder):
     real = False
 
     def find_spec(self, fullname, path=None, target=None):
-        if self.real and (fullname == "numba" or fullname.startswith("numba.")):
-            if fullname in _ALIASES and _is_cuda_name(fullname):
-                return importlib.util.spec_from_loader(fullname, _Loader(_ALIASES[fullname]),
-                                                       is_package=True)
-            if _is_cuda_name(fullname):
-                raise ImportError(f"pykc provides numba.cuda; `{fullname}` is not part of it",
-                                  name=fullname)
-            return None  # numba's own
         if fullname == "cuda.tile":
             return importlib.util.spec_from_loader(fullname, _Loader("pykc.tile"),
                                                    is_package=True)
@@ -150,21 +145,27 @@ class _Finder(importlib.abc.MetaPathFinder):
             # No cuda.core / cuda-python here: `cuda` only holds pykc's `cuda.tile`.
             return importlib.util.spec_from_loader(fullname, _Loader("pykc._cuda_namespace"),
                                                    is_package=True)
-        if fullname == "numba":
-            return importlib.util.spec_from_loader(fullname, _Loader(None), is_package=True)
-        if fullname in _ALIASES:
+        if fullname != "numba" and not fullname.startswith("numba."):
+            return None
+        # numba.cuda.* is pykc's; the rest of numba is pykc's stand-ins until the real
+        # numba is loaded, then numba's own.
+        if fullname in _ALIASES and (not self.real or _is_cuda_name(fullname)):
             return importlib.util.spec_from_loader(fullname, _Loader(_ALIASES[fullname]),
                                                    is_package=True)
-        if fullname.startswith("numba."):
-            real = _REAL.load()
-            if real is None:
-                raise ImportError(_NOT_CUDA.format(name=fullname[len("numba."):]),
-                                  name=fullname)
-            # The parent is numba's own now: look in its folders.
-            parent = sys.modules.get(fullname.rpartition(".")[0])
-            return importlib.machinery.PathFinder.find_spec(
-                fullname, getattr(parent, "__path__", real.__path__), target)
-        return None
+        if _is_cuda_name(fullname):
+            raise ImportError(f"pykc provides numba.cuda; `{fullname}` is not part of it",
+                              name=fullname)
+        if self.real:
+            return None
+        if fullname == "numba":
+            return importlib.util.spec_from_loader(fullname, _Loader(None), is_package=True)
+        real = _REAL.load()
+        if real is None:
+            raise ImportError(_NOT_CUDA.format(name=fullname[len("numba."):]), name=fullname)
+        # The parent is numba's own now: look in its folders.
+        parent = sys.modules.get(fullname.rpartition(".")[0])
+        return importlib.machinery.PathFinder.find_spec(
+            fullname, getattr(parent, "__path__", real.__path__), target)
 
 
 _FINDER = _Finder()
@@ -188,6 +189,6 @@ def uninstall():
     if installed():
         sys.meta_path.remove(_FINDER)
     _FINDER.real = False
-    _REAL.module = None
+    _REAL.module, _REAL.missing = None, False
     for name in [n for n in sys.modules if n == "numba" or n.startswith("numba.")]:
         del sys.modules[name]

@@ -78,23 +78,29 @@ class Param:
             return "Tuple(" + ", ".join(e.type_str() for e in self.elements) + ")"
         if self.ndim == 0:
             return f"{self.dtype}[()]"
-        dims = [":"] * self.ndim
-        if self.layout == "C":
-            dims[-1] = "::1"
-        elif self.layout == "F":
-            dims[0] = "::1"
-        return f"{self.dtype}[{', '.join(dims)}]" + self.facts_str()
+        return (self.dtype + dims_text(self.ndim, self.layout)
+                + facts_text(self.alignment, self.stride_divisible_by, self.shape_divisible_by))
 
-    def facts_str(self) -> str:
-        """``.assume(alignment=16, ...)`` as pykc writes an array's facts, or ""."""
-        parts = []
-        if self.alignment:
-            parts.append(f"alignment={self.alignment}")
-        for key, v in (("stride_divisible_by", self.stride_divisible_by),
-                       ("shape_divisible_by", self.shape_divisible_by)):
-            if v:
-                parts.append(f"{key}=({', '.join(map(str, v))}{',' if len(v) == 1 else ''})")
-        return f".assume({', '.join(parts)})" if parts else ""
+
+def dims_text(ndim: int, layout: str) -> str:
+    """An array type's brackets in numba's spelling: ``[:, ::1]`` for a 2-d C array."""
+    dims = [":"] * ndim
+    if layout == "C":
+        dims[-1] = "::1"
+    elif layout == "F":
+        dims[0] = "::1"
+    return f"[{', '.join(dims)}]"
+
+
+def facts_text(alignment: int, stride_divisible_by: tuple, shape_divisible_by: tuple) -> str:
+    """``.assume(alignment=16, ...)`` as pykc writes an array's facts (empty parts left
+    out), or "" when there are none."""
+    parts = [f"alignment={alignment}"] if alignment else []
+    for key, v in (("stride_divisible_by", stride_divisible_by),
+                   ("shape_divisible_by", shape_divisible_by)):
+        if v:
+            parts.append(f"{key}=({', '.join(map(str, v))}{',' if len(v) == 1 else ''})")
+    return f".assume({', '.join(parts)})" if parts else ""
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._args import ArgumentError, ArrayArg, ScalarArg, TupleArg, array_facts, describe
-from ._manifest import bfloat16_dtype
+from ._args import ArgumentError, ArrayArg, ScalarArg, TupleArg, abi_layout, array_facts, describe
+from ._manifest import bfloat16_dtype, dims_text, facts_text
 
 __all__ = ["typeof", "signature_for", "layout_of"]
 
@@ -82,22 +82,17 @@ def _dtype_text(dt: np.dtype, what: str) -> str:
     return name
 
 
-def _array_text(a: ArrayArg) -> str:
+def _array_text(a: ArrayArg, layout: str | None = None) -> str:
+    """numba's type of an array argument; ``layout``: the one to write (default: numba's
+    contiguity, ``layout_of``)."""
     what = a.describe()
-    ndim = len(a.shape)
-    if ndim == 0:
+    if len(a.shape) == 0:
         raise ArgumentError(f"{what}: 0-d arrays are not supported as kernel arguments")
     element = _dtype_text(a.dtype, what)
-    layout = layout_of(a.shape, a.strides)
-    dims = [":"] * ndim
-    if layout == "C":
-        dims[-1] = "::1"
-    elif layout == "F":
-        dims[0] = "::1"
-    return f"{element}[{', '.join(dims)}]"
+    return element + dims_text(len(a.shape), layout or layout_of(a.shape, a.strides))
 
 
-def facts_text(aligned: bool, sdiv: tuple, hdiv: tuple, layout: str) -> str:
+def _facts_text(aligned: bool, sdiv: tuple, hdiv: tuple, layout: str) -> str:
     """``.assume(...)`` for an array's facts (``_args.array_facts``) as the compiler
     prints them (nothing the layout says, nothing that says nothing), or ""."""
     sdiv = list(sdiv)
@@ -105,28 +100,17 @@ def facts_text(aligned: bool, sdiv: tuple, hdiv: tuple, layout: str) -> str:
         sdiv[-1] = 1
     elif sdiv and layout == "F":
         sdiv[0] = 1
-    parts = ["alignment=16"] if aligned else []
-    for key, v in (("stride_divisible_by", sdiv), ("shape_divisible_by", hdiv)):
-        if any(x > 1 for x in v):
-            parts.append(f"{key}=({', '.join(map(str, v))}{',' if len(v) == 1 else ''})")
-    return f".assume({', '.join(parts)})" if parts else ""
+    return facts_text(16 if aligned else 0, tuple(sdiv) if any(x > 1 for x in sdiv) else (),
+                      hdiv if any(x > 1 for x in hdiv) else ())
 
 
 def tile_array_text(a: ArrayArg) -> str:
     """A tile kernel's array argument: its type and the facts cuTile specialises on. Its
     layout is the ABI's promise alone (C: the last stride is 1, F: the first), not numba's
     contiguity: a row-padded matrix is `[:, ::1]`, and its loads know the unit stride."""
-    text = _array_text(a)
-    ndim = len(a.shape)
-    layout = "C" if a.holds_c() else "F" if a.holds_f() else "A"
-    dims = [":"] * ndim
-    if layout == "C":
-        dims[-1] = "::1"
-    elif layout == "F":
-        dims[0] = "::1"
-    text = text[:text.index("[")] + f"[{', '.join(dims)}]"
+    layout = abi_layout(a.shape, a.strides)
     aligned, sdiv, hdiv = array_facts(a.ptr, a.shape, a.strides, a.dtype.itemsize)
-    return text + facts_text(aligned, sdiv, hdiv, layout)
+    return _array_text(a, layout) + _facts_text(aligned, sdiv, hdiv, layout)
 
 
 def _text(d) -> str:

@@ -97,6 +97,7 @@ private:
   // --- statements ---------------------------------------------------------
 
   void countAssignments(std::span<const StmtId> body);
+  void countLoopBody(std::span<const StmtId> body);
 
   void countTarget(ExprId t, int n);
 

@@ -13,26 +13,13 @@ void TileChecker::countAssignments(std::span<const StmtId> body) {
       case StmtKind::AugAssign:
         countTarget(s.as<ast::AugAssign>().target, 2);
         break;
-      case StmtKind::For: {
-        const auto& f = s.as<ast::For>();
-        countTarget(f.target, 2);
-        // Anything assigned in a loop body is assigned more than once.
-        std::map<std::string, int> saved = assigned_;
-        countAssignments(ast_.list(f.body));
-        for (auto& [name, n] : assigned_) {
-          if (!saved.count(name) || saved[name] != n) n = 2;
-        }
+      case StmtKind::For:
+        countTarget(s.as<ast::For>().target, 2);
+        countLoopBody(ast_.list(s.as<ast::For>().body));
         break;
-      }
-      case StmtKind::While: {
-        // Like a for loop's body: assigned more than once.
-        std::map<std::string, int> saved = assigned_;
-        countAssignments(ast_.list(s.as<ast::While>().body));
-        for (auto& [name, n] : assigned_) {
-          if (!saved.count(name) || saved[name] != n) n = 2;
-        }
+      case StmtKind::While:
+        countLoopBody(ast_.list(s.as<ast::While>().body));
         break;
-      }
       case StmtKind::If:
         countAssignments(ast_.list(s.as<ast::If>().body));
         countAssignments(ast_.list(s.as<ast::If>().orelse));
@@ -40,6 +27,15 @@ void TileChecker::countAssignments(std::span<const StmtId> body) {
       default:
         break;
     }
+  }
+}
+
+// Anything assigned in a loop body is assigned more than once.
+void TileChecker::countLoopBody(std::span<const StmtId> body) {
+  std::map<std::string, int> saved = assigned_;
+  countAssignments(body);
+  for (auto& [name, n] : assigned_) {
+    if (!saved.count(name) || saved[name] != n) n = 2;
   }
 }
 

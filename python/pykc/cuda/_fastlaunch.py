@@ -24,7 +24,7 @@ import threading
 
 import numpy as np
 
-from .._args import ArrayArg, _c_strides, array_facts
+from .._args import _c_strides, abi_layout, array_facts
 from .._typeof import layout_of
 from ._devicearray import DeviceNDArray
 
@@ -57,9 +57,7 @@ def _facts(dtype, itemsize, shape, strides):
     if f is None:
         if len(_FACTS) > 4096:
             _FACTS.clear()
-        a = ArrayArg(np.dtype(np.uint8), tuple(shape), tuple(strides))
-        layout = "C" if a.holds_c() else "F" if a.holds_f() else "A"
-        f = _FACTS[k] = (layout,) + array_facts(16, shape, strides, itemsize())[1:]
+        f = _FACTS[k] = (abi_layout(shape, strides),) + array_facts(16, shape, strides, itemsize())[1:]
     return f
 
 

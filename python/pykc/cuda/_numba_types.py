@@ -4,6 +4,8 @@ text, so that ``cuda.jit(void(float32[::1]))`` takes them as it takes pykc.types
 
 from __future__ import annotations
 
+from .._manifest import dims_text
+
 __all__ = ["is_numba_object", "numba_type_text", "numba_signature_text"]
 
 _SCALAR_NAMES = {"bool": "boolean"}
@@ -18,12 +20,7 @@ def numba_type_text(t) -> str:
     """pykc's spelling of one numba type (``array(float32, 2d, C)`` -> ``float32[:, ::1]``)."""
     kind = type(t).__name__
     if kind == "Array":
-        dims = [":"] * t.ndim
-        if t.layout == "C":
-            dims[-1] = "::1"
-        elif t.layout == "F":
-            dims[0] = "::1"
-        return f"{numba_type_text(t.dtype)}[{', '.join(dims)}]"
+        return numba_type_text(t.dtype) + dims_text(t.ndim, t.layout)
     if kind == "UniTuple":
         return f"UniTuple({numba_type_text(t.dtype)}, {t.count})"
     if kind == "Tuple":
