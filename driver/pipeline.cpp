@@ -361,8 +361,11 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
       link.fastMath = codegen.fastMath;
     }
   }
+  // Up to two spare threads of the budget link the policy's likely next steps.
+  unsigned spare = request.threads != nullptr && !budgets.empty() ? request.threads->acquire(2) : 0;
   auto linked = backend::linkWithRegisterBudgets(**library, std::move(inputs), link, std::move(budgets),
-                                                 lowering::kTileRelaxedRegisters);
+                                                 lowering::kTileRelaxedRegisters, spare);
+  if (spare != 0) request.threads->release(spare);
   if (!linked) return linked.takeError();
   out.ptx = std::move(linked->ptx);
   out.cubin = std::move(linked->cubin);

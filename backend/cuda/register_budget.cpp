@@ -1,6 +1,9 @@
 #include "backend/cuda/register_budget.h"
 
 #include <algorithm>
+#include <future>
+#include <list>
+#include <optional>
 
 #include "backend/ptx.h"
 
@@ -11,11 +14,70 @@ uint32_t ctasFor(const RegisterBudget& b) {
   return b.registers == 0 || b.threads == 0 ? 0 : std::clamp<uint32_t>(65536 / (b.threads * b.registers), 1, 32);
 }
 
+bool budgeted(const RegisterBudget& b) { return b.registers != 0 && b.threads != 0; }
+
+// The PTX with every budget below `registers` set to it (0: every budget dropped).
+std::string withEveryBudget(std::string ptx, std::span<const RegisterBudget> budgets, uint32_t registers) {
+  for (RegisterBudget b : budgets) {
+    if (!budgeted(b) || (registers != 0 && b.registers >= registers)) continue;
+    b.registers = registers;
+    ptx = withMinCtasPerSm(ptx, b.symbol, ctasFor(b));
+  }
+  return ptx;
+}
+
+// Links of PTX the policy may ask for next, started on other threads before it
+// knows. Each is taken at most once, by exact PTX; the rest are waited for (and
+// their errors dropped: they are not the compile's) when the set is destroyed.
+class Guesses {
+public:
+  Guesses(const NvJitLink& library, const std::vector<LinkInput>& inputs, const LinkOptions& options)
+      : library_(library), inputs_(inputs), options_(options) {}
+  Guesses(const Guesses&) = delete;
+  Guesses& operator=(const Guesses&) = delete;
+  ~Guesses() {
+    for (Guess& g : guesses_) {
+      if (!g.result.valid()) continue;
+      llvm::Expected<LinkResult> r = g.result.get();
+      if (!r) llvm::consumeError(r.takeError());
+    }
+  }
+
+  void start(std::string ptx) {
+    for (const Guess& g : guesses_)
+      if (g.ptx == ptx) return;
+    Guess& g = guesses_.emplace_back();
+    g.ptx = std::move(ptx);
+    std::vector<LinkInput> in = inputs_;
+    in[0].bytes = g.ptx;  // g lives in a list: its string does not move
+    g.result = std::async(std::launch::async, [this, in = std::move(in)] { return linkCubin(library_, in, options_); });
+  }
+
+  // The started link of exactly `ptx`, if any.
+  std::optional<llvm::Expected<LinkResult>> take(const std::string& ptx) {
+    for (Guess& g : guesses_) {
+      if (g.ptx != ptx || !g.result.valid()) continue;
+      return g.result.get();
+    }
+    return std::nullopt;
+  }
+
+private:
+  struct Guess {
+    std::string ptx;
+    std::future<llvm::Expected<LinkResult>> result;
+  };
+  const NvJitLink& library_;
+  const std::vector<LinkInput>& inputs_;
+  const LinkOptions& options_;
+  std::list<Guess> guesses_;
+};
+
 }  // namespace
 
 std::string applyRegisterBudgets(std::string ptx, std::span<const RegisterBudget> budgets) {
   for (const RegisterBudget& b : budgets) {
-    if (b.registers == 0 || b.threads == 0) continue;
+    if (!budgeted(b)) continue;
     ptx = withMinCtasPerSm(ptx, b.symbol, ctasFor(b));
   }
   return ptx;
@@ -24,21 +86,33 @@ std::string applyRegisterBudgets(std::string ptx, std::span<const RegisterBudget
 llvm::Expected<BudgetedLink> linkWithRegisterBudgets(const NvJitLink& library, std::vector<LinkInput> inputs,
                                                      const LinkOptions& options,
                                                      std::vector<RegisterBudget> budgets,
-                                                     uint32_t relaxedRegisters) {
+                                                     uint32_t relaxedRegisters, unsigned spareThreads) {
   BudgetedLink out;
   out.ptx = std::string(inputs[0].bytes);
+  Guesses guesses(library, inputs, options);
+  if (spareThreads > 0 && std::any_of(budgets.begin(), budgets.end(), budgeted)) {
+    // The policy's next steps where every budgeted kernel behaves alike: all
+    // relaxed, then none. With one budgeted kernel these are all it can ask for.
+    std::string relaxed = withEveryBudget(out.ptx, budgets, relaxedRegisters);
+    if (relaxed != out.ptx) {
+      guesses.start(std::move(relaxed));
+      --spareThreads;
+    }
+    if (spareThreads > 0) guesses.start(withEveryBudget(out.ptx, budgets, 0));
+  }
   for (;;) {
     inputs[0].bytes = out.ptx;
-    auto linked = linkCubin(library, inputs, options);
-    if (!linked) return linked.takeError();
-    out.cubin = std::move(linked->cubin);
-    auto resources = readCubinResources(out.cubin, linked->infoLog);
+    std::optional<llvm::Expected<LinkResult>> linked = guesses.take(out.ptx);
+    if (!linked) linked.emplace(linkCubin(library, inputs, options));
+    if (!*linked) return linked->takeError();
+    out.cubin = std::move((*linked)->cubin);
+    auto resources = readCubinResources(out.cubin, (*linked)->infoLog);
     if (!resources) return resources.takeError();
     out.resources = std::move(*resources);
     bool relaxed = false;
     for (RegisterBudget& b : budgets) {
       auto r = out.resources.find(b.symbol);
-      if (b.registers == 0 || b.threads == 0 || r == out.resources.end() || r->second.spillStores == 0) continue;
+      if (!budgeted(b) || r == out.resources.end() || r->second.spillStores == 0) continue;
       // The relaxed budget where the spilled bytes would fit in its extra
       // registers (else it would spill too: one link saved).
       uint32_t extraBytes = 4 * (relaxedRegisters - std::min(b.registers, relaxedRegisters));

@@ -34,10 +34,14 @@ struct BudgetedLink {
 
 // Links `inputs` (inputs[0]: the module's PTX, already with applyRegisterBudgets)
 // and relaxes the budgets of kernels that spilled, to `relaxedRegisters` or
-// none, until no budgeted kernel spills.
+// none, until no budgeted kernel spills. `spareThreads` (0-2): threads that
+// may link the policy's likely next steps (every budget relaxed, then none)
+// beside the first link; a step that matches one takes its result, so a kernel
+// that spills under its first budget costs one link's time, not two or three.
+// The output does not depend on it.
 llvm::Expected<BudgetedLink> linkWithRegisterBudgets(const NvJitLink& library, std::vector<LinkInput> inputs,
                                                      const LinkOptions& options,
                                                      std::vector<RegisterBudget> budgets,
-                                                     uint32_t relaxedRegisters);
+                                                     uint32_t relaxedRegisters, unsigned spareThreads = 0);
 
 }  // namespace backend

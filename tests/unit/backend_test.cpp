@@ -689,6 +689,53 @@ TEST_F(BackendTest, RegisterBudgetsHintTheirEntriesAndLinkOnceWithoutSpills) {
   EXPECT_EQ(linked->resources.count("b"), 1u);
 }
 
+// An entry holding `values` floats at once (volatile loads, then volatile
+// stores: ptxas may not interleave them), so it spills under small budgets.
+std::string registerHungryPtx(int values) {
+  std::string body;
+  body += ".visible .entry hungry(\n\t.param .u64 hungry_param_0\n)\n.maxntid 128, 1, 1\n{\n";
+  body += "\t.reg .f32 %f<" + std::to_string(values) + ">;\n\t.reg .b64 %rd<2>;\n";
+  body += "\tld.param.u64 %rd0, [hungry_param_0];\n\tcvta.to.global.u64 %rd1, %rd0;\n";
+  for (int i = 0; i < values; ++i)
+    body += "\tld.volatile.global.f32 %f" + std::to_string(i) + ", [%rd1+" + std::to_string(4 * i) + "];\n";
+  for (int i = 0; i < values; ++i)
+    body += "\tst.volatile.global.f32 [%rd1+" + std::to_string(4 * (values - 1 - i)) + "], %f" +
+            std::to_string(i) + ";\n";
+  return ".version 8.5\n.target sm_90\n.address_size 64\n\n" + body + "\tret;\n}\n";
+}
+
+TEST_F(BackendTest, RegisterBudgetsRelaxWhereTheKernelSpillsAndGuessesDoNotChangeTheOutput) {
+  // 64 live floats spill under 32 registers by more than 40's extra 32 bytes:
+  // the policy drops the budget. Links of its guesses on spare threads must give
+  // the same PTX and cubin as the sequential policy.
+  std::string ptx = registerHungryPtx(64);
+  std::vector<backend::RegisterBudget> budgets{{"hungry", 128, 32}};
+  std::string hinted = backend::applyRegisterBudgets(ptx, budgets);
+  backend::NvJitLink library = loadNvJitLink();
+  std::vector<backend::LinkInput> inputs(1);
+  inputs[0].bytes = hinted;
+  inputs[0].name = "hungry";
+  backend::LinkOptions options;
+  options.arch = "sm_90";
+  options.verbose = true;
+  auto sequential = backend::linkWithRegisterBudgets(library, inputs, options, budgets, 40, 0);
+  ASSERT_TRUE(static_cast<bool>(sequential)) << llvm::toString(sequential.takeError());
+  EXPECT_EQ(sequential->ptx, ptx);  // no budget left
+  EXPECT_EQ(sequential->resources.at("hungry").spillStores, 0u);
+  for (unsigned spare : {1u, 2u}) {
+    auto guessed = backend::linkWithRegisterBudgets(library, inputs, options, budgets, 40, spare);
+    ASSERT_TRUE(static_cast<bool>(guessed)) << llvm::toString(guessed.takeError());
+    EXPECT_EQ(guessed->ptx, sequential->ptx) << spare;
+    EXPECT_EQ(guessed->cubin, sequential->cubin) << spare;
+  }
+  // A small kernel fits its budget: the guesses are linked and dropped.
+  std::string small = backend::applyRegisterBudgets(registerHungryPtx(8), budgets);
+  inputs[0].bytes = small;
+  auto kept = backend::linkWithRegisterBudgets(library, inputs, options, budgets, 40, 2);
+  ASSERT_TRUE(static_cast<bool>(kept)) << llvm::toString(kept.takeError());
+  EXPECT_EQ(kept->ptx, small);
+}
+
 TEST(MergePtx, KeepsOnlyTheFirstOfIdenticalExternDeclarations) {
   std::string header = ".version 8.5\n.target sm_90\n.address_size 64\n";
   std::string shared = ".extern .shared .align 16 .b8 pykc_dynamic_shared[];\n";

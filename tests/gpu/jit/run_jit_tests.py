@@ -405,6 +405,20 @@ def numba_program_runs_unchanged(cuda, k):
     assert r.returncode == 0 and "numba_program: OK" in r.stdout, r.stdout + r.stderr
 
 
+@case
+def numba_cpu_compiler_beside_pykc_cuda(cuda, k):
+    """numba.njit/prange from the installed numba, numba.cuda from pykc, in one program
+    under python -m pykc run (skips where numba itself is not installed)."""
+    import importlib.util
+    if importlib.util.find_spec("numba") is None:
+        print("  (numba is not installed here: case skipped)")
+        return
+    r = subprocess.run([sys.executable, "-m", "pykc", "run",
+                        os.path.join(HERE, "numba_mixed_program.py")],
+                       capture_output=True, text=True, env=dict(os.environ), timeout=300)
+    assert r.returncode == 0 and "numba_mixed_program: OK" in r.stdout, r.stdout + r.stderr
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--json", help="write the results here")
