@@ -350,6 +350,10 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     case TileFn::Permute:
     case TileFn::Transpose:
       return shapeOp(id, fn, t);
+    case TileFn::Extract:
+      return extract(id, t);
+    case TileFn::Cat:
+      return cat(id, t);
     case TileFn::BroadcastTo:
       return evalAs(arg(id, 0), t);
     case TileFn::Truediv:

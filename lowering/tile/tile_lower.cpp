@@ -334,21 +334,27 @@ llvm::Value* TileLowering::warpPartials(unsigned warps, llvm::Type* mt) {
 }
 
 llvm::Value* TileLowering::stage(const TileVal& v, TypeId t, const Layout& l) {
-  TypeId e = elementOf(t);
-  llvm::Value* buffer = scratch(static_cast<uint64_t>(l.n) * types_.byteSize(e));
+  llvm::Value* buffer = scratch(static_cast<uint64_t>(l.n) * types_.byteSize(elementOf(t)));
   barrier();
+  storeSlots(v, t, l, buffer, 0);
+  barrier();
+  return buffer;
+}
+
+void TileLowering::storeSlots(const TileVal& v, TypeId t, const Layout& l, llvm::Value* buffer, int64_t offset) {
+  TypeId e = elementOf(t);
   for (unsigned s = 0; s < l.slots; ++s) {
     llvm::Value* x = v.slots[s];
     if (types_.isBool(e)) x = b_.CreateZExt(x, b_.getInt8Ty());
-    llvm::Value* p = b_.CreateGEP(memoryType(e), buffer, elementIndex(l, s));
+    llvm::Value* index = elementIndex(l, s);
+    if (offset != 0) index = b_.CreateAdd(index, b_.getInt32(static_cast<uint32_t>(offset)));
+    llvm::Value* p = b_.CreateGEP(memoryType(e), buffer, index);
     if (l.partial) {
       guarded(slotValid(l), [&] { b_.CreateStore(x, p); });
     } else {
       b_.CreateStore(x, p);
     }
   }
-  barrier();
-  return buffer;
 }
 
 }  // namespace lowering::tile

@@ -262,6 +262,8 @@ private:
   // row-major order; returns the buffer. Barriers before (earlier readers)
   // and after (the writes visible to all).
   llvm::Value* stage(const TileVal& v, TypeId t, const Layout& l);
+  // v's slots into `buffer` at their element indices + `offset` (no barriers).
+  void storeSlots(const TileVal& v, TypeId t, const Layout& l, llvm::Value* buffer, int64_t offset);
 
   template <class F>
   void guarded(llvm::Value* cond, F body);
@@ -723,6 +725,9 @@ private:
   // reshape, expand_dims, `t[:, None]` (the row-major order is kept),
   // permute and transpose (elements move).
   TileVal shapeOp(ExprId id, TileFn fn, TypeId t);
+  // ct.extract and ct.cat, through shared memory (each output element reads its source).
+  TileVal extract(ExprId id, TypeId t);
+  TileVal cat(ExprId id, TypeId t);
 
   // Whether candidate (b, ib) beats the current (a, ia) in an argmax
   // (argmin): a greater (smaller) value, or an equal one at a smaller index;

@@ -228,6 +228,96 @@ TileVal TileLowering::shapeOp(ExprId id, TileFn fn, TypeId t) {
   });
 }
 
+namespace {
+
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> stride(shape.size());
+  int64_t inner = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    stride[d] = inner;
+    inner *= shape[d];
+  }
+  return stride;
+}
+
+}  // namespace
+
+TileVal TileLowering::extract(ExprId id, TypeId t) {
+  ExprId xe = arg(id, 0);
+  TypeId xt = typeOf(xe);
+  TileVal x = evalAs(xe, xt);
+  const std::vector<int64_t>& in = types_.get(xt).shape;
+  bool scalar = !types_.isTile(t);
+  std::vector<int64_t> sub = scalar ? std::vector<int64_t>(in.size(), 1) : types_.get(t).shape;
+  std::vector<int64_t> stride = rowMajorStrides(in);
+  // The sub-tile's first element. Sub-tile counts are powers of two: a run-time
+  // index outside them wraps (cuTile leaves it undefined) instead of reading
+  // past the staged tile.
+  std::vector<ExprId> items = indexItems(arg(id, 1));
+  llvm::Value* first = b_.getInt32(0);
+  for (size_t d = 0; d < in.size(); ++d) {
+    int64_t count = in[d] / sub[d];
+    if (count == 1) continue;
+    llvm::Value* i = b_.CreateTrunc(scalarAs(items[d], types_.int64()), b_.getInt32Ty());
+    i = b_.CreateAnd(i, b_.getInt32(static_cast<uint32_t>(count - 1)));
+    first = b_.CreateAdd(first, b_.CreateMul(i, b_.getInt32(static_cast<uint32_t>(sub[d] * stride[d]))));
+  }
+  if (scalar) {
+    TypeId e = elementOf(xt);
+    llvm::Value* buffer = stage(x, xt, layoutFor(xt, x.mma));
+    llvm::Value* v = b_.CreateLoad(memoryType(e), b_.CreateGEP(memoryType(e), buffer, first));
+    if (types_.isBool(e)) v = b_.CreateICmpNE(v, b_.getInt8(0));
+    return TileVal{{v}};
+  }
+  return relayout(x, xt, t, false, [&](llvm::Value* e) {
+    std::vector<llvm::Value*> oi = multiIndex(e, sub);
+    llvm::Value* src = first;
+    for (size_t d = 0; d < sub.size(); ++d) {
+      if (sub[d] == 1) continue;
+      src = b_.CreateAdd(src, b_.CreateMul(oi[d], b_.getInt32(static_cast<uint32_t>(stride[d]))));
+    }
+    return src;
+  });
+}
+
+TileVal TileLowering::cat(ExprId id, TypeId t) {
+  std::vector<ExprId> items = indexItems(arg(id, 0));
+  TypeId ht = typeOf(items[0]);
+  TypeId e = elementOf(t);
+  TileVal x = evalAs(items[0], ht);
+  TileVal y = evalAs(items[1], ht);
+  const std::vector<int64_t>& half = types_.get(ht).shape;
+  const std::vector<int64_t>& out = types_.get(t).shape;
+  size_t axis = 0;
+  while (axis + 1 < out.size() && out[axis] == half[axis]) ++axis;
+  std::vector<int64_t> stride = rowMajorStrides(half);
+  Layout lx = layoutFor(ht, x.mma);
+  Layout ly = layoutFor(ht, y.mma);
+  // x at [0, n), y at [n, 2n), each row-major; every output element reads its own.
+  llvm::Value* buffer = scratch(2 * static_cast<uint64_t>(lx.n) * types_.byteSize(e));
+  barrier();
+  storeSlots(x, ht, lx, buffer, 0);
+  storeSlots(y, ht, ly, buffer, lx.n);
+  barrier();
+  Layout lt = layoutOf(t);
+  TileVal r;
+  for (unsigned s = 0; s < lt.slots; ++s) {
+    std::vector<llvm::Value*> oi = multiIndex(clampIndex(elementIndex(lt, s), lt), out);
+    llvm::Value* h = b_.getInt32(static_cast<uint32_t>(half[axis]));
+    llvm::Value* second = b_.CreateICmpUGE(oi[axis], h);
+    llvm::Value* src = b_.CreateSelect(second, b_.getInt32(static_cast<uint32_t>(lx.n)), b_.getInt32(0));
+    oi[axis] = b_.CreateSelect(second, b_.CreateSub(oi[axis], h), oi[axis]);
+    for (size_t d = 0; d < out.size(); ++d) {
+      if (half[d] == 1) continue;
+      src = b_.CreateAdd(src, b_.CreateMul(oi[d], b_.getInt32(static_cast<uint32_t>(stride[d]))));
+    }
+    llvm::Value* v = b_.CreateLoad(memoryType(e), b_.CreateGEP(memoryType(e), buffer, src));
+    if (types_.isBool(e)) v = b_.CreateICmpNE(v, b_.getInt8(0));
+    r.slots.push_back(v);
+  }
+  return r;
+}
+
 llvm::Value* TileLowering::argBetter(bool isMax, TypeId e, llvm::Value* a, llvm::Value* ia, llvm::Value* c,
                        llvm::Value* ic) {
   const Type& et = types_.get(e);

@@ -600,6 +600,10 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     case TileFn::BroadcastTo:
     case TileFn::ExpandDims:
       return checkShapeOp(id, c, fn, fname, callee.self);
+    case TileFn::Extract:
+      return checkExtract(id, c, fname);
+    case TileFn::Cat:
+      return checkCat(id, c, fname);
     default:
       diags_.error(loc(id), Diag::TileUnsupported, "`" + fname + "`", " inside a kernel");
       return TV{};

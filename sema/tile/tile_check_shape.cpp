@@ -296,6 +296,103 @@ TV TileChecker::checkShapeOp(ExprId id, const ast::Call& c, TileFn fn, const std
   return record(id, TV::value(types_.tile(dtype, out)));
 }
 
+TV TileChecker::checkExtract(ExprId id, const ast::Call& c, const std::string& fname) {
+  auto args = bindArgs(id, c, fname, {"x", "index", "shape"}, 3);
+  if (!args) return TV{};
+  TV x = checkExpr((*args)[0]);
+  if (!x.ok()) return TV{};
+  if (!isTileVal(x)) {
+    diags_.error(loc((*args)[0]), Diag::TileType, "`" + fname + "` takes a tile, found `" + describe(x) + "`");
+    return TV{};
+  }
+  const std::vector<int64_t> in = types_.get(x.type).shape;
+  TypeId dtype = types_.get(x.type).element;
+  bool ok = tileIndex((*args)[1], static_cast<unsigned>(in.size()));
+  auto shape = constShape((*args)[2]);
+  if (!ok || !shape) return TV{};
+  // shape=(): the one element at `index`, a scalar (cuTile's 0-d tile).
+  std::vector<int64_t> sub = shape->empty() ? std::vector<int64_t>(in.size(), 1) : *shape;
+  if (sub.size() != in.size()) {
+    diags_.error(loc((*args)[2]), Diag::TileShape,
+                 "the sub-tile shape has " + std::to_string(sub.size()) + " dimension(s), but `" + describe(x) +
+                     "` has " + std::to_string(in.size()));
+    return TV{};
+  }
+  std::vector<ExprId> items;
+  if (const auto* t = ast_.expr((*args)[1]).dyn<ast::Tuple>()) {
+    for (ExprId e : ast_.list(t->elts)) items.push_back(e);
+  } else {
+    items.push_back((*args)[1]);
+  }
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (sub[d] <= 0 || in[d] % sub[d] != 0) {
+      diags_.error(loc((*args)[2]), Diag::TileShape,
+                   "the sub-tile shape " + ConstValue(constOfShape(sub)).repr() + " does not divide `" + describe(x) +
+                       "` along axis " + std::to_string(d));
+      return TV{};
+    }
+    TV item = checkExpr(items[d]);
+    if (item.k == TV::K::Const && item.c.kind == ConstValue::Kind::Int &&
+        (item.c.intValue < 0 || item.c.intValue >= in[d] / sub[d])) {
+      diags_.error(loc(items[d]), Diag::TileShape,
+                   "sub-tile index " + std::to_string(item.c.intValue) + " is out of range along axis " +
+                       std::to_string(d) + ": `" + describe(x) + "` holds " + std::to_string(in[d] / sub[d]) +
+                       " sub-tiles of " + std::to_string(sub[d]) + " there");
+      return TV{};
+    }
+  }
+  if (shape->empty()) {
+    inst_.opTypes[id.index] = dtype;
+    return record(id, TV::value(dtype));
+  }
+  return record(id, TV::value(types_.tile(dtype, sub)));
+}
+
+TV TileChecker::checkCat(ExprId id, const ast::Call& c, const std::string& fname) {
+  auto args = bindArgs(id, c, fname, {"tiles", "axis"}, 2);
+  if (!args) return TV{};
+  const auto* pair = ast_.expr((*args)[0]).dyn<ast::Tuple>();
+  std::vector<ExprId> items;
+  if (pair != nullptr) {
+    for (ExprId e : ast_.list(pair->elts)) items.push_back(e);
+  }
+  if (items.size() != 2) {
+    diags_.error(loc((*args)[0]), Diag::TileType,
+                 "`" + fname + "` joins a pair of tiles written as a tuple, `(x, y)`" +
+                     (pair != nullptr ? ", found " + std::to_string(items.size()) + " element(s)" : std::string()));
+    return TV{};
+  }
+  TV x = checkExpr(items[0]);
+  TV y = checkExpr(items[1]);
+  if (!x.ok() || !y.ok()) return TV{};
+  for (size_t k = 0; k < 2; ++k) {
+    const TV& v = k == 0 ? x : y;
+    if (!isTileVal(v)) {
+      diags_.error(loc(items[k]), Diag::TileType, "`" + fname + "` takes tiles, found `" + describe(v) + "`");
+      return TV{};
+    }
+  }
+  if (x.type != y.type) {
+    // Powers of two all: the result is one only when both halves have one shape.
+    diags_.error(loc((*args)[0]), Diag::TileShape,
+                 "`" + fname + "` joins two tiles of the same shape and dtype, found `" + describe(x) + "` and `" +
+                     describe(y) + "`");
+    return TV{};
+  }
+  auto axis = constInt((*args)[1], "the axis");
+  if (!axis) return TV{};
+  std::vector<int64_t> out = types_.get(x.type).shape;
+  int64_t n = static_cast<int64_t>(out.size());
+  int64_t a = *axis < 0 ? *axis + n : *axis;
+  if (a < 0 || a >= n) {
+    diags_.error(loc((*args)[1]), Diag::TileShape,
+                 "axis " + std::to_string(*axis) + " is out of range for `" + describe(x) + "`");
+    return TV{};
+  }
+  out[static_cast<size_t>(a)] *= 2;
+  return record(id, TV::value(types_.tile(types_.get(x.type).element, out)));
+}
+
 ConstValue TileChecker::constOfShape(const std::vector<int64_t>& shape) {
   ConstValue v;
   v.kind = ConstValue::Kind::Tuple;

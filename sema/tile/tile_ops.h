@@ -14,6 +14,7 @@ namespace frontend {
   X(Full, "full") X(Zeros, "zeros") X(Ones, "ones") X(Arange, "arange") X(Astype, "astype") \
   X(Sum, "sum") X(Max, "max") X(Min, "min") X(Argmax, "argmax") X(Argmin, "argmin")         \
   X(Reshape, "reshape") X(Permute, "permute") X(Transpose, "transpose")                    \
+  X(Extract, "extract") X(Cat, "cat")                                                      \
   X(BroadcastTo, "broadcast_to") X(ExpandDims, "expand_dims") X(ByTarget, "ByTarget")      \
   X(Exp, "exp") X(Exp2, "exp2") X(Log, "log") X(Log2, "log2") X(Sqrt, "sqrt")               \
   X(Rsqrt, "rsqrt") X(Tanh, "tanh") X(Sin, "sin") X(Cos, "cos") X(Abs, "abs")               \

@@ -22,6 +22,9 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from shape_cases import shape_cases  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 X86_LAYOUT = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -194,7 +197,8 @@ def main():
         for name, checker, extra, arch in (
                 ("tile_kernels.py", check, (), "sm_90"), ("tile_kernels2.py", check2, (), "sm_90"),
                 ("tile_kernels3.py", check3, (), "sm_90"),
-                ("tile_kernels4.py", check4, (), "sm_90"),
+                ("tile_kernels4.py", check_cases(atomic_cases, 20261203), (), "sm_90"),
+                ("tile_kernels6.py", check_cases(shape_cases, 20261204), (), "sm_90"),
                 ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS, "sm_90"),
@@ -641,30 +645,32 @@ def atomic_cases(run, arr, rng):
     yield "while_rows (while, continue, break, while True)", out, want, ("close", 1e-4)
 
 
-def check4(sim, sym, blocks):
-    """tests/gpu/kernels/tile_kernels4.py (atomics) against NumPy."""
-    rng = np.random.default_rng(20261203)
-    failures = []
+def check_cases(cases, seed):
+    """A checker for a shared case list (atomic_cases, shape_cases) against NumPy."""
+    def checker(sim, sym, blocks):
+        rng = np.random.default_rng(seed)
+        failures = []
 
-    def run(kernel, grid, args):
-        sim.run(sym[kernel], grid, blocks[sym[kernel]], args)
+        def run(kernel, grid, args):
+            sim.run(sym[kernel], grid, blocks[sym[kernel]], args)
 
-    for what, got, want, kind in atomic_cases(run, sim.array, rng):
-        if kind == "bool":
-            ok = got is True or got == want
-            detail = ""
-        elif kind == "exact":
-            g, w = np.asarray(got), np.asarray(want)
-            ok = g.shape == w.shape and np.array_equal(g, w)
-            detail = f": {int((g != w).sum()) if g.shape == w.shape else -1} of {w.size} differ"
-        else:
-            g, w = np.asarray(got).astype(np.float64), np.asarray(want, np.float64)
-            ok = g.shape == w.shape and np.allclose(g, w, rtol=kind[1], atol=kind[1])
-            detail = f": max abs err {float(np.max(np.abs(g - w))) if g.shape == w.shape else -1:.2e}"
-        print(f"{'ok  ' if ok else 'FAIL'} {what}{detail}")
-        if not ok:
-            failures.append(what)
-    return failures
+        for what, got, want, kind in cases(run, sim.array, rng):
+            if kind == "bool":
+                ok = got is True or got == want
+                detail = ""
+            elif kind == "exact":
+                g, w = np.asarray(got), np.asarray(want)
+                ok = g.shape == w.shape and np.array_equal(g, w)
+                detail = f": {int((g != w).sum()) if g.shape == w.shape else -1} of {w.size} differ"
+            else:
+                g, w = np.asarray(got).astype(np.float64), np.asarray(want, np.float64)
+                ok = g.shape == w.shape and np.allclose(g, w, rtol=kind[1], atol=kind[1])
+                detail = f": max abs err {float(np.max(np.abs(g - w))) if g.shape == w.shape else -1:.2e}"
+            print(f"{'ok  ' if ok else 'FAIL'} {what}{detail}")
+            if not ok:
+                failures.append(what)
+        return failures
+    return checker
 
 
 def check3(sim, sym, blocks):

@@ -35,8 +35,8 @@ class _Device:
     """`run`/`arr` for atomic_cases on the GPU: each array (a view keeps its strides) is
     copied over, and after the launch its whole base array is copied back in place."""
 
-    def __init__(self, mod, via):
-        self.mod, self.via, self.pending = mod, via, []
+    def __init__(self, mod, via, consts):
+        self.mod, self.via, self.consts, self.pending = mod, via, consts, []
 
     def arr(self, a):
         base = a if a.base is None else a.base
@@ -52,7 +52,7 @@ class _Device:
 
     def run(self, kernel, grid, args):
         grid = grid if isinstance(grid, tuple) else (grid,)
-        args = tuple(np.int32(x) if isinstance(x, int) else x for x in args) + CONSTS[kernel]
+        args = tuple(np.int32(x) if isinstance(x, int) else x for x in args) + self.consts[kernel]
         pykc.launch(None, grid, getattr(self.mod, kernel), args)
         self.via.sync()
         for base, dev_base in self.pending:
@@ -63,7 +63,7 @@ class _Device:
 @case("tile atomics: histogram, float sums, integer rmw, xchg/cas old values, CAS race, "
       "2-D strided, out of bounds skipped", FOLDER)
 def tile_atomics(ctx):
-    dev = _Device(ctx.load(), ctx.via("cupy"))
+    dev = _Device(ctx.load(), ctx.via("cupy"), CONSTS)
     out, bad = 0, []
     for what, got, want, kind in atomic_cases(dev.run, dev.arr, ctx.rng):
         if kind == "bool":
