@@ -274,6 +274,7 @@ llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
   archRequest.lowering.lineInfo = request.codegen.lineInfo;
   archRequest.wantCubin = true;
   archRequest.threads = request.threads;
+  archRequest.background = &linker.background();
   UnitArtifacts unit;
   auto artifacts = compileForArch(compilation, archRequest, [&linker] { return linker.get(); }, unit.kernels);
   if (!artifacts) return explainLinkError(artifacts.takeError(), compilation);

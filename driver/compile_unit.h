@@ -18,6 +18,7 @@
 
 #include "backend/cuda/nvjitlink.h"
 #include "backend/cuda/nvrtc.h"
+#include "backend/cuda/register_budget.h"
 #include "backend/options.h"
 #include "cache/key.h"
 #include "cache/store.h"
@@ -106,6 +107,8 @@ public:
   void startLoading(const std::string& arch);
   // "13.0" once get() succeeded, "" before (waits for a load in progress).
   std::string version();
+  // Register-budget guesses a compile did not take, finishing on their own.
+  backend::BackgroundLinks& background() { return background_; }
   // NVRTC, opened on first use (only when a `.cu` file is linked).
   llvm::Expected<const backend::Nvrtc*> nvrtc();
   // The NVPTX target alone (PTX without a cubin).
@@ -123,6 +126,8 @@ private:
   std::string version_;
   std::once_flag loading_;
   std::thread loader_;  // startLoading's, joined by the destructor
+  // Declared after library_: waited for before the library closes.
+  backend::BackgroundLinks background_;
 };
 
 // Compiles `compilation` for `request.codegen.arch` (lowering, PTX, cubin,

@@ -399,6 +399,7 @@ CompileResult compile(const CompileRequest& request, Session& session) {
     archRequest.wantLlvmOptimized = request.wantLlvmOptimized;
     archRequest.wantCubin = wantCubin;
     archRequest.threads = threads;
+    archRequest.background = &linker.background();
     std::vector<PreparedInput> prepared;
     if (wantCubin) {
       const backend::Nvrtc* nvrtc = needsNvrtc(linkFiles) ? llvm::cantFail(linker.nvrtc()) : nullptr;

@@ -364,7 +364,7 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   // Up to two spare threads of the budget link the policy's likely next steps.
   unsigned spare = request.threads != nullptr && !budgets.empty() ? request.threads->acquire(2) : 0;
   auto linked = backend::linkWithRegisterBudgets(**library, std::move(inputs), link, std::move(budgets),
-                                                 lowering::kTileRelaxedRegisters, spare);
+                                                 lowering::kTileRelaxedRegisters, spare, request.background);
   if (spare != 0) request.threads->release(spare);
   if (!linked) return linked.takeError();
   out.ptx = std::move(linked->ptx);

@@ -28,6 +28,7 @@
 
 namespace backend {
 class NvJitLink;
+class BackgroundLinks;
 }
 
 namespace driver {
@@ -103,6 +104,8 @@ struct ArchRequest {
   // Threads for the kernel partitions (null: the calling thread only). In no
   // cache key: the outputs are the same bytes whatever it lends.
   ThreadBudget* threads = nullptr;
+  // Where register-budget guesses not taken finish (null: the link waits for them).
+  backend::BackgroundLinks* background = nullptr;
 };
 
 // The instances of `all` that kernel instances `kernels` reach, as a module of

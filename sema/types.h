@@ -9,6 +9,7 @@
 // (`binaryResultType`), unification of a variable's assignments
 // (`unifyTypes`, NumPy's promote_types), and conversions.
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -177,7 +178,9 @@ public:
   unsigned byteSize(TypeId t) const;
 
 private:
-  std::vector<Type> types_;
+  // A deque: references get() returned stay valid while later types are interned
+  // (checkers hold one across calls that intern tuple and tile types).
+  std::deque<Type> types_;
   std::map<Type::Key, uint32_t> index_;
   TypeId none_;
   TypeId bool_;

@@ -1,6 +1,8 @@
 #include "backend/cuda/register_budget.h"
 
 #include <algorithm>
+#include <chrono>
+#include <memory>
 #include <future>
 #include <list>
 #include <optional>
@@ -27,17 +29,24 @@ std::string withEveryBudget(std::string ptx, std::span<const RegisterBudget> bud
 }
 
 // Links of PTX the policy may ask for next, started on other threads before it
-// knows. Each is taken at most once, by exact PTX; the rest are waited for (and
-// their errors dropped: they are not the compile's) when the set is destroyed.
+// knows. Each is taken at most once, by exact PTX. Each owns copies of its
+// inputs and options, so that one not taken can finish after the compile
+// returned (in `background`); without one, the destructor waits for them (their
+// errors are dropped: they are not the compile's).
 class Guesses {
 public:
-  Guesses(const NvJitLink& library, const std::vector<LinkInput>& inputs, const LinkOptions& options)
-      : library_(library), inputs_(inputs), options_(options) {}
+  Guesses(const NvJitLink& library, const std::vector<LinkInput>& inputs, const LinkOptions& options,
+          BackgroundLinks* background)
+      : library_(library), inputs_(inputs), options_(options), background_(background) {}
   Guesses(const Guesses&) = delete;
   Guesses& operator=(const Guesses&) = delete;
   ~Guesses() {
     for (Guess& g : guesses_) {
       if (!g.result.valid()) continue;
+      if (background_ != nullptr) {
+        background_->add(std::move(g.result));
+        continue;
+      }
       llvm::Expected<LinkResult> r = g.result.get();
       if (!r) llvm::consumeError(r.takeError());
     }
@@ -46,11 +55,16 @@ public:
   void start(std::string ptx) {
     for (const Guess& g : guesses_)
       if (g.ptx == ptx) return;
+    auto job = std::make_shared<Job>();
+    job->bytes.push_back(ptx);
+    for (size_t i = 1; i < inputs_.size(); ++i) job->bytes.emplace_back(inputs_[i].bytes);
+    job->inputs = inputs_;
+    for (size_t i = 0; i < job->inputs.size(); ++i) job->inputs[i].bytes = job->bytes[i];
+    job->options = options_;
     Guess& g = guesses_.emplace_back();
     g.ptx = std::move(ptx);
-    std::vector<LinkInput> in = inputs_;
-    in[0].bytes = g.ptx;  // g lives in a list: its string does not move
-    g.result = std::async(std::launch::async, [this, in = std::move(in)] { return linkCubin(library_, in, options_); });
+    const NvJitLink* library = &library_;
+    g.result = std::async(std::launch::async, [library, job] { return linkCubin(*library, job->inputs, job->options); });
   }
 
   // The started link of exactly `ptx`, if any.
@@ -63,6 +77,11 @@ public:
   }
 
 private:
+  struct Job {
+    std::vector<std::string> bytes;  // the inputs' bytes, owned
+    std::vector<LinkInput> inputs;   // viewing `bytes`
+    LinkOptions options;
+  };
   struct Guess {
     std::string ptx;
     std::future<llvm::Expected<LinkResult>> result;
@@ -70,10 +89,34 @@ private:
   const NvJitLink& library_;
   const std::vector<LinkInput>& inputs_;
   const LinkOptions& options_;
+  BackgroundLinks* background_;
   std::list<Guess> guesses_;
 };
 
 }  // namespace
+
+namespace {
+
+void drop(std::future<llvm::Expected<LinkResult>>& link) {
+  llvm::Expected<LinkResult> r = link.get();
+  if (!r) llvm::consumeError(r.takeError());
+}
+
+}  // namespace
+
+BackgroundLinks::~BackgroundLinks() {
+  for (auto& link : links_) drop(link);
+}
+
+void BackgroundLinks::add(std::future<llvm::Expected<LinkResult>> link) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::erase_if(links_, [](std::future<llvm::Expected<LinkResult>>& f) {
+    if (f.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+    drop(f);
+    return true;
+  });
+  links_.push_back(std::move(link));
+}
 
 std::string applyRegisterBudgets(std::string ptx, std::span<const RegisterBudget> budgets) {
   for (const RegisterBudget& b : budgets) {
@@ -86,10 +129,11 @@ std::string applyRegisterBudgets(std::string ptx, std::span<const RegisterBudget
 llvm::Expected<BudgetedLink> linkWithRegisterBudgets(const NvJitLink& library, std::vector<LinkInput> inputs,
                                                      const LinkOptions& options,
                                                      std::vector<RegisterBudget> budgets,
-                                                     uint32_t relaxedRegisters, unsigned spareThreads) {
+                                                     uint32_t relaxedRegisters, unsigned spareThreads,
+                                                     BackgroundLinks* background) {
   BudgetedLink out;
   out.ptx = std::string(inputs[0].bytes);
-  Guesses guesses(library, inputs, options);
+  Guesses guesses(library, inputs, options, background);
   if (spareThreads > 0 && std::any_of(budgets.begin(), budgets.end(), budgeted)) {
     // The policy's next steps where every budgeted kernel behaves alike: all
     // relaxed, then none. With one budgeted kernel these are all it can ask for.

@@ -7,6 +7,8 @@
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
+#include <future>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,6 +28,24 @@ struct RegisterBudget {
 // CTAs, 1-32). Budgets with no registers or threads are left out.
 std::string applyRegisterBudgets(std::string ptx, std::span<const RegisterBudget> budgets);
 
+// Links of guesses the policy did not take, left to finish on their own
+// threads (a compile does not wait for them). The destructor waits for them:
+// whoever owns the NvJitLink they use must destroy this first.
+class BackgroundLinks {
+public:
+  BackgroundLinks() = default;
+  BackgroundLinks(const BackgroundLinks&) = delete;
+  BackgroundLinks& operator=(const BackgroundLinks&) = delete;
+  ~BackgroundLinks();
+  // Keeps `link` until it finishes (finished ones, and their errors, are
+  // dropped as more come).
+  void add(std::future<llvm::Expected<LinkResult>> link);
+
+private:
+  std::mutex mutex_;
+  std::vector<std::future<llvm::Expected<LinkResult>>> links_;
+};
+
 struct BudgetedLink {
   std::string ptx;  // as last linked (the budgets the cubin was built with)
   std::string cubin;
@@ -38,10 +58,13 @@ struct BudgetedLink {
 // may link the policy's likely next steps (every budget relaxed, then none)
 // beside the first link; a step that matches one takes its result, so a kernel
 // that spills under its first budget costs one link's time, not two or three.
-// The output does not depend on it.
+// The output does not depend on it. Guesses not taken finish in `background`
+// (which must outlive nothing they use but `library`), or are waited for when it
+// is null.
 llvm::Expected<BudgetedLink> linkWithRegisterBudgets(const NvJitLink& library, std::vector<LinkInput> inputs,
                                                      const LinkOptions& options,
                                                      std::vector<RegisterBudget> budgets,
-                                                     uint32_t relaxedRegisters, unsigned spareThreads = 0);
+                                                     uint32_t relaxedRegisters, unsigned spareThreads = 0,
+                                                     BackgroundLinks* background = nullptr);
 
 }  // namespace backend

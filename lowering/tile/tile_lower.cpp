@@ -344,7 +344,7 @@ llvm::Value* TileLowering::stage(const TileVal& v, TypeId t, const Layout& l) {
 void TileLowering::storeSlots(const TileVal& v, TypeId t, const Layout& l, llvm::Value* buffer, int64_t offset) {
   TypeId e = elementOf(t);
   for (unsigned s = 0; s < l.slots; ++s) {
-    llvm::Value* x = v.slots[s];
+    llvm::Value* x = v.slots[v.slots.size() == 1 ? 0 : s];
     if (types_.isBool(e)) x = b_.CreateZExt(x, b_.getInt8Ty());
     llvm::Value* index = elementIndex(l, s);
     if (offset != 0) index = b_.CreateAdd(index, b_.getInt32(static_cast<uint32_t>(offset)));

@@ -728,6 +728,9 @@ private:
   // ct.extract and ct.cat, through shared memory (each output element reads its source).
   TileVal extract(ExprId id, TypeId t);
   TileVal cat(ExprId id, TypeId t);
+  // ct.matmul / `@` with batch dimensions (NumPy's broadcasting), on CUDA cores
+  // through shared memory: each output element sums over the depth.
+  TileVal batchedProduct(ExprId x, ExprId y, TypeId t);
 
   // Whether candidate (b, ib) beats the current (a, ia) in an argmax
   // (argmin): a greater (smaller) value, or an equal one at a smaller index;

@@ -135,6 +135,10 @@ TileVal TileLowering::mmaCall(ExprId id) {
 
 TileVal TileLowering::matmul(ExprId id, ExprId x, ExprId y) {
   TypeId t = typeOf(id);
+  if (types_.get(t).shape.size() > 2 || types_.get(typeOf(x)).shape.size() > 2 ||
+      types_.get(typeOf(y)).shape.size() > 2) {
+    return batchedProduct(x, y, t);
+  }
   TypeId e = elementOf(t);
   const Type& et = types_.get(e);
   TypeId accE = et.kind == TypeKind::Int ? types_.int32() : et.bits == 64 ? e : types_.float32();
@@ -516,6 +520,93 @@ TileVal TileLowering::cudaCoreProduct(ExprId x, ExprId y, TileVal acc, TypeId ac
   out.mma = acc.mma;
   for (unsigned s = 0; s < la.slots; ++s) out.slots.push_back(convert(next[s], calc, accE));
   return out;
+}
+
+TileVal TileLowering::batchedProduct(ExprId x, ExprId y, TypeId t) {
+  TypeId e = elementOf(t);
+  const Type& et = types_.get(e);
+  // Computed as the 2-D product on CUDA cores computes: float32 for 16-bit
+  // floats and tfloat32, int32 for 8-bit integers, else the dtype itself.
+  TypeId calc = et.kind == TypeKind::Int ? types_.int32()
+                : et.kind == TypeKind::Float && et.bits < 32 ? types_.float32()
+                : types_.isTFloat32(e) ? types_.float32() : e;
+  std::vector<int64_t> xs = types_.get(typeOf(x)).shape;
+  std::vector<int64_t> ys = types_.get(typeOf(y)).shape;
+  const std::vector<int64_t>& out = types_.get(t).shape;
+  size_t nb = out.size() - 2;
+  int64_t depth = xs.back(), cols = ys.back();
+  // Each operand's element strides over the output's batch dimensions (0 where
+  // it broadcasts), its rows or columns, and the shared depth.
+  auto strides = [&](const std::vector<int64_t>& s) {
+    std::vector<int64_t> st(s.size());
+    int64_t inner = 1;
+    for (size_t d = s.size(); d-- > 0;) {
+      st[d] = inner;
+      inner *= s[d];
+    }
+    std::vector<int64_t> batch(nb, 0);
+    size_t off = nb - (s.size() - 2);
+    for (size_t i = 0; i + 2 < s.size(); ++i) batch[off + i] = s[i] == 1 ? 0 : st[i];
+    return std::pair{batch, inner};
+  };
+  auto [xBatch, xCount] = strides(xs);
+  auto [yBatch, yCount] = strides(ys);
+  TypeId xt = types_.tile(calc, xs);
+  TypeId yt = types_.tile(calc, ys);
+  TileVal xv = evalAs(x, xt);
+  TileVal yv = evalAs(y, yt);
+  unsigned bytes = types_.byteSize(calc);
+  llvm::Value* buffer = scratch(static_cast<uint64_t>(xCount + yCount) * bytes);
+  barrier();
+  storeSlots(xv, xt, layoutOf(xt), buffer, 0);
+  storeSlots(yv, yt, layoutOf(yt), buffer, xCount);
+  barrier();
+  llvm::Type* ct = llvmType(calc);
+  Layout lo = layoutOf(t);
+  std::vector<llvm::Value*> xBase, yBase, init;
+  for (unsigned s = 0; s < lo.slots; ++s) {
+    std::vector<llvm::Value*> mi = multiIndex(clampIndex(elementIndex(lo, s), lo), out);
+    llvm::Value* xb = b_.CreateMul(mi[nb], b_.getInt32(static_cast<uint32_t>(depth)));
+    llvm::Value* yb = b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(xCount)), mi[nb + 1]);
+    for (size_t d = 0; d < nb; ++d) {
+      if (xBatch[d] != 0) xb = b_.CreateAdd(xb, b_.CreateMul(mi[d], b_.getInt32(static_cast<uint32_t>(xBatch[d]))));
+      if (yBatch[d] != 0) yb = b_.CreateAdd(yb, b_.CreateMul(mi[d], b_.getInt32(static_cast<uint32_t>(yBatch[d]))));
+    }
+    xBase.push_back(xb);
+    yBase.push_back(yb);
+    init.push_back(llvm::Constant::getNullValue(ct));
+  }
+  bool isFloat = types_.isFloat(calc);
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  auto* body = llvm::BasicBlock::Create(context_, "bmm.k", function_);
+  auto* done = llvm::BasicBlock::Create(context_, "bmm.done", function_);
+  b_.CreateBr(body);
+  b_.SetInsertPoint(body);
+  llvm::PHINode* k = b_.CreatePHI(b_.getInt32Ty(), 2);
+  k->addIncoming(b_.getInt32(0), pre);
+  std::vector<llvm::PHINode*> sums;
+  std::vector<llvm::Value*> next;
+  for (unsigned s = 0; s < lo.slots; ++s) {
+    llvm::PHINode* phi = b_.CreatePHI(ct, 2);
+    phi->addIncoming(init[s], pre);
+    sums.push_back(phi);
+  }
+  llvm::Value* kCols = b_.CreateMul(k, b_.getInt32(static_cast<uint32_t>(cols)));
+  for (unsigned s = 0; s < lo.slots; ++s) {
+    llvm::Value* a = b_.CreateLoad(ct, b_.CreateGEP(ct, buffer, b_.CreateAdd(xBase[s], k)));
+    llvm::Value* bv = b_.CreateLoad(ct, b_.CreateGEP(ct, buffer, b_.CreateAdd(yBase[s], kCols)));
+    next.push_back(isFloat ? b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ct}, {a, bv, sums[s]})
+                           : b_.CreateAdd(b_.CreateMul(a, bv), sums[s]));
+  }
+  llvm::Value* kn = b_.CreateAdd(k, b_.getInt32(1));
+  llvm::BasicBlock* latch = b_.GetInsertBlock();
+  k->addIncoming(kn, latch);
+  for (unsigned s = 0; s < lo.slots; ++s) sums[s]->addIncoming(next[s], latch);
+  b_.CreateCondBr(b_.CreateICmpULT(kn, b_.getInt32(static_cast<uint32_t>(depth))), body, done);
+  b_.SetInsertPoint(done);
+  TileVal r;
+  for (unsigned s = 0; s < lo.slots; ++s) r.slots.push_back(convert(next[s], calc, e));
+  return r;
 }
 
 }  // namespace lowering::tile

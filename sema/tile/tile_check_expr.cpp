@@ -410,28 +410,49 @@ TypeId TileChecker::make(TypeId dtype, const std::vector<int64_t>& shape, const 
   return dtype;
 }
 
-bool TileChecker::matmulShapes(const TV& x, const TV& y, const NodeRange& range, const std::string& what) {
+std::optional<std::vector<int64_t>> TileChecker::matmulShapes(const TV& x, const TV& y, const NodeRange& range,
+                                                             const std::string& what, bool batched) {
   for (const TV* v : {&x, &y}) {
     if (v->k != TV::K::Value || !types_.isTile(v->type)) {
       diags_.error(loc(range), Diag::TileType, what + " takes tiles, found `" + describe(*v) + "`");
-      return false;
+      return std::nullopt;
     }
-    if (types_.get(v->type).shape.size() != 2) {
-      diags_.error(loc(range), Diag::TileUnsupported,
-                   what + " of " + std::to_string(types_.get(v->type).shape.size()) + "-D tiles",
-                   " (2-D tiles only)");
-      return false;
+    size_t n = types_.get(v->type).shape.size();
+    if (n < 2 || (!batched && n != 2)) {
+      diags_.error(loc(range), Diag::TileUnsupported, what + " of " + std::to_string(n) + "-D tiles",
+                   batched ? " (tiles of 2 or more dimensions: a batch of matrices)" : " (2-D tiles only)");
+      return std::nullopt;
     }
   }
   const auto& xs = types_.get(x.type).shape;
   const auto& ys = types_.get(y.type).shape;
-  if (xs[1] != ys[0]) {
+  if (xs[xs.size() - 1] != ys[ys.size() - 2]) {
     diags_.error(loc(range), Diag::TileShape,
                  what + ": the shapes `" + describe(x) + "` and `" + describe(y) +
                      "` do not agree (the left's columns must equal the right's rows)");
-    return false;
+    return std::nullopt;
   }
-  return true;
+  // The batch dimensions broadcast as NumPy's matmul does.
+  size_t nb = std::max(xs.size(), ys.size()) - 2;
+  std::vector<int64_t> out(nb, 1);
+  for (const std::vector<int64_t>* s : {&xs, &ys}) {
+    size_t off = nb - (s->size() - 2);
+    for (size_t i = 0; i + 2 < s->size(); ++i) {
+      int64_t& o = out[off + i];
+      int64_t d = (*s)[i];
+      if (o == d || d == 1) continue;
+      if (o != 1) {
+        diags_.error(loc(range), Diag::TileShape,
+                     what + ": the batch dimensions of `" + describe(x) + "` and `" + describe(y) +
+                         "` do not broadcast");
+        return std::nullopt;
+      }
+      o = d;
+    }
+  }
+  out.push_back(xs[xs.size() - 2]);
+  out.push_back(ys[ys.size() - 1]);
+  return out;
 }
 
 bool TileChecker::matmulInput(const Type& t) {
@@ -441,7 +462,8 @@ bool TileChecker::matmulInput(const Type& t) {
 
 std::optional<TypeId> TileChecker::matmulType(const TV& x, const TV& y, const NodeRange& range,
                                  const std::string& what) {
-  if (!matmulShapes(x, y, range, what)) return std::nullopt;
+  auto shape = matmulShapes(x, y, range, what, true);
+  if (!shape) return std::nullopt;
   TypeId dtype = promoteDtypes(elementOf(x.type), elementOf(y.type));
   if (!matmulInput(types_.get(dtype))) {
     diags_.error(loc(range), Diag::TileType,
@@ -450,11 +472,11 @@ std::optional<TypeId> TileChecker::matmulType(const TV& x, const TV& y, const No
                      "float64, int8 or uint8");
     return std::nullopt;
   }
-  return types_.tile(dtype, {types_.get(x.type).shape[0], types_.get(y.type).shape[1]});
+  return types_.tile(dtype, *shape);
 }
 
 std::optional<TypeId> TileChecker::mmaType(const TV& x, const TV& y, const TV& acc, const NodeRange& range) {
-  if (!matmulShapes(x, y, range, "`ct.mma`")) return std::nullopt;
+  if (!matmulShapes(x, y, range, "`ct.mma`", false)) return std::nullopt;
   if (acc.k != TV::K::Value || !types_.isTile(acc.type)) {
     diags_.error(loc(range), Diag::TileType, "`ct.mma`'s accumulator must be a tile, found `" + describe(acc) + "`");
     return std::nullopt;

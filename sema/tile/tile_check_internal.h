@@ -157,7 +157,9 @@ private:
   TypeId make(TypeId dtype, const std::vector<int64_t>& shape, const TV& a, const TV& b);
 
   // The operand shapes of a matrix product: 2-D tiles (M, K) and (K, N).
-  bool matmulShapes(const TV& x, const TV& y, const NodeRange& range, const std::string& what);
+  // The product's shape; `batched`: leading dimensions are a batch (ct.matmul, `@`).
+  std::optional<std::vector<int64_t>> matmulShapes(const TV& x, const TV& y, const NodeRange& range,
+                                                   const std::string& what, bool batched);
 
   static bool matmulInput(const Type& t);
 

@@ -40,8 +40,8 @@ def products(a: "float16[:, ::1]", b: "bfloat16[:, ::1]", c: "int16[:, ::1]", d:
     # CHECK:STDERR:         ^~~~~~~
     # CHECK:STDERR:
     v = tc @ tc
-    # 2-D tiles only.
-    # CHECK:STDERR: fail_tile_mma.py:[[@LINE+4]]:9: error: `ct.matmul` of 1-D tiles is not supported in tile kernels yet (2-D tiles only) [tile-unsupported]
+    # Tiles of 2 or more dimensions only.
+    # CHECK:STDERR: fail_tile_mma.py:[[@LINE+4]]:9: error: `ct.matmul` of 1-D tiles is not supported in tile kernels yet (tiles of 2 or more dimensions: a batch of matrices) [tile-unsupported]
     # CHECK:STDERR:     u = ct.matmul(ct.load(d, index=(0,), shape=(16,)), ta)
     # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
     # CHECK:STDERR:
@@ -52,3 +52,20 @@ def products(a: "float16[:, ::1]", b: "bfloat16[:, ::1]", c: "int16[:, ::1]", d:
     # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
     # CHECK:STDERR:
     s = ct.mma(ta, ct.load(a, index=(0, 0), shape=(32, 16)), 0)
+
+
+@ct.kernel
+def batches(x: "float32[:, :, ::1]"):
+    # Batch dimensions broadcast as NumPy's do: 2 and 4 do not; ct.mma stays 2-D.
+    p = ct.load(x, index=(0, 0, 0), shape=(2, 8, 8))
+    q = ct.load(x, index=(0, 0, 0), shape=(4, 8, 8))
+    # CHECK:STDERR: fail_tile_mma.py:[[@LINE+4]]:9: error: `@`: the batch dimensions of `tile(float32, (2, 8, 8))` and `tile(float32, (4, 8, 8))` do not broadcast [tile-shape]
+    # CHECK:STDERR:     r = p @ q
+    # CHECK:STDERR:         ^~~~~
+    # CHECK:STDERR:
+    r = p @ q
+    # CHECK:STDERR: fail_tile_mma.py:[[@LINE+4]]:9: error: `ct.mma` of 3-D tiles is not supported in tile kernels yet (2-D tiles only) [tile-unsupported]
+    # CHECK:STDERR:     s = ct.mma(p, p, ct.zeros((2, 8, 8), dtype=ct.float32))
+    # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    s = ct.mma(p, p, ct.zeros((2, 8, 8), dtype=ct.float32))

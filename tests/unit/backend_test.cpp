@@ -728,6 +728,21 @@ TEST_F(BackendTest, RegisterBudgetsRelaxWhereTheKernelSpillsAndGuessesDoNotChang
     EXPECT_EQ(guessed->ptx, sequential->ptx) << spare;
     EXPECT_EQ(guessed->cubin, sequential->cubin) << spare;
   }
+  {
+    // Guesses not taken finish in the background, after the call returned and
+    // its inputs are gone; the pool waits for them.
+    backend::BackgroundLinks background;
+    for (int round = 0; round < 3; ++round) {
+      std::string own = hinted;
+      std::vector<backend::LinkInput> mine(1);
+      mine[0].bytes = own;
+      mine[0].name = "hungry";
+      auto guessed = backend::linkWithRegisterBudgets(library, mine, options, budgets, 40, 2, &background);
+      ASSERT_TRUE(static_cast<bool>(guessed)) << llvm::toString(guessed.takeError());
+      own.assign(own.size(), 'x');
+      EXPECT_EQ(guessed->cubin, sequential->cubin) << round;
+    }
+  }
   // A small kernel fits its budget: the guesses are linked and dropped.
   std::string small = backend::applyRegisterBudgets(registerHungryPtx(8), budgets);
   inputs[0].bytes = small;

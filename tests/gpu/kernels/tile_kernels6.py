@@ -1,5 +1,6 @@
 """Tile kernels, sixth file: cuTile's ct.extract and ct.cat (issue 22; cuTile's FFT sample
-splits interleaved real/imaginary parts with them and joins them back). Sub-tiles at
+splits interleaved real/imaginary parts with them and joins them back) and matrix products
+with batch dimensions (the FFT's 2-D x 3-D products). Sub-tiles at
 constant and run-time indices, a 0-d extract (a scalar), cat along the last and the first
 axis, float32 and float16. Checked on the CPU by tests/tile_sim (shape_cases.py) and on the
 GPU by tests/gpu/cases/tile_cases6.py, both against NumPy.
@@ -38,3 +39,21 @@ def stack_rows(a: "float16[:, ::1]", b: "float16[:, ::1]", out: "float16[:, ::1]
     ta = ct.load(a, index=(pid, 0), shape=(M, K))
     tb = ct.load(b, index=(pid, 0), shape=(M, K))
     ct.store(out, index=(pid, 0), tile=ct.cat((ta, tb), 0))
+
+
+@ct.kernel
+def bmm_broadcast(w: "float32[:, ::1]", x: "float32[:, :, ::1]", out: "float32[:, :, ::1]",
+                  B: ConstInt = 2, M: ConstInt = 4, N: ConstInt = 8):
+    pid = ct.bid(0)
+    tw = ct.load(w, index=(0, 0), shape=(M, M))
+    tx = ct.load(x, index=(pid, 0, 0), shape=(B, M, N))
+    ct.store(out, index=(pid, 0, 0), tile=ct.matmul(tw, tx))
+
+
+@ct.kernel
+def bmm_f16(a: "float16[:, :, ::1]", b: "float16[:, :, ::1]", out: "float16[:, :, ::1]",
+            B: ConstInt = 2, M: ConstInt = 8, K: ConstInt = 4, N: ConstInt = 16):
+    pid = ct.bid(0)
+    ta = ct.load(a, index=(pid, 0, 0), shape=(B, M, K))
+    tb = ct.load(b, index=(pid, 0, 0), shape=(B, K, N))
+    ct.store(out, index=(pid, 0, 0), tile=ta @ tb)
