@@ -370,7 +370,9 @@ def errors_are_python_exceptions(cuda, k):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        timeout=120)
     assert "launched" in r.stdout and "raised" in r.stdout, r.stdout + r.stderr
-    assert "ILLEGAL_ADDRESS" in r.stdout or "illegal" in r.stdout.lower(), r.stdout
+    # The driver names the fault (ILLEGAL_ADDRESS, INVALID_ADDRESS_SPACE, ... by where
+    # the stray pointer lands); any CUDA error raised at synchronisation will do.
+    assert "raised CudaError" in r.stdout and "CUDA_ERROR_" in r.stdout, r.stdout
 
 
 @case
