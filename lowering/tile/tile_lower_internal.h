@@ -731,6 +731,11 @@ private:
   // ct.matmul / `@` with batch dimensions (NumPy's broadcasting), on CUDA cores
   // through shared memory: each output element sums over the depth.
   TileVal batchedProduct(ExprId x, ExprId y, TypeId t);
+  // The CUDA-core products' loop over the depth: slot s sums, from init[s],
+  // buffer[xBase[s] + k] * buffer[yBase[s] + k * cols] for k < depth, in `calc`.
+  std::vector<llvm::Value*> depthSums(llvm::Value* buffer, TypeId calc, const std::vector<llvm::Value*>& xBase,
+                                      const std::vector<llvm::Value*>& yBase, int64_t cols, int64_t depth,
+                                      const std::vector<llvm::Value*>& init, const char* name);
 
   // Whether candidate (b, ib) beats the current (a, ia) in an argmax
   // (argmin): a greater (smaller) value, or an equal one at a smaller index;

@@ -486,40 +486,53 @@ TileVal TileLowering::cudaCoreProduct(ExprId x, ExprId y, TileVal acc, TypeId ac
     colIdx.push_back(b_.CreateAnd(el, b_.getInt32(static_cast<uint32_t>(cols - 1))));
     init.push_back(convert(acc.slots[la.uniform ? 0 : s], accE, calc));
   }
+  std::vector<llvm::Value*> xBase, yBase;
+  for (unsigned s = 0; s < la.slots; ++s) {
+    xBase.push_back(b_.CreateMul(rowIdx[s], b_.getInt32(static_cast<uint32_t>(depth))));
+    yBase.push_back(b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(yOffset / bytes)), colIdx[s]));
+  }
+  std::vector<llvm::Value*> next = depthSums(buffer, calc, xBase, yBase, cols, depth, init, "mma");
+  TileVal out;
+  out.mma = acc.mma;
+  for (unsigned s = 0; s < la.slots; ++s) out.slots.push_back(convert(next[s], calc, accE));
+  return out;
+}
+
+std::vector<llvm::Value*> TileLowering::depthSums(llvm::Value* buffer, TypeId calc,
+                                                 const std::vector<llvm::Value*>& xBase,
+                                                 const std::vector<llvm::Value*>& yBase, int64_t cols,
+                                                 int64_t depth, const std::vector<llvm::Value*>& init,
+                                                 const char* name) {
+  llvm::Type* ct = llvmType(calc);
   bool isFloat = types_.isFloat(calc);
   llvm::BasicBlock* pre = b_.GetInsertBlock();
-  auto* body = llvm::BasicBlock::Create(context_, "mma.k", function_);
-  auto* done = llvm::BasicBlock::Create(context_, "mma.done", function_);
+  auto* body = llvm::BasicBlock::Create(context_, std::string(name) + ".k", function_);
+  auto* done = llvm::BasicBlock::Create(context_, std::string(name) + ".done", function_);
   b_.CreateBr(body);
   b_.SetInsertPoint(body);
   llvm::PHINode* k = b_.CreatePHI(b_.getInt32Ty(), 2);
   k->addIncoming(b_.getInt32(0), pre);
   std::vector<llvm::PHINode*> sums;
-  std::vector<llvm::Value*> next;
-  for (unsigned s = 0; s < la.slots; ++s) {
+  for (llvm::Value* v : init) {
     llvm::PHINode* phi = b_.CreatePHI(ct, 2);
-    phi->addIncoming(init[s], pre);
+    phi->addIncoming(v, pre);
     sums.push_back(phi);
   }
-  for (unsigned s = 0; s < la.slots; ++s) {
-    llvm::PHINode* phi = sums[s];
-    llvm::Value* a = b_.CreateLoad(ct, b_.CreateGEP(ct, buffer, b_.CreateAdd(b_.CreateMul(rowIdx[s], b_.getInt32(static_cast<uint32_t>(depth))), k)));
+  std::vector<llvm::Value*> next;
+  for (size_t s = 0; s < init.size(); ++s) {
+    llvm::Value* a = b_.CreateLoad(ct, b_.CreateGEP(ct, buffer, b_.CreateAdd(xBase[s], k)));
     llvm::Value* bv = b_.CreateLoad(ct, b_.CreateGEP(ct, buffer,
-        b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(yOffset / bytes)),
-                     b_.CreateAdd(b_.CreateMul(k, b_.getInt32(static_cast<uint32_t>(cols))), colIdx[s]))));
-    next.push_back(isFloat ? b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ct}, {a, bv, phi})
-                           : b_.CreateAdd(b_.CreateMul(a, bv), phi));
+        b_.CreateAdd(yBase[s], b_.CreateMul(k, b_.getInt32(static_cast<uint32_t>(cols))))));
+    next.push_back(isFloat ? b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ct}, {a, bv, sums[s]})
+                           : b_.CreateAdd(b_.CreateMul(a, bv), sums[s]));
   }
   llvm::Value* kn = b_.CreateAdd(k, b_.getInt32(1));
   llvm::BasicBlock* latch = b_.GetInsertBlock();
   k->addIncoming(kn, latch);
-  for (unsigned s = 0; s < la.slots; ++s) sums[s]->addIncoming(next[s], latch);
+  for (size_t s = 0; s < init.size(); ++s) sums[s]->addIncoming(next[s], latch);
   b_.CreateCondBr(b_.CreateICmpULT(kn, b_.getInt32(static_cast<uint32_t>(depth))), body, done);
   b_.SetInsertPoint(done);
-  TileVal out;
-  out.mma = acc.mma;
-  for (unsigned s = 0; s < la.slots; ++s) out.slots.push_back(convert(next[s], calc, accE));
-  return out;
+  return next;
 }
 
 TileVal TileLowering::batchedProduct(ExprId x, ExprId y, TypeId t) {
@@ -561,7 +574,6 @@ TileVal TileLowering::batchedProduct(ExprId x, ExprId y, TypeId t) {
   storeSlots(xv, xt, layoutOf(xt), buffer, 0);
   storeSlots(yv, yt, layoutOf(yt), buffer, xCount);
   barrier();
-  llvm::Type* ct = llvmType(calc);
   Layout lo = layoutOf(t);
   std::vector<llvm::Value*> xBase, yBase, init;
   for (unsigned s = 0; s < lo.slots; ++s) {
@@ -574,36 +586,9 @@ TileVal TileLowering::batchedProduct(ExprId x, ExprId y, TypeId t) {
     }
     xBase.push_back(xb);
     yBase.push_back(yb);
-    init.push_back(llvm::Constant::getNullValue(ct));
+    init.push_back(llvm::Constant::getNullValue(llvmType(calc)));
   }
-  bool isFloat = types_.isFloat(calc);
-  llvm::BasicBlock* pre = b_.GetInsertBlock();
-  auto* body = llvm::BasicBlock::Create(context_, "bmm.k", function_);
-  auto* done = llvm::BasicBlock::Create(context_, "bmm.done", function_);
-  b_.CreateBr(body);
-  b_.SetInsertPoint(body);
-  llvm::PHINode* k = b_.CreatePHI(b_.getInt32Ty(), 2);
-  k->addIncoming(b_.getInt32(0), pre);
-  std::vector<llvm::PHINode*> sums;
-  std::vector<llvm::Value*> next;
-  for (unsigned s = 0; s < lo.slots; ++s) {
-    llvm::PHINode* phi = b_.CreatePHI(ct, 2);
-    phi->addIncoming(init[s], pre);
-    sums.push_back(phi);
-  }
-  llvm::Value* kCols = b_.CreateMul(k, b_.getInt32(static_cast<uint32_t>(cols)));
-  for (unsigned s = 0; s < lo.slots; ++s) {
-    llvm::Value* a = b_.CreateLoad(ct, b_.CreateGEP(ct, buffer, b_.CreateAdd(xBase[s], k)));
-    llvm::Value* bv = b_.CreateLoad(ct, b_.CreateGEP(ct, buffer, b_.CreateAdd(yBase[s], kCols)));
-    next.push_back(isFloat ? b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ct}, {a, bv, sums[s]})
-                           : b_.CreateAdd(b_.CreateMul(a, bv), sums[s]));
-  }
-  llvm::Value* kn = b_.CreateAdd(k, b_.getInt32(1));
-  llvm::BasicBlock* latch = b_.GetInsertBlock();
-  k->addIncoming(kn, latch);
-  for (unsigned s = 0; s < lo.slots; ++s) sums[s]->addIncoming(next[s], latch);
-  b_.CreateCondBr(b_.CreateICmpULT(kn, b_.getInt32(static_cast<uint32_t>(depth))), body, done);
-  b_.SetInsertPoint(done);
+  std::vector<llvm::Value*> next = depthSums(buffer, calc, xBase, yBase, cols, depth, init, "bmm");
   TileVal r;
   for (unsigned s = 0; s < lo.slots; ++s) r.slots.push_back(convert(next[s], calc, e));
   return r;
