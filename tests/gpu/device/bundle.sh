@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Packs what a GPU machine without a build needs to run pykc's GPU proofs: the pykc
+# executable and libpykc (stripped, xz), the launch extension, the Debian libraries they
+# link that an Ubuntu image lacks (spdlog, fmt), and the GPU suite's compiled kernel files.
+#
+#     bash tests/gpu/device/bundle.sh [OUT=.gpu/bundle] [ARCH=sm_90]
+#     # carry OUT to the GPU machine, then from the repository root there:
+#     bash tests/gpu/device/run.sh OUT MODE...      (MODE: tests realworld gpu bench cutile)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+out=${1:-$root/.gpu/bundle}
+arch=${2:-sm_90}
+build=$root/build
+rm -rf "$out"; mkdir -p "$out/bin" "$out/lib"
+strip -o "$out/bin/pykc" "$build/bin/pykc"
+strip -o "$out/lib/libpykc.so" "$build/lib/libpykc.so"
+cp "$build/lib/_launch.abi3.so" "$out/lib/"
+for lib in libspdlog.so.1.10 libfmt.so.9; do
+  cp -L "/lib/x86_64-linux-gnu/$lib" "$out/lib/"
+done
+xz -T2 -6 -f "$out/bin/pykc" "$out/lib/libpykc.so"
+bash "$root/tests/gpu/build_artifacts.sh" "$out/gpu" "$arch" "$build/bin/pykc" >/dev/null
+du -sh "$out"

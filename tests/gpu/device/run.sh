@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the repository root: unpacks a bundle made by bundle.sh and runs
+# the GPU proofs named. Each mode's report goes to stdout and, as JSON, to $OUT (or
+# BUNDLE/out) so that the device tool brings it back.
+#
+#   tests      tests/gpu/jit/run_jit_tests.py (the JIT against NumPy)
+#   realworld  tests/gpu/jit/run_realworld.py on the numba and cuTile corpora
+#   gpu        tests/gpu/run_gpu_tests.py on the bundle's compiled kernel files
+#   driver     tests/gpu/compile_without_driver.py (a compile with the GPU visible vs hidden)
+#   bench      bench/jit/jit_bench.py without cuTile
+#   cutile     bench/jit/jit_bench.py with cuTile (/tmp/cutile from cutile-for-device.sh)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+bundle=$(cd "${1:?usage: run.sh BUNDLE MODE...}" && pwd); shift
+out=${OUT:-$bundle/out}; mkdir -p "$out"
+for f in "$bundle/bin/pykc" "$bundle/lib/libpykc.so"; do
+  [ -f "$f" ] || xz -dk "$f.xz"
+done
+chmod +x "$bundle/bin/pykc"
+export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PYKC_LIBRARY=$bundle/lib/libpykc.so PYKC=$bundle/bin/pykc
+export PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH}
+export PATH=$bundle/bin:$PATH
+cd "$root"
+status=0
+for mode in "$@"; do
+  echo "=== $mode ($(date -u +%H:%M:%S))"
+  case $mode in
+    tests) python3 tests/gpu/jit/run_jit_tests.py --json "$out/jit_tests.json" || status=1 ;;
+    realworld) python3 tests/gpu/jit/run_realworld.py tests/realworld_numba/* \
+                 tests/realworld_tile/* --json "$out/realworld.json" || status=1 ;;
+    gpu) python3 tests/gpu/run_gpu_tests.py "$bundle/gpu" > "$out/gpu.txt" 2>&1 || status=1
+         tail -40 "$out/gpu.txt" ;;
+    driver) python3 tests/gpu/compile_without_driver.py --pykc "$bundle/bin/pykc" || status=1 ;;
+    bench) python3 bench/jit/jit_bench.py --no-cutile --json "$out/jit_bench.json" || status=1 ;;
+    cutile) ( export PYTHONPATH=/tmp/cutile:$PYTHONPATH PATH=/tmp/cutile/nvidia/cu13/bin:$PATH \
+                CUDA_HOME=/tmp/cutile/nvidia/cu13 \
+                LD_LIBRARY_PATH=/tmp/cutile/nvidia/cu13/lib:$LD_LIBRARY_PATH
+              python3 bench/jit/jit_bench.py --json "$out/jit_bench_cutile.json" ) || status=1 ;;
+    *) echo "unknown mode $mode"; status=2 ;;
+  esac
+done
+exit $status
