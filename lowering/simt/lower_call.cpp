@@ -177,6 +177,7 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
       return builder_.CreateSelect(negative, down, up);
     }
     case Intrinsic::Math: {
+      if (types().isArray(t)) return emitUfunc(id, static_cast<MathFn>(m.payload));
       llvm::Value* v = emitMath(id, static_cast<MathFn>(m.payload), c);
       // float16 results are computed in float32.
       if (types().isFloat(t) && types().get(t).bits == 16 && !v->getType()->isHalfTy()) {

@@ -665,6 +665,12 @@ llvm::Value* FunctionLowering::emitMath(ExprId id, MathFn fn, const ast::Call& c
     args.push_back(emitExpr(a));
     argTypes.push_back(typeOf(a));
   }
+  return mathOnValues(fn, operand, typeOf(id), std::move(args), argTypes);
+}
+
+llvm::Value* FunctionLowering::mathOnValues(MathFn fn, TypeId operand, TypeId result,
+                                            std::vector<llvm::Value*> args,
+                                            const std::vector<TypeId>& argTypes) {
   llvm::Type* ft = llvmType(operand);
   switch (fn) {
     case MathFn::Isnan:
@@ -695,7 +701,7 @@ llvm::Value* FunctionLowering::emitMath(ExprId id, MathFn fn, const ast::Call& c
       llvm::Value* out = entryAlloca(outType);
       llvm::Value* first = callLibdevice(frexp ? "frexp" : "modf", operand, {x, out});
       llvm::Value* second = builder_.CreateLoad(outType, out);
-      llvm::Value* agg = llvm::PoisonValue::get(llvmType(typeOf(id)));
+      llvm::Value* agg = llvm::PoisonValue::get(llvmType(result));
       agg = builder_.CreateInsertValue(agg, first, 0);
       return builder_.CreateInsertValue(agg, second, 1);
     }

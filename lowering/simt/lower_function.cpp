@@ -472,29 +472,13 @@ void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Valu
   bool fromArray = types().isArray(valueType);
   ArrayParts src;
   TypeId srcElement;
-  std::vector<llvm::Value*> srcStrides(vt.ndim, builder_.getInt64(0));
+  std::vector<llvm::Value*> srcStrides;
   llvm::Value* tupleItems = nullptr;
   if (fromArray) {
     src = arrayParts(value, valueType);
     srcElement = types().get(valueType).element;
-    // The unit stride the source's layout promises.
-    const Type& st = types().get(valueType);
-    if (st.layout == Layout::C) src.strides[st.ndim - 1] = builder_.getInt64(1);
-    if (st.layout == Layout::F) src.strides[0] = builder_.getInt64(1);
     llvm::Value* mismatch = builder_.getFalse();
-    llvm::Value* one = builder_.getInt64(1);
-    int extra = static_cast<int>(st.ndim) - static_cast<int>(vt.ndim);
-    for (int d = 0; d < extra; ++d) {
-      mismatch = builder_.CreateOr(mismatch, builder_.CreateICmpNE(src.shape[d], one));
-    }
-    for (unsigned j = 0; j < vt.ndim; ++j) {
-      int sd = static_cast<int>(j) + extra;
-      if (sd < 0) continue;  // a missing leading dimension: stride 0
-      llvm::Value* same = builder_.CreateICmpEQ(src.shape[sd], dst.shape[j]);
-      llvm::Value* unit = builder_.CreateICmpEQ(src.shape[sd], one);
-      srcStrides[j] = builder_.CreateSelect(same, src.strides[sd], builder_.getInt64(0));
-      mismatch = builder_.CreateOr(mismatch, builder_.CreateNot(builder_.CreateOr(same, unit)));
-    }
+    srcStrides = broadcastStrides(src, valueType, dst.shape, mismatch);
     sliceShapeFailure(mismatch);
   } else if (types().isTuple(valueType)) {
     // A tuple of one type into a 1-d view: its elements, converted, in a local
@@ -510,41 +494,18 @@ void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Valu
   } else if (!update) {
     value = convert(value, valueType, element);
   }
-  llvm::Type* i64 = builder_.getInt64Ty();
-  std::vector<llvm::AllocaInst*> counters;
-  std::vector<llvm::BasicBlock*> latches;
-  std::vector<llvm::BasicBlock*> exits;
-  for (unsigned d = 0; d < vt.ndim; ++d) {
-    auto* counter = llvm::cast<llvm::AllocaInst>(entryAlloca(i64));
-    builder_.CreateStore(builder_.getInt64(0), counter);
-    auto* header = llvm::BasicBlock::Create(context_, "slice.cond", function_);
-    auto* body = llvm::BasicBlock::Create(context_, "slice.body", function_);
-    auto* exit = llvm::BasicBlock::Create(context_, "slice.end", function_);
-    builder_.CreateBr(header);
-    builder_.SetInsertPoint(header);
-    builder_.CreateCondBr(builder_.CreateICmpSLT(builder_.CreateLoad(i64, counter), dst.shape[d]),
-                          body, exit);
-    builder_.SetInsertPoint(body);
-    counters.push_back(counter);
-    latches.push_back(header);
-    exits.push_back(exit);
-  }
-  llvm::Value* dstOffset = builder_.getInt64(0);
-  llvm::Value* srcOffset = builder_.getInt64(0);
-  for (unsigned d = 0; d < vt.ndim; ++d) {
-    llvm::Value* i = builder_.CreateLoad(i64, counters[d]);
-    dstOffset = builder_.CreateAdd(dstOffset, builder_.CreateMul(i, dst.strides[d]));
-    if (fromArray) srcOffset = builder_.CreateAdd(srcOffset, builder_.CreateMul(i, srcStrides[d]));
-  }
+  LoopNest nest = openLoopNest(dst.shape);
+  std::vector<llvm::Value*> index = loopIndices(nest);
+  llvm::Value* dstOffset = linearOffset(index, dst.strides);
   llvm::Value* item = value;
   TypeId itemType = valueType;
   if (fromArray) {
+    llvm::Value* srcOffset = linearOffset(index, srcStrides);
     item = loadElement(builder_.CreateGEP(memoryType(srcElement), src.data, srcOffset), srcElement);
     itemType = srcElement;
     if (!update) item = convert(item, srcElement, element);
   } else if (tupleItems) {
-    item = loadElement(builder_.CreateGEP(memoryType(element), tupleItems,
-                                          builder_.CreateLoad(i64, counters[0])), element);
+    item = loadElement(builder_.CreateGEP(memoryType(element), tupleItems, index[0]), element);
     itemType = element;
   }
   llvm::Value* dstPtr = builder_.CreateGEP(memoryType(element), dst.data, dstOffset);
@@ -556,11 +517,85 @@ void FunctionLowering::storeSlice(llvm::Value* view, TypeId viewType, llvm::Valu
     item = convert(result, update->resultType, element);
   }
   storeElement(dstPtr, item, element);
-  for (unsigned d = vt.ndim; d-- > 0;) {
-    llvm::Value* i = builder_.CreateLoad(i64, counters[d]);
-    builder_.CreateStore(builder_.CreateAdd(i, builder_.getInt64(1), "", true, true), counters[d]);
-    builder_.CreateBr(latches[d]);
-    builder_.SetInsertPoint(exits[d]);
+  closeLoopNest(nest);
+}
+
+// The strides that read `src` at the indices of an array of `shape` as NumPy
+// broadcasts it (missing leading dimensions and extents of 1 repeat with stride
+// 0; extra leading dimensions must have extent 1); a shape that does not
+// broadcast sets `mismatch`. The unit stride `src`'s layout promises becomes a
+// constant.
+std::vector<llvm::Value*> FunctionLowering::broadcastStrides(ArrayParts& src, TypeId srcType,
+                                                             const std::vector<llvm::Value*>& shape,
+                                                             llvm::Value*& mismatch) {
+  const Type& st = types().get(srcType);
+  if (st.layout == Layout::C) src.strides[st.ndim - 1] = builder_.getInt64(1);
+  if (st.layout == Layout::F) src.strides[0] = builder_.getInt64(1);
+  unsigned ndim = static_cast<unsigned>(shape.size());
+  std::vector<llvm::Value*> strides(ndim, builder_.getInt64(0));
+  llvm::Value* one = builder_.getInt64(1);
+  int extra = static_cast<int>(st.ndim) - static_cast<int>(ndim);
+  for (int d = 0; d < extra; ++d) {
+    mismatch = builder_.CreateOr(mismatch, builder_.CreateICmpNE(src.shape[d], one));
+  }
+  for (unsigned j = 0; j < ndim; ++j) {
+    int sd = static_cast<int>(j) + extra;
+    if (sd < 0) continue;  // a missing leading dimension: stride 0
+    llvm::Value* same = builder_.CreateICmpEQ(src.shape[sd], shape[j]);
+    llvm::Value* unit = builder_.CreateICmpEQ(src.shape[sd], one);
+    strides[j] = builder_.CreateSelect(same, src.strides[sd], builder_.getInt64(0));
+    mismatch = builder_.CreateOr(mismatch, builder_.CreateNot(builder_.CreateOr(same, unit)));
+  }
+  return strides;
+}
+
+// A loop nest over the indices of `shape`, C order (the last index innermost);
+// the builder is left in the innermost body.
+FunctionLowering::LoopNest FunctionLowering::openLoopNest(const std::vector<llvm::Value*>& shape) {
+  llvm::Type* i64 = builder_.getInt64Ty();
+  LoopNest nest;
+  for (llvm::Value* extent : shape) {
+    auto* counter = llvm::cast<llvm::AllocaInst>(entryAlloca(i64));
+    builder_.CreateStore(builder_.getInt64(0), counter);
+    auto* header = llvm::BasicBlock::Create(context_, "slice.cond", function_);
+    auto* body = llvm::BasicBlock::Create(context_, "slice.body", function_);
+    auto* exit = llvm::BasicBlock::Create(context_, "slice.end", function_);
+    builder_.CreateBr(header);
+    builder_.SetInsertPoint(header);
+    builder_.CreateCondBr(builder_.CreateICmpSLT(builder_.CreateLoad(i64, counter), extent), body,
+                          exit);
+    builder_.SetInsertPoint(body);
+    nest.counters.push_back(counter);
+    nest.latches.push_back(header);
+    nest.exits.push_back(exit);
+  }
+  return nest;
+}
+
+std::vector<llvm::Value*> FunctionLowering::loopIndices(const LoopNest& nest) {
+  std::vector<llvm::Value*> index;
+  for (llvm::AllocaInst* counter : nest.counters) {
+    index.push_back(builder_.CreateLoad(builder_.getInt64Ty(), counter));
+  }
+  return index;
+}
+
+llvm::Value* FunctionLowering::linearOffset(const std::vector<llvm::Value*>& index,
+                                            const std::vector<llvm::Value*>& strides) {
+  llvm::Value* offset = builder_.getInt64(0);
+  for (size_t d = 0; d < index.size(); ++d) {
+    offset = builder_.CreateAdd(offset, builder_.CreateMul(index[d], strides[d]));
+  }
+  return offset;
+}
+
+void FunctionLowering::closeLoopNest(const LoopNest& nest) {
+  llvm::Type* i64 = builder_.getInt64Ty();
+  for (size_t d = nest.counters.size(); d-- > 0;) {
+    llvm::Value* i = builder_.CreateLoad(i64, nest.counters[d]);
+    builder_.CreateStore(builder_.CreateAdd(i, builder_.getInt64(1), "", true, true), nest.counters[d]);
+    builder_.CreateBr(nest.latches[d]);
+    builder_.SetInsertPoint(nest.exits[d]);
   }
 }
 

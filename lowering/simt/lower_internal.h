@@ -110,6 +110,12 @@ private:
   llvm::Value* emitCall(ExprId id, const ast::Call& c);
   llvm::Value* emitExternCall(const ExternFunction& fn, std::span<const ExprId> args);
   llvm::Value* emitMath(ExprId id, MathFn fn, const ast::Call& c);
+  // The math function on values: `operand` is the type it computes in, `result`
+  // the type of its value (frexp/modf: their tuple).
+  llvm::Value* mathOnValues(MathFn fn, TypeId operand, TypeId result, std::vector<llvm::Value*> args,
+                            const std::vector<TypeId>& argTypes);
+  // NumPy's ufunc with an output array (`np.sin(x, out)`): an element loop.
+  llvm::Value* emitUfunc(ExprId id, MathFn fn);
   llvm::Value* emitAtomic(ExprId id, Intrinsic kind, const ast::Call& c);
   llvm::Value* emitFloatMinMax(llvm::Value* ptr, llvm::Value* value, bool isMax, bool nan);
   // numba's atomics are device-scope (CUDA's atomicAdd): LLVM's "device" sync
@@ -140,6 +146,20 @@ private:
   void storeSlice(llvm::Value* view, TypeId viewType, llvm::Value* value, TypeId valueType,
                   const SliceUpdate* update = nullptr);
   void sliceShapeFailure(llvm::Value* mismatch);
+  // Loop nests over an array's indices (slice stores, ufuncs with an output array).
+  struct LoopNest {
+    std::vector<llvm::AllocaInst*> counters;
+    std::vector<llvm::BasicBlock*> latches;
+    std::vector<llvm::BasicBlock*> exits;
+  };
+  LoopNest openLoopNest(const std::vector<llvm::Value*>& shape);
+  std::vector<llvm::Value*> loopIndices(const LoopNest& nest);
+  void closeLoopNest(const LoopNest& nest);
+  llvm::Value* linearOffset(const std::vector<llvm::Value*>& index,
+                            const std::vector<llvm::Value*>& strides);
+  std::vector<llvm::Value*> broadcastStrides(ArrayParts& src, TypeId srcType,
+                                             const std::vector<llvm::Value*>& shape,
+                                             llvm::Value*& mismatch);
   llvm::Value* emitArrayAlloc(ExprId id, Intrinsic kind, const ast::Call& c);
   llvm::Value* emitArith(Operator op, llvm::Value* l, llvm::Value* r, TypeId opType,
                          TypeId exponentType);

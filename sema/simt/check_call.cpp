@@ -423,18 +423,21 @@ Val FunctionChecker::checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c,
 }
 
 Val FunctionChecker::checkMathCall(ExprId id, MathFn fn, const ast::Call& c,
-                                   const std::vector<Val>& args) {
+                                   const std::vector<Val>& args, std::string_view path) {
   const Expr& e = ast_.expr(id);
   // As written: `math.sin`, `np.sin`, `sin` (from math import sin).
   std::string name = textOf(c.func);
   unsigned arity = mathFnArity(fn);
-  for (const Val& a : args) {
-    if (a.isValue() && types().isArray(a.type)) {
-      error(e.range, Diag::UnsupportedFeature,
-            "`" + name + "` on arrays is not supported in kernels yet: call it per element "
-            "(`out[i] = " + name + "(x[i])`)");
-      return Val::bad();
-    }
+  bool numpy = path.substr(0, 6) == "numpy.";
+  bool anyArray = !c.keywords.empty() && numpy;
+  for (const Val& a : args) anyArray = anyArray || (a.isValue() && types().isArray(a.type));
+  if (anyArray) {
+    if (numpy) return checkUfuncCall(id, fn, c, args, name);
+    error(e.range, Diag::InvalidCall,
+          "`" + name + "` takes numbers; on arrays, NumPy's ufunc with an output array "
+          "computes every element (`np." + std::string(path.substr(path.rfind('.') + 1)) +
+              "(x, out)`), or call it per element (`out[i] = " + name + "(x[i])`)");
+    return Val::bad();
   }
   bool logWithBase = fn == MathFn::Log && args.size() == 2;
   if (!c.keywords.empty() || (args.size() != arity && !logWithBase)) {
@@ -501,6 +504,104 @@ Val FunctionChecker::checkMathCall(ExprId id, MathFn fn, const ast::Call& c,
   }
   inst_.opTypes[id.index] = operand;
   return valueOf(result);
+}
+
+// NumPy's ufunc on arrays with an output array, as numba compiles it in CUDA
+// kernels: `np.sin(x, out)` / `np.sin(x, out=out)` computes every element of
+// `out` from the inputs broadcast onto it (numbers repeat). The loop type is
+// numba's ufunc loop: NumPy's `f->f` for float16/float32 and integers of at
+// most 16 bits, `d->d` otherwise (two inputs: float32 only when both are);
+// the result casts to `out` within its kind (NumPy's `same_kind`). Without an
+// output array the ufunc would allocate its result, which numba-cuda's kernels
+// cannot.
+Val FunctionChecker::checkUfuncCall(ExprId id, MathFn fn, const ast::Call& c,
+                                    const std::vector<Val>& args, const std::string& name) {
+  const Expr& e = ast_.expr(id);
+  unsigned arity = mathFnArity(fn);
+  auto argList = ast_.list(c.args);
+  std::vector<ExprId> operands(argList.begin(), argList.end());
+  std::vector<Val> vals = args;
+  for (KeywordId k : ast_.list(c.keywords)) {
+    const Keyword& kw = ast_.keyword(k);
+    if (ast_.str(kw.arg) != "out" || operands.size() != arity) {
+      error(kw.range, Diag::InvalidCall,
+            "`" + name + "` in kernels takes its inputs and an output array (`out=`), found `" +
+                std::string(ast_.str(kw.arg)) + "=`");
+      return Val::bad();
+    }
+    operands.push_back(kw.value);
+    vals.push_back(checkExpr(kw.value));
+  }
+  for (const Val& v : vals) {
+    if (!v.ok) return Val::bad();
+  }
+  if (operands.size() == arity) {
+    error(e.range, Diag::InvalidCall,
+          "`" + name + "` on arrays needs an output array in kernels (a kernel cannot allocate "
+          "the result): `" + name + "(" + (arity == 2 ? "x, y" : "x") + ", out)`");
+    return Val::bad();
+  }
+  if (operands.size() != arity + 1) {
+    error(e.range, Diag::WrongArgCount, name,
+          plural(arity, "input") + " and an output array",
+          plural(static_cast<unsigned>(operands.size()), "argument"));
+    return Val::bad();
+  }
+  const Val& out = vals[arity];
+  if (!out.isValue() || !types().isArray(out.type)) {
+    error(ast_.expr(operands[arity]).range, Diag::InvalidCall,
+          "the output of `" + name + "` must be an array, found `" + textOf(operands[arity]) + "`");
+    return Val::bad();
+  }
+  const Type& outType = types().get(out.type);
+  // numba's loop type for one input's element type.
+  auto loopFloat = [&](TypeId t) {
+    if (types().isFloat(t)) return types().get(t).bits == 64 ? types().float64() : types().float32();
+    return types().get(t).bits <= 16 ? types().float32() : types().float64();
+  };
+  std::vector<TypeId> elements;
+  for (unsigned k = 0; k < arity; ++k) {
+    TypeId t = vals[k].isValue() ? vals[k].type : TypeId();
+    if (t.valid() && types().isArray(t)) {
+      if (types().get(t).ndim > outType.ndim) {
+        error(ast_.expr(operands[k]).range, Diag::InvalidCall,
+              "`" + name + "`'s input has " + std::to_string(types().get(t).ndim) +
+                  " dimensions, more than its output array's " + std::to_string(outType.ndim));
+        return Val::bad();
+      }
+      t = types().get(t).element;
+    }
+    if (!t.valid() || !(types().isInt(t) || types().isFloat(t) || types().isBool(t))) {
+      error(ast_.expr(operands[k]).range, Diag::InvalidCall,
+            "`" + name + "` on arrays takes real numbers and arrays of them, found `" +
+                (vals[k].isValue() ? typeName(vals[k].type) : textOf(operands[k])) + "`");
+      return Val::bad();
+    }
+    elements.push_back(t);
+  }
+  TypeId operand, result;
+  if (fn == MathFn::Isnan || fn == MathFn::Isinf || fn == MathFn::Isfinite) {
+    operand = elements[0];
+    result = types().boolean();
+  } else {
+    operand = loopFloat(elements[0]);
+    for (size_t k = 1; k < elements.size(); ++k) {
+      if (loopFloat(elements[k]) != operand) operand = types().float64();
+    }
+    result = operand;
+  }
+  if (!castsSameKind(types(), result, outType.element)) {
+    error(ast_.expr(operands[arity]).range, Diag::InvalidCall,
+          "cannot store `" + name + "`'s `" + typeName(result) + "` results in `" +
+              typeName(out.type) + "`: numba's ufuncs cast their output only within a kind "
+              "(NumPy's `same_kind`)");
+    return Val::bad();
+  }
+  inst_.opTypes[id.index] = operand;
+  inst_.callArguments[id.index] = operands;
+  sliceShapeCheck(e.range, "operands could not be broadcast together with remapped shapes");
+  Val v = valueOf(out.type);
+  return v;
 }
 
 }  // namespace frontend::simt

@@ -42,6 +42,9 @@ constexpr int kMaxIterations = 64;
 
 std::string mangleName(const std::string& name);
 
+// np.can_cast(from, to, "same_kind") for the types a result can have.
+bool castsSameKind(const TypeTable& types, TypeId from, TypeId to);
+
 inline std::optional<ArithOp> arithOf(Operator op) {
   switch (op) {
     case Operator::Add: return ArithOp::Add;
@@ -132,7 +135,10 @@ private:
   Val checkCompare(ExprId id, const ast::Compare& c);
   Val checkIntrinsicCall(ExprId id, const Val& callee, const ast::Call& c,
                          const std::vector<Val>& args);
-  Val checkMathCall(ExprId id, MathFn fn, const ast::Call& c, const std::vector<Val>& args);
+  Val checkMathCall(ExprId id, MathFn fn, const ast::Call& c, const std::vector<Val>& args,
+                    std::string_view path);
+  Val checkUfuncCall(ExprId id, MathFn fn, const ast::Call& c, const std::vector<Val>& args,
+                     const std::string& name);
   Val checkArrayAlloc(ExprId id, const Val& callee, const ast::Call& c);
   Val checkAtomic(ExprId id, Intrinsic kind, const ast::Call& c, const std::vector<Val>& args);
   Val checkCacheHint(ExprId id, Intrinsic kind, const ast::Call& c, const std::vector<Val>& args);

@@ -185,7 +185,7 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       return v;
     }
     case Intrinsic::Math:
-      return checkMathCall(id, static_cast<MathFn>(callee.meaning.payload), c, args);
+      return checkMathCall(id, static_cast<MathFn>(callee.meaning.payload), c, args, callee.path);
     case Intrinsic::Pow: {
       // pow(a, b) is a ** b.
       if (!needArgs(2, 2, "2 arguments")) return Val::bad();

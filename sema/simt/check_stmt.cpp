@@ -667,7 +667,8 @@ char kindOf(const TypeTable& types, TypeId t) {
   return 'c';
 }
 int kindRank(char k) { return k == 'b' ? 0 : k == 'i' || k == 'u' ? 1 : k == 'f' ? 2 : 3; }
-// np.can_cast(from, to, "same_kind") for the types a result can have.
+}  // namespace
+
 bool castsSameKind(const TypeTable& types, TypeId from, TypeId to) {
   char f = kindOf(types, from), t = kindOf(types, to);
   if (f == t || f == 'b') return true;
@@ -675,7 +676,6 @@ bool castsSameKind(const TypeTable& types, TypeId from, TypeId to) {
   if (f == 'i' && t == 'u') return false;
   return kindRank(f) < kindRank(t);
 }
-}  // namespace
 
 // `view op= x` on a slice: numba's in-place ufunc (`np.add(view, x, out=view)`).
 // The loop is numba's `ufunc_find_matching_loop`: with an integer and a float or

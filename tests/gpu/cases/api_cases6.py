@@ -437,3 +437,37 @@ def _vectors(ctx):
         _close(dout, p3 * 2 + 1.5 * idx + idx * p3, 1e-15, 1e-12,
                "double3 through a device function"),
     ])
+
+
+# ------------------------------------------------------------------- ufuncs with out
+
+@case("api6 ufuncs with an output array", FOLDER)
+def _ufuncs(ctx):
+    mod = ctx.load()
+    x = (np.arange(10, dtype=np.float32) - 5)
+    r = np.zeros_like(x)
+    mod.ufunc_doc[1, 1](r, x)
+    n, m = int(ctx.rng.integers(50, 400)), int(ctx.rng.integers(3, 40))
+    xs = ctx.randn((n, m), np.float32)
+    xs[0, 0] = np.nan
+    b = ctx.randn(m, np.float32)
+    ints = ctx.rng.integers(0, 30000, (n, m)).astype(np.int16)
+    hyp = ctx.poison((n, m), np.float64)
+    lg = ctx.poison((n, m), np.float32)
+    nan = np.zeros((n, m), np.bool_)
+    mod.ufunc_rows[_blocks(n), TPB](xs, b, hyp, ints, lg, nan)
+    row = ctx.randn(m, np.float64)
+    out = ctx.poison((5, m), np.float64)
+    inplace = ctx.randn(m, np.float32)
+    want_exp = np.exp(inplace)
+    mod.ufunc_broadcast[1, 1](out, row, np.float64(0.75), inplace)
+    return "; ".join([
+        _close(r, np.sin(x), 1e-6, 1e-7, "np.sin(x, r)"),
+        _close(hyp, np.hypot(xs, b).astype(np.float64), 1e-6, 1e-7,
+               "np.hypot(row, b, out=) float32 loop into float64"),
+        _close(lg, np.log1p(ints.astype(np.float32)), 1e-6, 1e-7, "np.log1p of int16 (f->f)"),
+        _exact(nan, np.isnan(xs), "np.isnan into bool"),
+        _close(out, np.broadcast_to(np.arctan2(row, 0.75), (5, m)), 1e-15, 1e-15,
+               "np.arctan2 broadcast onto 2-D"),
+        _close(inplace, want_exp, 1e-6, 1e-7, "np.exp in place"),
+    ])

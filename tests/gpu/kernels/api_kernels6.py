@@ -200,3 +200,25 @@ def vectors(fin, iout, dout):
     iout[i] = v.x * 10 + v.y
     p = cuda.double3(fin[i, 3], 1.5, i)
     dout[i] = dot3(p, cuda.float64x3(2, p.z, p.x))
+
+
+# NumPy ufuncs with an output array (numba-cuda's ex_cuda_ufunc example, and rows).
+@cuda.jit("void(float32[::1], float32[::1])")
+def ufunc_doc(r, x):
+    np.sin(x, r)
+
+
+@cuda.jit("void(float32[:, ::1], float32[::1], float64[:, ::1], int16[:, ::1], float32[:, ::1], "
+          "boolean[:, ::1])")
+def ufunc_rows(x, b, hyp, ints, lg, nan):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        np.hypot(x[i], b, out=hyp[i])
+        np.log1p(ints[i], lg[i])
+        np.isnan(x[i], nan[i])
+
+
+@cuda.jit("void(float64[:, ::1], float64[::1], float64, float32[::1])")
+def ufunc_broadcast(out, row, s, inplace):
+    np.arctan2(row, s, out)
+    np.exp(inplace, inplace)
