@@ -293,6 +293,11 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
       return lookupEntity(std::string(theirs) + std::string(path.substr(ours.size())), types);
     }
   }
+  // numba-cuda 0.30's spelling of numba's types: `from numba.cuda import types`,
+  // `numba.cuda.types.float32[::1]`.
+  if (path == "numba.cuda.types" || path.starts_with("numba.cuda.types.")) {
+    return lookupEntity("numba.types" + std::string(path.substr(16)), types);
+  }
   // cuTile Python (docs/TILE.md): `import cuda.tile as ct`.
   if (path == "cuda" || path == "cuda.tile") return make(Intrinsic::Module, path);
   if (path.substr(0, 10) == "cuda.tile.") {
@@ -440,7 +445,7 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     }
   }
   if (parent == "numba" || parent == "numba.types" || parent == "numba.core.types" ||
-      parent == "numpy") {
+      parent == "numpy" || parent == "numba.cuda") {
     if (parent == "numba" && attr == "types") return make(Intrinsic::Module, "numba.types");
     if (parent == "numba" && attr == "cuda") return make(Intrinsic::Module, "numba.cuda");
     if (parent == "numpy" && (attr == "bool" || attr == "float" || attr == "int")) {

@@ -161,6 +161,14 @@ private:
           (v.is<ast::Constant>() && ast_.constantOf(value).kind == ConstantKind::Str)) {
         signatureVars_[n] = value;
       }
+      // `sig = void(float32[::1])`, `sig = types.void(types.CPointer(types.uint8))`:
+      // a signature object (a numba type called with argument types).
+      if (const auto* call = v.dyn<ast::Call>()) {
+        if (auto callee = entityPath(ast_, call->func, module_)) {
+          auto entity = lookupEntity(*callee, module_.types);
+          if (entity && entity->kind == Intrinsic::TypeObject) signatureVars_[n] = value;
+        }
+      }
       // `-D NAME=VALUE` replaces the assignment itself, so that constants
       // computed from NAME below see the new value.
       for (const auto& [defined, v] : options_.defines) {

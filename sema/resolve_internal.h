@@ -23,9 +23,11 @@ std::optional<std::string> entityPath(const Ast& ast, ExprId id, const ResolvedM
 // A literal's value as a ConstValue; `ok` false when it has none (fold.cpp).
 ConstValue fromLiteral(const ConstantValue& c, bool& ok);
 
-// `numba.types.NAME`, `numba.core.types.NAME` or `numba.NAME`.
+// `numba.types.NAME`, `numba.core.types.NAME`, `numba.cuda.types.NAME`,
+// `numba.cuda.NAME` or `numba.NAME`.
 inline bool isNumbaTypeName(std::string_view path, std::string_view name) {
-  for (std::string_view parent : {"numba.types.", "numba.core.types.", "numba."}) {
+  for (std::string_view parent :
+       {"numba.types.", "numba.core.types.", "numba.cuda.types.", "numba.cuda.", "numba."}) {
     if (path.size() == parent.size() + name.size() && path.starts_with(parent) &&
         path.ends_with(name)) {
       return true;
