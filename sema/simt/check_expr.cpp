@@ -232,7 +232,7 @@ Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
     }
     auto it = vars_.find(name);
     if (it == vars_.end()) {
-      if (reporting_) error(e.range, Diag::UseBeforeAssign, name);
+      if (reporting_ && !failedNames_.count(name)) error(e.range, Diag::UseBeforeAssign, name);
       return Val::bad();
     }
     return valueOf(it->second);

@@ -172,6 +172,9 @@ private:
   std::map<std::string, TypeId> vars_;
   // Variables bound to a compile-time entity (`g = cuda.cg.this_grid()`).
   std::map<std::string, Val> entityVars_;
+  // Names assigned an erroneous value: their uses are not reported again as
+  // never assigned (the error at the assignment is the one to fix).
+  std::set<std::string> failedNames_;
   // Return types seen (device functions).
   std::optional<TypeId> returnType_;
   // The previous pass's return type (recursive calls converge to the final one).

@@ -47,7 +47,7 @@ void FunctionChecker::checkStmt(StmtId id) {
         std::string name(ast_.str(n->id));
         auto it = vars_.find(name);
         if (it == vars_.end()) {
-          if (reporting_) error(target.range, Diag::UseBeforeAssign, name);
+          if (reporting_ && !failedNames_.count(name)) error(target.range, Diag::UseBeforeAssign, name);
           record(a.target, Val::bad());
           return;
         }
@@ -492,6 +492,7 @@ void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRa
   if (const auto* n = t.dyn<ast::Name>()) {
     std::string name(ast_.str(n->id));
     if (!value.ok) {
+      failedNames_.insert(name);
       record(target, Val::bad());
       return;
     }
@@ -513,12 +514,14 @@ void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRa
       error(valueRange, Diag::InvalidAssignment,
             "cannot assign `" + (value.path.empty() ? std::string("this value") : value.path) +
                 "` to a variable: only numbers, arrays and tuples can be stored in variables");
+      failedNames_.insert(name);
       record(target, Val::bad());
       return;
     }
     if (types().isNone(value.type)) {
       error(valueRange, Diag::InvalidAssignment,
             "cannot assign `None` (a call without a result?) to `" + name + "`");
+      failedNames_.insert(name);
       record(target, Val::bad());
       return;
     }

@@ -37,10 +37,6 @@ def k(a, b):
     # CHECK:STDERR:            ^~~
     # CHECK:STDERR:
     name = "x"
-    # CHECK:STDERR: fail_records.py:[[@LINE+8]]:10: error: `name` is used but never assigned a value [use-before-assign]
-    # CHECK:STDERR:     a[0][name] = 2
-    # CHECK:STDERR:          ^~~~
-    # CHECK:STDERR:
     # CHECK:STDERR: fail_records.py:[[@LINE+4]]:10: error: a record is indexed by a field name (a string literal), found `name` [invalid-index]
     # CHECK:STDERR:     a[0][name] = 2
     # CHECK:STDERR:          ^~~~
