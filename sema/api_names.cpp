@@ -104,6 +104,20 @@ Entity make(Intrinsic kind, std::string_view path, uint32_t payload = 0) {
 std::string_view cmathFnName(CmathFn fn) { return kCmathFns[static_cast<unsigned>(fn)]; }
 
 namespace {
+// NumpyFn's names, in its order; `divide` and `mod` are NumPy's aliases.
+constexpr std::string_view kNumpyFns[] = {
+    "add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power",
+    "maximum", "minimum", "fmax", "fmin", "negative", "positive", "square", "sign",
+};
+}  // namespace
+
+std::string_view numpyFnName(NumpyFn fn) { return kNumpyFns[static_cast<unsigned>(fn)]; }
+
+unsigned numpyFnArity(NumpyFn fn) {
+  return fn >= NumpyFn::Negative ? 1 : 2;
+}
+
+namespace {
 constexpr std::string_view kFp16Fns[] = {
     "hadd", "hsub", "hmul", "hdiv", "hneg", "habs", "hfma", "hsin", "hcos", "hlog",
     "hlog2", "hlog10", "hexp", "hexp2", "hexp10", "hsqrt", "hrsqrt", "hrcp", "hceil", "hfloor",
@@ -437,6 +451,11 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
         {"trunc", "trunc"},     {"isnan", "isnan"},     {"isinf", "isinf"},
         {"isfinite", "isfinite"}, {"copysign", "copysign"}, {"fmod", "fmod"},
         {"nextafter", "nextafter"}};
+    if (attr == "abs" || attr == "absolute") return make(Intrinsic::Abs, path);
+    std::string_view name = attr == "divide" ? "true_divide" : attr == "mod" ? "remainder" : attr;
+    for (uint32_t i = 0; i < std::size(kNumpyFns); ++i) {
+      if (kNumpyFns[i] == name) return make(Intrinsic::NumpyFn, path, i);
+    }
     for (auto [numpyName, mathName] : kNumpyMath) {
       if (numpyName != attr) continue;
       for (uint32_t i = 0; i < std::size(kMathFns); ++i) {

@@ -105,6 +105,9 @@ enum class Intrinsic : uint16_t {
   VectorCtor,
   // math.<fn>: payload is a MathFn.
   Math,
+  // NumPy's arithmetic ufuncs on numbers (`np.maximum(a, b)`, `np.add`,
+  // `np.sign`): payload is a NumpyFn.
+  NumpyFn,
   // A numba/NumPy scalar type used as a value (`float32`, `np.float32`):
   // callable as a cast, and a dtype argument. payload is the TypeId index.
   TypeObject,
@@ -137,6 +140,15 @@ enum class Intrinsic : uint16_t {
 constexpr bool isAtomic(Intrinsic k) {
   return k >= Intrinsic::AtomicAdd && k <= Intrinsic::AtomicCompareAndSwap;
 }
+
+// NumPy's ufuncs on numbers that are not math functions (Intrinsic::NumpyFn).
+enum class NumpyFn : uint8_t {
+  Add, Subtract, Multiply, TrueDivide, FloorDivide, Remainder, Power,
+  Maximum, Minimum, Fmax, Fmin, Negative, Positive, Square, Sign,
+};
+// NumpyFn's NumPy name (`add`, ...) and its number of inputs.
+std::string_view numpyFnName(NumpyFn fn);
+unsigned numpyFnArity(NumpyFn fn);
 
 enum class MathFn : uint8_t {
 #define PYKC_MATH(Name, PyName, Arity, Libdevice) Name,

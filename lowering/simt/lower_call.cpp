@@ -176,6 +176,8 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
           builder_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, builder_.CreateFDiv(v, scale)), scale);
       return builder_.CreateSelect(negative, down, up);
     }
+    case Intrinsic::NumpyFn:
+      return emitNumpyFn(static_cast<NumpyFn>(m.payload), args, opType, inst_.powExponentTypes[id.index], t);
     case Intrinsic::Math: {
       if (types().isArray(t)) return emitUfunc(id, static_cast<MathFn>(m.payload));
       llvm::Value* v = emitMath(id, static_cast<MathFn>(m.payload), c);

@@ -114,6 +114,9 @@ private:
   // the type of its value (frexp/modf: their tuple).
   llvm::Value* mathOnValues(MathFn fn, TypeId operand, TypeId result, std::vector<llvm::Value*> args,
                             const std::vector<TypeId>& argTypes);
+  // NumPy's arithmetic ufuncs on numbers (np.add, np.maximum, np.sign, ...).
+  llvm::Value* emitNumpyFn(NumpyFn fn, std::span<const ExprId> args, TypeId opType, TypeId exponent,
+                           TypeId result);
   // NumPy's ufunc with an output array (`np.sin(x, out)`): an element loop.
   llvm::Value* emitUfunc(ExprId id, MathFn fn);
   llvm::Value* emitAtomic(ExprId id, Intrinsic kind, const ast::Call& c);

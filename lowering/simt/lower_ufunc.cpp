@@ -64,4 +64,68 @@ llvm::Value* FunctionLowering::emitUfunc(ExprId id, MathFn fn) {
   return outValue;
 }
 
+// np.add & co. as the operators of the same meaning; np.maximum/np.minimum
+// propagate NaN (either operand NaN: NaN), np.fmax/np.fmin ignore it (NaN only
+// when both are); np.sign is -1, 0 or 1 (NaN for NaN, +0.0 for either zero).
+llvm::Value* FunctionLowering::emitNumpyFn(NumpyFn fn, std::span<const ExprId> args, TypeId opType,
+                                           TypeId exponent, TypeId result) {
+  static constexpr Operator kOps[] = {Operator::Add, Operator::Sub, Operator::Mult, Operator::Div,
+                                      Operator::FloorDiv, Operator::Mod, Operator::Pow};
+  const Type& ot = types().get(opType);
+  bool isFloat = ot.kind == TypeKind::Float;
+  llvm::Value* a = emitExprAs(args[0], opType);
+  if (fn <= NumpyFn::Power) {
+    llvm::Value* b = emitExprAs(args[1], exponent.valid() ? exponent : opType);
+    return convert(emitArith(kOps[static_cast<unsigned>(fn)], a, b, opType, exponent), opType, result);
+  }
+  switch (fn) {
+    case NumpyFn::Maximum:
+    case NumpyFn::Minimum:
+    case NumpyFn::Fmax:
+    case NumpyFn::Fmin: {
+      llvm::Value* b = emitExprAs(args[1], opType);
+      bool max = fn == NumpyFn::Maximum || fn == NumpyFn::Fmax;
+      // `a >= b` (or `<=`) keeps `a`, else `b`: a NaN `b` gives `b`.
+      llvm::Value* keepA = emitCmp(max ? CmpOp::GtE : CmpOp::LtE, a, b, opType);
+      llvm::Value* r = builder_.CreateSelect(keepA, a, b);
+      if (isFloat) {
+        bool propagate = fn == NumpyFn::Maximum || fn == NumpyFn::Minimum;
+        // maximum: a NaN `a` gives `a`; fmax: a NaN `b` gives `a`.
+        llvm::Value* nan = propagate ? builder_.CreateFCmpUNO(a, a) : builder_.CreateFCmpUNO(b, b);
+        r = builder_.CreateSelect(nan, a, r);
+      }
+      return r;
+    }
+    case NumpyFn::Negative:
+      if (ot.kind == TypeKind::Complex) {
+        return makeComplex(builder_.CreateFNeg(builder_.CreateExtractValue(a, 0)),
+                           builder_.CreateFNeg(builder_.CreateExtractValue(a, 1)), opType);
+      }
+      return isFloat ? builder_.CreateFNeg(a) : builder_.CreateNeg(a);
+    case NumpyFn::Positive:
+      return a;
+    case NumpyFn::Square:
+      return emitArith(Operator::Mult, a, a, opType, TypeId());
+    case NumpyFn::Sign: {
+      llvm::Type* ty = a->getType();
+      if (isFloat) {
+        llvm::Value* zero = llvm::ConstantFP::get(ty, 0.0);
+        llvm::Value* r = builder_.CreateSelect(builder_.CreateFCmpOLT(a, zero),
+                                               llvm::ConstantFP::get(ty, -1.0), zero);
+        r = builder_.CreateSelect(builder_.CreateFCmpOGT(a, zero), llvm::ConstantFP::get(ty, 1.0), r);
+        return builder_.CreateSelect(builder_.CreateFCmpUNO(a, a), a, r);
+      }
+      llvm::Value* zero = llvm::ConstantInt::get(ty, 0);
+      if (!ot.isSigned) {
+        return builder_.CreateZExt(builder_.CreateICmpNE(a, zero), ty);
+      }
+      llvm::Value* pos = builder_.CreateZExt(builder_.CreateICmpSGT(a, zero), ty);
+      llvm::Value* neg = builder_.CreateZExt(builder_.CreateICmpSLT(a, zero), ty);
+      return builder_.CreateSub(pos, neg);
+    }
+    default:
+      return a;
+  }
+}
+
 }  // namespace lowering::simt

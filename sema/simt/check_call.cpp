@@ -604,4 +604,75 @@ Val FunctionChecker::checkUfuncCall(ExprId id, MathFn fn, const ast::Call& c,
   return v;
 }
 
+// NumPy's arithmetic ufuncs on numbers, typed as numba types them (NumPy's
+// loop for the operand types): the binary ones in the operands' promoted type
+// (`np.add`, `np.maximum`, ...; `np.true_divide` of integers in float64), the
+// operation itself as the operator of the same meaning (`np.add` is `+`,
+// `np.power` is `**`); the unary ones in the operand's type (booleans in
+// int64). On arrays numba's kernels need an output
+// array, which these do not take yet.
+Val FunctionChecker::checkNumpyFnCall(ExprId id, NumpyFn fn, const ast::Call& c,
+                                      const std::vector<Val>& args) {
+  const Expr& e = ast_.expr(id);
+  std::string name = textOf(c.func);
+  unsigned arity = numpyFnArity(fn);
+  for (const Val& a : args) {
+    if (a.isValue() && types().isArray(a.type)) {
+      error(e.range, Diag::UnsupportedFeature,
+            "`" + name + "` on arrays is not supported in kernels yet: call it per element "
+            "(`out[i] = " + name + "(x[i]" + (arity == 2 ? ", y[i]" : "") + ")`)");
+      return Val::bad();
+    }
+  }
+  if (!c.keywords.empty() || args.size() != arity) {
+    error(e.range, Diag::WrongArgCount, name, plural(arity, "argument"),
+          std::to_string(args.size() + ast_.list(c.keywords).size()));
+    return Val::bad();
+  }
+  auto argList = ast_.list(c.args);
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (!args[k].isValue() || !types().isScalar(args[k].type) ||
+        (types().isComplex(args[k].type) && fn >= NumpyFn::Maximum && fn != NumpyFn::Negative &&
+         fn != NumpyFn::Positive && fn != NumpyFn::Square)) {
+      error(ast_.expr(argList[k]).range, Diag::InvalidCall,
+            "`" + name + "` takes " +
+                (fn >= NumpyFn::Maximum && fn <= NumpyFn::Fmin ? "real numbers" : "numbers") +
+                ", found `" + (args[k].isValue() ? typeName(args[k].type) : textOf(argList[k])) + "`");
+      return Val::bad();
+    }
+  }
+  static constexpr ArithOp kOps[] = {ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::TrueDiv,
+                                     ArithOp::FloorDiv, ArithOp::Mod, ArithOp::Pow};
+  TypeId a = args[0].type;
+  if (fn <= NumpyFn::Power) {
+    // NumPy's loop: the operands' promoted type (np.add(int32, int32) is int32,
+    // np.power(float32, int64) float64), integers divided in float64; the
+    // operation runs as the operator does on two values of that type.
+    auto u = unifyTypes(types(), a, args[1].type);
+    if (u && fn == NumpyFn::TrueDivide && !types().isFloat(*u) && !types().isComplex(*u)) {
+      u = types().float64();
+    }
+    std::optional<OpTyping> typing;
+    if (u) typing = binaryResultType(types(), kOps[static_cast<unsigned>(fn)], *u, *u);
+    if (!typing) {
+      error(e.range, Diag::MismatchedOperandTypes, name, typeName(a), typeName(args[1].type));
+      return Val::bad();
+    }
+    inst_.opTypes[id.index] = typing->operand;
+    inst_.powExponentTypes[id.index] = typing->exponent;
+    return valueOf(*u);
+  }
+  TypeId t = types().isBool(a) ? types().int64() : a;
+  if (arity == 2) {
+    auto u = unifyTypes(types(), a, args[1].type);
+    if (!u) {
+      error(e.range, Diag::MismatchedOperandTypes, name, typeName(a), typeName(args[1].type));
+      return Val::bad();
+    }
+    t = *u;
+  }
+  inst_.opTypes[id.index] = t;
+  return valueOf(t);
+}
+
 }  // namespace frontend::simt

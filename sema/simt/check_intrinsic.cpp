@@ -184,6 +184,8 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       v.meaning = callee.meaning;
       return v;
     }
+    case Intrinsic::NumpyFn:
+      return checkNumpyFnCall(id, static_cast<NumpyFn>(callee.meaning.payload), c, args);
     case Intrinsic::Math:
       return checkMathCall(id, static_cast<MathFn>(callee.meaning.payload), c, args, callee.path);
     case Intrinsic::Pow: {

@@ -51,3 +51,18 @@ def f(r, x, n, m):
     # CHECK:STDERR:                   ^~
     # CHECK:STDERR:
     np.arctan2(x, 1j, r)
+    # CHECK:STDERR: fail_numpy_ufunc_out.py:[[@LINE+4]]:5: error: `np.maximum` on arrays is not supported in kernels yet: call it per element (`out[i] = np.maximum(x[i], y[i])`) [unsupported-construct]
+    # CHECK:STDERR:     np.maximum(x, r)
+    # CHECK:STDERR:     ^~~~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    np.maximum(x, r)
+    # CHECK:STDERR: fail_numpy_ufunc_out.py:[[@LINE+4]]:5: error: `np.add` takes 2 arguments, found 1 [wrong-arg-count]
+    # CHECK:STDERR:     np.add(x[0])
+    # CHECK:STDERR:     ^~~~~~~~~~~~
+    # CHECK:STDERR:
+    np.add(x[0])
+    # CHECK:STDERR: fail_numpy_ufunc_out.py:[[@LINE+4]]:19: error: `np.fmax` takes real numbers, found `complex128` [invalid-call]
+    # CHECK:STDERR:     np.fmax(x[0], 1j)
+    # CHECK:STDERR:                   ^~
+    # CHECK:STDERR:
+    np.fmax(x[0], 1j)

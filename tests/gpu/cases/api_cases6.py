@@ -471,3 +471,31 @@ def _ufuncs(ctx):
                "np.arctan2 broadcast onto 2-D"),
         _close(inplace, want_exp, 1e-6, 1e-7, "np.exp in place"),
     ])
+
+
+@case("api6 NumPy ufuncs on numbers", FOLDER)
+def _numpy_scalar_ufuncs(ctx):
+    mod = ctx.load()
+    n = int(ctx.rng.integers(200, 3000))
+    a = ctx.randn(n, np.float32)
+    b = ctx.randn(n, np.float32)
+    a[:8] = [np.nan, 1, np.nan, 0.0, -0.0, 2, -3, np.inf]
+    b[:8] = [1, np.nan, np.nan, -0.0, 0.0, 2, 5, np.nan]
+    p = ctx.rng.integers(-1000, 1000, n).astype(np.int32)
+    q = ctx.rng.integers(1, 50, n).astype(np.int32) * np.where(ctx.rng.random(n) < 0.5, -1, 1)
+    q = q.astype(np.int32)
+    p[:3] = [0, -7, 7]
+    fo = ctx.poison((n, 10), np.float32)
+    io = ctx.poison((n, 6), np.int64)
+    mod.numpy_scalar_ufuncs[_blocks(n), TPB](a, b, p, q, fo, io)
+    with np.errstate(all="ignore"):
+        want_f = np.stack([np.maximum(a, b), np.minimum(a, b), np.fmax(a, b), np.fmin(a, b),
+                           np.sign(a), np.abs(a), (a + b) + a * b, a / b, a * a + b,
+                           np.power(a, 2)], axis=1).astype(np.float32)
+    want_i = np.stack([np.sign(p), np.maximum(p, q), np.floor_divide(p, q), np.remainder(p, q),
+                       np.abs(p), p.astype(np.int64) - q], axis=1).astype(np.int64)
+    return "; ".join([
+        _exact(fo[:, :6], want_f[:, :6], "maximum/minimum/fmax/fmin/sign/abs (NaN rules)"),
+        _close(fo[:, 6:], want_f[:, 6:], 1e-6, 1e-6, "add/multiply/true_divide/square/negative/power"),
+        _exact(io, want_i, "integer sign/maximum/floor_divide/remainder/absolute/subtract"),
+    ])

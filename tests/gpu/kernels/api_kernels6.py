@@ -222,3 +222,28 @@ def ufunc_rows(x, b, hyp, ints, lg, nan):
 def ufunc_broadcast(out, row, s, inplace):
     np.arctan2(row, s, out)
     np.exp(inplace, inplace)
+
+
+# NumPy's arithmetic ufuncs on numbers.
+@cuda.jit("void(float32[::1], float32[::1], int32[::1], int32[::1], float32[:, ::1], int64[:, ::1])")
+def numpy_scalar_ufuncs(a, b, n, m, fo, io):
+    i = cuda.grid(1)
+    if i >= a.shape[0]:
+        return
+    x, y, p, q = a[i], b[i], n[i], m[i]
+    fo[i, 0] = np.maximum(x, y)
+    fo[i, 1] = np.minimum(x, y)
+    fo[i, 2] = np.fmax(x, y)
+    fo[i, 3] = np.fmin(x, y)
+    fo[i, 4] = np.sign(x)
+    fo[i, 5] = np.abs(x)
+    fo[i, 6] = np.add(x, y) + np.multiply(x, y)
+    fo[i, 7] = np.true_divide(x, y)
+    fo[i, 8] = np.square(x) - np.negative(y)
+    fo[i, 9] = np.power(x, 2)
+    io[i, 0] = np.sign(p)
+    io[i, 1] = np.maximum(p, q)
+    io[i, 2] = np.floor_divide(p, q)
+    io[i, 3] = np.remainder(p, q)
+    io[i, 4] = np.absolute(p)
+    io[i, 5] = np.subtract(p, q)
