@@ -960,29 +960,42 @@ private:
     jittedDefs_[name] = index;
   }
 
+  // numba ignores annotations; pykc takes them as a signature when every
+  // parameter has one and each is a numba type (`x: float32[::1]`,
+  // docs/compile.md). Other annotations (`a: float`, `x: torch.Tensor`,
+  // `ArrayLike`, a partly annotated function) are ignored, as numba ignores them.
   void addAnnotationSignature(JitFunction& f, const ast::FunctionDef& def) {
     const Arguments& args = ast_.arguments(def.args);
     auto params = ast_.list(args.args);
     size_t annotated = 0;
     for (ArgId a : params) annotated += ast_.arg(a).annotation.valid() ? 1 : 0;
-    if (annotated == 0) return;
-    f.signatureGiven = true;
-    if (annotated != params.size()) {
-      diags_.error(f.location, Diag::InvalidSignature,
-                   "annotate every parameter of `" + f.name + "` or none");
-      return;
-    }
+    if (annotated == 0 || annotated != params.size()) return;
+    DiagnosticSink scratch;
+    auto numbaType = [&](ExprId annotation) -> std::optional<TypeId> {
+      // Python's own classes are not numba types, whatever they would fold to.
+      if (const auto* n = ast_.expr(annotation).dyn<ast::Name>()) {
+        std::string name(ast_.str(n->id));
+        if ((name == "float" || name == "int" || name == "bool" || name == "complex") &&
+            !module_.globals.count(name)) {
+          return std::nullopt;
+        }
+      }
+      auto t = evalTypeExpr(ast_, annotation, module_, scratch);
+      if (scratch.hasErrors()) return std::nullopt;
+      return t;
+    };
     Signature sig;
     for (ArgId a : params) {
-      auto t = evalTypeExpr(ast_, ast_.arg(a).annotation, module_, diags_);
+      auto t = numbaType(ast_.arg(a).annotation);
       if (!t) return;
       sig.args.push_back(*t);
     }
     if (def.returns.valid()) {
-      auto t = evalTypeExpr(ast_, def.returns, module_, diags_);
+      auto t = numbaType(def.returns);
       if (!t) return;
       sig.returnType = *t;
     }
+    f.signatureGiven = true;
     f.signatures.push_back(DeclaredSignature{sig, f.location});
   }
 
