@@ -107,6 +107,7 @@ namespace {
 // NumpyFn's names, in its order; `divide` and `mod` are NumPy's aliases.
 constexpr std::string_view kNumpyFns[] = {
     "add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power",
+    "left_shift", "right_shift", "bitwise_and", "bitwise_or", "bitwise_xor",
     "maximum", "minimum", "fmax", "fmin", "negative", "positive", "square", "sign",
 };
 }  // namespace
@@ -352,7 +353,7 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
       // Record dtypes are built at module level with these (resolve reads them).
       path == "numba.from_dtype" || path == "numba.np.numpy_support.from_dtype" ||
       path == "numpy.dtype" || path == "cffi" || path == "cffi.FFI" || path == "os" ||
-      path == "os.path") {
+      path == "os.path" || path == "operator") {
     return make(Intrinsic::Module, path);
   }
   auto lastDot = path.rfind('.');
@@ -433,6 +434,21 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     for (uint32_t i = 0; i < std::size(kMathFns); ++i) {
       if (kMathFns[i].name == attr) return make(Intrinsic::Math, path, i);
     }
+  }
+  if (parent == "operator") {
+    // Python's operator module: the operators as functions (typed as the operators).
+    static constexpr std::pair<std::string_view, NumpyFn> kOperators[] = {
+        {"add", NumpyFn::Add},           {"sub", NumpyFn::Subtract},  {"mul", NumpyFn::Multiply},
+        {"truediv", NumpyFn::TrueDivide}, {"floordiv", NumpyFn::FloorDivide},
+        {"mod", NumpyFn::Remainder},     {"pow", NumpyFn::Power},     {"neg", NumpyFn::Negative},
+        {"pos", NumpyFn::Positive},      {"lshift", NumpyFn::LeftShift},
+        {"rshift", NumpyFn::RightShift}, {"and_", NumpyFn::BitwiseAnd},
+        {"or_", NumpyFn::BitwiseOr},     {"xor", NumpyFn::BitwiseXor}};
+    if (attr == "abs") return make(Intrinsic::Abs, path);
+    for (auto [name, fn] : kOperators) {
+      if (name == attr) return make(Intrinsic::NumpyFn, path, static_cast<uint32_t>(fn));
+    }
+    return std::nullopt;
   }
   if (parent == "numpy") {
     // NumPy's ufuncs on scalars, where numba-cuda types them as the math function

@@ -144,6 +144,7 @@ constexpr bool isAtomic(Intrinsic k) {
 // NumPy's ufuncs on numbers that are not math functions (Intrinsic::NumpyFn).
 enum class NumpyFn : uint8_t {
   Add, Subtract, Multiply, TrueDivide, FloorDivide, Remainder, Power,
+  LeftShift, RightShift, BitwiseAnd, BitwiseOr, BitwiseXor,
   Maximum, Minimum, Fmax, Fmin, Negative, Positive, Square, Sign,
 };
 // NumpyFn's NumPy name (`add`, ...) and its number of inputs.

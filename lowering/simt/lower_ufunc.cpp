@@ -69,12 +69,14 @@ llvm::Value* FunctionLowering::emitUfunc(ExprId id, MathFn fn) {
 // when both are); np.sign is -1, 0 or 1 (NaN for NaN, +0.0 for either zero).
 llvm::Value* FunctionLowering::emitNumpyFn(NumpyFn fn, std::span<const ExprId> args, TypeId opType,
                                            TypeId exponent, TypeId result) {
-  static constexpr Operator kOps[] = {Operator::Add, Operator::Sub, Operator::Mult, Operator::Div,
-                                      Operator::FloorDiv, Operator::Mod, Operator::Pow};
+  static constexpr Operator kOps[] = {Operator::Add,    Operator::Sub,      Operator::Mult,
+                                      Operator::Div,    Operator::FloorDiv, Operator::Mod,
+                                      Operator::Pow,    Operator::LShift,   Operator::RShift,
+                                      Operator::BitAnd, Operator::BitOr,    Operator::BitXor};
   const Type& ot = types().get(opType);
   bool isFloat = ot.kind == TypeKind::Float;
   llvm::Value* a = emitExprAs(args[0], opType);
-  if (fn <= NumpyFn::Power) {
+  if (fn <= NumpyFn::BitwiseXor) {
     llvm::Value* b = emitExprAs(args[1], exponent.valid() ? exponent : opType);
     return convert(emitArith(kOps[static_cast<unsigned>(fn)], a, b, opType, exponent), opType, result);
   }

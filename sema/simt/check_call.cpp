@@ -612,7 +612,7 @@ Val FunctionChecker::checkUfuncCall(ExprId id, MathFn fn, const ast::Call& c,
 // int64). On arrays numba's kernels need an output
 // array, which these do not take yet.
 Val FunctionChecker::checkNumpyFnCall(ExprId id, NumpyFn fn, const ast::Call& c,
-                                      const std::vector<Val>& args) {
+                                      const std::vector<Val>& args, bool pythonOperator) {
   const Expr& e = ast_.expr(id);
   std::string name = textOf(c.func);
   unsigned arity = numpyFnArity(fn);
@@ -641,10 +641,23 @@ Val FunctionChecker::checkNumpyFnCall(ExprId id, NumpyFn fn, const ast::Call& c,
       return Val::bad();
     }
   }
-  static constexpr ArithOp kOps[] = {ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::TrueDiv,
-                                     ArithOp::FloorDiv, ArithOp::Mod, ArithOp::Pow};
+  static constexpr ArithOp kOps[] = {ArithOp::Add,    ArithOp::Sub,    ArithOp::Mul,
+                                     ArithOp::TrueDiv, ArithOp::FloorDiv, ArithOp::Mod,
+                                     ArithOp::Pow,    ArithOp::LShift, ArithOp::RShift,
+                                     ArithOp::BitAnd, ArithOp::BitOr,  ArithOp::BitXor};
   TypeId a = args[0].type;
-  if (fn <= NumpyFn::Power) {
+  if (pythonOperator && fn <= NumpyFn::BitwiseXor) {
+    // `operator.add(a, b)` is `a + b`, typed as the operator.
+    auto typing = binaryResultType(types(), kOps[static_cast<unsigned>(fn)], a, args[1].type);
+    if (!typing) {
+      error(e.range, Diag::MismatchedOperandTypes, name, typeName(a), typeName(args[1].type));
+      return Val::bad();
+    }
+    inst_.opTypes[id.index] = typing->operand;
+    inst_.powExponentTypes[id.index] = typing->exponent;
+    return valueOf(typing->result);
+  }
+  if (fn <= NumpyFn::BitwiseXor) {
     // NumPy's loop: the operands' promoted type (np.add(int32, int32) is int32,
     // np.power(float32, int64) float64), integers divided in float64; the
     // operation runs as the operator does on two values of that type.

@@ -137,7 +137,8 @@ private:
                          const std::vector<Val>& args);
   Val checkMathCall(ExprId id, MathFn fn, const ast::Call& c, const std::vector<Val>& args,
                     std::string_view path);
-  Val checkNumpyFnCall(ExprId id, NumpyFn fn, const ast::Call& c, const std::vector<Val>& args);
+  Val checkNumpyFnCall(ExprId id, NumpyFn fn, const ast::Call& c, const std::vector<Val>& args,
+                       bool pythonOperator);
   Val checkUfuncCall(ExprId id, MathFn fn, const ast::Call& c, const std::vector<Val>& args,
                      const std::string& name);
   Val checkArrayAlloc(ExprId id, const Val& callee, const ast::Call& c);

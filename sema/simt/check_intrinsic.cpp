@@ -185,7 +185,8 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       return v;
     }
     case Intrinsic::NumpyFn:
-      return checkNumpyFnCall(id, static_cast<NumpyFn>(callee.meaning.payload), c, args);
+      return checkNumpyFnCall(id, static_cast<NumpyFn>(callee.meaning.payload), c, args,
+                              callee.path.starts_with("operator."));
     case Intrinsic::Math:
       return checkMathCall(id, static_cast<MathFn>(callee.meaning.payload), c, args, callee.path);
     case Intrinsic::Pow: {
