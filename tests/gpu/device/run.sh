@@ -27,8 +27,8 @@ for mode in "$@"; do
   echo "=== $mode ($(date -u +%H:%M:%S))"
   case $mode in
     tests) python3 tests/gpu/jit/run_jit_tests.py --json "$out/jit_tests.json" || status=1 ;;
-    realworld) python3 tests/gpu/jit/run_realworld.py tests/realworld_numba/* \
-                 tests/realworld_tile/* --json "$out/realworld.json" || status=1 ;;
+    realworld) python3 tests/gpu/jit/run_realworld.py $(ls -d tests/realworld_numba/*/ \
+                 tests/realworld_tile/*/ | grep -v /corpus/) --json "$out/realworld.json" || status=1 ;;
     gpu) python3 tests/gpu/run_gpu_tests.py "$bundle/gpu" > "$out/gpu.txt" 2>&1 || status=1
          tail -40 "$out/gpu.txt" ;;
     driver) python3 tests/gpu/compile_without_driver.py --pykc "$bundle/bin/pykc" || status=1 ;;
