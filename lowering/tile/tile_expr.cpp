@@ -96,41 +96,11 @@ TileVal TileLowering::eval(ExprId id) {
     }
     case frontend::ExprKind::UnaryOp: {
       const auto& u = e.as<ast::UnaryOp>();
-      TileVal v = evalAs(u.operand, t, isMmaExpr(id));
-      for (llvm::Value*& x : v.slots) {
-        if (u.op == frontend::UnaryOpKind::USub) {
-          x = types_.isFloat(elementOf(t)) ? b_.CreateFNeg(x) : b_.CreateNeg(x);
-        } else if (u.op == frontend::UnaryOpKind::Not) {
-          x = b_.CreateNot(x);
-        }
-      }
-      return v;
+      return unary(u.op, u.operand, t, isMmaExpr(id));
     }
     case frontend::ExprKind::Compare: {
       const auto& c = e.as<ast::Compare>();
-      TypeId op = inst_.opTypes[id.index];
-      TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
-      bool m = isMmaExpr(id);
-      TileVal l = evalAs(c.left, opTile, m);
-      TileVal r = evalAs(ast_.list(c.comparators)[0], opTile, m);
-      frontend::CmpOp cmp = ast_.list(c.ops)[0];
-      bool isFloat = types_.isFloat(op);
-      bool isSigned = types_.get(op).isSigned;
-      TileVal out;
-      out.mma = m;
-      for (size_t s = 0; s < l.slots.size(); ++s) {
-        llvm::CmpInst::Predicate p;
-        switch (cmp) {
-          case frontend::CmpOp::Eq: p = isFloat ? llvm::CmpInst::FCMP_OEQ : llvm::CmpInst::ICMP_EQ; break;
-          case frontend::CmpOp::NotEq: p = isFloat ? llvm::CmpInst::FCMP_UNE : llvm::CmpInst::ICMP_NE; break;
-          case frontend::CmpOp::Lt: p = isFloat ? llvm::CmpInst::FCMP_OLT : isSigned ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT; break;
-          case frontend::CmpOp::LtE: p = isFloat ? llvm::CmpInst::FCMP_OLE : isSigned ? llvm::CmpInst::ICMP_SLE : llvm::CmpInst::ICMP_ULE; break;
-          case frontend::CmpOp::Gt: p = isFloat ? llvm::CmpInst::FCMP_OGT : isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT; break;
-          default: p = isFloat ? llvm::CmpInst::FCMP_OGE : isSigned ? llvm::CmpInst::ICMP_SGE : llvm::CmpInst::ICMP_UGE; break;
-        }
-        out.slots.push_back(isFloat ? b_.CreateFCmp(p, l.slots[s], r.slots[s]) : b_.CreateICmp(p, l.slots[s], r.slots[s]));
-      }
-      return out;
+      return compare(id, ast_.list(c.ops)[0], c.left, ast_.list(c.comparators)[0], t);
     }
     case frontend::ExprKind::Call: {
       if (inst_.callees[id.index] >= 0) return inlineHelper(id);
@@ -172,6 +142,90 @@ TileVal TileLowering::binary(frontend::Operator op, ExprId left, ExprId right, T
   out.mma = mma;
   for (size_t s = 0; s < l.slots.size(); ++s) out.slots.push_back(arith(op, l.slots[s], r.slots[s], opType));
   return out;
+}
+
+TileVal TileLowering::unary(frontend::UnaryOpKind op, ExprId operand, TypeId t, bool mma) {
+  TileVal v = evalAs(operand, t, mma);
+  for (llvm::Value*& x : v.slots) {
+    if (op == frontend::UnaryOpKind::USub) {
+      x = types_.isFloat(elementOf(t)) ? b_.CreateFNeg(x) : b_.CreateNeg(x);
+    } else if (op == frontend::UnaryOpKind::Not || op == frontend::UnaryOpKind::Invert) {
+      x = b_.CreateNot(x);  // i1 for `not`, every bit for `~`
+    }
+  }
+  return v;
+}
+
+TileVal TileLowering::compare(ExprId id, frontend::CmpOp cmp, ExprId left, ExprId right, TypeId t) {
+  TypeId op = inst_.opTypes[id.index];
+  TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
+  bool m = isMmaExpr(id);
+  TileVal l = evalAs(left, opTile, m);
+  TileVal r = evalAs(right, opTile, m);
+  bool isFloat = types_.isFloat(op);
+  bool isSigned = types_.get(op).isSigned;
+  TileVal out;
+  out.mma = m;
+  for (size_t s = 0; s < l.slots.size(); ++s) {
+    llvm::CmpInst::Predicate p;
+    switch (cmp) {
+      case frontend::CmpOp::Eq: p = isFloat ? llvm::CmpInst::FCMP_OEQ : llvm::CmpInst::ICMP_EQ; break;
+      case frontend::CmpOp::NotEq: p = isFloat ? llvm::CmpInst::FCMP_UNE : llvm::CmpInst::ICMP_NE; break;
+      case frontend::CmpOp::Lt: p = isFloat ? llvm::CmpInst::FCMP_OLT : isSigned ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT; break;
+      case frontend::CmpOp::LtE: p = isFloat ? llvm::CmpInst::FCMP_OLE : isSigned ? llvm::CmpInst::ICMP_SLE : llvm::CmpInst::ICMP_ULE; break;
+      case frontend::CmpOp::Gt: p = isFloat ? llvm::CmpInst::FCMP_OGT : isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT; break;
+      default: p = isFloat ? llvm::CmpInst::FCMP_OGE : isSigned ? llvm::CmpInst::ICMP_SGE : llvm::CmpInst::ICMP_UGE; break;
+    }
+    out.slots.push_back(isFloat ? b_.CreateFCmp(p, l.slots[s], r.slots[s]) : b_.CreateICmp(p, l.slots[s], r.slots[s]));
+  }
+  return out;
+}
+
+TileVal TileLowering::operatorFn(ExprId id, TileFn fn, TypeId t) {
+  switch (fn) {
+    case TileFn::Negative: return unary(frontend::UnaryOpKind::USub, arg(id, 0), t, isMmaExpr(id));
+    case TileFn::BitwiseNot: return unary(frontend::UnaryOpKind::Invert, arg(id, 0), t, isMmaExpr(id));
+    case TileFn::Greater: return compare(id, frontend::CmpOp::Gt, arg(id, 0), arg(id, 1), t);
+    case TileFn::GreaterEqual: return compare(id, frontend::CmpOp::GtE, arg(id, 0), arg(id, 1), t);
+    case TileFn::Less: return compare(id, frontend::CmpOp::Lt, arg(id, 0), arg(id, 1), t);
+    case TileFn::LessEqual: return compare(id, frontend::CmpOp::LtE, arg(id, 0), arg(id, 1), t);
+    case TileFn::Equal: return compare(id, frontend::CmpOp::Eq, arg(id, 0), arg(id, 1), t);
+    case TileFn::NotEqual: return compare(id, frontend::CmpOp::NotEq, arg(id, 0), arg(id, 1), t);
+    default: break;
+  }
+  using frontend::Operator;
+  Operator op = fn == TileFn::Floordiv ? Operator::FloorDiv : fn == TileFn::Mod ? Operator::Mod
+              : fn == TileFn::Pow ? Operator::Pow : fn == TileFn::BitwiseAnd ? Operator::BitAnd
+              : fn == TileFn::BitwiseOr ? Operator::BitOr : fn == TileFn::BitwiseXor ? Operator::BitXor
+              : fn == TileFn::BitwiseLshift ? Operator::LShift : Operator::RShift;
+  return binary(op, arg(id, 0), arg(id, 1), inst_.opTypes[id.index], t, isMmaExpr(id));
+}
+
+TileVal TileLowering::isnan(ExprId id, TypeId t) {
+  TypeId op = inst_.opTypes[id.index];
+  TileVal x = evalAs(arg(id, 0), types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op, isMmaExpr(id));
+  for (llvm::Value*& v : x.slots) v = b_.CreateFCmpUNO(v, v);
+  return x;
+}
+
+TileVal TileLowering::atan2(ExprId id, TypeId t) {
+  TypeId e = elementOf(t);
+  bool m = isMmaExpr(id);
+  TileVal y = evalAs(arg(id, 0), t, m);
+  TileVal x = evalAs(arg(id, 1), t, m);
+  const Type& et = types_.get(e);
+  bool single = et.bits <= 32;
+  llvm::Type* ct = single ? b_.getFloatTy() : b_.getDoubleTy();
+  llvm::FunctionCallee f = module_.getOrInsertFunction(libdeviceName("atan2", single),
+                                                       llvm::FunctionType::get(ct, {ct, ct}, false));
+  y.splat = y.splat && x.splat;
+  for (size_t s = 0; s < y.slots.size(); ++s) {
+    llvm::Value* a = et.bits == 16 ? b_.CreateFPExt(y.slots[s], ct) : y.slots[s];
+    llvm::Value* c = et.bits == 16 ? b_.CreateFPExt(x.slots[s], ct) : x.slots[s];
+    llvm::Value* r = b_.CreateCall(f, {a, c});
+    y.slots[s] = et.bits == 16 ? b_.CreateFPTrunc(r, llvmType(e)) : r;
+  }
+  return y;
 }
 
 TileVal TileLowering::power(ExprId left, ExprId right, TypeId opType, TypeId opTile, bool mma) {
@@ -218,6 +272,21 @@ llvm::Value* TileLowering::arith(frontend::Operator op, llvm::Value* a, llvm::Va
     case Operator::BitAnd: return b_.CreateAnd(a, c);
     case Operator::BitOr: return b_.CreateOr(a, c);
     case Operator::BitXor: return b_.CreateXor(a, c);
+    case Operator::LShift:
+    case Operator::RShift: {
+      // Shifts by the width or more (or by a negative count) give 0, or the
+      // sign for an arithmetic right shift, as NumPy's shifts: never poison.
+      llvm::Value* width = llvm::ConstantInt::get(c->getType(), ty.bits);
+      llvm::Value* inRange = b_.CreateICmpULT(c, width);
+      if (op == Operator::LShift) {
+        return b_.CreateSelect(inRange, b_.CreateShl(a, c), llvm::ConstantInt::get(a->getType(), 0));
+      }
+      if (ty.isSigned) {
+        llvm::Value* count = b_.CreateSelect(inRange, c, llvm::ConstantInt::get(c->getType(), ty.bits - 1));
+        return b_.CreateAShr(a, count);
+      }
+      return b_.CreateSelect(inRange, b_.CreateLShr(a, c), llvm::ConstantInt::get(a->getType(), 0));
+    }
     case Operator::FloorDiv:
     case Operator::Mod: {
       if (isFloat) {
@@ -371,6 +440,12 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = b_.CreateSelect(cv.slots[s], x.slots[s], y.slots[s]);
       return x;
     }
+    case TileFn::Isnan:
+      return isnan(id, t);
+    case TileFn::Item:
+      return evalAs(arg(id, 0), t);  // one element: every thread holds it
+    case TileFn::Atan2:
+      return atan2(id, t);
     case TileFn::Maximum:
     case TileFn::Minimum: {
       bool m = isMmaExpr(id);
@@ -381,6 +456,7 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       return x;
     }
     default:
+      if (isTileOperatorFn(fn)) return operatorFn(id, fn, t);
       return unaryMath(id, fn, t);
   }
 }
@@ -492,9 +568,43 @@ TileVal TileLowering::unaryMath(ExprId id, TileFn fn, TypeId t) {
     for (llvm::Value*& v : x.slots) v = b_.CreateCall(ex2, {b_.CreateFMul(v, log2e)});
     return x;
   }
+  if ((fn == TileFn::Floor || fn == TileFn::Ceil) && et.kind == TypeKind::Float) {
+    auto which = fn == TileFn::Floor ? llvm::Intrinsic::floor : llvm::Intrinsic::ceil;
+    for (llvm::Value*& v : x.slots) v = b_.CreateUnaryIntrinsic(which, v);
+    return x;
+  }
+  if (fn == TileFn::Tanh && roundingMode(id, 1) == TileFn::RoundApprox) {
+    // rounding_mode=APPROX (float32): PTX's tanh.approx.f32 (sm_75 and later).
+    auto* ft = llvm::FunctionType::get(b_.getFloatTy(), {b_.getFloatTy()}, false);
+    auto* asmTanh = llvm::InlineAsm::get(ft, "tanh.approx.f32 $0, $1;", "=f,f", false);
+    for (llvm::Value*& v : x.slots) v = b_.CreateCall(asmTanh, {v});
+    return x;
+  }
+  if (fn == TileFn::Sqrt && et.bits == 32) {
+    TileFn mode = roundingMode(id, 1);
+    bool ftz = constIntArg(id, 2, 0) != 0;
+    using llvm::Intrinsic::ID;
+    ID which = llvm::Intrinsic::not_intrinsic;
+    switch (mode) {
+      case TileFn::RoundRz: which = ftz ? llvm::Intrinsic::nvvm_sqrt_rz_ftz_f : llvm::Intrinsic::nvvm_sqrt_rz_f; break;
+      case TileFn::RoundRm: which = ftz ? llvm::Intrinsic::nvvm_sqrt_rm_ftz_f : llvm::Intrinsic::nvvm_sqrt_rm_f; break;
+      case TileFn::RoundRp: which = ftz ? llvm::Intrinsic::nvvm_sqrt_rp_ftz_f : llvm::Intrinsic::nvvm_sqrt_rp_f; break;
+      case TileFn::RoundApprox: which = ftz ? llvm::Intrinsic::nvvm_sqrt_approx_ftz_f : llvm::Intrinsic::nvvm_sqrt_approx_f; break;
+      default: if (ftz) which = llvm::Intrinsic::nvvm_sqrt_rn_ftz_f; break;
+    }
+    if (which != llvm::Intrinsic::not_intrinsic) {
+      for (llvm::Value*& v : x.slots) v = b_.CreateCall(intrinsic(which), {v});
+      return x;
+    }
+  }
   std::string base;
   switch (fn) {
     case TileFn::Exp: base = "exp"; break;
+    case TileFn::Floor: base = "floor"; break;
+    case TileFn::Ceil: base = "ceil"; break;
+    case TileFn::Tan: base = "tan"; break;
+    case TileFn::Sinh: base = "sinh"; break;
+    case TileFn::Cosh: base = "cosh"; break;
     case TileFn::Exp2: base = "exp2"; break;
     case TileFn::Log: base = "log"; break;
     case TileFn::Log2: base = "log2"; break;

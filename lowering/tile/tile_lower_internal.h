@@ -307,6 +307,15 @@ private:
   TileVal roundedArith(ExprId id, TileFn fn, TypeId t);
 
   TileVal unaryMath(ExprId id, TileFn fn, TypeId t);
+  // `-x`, `~x`, `not x` (and ct.negative, ct.bitwise_not) of result type `t`.
+  TileVal unary(frontend::UnaryOpKind op, ExprId operand, TypeId t, bool mma);
+  // `left <cmp> right` at `id` (and ct.greater, ...): a bool tile or scalar `t`.
+  TileVal compare(ExprId id, frontend::CmpOp cmp, ExprId left, ExprId right, TypeId t);
+  // The cuTile functions that are operators (isTileOperatorFn).
+  TileVal operatorFn(ExprId id, TileFn fn, TypeId t);
+  // ct.isnan (a bool result from float operands) and ct.atan2.
+  TileVal isnan(ExprId id, TypeId t);
+  TileVal atan2(ExprId id, TypeId t);
 
   // --- loads and stores ---------------------------------------------------
 

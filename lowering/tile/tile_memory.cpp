@@ -236,7 +236,10 @@ void TileLowering::store(ExprId id) {
   const ArrayArgs& arr = arrayArg(arg(id, 0));
   TypeId arrayType = typeOf(arg(id, 0));
   TypeId e = elementOf(arrayType);
-  TypeId tileType = types_.tile(e, types_.get(typeOf(arg(id, 2))).shape);
+  TypeId valueType = typeOf(arg(id, 2));
+  // A scalar is stored as a tile of ones of the array's rank.
+  TypeId tileType = types_.isTile(valueType) ? types_.tile(e, types_.get(valueType).shape)
+                                             : types_.tile(e, std::vector<int64_t>(types_.get(arrayType).ndim, 1));
   bool m = isMmaExpr(arg(id, 2));
   TileVal v = evalAs(arg(id, 2), tileType, m);
   Addressing a = addressing(id, tileType);

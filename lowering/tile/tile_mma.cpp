@@ -36,7 +36,9 @@ bool TileLowering::isMmaExpr(ExprId id) {
           return tensorCores(arg(id, 0), arg(id, 1), t);
         case TileFn::Astype: case TileFn::Exp: case TileFn::Exp2: case TileFn::Log:
         case TileFn::Log2: case TileFn::Sqrt: case TileFn::Rsqrt: case TileFn::Tanh:
-        case TileFn::Sin: case TileFn::Cos: case TileFn::Abs:
+        case TileFn::Sin: case TileFn::Cos: case TileFn::Abs: case TileFn::Floor:
+        case TileFn::Ceil: case TileFn::Tan: case TileFn::Sinh: case TileFn::Cosh:
+        case TileFn::Isnan: case TileFn::Negative: case TileFn::BitwiseNot:
           return sameShapeMma(arg(id, 0));
         case TileFn::Where:
           return sameShapeMma(arg(id, 0)) || sameShapeMma(arg(id, 1)) || sameShapeMma(arg(id, 2));
@@ -46,8 +48,13 @@ bool TileLowering::isMmaExpr(ExprId id) {
         case TileFn::Add:
         case TileFn::Sub:
         case TileFn::Mul:
+        case TileFn::Atan2:
           return sameShapeMma(arg(id, 0)) || sameShapeMma(arg(id, 1));
         default:
+          if (isTileOperatorFn(fn)) {
+            ExprId y = arg(id, 1);
+            return sameShapeMma(arg(id, 0)) || (y.valid() && sameShapeMma(y));
+          }
           return false;
       }
     }

@@ -159,6 +159,37 @@ TV TileChecker::checkRoundedArith(ExprId id, const ast::Call& c, TileFn fn, cons
   return record(id, r);
 }
 
+TV TileChecker::checkOperatorFn(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
+  if (fn == TileFn::Negative || fn == TileFn::BitwiseNot) {
+    auto args = bindArgs(id, c, fname, {"x"}, 1);
+    if (!args) return TV{};
+    return unaryOp(id, fn == TileFn::Negative ? UnaryOpKind::USub : UnaryOpKind::Invert, (*args)[0]);
+  }
+  auto args = bindArgs(id, c, fname, {"x", "y"}, 2);
+  if (!args) return TV{};
+  ExprId x = (*args)[0], y = (*args)[1];
+  std::optional<CmpOp> cmp;
+  switch (fn) {
+    case TileFn::Greater: cmp = CmpOp::Gt; break;
+    case TileFn::GreaterEqual: cmp = CmpOp::GtE; break;
+    case TileFn::Less: cmp = CmpOp::Lt; break;
+    case TileFn::LessEqual: cmp = CmpOp::LtE; break;
+    case TileFn::Equal: cmp = CmpOp::Eq; break;
+    case TileFn::NotEqual: cmp = CmpOp::NotEq; break;
+    default: break;
+  }
+  if (cmp) return compareOp(id, *cmp, x, y);
+  Operator op = fn == TileFn::Floordiv ? Operator::FloorDiv : fn == TileFn::Mod ? Operator::Mod
+              : fn == TileFn::Pow ? Operator::Pow : fn == TileFn::BitwiseAnd ? Operator::BitAnd
+              : fn == TileFn::BitwiseOr ? Operator::BitOr : fn == TileFn::BitwiseXor ? Operator::BitXor
+              : fn == TileFn::BitwiseLshift ? Operator::LShift : Operator::RShift;
+  TV l = checkExpr(x);
+  TV r = checkExpr(y);
+  TV v = binary(op, l, r, ast_.expr(id).range, y);
+  if (v.ok() && v.k == TV::K::Value) inst_.opTypes[id.index] = lastOpType_;
+  return record(id, v);
+}
+
 std::optional<int64_t> TileChecker::constInt(ExprId id, const char* what) {
   TV v = checkExpr(id);
   if (!v.ok()) return std::nullopt;
@@ -385,7 +416,10 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       return record(id, TV::value(*t));
     }
     case TileFn::Load: {
-      auto args = bindArgs(id, c, fname, {"array", "index", "shape", "order", "padding_mode", "latency", "allow_tma"}, 3);
+      auto args = bindArgs(id, c, fname, {"array", "index", "shape", "order", "padding_mode", "latency", "allow_tma", "check_bounds"}, 3);
+      if (!args) return TV{};
+      // check_bounds=False promises the tile is inside the array: pykc checks anyway.
+      if ((*args)[7].valid() && !constBool((*args)[7], "`check_bounds`")) return TV{};
       if (!args) return TV{};
       auto array = arrayArg((*args)[0]);
       if (!array) return TV{};
@@ -415,7 +449,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       return record(id, TV::value(types_.tile(at.element, *shape)));
     }
     case TileFn::Store: {
-      auto args = bindArgs(id, c, fname, {"array", "index", "tile", "order", "latency", "allow_tma"}, 3);
+      auto args = bindArgs(id, c, fname, {"array", "index", "tile", "order", "latency", "allow_tma", "check_bounds"}, 3);
       if (!args) return TV{};
       auto array = arrayArg((*args)[0]);
       if (!array) return TV{};
@@ -423,7 +457,10 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       bool ok = tileIndex((*args)[1], at.ndim);
       TV t = checkExpr((*args)[2]);
       if (!ok || !t.ok()) return TV{};
-      if (!isTileVal(t) || types_.get(t.type).shape.size() != at.ndim) {
+      // A scalar (a 0-d tile) is stored as a tile of ones of the array's rank.
+      bool scalar = (t.k == TV::K::Value && types_.isNumber(t.type)) ||
+                    (t.k == TV::K::Const && weakType(t.c).has_value());
+      if (!scalar && (!isTileVal(t) || types_.get(t.type).shape.size() != at.ndim)) {
         diags_.error(loc((*args)[2]), Diag::TileShape,
                      "`ct.store` needs a tile with the array's " + std::to_string(at.ndim) +
                          " dimension(s), found `" + describe(t) + "`");
@@ -433,6 +470,8 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       for (int i : {4, 5}) {
         if ((*args)[i].valid() && !constInt((*args)[i], "a store hint")) return TV{};
       }
+      // check_bounds=False promises the tile is inside the array: pykc checks anyway.
+      if ((*args)[6].valid() && !constBool((*args)[6], "`check_bounds`")) return TV{};
       effects_ = true;
       return TV::value(types_.none());
     }
@@ -490,6 +529,24 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       if (isTileVal(*x)) return record(id, TV::value(types_.tile(*dtype, types_.get(x->type).shape)));
       return record(id, TV::value(*dtype));
     }
+    case TileFn::Item: {
+      // `t.item()`: t.reshape(()), the one element of a one-element tile.
+      auto args = bindArgs(id, c, "item", {"self"}, 1, callee.self);
+      if (!args) return TV{};
+      auto x = tileOrScalar((*args)[0]);
+      if (!x) return TV{};
+      if (x->k == TV::K::Const) return record(id, *x);
+      int64_t n = 1;
+      if (isTileVal(*x)) {
+        for (int64_t d : types_.get(x->type).shape) n *= d;
+      }
+      if (n != 1) {
+        diags_.error(loc(id), Diag::TileShape,
+                     "`item()` needs a tile of one element, found `" + describe(*x) + "`");
+        return TV{};
+      }
+      return record(id, TV::value(elementOf(x->type)));
+    }
     case TileFn::Sum:
     case TileFn::Max:
     case TileFn::Min: {
@@ -501,40 +558,70 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     }
     case TileFn::Exp: case TileFn::Exp2: case TileFn::Log: case TileFn::Log2:
     case TileFn::Sqrt: case TileFn::Rsqrt: case TileFn::Tanh: case TileFn::Sin:
-    case TileFn::Cos: case TileFn::Abs: {
-      // cuTile's exp2 and rsqrt take `flush_to_zero=` (a constant bool), exp
-      // `rounding_mode=` (FULL, the default, or APPROX: float32 only).
+    case TileFn::Cos: case TileFn::Abs: case TileFn::Floor: case TileFn::Ceil:
+    case TileFn::Tan: case TileFn::Sinh: case TileFn::Cosh: case TileFn::Isnan: {
+      // cuTile's exp2 and rsqrt take `flush_to_zero=` (a constant bool), exp and
+      // tanh `rounding_mode=` (FULL, the default, or APPROX: float32 only), sqrt
+      // both (RN, RZ, RM, RP or APPROX on float32).
       bool ftz = fn == TileFn::Exp2 || fn == TileFn::Rsqrt;
+      bool rounded = fn == TileFn::Exp || fn == TileFn::Tanh;
       std::optional<std::vector<ExprId>> args;
+      size_t modeAt = 0, ftzAt = 0;
       if (ftz) {
         args = bindArgs(id, c, fname, {"x", "flush_to_zero"}, 1);
-      } else if (fn == TileFn::Exp) {
+        ftzAt = 1;
+      } else if (rounded) {
         args = bindArgs(id, c, fname, {"x", "rounding_mode"}, 1);
+        modeAt = 1;
+      } else if (fn == TileFn::Sqrt) {
+        args = bindArgs(id, c, fname, {"x", "rounding_mode", "flush_to_zero"}, 1);
+        modeAt = 1;
+        ftzAt = 2;
       } else {
         args = bindArgs(id, c, fname, {"x"}, 1);
       }
       if (!args) return TV{};
-      if (ftz && (*args)[1].valid() && !constBool((*args)[1], "`flush_to_zero`")) return TV{};
+      if (ftzAt && (*args)[ftzAt].valid() && !constBool((*args)[ftzAt], "`flush_to_zero`")) return TV{};
       std::optional<TileFn> mode;
-      if (fn == TileFn::Exp && (*args)[1].valid() && !roundingModeArg((*args)[1], mode)) return TV{};
+      if (modeAt && (*args)[modeAt].valid() && !roundingModeArg((*args)[modeAt], mode)) return TV{};
       auto x = tileOrScalar((*args)[0]);
       if (!x) return TV{};
       TypeId dtype = x->k == TV::K::Const ? *weakType(x->c) : elementOf(x->type);
       if (types_.isTFloat32(dtype)) return tf32Only(id);
       if (fn != TileFn::Abs && !types_.isFloat(dtype)) dtype = types_.float32();
       if (types_.isBool(dtype)) dtype = types_.int32();
-      if (mode && *mode != TileFn::RoundFull && !(*mode == TileFn::RoundApprox && dtype == types_.float32())) {
-        diags_.error(loc((*args)[1]), Diag::TileUnsupported,
-                     "`ct.exp` with `rounding_mode=RoundingMode." + std::string(tileFnName(*mode)) + "` on `" +
-                         nameOf(dtype) + "`",
-                     " (FULL, or APPROX on float32)");
+      bool f32 = dtype == types_.float32();
+      bool modeOk = !mode || (fn == TileFn::Sqrt
+                                  ? (f32 && *mode != TileFn::RoundFull && *mode != TileFn::RoundRzi) ||
+                                        *mode == TileFn::RoundRn
+                                  : *mode == TileFn::RoundFull || (*mode == TileFn::RoundApprox && f32));
+      if (!modeOk) {
+        diags_.error(loc((*args)[modeAt]), Diag::TileUnsupported,
+                     "`" + fname + "` with `rounding_mode=RoundingMode." + std::string(tileFnName(*mode)) +
+                         "` on `" + nameOf(dtype) + "`",
+                     fn == TileFn::Sqrt ? " (RN; RZ, RM, RP or APPROX on float32)" : " (FULL, or APPROX on float32)");
         return TV{};
       }
       inst_.opTypes[id.index] = dtype;
+      TypeId result = fn == TileFn::Isnan ? types_.boolean() : dtype;
       if (x->k == TV::K::Value && isTileVal(*x)) {
-        return record(id, TV::value(types_.tile(dtype, types_.get(x->type).shape)));
+        return record(id, TV::value(types_.tile(result, types_.get(x->type).shape)));
       }
-      return record(id, TV::value(dtype));
+      return record(id, TV::value(result));
+    }
+    case TileFn::Atan2: {
+      auto args = bindArgs(id, c, fname, {"x1", "x2"}, 2);
+      if (!args) return TV{};
+      auto x = tileOrScalar((*args)[0]);
+      auto y = tileOrScalar((*args)[1]);
+      if (!x || !y) return TV{};
+      auto shape = broadcastOf({*x, *y}, id);
+      auto dtype = promote(*x, *y);
+      if (!shape || !dtype) return TV{};
+      if (types_.isTFloat32(*dtype)) return tf32Only(id);
+      TypeId d = types_.isFloat(*dtype) ? *dtype : types_.float32();
+      inst_.opTypes[id.index] = d;
+      return record(id, TV::value(make(d, *shape, *x, *y)));
     }
     case TileFn::Truediv:
     case TileFn::Add:
@@ -594,6 +681,12 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     case TileFn::Argmax:
     case TileFn::Argmin:
       return checkArgReduce(id, c, fname);
+    case TileFn::Floordiv: case TileFn::Mod: case TileFn::Pow: case TileFn::BitwiseAnd:
+    case TileFn::BitwiseOr: case TileFn::BitwiseXor: case TileFn::BitwiseLshift:
+    case TileFn::BitwiseRshift: case TileFn::BitwiseNot: case TileFn::Negative:
+    case TileFn::Greater: case TileFn::GreaterEqual: case TileFn::Less: case TileFn::LessEqual:
+    case TileFn::Equal: case TileFn::NotEqual:
+      return checkOperatorFn(id, c, fn, fname);
     case TileFn::Reshape:
     case TileFn::Permute:
     case TileFn::Transpose:

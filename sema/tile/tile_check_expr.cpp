@@ -6,6 +6,9 @@ namespace frontend::tile {
 TV TileChecker::record(ExprId id, TV v) {
   switch (v.k) {
     case TV::K::Value:
+      // A 0-d tile is a scalar (cuTile uses them alike: `ct.sum(t)`, `t.item()`,
+      // `ct.full((), x)` go wherever a number goes); every thread holds it.
+      if (types_.isTile(v.type) && types_.get(v.type).shape.empty()) v.type = types_.get(v.type).element;
       inst_.exprTypes[id.index] = v.type;
       break;
     case TV::K::Const:
@@ -87,20 +90,7 @@ TV TileChecker::checkExpr(ExprId id) {
     }
     case ExprKind::UnaryOp: {
       const auto& u = e.as<ast::UnaryOp>();
-      TV x = checkExpr(u.operand);
-      if (!x.ok()) return TV{};
-      if (x.k == TV::K::Const) {
-        if (auto f = foldUnary(u.op, x.c)) return record(id, TV::constant(*f));
-      } else if (x.k == TV::K::Value && (u.op == UnaryOpKind::USub || u.op == UnaryOpKind::UAdd) &&
-                 !types_.isArray(x.type) && !types_.isBool(elementOf(x.type))) {
-        inst_.opTypes[id.index] = elementOf(x.type);
-        return record(id, x);
-      } else if (x.k == TV::K::Value && u.op == UnaryOpKind::Not && types_.isBool(x.type)) {
-        inst_.opTypes[id.index] = x.type;
-        return record(id, x);
-      }
-      diags_.error(loc(id), Diag::BadUnaryOperand, std::string(spelling(u.op)), describe(x));
-      return TV{};
+      return unaryOp(id, u.op, u.operand);
     }
     case ExprKind::Compare: {
       const auto& c = e.as<ast::Compare>();
@@ -111,25 +101,7 @@ TV TileChecker::checkExpr(ExprId id) {
                      "chained comparisons are not supported in tile kernels");
         return TV{};
       }
-      TV l = checkExpr(c.left);
-      TV r = checkExpr(rights[0]);
-      if (!l.ok() || !r.ok()) return TV{};
-      if (l.k == TV::K::Entity || r.k == TV::K::Entity) return compareEntities(id, ops[0], l, r);
-      if (l.k == TV::K::Const && r.k == TV::K::Const) {
-        if (auto f = foldCompare(ops[0], l.c, r.c)) return record(id, TV::constant(*f));
-      }
-      auto operand = promote(l, r);
-      auto shape = broadcastOf({l, r}, id);
-      if (!operand || !shape || ops[0] == CmpOp::Is || ops[0] == CmpOp::IsNot ||
-          ops[0] == CmpOp::In || ops[0] == CmpOp::NotIn) {
-        if (shape) {
-          diags_.error(loc(id), Diag::MismatchedOperandTypes, std::string(spelling(ops[0])),
-                       describe(l), describe(r));
-        }
-        return TV{};
-      }
-      inst_.opTypes[id.index] = *operand;
-      return record(id, TV::value(make(types_.boolean(), *shape, l, r)));
+      return compareOp(id, ops[0], c.left, rights[0]);
     }
     case ExprKind::Call:
       return checkCall(id, e.as<ast::Call>());
@@ -296,6 +268,15 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       v.ent = Intrinsic::TileOp;
       v.payload = static_cast<uint32_t>(*tileFnByName(attr));
       v.path = attr;
+      v.self = a.value;
+      return record(id, v);
+    }
+    if ((t.kind == TypeKind::Tile || types_.isNumber(base.type)) && attr == "item") {
+      TV v;
+      v.k = TV::K::Entity;
+      v.ent = Intrinsic::TileOp;
+      v.payload = static_cast<uint32_t>(TileFn::Item);
+      v.path = "item";
       v.self = a.value;
       return record(id, v);
     }
@@ -527,6 +508,45 @@ std::optional<TypeId> TileChecker::mmaType(const TV& x, const TV& y, const TV& a
   return acc.type;
 }
 
+TV TileChecker::unaryOp(ExprId id, UnaryOpKind op, ExprId operand) {
+  TV x = checkExpr(operand);
+  if (!x.ok()) return TV{};
+  if (x.k == TV::K::Const) {
+    if (auto f = foldUnary(op, x.c)) return record(id, TV::constant(*f));
+  } else if (x.k == TV::K::Value && !types_.isArray(x.type)) {
+    TypeId e = elementOf(x.type);
+    bool ok = (op == UnaryOpKind::USub || op == UnaryOpKind::UAdd) ? !types_.isBool(e)
+            : op == UnaryOpKind::Not                               ? types_.isBool(x.type)
+                                                                   : !types_.isFloat(e);  // ~: integers and bools
+    if (ok) {
+      inst_.opTypes[id.index] = op == UnaryOpKind::Not ? x.type : e;
+      return record(id, x);
+    }
+  }
+  diags_.error(loc(id), Diag::BadUnaryOperand, std::string(spelling(op)), describe(x));
+  return TV{};
+}
+
+TV TileChecker::compareOp(ExprId id, CmpOp op, ExprId left, ExprId right) {
+  TV l = checkExpr(left);
+  TV r = checkExpr(right);
+  if (!l.ok() || !r.ok()) return TV{};
+  if (l.k == TV::K::Entity || r.k == TV::K::Entity) return compareEntities(id, op, l, r);
+  if (l.k == TV::K::Const && r.k == TV::K::Const) {
+    if (auto f = foldCompare(op, l.c, r.c)) return record(id, TV::constant(*f));
+  }
+  auto operand = promote(l, r);
+  auto shape = broadcastOf({l, r}, id);
+  if (!operand || !shape || op == CmpOp::Is || op == CmpOp::IsNot || op == CmpOp::In || op == CmpOp::NotIn) {
+    if (shape) {
+      diags_.error(loc(id), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l), describe(r));
+    }
+    return TV{};
+  }
+  inst_.opTypes[id.index] = *operand;
+  return record(id, TV::value(make(types_.boolean(), *shape, l, r)));
+}
+
 TV TileChecker::binary(Operator op, const TV& l, const TV& r, const NodeRange& range, ExprId where) {
   if (!l.ok() || !r.ok()) return TV{};
   if (op == Operator::MatMult) {
@@ -551,7 +571,7 @@ TV TileChecker::binary(Operator op, const TV& l, const TV& r, const NodeRange& r
   bool supported = op == Operator::Add || op == Operator::Sub || op == Operator::Mult ||
                    op == Operator::Div || op == Operator::FloorDiv || op == Operator::Mod ||
                    op == Operator::BitAnd || op == Operator::BitOr || op == Operator::BitXor ||
-                   op == Operator::Pow;
+                   op == Operator::LShift || op == Operator::RShift || op == Operator::Pow;
   if (op == Operator::Pow && operand) {
     // `x ** k` with a constant k in 0..16: repeated multiplication in x's dtype;
     // any other exponent: a float power (integers computed in float32).
@@ -569,8 +589,9 @@ TV TileChecker::binary(Operator op, const TV& l, const TV& r, const NodeRange& r
     return TV{};
   }
   TypeId dtype = *operand;
+  bool shift = op == Operator::LShift || op == Operator::RShift;
   bool bitwise = op == Operator::BitAnd || op == Operator::BitOr || op == Operator::BitXor;
-  if (bitwise && types_.isFloat(dtype)) {
+  if ((bitwise || shift) && types_.isFloat(dtype)) {
     diags_.error(loc(range), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l),
                  describe(r));
     return TV{};

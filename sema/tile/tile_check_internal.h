@@ -173,6 +173,12 @@ private:
   std::optional<TypeId> mmaType(const TV& x, const TV& y, const TV& acc, const NodeRange& range);
 
   TV binary(Operator op, const TV& l, const TV& r, const NodeRange& range, ExprId where);
+  // `-x`, `~x`, `not x` at `id`, and `left <op> right`: the operators, and the
+  // cuTile functions that are them (ct.negative, ct.greater, ...).
+  TV unaryOp(ExprId id, UnaryOpKind op, ExprId operand);
+  TV compareOp(ExprId id, CmpOp op, ExprId left, ExprId right);
+  // ct.floordiv/mod/pow/bitwise_*/negative/greater/.../not_equal(x[, y]).
+  TV checkOperatorFn(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
 
   // --- calls --------------------------------------------------------------
 

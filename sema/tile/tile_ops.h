@@ -25,7 +25,14 @@ namespace frontend {
   X(AtomicAdd, "atomic_add") X(AtomicMax, "atomic_max") X(AtomicMin, "atomic_min")          \
   X(AtomicAnd, "atomic_and") X(AtomicOr, "atomic_or") X(AtomicXor, "atomic_xor")            \
   X(AtomicXchg, "atomic_xchg") X(AtomicCas, "atomic_cas")                                  \
-  X(MemoryOrder, "MemoryOrder") X(MemoryScope, "MemoryScope")
+  X(MemoryOrder, "MemoryOrder") X(MemoryScope, "MemoryScope")                              \
+  X(Floordiv, "floordiv") X(Mod, "mod") X(Pow, "pow") X(BitwiseAnd, "bitwise_and")           \
+  X(BitwiseOr, "bitwise_or") X(BitwiseXor, "bitwise_xor") X(BitwiseLshift, "bitwise_lshift") \
+  X(BitwiseRshift, "bitwise_rshift") X(BitwiseNot, "bitwise_not") X(Negative, "negative")    \
+  X(Greater, "greater") X(GreaterEqual, "greater_equal") X(Less, "less")                     \
+  X(LessEqual, "less_equal") X(Equal, "equal") X(NotEqual, "not_equal")                      \
+  X(Floor, "floor") X(Ceil, "ceil") X(Tan, "tan") X(Sinh, "sinh") X(Cosh, "cosh")             \
+  X(Isnan, "isnan") X(Atan2, "atan2")
 
 enum class TileFn : uint16_t {
 #define PYKC_X(N, S) N,
@@ -39,6 +46,8 @@ enum class TileFn : uint16_t {
   OrderWeak, OrderRelaxed, OrderAcquire, OrderRelease, OrderAcqRel,
   // cuTile's ct.MemoryScope members (payload of `ct.MemoryScope.X`).
   ScopeNone, ScopeBlock, ScopeDevice, ScopeSys,
+  // Tile methods that are no `ct.` function: `t.item()`.
+  Item,
 };
 
 inline bool isTilePadding(uint32_t payload) {
@@ -58,6 +67,11 @@ inline bool isTileMemoryScope(uint32_t payload) {
   return payload >= static_cast<uint32_t>(TileFn::ScopeNone) &&
          payload <= static_cast<uint32_t>(TileFn::ScopeSys);
 }
+// cuTile's functions that are Python operators (`ct.floordiv(x, y)` is
+// `x // y`, `ct.negative(x)` is `-x`, `ct.greater(x, y)` is `x > y`): typed and
+// lowered as the operator on their two (one) arguments.
+inline bool isTileOperatorFn(TileFn fn) { return fn >= TileFn::Floordiv && fn <= TileFn::NotEqual; }
+
 inline bool isTileAtomic(TileFn fn) { return fn >= TileFn::AtomicAdd && fn <= TileFn::AtomicCas; }
 
 // The `cuda.tile.<name>` function or namespace, or nullopt.

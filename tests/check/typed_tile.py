@@ -37,7 +37,7 @@ def norm_rows(x: "float16[:, ::1]", y: "float16[:, ::1]", scale: "float32",
 # CHECK:STDOUT:   acc: tile(float32, (2, 256))
 # CHECK:STDOUT:   bid: int32
 # CHECK:STDOUT:   cube: tile(float16, (2, 256))
-# CHECK:STDOUT:   everything: tile(float32, ())
+# CHECK:STDOUT:   everything: float32
 # CHECK:STDOUT:   half: tile(float16, (2, 256))
 # CHECK:STDOUT:   ids: tile(int32, (256,))
 # CHECK:STDOUT:   j: int32
@@ -59,7 +59,7 @@ def norm_rows(x: "float16[:, ::1]", y: "float16[:, ::1]", scale: "float32",
 # CHECK:STDOUT:   acc: tile(float32, (2, 512))
 # CHECK:STDOUT:   bid: int32
 # CHECK:STDOUT:   cube: tile(float16, (2, 512))
-# CHECK:STDOUT:   everything: tile(float32, ())
+# CHECK:STDOUT:   everything: float32
 # CHECK:STDOUT:   half: tile(float16, (2, 512))
 # CHECK:STDOUT:   ids: tile(int32, (512,))
 # CHECK:STDOUT:   j: int32

@@ -59,6 +59,12 @@ float __nv_sqrtf(float x) { return sqrtf(x); }
 float __nv_powf(float x, float y) { return powf(x, y); }
 float __nv_rsqrtf(float x) { return 1.0f / sqrtf(x); }
 double __nv_exp(double x) { return exp(x); }
+float __nv_tanf(float x) { return tanf(x); }
+float sim_sqrt_approx(float x) { return sqrtf(x); }
+float sim_tanh_approx(float x) { return tanhf(x); }
+float __nv_sinhf(float x) { return sinhf(x); }
+float __nv_coshf(float x) { return coshf(x); }
+float __nv_atan2f(float y, float x) { return atan2f(y, x); }
 // Warp-collective tensor-core operations (ldmatrix.x4[.trans], mma.m16n8k16.row.col with
 // f32 accumulation), as the PTX ISA defines the fragments: every thread publishes its
 // operands, a barrier, each computes its own results from its warp's, a barrier. All

@@ -24,6 +24,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from shape_cases import shape_cases  # noqa: E402
+from operator_cases import operator_cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -43,6 +44,7 @@ INTRINSICS = {
     "@llvm.nvvm.shfl.sync.bfly.i32": "@sim_shfl_bfly",
     "@llvm.nvvm.f2tf32.rna": "@sim_f2tf32",
     "@llvm.nvvm.rcp.approx.ftz.f": "@sim_rcp_approx_ftz",
+    "@llvm.nvvm.sqrt.approx.f": "@sim_sqrt_approx",
 }
 
 
@@ -99,6 +101,10 @@ def retarget(module: str) -> tuple:
     m = m.replace('call i32 asm sideeffect "mov.u32 $0, %tid.x;", "=r"()', "call i32 @sim_tid_x()")
     # ct.truediv's RoundingMode.FULL (div.full.f32): within 2 ulp of the quotient.
     m = re.sub(r'call float asm "div\.full(\.ftz)?\.f32 \$0, \$1, \$2;", "=f,f,f"', "call float @sim_div", m)
+    # ct.tanh's RoundingMode.APPROX (tanh.approx.f32): libm's tanh.
+    if "tanh.approx.f32" in m:
+        m = m.replace('call float asm "tanh.approx.f32 $0, $1;", "=f,f"', "call float @sim_tanh_approx")
+        m += "\ndeclare float @sim_tanh_approx(float)\n"
     extra, declares = [], set()
     for nv, (sim, body) in COLLECTIVES.items():
         if nv in m:
@@ -199,6 +205,7 @@ def main():
                 ("tile_kernels3.py", check3, (), "sm_90"),
                 ("tile_kernels4.py", check_cases(atomic_cases, 20261203), (), "sm_90"),
                 ("tile_kernels6.py", check_cases(shape_cases, 20261204), (), "sm_90"),
+                ("tile_kernels7.py", check_cases(operator_cases, 20261205), (), "sm_90"),
                 ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS, "sm_90"),
