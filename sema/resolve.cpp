@@ -698,11 +698,16 @@ private:
         int64_t* slot = key == "num_ctas"    ? &f.tileOptions.numCtas
                         : key == "occupancy" ? &f.tileOptions.occupancy
                         : key == "opt_level" ? &f.tileOptions.optLevel
+                        : key == "num_worker_warps" ? &f.tileOptions.numWorkerWarps
                                              : nullptr;
         if (slot == nullptr) {
           diags_.error(locationOf(ast_, k.range), Diag::InvalidDecorator,
                        "unknown `ct.kernel` option `" + key +
-                           "`; known: num_ctas, occupancy, opt_level");
+                           "`; known: num_ctas, occupancy, opt_level, num_worker_warps");
+        } else if (key == "num_worker_warps" && v && v->kind == ConstValue::Kind::Int && v->intValue != 4 &&
+                   v->intValue != 8) {
+          diags_.error(locationOf(ast_, k.range), Diag::InvalidDecorator,
+                       "`num_worker_warps` is 4 or 8, found " + std::to_string(v->intValue));
         } else if (!v || v->kind != ConstValue::Kind::Int) {
           diags_.error(locationOf(ast_, k.range), Diag::InvalidDecorator,
                        "`" + key + "` must be an integer constant or `ct.ByTarget(sm_XX=N, ..., default=N)`");

@@ -303,6 +303,9 @@ struct TileKernelOptions {
   int64_t numCtas = 0;
   int64_t occupancy = 0;
   int64_t optLevel = 3;
+  // cuTile's warps per CUDA-core warp group (4 or 8; 0: unset). A hint pykc
+  // checks but does not follow: its tile lowering sizes blocks from the tiles.
+  int64_t numWorkerWarps = 0;
 };
 
 // A function decorated with `cuda.jit` or `cuda.tile.kernel`.

@@ -395,9 +395,16 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     }
     case TileFn::Arange: {
       Layout l = layoutOf(t);
+      TypeId e = elementOf(t);
+      ExprId start = arg(id, 2), step = arg(id, 3);
+      llvm::Value* first = start.valid() ? scalarAs(start, e) : nullptr;
+      llvm::Value* stride = step.valid() ? scalarAs(step, e) : nullptr;
       TileVal out;
       for (unsigned s = 0; s < l.slots; ++s) {
-        out.slots.push_back(convert(elementIndex(l, s), types_.int32(), elementOf(t)));
+        llvm::Value* v = convert(elementIndex(l, s), types_.int32(), e);
+        if (stride != nullptr) v = arith(frontend::Operator::Mult, v, stride, e);
+        if (first != nullptr) v = arith(frontend::Operator::Add, first, v, e);
+        out.slots.push_back(v);
       }
       return out;
     }

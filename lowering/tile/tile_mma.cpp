@@ -135,6 +135,14 @@ bool TileLowering::tensorCores(ExprId x, ExprId y, TypeId result) {
 
 TileVal TileLowering::mmaCall(ExprId id) {
   TypeId t = typeOf(id);
+  if (types_.get(t).shape.size() > 2) {
+    // A batch of products (CUDA cores), then the accumulator added.
+    TileVal p = batchedProduct(arg(id, 0), arg(id, 1), t);
+    TileVal acc = evalAs(arg(id, 2), t);
+    for (size_t s = 0; s < p.slots.size(); ++s) p.slots[s] = arith(frontend::Operator::Add, acc.slots[s], p.slots[s], elementOf(t));
+    p.splat = false;
+    return p;
+  }
   bool tc = isMmaExpr(id);
   TileVal acc = evalAs(arg(id, 2), t, tc);
   return product(arg(id, 0), arg(id, 1), acc, t, tc);

@@ -282,6 +282,7 @@ TileVal TileLowering::extract(ExprId id, TypeId t) {
 
 TileVal TileLowering::cat(ExprId id, TypeId t) {
   std::vector<ExprId> items = indexItems(arg(id, 0));
+  if (items.size() == 1) return evalAs(items[0], t);
   TypeId ht = typeOf(items[0]);
   TypeId e = elementOf(t);
   TileVal x = evalAs(items[0], ht);

@@ -506,7 +506,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       return record(id, TV::value(types_.tile(*dtype, *shape)));
     }
     case TileFn::Arange: {
-      auto args = bindArgs(id, c, fname, {"size", "dtype"}, 1);
+      auto args = bindArgs(id, c, fname, {"size", "dtype", "start", "step"}, 1);
       if (!args) return TV{};
       auto shape = constShape((*args)[0]);
       if (!shape) return TV{};
@@ -517,6 +517,18 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       std::optional<TypeId> dtype = types_.int32();
       if ((*args)[1].valid()) dtype = dtypeArg((*args)[1]);
       if (!dtype) return TV{};
+      // start= and step=: numbers (run-time values too), start + i * step in the dtype.
+      for (size_t k : {size_t(2), size_t(3)}) {
+        if (!(*args)[k].valid()) continue;
+        auto v = tileOrScalar((*args)[k]);
+        if (!v) return TV{};
+        if (isTileVal(*v)) {
+          diags_.error(loc((*args)[k]), Diag::TileType,
+                       std::string("`ct.arange`'s `") + (k == 2 ? "start" : "step") + "` is a number, found `" +
+                           describe(*v) + "`");
+          return TV{};
+        }
+      }
       return record(id, TV::value(types_.tile(*dtype, *shape)));
     }
     case TileFn::Astype: {
@@ -656,8 +668,10 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       return record(id, TV::value(make(*dtype, *shape, *x, *y)));
     }
     case TileFn::Mma: {
-      auto args = bindArgs(id, c, fname, {"x", "y", "acc"}, 3);
+      auto args = bindArgs(id, c, fname, {"x", "y", "acc", "use_fast_acc"}, 3);
       if (!args) return TV{};
+      // use_fast_acc= (fp8 accumulation shortcuts on Hopper): a hint, checked and ignored.
+      if ((*args)[3].valid() && !constBool((*args)[3], "`use_fast_acc`")) return TV{};
       TV x = checkExpr((*args)[0]);
       TV y = checkExpr((*args)[1]);
       TV acc = checkExpr((*args)[2]);
@@ -694,7 +708,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     case TileFn::ExpandDims:
       return checkShapeOp(id, c, fn, fname, callee.self);
     case TileFn::Extract:
-      return checkExtract(id, c, fname);
+      return checkExtract(id, c, fname, callee.self);
     case TileFn::Cat:
       return checkCat(id, c, fname);
     default:

@@ -262,7 +262,7 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
     if (t.kind == TypeKind::Array && attr == "ndim") {
       return record(id, TV::constant(ConstValue::ofInt(t.ndim)));
     }
-    if (t.kind == TypeKind::Tile && (attr == "reshape" || attr == "permute" || attr == "transpose")) {
+    if (t.kind == TypeKind::Tile && (attr == "reshape" || attr == "permute" || attr == "transpose" || attr == "extract")) {
       TV v;
       v.k = TV::K::Entity;
       v.ent = Intrinsic::TileOp;
@@ -457,7 +457,9 @@ std::optional<TypeId> TileChecker::matmulType(const TV& x, const TV& y, const No
 }
 
 std::optional<TypeId> TileChecker::mmaType(const TV& x, const TV& y, const TV& acc, const NodeRange& range) {
-  if (!matmulShapes(x, y, range, "`ct.mma`", false)) return std::nullopt;
+  // Batched (3-D and more) products run on CUDA cores, as ct.matmul's do.
+  auto product = matmulShapes(x, y, range, "`ct.mma`", true);
+  if (!product) return std::nullopt;
   if (acc.k != TV::K::Value || !types_.isTile(acc.type)) {
     diags_.error(loc(range), Diag::TileType, "`ct.mma`'s accumulator must be a tile, found `" + describe(acc) + "`");
     return std::nullopt;
@@ -469,7 +471,7 @@ std::optional<TypeId> TileChecker::mmaType(const TV& x, const TV& y, const TV& a
                      types_.dtypeName(in) + "` and `" + types_.dtypeName(elementOf(y.type)) + "`");
     return std::nullopt;
   }
-  std::vector<int64_t> shape{types_.get(x.type).shape[0], types_.get(y.type).shape[1]};
+  const std::vector<int64_t>& shape = *product;
   if (types_.get(acc.type).shape != shape) {
     diags_.error(loc(range), Diag::TileShape,
                  "`ct.mma`'s accumulator `" + describe(acc) + "` must have the product's shape `" +

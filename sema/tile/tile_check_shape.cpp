@@ -1,7 +1,54 @@
 // Builtins, reductions and shape operations (reshape, permute, broadcast, cat).
 #include "sema/tile/tile_check_internal.h"
 
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
 namespace frontend::tile {
+
+namespace {
+
+// Python's float(str) on a literal: optional sign, "inf"/"infinity"/"nan" in any case,
+// or a decimal or exponent number (underscores between digits), spaces around.
+std::optional<double> parseFloatLiteral(std::string text) {
+  auto space = [](char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v'; };
+  while (!text.empty() && space(text.front())) text.erase(text.begin());
+  while (!text.empty() && space(text.back())) text.pop_back();
+  if (text.empty()) return std::nullopt;
+  double sign = 1.0;
+  std::string body = text;
+  if (body[0] == '+' || body[0] == '-') {
+    sign = body[0] == '-' ? -1.0 : 1.0;
+    body.erase(body.begin());
+  }
+  std::string lower;
+  for (char ch : body) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (lower == "inf" || lower == "infinity") return sign * std::numeric_limits<double>::infinity();
+  if (lower == "nan") return std::copysign(std::numeric_limits<double>::quiet_NaN(), sign);
+  std::string digits;
+  for (size_t i = 0; i < body.size(); ++i) {
+    char ch = body[i];
+    if (ch == '_') {
+      bool between = i > 0 && i + 1 < body.size() && std::isdigit(static_cast<unsigned char>(body[i - 1])) &&
+                     std::isdigit(static_cast<unsigned char>(body[i + 1]));
+      if (!between) return std::nullopt;
+      continue;
+    }
+    if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == 'e' || ch == 'E' || ch == '+' || ch == '-')) {
+      return std::nullopt;
+    }
+    digits += ch;
+  }
+  if (digits.empty() || (!std::isdigit(static_cast<unsigned char>(digits[0])) && digits[0] != '.')) return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(digits.c_str(), &end);
+  if (end != digits.c_str() + digits.size()) return std::nullopt;
+  return sign * v;
+}
+
+}  // namespace
 
 TV TileChecker::checkBuiltin(ExprId id, const ast::Call& c, const std::string& name) {
   auto args = ast_.list(c.args);
@@ -13,6 +60,14 @@ TV TileChecker::checkBuiltin(ExprId id, const ast::Call& c, const std::string& n
                       : name == "abs"                ? "one scalar or tile"
                                                      : "one scalar") +
                      " in tile kernels");
+    return TV{};
+  }
+  if (name == "float" && ast_.expr(args[0]).kind() == ExprKind::Constant &&
+      ast_.constantOf(args[0]).kind == ConstantKind::Str) {
+    // float("inf"), float("-inf"), float("nan"), float("1.5"): a constant, as Python parses it.
+    if (auto v = parseFloatLiteral(ast_.constantOf(args[0]).text)) return record(id, TV::constant(ConstValue::ofFloat(*v)));
+    diags_.error(loc(args[0]), Diag::InvalidCall,
+                 "could not convert string to float: '" + ast_.constantOf(args[0]).text + "'");
     return TV{};
   }
   std::vector<TV> vals;
@@ -195,6 +250,10 @@ TV TileChecker::checkShapeOp(ExprId id, const ast::Call& c, TileFn fn, const std
   if (!args) return TV{};
   TV x = checkExpr((*args)[0]);
   if (!x.ok()) return TV{};
+  // A scalar is a 0-d tile: it can be reshaped, broadcast and given axes.
+  bool scalar = x.k == TV::K::Value && types_.isNumber(x.type) &&
+                (fn == TileFn::Reshape || fn == TileFn::BroadcastTo || fn == TileFn::ExpandDims);
+  if (scalar) x.type = types_.tile(x.type, {});
   if (!isTileVal(x)) {
     diags_.error(loc((*args)[0]), Diag::TileType, "`" + name + "` takes a tile, found `" + describe(x) + "`");
     return TV{};
@@ -296,8 +355,8 @@ TV TileChecker::checkShapeOp(ExprId id, const ast::Call& c, TileFn fn, const std
   return record(id, TV::value(types_.tile(dtype, out)));
 }
 
-TV TileChecker::checkExtract(ExprId id, const ast::Call& c, const std::string& fname) {
-  auto args = bindArgs(id, c, fname, {"x", "index", "shape"}, 3);
+TV TileChecker::checkExtract(ExprId id, const ast::Call& c, const std::string& fname, ExprId self) {
+  auto args = bindArgs(id, c, self.valid() ? "extract" : fname, {"x", "index", "shape"}, 3, self);
   if (!args) return TV{};
   TV x = checkExpr((*args)[0]);
   if (!x.ok()) return TV{};
@@ -355,6 +414,24 @@ TV TileChecker::checkCat(ExprId id, const ast::Call& c, const std::string& fname
   std::vector<ExprId> items;
   if (pair != nullptr) {
     for (ExprId e : ast_.list(pair->elts)) items.push_back(e);
+  }
+  if (items.size() == 1) {
+    // One tile, `ct.cat((x,), axis)`: x itself (cuTile's test_cat).
+    TV x = checkExpr(items[0]);
+    if (!x.ok()) return TV{};
+    if (!isTileVal(x)) {
+      diags_.error(loc(items[0]), Diag::TileType, "`" + fname + "` takes tiles, found `" + describe(x) + "`");
+      return TV{};
+    }
+    auto axis = constInt((*args)[1], "the axis");
+    if (!axis) return TV{};
+    int64_t n = static_cast<int64_t>(types_.get(x.type).shape.size());
+    if (*axis < -n || *axis >= n) {
+      diags_.error(loc((*args)[1]), Diag::TileShape,
+                   "axis " + std::to_string(*axis) + " is out of range for `" + describe(x) + "`");
+      return TV{};
+    }
+    return record(id, TV::value(x.type));
   }
   if (items.size() != 2) {
     diags_.error(loc((*args)[0]), Diag::TileType,

@@ -56,7 +56,8 @@ def products(a: "float16[:, ::1]", b: "bfloat16[:, ::1]", c: "int16[:, ::1]", d:
 
 @ct.kernel
 def batches(x: "float32[:, :, ::1]"):
-    # Batch dimensions broadcast as NumPy's do: 2 and 4 do not; ct.mma stays 2-D.
+    # Batch dimensions broadcast as NumPy's do: 2 and 4 do not; a batched ct.mma's
+    # accumulator has the batched product's shape.
     p = ct.load(x, index=(0, 0, 0), shape=(2, 8, 8))
     q = ct.load(x, index=(0, 0, 0), shape=(4, 8, 8))
     # CHECK:STDERR: fail_tile_mma.py:[[@LINE+4]]:9: error: `@`: the batch dimensions of `tile(float32, (2, 8, 8))` and `tile(float32, (4, 8, 8))` do not broadcast [tile-shape]
@@ -64,8 +65,8 @@ def batches(x: "float32[:, :, ::1]"):
     # CHECK:STDERR:         ^~~~~
     # CHECK:STDERR:
     r = p @ q
-    # CHECK:STDERR: fail_tile_mma.py:[[@LINE+4]]:9: error: `ct.mma` of 3-D tiles is not supported in tile kernels yet (2-D tiles only) [tile-unsupported]
-    # CHECK:STDERR:     s = ct.mma(p, p, ct.zeros((2, 8, 8), dtype=ct.float32))
-    # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    # CHECK:STDERR: fail_tile_mma.py:[[@LINE+4]]:9: error: `ct.mma`'s accumulator `tile(float32, (8, 8))` must have the product's shape `tile(float32, (2, 8, 8))` [tile-shape]
+    # CHECK:STDERR:     s = ct.mma(p, p, ct.zeros((8, 8), dtype=ct.float32))
+    # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
     # CHECK:STDERR:
-    s = ct.mma(p, p, ct.zeros((2, 8, 8), dtype=ct.float32))
+    s = ct.mma(p, p, ct.zeros((8, 8), dtype=ct.float32))

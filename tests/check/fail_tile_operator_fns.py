@@ -44,3 +44,18 @@ def bad_operator_fns(a: "float32[::1]", h: "float16[::1]", TILE: ct.Constant[int
     # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~
     # CHECK:STDERR:
     m = ct.negative(x > 0)
+
+
+@ct.kernel
+def bad_forms(a: "float32[::1]", TILE: ct.Constant[int] = 16):
+    x = ct.load(a, index=(0,), shape=(TILE,))
+    # CHECK:STDERR: fail_tile_operator_fns.py:[[@LINE+4]]:49: error: `ct.arange`'s `start` is a number, found `tile(float32, (16,))` [tile-type]
+    # CHECK:STDERR:     r = ct.arange(TILE, dtype=ct.float32, start=x)
+    # CHECK:STDERR:                                                 ^
+    # CHECK:STDERR:
+    r = ct.arange(TILE, dtype=ct.float32, start=x)
+    # CHECK:STDERR: fail_tile_operator_fns.py:[[@LINE+4]]:15: error: could not convert string to float: 'one' [invalid-call]
+    # CHECK:STDERR:     f = float("one")
+    # CHECK:STDERR:               ^~~~~
+    # CHECK:STDERR:
+    f = float("one")

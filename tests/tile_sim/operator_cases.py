@@ -8,7 +8,7 @@ both leave results in the NumPy arrays."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"float_fns": (128,), "int_fns": (128,), "nan_flags": (128,), "zero_d": (2, 64)}
+CONSTS = {"float_fns": (128,), "int_fns": (128,), "nan_flags": (128,), "zero_d": (2, 64), "forms": (2, 8, 16)}
 
 
 def operator_cases(run, arr, rng):
@@ -68,5 +68,16 @@ def operator_cases(run, arr, rng):
         want[b, 0] = total
         for j in range(min(-(-counts[b] // 4), 3)):
             want[b, j + 1] = total + j
-    yield "0-d sums: cdiv of item(), range bound, scalars stored into a 2-D array", sums, want, "exact"
+    yield "0-d sums: cdiv of item(), range bound, scalars stored into a 2-D array, reshape of a 0-d sum", sums, want, "exact"
     yield "ct.full((1,), ct.max(t))", partial, x.reshape(blocks, rows * cols).max(1), "exact"
+
+    # A batched ct.mma, cat of one tile, the extract method, arange(start=, step=).
+    blocks = 3
+    x = rng.integers(-3, 4, (2 * blocks, 8, 16)).astype(np.float32)  # exact products
+    acc = rng.integers(-3, 4, (2 * blocks, 8, 8)).astype(np.float32)
+    out = np.full((2 * blocks, 8, 8), np.nan, np.float32)
+    ramp = np.full(16 * blocks, np.nan, np.float32)
+    run("forms", blocks, arr(x) + arr(acc) + arr(out) + arr(ramp))
+    yield "batched ct.mma(x, x^T, acc), cat of one tile, t.extract", out, x @ x.transpose(0, 2, 1) + acc, "exact"
+    want = np.concatenate([b * 100 + 0.5 * np.arange(16, dtype=np.float32) for b in range(blocks)])
+    yield "ct.arange(16, start=pid * 100, step=0.5) against -inf", ramp, want.astype(np.float32), "exact"

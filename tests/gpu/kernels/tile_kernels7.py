@@ -61,7 +61,7 @@ def zero_d(x: "float32[:, ::1]", counts: "int32[::1]", sums: "float32[:, ::1]", 
     # cdiv of a 0-d value, a loop bound from it, a scalar stored into a 2-D array.
     for j in range(ct.cdiv(first, 4)):
         ct.store(sums, index=(pid, j + 1), tile=total + j)
-    ct.store(sums, index=(pid, 0), tile=total)
+    ct.store(sums, index=(pid, 0), tile=ct.reshape(total, (1, 1)))
     ct.store(partial, index=(pid,), tile=ct.full((1,), ct.max(t), dtype=ct.float32))
 
 
@@ -73,3 +73,20 @@ def approx_fns(x: "float32[::1]", y: "float32[::1]", out: "float32[:, ::1]", TIL
     ty = ct.load(y, index=(pid,), shape=(TILE,))
     ct.store(out, index=(0, pid), tile=ct.reshape(ct.sqrt(tx, rounding_mode=ct.RoundingMode.APPROX), (1, TILE)))
     ct.store(out, index=(1, pid), tile=ct.reshape(ct.tanh(ty, rounding_mode=ct.RoundingMode.APPROX), (1, TILE)))
+
+
+@ct.kernel(num_worker_warps=8)
+def forms(x: "float32[:, :, ::1]", acc: "float32[:, :, ::1]", out: "float32[:, :, ::1]",
+          ramp: "float32[::1]", B: ConstInt = 2, M: ConstInt = 8, K: ConstInt = 16):
+    # A batched ct.mma (CUDA cores) with use_fast_acc=, ct.cat of one tile, the extract
+    # method, ct.arange with run-time start= and step=, float("-inf") as a fill value.
+    pid = ct.bid(0)
+    tx = ct.load(x, index=(pid, 0, 0), shape=(B, M, K))
+    ty = ct.permute(tx, (0, 2, 1))
+    ta = ct.load(acc, index=(pid, 0, 0), shape=(B, M, M))
+    r = ct.mma(tx, ty, ta, use_fast_acc=False)
+    first = ct.cat((r,), 0).extract((0, 0, 0), (1, M, M))
+    ct.store(out, index=(pid, 0, 0), tile=ct.cat((first, ct.extract(r, (1, 0, 0), (1, M, M))), 0))
+    lo = ct.full((K,), -float("inf"), dtype=ct.float32)
+    steps = ct.arange(K, dtype=ct.float32, start=pid * 100, step=0.5)
+    ct.store(ramp, index=(pid,), tile=ct.maximum(lo, steps))
