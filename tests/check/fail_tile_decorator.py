@@ -12,6 +12,15 @@ def m(a: "float32[::1]"):
     pass
 
 
+# CHECK:STDERR: fail_tile_decorator.py:[[@LINE+4]]:12: error: `num_worker_warps` is 4 or 8, found 6 [invalid-decorator]
+# CHECK:STDERR: @ct.kernel(num_worker_warps=6)
+# CHECK:STDERR:            ^~~~~~~~~~~~~~~~~~
+# CHECK:STDERR:
+@ct.kernel(num_worker_warps=6)
+def warps(a: "float32[::1]"):
+    pass
+
+
 # CHECK:STDERR: fail_tile_decorator.py:[[@LINE+8]]:12: error: unknown `ct.kernel` option `latency`; known: num_ctas, occupancy, opt_level, num_worker_warps [invalid-decorator]
 # CHECK:STDERR: @ct.kernel(latency=3, occupancy=1.5)
 # CHECK:STDERR:            ^~~~~~~~~
@@ -28,11 +37,3 @@ def m(a: "float32[::1]"):
 def k(a: "float32[::1]", T: ct.Constant[int]):
     pass
 
-
-# CHECK:STDERR: fail_tile_decorator.py:[[@LINE+4]]:12: error: `num_worker_warps` is 4 or 8, found 6 [invalid-decorator]
-# CHECK:STDERR: @ct.kernel(num_worker_warps=6)
-# CHECK:STDERR:            ^~~~~~~~~~~~~~~~~~
-# CHECK:STDERR:
-@ct.kernel(num_worker_warps=6)
-def warps(a: "float32[::1]"):
-    pass
