@@ -2,6 +2,8 @@
 
 #include <llvm/IR/Module.h>
 
+#include "lowering/float8.h"
+
 namespace lowering {
 
 using frontend::Type;
@@ -15,6 +17,7 @@ llvm::Type* scalarLlvmType(llvm::LLVMContext& context, const Type& t) {
       return llvm::Type::getIntNTy(context, t.bits);
     case TypeKind::Float:
       if (t.format == frontend::FloatFormat::BFloat) return llvm::Type::getBFloatTy(context);
+      if (t.bits == 8) return llvm::Type::getInt8Ty(context);  // the 8-bit floats' bits
       if (t.bits == 16) return llvm::Type::getHalfTy(context);
       return t.bits == 32 ? llvm::Type::getFloatTy(context) : llvm::Type::getDoubleTy(context);
     default:
@@ -24,6 +27,17 @@ llvm::Type* scalarLlvmType(llvm::LLVMContext& context, const Type& t) {
 
 llvm::Value* convertScalar(llvm::IRBuilderBase& b, llvm::Value* v, const Type& f, const Type& t) {
   llvm::Type* dst = scalarLlvmType(b.getContext(), t);
+  bool f8 = f.kind == TypeKind::Float && f.bits == 8;
+  bool t8 = t.kind == TypeKind::Float && t.bits == 8;
+  if (f8 || t8) {
+    // The 8-bit floats convert through float32 (lowering/float8.h).
+    if (f8 && t8 && f.format == t.format) return v;
+    Type single;
+    single.kind = TypeKind::Float;
+    single.bits = 32;
+    llvm::Value* x = f8 ? float8ToFloat(b, v, f.format) : convertScalar(b, v, f, single);
+    return t8 ? floatToFloat8(b, x, t.format) : convertScalar(b, x, single, t);
+  }
   if (t.kind == TypeKind::Bool) {
     if (f.kind == TypeKind::Bool) return v;
     // NaN is true in Python.

@@ -41,6 +41,10 @@ if [ ! -f "$pydeps/.ok" ]; then
   python3 -m pip install -q --disable-pip-version-check --target "$pydeps" pytest numpy
   touch "$pydeps/.ok"
 fi
+# ml_dtypes: the 8-bit float reference of tile_sim's float8 cases.
+if [ ! -d "$pydeps/ml_dtypes" ]; then
+  python3 -m pip install -q --disable-pip-version-check --no-deps --target "$pydeps" ml_dtypes
+fi
 # The real numba, apart (its NumPy pin must not change the suite's): one pytest runs a
 # program that uses numba outside CUDA under `python -m pykc run`. Optional.
 if [ ! -f "$root/build/pydeps-numba/.ok" ]; then

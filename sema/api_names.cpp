@@ -280,6 +280,7 @@ std::optional<TypeId> vectorTypeByName(TypeTable& types, std::string_view name) 
 std::optional<TypeId> torchDtype(TypeTable& types, std::string_view name) {
   if (name == "bool") return types.boolean();
   if (name == "bfloat16") return types.bfloat16();
+  if (auto t = float8ByName(types, name)) return t;
   static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
       {"half", "float16"}, {"float", "float32"}, {"double", "float64"}, {"short", "int16"},
       {"int", "int32"},    {"long", "int64"},    {"cfloat", "complex64"}, {"cdouble", "complex128"}};
@@ -330,6 +331,7 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     if (rest == "bool_") return make(Intrinsic::TypeObject, path, types.boolean().index);
     if (rest == "bfloat16") return make(Intrinsic::TypeObject, path, types.bfloat16().index);
     if (rest == "tfloat32") return make(Intrinsic::TypeObject, path, types.tfloat32().index);
+    if (auto t = float8ByName(types, rest)) return make(Intrinsic::TypeObject, path, t->index);
     if (rest.find('.') == std::string_view::npos) {
       if (auto t = scalarTypeByName(types, rest)) {
         return make(Intrinsic::TypeObject, path, t->index);

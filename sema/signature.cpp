@@ -407,6 +407,7 @@ private:
         auto t = scalarTypeByName(types_, *name);
         // bfloat16: tile kernels only (the SIMT checker rejects it).
         if (!t && *name == "bfloat16") t = types_.bfloat16();
+        if (!t) t = float8ByName(types_, *name);
         if (!t) {
           if (isUnsupportedTypeName(*name)) {
             fail(start, length, "type `" + *name + "` is not supported by pykc yet");

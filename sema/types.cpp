@@ -56,6 +56,14 @@ TypeId TypeTable::tfloat32() {
   return intern(t);
 }
 
+TypeId TypeTable::float8(FloatFormat format) {
+  Type t;
+  t.kind = TypeKind::Float;
+  t.bits = 8;
+  t.format = format;
+  return intern(t);
+}
+
 TypeId TypeTable::complexType(unsigned bits) {
   Type t;
   t.kind = TypeKind::Complex;
@@ -205,6 +213,9 @@ std::string TypeTable::dtypeName(TypeId id) const {
     case TypeKind::Float:
       if (t.format == FloatFormat::BFloat) return "bfloat16";
       if (t.format == FloatFormat::TFloat) return "tfloat32";
+      if (t.format == FloatFormat::F8E4M3) return "float8_e4m3fn";
+      if (t.format == FloatFormat::F8E5M2) return "float8_e5m2";
+      if (t.format == FloatFormat::F8E8M0) return "float8_e8m0fnu";
       return "float" + std::to_string(t.bits);
     case TypeKind::Complex:
       return "complex" + std::to_string(t.bits);
@@ -338,6 +349,9 @@ std::string TypeTable::abiCode(TypeId id) const {
     case TypeKind::Float:
       if (t.format == FloatFormat::BFloat) return "bf16";
       if (t.format == FloatFormat::TFloat) return "tf32";
+      if (t.format == FloatFormat::F8E4M3) return "f8e4m3";
+      if (t.format == FloatFormat::F8E5M2) return "f8e5m2";
+      if (t.format == FloatFormat::F8E8M0) return "f8e8m0";
       return "f" + std::to_string(t.bits);
     case TypeKind::Complex:
       return "c" + std::to_string(t.bits);
@@ -388,6 +402,13 @@ unsigned TypeTable::byteSize(TypeId id) const {
     default:
       return 8;
   }
+}
+
+std::optional<TypeId> float8ByName(TypeTable& types, std::string_view name) {
+  if (name == "float8_e4m3fn") return types.float8(FloatFormat::F8E4M3);
+  if (name == "float8_e5m2") return types.float8(FloatFormat::F8E5M2);
+  if (name == "float8_e8m0fnu") return types.float8(FloatFormat::F8E8M0);
+  return std::nullopt;
 }
 
 std::optional<TypeId> scalarTypeByName(TypeTable& types, std::string_view n) {

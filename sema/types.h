@@ -35,7 +35,11 @@ enum class Layout : uint8_t { C, F, A };
 // A float's format: IEEE binary16/32/64, or a tensor-core format (bfloat16:
 // 16 bits, 8 exponent bits; tfloat32: a float32 rounded to 10 mantissa bits).
 // Only tile kernels have the tensor-core formats.
-enum class FloatFormat : uint8_t { Ieee, BFloat, TFloat };
+// Ieee: float16/32/64; BFloat: bfloat16; TFloat: tfloat32 (tensor-core operands);
+// the 8-bit floats (OCP FP8, cuTile's): E4M3 `float8_e4m3fn` (no infinities, one NaN
+// pattern), E5M2 `float8_e5m2` (IEEE-like), E8M0 `float8_e8m0fnu` (powers of two,
+// unsigned: block scales).
+enum class FloatFormat : uint8_t { Ieee, BFloat, TFloat, F8E4M3, F8E5M2, F8E8M0 };
 
 // What is known at launch about an array argument beyond its layout (cuTile's
 // specialisation facts; docs/TILE.md, "Array facts"): its base address is a
@@ -113,6 +117,8 @@ public:
   TypeId float64() { return floatType(64); }
   TypeId bfloat16();
   TypeId tfloat32();
+  // An 8-bit float of `format` (F8E4M3, F8E5M2 or F8E8M0).
+  TypeId float8(FloatFormat format);
   // A float of IEEE binary16 (float16).
   bool isHalf(TypeId t) const {
     const Type& x = get(t);
@@ -120,6 +126,10 @@ public:
   }
   bool isBFloat16(TypeId t) const { return get(t).kind == TypeKind::Float && get(t).format == FloatFormat::BFloat; }
   bool isTFloat32(TypeId t) const { return get(t).kind == TypeKind::Float && get(t).format == FloatFormat::TFloat; }
+  bool isFloat8(TypeId t) const { return get(t).kind == TypeKind::Float && get(t).bits == 8; }
+  // tfloat32 and the 8-bit floats: tile dtypes without arithmetic (loads,
+  // stores, astype and ct.mma operands).
+  bool isNoArithmetic(TypeId t) const { return isTFloat32(t) || isFloat8(t); }
   // complex64 (bits 64) or complex128 (bits 128).
   TypeId complexType(unsigned bits);
   // The complex type whose parts are `part` (float32 -> complex64).
@@ -190,6 +200,10 @@ private:
 // (`float32`, `f4`, `int64`, `intp`, `boolean`, `b1`, `bool_`, `uint8`, ...),
 // or std::nullopt. `none`/`void` give the None type.
 std::optional<TypeId> scalarTypeByName(TypeTable& types, std::string_view name);
+
+// cuTile's and PyTorch's 8-bit float names (`float8_e4m3fn`, `float8_e5m2`,
+// `float8_e8m0fnu`), or std::nullopt: tile kernels only.
+std::optional<TypeId> float8ByName(TypeTable& types, std::string_view name);
 
 // A NumPy structured dtype of scalar fields, laid out as NumPy does: packed,
 // or with `aligned` each field at a multiple of its size and the itemsize a

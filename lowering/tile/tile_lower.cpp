@@ -268,6 +268,7 @@ llvm::Value* TileLowering::constantOf(const ConstValue& c, TypeId to) {
   double d = c.kind == ConstValue::Kind::Float ? c.floatValue
              : c.kind == ConstValue::Kind::Int ? static_cast<double>(c.intValue)
                                                : (c.boolValue ? 1.0 : 0.0);
+  if (types_.isFloat8(e)) return llvm::ConstantInt::get(t, float8Code(d, types_.get(e).format));
   if (types_.isFloat(e)) return llvm::ConstantFP::get(t, d);
   if (types_.isBool(e)) return b_.getInt1(d != 0);
   int64_t i = c.kind == ConstValue::Kind::Int ? c.intValue : static_cast<int64_t>(d);

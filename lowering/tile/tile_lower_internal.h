@@ -5,6 +5,7 @@
 // concern each (see the section comments below).
 #pragma once
 
+#include "lowering/float8.h"
 #include "lowering/kernel_abi.h"
 #include "lowering/scalar.h"
 #include "lowering/tile/tile_lower.h"

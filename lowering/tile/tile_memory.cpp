@@ -70,6 +70,14 @@ llvm::Value* TileLowering::paddingValue(ExprId call, TypeId e) {
   if (p.valid()) mode = static_cast<TileFn>(inst_.meanings[p.index].payload);
   llvm::Type* t = llvmType(e);
   const Type& et = types_.get(e);
+  if (types_.isFloat8(e)) {
+    // The 8-bit floats' codes (E4M3 has no infinities: its largest finite value).
+    double v = mode == TileFn::PadNegZero ? -0.0
+             : mode == TileFn::PadNan ? std::nan("")
+             : mode == TileFn::PadPosInf ? HUGE_VAL
+             : mode == TileFn::PadNegInf ? -HUGE_VAL : 0.0;
+    return llvm::ConstantInt::get(t, float8Code(v, et.format));
+  }
   if (et.kind == TypeKind::Float) {
     switch (mode) {
       case TileFn::PadNegZero: return llvm::ConstantFP::getNegativeZero(t);

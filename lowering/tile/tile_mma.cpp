@@ -122,6 +122,7 @@ TypeId TileLowering::productInput(ExprId x, ExprId y) const {
 bool TileLowering::tensorCores(ExprId x, ExprId y, TypeId result) {
   TypeId in = productInput(x, y);
   if (!in.valid()) in = elementOf(result);
+  if (types_.isFloat8(in)) in = types_.floatType(16);  // as product() computes
   const std::vector<int64_t>& xs = types_.get(typeOf(x)).shape;
   int64_t k = xs.size() == 2 ? xs[1] : 0;
   bool halfIn = types_.isHalf(in) || types_.isBFloat16(in);
@@ -172,6 +173,10 @@ TileVal TileLowering::product(ExprId x, ExprId y, TileVal acc, TypeId accT, bool
   TypeId yt = typeOf(y);
   TypeId in = productInput(x, y);
   if (!in.valid()) in = types_.get(accT).element;
+  // E4M3 and E5M2 operands are float16 operands (every such value is a float16,
+  // and float16 products accumulate in float32 exactly as FP8 ones do).
+  bool f8 = types_.isFloat8(in);
+  if (f8) in = types_.floatType(16);
   int64_t rows = types_.get(xt).shape[0];
   int64_t depth = types_.get(xt).shape[1];
   int64_t cols = types_.get(yt).shape[1];
@@ -181,9 +186,13 @@ TileVal TileLowering::product(ExprId x, ExprId y, TileVal acc, TypeId accT, bool
   // Operands in swizzled shared memory: from the pipeline, or staged here.
   unsigned bytes = types_.byteSize(in);
   uint64_t xBytes = static_cast<uint64_t>(rows * depth) * bytes;
-  std::optional<SmemTile> xs = pipelined(x), ys = pipelined(y);
-  if (!xs) xs = residentOperand(x);
-  if (!ys) ys = residentOperand(y);
+  std::optional<SmemTile> xs, ys;
+  if (!f8) {  // staged bytes of the operand's own dtype
+    xs = pipelined(x);
+    ys = pipelined(y);
+    if (!xs) xs = residentOperand(x);
+    if (!ys) ys = residentOperand(y);
+  }
   Layout l = *mmaLayoutOf(accT);
   // A left operand in the mma layout whose warps own the accumulator's rows
   // and all of its columns (the softmax's P times V, with sm_90a's layout)

@@ -8,6 +8,7 @@ llvm::Value* TileLowering::identity(TileFn fn, TypeId acc) {
   const Type& at = types_.get(acc);
   if (fn == TileFn::Sum) return llvm::Constant::getNullValue(t);
   bool isMax = fn == TileFn::Max;
+  if (at.kind == TypeKind::Float && at.bits == 8) return llvm::ConstantInt::get(t, float8Code(isMax ? -HUGE_VAL : HUGE_VAL, at.format));
   if (at.kind == TypeKind::Float) return llvm::ConstantFP::getInfinity(t, isMax);
   if (at.kind == TypeKind::Bool) return b_.getInt1(!isMax);
   if (at.isSigned) {

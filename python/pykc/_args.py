@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._manifest import KernelEntry, Param, bfloat16_dtype
+from ._manifest import KernelEntry, Param, bfloat16_dtype, float8_dtype, special_dtype_name
 
 
 class ArgumentError(TypeError):
@@ -89,7 +89,7 @@ _KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED = 1, 2, 3, 13
 
 def dtype_name(dt: np.dtype) -> str:
     """NumPy's name of a dtype, ``bfloat16`` for pykc's stand-in."""
-    return "bfloat16" if dt == bfloat16_dtype() else dt.name
+    return special_dtype_name(dt) or dt.name
 
 
 def _native(dt: np.dtype, what: str) -> np.dtype:
@@ -110,7 +110,7 @@ def _from_cai(obj, cai: dict) -> ArrayArg:
         # A structured dtype (records): CAI's `descr` names the fields.
         dt = _structured(cai["descr"], dt.itemsize)
     dt = _native(dt, what)
-    if dt != bfloat16_dtype() and (dt.subdtype is not None or
+    if special_dtype_name(dt) is None and (dt.subdtype is not None or
                                    (dt.fields is not None and not _scalar_fields(dt))):
         raise ArgumentError(f"{what}: dtype {dt} is not supported")
     shape = tuple(int(s) for s in cai["shape"])
@@ -175,8 +175,8 @@ def _f_strides(shape, itemsize: int = 1) -> tuple:
 
 def _from_numpy(a: np.ndarray) -> ArrayArg:
     dt = _native(a.dtype, "NumPy array")
-    if dt.hasobject or dt.subdtype is not None or (dt.fields is not None and
-                                                    not _scalar_fields(dt)):
+    if special_dtype_name(dt) is None and (dt.hasobject or dt.subdtype is not None or (
+            dt.fields is not None and not _scalar_fields(dt))):
         raise ArgumentError(f"NumPy array of dtype {dt} is not supported")
     if any(s % dt.itemsize for s in a.strides):
         raise ArgumentError(f"NumPy array with byte strides {a.strides} not a multiple of "
@@ -246,6 +246,16 @@ def describe(arg, stream: int | None = None):
         # A PyTorch tensor in an autograd graph: the kernel reads its data (as cuTile and
         # numba do); PyTorch exports neither interface for it.
         arg = arg.detach()
+    torch_name = str(getattr(arg, "dtype", "")).removeprefix("torch.")
+    if torch_name in ("float8_e4m3fn", "float8_e5m2", "float8_e8m0fnu") and callable(getattr(arg, "view", None)):
+        # PyTorch's float8 tensors export neither interface: their bytes, typed as pykc's
+        # float8 stand-in.
+        import torch
+        raw = arg.view(torch.uint8)
+        a = _from_cai(raw, raw.__cuda_array_interface__)
+        a.dtype = float8_dtype(torch_name)
+        a.keep = (raw, getattr(a, "keep", None))
+        return a
     try:
         cai = arg.__cuda_array_interface__
     except (AttributeError, TypeError, KeyError, RuntimeError):

@@ -16,7 +16,11 @@ ABI_VERSION = 1
 #: dtype names the ABI allows (NumPy's names).
 SCALAR_DTYPES = frozenset(
     "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 "
-    "float16 bfloat16 float32 float64 complex64 complex128".split())
+    "float16 bfloat16 float32 float64 complex64 complex128 "
+    "float8_e4m3fn float8_e5m2 float8_e8m0fnu".split())
+
+#: The 8-bit float dtypes of tile kernels (cuTile's, PyTorch's, ml_dtypes' names).
+FLOAT8_NAMES = ("float8_e4m3fn", "float8_e5m2", "float8_e8m0fnu")
 
 
 @functools.lru_cache(maxsize=None)
@@ -33,9 +37,34 @@ def bfloat16_dtype():
         return np.dtype([("bfloat16", "<u2")])
 
 
+@functools.lru_cache(maxsize=None)
+def float8_dtype(name: str):
+    """The NumPy dtype standing for `name`'s arrays (FLOAT8_NAMES): ml_dtypes' when
+    installed, else a 1-byte structured dtype with one field of that name (such arrays
+    come from PyTorch, whose float8 tensors pykc reads as bytes)."""
+    import numpy as np
+    try:
+        import ml_dtypes
+        return np.dtype(getattr(ml_dtypes, name))
+    except (ImportError, AttributeError):
+        return np.dtype([(name, "u1")])
+
+
+def special_dtype_name(dt) -> str | None:
+    """`bfloat16` or a float8 name for pykc's stand-in dtypes, else None."""
+    if dt == bfloat16_dtype():
+        return "bfloat16"
+    for name in FLOAT8_NAMES:
+        if dt == float8_dtype(name):
+            return name
+    return None
+
+
 def dtype_of(name: str):
     """The NumPy dtype of a manifest dtype name."""
     import numpy as np
+    if name in FLOAT8_NAMES:
+        return float8_dtype(name)
     return bfloat16_dtype() if name == "bfloat16" else np.dtype(name)
 
 

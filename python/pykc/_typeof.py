@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._args import ArgumentError, ArrayArg, ScalarArg, TupleArg, abi_layout, array_facts, describe
-from ._manifest import bfloat16_dtype, dims_text, facts_text
+from ._manifest import dims_text, facts_text, special_dtype_name
 
 __all__ = ["typeof", "signature_for", "layout_of"]
 
@@ -76,7 +76,7 @@ def _record_text(dt: np.dtype, what: str) -> str:
 def _dtype_text(dt: np.dtype, what: str) -> str:
     if dt.fields is not None:
         return _record_text(dt, what)
-    name = "bfloat16" if dt == bfloat16_dtype() else _DTYPE_NAMES.get(dt.name)
+    name = special_dtype_name(dt) or _DTYPE_NAMES.get(dt.name)
     if name is None:
         raise ArgumentError(f"{what}: dtype {dt} has no numba.cuda type")
     return name

@@ -354,16 +354,17 @@ void ModuleChecker::addTileKernels(uint32_t function) {
 
 bool ModuleChecker::rejectBFloat16(const DeclaredSignature& sig) {
   if (!usesBFloat16(sig.signature.args)) return false;
-  diags_.error(sig.location, Diag::UnsupportedFeature, "bfloat16 is supported in tile kernels (`@ct.kernel`) only");
+  diags_.error(sig.location, Diag::UnsupportedFeature,
+               "bfloat16 and the float8 types are supported in tile kernels (`@ct.kernel`) only");
   return true;
 }
 
 bool ModuleChecker::usesBFloat16(const std::vector<TypeId>& args) {
   for (TypeId t : args) {
     const Type& ty = types().get(t);
-    if (types().isBFloat16(t)) return true;
+    if (types().isBFloat16(t) || types().isFloat8(t)) return true;
     if ((ty.kind == TypeKind::Array || ty.kind == TypeKind::Pointer) && ty.element.valid() &&
-        types().isBFloat16(ty.element)) {
+        (types().isBFloat16(ty.element) || types().isFloat8(ty.element))) {
       return true;
     }
     if (ty.kind == TypeKind::Tuple && usesBFloat16(ty.elements)) return true;

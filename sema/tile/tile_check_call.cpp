@@ -95,7 +95,8 @@ bool TileChecker::convertsTo(const TV& v, TypeId to) const {
   }
   from = elementOf(v.type);
   if (types_.isBool(from)) return true;
-  if (types_.isTFloat32(from) || types_.isTFloat32(to)) return false;
+  if (from == to) return true;
+  if (types_.isNoArithmetic(from) || types_.isNoArithmetic(to)) return false;
   if (types_.isInt(from)) return types_.isInt(to) || types_.isFloat(to);
   return types_.isFloat(to);
 }
@@ -599,7 +600,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       auto x = tileOrScalar((*args)[0]);
       if (!x) return TV{};
       TypeId dtype = x->k == TV::K::Const ? *weakType(x->c) : elementOf(x->type);
-      if (types_.isTFloat32(dtype)) return tf32Only(id);
+      if (types_.isNoArithmetic(dtype)) return tf32Only(id, dtype);
       if (fn != TileFn::Abs && !types_.isFloat(dtype)) dtype = types_.float32();
       if (types_.isBool(dtype)) dtype = types_.int32();
       bool f32 = dtype == types_.float32();
@@ -630,7 +631,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       auto shape = broadcastOf({*x, *y}, id);
       auto dtype = promote(*x, *y);
       if (!shape || !dtype) return TV{};
-      if (types_.isTFloat32(*dtype)) return tf32Only(id);
+      if (types_.isNoArithmetic(*dtype)) return tf32Only(id, *dtype);
       TypeId d = types_.isFloat(*dtype) ? *dtype : types_.float32();
       inst_.opTypes[id.index] = d;
       return record(id, TV::value(make(d, *shape, *x, *y)));
@@ -664,6 +665,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       auto shape = broadcastOf({*x, *y}, id);
       auto dtype = promote(*x, *y);
       if (!shape || !dtype) return TV{};
+      if (types_.isNoArithmetic(*dtype)) return tf32Only(id, *dtype);
       inst_.opTypes[id.index] = *dtype;
       return record(id, TV::value(make(*dtype, *shape, *x, *y)));
     }

@@ -480,6 +480,12 @@ std::optional<TypeId> TileChecker::mmaType(const TV& x, const TV& y, const TV& a
   }
   TypeId out = elementOf(acc.type);
   const Type& it = types_.get(in);
+  if (it.kind == TypeKind::Float && it.format == FloatFormat::F8E8M0) {
+    diags_.error(loc(range), Diag::TileType,
+                 "`ct.mma` of `float8_e8m0fnu` tiles: E8M0 holds block scales (ct.mma_scaled's), "
+                 "not matrix values; products take float8_e4m3fn or float8_e5m2");
+    return std::nullopt;
+  }
   const Type& ot = types_.get(out);
   bool ok = false;
   std::string allowed;
@@ -517,6 +523,7 @@ TV TileChecker::unaryOp(ExprId id, UnaryOpKind op, ExprId operand) {
     if (auto f = foldUnary(op, x.c)) return record(id, TV::constant(*f));
   } else if (x.k == TV::K::Value && !types_.isArray(x.type)) {
     TypeId e = elementOf(x.type);
+    if (types_.isNoArithmetic(e)) return tf32Only(id, e);
     bool ok = (op == UnaryOpKind::USub || op == UnaryOpKind::UAdd) ? !types_.isBool(e)
             : op == UnaryOpKind::Not                               ? types_.isBool(x.type)
                                                                    : !types_.isFloat(e);  // ~: integers and bools
@@ -545,6 +552,7 @@ TV TileChecker::compareOp(ExprId id, CmpOp op, ExprId left, ExprId right) {
     }
     return TV{};
   }
+  if (types_.isNoArithmetic(*operand)) return tf32Only(id, *operand);
   inst_.opTypes[id.index] = *operand;
   return record(id, TV::value(make(types_.boolean(), *shape, l, r)));
 }
@@ -566,8 +574,8 @@ TV TileChecker::binary(Operator op, const TV& l, const TV& r, const NodeRange& r
   auto shape = broadcastOf({l, r}, where);
   if (!shape) return TV{};
   auto operand = promote(l, r);
-  if (operand && types_.isTFloat32(*operand)) {
-    tf32Only(where);
+  if (operand && types_.isNoArithmetic(*operand)) {
+    tf32Only(where, *operand);
     return TV{};
   }
   bool supported = op == Operator::Add || op == Operator::Sub || op == Operator::Mult ||

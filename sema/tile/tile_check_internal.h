@@ -358,7 +358,8 @@ private:
   // (row-major flat indices when axis is None), as NumPy.
   TV checkArgReduce(ExprId id, const ast::Call& c, const std::string& fname);
 
-  TV tf32Only(ExprId id);
+  // The error for arithmetic on a tfloat32 or 8-bit float (`dtype`) tile.
+  TV tf32Only(ExprId id, TypeId dtype = TypeId());
 
   // A tuple of constant integers (`axes`, `shape`), or nullopt (reported).
   std::optional<std::vector<int64_t>> constInts(ExprId id, const char* what);

@@ -146,7 +146,7 @@ TV TileChecker::checkBuiltin(ExprId id, const ast::Call& c, const std::string& n
   if (toInt) {
     dtype = types_.isInt(x.type) ? x.type : types_.int32();
   } else {
-    dtype = types_.isFloat(x.type) && !types_.isTFloat32(x.type) ? x.type : types_.float32();
+    dtype = types_.isFloat(x.type) && !types_.isNoArithmetic(x.type) ? x.type : types_.float32();
   }
   inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::Astype)};
   return record(id, TV::value(dtype));
@@ -185,8 +185,8 @@ std::optional<std::pair<TV, std::vector<int64_t>>> TileChecker::reduction(ExprId
     diags_.error(loc((*args)[0]), Diag::TileType, "`" + fname + "` reduces a tile, found `" + describe(x) + "`");
     return std::nullopt;
   }
-  if (types_.isTFloat32(elementOf(x.type))) {
-    tf32Only(id);
+  if (types_.isNoArithmetic(elementOf(x.type))) {
+    tf32Only(id, elementOf(x.type));
     return std::nullopt;
   }
   auto reduced = reducedAxes((*args)[1], x);
@@ -215,7 +215,13 @@ TV TileChecker::checkArgReduce(ExprId id, const ast::Call& c, const std::string&
   return record(id, TV::value(types_.tile(types_.int32(), r->second)));
 }
 
-TV TileChecker::tf32Only(ExprId id) {
+TV TileChecker::tf32Only(ExprId id, TypeId dtype) {
+  if (dtype.valid() && types_.isFloat8(dtype)) {
+    diags_.error(loc(id), Diag::TileType,
+                 "`" + types_.dtypeName(dtype) + "` tiles are loaded, stored, converted and `ct.mma` operands, "
+                 "without arithmetic: convert with `.astype(ct.float32)` first");
+    return TV{};
+  }
   diags_.error(loc(id), Diag::TileType,
                "tfloat32 tiles are `ct.mma` operands only: convert with `.astype(ct.float32)` first");
   return TV{};

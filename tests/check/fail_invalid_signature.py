@@ -38,7 +38,7 @@ def returns_value(x):
     pass
 
 
-# CHECK:STDERR: fail_invalid_signature.py:[[@LINE+4]]:11: error: bfloat16 is supported in tile kernels (`@ct.kernel`) only [unsupported-construct]
+# CHECK:STDERR: fail_invalid_signature.py:[[@LINE+4]]:11: error: bfloat16 and the float8 types are supported in tile kernels (`@ct.kernel`) only [unsupported-construct]
 # CHECK:STDERR: @cuda.jit("void(bfloat16)")
 # CHECK:STDERR:           ^~~~~~~~~~~~~~~~
 # CHECK:STDERR:

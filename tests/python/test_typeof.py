@@ -121,3 +121,14 @@ class _GradTensor:
 
 def test_tensors_that_require_grad_are_read_detached():
     assert typeof(_GradTensor((4, 8))) == "float32[:, ::1]"
+
+
+def test_float8_arrays_type_as_cutile_dtypes():
+    """NumPy arrays of ml_dtypes' 8-bit floats (PyTorch's float8 tensors take the same
+    stand-in dtypes) are typed by their cuTile names, and the manifest's names map back."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    from pykc._manifest import dtype_of
+    for name in ("float8_e4m3fn", "float8_e5m2", "float8_e8m0fnu"):
+        a = np.zeros((4, 8), getattr(ml_dtypes, name))
+        assert typeof(a) == f"{name}[:, ::1]"
+        assert dtype_of(name) == a.dtype

@@ -25,6 +25,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from shape_cases import shape_cases  # noqa: E402
 from operator_cases import operator_cases  # noqa: E402
+from float8_cases import float8_cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -206,6 +207,7 @@ def main():
                 ("tile_kernels4.py", check_cases(atomic_cases, 20261203), (), "sm_90"),
                 ("tile_kernels6.py", check_cases(shape_cases, 20261204), (), "sm_90"),
                 ("tile_kernels7.py", check_cases(operator_cases, 20261205), (), "sm_90"),
+                ("tile_kernels8.py", check_cases(float8_cases, 20261206, typed=True), (), "sm_90"),
                 ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS, "sm_90"),
@@ -652,8 +654,10 @@ def atomic_cases(run, arr, rng):
     yield "while_rows (while, continue, break, while True)", out, want, ("close", 1e-4)
 
 
-def check_cases(cases, seed):
-    """A checker for a shared case list (atomic_cases, shape_cases) against NumPy."""
+def check_cases(cases, seed, typed=False):
+    """A checker for a shared case list (atomic_cases, shape_cases) against NumPy;
+    `typed`: the cases' `arr` takes a second argument (a float8 name, ignored here: the
+    simulator passes the bytes)."""
     def checker(sim, sym, blocks):
         rng = np.random.default_rng(seed)
         failures = []
@@ -661,8 +665,13 @@ def check_cases(cases, seed):
         def run(kernel, grid, args):
             sim.run(sym[kernel], grid, blocks[sym[kernel]], args)
 
-        for what, got, want, kind in cases(run, sim.array, rng):
-            if kind == "bool":
+        array = (lambda a, name=None: sim.array(a)) if typed else sim.array
+        for what, got, want, kind in cases(run, array, rng):
+            if kind == "exact-nan":
+                g, w = np.asarray(got), np.asarray(want)
+                ok = g.shape == w.shape and np.array_equal(g, w, equal_nan=True)
+                detail = f": {int((~((g == w) | (np.isnan(g) & np.isnan(w)))).sum())} of {w.size} differ"
+            elif kind == "bool":
                 ok = got is True or got == want
                 detail = ""
             elif kind == "exact":
