@@ -106,7 +106,15 @@ void TileChecker::assignTuple(ExprId target, const TV& v, ExprId valueExpr) {
 
 bool TileChecker::assignEntity(ExprId target, const std::string& name, const TV& v) {
   if (v.ent != Intrinsic::TypeObject && v.ent != Intrinsic::TileOp) return false;
-  if (depthNow_ > 0 || vars_.count(name)) {
+  // A name may take the compile-time value it already holds again anywhere, and a
+  // first one in a runtime loop outside runtime branches (`zero_pad =
+  // ct.PaddingMode.ZERO` in a loop body, TileGym's bmm): the same every iteration.
+  // In a runtime branch a new value would depend on the run.
+  auto held = entities_.find(name);
+  bool same = held != entities_.end() && held->second.ent == v.ent && held->second.payload == v.payload;
+  bool inBranch = depthNow_ > loopNest_;
+  bool fresh = held == entities_.end() && !consts_.count(name) && !inBranch;
+  if (vars_.count(name) || (depthNow_ > 0 && !same && !fresh)) {
     diags_.error(loc(target), Diag::TileType,
                  "`" + name + "` holds `" + v.path +
                      "`, a compile-time value: assign it outside runtime loops and branches, "

@@ -38,6 +38,19 @@ def zero_d(x: "float32[:, ::1]", counts: "int32[::1]", out: "float32[:, ::1]", p
     ct.store(out, (pid, 0), total)
     ct.store(out, index=(pid, 1), tile=0)
     ct.store(partial, index=(pid,), tile=ct.full((1,), total, dtype=ct.float32))
+
+
+@ct.kernel
+def loop_consts(a: "float32[:, ::1]", out: "float32[:, ::1]", TILE: ct.Constant[int] = 16):
+    # Compile-time values bound in a runtime loop (TileGym's bmm and matmul): the same each
+    # iteration, so usable after it.
+    acc = ct.zeros((TILE, TILE), dtype=ct.float32)
+    for k in range(ct.cdiv(a.shape[1], TILE)):
+        pad = ct.PaddingMode.ZERO
+        dtype = ct.tfloat32 if a.dtype == ct.float32 else a.dtype
+        t = ct.load(a, index=(ct.bid(0), k), shape=(TILE, TILE), padding_mode=pad)
+        acc = ct.mma(t.astype(dtype), t.astype(dtype), acc)
+    ct.store(out, index=(ct.bid(0), 0), tile=acc)
 # CHECK:STDOUT: kernel operator_fns operator_fns__f32a1C_f32a1C_i32a1C_f32a1C_i32a1C_b1a1C__KTILE_128 void(float32[::1], float32[::1], int32[::1], float32[::1], int32[::1], bool[::1], TILE=128)
 # CHECK:STDOUT:   TILE: int64
 # CHECK:STDOUT:   approx: tile(float32, (128,))
@@ -68,3 +81,10 @@ def zero_d(x: "float32[:, ::1]", counts: "int32[::1]", out: "float32[:, ::1]", p
 # CHECK:STDOUT:   t: tile(float32, (2, 64))
 # CHECK:STDOUT:   total: float32
 # CHECK:STDOUT:   x: array(float32, 2d, C)
+# CHECK:STDOUT: kernel loop_consts loop_consts__f32a2C_f32a2C__KTILE_16 void(float32[:, ::1], float32[:, ::1], TILE=16)
+# CHECK:STDOUT:   TILE: int64
+# CHECK:STDOUT:   a: array(float32, 2d, C)
+# CHECK:STDOUT:   acc: tile(float32, (16, 16))
+# CHECK:STDOUT:   k: int32
+# CHECK:STDOUT:   out: array(float32, 2d, C)
+# CHECK:STDOUT:   t: tile(float32, (16, 16))
