@@ -449,6 +449,9 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     }
     case TileFn::Isnan:
       return isnan(id, t);
+    case TileFn::Cumsum:
+    case TileFn::Cumprod:
+      return scan(id, fn, t);
     case TileFn::Item:
       return evalAs(arg(id, 0), t);  // one element: every thread holds it
     case TileFn::Atan2:

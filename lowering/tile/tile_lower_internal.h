@@ -316,6 +316,8 @@ private:
   TileVal operatorFn(ExprId id, TileFn fn, TypeId t);
   // ct.isnan (a bool result from float operands) and ct.atan2.
   TileVal isnan(ExprId id, TypeId t);
+  // ct.cumsum / ct.cumprod: inclusive scans along an axis, in order (tile_reduce.cpp).
+  TileVal scan(ExprId id, TileFn fn, TypeId t);
   TileVal atan2(ExprId id, TypeId t);
 
   // --- loads and stores ---------------------------------------------------

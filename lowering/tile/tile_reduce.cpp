@@ -229,3 +229,77 @@ TileVal TileLowering::reduce(ExprId id, TileFn fn, TypeId t) {
 }
 
 }  // namespace lowering::tile
+
+namespace lowering::tile {
+
+TileVal TileLowering::scan(ExprId id, TileFn fn, TypeId t) {
+  TypeId e = elementOf(t);
+  const Type& et = types_.get(e);
+  // Computed in float32 for 16-bit floats (as the sums of reductions are), else the dtype.
+  TypeId calc = et.kind == TypeKind::Float && et.bits < 32 ? types_.float32() : e;
+  llvm::Type* ct = llvmType(calc);
+  const std::vector<int64_t>& shape = types_.get(t).shape;
+  int64_t n = static_cast<int64_t>(shape.size());
+  int64_t axis = constIntArg(id, 1, 0);
+  if (axis < 0) axis += n;
+  bool reverse = constIntArg(id, 2, 0) != 0;
+  int64_t len = shape[static_cast<size_t>(axis)];
+  int64_t stride = 1;
+  for (int64_t d = axis + 1; d < n; ++d) stride *= shape[static_cast<size_t>(d)];
+  TypeId ct_t = types_.tile(calc, shape);
+  TileVal x = evalAs(arg(id, 0), ct_t);
+  Layout l = layoutOf(ct_t);
+  llvm::Value* buffer = scratch(static_cast<uint64_t>(elementsOf(ct_t)) * types_.byteSize(calc));
+  barrier();
+  storeSlots(x, ct_t, l, buffer, 0);
+  barrier();
+  // Each slot walks its line along the axis in order (from the start, or from the end
+  // for reverse=True), taking the elements up to and including its own.
+  std::vector<llvm::Value*> base, pos;
+  for (unsigned s = 0; s < l.slots; ++s) {
+    llvm::Value* idx = clampIndex(elementIndex(l, s), l);
+    std::vector<llvm::Value*> mi = multiIndex(idx, shape);
+    pos.push_back(mi[static_cast<size_t>(axis)]);
+    base.push_back(b_.CreateSub(idx, b_.CreateMul(mi[static_cast<size_t>(axis)], b_.getInt32(static_cast<uint32_t>(stride)))));
+  }
+  bool isFloat = types_.isFloat(calc);
+  auto combine = [&](llvm::Value* a, llvm::Value* c) -> llvm::Value* {
+    if (fn == TileFn::Cumsum) return isFloat ? b_.CreateFAdd(a, c) : b_.CreateAdd(a, c);
+    return isFloat ? b_.CreateFMul(a, c) : b_.CreateMul(a, c);
+  };
+  llvm::Value* identity = fn == TileFn::Cumsum ? llvm::Constant::getNullValue(ct)
+                        : isFloat ? llvm::ConstantFP::get(ct, 1.0) : llvm::ConstantInt::get(ct, 1);
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  auto* body = llvm::BasicBlock::Create(context_, "scan.k", function_);
+  auto* done = llvm::BasicBlock::Create(context_, "scan.done", function_);
+  b_.CreateBr(body);
+  b_.SetInsertPoint(body);
+  llvm::PHINode* i = b_.CreatePHI(b_.getInt32Ty(), 2);
+  i->addIncoming(b_.getInt32(0), pre);
+  std::vector<llvm::PHINode*> accs;
+  for (unsigned s = 0; s < l.slots; ++s) {
+    accs.push_back(b_.CreatePHI(ct, 2));
+    accs.back()->addIncoming(identity, pre);
+  }
+  llvm::Value* k = reverse ? b_.CreateSub(b_.getInt32(static_cast<uint32_t>(len - 1)), i) : i;
+  std::vector<llvm::Value*> next;
+  for (unsigned s = 0; s < l.slots; ++s) {
+    llvm::Value* acc = accs[s];
+    llvm::Value* at = b_.CreateAdd(base[s], b_.CreateMul(k, b_.getInt32(static_cast<uint32_t>(stride))));
+    llvm::Value* v = b_.CreateLoad(ct, b_.CreateGEP(ct, buffer, at));
+    llvm::Value* take = reverse ? b_.CreateICmpUGE(k, pos[s]) : b_.CreateICmpULE(k, pos[s]);
+    next.push_back(b_.CreateSelect(take, combine(acc, v), acc));
+  }
+  llvm::Value* in = b_.CreateAdd(i, b_.getInt32(1));
+  llvm::BasicBlock* latch = b_.GetInsertBlock();
+  i->addIncoming(in, latch);
+  for (unsigned s = 0; s < l.slots; ++s) accs[s]->addIncoming(next[s], latch);
+  b_.CreateCondBr(b_.CreateICmpULT(in, b_.getInt32(static_cast<uint32_t>(len))), body, done);
+  b_.SetInsertPoint(done);
+  barrier();  // the scratch buffer is reused by what follows
+  TileVal out;
+  for (unsigned s = 0; s < l.slots; ++s) out.slots.push_back(convert(next[s], calc, e));
+  return out;
+}
+
+}  // namespace lowering::tile

@@ -542,6 +542,43 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       if (isTileVal(*x)) return record(id, TV::value(types_.tile(*dtype, types_.get(x->type).shape)));
       return record(id, TV::value(*dtype));
     }
+    case TileFn::Cumsum:
+    case TileFn::Cumprod: {
+      // Inclusive prefix sums/products along `axis` (reverse=True: suffix ones).
+      auto args = bindArgs(id, c, fname, {"x", "axis", "reverse", "rounding_mode", "flush_to_zero"}, 1);
+      if (!args) return TV{};
+      TV x = checkExpr((*args)[0]);
+      if (!x.ok()) return TV{};
+      if (!isTileVal(x)) {
+        diags_.error(loc((*args)[0]), Diag::TileType, "`" + fname + "` scans a tile, found `" + describe(x) + "`");
+        return TV{};
+      }
+      TypeId dtype = elementOf(x.type);
+      if (types_.isNoArithmetic(dtype)) return tf32Only(id, dtype);
+      if (types_.isBool(dtype)) dtype = types_.int32();
+      int64_t n = static_cast<int64_t>(types_.get(x.type).shape.size());
+      if ((*args)[1].valid()) {
+        auto axis = constInt((*args)[1], "the axis");
+        if (!axis) return TV{};
+        if (*axis < -n || *axis >= n) {
+          diags_.error(loc((*args)[1]), Diag::TileShape,
+                       "axis " + std::to_string(*axis) + " is out of range for `" + describe(x) + "`");
+          return TV{};
+        }
+      }
+      if ((*args)[2].valid() && !constBool((*args)[2], "`reverse`")) return TV{};
+      std::optional<TileFn> mode;
+      if ((*args)[3].valid() && !roundingModeArg((*args)[3], mode)) return TV{};
+      if (mode && *mode != TileFn::RoundRn) {
+        diags_.error(loc((*args)[3]), Diag::TileUnsupported,
+                     "`" + fname + "` with `rounding_mode=RoundingMode." + std::string(tileFnName(*mode)) + "`",
+                     " (RN only)");
+        return TV{};
+      }
+      if ((*args)[4].valid() && !constBool((*args)[4], "`flush_to_zero`")) return TV{};
+      inst_.opTypes[id.index] = dtype;
+      return record(id, TV::value(types_.tile(dtype, types_.get(x.type).shape)));
+    }
     case TileFn::Item: {
       // `t.item()`: t.reshape(()), the one element of a one-element tile.
       auto args = bindArgs(id, c, "item", {"self"}, 1, callee.self);

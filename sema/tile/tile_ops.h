@@ -32,7 +32,7 @@ namespace frontend {
   X(Greater, "greater") X(GreaterEqual, "greater_equal") X(Less, "less")                     \
   X(LessEqual, "less_equal") X(Equal, "equal") X(NotEqual, "not_equal")                      \
   X(Floor, "floor") X(Ceil, "ceil") X(Tan, "tan") X(Sinh, "sinh") X(Cosh, "cosh")             \
-  X(Isnan, "isnan") X(Atan2, "atan2")
+  X(Isnan, "isnan") X(Atan2, "atan2") X(Cumsum, "cumsum") X(Cumprod, "cumprod")
 
 enum class TileFn : uint16_t {
 #define PYKC_X(N, S) N,

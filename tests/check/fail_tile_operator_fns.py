@@ -59,3 +59,23 @@ def bad_forms(a: "float32[::1]", TILE: ct.Constant[int] = 16):
     # CHECK:STDERR:               ^~~~~
     # CHECK:STDERR:
     f = float("one")
+
+
+@ct.kernel
+def bad_scans(a: "float32[:, ::1]", TILE: ct.Constant[int] = 16):
+    x = ct.load(a, index=(0, 0), shape=(TILE, TILE))
+    # CHECK:STDERR: fail_tile_operator_fns.py:[[@LINE+4]]:27: error: axis 2 is out of range for `tile(float32, (16, 16))` [tile-shape]
+    # CHECK:STDERR:     r = ct.cumsum(x, axis=2)
+    # CHECK:STDERR:                           ^
+    # CHECK:STDERR:
+    r = ct.cumsum(x, axis=2)
+    # CHECK:STDERR: fail_tile_operator_fns.py:[[@LINE+4]]:20: error: `ct.cumprod` scans a tile, found `float32` [tile-type]
+    # CHECK:STDERR:     s = ct.cumprod(ct.sum(x), 0)
+    # CHECK:STDERR:                    ^~~~~~~~~
+    # CHECK:STDERR:
+    s = ct.cumprod(ct.sum(x), 0)
+    # CHECK:STDERR: fail_tile_operator_fns.py:[[@LINE+4]]:39: error: `ct.cumsum` with `rounding_mode=RoundingMode.RZ` is not supported in tile kernels yet (RN only) [tile-unsupported]
+    # CHECK:STDERR:     u = ct.cumsum(x, 0, rounding_mode=ct.RoundingMode.RZ)
+    # CHECK:STDERR:                                       ^~~~~~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    u = ct.cumsum(x, 0, rounding_mode=ct.RoundingMode.RZ)

@@ -51,6 +51,17 @@ def loop_consts(a: "float32[:, ::1]", out: "float32[:, ::1]", TILE: ct.Constant[
         t = ct.load(a, index=(ct.bid(0), k), shape=(TILE, TILE), padding_mode=pad)
         acc = ct.mma(t.astype(dtype), t.astype(dtype), acc)
     ct.store(out, index=(ct.bid(0), 0), tile=acc)
+
+
+@ct.kernel
+def scans(x: "float32[:, ::1]", flags: "bool_[::1]", out: "float32[:, ::1]", counts: "int32[::1]",
+          TILE: ct.Constant[int] = 64):
+    t = ct.load(x, index=(ct.bid(0), 0), shape=(2, TILE))
+    rows = ct.cumsum(t, axis=1)
+    cols = ct.cumprod(t, 0, reverse=True)
+    ct.store(out, index=(ct.bid(0), 0), tile=rows + cols)
+    n = ct.cumsum(ct.load(flags, index=(ct.bid(0),), shape=(TILE,)))
+    ct.store(counts, index=(ct.bid(0),), tile=n)
 # CHECK:STDOUT: kernel operator_fns operator_fns__f32a1C_f32a1C_i32a1C_f32a1C_i32a1C_b1a1C__KTILE_128 void(float32[::1], float32[::1], int32[::1], float32[::1], int32[::1], bool[::1], TILE=128)
 # CHECK:STDOUT:   TILE: int64
 # CHECK:STDOUT:   approx: tile(float32, (128,))
@@ -88,3 +99,13 @@ def loop_consts(a: "float32[:, ::1]", out: "float32[:, ::1]", TILE: ct.Constant[
 # CHECK:STDOUT:   k: int32
 # CHECK:STDOUT:   out: array(float32, 2d, C)
 # CHECK:STDOUT:   t: tile(float32, (16, 16))
+# CHECK:STDOUT: kernel scans scans__f32a2C_b1a1C_f32a2C_i32a1C__KTILE_64 void(float32[:, ::1], bool[::1], float32[:, ::1], int32[::1], TILE=64)
+# CHECK:STDOUT:   TILE: int64
+# CHECK:STDOUT:   cols: tile(float32, (2, 64))
+# CHECK:STDOUT:   counts: array(int32, 1d, C)
+# CHECK:STDOUT:   flags: array(bool, 1d, C)
+# CHECK:STDOUT:   n: tile(int32, (64,))
+# CHECK:STDOUT:   out: array(float32, 2d, C)
+# CHECK:STDOUT:   rows: tile(float32, (2, 64))
+# CHECK:STDOUT:   t: tile(float32, (2, 64))
+# CHECK:STDOUT:   x: array(float32, 2d, C)

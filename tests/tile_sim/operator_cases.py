@@ -8,7 +8,8 @@ both leave results in the NumPy arrays."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"float_fns": (128,), "int_fns": (128,), "nan_flags": (128,), "zero_d": (2, 64), "forms": (2, 8, 16)}
+CONSTS = {"float_fns": (128,), "int_fns": (128,), "nan_flags": (128,), "zero_d": (2, 64), "forms": (2, 8, 16),
+          "scans": (4, 64, 256)}
 
 
 def operator_cases(run, arr, rng):
@@ -81,3 +82,22 @@ def operator_cases(run, arr, rng):
     yield "batched ct.mma(x, x^T, acc), cat of one tile, t.extract", out, x @ x.transpose(0, 2, 1) + acc, "exact"
     want = np.concatenate([b * 100 + 0.5 * np.arange(16, dtype=np.float32) for b in range(blocks)])
     yield "ct.arange(16, start=pid * 100, step=0.5) against -inf", ramp, want.astype(np.float32), "exact"
+
+    # ct.cumsum / ct.cumprod: in order along the axis, as NumPy's accumulate.
+    blocks = 3
+    x = rng.standard_normal((4 * blocks, 64)).astype(np.float32)
+    k = rng.choice(np.array([-1, 1, 1, 2], np.int32), (4 * blocks, 64))
+    flags = rng.random(256 * blocks) < 0.3
+    fwd = np.full((4 * blocks, 64), np.nan, np.float32)
+    back = np.full((4 * blocks, 64), np.nan, np.float32)
+    prods = np.zeros((4 * blocks, 64), np.int32)
+    counts = np.full(256 * blocks, -1, np.int32)
+    run("scans", blocks, arr(x) + arr(k) + arr(flags) + arr(fwd) + arr(back) + arr(prods) + arr(counts))
+    yield "ct.cumsum(t, axis=1) float32", fwd, np.cumsum(x, axis=1, dtype=np.float32), "exact"
+    rows = x.reshape(blocks, 4, 64)
+    want = np.flip(np.cumsum(np.flip(rows, 1), axis=1, dtype=np.float32), 1).reshape(4 * blocks, 64)
+    yield "ct.cumsum(t, 0, reverse=True) within each block's rows", back, want, "exact"
+    with np.errstate(over="ignore"):
+        yield "ct.cumprod int32 along rows", prods, np.cumprod(k, axis=1, dtype=np.int32), "exact"
+    want = np.concatenate([np.cumsum(flags[b * 256:(b + 1) * 256]).astype(np.int32) for b in range(blocks)])
+    yield "ct.cumsum of bools (int32 counts)", counts, want, "exact"

@@ -90,3 +90,17 @@ def forms(x: "float32[:, :, ::1]", acc: "float32[:, :, ::1]", out: "float32[:, :
     lo = ct.full((K,), -float("inf"), dtype=ct.float32)
     steps = ct.arange(K, dtype=ct.float32, start=pid * 100, step=0.5)
     ct.store(ramp, index=(pid,), tile=ct.maximum(lo, steps))
+
+
+@ct.kernel
+def scans(x: "float32[:, ::1]", k: "int32[:, ::1]", flags: "bool_[::1]", fwd: "float32[:, ::1]",
+          back: "float32[:, ::1]", prods: "int32[:, ::1]", counts: "int32[::1]",
+          ROWS: ConstInt = 4, COLS: ConstInt = 64, N: ConstInt = 256):
+    # ct.cumsum along rows and (reversed) along columns, ct.cumprod of integers, and a
+    # cumsum of bools (int32 counts, TileGym's moe_align_block).
+    pid = ct.bid(0)
+    t = ct.load(x, index=(pid, 0), shape=(ROWS, COLS))
+    ct.store(fwd, index=(pid, 0), tile=ct.cumsum(t, axis=1))
+    ct.store(back, index=(pid, 0), tile=ct.cumsum(t, 0, reverse=True))
+    ct.store(prods, index=(pid, 0), tile=ct.cumprod(ct.load(k, index=(pid, 0), shape=(ROWS, COLS)), axis=1))
+    ct.store(counts, index=(pid,), tile=ct.cumsum(ct.load(flags, index=(pid,), shape=(N,))))
