@@ -314,6 +314,14 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   if (path == "numba.cuda.types" || path.starts_with("numba.cuda.types.")) {
     return lookupEntity("numba.types" + std::string(path.substr(16)), types);
   }
+  // cuTile's private modules that real code imports from (TileGym: `from
+  // cuda.tile._numeric_semantics import RoundingMode as RMd`): the same names.
+  for (std::string_view inner : {"cuda.tile._numeric_semantics", "cuda.tile._datatype", "cuda.tile._memory_model"}) {
+    if (path == inner) return make(Intrinsic::Module, path);
+    if (path.starts_with(inner) && path[inner.size()] == '.') {
+      return lookupEntity("cuda.tile" + std::string(path.substr(inner.size())), types);
+    }
+  }
   // cuTile Python (docs/TILE.md): `import cuda.tile as ct`.
   if (path == "cuda" || path == "cuda.tile") return make(Intrinsic::Module, path);
   if (path.substr(0, 10) == "cuda.tile.") {

@@ -358,6 +358,18 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   if (!callee.ok()) return TV{};
   if (callee.k != TV::K::Entity || callee.ent != Intrinsic::TileOp) {
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::TypeObject) {
+      // `ct.float8_e4m3fn(0.0)`, `ct.int16(2)`: a number of that dtype (as astype).
+      auto args = ast_.list(c.args);
+      if (args.size() == 1 && c.keywords.empty()) {
+        auto x = tileOrScalar(args[0]);
+        if (!x) return TV{};
+        TypeId dtype{callee.payload};
+        if (!isTileVal(*x) && types_.isNumber(dtype)) {
+          inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::Astype)};
+          inst_.callArguments[id.index] = std::vector<ExprId>{args[0]};
+          return record(id, TV::value(dtype));
+        }
+      }
       diags_.error(loc(id), Diag::TileUnsupported, "calling a dtype",
                    ": use `x.astype(" + callee.path + ")`");
     } else {

@@ -4,6 +4,7 @@
 # (also through ct.float8_* and torch.float8_* dtypes), and ct.mma operands.
 import cuda.tile as ct
 import torch
+from cuda.tile._numeric_semantics import RoundingMode as RMd
 
 
 @ct.kernel
@@ -23,6 +24,16 @@ def gemm(a: "float8_e5m2[:, ::1]", b: "float8_e5m2[:, ::1]", c: "float32[:, ::1]
     ta = ct.load(a, index=(ct.bid(0), 0), shape=(TM, TK))
     tb = ct.load(b, index=(0, 0), shape=(TK, TM))
     ct.store(c, index=(ct.bid(0), 0), tile=ct.mma(ta, tb, acc))
+
+
+@ct.kernel
+def dequant(q: "float8_e4m3fn[::1]", ids: "int32[::1]", out: "float32[::1]", TILE: ct.Constant[int] = 64):
+    # A dtype called on a number (`ct.float8_e4m3fn(0.0)`, `ct.int16(2)`: that dtype's
+    # number) and cuTile's private module names (TileGym's unsloth fp8 kernels).
+    i = ct.load(ids, index=(ct.bid(0),), shape=(TILE,))
+    t = ct.gather(q, i, padding_value=ct.float8_e4m3fn(0.0)).astype(ct.float32)
+    two = ct.int16(2)
+    ct.store(out, index=(ct.bid(0),), tile=ct.truediv(t, two, rounding_mode=RMd.FULL))
 # CHECK:STDOUT: kernel quantize quantize__bf16a2C_f8e4m3a2C_f8e8m0a1C__KTILE_128 void(bfloat16[:, ::1], float8_e4m3fn[:, ::1], float8_e8m0fnu[::1], TILE=128)
 # CHECK:STDOUT:   TILE: int64
 # CHECK:STDOUT:   pid: int32
@@ -40,3 +51,11 @@ def gemm(a: "float8_e5m2[:, ::1]", b: "float8_e5m2[:, ::1]", c: "float32[:, ::1]
 # CHECK:STDOUT:   c: array(float32, 2d, C)
 # CHECK:STDOUT:   ta: tile(float8_e5m2, (64, 32))
 # CHECK:STDOUT:   tb: tile(float8_e5m2, (32, 64))
+# CHECK:STDOUT: kernel dequant dequant__f8e4m3a1C_i32a1C_f32a1C__KTILE_64 void(float8_e4m3fn[::1], int32[::1], float32[::1], TILE=64)
+# CHECK:STDOUT:   TILE: int64
+# CHECK:STDOUT:   i: tile(int32, (64,))
+# CHECK:STDOUT:   ids: array(int32, 1d, C)
+# CHECK:STDOUT:   out: array(float32, 1d, C)
+# CHECK:STDOUT:   q: array(float8_e4m3fn, 1d, C)
+# CHECK:STDOUT:   t: tile(float32, (64,))
+# CHECK:STDOUT:   two: int16
