@@ -16,6 +16,7 @@
 #include "driver/link_inputs.h"
 #include "driver/pipeline.h"
 #include "driver/thread_budget.h"
+#include "sema/nested_kernels.h"
 #include "sema/simt/check.h"
 #include "support/arch.h"
 
@@ -284,7 +285,23 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   result.checked = true;
   if (request.skipEmpty && typed.kernelCount == 0) return outcome.finish(ExitClass::Ok);
   if (typed.kernelCount == 0 && request.stopAfter != Stage::Check) {
-    // Nothing to build: say so rather than write a cubin without a kernel.
+    // Nothing to build: say so rather than write a cubin without a kernel, and
+    // name the kernels defined inside functions (which only the JIT can build).
+    std::vector<frontend::NestedKernel> nested = frontend::findNestedKernels(*compilation.ast);
+    if (!nested.empty()) {
+      const frontend::NestedKernel& k = nested.front();
+      size_t others = nested.size() - 1;
+      std::string more = others == 0 ? ""
+                         : " (and " + std::to_string(others) + " more kernel" + (others == 1 ? "" : "s") +
+                               " defined inside functions)";
+      diags.error(frontend::locationOf(*compilation.ast, k.range), frontend::Diag::NestedKernel,
+                  "kernel `" + k.name + "` is defined inside `" + k.enclosing +
+                      "`: `pykc compile` builds module-level kernels" + more +
+                      "; run the program under the JIT (`python -m pykc run PROGRAM`), which compiles "
+                      "a kernel made inside a function at its first launch, or define it at module level");
+      outcome.add(diags.diagnostics().back());
+      return outcome.finish(ExitClass::SourceErrors);
+    }
     outcome.error("no kernels in `" + request.path +
                   "`: pykc compiles functions decorated with `@cuda.jit` (numba.cuda) or `@ct.kernel` (cuda.tile)");
     return outcome.finish(ExitClass::SourceErrors);
