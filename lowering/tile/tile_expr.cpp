@@ -182,23 +182,12 @@ TileVal TileLowering::compare(ExprId id, frontend::CmpOp cmp, ExprId left, ExprI
 }
 
 TileVal TileLowering::operatorFn(ExprId id, TileFn fn, TypeId t) {
-  switch (fn) {
-    case TileFn::Negative: return unary(frontend::UnaryOpKind::USub, arg(id, 0), t, isMmaExpr(id));
-    case TileFn::BitwiseNot: return unary(frontend::UnaryOpKind::Invert, arg(id, 0), t, isMmaExpr(id));
-    case TileFn::Greater: return compare(id, frontend::CmpOp::Gt, arg(id, 0), arg(id, 1), t);
-    case TileFn::GreaterEqual: return compare(id, frontend::CmpOp::GtE, arg(id, 0), arg(id, 1), t);
-    case TileFn::Less: return compare(id, frontend::CmpOp::Lt, arg(id, 0), arg(id, 1), t);
-    case TileFn::LessEqual: return compare(id, frontend::CmpOp::LtE, arg(id, 0), arg(id, 1), t);
-    case TileFn::Equal: return compare(id, frontend::CmpOp::Eq, arg(id, 0), arg(id, 1), t);
-    case TileFn::NotEqual: return compare(id, frontend::CmpOp::NotEq, arg(id, 0), arg(id, 1), t);
-    default: break;
+  frontend::TileOperator o = frontend::tileOperatorOf(fn);
+  switch (o.kind) {
+    case frontend::TileOperator::Kind::Unary: return unary(o.unary, arg(id, 0), t, isMmaExpr(id));
+    case frontend::TileOperator::Kind::Compare: return compare(id, o.compare, arg(id, 0), arg(id, 1), t);
+    default: return binary(o.binary, arg(id, 0), arg(id, 1), inst_.opTypes[id.index], t, isMmaExpr(id));
   }
-  using frontend::Operator;
-  Operator op = fn == TileFn::Floordiv ? Operator::FloorDiv : fn == TileFn::Mod ? Operator::Mod
-              : fn == TileFn::Pow ? Operator::Pow : fn == TileFn::BitwiseAnd ? Operator::BitAnd
-              : fn == TileFn::BitwiseOr ? Operator::BitOr : fn == TileFn::BitwiseXor ? Operator::BitXor
-              : fn == TileFn::BitwiseLshift ? Operator::LShift : Operator::RShift;
-  return binary(op, arg(id, 0), arg(id, 1), inst_.opTypes[id.index], t, isMmaExpr(id));
 }
 
 TileVal TileLowering::isnan(ExprId id, TypeId t) {
@@ -213,19 +202,18 @@ TileVal TileLowering::atan2(ExprId id, TypeId t) {
   bool m = isMmaExpr(id);
   TileVal y = evalAs(arg(id, 0), t, m);
   TileVal x = evalAs(arg(id, 1), t, m);
-  const Type& et = types_.get(e);
-  bool single = et.bits <= 32;
-  llvm::Type* ct = single ? b_.getFloatTy() : b_.getDoubleTy();
-  llvm::FunctionCallee f = module_.getOrInsertFunction(libdeviceName("atan2", single),
-                                                       llvm::FunctionType::get(ct, {ct, ct}, false));
   y.splat = y.splat && x.splat;
-  for (size_t s = 0; s < y.slots.size(); ++s) {
-    llvm::Value* a = et.bits == 16 ? b_.CreateFPExt(y.slots[s], ct) : y.slots[s];
-    llvm::Value* c = et.bits == 16 ? b_.CreateFPExt(x.slots[s], ct) : x.slots[s];
-    llvm::Value* r = b_.CreateCall(f, {a, c});
-    y.slots[s] = et.bits == 16 ? b_.CreateFPTrunc(r, llvmType(e)) : r;
-  }
+  for (size_t s = 0; s < y.slots.size(); ++s) y.slots[s] = libdevice("atan2", e, {y.slots[s], x.slots[s]});
   return y;
+}
+
+llvm::Value* TileLowering::libdevice(std::string_view base, TypeId e, std::initializer_list<llvm::Value*> args) {
+  // float16 computes in float32 (as CUDA's half math functions do).
+  unsigned bits = types_.get(e).bits;
+  std::vector<llvm::Value*> wide;
+  for (llvm::Value* a : args) wide.push_back(bits == 16 ? b_.CreateFPExt(a, b_.getFloatTy()) : a);
+  llvm::Value* r = callLibdevice(b_, module_, base, bits <= 32, wide);
+  return bits == 16 ? b_.CreateFPTrunc(r, llvmType(e)) : r;
 }
 
 TileVal TileLowering::power(ExprId left, ExprId right, TypeId opType, TypeId opTile, bool mma) {
@@ -246,17 +234,7 @@ TileVal TileLowering::power(ExprId left, ExprId right, TypeId opType, TypeId opT
     return x;
   }
   TileVal y = evalAs(right, opTile, mma);
-  const Type& t = types_.get(opType);
-  bool single = t.bits <= 32;
-  llvm::Type* ct = single ? b_.getFloatTy() : b_.getDoubleTy();
-  llvm::FunctionCallee pow = module_.getOrInsertFunction(libdeviceName("pow", single),
-                                                         llvm::FunctionType::get(ct, {ct, ct}, false));
-  for (size_t s = 0; s < x.slots.size(); ++s) {
-    llvm::Value* a = t.bits == 16 ? b_.CreateFPExt(x.slots[s], ct) : x.slots[s];
-    llvm::Value* c = t.bits == 16 ? b_.CreateFPExt(y.slots[s], ct) : y.slots[s];
-    llvm::Value* r = b_.CreateCall(pow, {a, c});
-    x.slots[s] = t.bits == 16 ? b_.CreateFPTrunc(r, llvmType(opType)) : r;
-  }
+  for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = libdevice("pow", opType, {x.slots[s], y.slots[s]});
   return x;
 }
 
@@ -578,7 +556,7 @@ TileVal TileLowering::unaryMath(ExprId id, TileFn fn, TypeId t) {
     for (llvm::Value*& v : x.slots) v = b_.CreateCall(ex2, {b_.CreateFMul(v, log2e)});
     return x;
   }
-  if ((fn == TileFn::Floor || fn == TileFn::Ceil) && et.kind == TypeKind::Float) {
+  if (fn == TileFn::Floor || fn == TileFn::Ceil) {  // floats (the checker's rule)
     auto which = fn == TileFn::Floor ? llvm::Intrinsic::floor : llvm::Intrinsic::ceil;
     for (llvm::Value*& v : x.slots) v = b_.CreateUnaryIntrinsic(which, v);
     return x;
@@ -610,8 +588,6 @@ TileVal TileLowering::unaryMath(ExprId id, TileFn fn, TypeId t) {
   std::string base;
   switch (fn) {
     case TileFn::Exp: base = "exp"; break;
-    case TileFn::Floor: base = "floor"; break;
-    case TileFn::Ceil: base = "ceil"; break;
     case TileFn::Tan: base = "tan"; break;
     case TileFn::Sinh: base = "sinh"; break;
     case TileFn::Cosh: base = "cosh"; break;
@@ -624,17 +600,7 @@ TileVal TileLowering::unaryMath(ExprId id, TileFn fn, TypeId t) {
     case TileFn::Sin: base = "sin"; break;
     default: base = "cos"; break;
   }
-  // float16 computes in float32 (as CUDA's half math functions do).
-  bool half = et.bits == 16;
-  bool single = et.bits <= 32;
-  llvm::Type* ct = single ? b_.getFloatTy() : b_.getDoubleTy();
-  std::string name = libdeviceName(base, single);
-  llvm::FunctionCallee f = module_.getOrInsertFunction(name, llvm::FunctionType::get(ct, {ct}, false));
-  for (llvm::Value*& v : x.slots) {
-    llvm::Value* a = half ? b_.CreateFPExt(v, ct) : v;
-    llvm::Value* r = b_.CreateCall(f, {a});
-    v = half ? b_.CreateFPTrunc(r, llvmType(e)) : r;
-  }
+  for (llvm::Value*& v : x.slots) v = libdevice(base, e, {v});
   return x;
 }
 

@@ -319,6 +319,8 @@ private:
   // ct.cumsum / ct.cumprod: inclusive scans along an axis, in order (tile_reduce.cpp).
   TileVal scan(ExprId id, TileFn fn, TypeId t);
   TileVal atan2(ExprId id, TypeId t);
+  // libdevice's `base` function of dtype `e` on one element (float16 through float32).
+  llvm::Value* libdevice(std::string_view base, TypeId e, std::initializer_list<llvm::Value*> args);
 
   // --- loads and stores ---------------------------------------------------
 

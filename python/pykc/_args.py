@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._manifest import KernelEntry, Param, bfloat16_dtype, float8_dtype, special_dtype_name
+from ._manifest import FLOAT8_NAMES, KernelEntry, Param, bfloat16_dtype, float8_dtype, special_dtype_name
 
 
 class ArgumentError(TypeError):
@@ -247,7 +247,7 @@ def describe(arg, stream: int | None = None):
         # numba do); PyTorch exports neither interface for it.
         arg = arg.detach()
     torch_name = str(getattr(arg, "dtype", "")).removeprefix("torch.")
-    if torch_name in ("float8_e4m3fn", "float8_e5m2", "float8_e8m0fnu") and callable(getattr(arg, "view", None)):
+    if torch_name in FLOAT8_NAMES and callable(getattr(arg, "view", None)):
         # PyTorch's float8 tensors export neither interface: their bytes, typed as pykc's
         # float8 stand-in.
         import torch

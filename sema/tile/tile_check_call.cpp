@@ -161,34 +161,16 @@ TV TileChecker::checkRoundedArith(ExprId id, const ast::Call& c, TileFn fn, cons
 }
 
 TV TileChecker::checkOperatorFn(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
-  if (fn == TileFn::Negative || fn == TileFn::BitwiseNot) {
+  TileOperator o = tileOperatorOf(fn);
+  if (o.kind == TileOperator::Kind::Unary) {
     auto args = bindArgs(id, c, fname, {"x"}, 1);
     if (!args) return TV{};
-    return unaryOp(id, fn == TileFn::Negative ? UnaryOpKind::USub : UnaryOpKind::Invert, (*args)[0]);
+    return unaryOp(id, o.unary, (*args)[0]);
   }
   auto args = bindArgs(id, c, fname, {"x", "y"}, 2);
   if (!args) return TV{};
-  ExprId x = (*args)[0], y = (*args)[1];
-  std::optional<CmpOp> cmp;
-  switch (fn) {
-    case TileFn::Greater: cmp = CmpOp::Gt; break;
-    case TileFn::GreaterEqual: cmp = CmpOp::GtE; break;
-    case TileFn::Less: cmp = CmpOp::Lt; break;
-    case TileFn::LessEqual: cmp = CmpOp::LtE; break;
-    case TileFn::Equal: cmp = CmpOp::Eq; break;
-    case TileFn::NotEqual: cmp = CmpOp::NotEq; break;
-    default: break;
-  }
-  if (cmp) return compareOp(id, *cmp, x, y);
-  Operator op = fn == TileFn::Floordiv ? Operator::FloorDiv : fn == TileFn::Mod ? Operator::Mod
-              : fn == TileFn::Pow ? Operator::Pow : fn == TileFn::BitwiseAnd ? Operator::BitAnd
-              : fn == TileFn::BitwiseOr ? Operator::BitOr : fn == TileFn::BitwiseXor ? Operator::BitXor
-              : fn == TileFn::BitwiseLshift ? Operator::LShift : Operator::RShift;
-  TV l = checkExpr(x);
-  TV r = checkExpr(y);
-  TV v = binary(op, l, r, ast_.expr(id).range, y);
-  if (v.ok() && v.k == TV::K::Value) inst_.opTypes[id.index] = lastOpType_;
-  return record(id, v);
+  if (o.kind == TileOperator::Kind::Compare) return compareOp(id, o.compare, (*args)[0], (*args)[1]);
+  return binaryOp(id, o.binary, (*args)[0], (*args)[1]);
 }
 
 std::optional<int64_t> TileChecker::constInt(ExprId id, const char* what) {
@@ -381,6 +363,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, callee.payload};
   std::string fname = "ct." + std::string(tileFnName(fn));
   if (isTileAtomic(fn)) return checkAtomic(id, c, fn, fname);
+  if (isTileOperatorFn(fn)) return checkOperatorFn(id, c, fn, fname);
   switch (fn) {
     case TileFn::Bid:
     case TileFn::NumBlocks: {
@@ -433,7 +416,6 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       if (!args) return TV{};
       // check_bounds=False promises the tile is inside the array: pykc checks anyway.
       if ((*args)[7].valid() && !constBool((*args)[7], "`check_bounds`")) return TV{};
-      if (!args) return TV{};
       auto array = arrayArg((*args)[0]);
       if (!array) return TV{};
       const Type& at = types_.get(*array);
@@ -568,16 +550,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       TypeId dtype = elementOf(x.type);
       if (types_.isNoArithmetic(dtype)) return tf32Only(id, dtype);
       if (types_.isBool(dtype)) dtype = types_.int32();
-      int64_t n = static_cast<int64_t>(types_.get(x.type).shape.size());
-      if ((*args)[1].valid()) {
-        auto axis = constInt((*args)[1], "the axis");
-        if (!axis) return TV{};
-        if (*axis < -n || *axis >= n) {
-          diags_.error(loc((*args)[1]), Diag::TileShape,
-                       "axis " + std::to_string(*axis) + " is out of range for `" + describe(x) + "`");
-          return TV{};
-        }
-      }
+      if ((*args)[1].valid() && !tileAxis((*args)[1], x)) return TV{};
       if ((*args)[2].valid() && !constBool((*args)[2], "`reverse`")) return TV{};
       std::optional<TileFn> mode;
       if ((*args)[3].valid() && !roundingModeArg((*args)[3], mode)) return TV{};
@@ -746,12 +719,6 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     case TileFn::Argmax:
     case TileFn::Argmin:
       return checkArgReduce(id, c, fname);
-    case TileFn::Floordiv: case TileFn::Mod: case TileFn::Pow: case TileFn::BitwiseAnd:
-    case TileFn::BitwiseOr: case TileFn::BitwiseXor: case TileFn::BitwiseLshift:
-    case TileFn::BitwiseRshift: case TileFn::BitwiseNot: case TileFn::Negative:
-    case TileFn::Greater: case TileFn::GreaterEqual: case TileFn::Less: case TileFn::LessEqual:
-    case TileFn::Equal: case TileFn::NotEqual:
-      return checkOperatorFn(id, c, fn, fname);
     case TileFn::Reshape:
     case TileFn::Permute:
     case TileFn::Transpose:

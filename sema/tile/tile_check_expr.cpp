@@ -82,11 +82,7 @@ TV TileChecker::checkExpr(ExprId id) {
     }
     case ExprKind::BinOp: {
       const auto& b = e.as<ast::BinOp>();
-      TV l = checkExpr(b.left);
-      TV r = checkExpr(b.right);
-      TV v = binary(b.op, l, r, e.range, b.right);
-      if (v.ok() && v.k == TV::K::Value) inst_.opTypes[id.index] = lastOpType_;
-      return record(id, v);
+      return binaryOp(id, b.op, b.left, b.right);
     }
     case ExprKind::UnaryOp: {
       const auto& u = e.as<ast::UnaryOp>();
@@ -514,6 +510,14 @@ std::optional<TypeId> TileChecker::mmaType(const TV& x, const TV& y, const TV& a
     return std::nullopt;
   }
   return acc.type;
+}
+
+TV TileChecker::binaryOp(ExprId id, Operator op, ExprId left, ExprId right) {
+  TV l = checkExpr(left);
+  TV r = checkExpr(right);
+  TV v = binary(op, l, r, ast_.expr(id).range, right);
+  if (v.ok() && v.k == TV::K::Value) inst_.opTypes[id.index] = lastOpType_;
+  return record(id, v);
 }
 
 TV TileChecker::unaryOp(ExprId id, UnaryOpKind op, ExprId operand) {

@@ -360,6 +360,10 @@ private:
 
   // The error for arithmetic on a tfloat32 or 8-bit float (`dtype`) tile.
   TV tf32Only(ExprId id, TypeId dtype = TypeId());
+  // A constant axis of tile `x` (negative counts from the end), in range: as 0..ndim-1.
+  std::optional<int64_t> tileAxis(ExprId axisExpr, const TV& x);
+  // `left <op> right` at `id` (and ct.floordiv, ct.bitwise_and, ...).
+  TV binaryOp(ExprId id, Operator op, ExprId left, ExprId right);
 
   // A tuple of constant integers (`axes`, `shape`), or nullopt (reported).
   std::optional<std::vector<int64_t>> constInts(ExprId id, const char* what);

@@ -421,59 +421,50 @@ TV TileChecker::checkCat(ExprId id, const ast::Call& c, const std::string& fname
   if (pair != nullptr) {
     for (ExprId e : ast_.list(pair->elts)) items.push_back(e);
   }
-  if (items.size() == 1) {
-    // One tile, `ct.cat((x,), axis)`: x itself (cuTile's test_cat).
-    TV x = checkExpr(items[0]);
-    if (!x.ok()) return TV{};
-    if (!isTileVal(x)) {
-      diags_.error(loc(items[0]), Diag::TileType, "`" + fname + "` takes tiles, found `" + describe(x) + "`");
-      return TV{};
-    }
-    auto axis = constInt((*args)[1], "the axis");
-    if (!axis) return TV{};
-    int64_t n = static_cast<int64_t>(types_.get(x.type).shape.size());
-    if (*axis < -n || *axis >= n) {
-      diags_.error(loc((*args)[1]), Diag::TileShape,
-                   "axis " + std::to_string(*axis) + " is out of range for `" + describe(x) + "`");
-      return TV{};
-    }
-    return record(id, TV::value(x.type));
-  }
-  if (items.size() != 2) {
+  // A pair of tiles, or one (`ct.cat((x,), axis)` is x itself: cuTile's test_cat).
+  if (items.size() != 1 && items.size() != 2) {
     diags_.error(loc((*args)[0]), Diag::TileType,
                  "`" + fname + "` joins a pair of tiles written as a tuple, `(x, y)`" +
                      (pair != nullptr ? ", found " + std::to_string(items.size()) + " element(s)" : std::string()));
     return TV{};
   }
-  TV x = checkExpr(items[0]);
-  TV y = checkExpr(items[1]);
-  if (!x.ok() || !y.ok()) return TV{};
-  for (size_t k = 0; k < 2; ++k) {
-    const TV& v = k == 0 ? x : y;
-    if (!isTileVal(v)) {
-      diags_.error(loc(items[k]), Diag::TileType, "`" + fname + "` takes tiles, found `" + describe(v) + "`");
+  std::vector<TV> tiles;
+  for (ExprId e : items) tiles.push_back(checkExpr(e));
+  for (const TV& v : tiles) {
+    if (!v.ok()) return TV{};
+  }
+  for (size_t k = 0; k < tiles.size(); ++k) {
+    if (!isTileVal(tiles[k])) {
+      diags_.error(loc(items[k]), Diag::TileType, "`" + fname + "` takes tiles, found `" + describe(tiles[k]) + "`");
       return TV{};
     }
   }
-  if (x.type != y.type) {
+  const TV& x = tiles[0];
+  if (tiles.size() == 2 && x.type != tiles[1].type) {
     // Powers of two all: the result is one only when both halves have one shape.
     diags_.error(loc((*args)[0]), Diag::TileShape,
                  "`" + fname + "` joins two tiles of the same shape and dtype, found `" + describe(x) + "` and `" +
-                     describe(y) + "`");
+                     describe(tiles[1]) + "`");
     return TV{};
   }
-  auto axis = constInt((*args)[1], "the axis");
+  auto axis = tileAxis((*args)[1], x);
   if (!axis) return TV{};
+  if (tiles.size() == 1) return record(id, TV::value(x.type));
   std::vector<int64_t> out = types_.get(x.type).shape;
-  int64_t n = static_cast<int64_t>(out.size());
-  int64_t a = *axis < 0 ? *axis + n : *axis;
-  if (a < 0 || a >= n) {
-    diags_.error(loc((*args)[1]), Diag::TileShape,
-                 "axis " + std::to_string(*axis) + " is out of range for `" + describe(x) + "`");
-    return TV{};
-  }
-  out[static_cast<size_t>(a)] *= 2;
+  out[static_cast<size_t>(*axis)] *= 2;
   return record(id, TV::value(types_.tile(types_.get(x.type).element, out)));
+}
+
+std::optional<int64_t> TileChecker::tileAxis(ExprId axisExpr, const TV& x) {
+  auto axis = constInt(axisExpr, "the axis");
+  if (!axis) return std::nullopt;
+  int64_t n = static_cast<int64_t>(types_.get(x.type).shape.size());
+  if (*axis < -n || *axis >= n) {
+    diags_.error(loc(axisExpr), Diag::TileShape,
+                 "axis " + std::to_string(*axis) + " is out of range for `" + describe(x) + "`");
+    return std::nullopt;
+  }
+  return *axis < 0 ? *axis + n : *axis;
 }
 
 ConstValue TileChecker::constOfShape(const std::vector<int64_t>& shape) {

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string_view>
 
+#include "syntax/ast.h"
+
 namespace frontend {
 
 #define PYKC_TILE_FNS(X)                                                                   \
@@ -71,6 +73,39 @@ inline bool isTileMemoryScope(uint32_t payload) {
 // `x // y`, `ct.negative(x)` is `-x`, `ct.greater(x, y)` is `x > y`): typed and
 // lowered as the operator on their two (one) arguments.
 inline bool isTileOperatorFn(TileFn fn) { return fn >= TileFn::Floordiv && fn <= TileFn::NotEqual; }
+
+// The operator an operator function is: the checker types it and the lowering
+// emits it as that operator.
+struct TileOperator {
+  enum class Kind : uint8_t { Unary, Binary, Compare } kind = Kind::Binary;
+  UnaryOpKind unary = UnaryOpKind::USub;
+  Operator binary = Operator::Add;
+  CmpOp compare = CmpOp::Eq;
+};
+inline TileOperator tileOperatorOf(TileFn fn) {
+  using K = TileOperator::Kind;
+  auto un = [](UnaryOpKind u) { return TileOperator{K::Unary, u, Operator::Add, CmpOp::Eq}; };
+  auto bin = [](Operator o) { return TileOperator{K::Binary, UnaryOpKind::USub, o, CmpOp::Eq}; };
+  auto cmp = [](CmpOp c) { return TileOperator{K::Compare, UnaryOpKind::USub, Operator::Add, c}; };
+  switch (fn) {
+    case TileFn::Negative: return un(UnaryOpKind::USub);
+    case TileFn::BitwiseNot: return un(UnaryOpKind::Invert);
+    case TileFn::Greater: return cmp(CmpOp::Gt);
+    case TileFn::GreaterEqual: return cmp(CmpOp::GtE);
+    case TileFn::Less: return cmp(CmpOp::Lt);
+    case TileFn::LessEqual: return cmp(CmpOp::LtE);
+    case TileFn::Equal: return cmp(CmpOp::Eq);
+    case TileFn::NotEqual: return cmp(CmpOp::NotEq);
+    case TileFn::Floordiv: return bin(Operator::FloorDiv);
+    case TileFn::Mod: return bin(Operator::Mod);
+    case TileFn::Pow: return bin(Operator::Pow);
+    case TileFn::BitwiseAnd: return bin(Operator::BitAnd);
+    case TileFn::BitwiseOr: return bin(Operator::BitOr);
+    case TileFn::BitwiseXor: return bin(Operator::BitXor);
+    case TileFn::BitwiseLshift: return bin(Operator::LShift);
+    default: return bin(Operator::RShift);  // BitwiseRshift
+  }
+}
 
 inline bool isTileAtomic(TileFn fn) { return fn >= TileFn::AtomicAdd && fn <= TileFn::AtomicCas; }
 
