@@ -166,7 +166,11 @@ public:
   // Kernels without matrix products (those ask for their own CTAs per SM):
   // 32 registers a thread, a full SM of 128-thread CTAs (docs/TILE.md,
   // "Register budget"; the link relaxes it where ptxas spills).
-  uint32_t registerTarget() const { return hasProducts(inst_) ? 0 : kRegisterTarget; }
+  // None where one statement reads tiles that hold the whole budget's
+  // registers of a thread (registerDemand): ptxas would spill under it.
+  uint32_t registerTarget() const {
+    return hasProducts(inst_) || registerDemand(inst_) >= kRegisterTarget ? 0 : kRegisterTarget;
+  }
 
   uint32_t run();
 
@@ -180,6 +184,12 @@ private:
 
   // Whether `inst` has a matrix product (ct.mma, ct.matmul, `@`).
   bool hasProducts(const frontend::FunctionInstance& inst) const;
+
+  // The most registers of a thread one simple statement of `inst` (or of a
+  // helper it calls) reads as named tiles at once: per distinct tile name, its
+  // slots, 64-bit elements two registers each, 16-bit ones half of one
+  // (tile_register_demand.cpp). `c = a + b` with 16 float32 slots each: 32.
+  uint32_t registerDemand(const frontend::FunctionInstance& inst) const;
 
   // The most consecutive elements a thread holds per chunk: 16 bytes of the
   // narrowest element type the kernel's arrays hold (one 16-byte load or store
