@@ -406,7 +406,7 @@ private:
 
   template <class Whole, class Elements>
   std::vector<llvm::Value*> perChunkChecked(const ArrayArgs& arr, const Addressing& a, const Layout& l,
-                                            Whole whole, Elements elements);
+                                            Whole whole, Elements elements, bool wholeChunks = false);
 
   // `order=` of a load or store (the checker recorded the axes as a tuple):
   // view axis d is array axis order[d]; empty when absent or the identity.
@@ -923,19 +923,19 @@ std::vector<llvm::Value*> TileLowering::perChunk(const ArrayArgs& arr, const Add
     b_.CreateBr(done);
     b_.SetInsertPoint(rest);
   };
-  branch(tileInside(arr, a), "tile.whole", [&] {
-    std::vector<llvm::Value*> all;
-    for (unsigned s = 0; s < l.slots; s += l.vec) {
-      if (llvm::Value* w = whole(s, chunkAddress(arr, a, l, s).first)) all.push_back(w);
-    }
-    return all;
-  });
   // Whole chunks only (each inside or outside the array) where the last extent
   // is a multiple of the vector width; the facts may say it always is.
   std::vector<llvm::Value*> rest;
   if (arr.facts.shapeDivisor(arr.shape.size() - 1) % l.vec == 0) {
-    rest = perChunkChecked(arr, a, l, whole, outside);
+    rest = perChunkChecked(arr, a, l, whole, outside, true);
   } else {
+    branch(tileInside(arr, a), "tile.whole", [&] {
+      std::vector<llvm::Value*> all;
+      for (unsigned s = 0; s < l.slots; s += l.vec) {
+        if (llvm::Value* w = whole(s, chunkAddress(arr, a, l, s).first)) all.push_back(w);
+      }
+      return all;
+    });
     llvm::Value* wholeChunks =
         b_.CreateICmpEQ(b_.CreateURem(arr.shape.back(), b_.getInt64(l.vec)), b_.getInt64(0));
     branch(wholeChunks, "tile.whole.chunks", [&] { return perChunkChecked(arr, a, l, whole, outside); });
@@ -955,10 +955,10 @@ std::vector<llvm::Value*> TileLowering::perChunk(const ArrayArgs& arr, const Add
 
 template <class Whole, class Elements>
 std::vector<llvm::Value*> TileLowering::perChunkChecked(const ArrayArgs& arr, const Addressing& a, const Layout& l,
-                                          Whole whole, Elements elements) {
+                                          Whole whole, Elements elements, bool wholeChunks) {
   std::vector<llvm::Value*> out;
   for (unsigned s = 0; s < l.slots; s += l.vec) {
-    auto [offset, inside] = chunkAddress(arr, a, l, s);
+    auto [offset, inside] = wholeChunks ? slotAddress(arr, a, l, s) : chunkAddress(arr, a, l, s);
     auto* wholeBlock = llvm::BasicBlock::Create(context_, "chunk.whole", function_);
     auto* partBlock = llvm::BasicBlock::Create(context_, "chunk.part", function_);
     auto* done = llvm::BasicBlock::Create(context_, "chunk.done", function_);
