@@ -296,10 +296,6 @@ int64_t TileLowering::constIntArg(ExprId call, size_t i, int64_t fallback) const
   return c->kind == ConstValue::Kind::Int ? c->intValue : c->boolValue ? 1 : 0;
 }
 
-const ArrayArgs& TileLowering::arrayArg(ExprId e) const {
-  std::string name(ast_.str(ast_.expr(e).as<ast::Name>().id));
-  return arrays_.at(name);
-}
 
 std::vector<ExprId> TileLowering::indexItems(ExprId id) const {
   std::vector<ExprId> items;

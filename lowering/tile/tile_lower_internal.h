@@ -300,7 +300,13 @@ private:
 
   int64_t constIntArg(ExprId call, size_t i, int64_t fallback) const;
 
-  const ArrayArgs& arrayArg(ExprId e) const;
+  // The array an expression gives: a parameter, a local variable holding one,
+  // or `array.slice(axis, start, stop)` of either (tile_memory.cpp).
+  ArrayArgs arrayArg(ExprId e);
+  // `name = <array>`: the array's pointer, shape and strides kept in allocas
+  // (mem2reg makes them values again), so that a view assigned in a branch or
+  // loop reaches later uses.
+  void assignArray(const std::string& name, const ArrayArgs& a);
 
   // The index expressions of an `index=` argument.
   std::vector<ExprId> indexItems(ExprId id) const;
@@ -802,6 +808,12 @@ private:
   std::vector<LoopExits> loopExits_;
   llvm::Value* tid_ = nullptr;
   std::map<std::string, ArrayArgs> arrays_;
+  // Local variables holding arrays (views): pointer, shape and stride slots.
+  struct ArrayVar {
+    llvm::AllocaInst* data = nullptr;
+    std::vector<llvm::AllocaInst*> shape, strides;
+  };
+  std::map<std::string, ArrayVar> arrayVars_;
   std::map<std::pair<std::string, uint32_t>, std::vector<llvm::AllocaInst*>> vars_;
   llvm::GlobalVariable* scratch_ = nullptr;
   uint64_t scratchBytes_ = 0;

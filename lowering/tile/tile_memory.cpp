@@ -3,6 +3,51 @@
 
 namespace lowering::tile {
 
+ArrayArgs TileLowering::arrayArg(ExprId e) {
+  const frontend::Expr& x = ast_.expr(e);
+  if (const auto* n = x.dyn<ast::Name>()) {
+    std::string name(ast_.str(n->id));
+    if (auto it = arrays_.find(name); it != arrays_.end()) return it->second;
+    const ArrayVar& v = arrayVars_.at(name);
+    ArrayArgs a;
+    a.data = b_.CreateLoad(v.data->getAllocatedType(), v.data);
+    for (llvm::AllocaInst* s : v.shape) a.shape.push_back(b_.CreateLoad(b_.getInt64Ty(), s));
+    for (llvm::AllocaInst* s : v.strides) a.strides.push_back(b_.CreateLoad(b_.getInt64Ty(), s));
+    a.facts = types_.get(typeOf(e)).facts;
+    return a;
+  }
+  // `array.slice(axis, start, stop)`: the base moves `start` elements along
+  // the axis, whose extent becomes `stop - start`; nothing is copied.
+  assert(static_cast<TileFn>(inst_.meanings[e.index].payload) == TileFn::ArraySlice);
+  ArrayArgs a = arrayArg(arg(e, 0));
+  int64_t axis = constIntArg(e, 1, 0);
+  size_t d = static_cast<size_t>(axis < 0 ? axis + int64_t(a.shape.size()) : axis);
+  llvm::Value* start = scalarAs(arg(e, 2), types_.int64());
+  llvm::Value* stop = scalarAs(arg(e, 3), types_.int64());
+  TypeId t = typeOf(e);
+  a.data = b_.CreateGEP(memoryType(types_.get(t).element), a.data, b_.CreateMul(start, a.strides[d]));
+  a.shape[d] = b_.CreateSub(stop, start);
+  a.facts = types_.get(t).facts;
+  return a;
+}
+
+void TileLowering::assignArray(const std::string& name, const ArrayArgs& a) {
+  auto [it, fresh] = arrayVars_.try_emplace(name);
+  ArrayVar& v = it->second;
+  if (fresh) {
+    v.data = entryAlloca(a.data->getType(), name + ".data");
+    for (size_t d = 0; d < a.shape.size(); ++d) {
+      v.shape.push_back(entryAlloca(b_.getInt64Ty(), name + ".shape"));
+      v.strides.push_back(entryAlloca(b_.getInt64Ty(), name + ".stride"));
+    }
+  }
+  b_.CreateStore(a.data, v.data);
+  for (size_t d = 0; d < a.shape.size(); ++d) {
+    b_.CreateStore(a.shape[d], v.shape[d]);
+    b_.CreateStore(a.strides[d], v.strides[d]);
+  }
+}
+
 TileLowering::Addressing TileLowering::addressing(ExprId call, TypeId tileType) {
   Addressing a;
   for (ExprId e : indexItems(arg(call, 1))) a.tileIndex.push_back(scalarAs(e, types_.int64()));

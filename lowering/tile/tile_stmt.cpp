@@ -41,6 +41,11 @@ void TileLowering::lowerStmt(StmtId id) {
       }
       TypeId to = typeOf(target);
       if (!to.valid() || constOf(target) != nullptr) return;
+      if (types_.isArray(to)) {
+        ArrayArgs v = arrayArg(a.value);
+        for (ExprId t : ast_.list(a.targets)) assignArray(std::string(ast_.str(ast_.expr(t).as<ast::Name>().id)), v);
+        return;
+      }
       if (const auto* n = ast_.expr(target).dyn<ast::Name>()) {
         // A load the pipeline already copies into shared memory.
         if (pipeStage_.count(std::string(ast_.str(n->id)))) return;
@@ -61,6 +66,7 @@ void TileLowering::lowerStmt(StmtId id) {
       ExprId e = s.as<ast::ExprStmt>().value;
       // Docstrings and `...` are not checked (no type): nothing to lower.
       if (ast_.expr(e).is<ast::Constant>()) return;
+      if (TypeId t = typeOf(e); t.valid() && types_.isArray(t)) return;  // a view nobody keeps
       if (constOf(e) == nullptr) eval(e);
       return;
     }

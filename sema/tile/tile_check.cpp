@@ -65,6 +65,7 @@ std::string_view tileFnName(TileFn fn) {
   size_t i = static_cast<size_t>(fn);
   if (i < std::size(kTileNames)) return kTileNames[i];
   if (fn == TileFn::Item) return "item";
+  if (fn == TileFn::ArraySlice) return "slice";
   if (isTileMemoryOrder(static_cast<uint32_t>(fn))) return kOrderNames[i - static_cast<size_t>(TileFn::OrderWeak)];
   if (isTileMemoryScope(static_cast<uint32_t>(fn))) return kScopeNames[i - static_cast<size_t>(TileFn::ScopeNone)];
   if (isTileRounding(static_cast<uint32_t>(fn))) return kRoundingNames[i - static_cast<size_t>(TileFn::RoundRn)];

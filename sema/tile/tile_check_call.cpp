@@ -564,6 +564,11 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       inst_.opTypes[id.index] = dtype;
       return record(id, TV::value(types_.tile(dtype, types_.get(x.type).shape)));
     }
+    case TileFn::ArraySlice:
+      return checkArraySlice(id, c, callee.self);
+    case TileFn::StaticAssert:
+    case TileFn::StaticEval:
+      return checkStatic(id, c, fn, fname);
     case TileFn::Item: {
       // `t.item()`: t.reshape(()), the one element of a one-element tile.
       auto args = bindArgs(id, c, "item", {"self"}, 1, callee.self);

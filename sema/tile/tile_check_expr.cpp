@@ -258,6 +258,15 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
     if (t.kind == TypeKind::Array && attr == "ndim") {
       return record(id, TV::constant(ConstValue::ofInt(t.ndim)));
     }
+    if (t.kind == TypeKind::Array && attr == "slice") {
+      TV v;
+      v.k = TV::K::Entity;
+      v.ent = Intrinsic::TileOp;
+      v.payload = static_cast<uint32_t>(TileFn::ArraySlice);
+      v.path = "slice";
+      v.self = a.value;
+      return record(id, v);
+    }
     if (t.kind == TypeKind::Tile && (attr == "reshape" || attr == "permute" || attr == "transpose" || attr == "extract")) {
       TV v;
       v.k = TV::K::Entity;

@@ -255,6 +255,13 @@ private:
   // float16 for add; the bitwise operations take an update of the array's
   // own dtype (or a Python int).
   TV checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
+  // `array.slice(axis, start, stop)`: a view of `array` (no copy) restricted to
+  // [start, stop) along the constant `axis`.
+  TV checkArraySlice(ExprId id, const ast::Call& c, ExprId self);
+  // `ct.static_assert(condition, message=None)`: an error unless the condition is
+  // a true compile-time constant; `ct.static_eval(expr)`: `expr`, which must be a
+  // compile-time value (tile_check_shape.cpp).
+  TV checkStatic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
 
   // ct.truediv, ct.add, ct.sub, ct.mul: the operator's typing, with `rounding_mode=`
   // (RN, RZ, RM, RP; division also FULL and APPROX) and `flush_to_zero=`.

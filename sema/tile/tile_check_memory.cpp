@@ -205,4 +205,33 @@ TV TileChecker::checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std:
   return record(id, TV::value(result));
 }
 
+TV TileChecker::checkArraySlice(ExprId id, const ast::Call& c, ExprId self) {
+  auto args = bindArgs(id, c, "slice", {"self", "axis", "start", "stop"}, 4, self);
+  if (!args) return TV{};
+  auto at = arrayArg((*args)[0]);
+  if (!at) return TV{};
+  const Type& t = types_.get(*at);
+  auto axis = constInt((*args)[1], "the `axis` of `slice`");
+  if (!axis) return TV{};
+  int64_t ndim = t.ndim;
+  if (*axis < -ndim || *axis >= ndim) {
+    diags_.error(loc((*args)[1]), Diag::IndexOutOfRange,
+                 "axis " + std::to_string(*axis) + " of a " + std::to_string(ndim) + "-d array");
+    return TV{};
+  }
+  size_t d = static_cast<size_t>(*axis < 0 ? *axis + ndim : *axis);
+  if (!intScalar((*args)[2], "the `start` of `slice`") || !intScalar((*args)[3], "the `stop` of `slice`")) {
+    return TV{};
+  }
+  // The view starts `start` elements into the axis: its base is no longer known
+  // to be aligned, nor its extent along the axis to be a multiple of anything.
+  ArrayFacts facts = t.facts;
+  facts.alignment = 0;
+  if (d < facts.shapeDivisibleBy.size()) facts.shapeDivisibleBy[d] = 1;
+  bool none = true;
+  for (uint32_t v : facts.shapeDivisibleBy) none = none && v <= 1;
+  if (none) facts.shapeDivisibleBy.clear();
+  return record(id, TV::value(types_.array(t.element, t.ndim, t.layout, facts)));
+}
+
 }  // namespace frontend::tile

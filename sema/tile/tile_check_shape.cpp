@@ -474,4 +474,41 @@ ConstValue TileChecker::constOfShape(const std::vector<int64_t>& shape) {
   return v;
 }
 
+TV TileChecker::checkStatic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
+  if (fn == TileFn::StaticEval) {
+    auto args = bindArgs(id, c, fname, {"expr"}, 1);
+    if (!args) return TV{};
+    TV v = checkExpr((*args)[0]);
+    if (!v.ok()) return TV{};
+    if (v.k == TV::K::Value) {
+      diags_.error(loc((*args)[0]), Diag::NotConstant,
+                   "the argument of `" + fname + "` (here a run-time `" + describe(v) + "`)");
+      return TV{};
+    }
+    return record(id, v);
+  }
+  auto args = bindArgs(id, c, fname, {"condition", "message"}, 1);
+  if (!args) return TV{};
+  TV v = checkExpr((*args)[0]);
+  if (!v.ok()) return TV{};
+  if (v.k != TV::K::Const || !v.c.isNumber()) {
+    diags_.error(loc((*args)[0]), Diag::NotConstant,
+                 "the condition of `" + fname + "` (here `" + describe(v) + "`)");
+    return TV{};
+  }
+  std::string message;
+  if (ExprId m = (*args)[1]; m.valid()) {
+    if (ast_.expr(m).kind() != ExprKind::Constant || ast_.constantOf(m).kind != ConstantKind::Str) {
+      diags_.error(loc(m), Diag::TileType, "the message of `" + fname + "` must be a string literal");
+      return TV{};
+    }
+    message = ": " + ast_.constantOf(m).text;
+  }
+  if (!truthOf(v.c)) {
+    diags_.error(loc(id), Diag::StaticAssertFailed, message);
+    return TV{};
+  }
+  return record(id, TV::constant(ConstValue{}));
+}
+
 }  // namespace frontend::tile

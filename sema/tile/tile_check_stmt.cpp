@@ -206,10 +206,17 @@ void TileChecker::bindRuntime(const std::string& name, TypeId t, ExprId where, b
     return;
   }
   if (it->second != t && (keepType || depth_[name] < depthNow_)) {
+    const Type& now = types_.get(t);
+    const Type& before = types_.get(it->second);
+    bool viewOnly = now.kind == TypeKind::Array && before.kind == TypeKind::Array &&
+                    now.element == before.element && now.ndim == before.ndim && now.layout == before.layout;
     diags_.error(loc(where), Diag::TileType,
                  "`" + name + "` is assigned `" + nameOf(t) + "` here but holds `" + nameOf(it->second) +
                      "` before the " + (keepType ? "operation" : "loop or branch") +
-                     ": such a variable keeps one type in a tile kernel");
+                     ": such a variable keeps one type in a tile kernel" +
+                     (viewOnly ? " (a view of an array keeps neither its alignment nor the sliced extent's "
+                                 "divisor: give the view a name of its own)"
+                               : ""));
     return;
   }
   if (it->second != t) depth_[name] = depthNow_;

@@ -34,7 +34,8 @@ namespace frontend {
   X(Greater, "greater") X(GreaterEqual, "greater_equal") X(Less, "less")                     \
   X(LessEqual, "less_equal") X(Equal, "equal") X(NotEqual, "not_equal")                      \
   X(Floor, "floor") X(Ceil, "ceil") X(Tan, "tan") X(Sinh, "sinh") X(Cosh, "cosh")             \
-  X(Isnan, "isnan") X(Atan2, "atan2") X(Cumsum, "cumsum") X(Cumprod, "cumprod")
+  X(Isnan, "isnan") X(Atan2, "atan2") X(Cumsum, "cumsum") X(Cumprod, "cumprod")        \
+  X(StaticAssert, "static_assert") X(StaticEval, "static_eval")
 
 enum class TileFn : uint16_t {
 #define PYKC_X(N, S) N,
@@ -48,8 +49,8 @@ enum class TileFn : uint16_t {
   OrderWeak, OrderRelaxed, OrderAcquire, OrderRelease, OrderAcqRel,
   // cuTile's ct.MemoryScope members (payload of `ct.MemoryScope.X`).
   ScopeNone, ScopeBlock, ScopeDevice, ScopeSys,
-  // Tile methods that are no `ct.` function: `t.item()`.
-  Item,
+  // Methods that are no `ct.` function: `t.item()`, `array.slice(axis, start, stop)`.
+  Item, ArraySlice,
 };
 
 inline bool isTilePadding(uint32_t payload) {

@@ -235,6 +235,14 @@ def tile_kernels_through_ct_launch(cuda, k):
     ct.launch(stream, (4096 // 256,), tk.silu_mul, (a, b, out, 256))
     torch.cuda.synchronize()
     close(out.cpu().numpy(), (torch.nn.functional.silu(a) * b).cpu().numpy(), rtol=1e-5, atol=1e-5)
+    # Views at offsets that break the tensors' alignment (1, 7, ...): ct.launch types x, y
+    # as 16-byte aligned with 16-divisible extents; the views keep neither fact.
+    x = torch.randn(4096, device="cuda")
+    y = torch.full_like(x, float("nan"))
+    offsets = torch.tensor([0, 1, 8, 300, 301, 2000, 4096], dtype=torch.int32, device="cuda")
+    ct.launch(stream, (offsets.numel() - 1,), tk.segment_double, (x, y, offsets, 256))
+    torch.cuda.synchronize()
+    close(y.cpu().numpy(), (x * 2).cpu().numpy())
 
 
 @case

@@ -54,3 +54,17 @@ def silu_mul(a, b, out, TILE: ConstInt):
     sigmoid_ta = ct.truediv(1.0, denom, flush_to_zero=True, rounding_mode=ct.RoundingMode.APPROX)
     silu_ta = ct.mul(ta, sigmoid_ta, flush_to_zero=True)
     ct.store(out, index=(bid,), tile=ct.sub(ct.mul(silu_ta, tb, flush_to_zero=True), 0.0))
+
+
+@ct.kernel
+def segment_double(x, y, offsets, TILE: ConstInt):
+    # Array.slice views at run-time offsets: the view's base is no longer 16-byte aligned
+    # even where ct.launch saw aligned tensors, so its loads must not assume it.
+    seg = ct.bid(0)
+    start = ct.load(offsets, index=(seg,), shape=(1,)).item()
+    stop = ct.load(offsets, index=(seg + 1,), shape=(1,)).item()
+    xs = x.slice(axis=0, start=start, stop=stop)
+    ys = y.slice(axis=0, start=start, stop=stop)
+    for i in range(ct.cdiv(stop - start, TILE)):
+        t = ct.load(xs, index=(i,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(ys, index=(i,), tile=t * 2)
