@@ -131,6 +131,16 @@ class _Loader(importlib.abc.Loader):
         pass
 
 
+def _tile_submodule(fullname):
+    """``cuda.tile.tune`` and the other public submodules are pykc.tile's; cuTile's private
+    ones (``cuda.tile._cext``, ...) are not provided."""
+    target = "pykc.tile." + fullname[len("cuda.tile."):]
+    if importlib.util.find_spec(target) is None:
+        raise ImportError(f"pykc provides cuda.tile's API; `{fullname}` is not part of it",
+                          name=fullname)
+    return importlib.util.spec_from_loader(fullname, _Loader(target))
+
+
 class _Finder(importlib.abc.MetaPathFinder):
     """Answers for ``numba`` and the numba modules pykc provides; once the real numba is
     loaded (``real``), only for numba.cuda.*."""
@@ -141,6 +151,8 @@ class _Finder(importlib.abc.MetaPathFinder):
         if fullname == "cuda.tile":
             return importlib.util.spec_from_loader(fullname, _Loader("pykc.tile"),
                                                    is_package=True)
+        if fullname.startswith("cuda.tile."):
+            return _tile_submodule(fullname)
         if fullname == "cuda" and importlib.machinery.PathFinder.find_spec("cuda") is None:
             # No cuda.core / cuda-python here: `cuda` only holds pykc's `cuda.tile`.
             return importlib.util.spec_from_loader(fullname, _Loader("pykc._cuda_namespace"),

@@ -173,3 +173,48 @@ def test_tile_fast_path_key():
     assert tile_arg_key((a, [1, 2]), frozenset(), 0) == (None, None)
     assert tile_arg_key((1 << 40,), frozenset(), 0) == (None, None)      # not an int32
     assert tile_arg_key((a, "x"), frozenset({1}), 0) == (None, None)     # Constant: a str
+
+
+def test_hints_timeout_and_tune_without_gpu(mod, tmp_path):
+    """replace_hints checks cuTile's options and shares compiled instances; unknown options
+    are errors at decoration; compiler_timeout takes positive seconds and fails a compile
+    that ran over; cuda.tile.tune is pykc's under pykc.install(), private cuTile modules
+    are refused by name."""
+    k = mod.vec_add.replace_hints(num_ctas=ct.ByTarget(sm_100=2, default=1), occupancy=2)
+    assert k.options == {"num_ctas": k.options["num_ctas"], "occupancy": 2}
+    assert mod.vec_add.options == {} and k._instances is mod.vec_add._instances
+    assert k.__name__ == "vec_add" and isinstance(k, ct.TileKernel)
+    with pytest.raises(TypeError, match="unknown option `num_stages`"):
+        mod.vec_add.replace_hints(num_stages=3)
+    with pytest.raises(TypeError, match="non-negative int"):
+        mod.vec_add.replace_hints(occupancy="2")
+    with pytest.raises(TypeError, match="unknown option `nctas`"):
+        ct.kernel(nctas=2)(lambda x: None)
+    for bad in (0, -1, "10", True):
+        with pytest.raises(ValueError, match="positive number of seconds"):
+            with ct.compiler_timeout(bad):
+                pass
+    with pytest.raises(ct.TileCompilerTimeoutError, match="over the 1e-06 s"):
+        with ct.compiler_timeout(1e-6):
+            mod.vec_add._compile(("float32[::1]",) * 3, (("TILE", "512"),))
+    mod.vec_add._compile(("float32[::1]",) * 3, (("TILE", "512"),))  # no limit outside
+    with pytest.raises(ValueError, match="Search space is empty"):
+        ct.tune.exhaustive_search([], 0, lambda c: (1,), mod.vec_add, lambda c: ())
+    prog = tmp_path / "prog_tune.py"
+    prog.write_text(textwrap.dedent("""
+        import cuda.tile as ct
+        from cuda.tile.tune import exhaustive_search, TuningResult
+        print(exhaustive_search is ct.tune.exhaustive_search, TuningResult.__module__)
+        try:
+            from cuda.tile._cext import get_compute_capability
+        except ImportError as e:
+            print("refused:", e)
+    """))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.join(ROOT, "python"), os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, "-m", "pykc", "run", str(prog)], capture_output=True,
+                       text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "True pykc.tile.tune" in r.stdout
+    assert "refused: pykc provides cuda.tile's API; `cuda.tile._cext` is not part of it" \
+        in r.stdout

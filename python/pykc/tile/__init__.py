@@ -22,8 +22,10 @@ block size is pykc's (docs/TILE.md). Names used only inside kernels (``ct.load``
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import threading
+import time
 
 from .. import Module
 from .._backends import stream_handle
@@ -36,7 +38,46 @@ from ..cuda._fastlaunch import FastLauncher, supports_tile, tile_arg_key
 from ..cuda._dispatcher import _source_of, target_arch
 from ..cuda._host import KernelOnly
 
-__all__ = ["kernel", "launch", "Constant", "ByTarget", "cdiv", "TileKernel", "CompileError"]
+__all__ = ["kernel", "launch", "Constant", "ByTarget", "cdiv", "TileKernel", "CompileError",
+           "TileCompilerTimeoutError", "compiler_timeout"]
+
+# cuTile's kernel options (hints): recorded and checked, code generation does not
+# depend on them (docs/TILE.md).
+_HINTS = ("num_ctas", "occupancy", "opt_level", "num_worker_warps")
+
+
+class TileCompilerTimeoutError(CompileError):
+    """A kernel's compile took longer than ``ct.compiler_timeout`` allowed."""
+
+
+_timeout = threading.local()
+
+
+@contextlib.contextmanager
+def compiler_timeout(seconds: float):
+    """``with ct.compiler_timeout(10): ...``: a kernel compiled inside the block whose
+    compile takes longer than ``seconds`` raises ``TileCompilerTimeoutError`` (pykc's
+    compile runs in this process and is not interrupted: the error comes when it ends,
+    and the kernel is not kept)."""
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds <= 0:
+        raise ValueError(f"compiler_timeout takes a positive number of seconds, got {seconds!r}")
+    old = getattr(_timeout, "seconds", None)
+    _timeout.seconds = float(seconds)
+    try:
+        yield
+    finally:
+        _timeout.seconds = old
+
+
+def _check_hints(hints: dict, what: str):
+    for k, v in hints.items():
+        if k not in _HINTS:
+            raise TypeError(f"{what}: unknown option `{k}`; cuTile's are {', '.join(_HINTS)}")
+        values = v.values.values() if isinstance(v, ByTarget) else (v,)
+        for x in values:
+            if x is not None and (not isinstance(x, int) or isinstance(x, bool) or x < 0):
+                raise TypeError(f"{what}: `{k}` takes a non-negative int or ct.ByTarget, "
+                                f"got {v!r}")
 
 
 class _ConstantAnnotation:
@@ -122,6 +163,7 @@ class TileKernel:
         self._func = func
         self.__name__, self.__qualname__ = func.__name__, func.__qualname__
         self.__doc__, self.__wrapped__ = func.__doc__, func
+        _check_hints(options, f"ct.kernel `{func.__name__}`")
         self.options = options
         self._params = list(inspect.signature(func).parameters)
         self._constant_positions = None
@@ -154,6 +196,16 @@ class TileKernel:
         raise TypeError(f"tile kernel `{self.__name__}` is launched with "
                         "ct.launch(stream, grid, kernel, args)")
 
+    def replace_hints(self, **hints) -> "TileKernel":
+        """This kernel with some options replaced (``num_ctas``, ``occupancy``,
+        ``opt_level``, ``num_worker_warps``), as cuTile's ``replace_hints``: it shares this
+        kernel's compiled instances, since pykc's code does not depend on them."""
+        _check_hints(hints, f"replace_hints of `{self.__name__}`")
+        other = object.__new__(TileKernel)
+        other.__dict__.update(self.__dict__)
+        other.options = {**self.options, **hints}
+        return other
+
     def _compile(self, types, consts):
         if "<locals>" in self._func.__qualname__:
             raise CompileError(f"pykc: error: tile kernel `{self.__qualname__}` is defined "
@@ -162,9 +214,15 @@ class TileKernel:
         path, source = _source_of(self._func)
         arch = target_arch()
         name = self.__name__
+        limit, began = getattr(_timeout, "seconds", None), time.perf_counter()
         compiled = compiler().compile(
             path, source, kernel=name, sigs=[f"{name}({', '.join(types)})"],
             consts=[f"{n}={v}" for n, v in consts], archs=[arch])
+        took = time.perf_counter() - began
+        if limit is not None and took > limit:
+            raise TileCompilerTimeoutError(
+                f"pykc: error: compiling tile kernel `{name}` took {took:.1f} s, over the "
+                f"{limit:g} s of ct.compiler_timeout")
         return compiled, arch, path
 
     def _kernel_for(self, types, consts):
@@ -264,6 +322,9 @@ def launch(stream, grid, kernel, args):
         from .. import launch as aot_launch
         return aot_launch(stream, grid, kernel, args)
     return kernel._launch(stream, grid, args)
+
+
+from . import tune  # noqa: E402  (``ct.tune.exhaustive_search``)
 
 
 def __getattr__(name):

@@ -246,6 +246,38 @@ def tile_kernels_through_ct_launch(cuda, k):
 
 
 @case
+def tile_autotuning(cuda, k):
+    """cuda.tile.tune.exhaustive_search over tile sizes and hints: every config compiles
+    and is timed; a failing config (a tile shape pykc refuses) is a recorded failure; the
+    best config then computes the right result."""
+    import torch
+    import pykc.tile as ct
+    from types import SimpleNamespace
+    import tile_kernels as tk
+    n = 1 << 20
+    a, b = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    stream = torch.cuda.current_stream()
+    space = [SimpleNamespace(TILE=t, occupancy=o) for t in (256, 1024, 4096) for o in (1, 2)]
+    space.append(SimpleNamespace(TILE=1000, occupancy=1))   # not a power of two: refused
+    with ct.compiler_timeout(60):
+        result = ct.tune.exhaustive_search(
+            space, stream, grid_fn=lambda cfg: (ct.cdiv(n, cfg.TILE),), kernel=tk.vec_add,
+            args_fn=lambda cfg: (a, b, torch.empty_like(a), cfg.TILE),
+            hints_fn=lambda cfg: {"occupancy": cfg.occupancy}, quiet=True)
+    assert len(result.successes) == 6, result
+    assert [c.TILE for c, _, _ in result.failures] == [1000], result.failures
+    assert all(m.num_samples >= 5 and m.mean_us > 0 for m in result.successes), result
+    assert result.best.mean_us == min(m.mean_us for m in result.successes)
+    best = result.best.config
+    c = torch.empty_like(a)
+    ct.launch(stream, (ct.cdiv(n, best.TILE),), tk.vec_add.replace_hints(occupancy=2),
+              (a, b, c, best.TILE))
+    torch.cuda.synchronize()
+    close(c.cpu().numpy(), (a + b).cpu().numpy())
+    print(f"    {result.summary(top_k=3)}".replace("\n", "\n    "))
+
+
+@case
 def streams_and_events(cuda, k):
     s = cuda.stream()
     h = np.arange(1 << 20, dtype=np.float32)
