@@ -770,8 +770,16 @@ private:
       }
       ++runtimeCount;
       f.params.push_back(name);
-      if (a.annotation.valid()) {
+      if (a.annotation.valid() && !isTileHintAnnotation(a.annotation)) {
         ++typedCount;
+        if (isScalarInt64Annotation(a.annotation)) {
+          // `n: ct.ScalarInt64`: an integer passed as int64 (a Python int is int32 otherwise).
+          ++looseCount;
+          f.tileScalarAnnotations.push_back(TileScalarAnnotation{
+              static_cast<uint32_t>(f.params.size() - 1), "int", locationOf(ast_, ast_.expr(a.annotation).range)});
+          annotated.args.push_back(module_.types.int64());
+          continue;
+        }
         if (auto kind = pythonScalarAnnotation(a.annotation)) {
           // `scale: float` (cuTile's samples): the kind of number; alone it means
           // cuTile's default dtype for such a Python value (float32, int32, bool).
@@ -813,6 +821,46 @@ private:
 
   // `float`, `int` or `bool` when `annotation` names that Python type (not
   // shadowed by a module-level name), else nullopt.
+  // A tile kernel parameter's annotation that names no type: cuTile's hints
+  // (`ct.Array`, `ct.IndexedWithInt64`, `Annotated[...]`, `tuple[...]`), other
+  // libraries' classes (`torch.Tensor`, `jax.Array`) and names bound to such at
+  // module level. The parameter counts as unannotated: its type comes from `--sig`
+  // or from the launch. numba's types and string annotations are always types.
+  bool isTileHintAnnotation(ExprId annotation) {
+    ExprId root = annotation;
+    for (;;) {
+      const Expr& e = ast_.expr(root);
+      if (const auto* s = e.dyn<ast::Subscript>()) {
+        root = s->value;
+      } else if (const auto* at = e.dyn<ast::Attribute>()) {
+        root = at->value;
+      } else {
+        break;
+      }
+    }
+    const auto* n = ast_.expr(root).dyn<ast::Name>();
+    if (n == nullptr || isScalarInt64Annotation(annotation)) return false;
+    std::string name(ast_.str(n->id));
+    auto it = module_.globals.find(name);
+    if (it == module_.globals.end()) {
+      static constexpr std::string_view kTyping[] = {"tuple", "list", "dict", "Annotated", "Tuple",
+                                                     "List", "Sequence", "Optional", "Union", "Any"};
+      return std::find(std::begin(kTyping), std::end(kTyping), name) != std::end(kTyping);
+    }
+    const Entity& ent = it->second;
+    if (ent.kind == Intrinsic::HostValue) return true;
+    bool numba = ent.path == "numba" || ent.path.rfind("numba.", 0) == 0;
+    if (ent.kind != Intrinsic::Module || numba) return false;
+    DiagnosticSink scratch;
+    auto t = evalTypeExpr(ast_, annotation, module_, scratch);
+    return !t || scratch.hasErrors();
+  }
+
+  bool isScalarInt64Annotation(ExprId annotation) const {
+    auto path = entityPath(ast_, annotation, module_);
+    return path && *path == "cuda.tile.ScalarInt64";
+  }
+
   std::optional<std::string> pythonScalarAnnotation(ExprId annotation) const {
     const auto* n = ast_.expr(annotation).dyn<ast::Name>();
     if (n == nullptr) return std::nullopt;

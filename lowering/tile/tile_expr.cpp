@@ -85,6 +85,10 @@ TileVal TileLowering::eval(ExprId id) {
     case frontend::ExprKind::Name: {
       std::string name(ast_.str(e.as<ast::Name>().id));
       TileVal v;
+      if (auto it = tuples_.find(name); it != tuples_.end()) {
+        tupleSlots(it->second, v);
+        return v;
+      }
       for (llvm::AllocaInst* a : storage(name, t)) v.slots.push_back(b_.CreateLoad(a->getAllocatedType(), a));
       v.mma = mmaVars_.count({name, t.index}) != 0;
       return v;
@@ -118,6 +122,31 @@ TileVal TileLowering::eval(ExprId id) {
       if (inst_.meanings[id.index].kind == Intrinsic::TileOp) {
         TypeId xt = types_.tile(elementOf(t), types_.get(typeOf(sub.value)).shape);
         return relayout(evalAs(sub.value, xt), xt, t, true, [](llvm::Value* x) { return x; });
+      }
+      if (isTupleParamExpr(sub.value)) {  // an element of a tuple parameter
+        TileVal v;
+        tupleSlots(tupleValue(id), v);
+        return v;
+      }
+      if (TypeId bt = typeOf(sub.value); bt.valid() && types_.isTuple(bt)) {
+        // An element of a tuple value (a variable): a constant index takes its part, a
+        // run-time one selects among the (one-typed) parts.
+        std::vector<TileVal> parts = tupleParts(eval(sub.value), bt);
+        auto n = static_cast<int64_t>(parts.size());
+        if (const ConstValue* c = constOf(sub.slice)) {
+          int64_t k = c->kind == ConstValue::Kind::Bool ? int64_t(c->boolValue) : c->intValue;
+          return parts[static_cast<size_t>(k < 0 ? k + n : k)];
+        }
+        llvm::Value* i = scalarAs(sub.slice, types_.int64());
+        i = b_.CreateSelect(b_.CreateICmpSLT(i, b_.getInt64(0)), b_.CreateAdd(i, b_.getInt64(n)), i);
+        TileVal out = parts.front();
+        for (int64_t k = 1; k < n; ++k) {
+          llvm::Value* take = b_.CreateICmpEQ(i, b_.getInt64(k));
+          for (size_t s = 0; s < out.slots.size(); ++s) {
+            out.slots[s] = b_.CreateSelect(take, parts[static_cast<size_t>(k)].slots[s], out.slots[s]);
+          }
+        }
+        return out;
       }
       // array.shape[d]
       ExprId arrayExpr = ast_.expr(sub.value).as<ast::Attribute>().value;
@@ -305,6 +334,17 @@ std::vector<ExprId> TileLowering::indexItems(ExprId id) const {
     items.push_back(id);
   }
   return items;
+}
+
+std::vector<llvm::Value*> TileLowering::indexValues(ExprId id) {
+  TypeId t = typeOf(id);
+  if (ast_.expr(id).kind() == frontend::ExprKind::Name && t.valid() && types_.isTuple(t)) {
+    std::vector<TypeId> wide(types_.get(t).elements.size(), types_.int64());
+    return evalAs(id, types_.tuple(wide)).slots;
+  }
+  std::vector<llvm::Value*> out;
+  for (ExprId e : indexItems(id)) out.push_back(scalarAs(e, types_.int64()));
+  return out;
 }
 
 TileVal TileLowering::call(ExprId id, const ast::Call& c) {

@@ -41,6 +41,10 @@ uint32_t TileLowering::run() {
       arrays_[name] = std::move(arr);
       continue;
     }
+    if (ty.kind == TypeKind::Tuple) {
+      tuples_[name] = readTupleParam(reader, t);
+      continue;
+    }
     llvm::Value* v = types_.isBool(t) ? reader.takeBool(b_) : reader.take();
     llvm::AllocaInst* slot = b_.CreateAlloca(llvmType(t), nullptr, name);
     b_.CreateStore(v, slot);
@@ -108,8 +112,11 @@ bool TileLowering::hasProducts(const frontend::FunctionInstance& inst) const {
 
 unsigned TileLowering::chooseMaxVec() const {
   unsigned narrowest = 16;
-  for (TypeId t : inst_.argTypes) {
-    const Type& ty = types_.get(t);
+  std::vector<TypeId> todo(inst_.argTypes.begin(), inst_.argTypes.end());
+  while (!todo.empty()) {  // arrays, also inside tuples
+    const Type& ty = types_.get(todo.back());
+    todo.pop_back();
+    if (ty.kind == TypeKind::Tuple) todo.insert(todo.end(), ty.elements.begin(), ty.elements.end());
     if (ty.kind != TypeKind::Array || types_.isBool(ty.element)) continue;
     narrowest = std::min(narrowest, types_.byteSize(ty.element));
   }

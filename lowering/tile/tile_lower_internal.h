@@ -122,6 +122,15 @@ struct ArrayArgs : ArrayParams {
   frontend::ArrayFacts facts;
 };
 
+// A tuple kernel parameter (or one of its elements), flattened by the ABI: an array,
+// a scalar (its value), or a tuple of these.
+struct TupleArg {
+  TypeId type;
+  ArrayArgs array;
+  llvm::Value* scalar = nullptr;
+  std::vector<TupleArg> elements;
+};
+
 class TileLowering {
 public:
   TileLowering(const frontend::Ast& ast, const frontend::TypedModule& typed,
@@ -303,6 +312,14 @@ private:
   // The array an expression gives: a parameter, a local variable holding one,
   // or `array.slice(axis, start, stop)` of either (tile_memory.cpp).
   ArrayArgs arrayArg(ExprId e);
+  // Tuple parameters (tile_tuple.cpp): read from the kernel's parameters; the value
+  // of a tuple name or of `t[i]` (a run-time `i` selects among the elements); its
+  // scalars flattened as a value's slots.
+  TupleArg readTupleParam(KernelParamReader& reader, TypeId t);
+  TupleArg tupleValue(ExprId e);
+  TupleArg selectTuple(llvm::Value* take, const TupleArg& a, const TupleArg& b);
+  void tupleSlots(const TupleArg& t, TileVal& out);
+  bool isTupleParamExpr(ExprId e) const;
   // `name = <array>`: the array's pointer, shape and strides kept in allocas
   // (mem2reg makes them values again), so that a view assigned in a branch or
   // loop reaches later uses.
@@ -310,6 +327,8 @@ private:
 
   // The index expressions of an `index=` argument.
   std::vector<ExprId> indexItems(ExprId id) const;
+  // An index argument's values as int64: a tuple literal's items, or a tuple held in a name.
+  std::vector<llvm::Value*> indexValues(ExprId id);
 
   TileVal call(ExprId id, const ast::Call& c);
 
@@ -808,6 +827,7 @@ private:
   std::vector<LoopExits> loopExits_;
   llvm::Value* tid_ = nullptr;
   std::map<std::string, ArrayArgs> arrays_;
+  std::map<std::string, TupleArg> tuples_;
   // Local variables holding arrays (views): pointer, shape and stride slots.
   struct ArrayVar {
     llvm::AllocaInst* data = nullptr;

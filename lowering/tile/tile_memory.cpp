@@ -16,6 +16,11 @@ ArrayArgs TileLowering::arrayArg(ExprId e) {
     a.facts = types_.get(typeOf(e)).facts;
     return a;
   }
+  if (x.is<ast::Subscript>()) {  // `t[i]` of a tuple parameter
+    ArrayArgs a = tupleValue(e).array;
+    a.facts = types_.get(typeOf(e)).facts;
+    return a;
+  }
   // `array.slice(axis, start, stop)`: the base moves `start` elements along
   // the axis, whose extent becomes `stop - start`; nothing is copied.
   assert(static_cast<TileFn>(inst_.meanings[e.index].payload) == TileFn::ArraySlice);
@@ -50,7 +55,7 @@ void TileLowering::assignArray(const std::string& name, const ArrayArgs& a) {
 
 TileLowering::Addressing TileLowering::addressing(ExprId call, TypeId tileType) {
   Addressing a;
-  for (ExprId e : indexItems(arg(call, 1))) a.tileIndex.push_back(scalarAs(e, types_.int64()));
+  a.tileIndex = indexValues(arg(call, 1));
   a.shape = types_.get(tileType).shape;
   return a;
 }

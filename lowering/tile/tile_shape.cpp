@@ -253,12 +253,12 @@ TileVal TileLowering::extract(ExprId id, TypeId t) {
   // The sub-tile's first element. Sub-tile counts are powers of two: a run-time
   // index outside them wraps (cuTile leaves it undefined) instead of reading
   // past the staged tile.
-  std::vector<ExprId> items = indexItems(arg(id, 1));
+  std::vector<llvm::Value*> items = indexValues(arg(id, 1));
   llvm::Value* first = b_.getInt32(0);
   for (size_t d = 0; d < in.size(); ++d) {
     int64_t count = in[d] / sub[d];
     if (count == 1) continue;
-    llvm::Value* i = b_.CreateTrunc(scalarAs(items[d], types_.int64()), b_.getInt32Ty());
+    llvm::Value* i = b_.CreateTrunc(items[d], b_.getInt32Ty());
     i = b_.CreateAnd(i, b_.getInt32(static_cast<uint32_t>(count - 1)));
     first = b_.CreateAdd(first, b_.CreateMul(i, b_.getInt32(static_cast<uint32_t>(sub[d] * stride[d]))));
   }

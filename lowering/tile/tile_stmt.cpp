@@ -8,6 +8,10 @@ const std::vector<llvm::AllocaInst*>& TileLowering::storage(const std::string& n
   auto it = vars_.find(key);
   if (it != vars_.end()) return it->second;
   std::vector<llvm::AllocaInst*> slots;
+  if (types_.isTuple(t)) {  // a tuple of numbers and tiles: its elements' slots in order
+    for (llvm::Type* st : slotTypes(t)) slots.push_back(entryAlloca(st, name));
+    return vars_[key] = slots;
+  }
   unsigned count = layoutOf(t).slots;
   for (unsigned s = 0; s < count; ++s) slots.push_back(entryAlloca(llvmType(elementOf(t)), name));
   return vars_[key] = slots;
@@ -17,7 +21,16 @@ void TileLowering::assignName(ExprId target, const TileVal& v, TypeId from) {
   std::string name(ast_.str(ast_.expr(target).as<ast::Name>().id));
   TypeId to = typeOf(target);
   if (!to.valid() || constOf(target) != nullptr) return;  // a compile-time constant
-  TileVal c = spread(v, from, to, mmaVars_.count({name, to.index}) != 0);
+  TileVal c;
+  if (types_.isTuple(to)) {
+    std::vector<TileVal> parts = tupleParts(v, from);
+    for (size_t i = 0; i < parts.size(); ++i) {
+      TileVal e = spread(parts[i], types_.get(from).elements[i], types_.get(to).elements[i]);
+      c.slots.insert(c.slots.end(), e.slots.begin(), e.slots.end());
+    }
+  } else {
+    c = spread(v, from, to, mmaVars_.count({name, to.index}) != 0);
+  }
   const auto& slots = storage(name, to);
   for (size_t s = 0; s < slots.size(); ++s) b_.CreateStore(c.slots[s], slots[s]);
 }

@@ -78,10 +78,11 @@ void TileChecker::run() {
   initTables();
   for (size_t i = 0; i < fn_.params.size() && i < inst_.argTypes.size(); ++i) {
     TypeId t = inst_.argTypes[i];
-    if (!types_.isArray(t) && !types_.isNumber(t)) {
+    if (!types_.isArray(t) && !types_.isNumber(t) && !tupleParamOk(t)) {
       diags_.error(fn_.location, Diag::TileType,
                    "parameter `" + fn_.params[i] + "` of tile kernel `" + fn_.name +
-                       "` is `" + types_.name(t) + "`: tile kernels take arrays and numbers");
+                       "` is `" + types_.name(t) +
+                       "`: tile kernels take arrays, numbers and tuples of them");
     }
     vars_[fn_.params[i]] = t;
   }
@@ -108,6 +109,23 @@ void TileChecker::run() {
   for (const auto& [name, c] : consts_) {
     if (auto t = typeOfConstant(c, types_)) inst_.variables[name] = *t;
   }
+}
+
+bool TileChecker::tupleParamOk(TypeId t) const {
+  if (!types_.isTuple(t)) return types_.isArray(t) || types_.isNumber(t);
+  for (TypeId e : types_.get(t).elements) {
+    if (!tupleParamOk(e)) return false;
+  }
+  return true;
+}
+
+bool TileChecker::holdsArray(TypeId t) const {
+  if (types_.isArray(t)) return true;
+  if (!types_.isTuple(t)) return false;
+  for (TypeId e : types_.get(t).elements) {
+    if (holdsArray(e)) return true;
+  }
+  return false;
 }
 
 void TileChecker::initTables() {

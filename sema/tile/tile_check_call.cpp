@@ -262,6 +262,21 @@ bool TileChecker::intScalar(ExprId id, const char* what) {
 }
 
 bool TileChecker::tileIndex(ExprId id, unsigned ndim) {
+  if (ast_.expr(id).kind() == ExprKind::Name) {
+    // A tuple of integers held in a name (`idx = (ct.bid(0), j)`).
+    TV v = checkExpr(id);
+    if (v.k == TV::K::Value && types_.isTuple(v.type)) {
+      const std::vector<TypeId>& elements = types_.get(v.type).elements;
+      bool ints = std::all_of(elements.begin(), elements.end(), [&](TypeId e) { return types_.isIntegral(e); });
+      if (!ints || elements.size() != ndim) {
+        diags_.error(loc(id), Diag::TileShape,
+                     "the tile index `" + describe(v) + "` must hold " + std::to_string(ndim) +
+                         " integer(s), one per dimension of the array");
+        return false;
+      }
+      return true;
+    }
+  }
   std::vector<ExprId> items;
   if (const auto* t = ast_.expr(id).dyn<ast::Tuple>()) {
     for (ExprId e : ast_.list(t->elts)) items.push_back(e);

@@ -135,6 +135,7 @@ TV TileChecker::checkExpr(ExprId id) {
         return record(id, TV::constant(base.c.elements[static_cast<size_t>(*i < 0 ? *i + n : *i)]));
       }
       if (isTileVal(base)) return checkTileSubscript(id, sub, base);
+      if (base.k == TV::K::Value && types_.isTuple(base.type)) return checkTupleSubscript(id, sub, base);
       diags_.error(loc(id), Diag::TileUnsupported, "indexing `" + describe(base) + "`",
                    ": load tiles with `ct.load`");
       return TV{};

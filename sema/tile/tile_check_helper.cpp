@@ -94,6 +94,11 @@ void TileChecker::assignTuple(ExprId target, const TV& v, ExprId valueExpr) {
     for (size_t i = 0; i < n; ++i) assign(names[i], TV::constant(v.c.elements[i]), valueExpr);
     return;
   }
+  if (v.k == TV::K::Value && types_.isTuple(v.type) && holdsArray(v.type)) {
+    diags_.error(loc(valueExpr), Diag::TileUnsupported, "unpacking a tuple that holds arrays",
+                 ": index it (`a = t[0]`)");
+    return;
+  }
   if (v.k == TV::K::Value && types_.isTuple(v.type) && types_.get(v.type).elements.size() == n) {
     std::vector<TypeId> elements = types_.get(v.type).elements;
     record(target, v);
@@ -284,6 +289,7 @@ std::optional<TV> TileChecker::checkPlainCall(ExprId id, const ast::Call& c) {
   if (name == "min" || name == "max" || name == "abs" || name == "int" || name == "float") {
     return checkBuiltin(id, c, name);
   }
+  if (name == "len") return checkLen(id, c);
   return std::nullopt;
 }
 

@@ -149,6 +149,10 @@ private:
 
   std::vector<int64_t> shapeOf(const TV& v) const;
   bool isTileVal(const TV& v) const { return v.k == TV::K::Value && types_.isTile(v.type); }
+  // A kernel parameter's tuple type whose leaves are arrays and numbers (docs/TILE.md,
+  // "Tuples of arrays"), and whether some leaf is an array.
+  bool tupleParamOk(TypeId t) const;
+  bool holdsArray(TypeId t) const;
 
   // NumPy broadcasting of the operands' shapes (scalars are 0-d).
   std::optional<std::vector<int64_t>> broadcastOf(const std::vector<TV>& vals, ExprId where);
@@ -319,6 +323,10 @@ private:
   // `(a, b)` with runtime elements: a tuple value (helpers return them, and
   // `a, b = ...` unpacks them).
   TV runtimeTuple(ExprId id, const ast::Tuple& t);
+  // `t[i]` of a tuple parameter: a constant index, or a run-time one where every
+  // element has one type; `len(t)`.
+  TV checkTupleSubscript(ExprId id, const ast::Subscript& sub, const TV& base);
+  TV checkLen(ExprId id, const ast::Call& c);
 
   // `A.dtype == ct.float32`, `mode is ct.PaddingMode.ZERO`: decided at compile time.
   TV compareEntities(ExprId id, CmpOp op, const TV& l, const TV& r);

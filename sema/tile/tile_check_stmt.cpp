@@ -249,9 +249,9 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     diags_.error(loc(valueExpr), Diag::TileType, "this gives no value (`None`) to assign");
     return;
   }
-  if (v.k == TV::K::Value && types_.isTuple(v.type)) {
-    diags_.error(loc(target), Diag::TileUnsupported, "a variable holding a tuple of runtime values",
-                 ": unpack it (`a, b = ...`)");
+  if (v.k == TV::K::Value && types_.isTuple(v.type) && holdsArray(v.type)) {
+    diags_.error(loc(target), Diag::TileUnsupported, "a variable holding a tuple of arrays",
+                 ": index the tuple parameter where an array is used (`ct.load(xs[i], ...)`)");
     return;
   }
   entities_.erase(name);

@@ -89,10 +89,6 @@ def helpers(x: "float32[::1]", n: "int32"):
     # CHECK:STDERR:
     g = two(1, a=3)
     h = mixed(t, n)
-    # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:5: error: a variable holding a tuple of runtime values is not supported in tile kernels yet: unpack it (`a, b = ...`) [tile-unsupported]
-    # CHECK:STDERR:     p = pair(t)
-    # CHECK:STDERR:     ^
-    # CHECK:STDERR:
     p = pair(t)
     # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:15: error: cannot unpack `UniTuple(tile(float32, (16,)) x 2)` into 3 names [tile-type]
     # CHECK:STDERR:     q, r, s = pair(t)

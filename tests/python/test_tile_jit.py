@@ -218,3 +218,38 @@ def test_hints_timeout_and_tune_without_gpu(mod, tmp_path):
     assert "True pykc.tile.tune" in r.stdout
     assert "refused: pykc provides cuda.tile's API; `cuda.tile._cext` is not part of it" \
         in r.stdout
+
+
+def test_tuples_lists_and_int64_scalars(tmp_path, monkeypatch):
+    """A list or tuple argument is typed as a tuple, its arrays without specialisation facts
+    (a list of differently aligned tensors is one UniTuple type); ct.ScalarInt64 makes a
+    Python int int64; the kernel compiles for those types."""
+    from pykc._typeof import describe
+    monkeypatch.setenv("PYKC_ARCH", "sm_90")
+    monkeypatch.setenv("PYKC_CACHE_DIR", str(tmp_path / "cache"))
+    a, b = np.zeros(64, np.float32), np.zeros(65, np.float32)[1:]
+    assert ct._arg_text(describe((a, b))) == "UniTuple(float32[::1], 2)"
+    assert ct._arg_text(describe((a, 3))) == "Tuple(float32[::1], int32)"
+    assert ct._arg_text(describe(7), True) == "int64" and ct._arg_text(describe(7)) == "int32"
+    (tmp_path / "tile_list_kernels.py").write_text(textwrap.dedent('''
+        import pykc.tile as ct
+
+        @ct.kernel
+        def list_sum(xs, out, scale: ct.ScalarInt64, TILE: ct.Constant[int]):
+            acc = ct.zeros((TILE,), dtype=ct.float32)
+            for i in range(len(xs)):
+                acc = acc + ct.load(xs[i], index=(ct.bid(0),), shape=(TILE,))
+            ct.store(out, index=(ct.bid(0),), tile=acc * scale)
+    '''))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import importlib
+        m = importlib.import_module("tile_list_kernels")
+        assert m.list_sum._constants() == [3] and m.list_sum._int64_set == {2}
+        compiled, _, _ = m.list_sum._compile(("UniTuple(float32[::1], 3)", "float32[::1]", "int64"),
+                                             (("TILE", "128"),))
+        k = compiled.manifest["kernels"][0]
+        assert k["params"][0]["kind"] == "tuple" and len(k["params"][0]["elements"]) == 3
+        assert k["params"][2]["dtype"] == "int64"
+    finally:
+        sys.path.remove(str(tmp_path))

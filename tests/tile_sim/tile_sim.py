@@ -27,6 +27,7 @@ from shape_cases import shape_cases  # noqa: E402
 from operator_cases import operator_cases  # noqa: E402
 from float8_cases import float8_cases  # noqa: E402
 from view_cases import view_cases  # noqa: E402
+from tuple_cases import tuple_cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -210,6 +211,7 @@ def main():
                 ("tile_kernels7.py", check_cases(operator_cases, 20261205), (), "sm_90"),
                 ("tile_kernels8.py", check_cases(float8_cases, 20261206, typed=True), (), "sm_90"),
                 ("tile_kernels9.py", check_cases(view_cases, 20261207), (), "sm_90"),
+                ("tile_kernels10.py", check_cases(tuple_cases, 20261208), (), "sm_90"),
                 ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS, "sm_90"),

@@ -31,8 +31,8 @@ from .. import Module
 from .._backends import stream_handle
 from .._compiler import CompileError, compiler
 from .._manifest import parse_manifest
-from .._typeof import _dtype_text, describe, tile_array_text
-from .._args import ArrayArg, ScalarArg
+from .._typeof import _array_text, _dtype_text, describe, tile_array_text
+from .._args import ArrayArg, ScalarArg, TupleArg, abi_layout
 from ..cuda import _runtime
 from ..cuda._fastlaunch import FastLauncher, supports_tile, tile_arg_key
 from ..cuda._dispatcher import _source_of, target_arch
@@ -132,20 +132,51 @@ del _n
 _PYTHON_SCALARS = {bool: "boolean", int: "int32", float: "float32"}
 
 
-def _scalar_text(d: ScalarArg) -> str:
+class _Hint:
+    """cuTile's annotations that name no type (``ct.Array``, ``ct.IndexedWithInt64``,
+    ``ct.ScalarInt64``): on the host, markers the launch reads."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"ct.{self.name}"
+
+
+Array = _Hint("Array")
+IndexedWithInt64 = _Hint("IndexedWithInt64")
+ScalarInt64 = _Hint("ScalarInt64")
+
+
+def _scalar_text(d: ScalarArg, int64: bool = False) -> str:
     if d.dtype is not None:
         return _dtype_text(d.dtype, d.describe())
+    if int64 and d.pytype is int:
+        return "int64"
     if d.pytype in _PYTHON_SCALARS:
         return _PYTHON_SCALARS[d.pytype]
     raise TypeError(f"{d.describe()}: a tile kernel takes no complex scalars")
 
 
-def _arg_text(d) -> str:
+def _element_text(d) -> str:
+    """An element of a tuple argument: arrays without specialisation facts, so that a list
+    of tensors is one type whatever their alignments (a run-time index needs that)."""
+    if isinstance(d, ArrayArg):
+        return _array_text(d, abi_layout(d.shape, d.strides))
+    return _arg_text(d)
+
+
+def _arg_text(d, int64: bool = False) -> str:
     if isinstance(d, ArrayArg):
         return tile_array_text(d)
     if isinstance(d, ScalarArg):
-        return _scalar_text(d)
-    raise TypeError("tuples are not taken by tile kernels at launch yet")
+        return _scalar_text(d, int64)
+    if isinstance(d, TupleArg):
+        items = [_element_text(i) for i in d.items]
+        if items and all(i == items[0] for i in items):
+            return f"UniTuple({items[0]}, {len(items)})"
+        return f"Tuple({', '.join(items)})"
+    raise TypeError(f"{d.describe()}: not an argument a tile kernel takes")
 
 
 def _const_text(value) -> str:
@@ -168,6 +199,7 @@ class TileKernel:
         self._params = list(inspect.signature(func).parameters)
         self._constant_positions = None
         self._constant_set = frozenset()  # the same positions, once _constants() ran
+        self._int64_set = frozenset()     # parameters annotated ct.ScalarInt64
         self._instances: dict = {}   # (types, constant values) -> pykc.Kernel
         self._fast: dict = {}        # tile_arg_key -> (FastLauncher, block, shared bytes)
         self._last_stream = (None, 0)  # the last stream object seen and its handle
@@ -178,7 +210,7 @@ class TileKernel:
         """Positions of the ``ct.Constant`` parameters (annotations written as strings
         are evaluated in the function's globals)."""
         if self._constant_positions is None:
-            out = []
+            out, int64 = [], []
             ann = getattr(self._func, "__annotations__", {})
             for i, p in enumerate(self._params):
                 a = ann.get(p)
@@ -189,7 +221,10 @@ class TileKernel:
                         a = None
                 if isinstance(a, _ConstantAnnotation) or a is Constant:
                     out.append(i)
+                if a is ScalarInt64:
+                    int64.append(i)
             self._constant_positions, self._constant_set = out, frozenset(out)
+            self._int64_set = frozenset(int64)
         return self._constant_positions
 
     def __call__(self, *args, **kwargs):
@@ -266,6 +301,8 @@ class TileKernel:
     def _launch_checked(self, stream, grid, args):
         """Type the arguments, compile if new, launch through pykc's loader; then make the
         fast path for these argument types."""
+        # cuTile takes lists (of tensors) where a tuple goes: pykc passes them as tuples.
+        args = tuple(tuple(a) if type(a) is list else a for a in args)
         if len(args) != len(self._params):
             raise TypeError(f"tile kernel `{self.__name__}` takes {len(self._params)} "
                             f"arguments ({', '.join(self._params)}), {len(args)} given")
@@ -278,7 +315,7 @@ class TileKernel:
                 if i in self._constant_set:
                     consts.append((p, _const_text(a)))
                 else:
-                    types.append(_arg_text(describe(a, h)))
+                    types.append(_arg_text(describe(a, h), i in self._int64_set))
             except TypeError as e:
                 raise TypeError(f"tile kernel `{self.__name__}`, parameter `{p}`: {e}") from None
         kernel = self._kernel_for(tuple(types), tuple(consts))

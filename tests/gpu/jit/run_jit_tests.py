@@ -243,6 +243,15 @@ def tile_kernels_through_ct_launch(cuda, k):
     ct.launch(stream, (offsets.numel() - 1,), tk.segment_double, (x, y, offsets, 256))
     torch.cuda.synchronize()
     close(y.cpu().numpy(), (x * 2).cpu().numpy())
+    # A list of tensors (one aligned, one not, one a view) and a ct.ScalarInt64 scalar.
+    base = torch.randn(3 * 1000 + 1, device="cuda")
+    xs = [torch.randn(1000, device="cuda"), base[1:1001], base[2001:3001]]
+    out = torch.empty(1000, device="cuda")
+    ct.launch(stream, (ct.cdiv(1000, 256),), tk.list_sum, (xs, out, 3, 256))
+    torch.cuda.synchronize()
+    close(out.cpu().numpy(), ((xs[0] + xs[1] + xs[2]) * 3).cpu().numpy(), rtol=1e-5, atol=1e-5)
+    sig = next(iter(tk.list_sum._instances))[0]
+    assert sig[0].startswith("UniTuple(float32[::1], 3)") and sig[2] == "int64", sig
 
 
 @case

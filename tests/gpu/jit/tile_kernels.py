@@ -68,3 +68,14 @@ def segment_double(x, y, offsets, TILE: ConstInt):
     for i in range(ct.cdiv(stop - start, TILE)):
         t = ct.load(xs, index=(i,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
         ct.store(ys, index=(i,), tile=t * 2)
+
+
+@ct.kernel
+def list_sum(xs, out, scale: ct.ScalarInt64, TILE: ConstInt):
+    """out = (xs[0] + ... + xs[-1]) * scale: a Python list of tensors (cuTile's grouped
+    GEMM passes lists) and an int64 scalar."""
+    bid = ct.bid(0)
+    acc = ct.zeros((TILE,), dtype=ct.float32)
+    for i in range(len(xs)):
+        acc = acc + ct.load(xs[i], index=(bid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(out, index=(bid,), tile=acc * scale)

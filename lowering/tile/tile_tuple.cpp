@@ -1,0 +1,78 @@
+// Tuple parameters of tile kernels (docs/TILE.md, "Tuples of arrays"): the ABI passes
+// their elements flattened (docs/ABI.md); the kernel keeps them as a tree of arrays and
+// scalars, indexes it with constants, and selects among uniform elements with a run-time
+// index (a chain of selects: one compare per element).
+#include "lowering/tile/tile_lower_internal.h"
+
+namespace lowering::tile {
+
+TupleArg TileLowering::readTupleParam(KernelParamReader& reader, TypeId t) {
+  TupleArg out;
+  out.type = t;
+  const Type& ty = types_.get(t);
+  if (ty.kind == TypeKind::Tuple) {
+    for (TypeId e : ty.elements) out.elements.push_back(readTupleParam(reader, e));
+  } else if (ty.kind == TypeKind::Array) {
+    static_cast<ArrayParams&>(out.array) = reader.takeArray(ty.ndim);
+    if (ty.layout == frontend::Layout::C) out.array.strides.back() = b_.getInt64(1);
+    if (ty.layout == frontend::Layout::F) out.array.strides.front() = b_.getInt64(1);
+    out.array.facts = ty.facts;
+  } else {
+    out.scalar = types_.isBool(t) ? reader.takeBool(b_) : reader.take();
+  }
+  return out;
+}
+
+bool TileLowering::isTupleParamExpr(ExprId e) const {
+  const frontend::Expr& x = ast_.expr(e);
+  if (const auto* n = x.dyn<ast::Name>()) return tuples_.count(std::string(ast_.str(n->id))) != 0;
+  if (const auto* s = x.dyn<ast::Subscript>()) return isTupleParamExpr(s->value);
+  return false;
+}
+
+TupleArg TileLowering::selectTuple(llvm::Value* take, const TupleArg& a, const TupleArg& b) {
+  TupleArg out = b;
+  if (a.scalar != nullptr) {
+    out.scalar = b_.CreateSelect(take, a.scalar, b.scalar);
+  } else if (a.array.data != nullptr) {
+    out.array.data = b_.CreateSelect(take, a.array.data, b.array.data);
+    for (size_t d = 0; d < a.array.shape.size(); ++d) {
+      out.array.shape[d] = b_.CreateSelect(take, a.array.shape[d], b.array.shape[d]);
+      out.array.strides[d] = b_.CreateSelect(take, a.array.strides[d], b.array.strides[d]);
+    }
+  } else {
+    for (size_t i = 0; i < a.elements.size(); ++i) out.elements[i] = selectTuple(take, a.elements[i], b.elements[i]);
+  }
+  return out;
+}
+
+TupleArg TileLowering::tupleValue(ExprId e) {
+  const frontend::Expr& x = ast_.expr(e);
+  if (const auto* n = x.dyn<ast::Name>()) return tuples_.at(std::string(ast_.str(n->id)));
+  const auto& sub = x.as<ast::Subscript>();
+  TupleArg base = tupleValue(sub.value);
+  auto n = static_cast<int64_t>(base.elements.size());
+  if (const ConstValue* c = constOf(sub.slice)) {
+    int64_t i = c->kind == ConstValue::Kind::Bool ? int64_t(c->boolValue) : c->intValue;
+    return base.elements[static_cast<size_t>(i < 0 ? i + n : i)];
+  }
+  // Python's negative indices count from the end; the checker made the elements one type.
+  llvm::Value* i = scalarAs(sub.slice, types_.int64());
+  i = b_.CreateSelect(b_.CreateICmpSLT(i, b_.getInt64(0)), b_.CreateAdd(i, b_.getInt64(n)), i);
+  TupleArg out = base.elements.front();
+  for (int64_t k = 1; k < n; ++k) {
+    out = selectTuple(b_.CreateICmpEQ(i, b_.getInt64(k)), base.elements[static_cast<size_t>(k)], out);
+  }
+  return out;
+}
+
+void TileLowering::tupleSlots(const TupleArg& t, TileVal& out) {
+  if (t.scalar != nullptr) {
+    out.slots.push_back(t.scalar);
+    return;
+  }
+  assert(t.array.data == nullptr && "the checker keeps arrays out of values");
+  for (const TupleArg& e : t.elements) tupleSlots(e, out);
+}
+
+}  // namespace lowering::tile

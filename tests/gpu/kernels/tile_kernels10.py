@@ -1,0 +1,55 @@
+"""Tile kernels, tenth file: tuples of arrays and numbers as kernel parameters (issue 22;
+cuTile's grouped GEMM and AllGatherMatmul take lists of tensors, its tests tuples of
+arrays and scalars). A tuple indexed with constants (negative, nested), with a run-time
+index (the group a block works on, a loop over the tuple), and `len`. Checked on the CPU
+by tests/tile_sim (tuple_cases.py) and on the GPU by tests/gpu/cases/tile_cases10.py,
+both against NumPy.
+"""
+
+import cuda.tile as ct
+
+ConstInt = ct.Constant[int]
+
+
+@ct.kernel
+def sum_arrays(arrays: "UniTuple(float32[::1], 3)", out: "float32[::1]", TILE: ConstInt = 64):
+    """out = arrays[0] + arrays[1] + arrays[2], one tile a block, through a loop over the tuple."""
+    bid = ct.bid(0)
+    acc = ct.zeros((TILE,), dtype=ct.float32)
+    for i in range(len(arrays)):
+        a = arrays[i]
+        acc = acc + ct.load(a, index=(bid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(out, index=(bid,), tile=acc)
+
+
+@ct.kernel
+def grouped_scale(xs: "UniTuple(float32[:, ::1], 3)", ys: "UniTuple(float32[:, ::1], 3)",
+                  factors: "UniTuple(int32, 3)", TILE: ConstInt = 16):
+    """ys[g] = xs[g] * factors[g] + g for group g = bid(1): arrays of different extents,
+    chosen per block by a run-time index; a block past its group's rows does nothing."""
+    g = ct.bid(1)
+    x = xs[g]
+    y = ys[-3 + g]
+    if ct.bid(0) * TILE < x.shape[0]:
+        t = ct.load(x, index=(ct.bid(0), 0), shape=(TILE, 8), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, index=(ct.bid(0), 0), tile=t * factors[g] + g)
+
+
+@ct.kernel
+def mixed_tuple(pair: "Tuple(int32[::1], int32)", out: "int32[::1]",
+                nested: "Tuple(int32, UniTuple(int32, 2), int32)"):
+    """out = pair[0] + pair[1] + nested[0] - nested[-1] + nested[1][0] * nested[1][-1]
+    + 100 * len(nested): constant, negative and nested indices."""
+    t = ct.load(pair[0], (0,), (16,))
+    inner = nested[1]
+    ct.store(out, (0,), t + pair[1] + nested[0] - nested[-1] + inner[0] * nested[1][-1] + 100 * len(nested))
+
+
+@ct.kernel
+def tuple_variables(x: "float32[:, ::1]", y: "float32[:, ::1]", k: "int32", TILE: ConstInt = 16):
+    """y's tile (bid, 0) = x's times weights[k % 3]: a tile index and weights held in tuple
+    variables, a weight picked at run time."""
+    idx = (ct.bid(0), 0)
+    weights = (k + 1, k * 2, k - 5)
+    t = ct.load(x, index=idx, shape=(TILE, 8), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, index=idx, tile=t * weights[k % 3])

@@ -1,0 +1,54 @@
+"""The kernels of tests/gpu/kernels/tile_kernels10.py (tuple parameters) with NumPy
+references, shared by tests/tile_sim/tile_sim.py (CPU) and tests/gpu/cases/tile_cases10.py.
+
+`tuple_cases(run, arr, rng)` yields (what, got, want, kind); `run(kernel, grid, args)` runs
+a kernel, `arr(a)` passes an array. A tuple argument is a Python tuple on the GPU and its
+elements flattened on the simulator (docs/ABI.md): `tup` makes either."""
+import numpy as np
+
+# The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
+CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,)}
+
+
+def _packer(arr):
+    flat = len(arr(np.zeros(1, np.float32))) > 1   # the simulator's arrays are pointer+shape+strides
+
+    def tup(*items):
+        """Each item: what `arr` gives, a number, or another `tup`."""
+        parts = [i if isinstance(i, list) else [i] for i in items]
+        if flat:
+            return sum(parts, [])
+        return [tuple(np.int32(p[0]) if isinstance(p[0], int) else p[0] for p in parts)]
+    return tup
+
+
+def tuple_cases(run, arr, rng):
+    tup = _packer(arr)
+    # A loop over a tuple of three arrays (a run-time index into it), a ragged last tile.
+    n = 200
+    a = [rng.standard_normal(n).astype(np.float32) for _ in range(3)]
+    out = np.full(n, np.nan, np.float32)
+    run("sum_arrays", -(-n // 64), tup(*(arr(x) for x in a)) + arr(out))
+    yield "sum_arrays: a loop over a tuple of 3 arrays", out, (a[0] + a[1]) + a[2], "exact"
+    # Groups of different sizes, each block picking its group's arrays and factor.
+    rows = (5, 40, 17)
+    xs = [rng.standard_normal((m, 8)).astype(np.float32) for m in rows]
+    ys = [np.full((m, 8), np.nan, np.float32) for m in rows]
+    factors = (3, -2, 7)
+    run("grouped_scale", (-(-max(rows) // 16), 3),
+        tup(*(arr(x) for x in xs)) + tup(*(arr(y) for y in ys)) + tup(*factors))
+    for g in range(3):
+        yield (f"grouped_scale group {g} ({rows[g]} rows, factor {factors[g]})", ys[g],
+               xs[g] * np.float32(factors[g]) + np.float32(g), "exact")
+    # Constant, negative and nested indices into tuples of an array and numbers.
+    x = rng.integers(-50, 50, 16).astype(np.int32)
+    out = np.zeros(16, np.int32)
+    run("mixed_tuple", 1, tup(arr(x), 9) + arr(out) + tup(4, tup(6, -3), 2))
+    yield "mixed_tuple: pair[0], pair[1], nested[1][-1], len", out, x + 9 + 4 - 2 + 6 * -3 + 300, "exact"
+    # A tile index and weights held in tuple variables, one weight picked at run time.
+    x = rng.standard_normal((40, 8)).astype(np.float32)
+    for k in (0, 1, 2, 4):
+        y = np.full_like(x, np.nan)
+        run("tuple_variables", 3, arr(x) + arr(y) + [k])
+        w = (k + 1, k * 2, k - 5)[k % 3]
+        yield f"tuple_variables k={k} (weight {w})", y, x * np.float32(w), "exact"
