@@ -112,6 +112,14 @@ TileVal TileLowering::eval(ExprId id) {
       if (kind == Intrinsic::Min || kind == Intrinsic::Max) return builtinMinMax(id, kind == Intrinsic::Max);
       return call(id, e.as<ast::Call>());
     }
+    case frontend::ExprKind::Attribute: {
+      // `array.shape` / `array.strides` as a tuple of int32.
+      const ArrayArgs a = arrayArg(e.as<ast::Attribute>().value);
+      bool shape = inst_.arrayAttrs[id.index] == frontend::ArrayAttr::Shape;
+      TileVal v;
+      for (llvm::Value* x : shape ? a.shape : a.strides) v.slots.push_back(b_.CreateTrunc(x, b_.getInt32Ty()));
+      return v;
+    }
     case frontend::ExprKind::IfExp:
       return ifExp(id, e.as<ast::IfExp>(), t);
     case frontend::ExprKind::BoolOp:

@@ -259,6 +259,11 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
     if (t.kind == TypeKind::Array && attr == "ndim") {
       return record(id, TV::constant(ConstValue::ofInt(t.ndim)));
     }
+    if (t.kind == TypeKind::Array && (attr == "shape" || attr == "strides")) {
+      // The extents (strides in elements) as a tuple of int32, as cuTile's arrays give them.
+      inst_.arrayAttrs[id.index] = attr == "shape" ? ArrayAttr::Shape : ArrayAttr::Strides;
+      return record(id, TV::value(types_.tuple(std::vector<TypeId>(static_cast<size_t>(t.ndim), types_.int32()))));
+    }
     if (t.kind == TypeKind::Array && attr == "slice") {
       TV v;
       v.k = TV::K::Entity;

@@ -4,6 +4,7 @@
 # one type; tuples of numbers held in variables. cuTile's hint annotations (`ct.Array`,
 # `ct.IndexedWithInt64`, `tuple[...]`, `Annotated[...]`, other libraries' classes) name no
 # type: such parameters take theirs from --sig; `ct.ScalarInt64` is an int64 scalar.
+# `array.shape` and `array.strides` are tuples of int32.
 from typing import Annotated
 
 import cuda.tile as ct
@@ -19,6 +20,8 @@ def grouped(As, pair, g, TILE: ConstInt = 16):
     a = As[g % n]
     b = As[-1]
     idx = (ct.bid(0), 0)
+    rows, cols = b.shape
+    st = b.strides
     t = ct.load(a, index=idx, shape=(TILE, TILE)) + ct.load(b, index=idx, shape=(TILE, TILE))
     v = ct.load(pair[0], index=(0,), shape=(TILE,)) * pair[1]
     ct.store(pair[0], index=(0,), tile=v + ct.sum(ct.astype(t, ct.float32), axis=0))
@@ -32,10 +35,13 @@ def hinted(x: ct.IndexedWithInt64, y: Strided, n: ct.ScalarInt64, s: torch.Tenso
 # CHECK:STDOUT:   TILE: int64
 # CHECK:STDOUT:   a: array(float16, 2d, C)
 # CHECK:STDOUT:   b: array(float16, 2d, C)
+# CHECK:STDOUT:   cols: int32
 # CHECK:STDOUT:   g: int64
 # CHECK:STDOUT:   idx: UniTuple(int32 x 2)
 # CHECK:STDOUT:   n: int64
 # CHECK:STDOUT:   pair: Tuple(array(float32, 1d, C), int32)
+# CHECK:STDOUT:   rows: int32
+# CHECK:STDOUT:   st: UniTuple(int32 x 2)
 # CHECK:STDOUT:   t: tile(float16, (16, 16))
 # CHECK:STDOUT:   v: tile(float32, (16,))
 # CHECK:STDOUT: kernel hinted hinted__f32a1C_f32a1C_i64_f32 void(float32[::1], float32[::1], int64, float32)

@@ -7,7 +7,7 @@ elements flattened on the simulator (docs/ABI.md): `tup` makes either."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,)}
+CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": ()}
 
 
 def _packer(arr):
@@ -52,3 +52,11 @@ def tuple_cases(run, arr, rng):
         run("tuple_variables", 3, arr(x) + arr(y) + [k])
         w = (k + 1, k * 2, k - 5)[k % 3]
         yield f"tuple_variables k={k} (weight {w})", y, x * np.float32(w), "exact"
+    # array.shape and array.strides as tuples, of a strided view.
+    base = np.zeros((30, 12), np.float32)
+    view = base[2:27:3, 1:11:2]
+    out = np.full(5, -1, np.int32)
+    run("shape_tuples", 1, arr(view) + arr(out))
+    want = np.array([view.shape[0], view.shape[1], view.strides[0] // 4, view.strides[1] // 4,
+                     view.shape[0] * 10], np.int32)
+    yield "shape_tuples: array.shape / array.strides of a strided view", out, want, "exact"

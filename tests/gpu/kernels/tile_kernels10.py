@@ -53,3 +53,15 @@ def tuple_variables(x: "float32[:, ::1]", y: "float32[:, ::1]", k: "int32", TILE
     weights = (k + 1, k * 2, k - 5)
     t = ct.load(x, index=idx, shape=(TILE, 8), padding_mode=ct.PaddingMode.ZERO)
     ct.store(y, index=idx, tile=t * weights[k % 3])
+
+
+@ct.kernel
+def shape_tuples(x: "float32[:, :]", out: "int32[::1]"):
+    """out = (rows, columns, row stride, column stride, rows of shape[0]) of a strided view:
+    `array.shape` and `array.strides` as tuples, unpacked and held in names."""
+    m, n = x.shape
+    strides = x.strides
+    shape = x.shape
+    values = (m, n, strides[0], strides[1], shape[0] * 10)
+    for k in range(len(values)):
+        ct.store(out, index=(k,), tile=ct.full((1,), values[k], dtype=ct.int32))
