@@ -229,6 +229,7 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   frontendOptions.defines = request.codegen.defines;
   frontendOptions.warnFloat64 = request.warnFloat64;
   frontendOptions.kernels = request.kernels;
+  frontendOptions.modulePath = request.modulePath;
   // A request for some kernels: its unqualified Constant values are theirs
   // alone (KERNEL.NAME=VALUE), not every kernel's with a parameter NAME.
   for (const std::string& c : request.consts) {

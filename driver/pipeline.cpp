@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "backend/cuda/nvjitlink.h"
+#include "driver/sibling_modules.h"
 #include "backend/cuda/register_budget.h"
 #include "driver/stages.h"
 #include "backend/ptx.h"
@@ -137,6 +138,20 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
   compilation.tokens.emplace(frontend::lex(*compilation.source, diags));
   compilation.ast.emplace(frontend::parse(*compilation.tokens, diags));
   if (diags.hasErrors() || compilation.ast->hasErrors()) return llvm::Error::success();
+  // Helpers imported from sibling modules are pasted in (while nothing points into the
+  // file's first text: no diagnostic yet), then the whole file is read again.
+  if (diags.diagnostics().empty()) {
+    auto pasted = pasteSiblingHelpers(*compilation.source, *compilation.ast, options.modulePath, diags);
+    if (diags.hasErrors()) return llvm::Error::success();
+    if (pasted) {
+      compilation.ast.reset();
+      compilation.tokens.reset();
+      compilation.source.emplace(std::move(*pasted));
+      compilation.tokens.emplace(frontend::lex(*compilation.source, diags));
+      compilation.ast.emplace(frontend::parse(*compilation.tokens, diags));
+      if (diags.hasErrors() || compilation.ast->hasErrors()) return llvm::Error::success();
+    }
+  }
   frontend::ResolveOptions resolveOptions;
   resolveOptions.sigs = options.sigs;
   resolveOptions.kernels = options.kernels;

@@ -48,6 +48,9 @@ struct FrontendOptions {
   // `-Wfloat64` (the default) / `-Wno-float64`: warn where a float32 kernel
   // computes in float64 (sema/inspect_types.h).
   bool warnFloat64 = true;
+  // Folders searched (after the file's own) for the modules of `from X import f`
+  // whose helpers are pasted in (driver/sibling_modules.h).
+  std::vector<std::string> modulePath;
 };
 
 // Applies `-W` flags (`float64`, `no-float64`, as given after `-W`) to

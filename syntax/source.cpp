@@ -362,10 +362,28 @@ Location SourceFile::locationAt(uint32_t offset, uint32_t length) const {
   return location(line, offset - lineStarts_[line - 1] + 1, length);
 }
 
+SourceFile SourceFile::spliced(std::string path, std::string text, std::vector<Segment> segments) {
+  SourceFile file;
+  file.path_ = std::move(path);
+  file.text_ = std::move(text);
+  file.segments_ = std::move(segments);
+  file.buildLineTable();
+  return file;
+}
+
 Location SourceFile::location(uint32_t line, uint32_t column, uint32_t length) const {
   Location loc;
   loc.path = path_;
   loc.line = line;
+  if (!segments_.empty() && line > 0) {
+    auto it = std::upper_bound(segments_.begin(), segments_.end(), line,
+                               [](uint32_t l, const Segment& s) { return l < s.firstLine; });
+    if (it != segments_.begin()) {
+      --it;
+      loc.path = it->path;
+      loc.line = it->originalLine + (line - it->firstLine);
+    }
+  }
   loc.column = column;
   loc.length = length;
   loc.lineText = lineText(line);

@@ -36,6 +36,19 @@ public:
   // read (the error says why); decoding problems go to `diags` as above.
   static llvm::Expected<SourceFile> load(const std::string& path, DiagnosticSink& diags);
 
+  // A run of lines of a spliced file (helpers from other modules pasted into a kernel's
+  // file, driver/sibling_modules.h): its lines from `firstLine` on are `path`'s lines
+  // from `originalLine` on.
+  struct Segment {
+    uint32_t firstLine = 1;
+    std::string path;
+    uint32_t originalLine = 1;
+  };
+  // `text` (already decoded, \n line breaks) named `path`, whose locations map back
+  // through `segments` (sorted by firstLine, the first at line 1).
+  static SourceFile spliced(std::string path, std::string text, std::vector<Segment> segments);
+  const std::vector<Segment>& segments() const { return segments_; }
+
   // The path as given by the user.
   const std::string& path() const { return path_; }
   // The decoded UTF-8 text (line breaks are \n).
@@ -75,6 +88,7 @@ private:
   std::vector<uint32_t> lineStarts_;
   std::vector<uint32_t> invalidBytes_;
   std::string raw_;
+  std::vector<Segment> segments_;
 };
 
 // The first UTF-8 error in `bytes` as CPython's decoder words it: its byte

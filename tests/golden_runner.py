@@ -112,6 +112,12 @@ def mask(out, path, masks=()):
         out = out.replace(p, base)
     for regex, replacement in masks:
         out = re.sub(regex, replacement, out)
+    # Other files of the test's folder (helpers in sibling modules) by their path in it,
+    # where no mask took the folder already.
+    folder = os.path.dirname(path)
+    for p in sorted({folder, os.path.abspath(folder or ".")}, key=len, reverse=True):
+        if p:
+            out = out.replace((p + os.sep).encode(), b"")
     return out
 
 
@@ -174,8 +180,16 @@ def update(pykc, path):
     # absent) goes to the end of the file.
     above = {}
     tail = []
+    own = os.path.basename(path).encode()
+
+    def in_this_file(block):
+        # Diagnostics in other files (helpers pasted from sibling modules) keep their
+        # own line numbers and go to the end.
+        m = DIAG_RE.match(block[0])
+        return m is not None and os.path.basename(m.group(1)) == own
+
     for line, block in blocks:
-        if line is not None and 1 <= line <= len(base):
+        if line is not None and 1 <= line <= len(base) and in_this_file(block):
             above.setdefault(line, []).append(block)
         else:
             tail.append((line, block))
@@ -196,7 +210,10 @@ def update(pykc, path):
 
     def relative(cl, check_line, target):
         # The position, then any "line N" in the message, relative to the
-        # CHECK line itself.
+        # CHECK line itself (positions in other files stay as they are).
+        m = DIAG_RE.match(cl)
+        if m is not None and os.path.basename(m.group(1)) != own:
+            return cl
         cl = re.sub(rb"^([^:\n]+\.py):%d:" % target,
                     lambda m: m.group(1) + b":[[@LINE%+d]]:" % (to_new(target) - check_line), cl)
         return re.sub(rb"\b(line )(\d+)\b",

@@ -7,7 +7,7 @@ elements flattened on the simulator (docs/ABI.md): `tup` makes either."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": ()}
+CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,)}
 
 
 def _packer(arr):
@@ -60,3 +60,8 @@ def tuple_cases(run, arr, rng):
     want = np.array([view.shape[0], view.shape[1], view.strides[0] // 4, view.strides[1] // 4,
                      view.shape[0] * 10], np.int32)
     yield "shape_tuples: array.shape / array.strides of a strided view", out, want, "exact"
+    # A helper imported from a sibling module (tests/gpu/kernels/helpers/tile_math.py).
+    x = rng.standard_normal(300).astype(np.float32) * 4
+    y = np.full_like(x, np.nan)
+    run("sibling_helper", -(-x.size // 64), arr(x) + arr(y))
+    yield "sibling_helper: softsign from helpers/tile_math.py", y, x / (1 + np.abs(x)) * 0.5, ("close", 1e-6)

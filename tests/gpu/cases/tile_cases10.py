@@ -23,7 +23,8 @@ FOLDER = "tile_kernels10"
 
 
 @case("tile tuple parameters and tuple variables: a loop over a tuple of arrays, groups "
-      "picked at run time, nested indices and len, a tuple index variable", FOLDER)
+      "picked at run time, nested indices and len, a tuple index variable, array.shape as a "
+      "tuple, a helper from a sibling module", FOLDER)
 def tile_tuples(ctx):
     dev = _Device(ctx.load(), ctx.via("cupy"), CONSTS)
     out, bad = 0, []

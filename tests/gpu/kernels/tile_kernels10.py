@@ -1,12 +1,15 @@
 """Tile kernels, tenth file: tuples of arrays and numbers as kernel parameters (issue 22;
 cuTile's grouped GEMM and AllGatherMatmul take lists of tensors, its tests tuples of
 arrays and scalars). A tuple indexed with constants (negative, nested), with a run-time
-index (the group a block works on, a loop over the tuple), and `len`. Checked on the CPU
+index (the group a block works on, a loop over the tuple), and `len`; and a helper
+imported from a sibling module (helpers/tile_math.py). Checked on the CPU
 by tests/tile_sim (tuple_cases.py) and on the GPU by tests/gpu/cases/tile_cases10.py,
 both against NumPy.
 """
 
 import cuda.tile as ct
+
+from helpers.tile_math import softsign_scaled
 
 ConstInt = ct.Constant[int]
 
@@ -65,3 +68,10 @@ def shape_tuples(x: "float32[:, :]", out: "int32[::1]"):
     values = (m, n, strides[0], strides[1], shape[0] * 10)
     for k in range(len(values)):
         ct.store(out, index=(k,), tile=ct.full((1,), values[k], dtype=ct.int32))
+
+
+@ct.kernel
+def sibling_helper(x: "float32[::1]", y: "float32[::1]", TILE: ConstInt = 64):
+    """y = softsign(x) * 0.5 through a helper imported from a sibling module."""
+    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, index=(ct.bid(0),), tile=softsign_scaled(t))

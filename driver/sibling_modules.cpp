@@ -1,0 +1,343 @@
+// Helpers from other modules pasted into a kernel's file (sibling_modules.h).
+#include "driver/sibling_modules.h"
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "diagnostics/diagnostics.h"
+#include "sema/resolve.h"
+#include "syntax/lex.h"
+#include "syntax/parse.h"
+
+namespace driver {
+namespace {
+
+namespace fs = std::filesystem;
+using frontend::Ast;
+using frontend::StmtId;
+namespace ast = frontend::ast;
+
+// Python files may nest imports this deep through one another.
+constexpr int kMaxDepth = 8;
+
+// A parsed helper module and its top-level bindings.
+struct Module {
+  std::string path;
+  std::unique_ptr<frontend::SourceFile> source;
+  std::unique_ptr<frontend::TokenBuffer> tokens;
+  std::unique_ptr<Ast> ast;
+  std::map<std::string, std::vector<StmtId>> bindings;
+};
+
+// A top-level statement to paste: its module and its lines.
+struct Chunk {
+  const Module* module = nullptr;
+  StmtId stmt;
+  uint32_t first = 0;
+  uint32_t last = 0;
+};
+
+uint32_t firstLine(const Ast& tree, StmtId id) {
+  const frontend::Stmt& s = tree.stmt(id);
+  uint32_t first = s.range.lineno;
+  if (const auto* def = s.dyn<ast::FunctionDef>()) {
+    for (frontend::ExprId d : tree.list(def->decoratorList)) first = std::min(first, tree.expr(d).range.lineno);
+  }
+  return first;
+}
+
+// The names a top-level statement binds.
+std::vector<std::string> boundNames(const Ast& tree, StmtId id) {
+  std::vector<std::string> out;
+  const frontend::Stmt& s = tree.stmt(id);
+  auto target = [&](frontend::ExprId e, auto& self) -> void {
+    const frontend::Expr& x = tree.expr(e);
+    if (const auto* n = x.dyn<ast::Name>()) out.emplace_back(tree.str(n->id));
+    if (const auto* t = x.dyn<ast::Tuple>()) {
+      for (frontend::ExprId el : tree.list(t->elts)) self(el, self);
+    }
+  };
+  if (const auto* imp = s.dyn<ast::Import>()) {
+    for (frontend::AliasId a : tree.list(imp->names)) {
+      const frontend::Alias& al = tree.alias(a);
+      std::string full(tree.str(al.name));
+      out.push_back(al.asname.valid() ? std::string(tree.str(al.asname)) : full.substr(0, full.find('.')));
+    }
+  } else if (const auto* from = s.dyn<ast::ImportFrom>()) {
+    for (frontend::AliasId a : tree.list(from->names)) {
+      const frontend::Alias& al = tree.alias(a);
+      if (tree.str(al.name) != "*") out.emplace_back(tree.str(al.asname.valid() ? al.asname : al.name));
+    }
+  } else if (const auto* as = s.dyn<ast::Assign>()) {
+    for (frontend::ExprId t : tree.list(as->targets)) target(t, target);
+  } else if (const auto* an = s.dyn<ast::AnnAssign>()) {
+    target(an->target, target);
+  } else if (const auto* def = s.dyn<ast::FunctionDef>()) {
+    out.emplace_back(tree.str(def->name));
+  } else if (const auto* cls = s.dyn<ast::ClassDef>()) {
+    out.emplace_back(tree.str(cls->name));
+  }
+  return out;
+}
+
+std::map<std::string, std::vector<StmtId>> bindingsOf(const Ast& tree) {
+  std::map<std::string, std::vector<StmtId>> out;
+  for (StmtId id : tree.module()) {
+    for (std::string& n : boundNames(tree, id)) out[std::move(n)].push_back(id);
+  }
+  return out;
+}
+
+// A statement's tokens joined by spaces: the same statement whatever its spacing and comments.
+std::string tokenText(const frontend::TokenBuffer& tokens, uint32_t first, uint32_t last) {
+  std::string out;
+  for (const frontend::Token& t : tokens.tokens()) {
+    if (t.line < first || t.line > last || t.kind == frontend::TokenKind::Newline) continue;
+    out += tokens.text(t);
+    out += ' ';
+  }
+  return out;
+}
+
+// The text of lines first..last of `source`, each ending in \n.
+std::string linesOf(const frontend::SourceFile& source, uint32_t first, uint32_t last) {
+  std::string out;
+  for (uint32_t l = first; l <= last; ++l) {
+    out += source.lineText(l);
+    out += '\n';
+  }
+  return out;
+}
+
+class Paster {
+public:
+  Paster(const std::vector<std::string>& modulePath) : modulePath_(modulePath) {}
+
+  // The file `from <level dots><module> import ...` names, seen from a file in `dir`;
+  // nullopt when it is not a Python file there (a package, or no such file).
+  std::optional<fs::path> find(const fs::path& dir, const Ast& tree, const ast::ImportFrom& from) const {
+    std::string dotted = from.module.valid() ? std::string(tree.str(from.module)) : std::string();
+    if (dotted.empty()) return std::nullopt;  // `from . import x`: a module object, not pasted
+    fs::path rel;
+    size_t start = 0;
+    while (start <= dotted.size()) {
+      size_t dot = dotted.find('.', start);
+      rel /= dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    rel += ".py";
+    std::vector<fs::path> roots;
+    if (from.level > 0) {
+      fs::path d = dir;
+      for (int32_t i = 1; i < from.level; ++i) d = d.parent_path();
+      roots.push_back(d);
+    } else {
+      roots.push_back(dir);
+      for (const std::string& p : modulePath_) roots.emplace_back(p);
+    }
+    for (const fs::path& root : roots) {
+      std::error_code ec;
+      fs::path candidate = root / rel;
+      if (fs::is_regular_file(candidate, ec)) return candidate;
+    }
+    return std::nullopt;
+  }
+
+  // The parsed module at `file`, or nullptr when it cannot be read or parsed (its own
+  // compile would say why; here it is then not a helper module).
+  const Module* load(const fs::path& file) {
+    std::error_code ec;
+    std::string key = fs::weakly_canonical(file, ec).string();
+    if (ec) key = file.string();
+    auto it = modules_.find(key);
+    if (it != modules_.end()) return it->second.get();
+    frontend::DiagnosticSink scratch;
+    auto source = frontend::SourceFile::load(file.string(), scratch);
+    std::unique_ptr<Module> m;
+    if (source && !source->decodeFailed() && !scratch.hasErrors()) {
+      m = std::make_unique<Module>();
+      m->path = file.string();
+      m->source = std::make_unique<frontend::SourceFile>(std::move(*source));
+      m->tokens = std::make_unique<frontend::TokenBuffer>(frontend::lex(*m->source, scratch));
+      m->ast = std::make_unique<Ast>(frontend::parse(*m->tokens, scratch));
+      if (scratch.hasErrors() || m->ast->hasErrors()) {
+        m.reset();
+      } else {
+        m->bindings = bindingsOf(*m->ast);
+      }
+    } else if (!source) {
+      llvm::consumeError(source.takeError());
+    }
+    const Module* out = m.get();
+    modules_[key] = std::move(m);
+    return out;
+  }
+
+  // Appends to `out` the statements of `m` that bind `name` (functions, constants,
+  // imports), after what they use from `m`; a sibling import of `m` is followed into
+  // its own module instead of being pasted (it would name another file from here).
+  void collect(const Module& m, const std::string& name, std::vector<Chunk>& out, int depth) {
+    auto it = m.bindings.find(name);
+    if (it == m.bindings.end() || depth > kMaxDepth) return;
+    for (StmtId id : it->second) {
+      if (!seen_.insert({&m, id.index}).second) continue;
+      const frontend::Stmt& s = m.ast->stmt(id);
+      if (s.is<ast::ClassDef>() || isKernel(*m.ast, id)) continue;
+      if (const auto* from = s.dyn<ast::ImportFrom>()) {
+        if (auto file = find(fs::path(m.path).parent_path(), *m.ast, *from)) {
+          if (const Module* inner = load(*file)) {
+            for (frontend::AliasId a : m.ast->list(from->names)) {
+              const frontend::Alias& al = m.ast->alias(a);
+              if (!al.asname.valid() && m.ast->str(al.name) == name) collect(*inner, name, out, depth + 1);
+            }
+          }
+          continue;
+        }
+      }
+      uint32_t first = firstLine(*m.ast, id);
+      uint32_t last = s.range.endLineno;
+      for (const std::string& used : namesUsed(m, first, last)) {
+        if (used != name) collect(m, used, out, depth);
+      }
+      out.push_back(Chunk{&m, id, first, last});
+    }
+  }
+
+private:
+  // Identifiers of lines first..last (not attributes after a `.`).
+  static std::set<std::string> namesUsed(const Module& m, uint32_t first, uint32_t last) {
+    std::set<std::string> out;
+    const auto& toks = m.tokens->tokens();
+    for (size_t i = 0; i < toks.size(); ++i) {
+      const frontend::Token& t = toks[i];
+      if (t.line < first || t.line > last || t.kind != frontend::TokenKind::Name) continue;
+      if (i > 0 && toks[i - 1].kind == frontend::TokenKind::Dot) continue;
+      out.emplace(m.tokens->text(t));
+    }
+    return out;
+  }
+
+  // A kernel of the helper module (`@ct.kernel`, `@cuda.jit` without `device=True`): it
+  // is its own module's to compile, never pasted (a host function that launches it may be).
+  static bool isKernel(const Ast& tree, StmtId id) {
+    const auto* def = tree.stmt(id).dyn<ast::FunctionDef>();
+    if (def == nullptr) return false;
+    for (frontend::ExprId d : tree.list(def->decoratorList)) {
+      frontend::ExprId callee = d;
+      const auto* call = tree.expr(d).dyn<ast::Call>();
+      if (call != nullptr) callee = call->func;
+      std::string_view name;
+      if (const auto* a = tree.expr(callee).dyn<ast::Attribute>()) name = tree.str(a->attr);
+      if (const auto* n = tree.expr(callee).dyn<ast::Name>()) name = tree.str(n->id);
+      if (name == "kernel") return true;
+      if (name != "jit") continue;
+      bool device = false;
+      if (call != nullptr) {
+        for (frontend::KeywordId k : tree.list(call->keywords)) {
+          const frontend::Keyword& kw = tree.keyword(k);
+          bool isTrue = tree.expr(kw.value).kind() == frontend::ExprKind::Constant &&
+                        tree.constantOf(kw.value).kind == frontend::ConstantKind::True;
+          device = device || (kw.arg.valid() && tree.str(kw.arg) == "device" && isTrue);
+        }
+      }
+      if (!device) return true;
+    }
+    return false;
+  }
+
+  const std::vector<std::string>& modulePath_;
+  std::map<std::string, std::unique_ptr<Module>> modules_;
+  std::set<std::pair<const Module*, uint32_t>> seen_;
+};
+
+}  // namespace
+
+std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFile& main, const Ast& tree,
+                                                        const std::vector<std::string>& modulePath,
+                                                        frontend::DiagnosticSink& diags) {
+  Paster paster(modulePath);
+  fs::path dir = fs::path(main.path()).parent_path();
+  if (dir.empty()) dir = ".";
+  auto mainBindings = bindingsOf(tree);
+  frontend::DiagnosticSink scratch;
+  frontend::TokenBuffer mainTokens = frontend::lex(main, scratch);
+  // Pasted after the last sibling import (a later `from .m import f` would rebind `f`
+  // to the import; code after the imports, `f = cuda.jit(f, device=True)`, sees them).
+  std::vector<Chunk> pasted;
+  uint32_t after = 0;
+  bool failed = false;
+  for (StmtId id : tree.module()) {
+    const auto* from = tree.stmt(id).dyn<ast::ImportFrom>();
+    if (from == nullptr) continue;
+    auto file = paster.find(dir, tree, *from);
+    if (!file) continue;
+    const Module* m = paster.load(*file);
+    if (m == nullptr) continue;
+    after = std::max(after, tree.stmt(id).range.endLineno);
+    std::vector<Chunk> chunks;
+    std::set<std::string> imported;
+    for (frontend::AliasId a : tree.list(from->names)) {
+      const frontend::Alias& al = tree.alias(a);
+      std::string name(tree.str(al.name));
+      if (name == "*" || al.asname.valid()) continue;
+      imported.insert(name);
+      paster.collect(*m, name, chunks, 0);
+    }
+    std::vector<Chunk> kept;
+    for (const Chunk& c : chunks) {
+      bool duplicate = false;
+      for (const std::string& n : boundNames(*c.module->ast, c.stmt)) {
+        auto mb = mainBindings.find(n);
+        if (mb == mainBindings.end() || imported.count(n) != 0) continue;
+        // The kernel's file binds it too: the same statement (`import cuda.tile as ct`)
+        // is kept once; anything else is a conflict.
+        std::string theirs = tokenText(*c.module->tokens, c.first, c.last);
+        bool same = false, importsIt = false;
+        for (StmtId own : mb->second) {
+          // `from .gelu import f` elsewhere in this file names the very function pasted.
+          if (const auto* f2 = tree.stmt(own).dyn<ast::ImportFrom>()) {
+            auto other = paster.find(dir, tree, *f2);
+            importsIt = importsIt || (other && paster.load(*other) == c.module);
+          }
+          same = same || tokenText(mainTokens, firstLine(tree, own), tree.stmt(own).range.endLineno) == theirs;
+        }
+        if (same) {
+          duplicate = true;
+          continue;
+        }
+        if (importsIt) continue;
+        diags.error(frontend::locationOf(tree, tree.stmt(id).range), frontend::Diag::ModuleConflict,
+                    "`" + n + "` means one thing in this file and another in `" + c.module->path +
+                        "`, whose helpers pykc pastes into this file for its kernels: rename one");
+        failed = true;
+      }
+      if (!duplicate) kept.push_back(c);
+    }
+    pasted.insert(pasted.end(), kept.begin(), kept.end());
+  }
+  if (failed || pasted.empty()) return std::nullopt;
+  std::string text;
+  std::vector<frontend::SourceFile::Segment> segments;
+  uint32_t line = 1;    // the next line of the pasted file
+  uint32_t mainAt = 1;  // the next line of `main`
+  auto addMain = [&](uint32_t last) {
+    if (last < mainAt) return;
+    segments.push_back({line, main.path(), mainAt});
+    text += linesOf(main, mainAt, last);
+    line += last - mainAt + 1;
+    mainAt = last + 1;
+  };
+  addMain(after);
+  for (const Chunk& c : pasted) {
+    segments.push_back({line, c.module->path, c.first});
+    text += linesOf(*c.module->source, c.first, c.last);
+    line += c.last - c.first + 1;
+  }
+  addMain(main.lineCount());
+  return frontend::SourceFile::spliced(main.path(), std::move(text), std::move(segments));
+}
+
+}  // namespace driver

@@ -1,0 +1,30 @@
+#pragma once
+// Helpers from other modules (docs/compile.md, "Helpers from other modules"): a kernel
+// file's top-level `from .gelu import gelu_ct` / `from kernels.matmul import swizzle_2d`
+// that names a Python file beside it (or under a --python-path folder) has the imported
+// functions and constants pasted in after the import, with what they use from their own
+// module (its imports, constants and functions, and in turn their own sibling imports).
+// Locations map back to the helper's file and lines (SourceFile::Segment); the cache key
+// sees the pasted text, so editing a helper recompiles its callers.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "syntax/ast.h"
+#include "syntax/source.h"
+
+namespace frontend {
+class DiagnosticSink;
+}
+
+namespace driver {
+
+// The file with the helpers pasted in, or nullopt when it imports nothing from a sibling
+// module. `ast` is `main`'s tree. A name the pasted code binds that means something
+// else in the kernel's file is an error (`module-conflict`) at the import.
+std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFile& main,
+                                                        const frontend::Ast& ast,
+                                                        const std::vector<std::string>& modulePath,
+                                                        frontend::DiagnosticSink& diags);
+
+}  // namespace driver

@@ -1,0 +1,2 @@
+"""A constant two modules away from tests/check/sibling_helpers.py."""
+LIMIT = 1.5
