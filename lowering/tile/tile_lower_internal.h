@@ -329,6 +329,8 @@ private:
   std::vector<ExprId> indexItems(ExprId id) const;
   // An index argument's values as int64: a tuple literal's items, or a tuple held in a name.
   std::vector<llvm::Value*> indexValues(ExprId id);
+  // `a = b = value` and `a: T = value` (tile_stmt.cpp).
+  void lowerAssign(std::span<const ExprId> targets, ExprId value);
 
   TileVal call(ExprId id, const ast::Call& c);
 

@@ -42,29 +42,38 @@ void TileLowering::lowerBody(std::span<const StmtId> body) {
   }
 }
 
+void TileLowering::lowerAssign(std::span<const ExprId> targets, ExprId value) {
+  ExprId target = targets[0];
+  if (ast_.expr(target).is<ast::Tuple>()) {
+    lowerTupleAssign(target, value);
+    return;
+  }
+  TypeId to = typeOf(target);
+  if (!to.valid() || constOf(target) != nullptr) return;
+  if (types_.isArray(to)) {
+    ArrayArgs v = arrayArg(value);
+    for (ExprId t : targets) assignArray(std::string(ast_.str(ast_.expr(t).as<ast::Name>().id)), v);
+    return;
+  }
+  if (const auto* n = ast_.expr(target).dyn<ast::Name>()) {
+    // A load the pipeline already copies into shared memory.
+    if (pipeStage_.count(std::string(ast_.str(n->id)))) return;
+  }
+  TileVal v = evalAs(value, to, isMmaExpr(value));
+  for (ExprId t : targets) assignName(t, v, to);
+}
+
 void TileLowering::lowerStmt(StmtId id) {
   const frontend::Stmt& s = ast_.stmt(id);
   switch (s.kind()) {
+    case frontend::StmtKind::AnnAssign: {
+      const auto& a = s.as<ast::AnnAssign>();
+      if (a.value.valid()) lowerAssign(std::span<const ExprId>(&a.target, 1), a.value);
+      return;
+    }
     case frontend::StmtKind::Assign: {
       const auto& a = s.as<ast::Assign>();
-      ExprId target = ast_.list(a.targets)[0];
-      if (ast_.expr(target).is<ast::Tuple>()) {
-        lowerTupleAssign(target, a.value);
-        return;
-      }
-      TypeId to = typeOf(target);
-      if (!to.valid() || constOf(target) != nullptr) return;
-      if (types_.isArray(to)) {
-        ArrayArgs v = arrayArg(a.value);
-        for (ExprId t : ast_.list(a.targets)) assignArray(std::string(ast_.str(ast_.expr(t).as<ast::Name>().id)), v);
-        return;
-      }
-      if (const auto* n = ast_.expr(target).dyn<ast::Name>()) {
-        // A load the pipeline already copies into shared memory.
-        if (pipeStage_.count(std::string(ast_.str(n->id)))) return;
-      }
-      TileVal v = evalAs(a.value, to, isMmaExpr(a.value));
-      for (ExprId t : ast_.list(a.targets)) assignName(t, v, to);
+      lowerAssign(ast_.list(a.targets), a.value);
       return;
     }
     case frontend::StmtKind::AugAssign: {

@@ -10,6 +10,9 @@ void TileChecker::countAssignments(std::span<const StmtId> body) {
       case StmtKind::Assign:
         for (ExprId t : ast_.list(s.as<ast::Assign>().targets)) countTarget(t, 1);
         break;
+      case StmtKind::AnnAssign:
+        if (s.as<ast::AnnAssign>().value.valid()) countTarget(s.as<ast::AnnAssign>().target, 1);
+        break;
       case StmtKind::AugAssign:
         countTarget(s.as<ast::AugAssign>().target, 2);
         break;
@@ -58,6 +61,20 @@ void TileChecker::checkStmt(StmtId id) {
       const auto& a = s.as<ast::Assign>();
       TV v = checkExpr(a.value);
       for (ExprId t : ast_.list(a.targets)) assign(t, v, a.value);
+      return;
+    }
+    case StmtKind::AnnAssign: {
+      // `HALF: ConstInt = DIM // 2`: the annotation is the reader's (cuTile infers the
+      // type too); `x: int` alone declares nothing to compile.
+      const auto& a = s.as<ast::AnnAssign>();
+      if (!a.value.valid()) return;
+      if (!ast_.expr(a.target).is<ast::Name>()) {
+        diags_.error(loc(a.target), Diag::TileUnsupported, "an annotated assignment to this target",
+                     ": assign to a name");
+        return;
+      }
+      TV v = checkExpr(a.value);
+      assign(a.target, v, a.value);
       return;
     }
     case StmtKind::AugAssign: {

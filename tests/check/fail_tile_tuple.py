@@ -1,7 +1,7 @@
 # ARGS: --diag-kinds compile %s --phase=check --sig=mixed(Tuple(float32[::1],int32),int32) --sig=arrays(UniTuple(float32[::1],2),float32[::1])
 # Tuple parameters: a run-time index into elements of different types, an index out of
 # range, `len` of an array, a tuple of arrays unpacked or held in a variable, passed to a
-# helper, a tuple index of the wrong length.
+# helper, a tuple index of the wrong length; an annotated assignment to a subscript.
 import cuda.tile as ct
 
 
@@ -26,6 +26,11 @@ def mixed(pair, i):
     # CHECK:STDERR:             ^~~~~~~
     # CHECK:STDERR:
     n = len(pair[0])
+    # CHECK:STDERR: fail_tile_tuple.py:[[@LINE+4]]:5: error: an annotated assignment to this target is not supported in tile kernels yet: assign to a name [tile-unsupported]
+    # CHECK:STDERR:     pair[0]: int = 3
+    # CHECK:STDERR:     ^~~~~~~
+    # CHECK:STDERR:
+    pair[0]: int = 3
 
 
 @ct.kernel

@@ -4,7 +4,8 @@
 # one type; tuples of numbers held in variables. cuTile's hint annotations (`ct.Array`,
 # `ct.IndexedWithInt64`, `tuple[...]`, `Annotated[...]`, other libraries' classes) name no
 # type: such parameters take theirs from --sig; `ct.ScalarInt64` is an int64 scalar.
-# `array.shape` and `array.strides` are tuples of int32.
+# `array.shape` and `array.strides` are tuples of int32. Annotated assignments
+# (`half: ConstInt = TILE // 2`) assign; their annotations are the reader's.
 from typing import Annotated
 
 import cuda.tile as ct
@@ -16,14 +17,15 @@ Strided = Annotated[ct.Array, "static strides"]
 
 @ct.kernel
 def grouped(As, pair, g, TILE: ConstInt = 16):
-    n = len(As)
+    n: int = len(As)
+    half: ConstInt = TILE // 2
     a = As[g % n]
     b = As[-1]
     idx = (ct.bid(0), 0)
     rows, cols = b.shape
     st = b.strides
     t = ct.load(a, index=idx, shape=(TILE, TILE)) + ct.load(b, index=idx, shape=(TILE, TILE))
-    v = ct.load(pair[0], index=(0,), shape=(TILE,)) * pair[1]
+    v = ct.load(pair[0], index=(0,), shape=(half * 2,)) * pair[1]
     ct.store(pair[0], index=(0,), tile=v + ct.sum(ct.astype(t, ct.float32), axis=0))
 
 
@@ -37,6 +39,7 @@ def hinted(x: ct.IndexedWithInt64, y: Strided, n: ct.ScalarInt64, s: torch.Tenso
 # CHECK:STDOUT:   b: array(float16, 2d, C)
 # CHECK:STDOUT:   cols: int32
 # CHECK:STDOUT:   g: int64
+# CHECK:STDOUT:   half: int64
 # CHECK:STDOUT:   idx: UniTuple(int32 x 2)
 # CHECK:STDOUT:   n: int64
 # CHECK:STDOUT:   pair: Tuple(array(float32, 1d, C), int32)

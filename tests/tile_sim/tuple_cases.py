@@ -7,7 +7,7 @@ elements flattened on the simulator (docs/ABI.md): `tup` makes either."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,)}
+CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,)}
 
 
 def _packer(arr):
@@ -65,3 +65,8 @@ def tuple_cases(run, arr, rng):
     y = np.full_like(x, np.nan)
     run("sibling_helper", -(-x.size // 64), arr(x) + arr(y))
     yield "sibling_helper: softsign from helpers/tile_math.py", y, x / (1 + np.abs(x)) * 0.5, ("close", 1e-6)
+    # Annotated assignments in a kernel.
+    x = rng.standard_normal(100).astype(np.float32)
+    y = np.full(100, np.nan, np.float32)
+    run("annotated_names", -(-100 // 32), arr(x) + arr(y))
+    yield "annotated_names: `HALF: ConstInt = TILE // 2`, `s: float = 3.0`", y, x * np.float32(3), "exact"

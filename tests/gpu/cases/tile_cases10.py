@@ -24,7 +24,7 @@ FOLDER = "tile_kernels10"
 
 @case("tile tuple parameters and tuple variables: a loop over a tuple of arrays, groups "
       "picked at run time, nested indices and len, a tuple index variable, array.shape as a "
-      "tuple, a helper from a sibling module", FOLDER)
+      "tuple, a helper from a sibling module, annotated assignments", FOLDER)
 def tile_tuples(ctx):
     dev = _Device(ctx.load(), ctx.via("cupy"), CONSTS)
     out, bad = 0, []

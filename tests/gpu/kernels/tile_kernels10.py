@@ -75,3 +75,13 @@ def sibling_helper(x: "float32[::1]", y: "float32[::1]", TILE: ConstInt = 64):
     """y = softsign(x) * 0.5 through a helper imported from a sibling module."""
     t = ct.load(x, index=(ct.bid(0),), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
     ct.store(y, index=(ct.bid(0),), tile=softsign_scaled(t))
+
+
+@ct.kernel
+def annotated_names(x: "float32[::1]", y: "float32[::1]", TILE: ConstInt = 64):
+    """y's first TILE/2 elements of each tile = x's times 3: annotated assignments
+    (`HALF: ConstInt = TILE // 2`, `s: float = ...`), as TileGym's rope kernels write them."""
+    HALF: ConstInt = TILE // 2
+    s: float = 3.0
+    t: ct.float32 = ct.load(x, index=(ct.bid(0),), shape=(HALF,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, index=(ct.bid(0),), tile=t * s)
