@@ -141,7 +141,8 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
   // Helpers imported from sibling modules are pasted in (while nothing points into the
   // file's first text: no diagnostic yet), then the whole file is read again.
   if (diags.diagnostics().empty()) {
-    auto pasted = pasteSiblingHelpers(*compilation.source, *compilation.ast, options.modulePath, diags);
+    auto pasted = pasteSiblingHelpers(*compilation.source, *compilation.tokens, *compilation.ast,
+                                      options.modulePath, diags);
     if (diags.hasErrors()) return llvm::Error::success();
     if (pasted) {
       compilation.ast.reset();

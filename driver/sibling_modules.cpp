@@ -255,15 +255,14 @@ private:
 
 }  // namespace
 
-std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFile& main, const Ast& tree,
+std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFile& main,
+                                                        const frontend::TokenBuffer& mainTokens, const Ast& tree,
                                                         const std::vector<std::string>& modulePath,
                                                         frontend::DiagnosticSink& diags) {
   Paster paster(modulePath);
   fs::path dir = fs::path(main.path()).parent_path();
   if (dir.empty()) dir = ".";
   auto mainBindings = bindingsOf(tree);
-  frontend::DiagnosticSink scratch;
-  frontend::TokenBuffer mainTokens = frontend::lex(main, scratch);
   // Pasted after the last sibling import (a later `from .m import f` would rebind `f`
   // to the import; code after the imports, `f = cuda.jit(f, device=True)`, sees them).
   std::vector<Chunk> pasted;

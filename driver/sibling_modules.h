@@ -12,6 +12,7 @@
 
 #include "syntax/ast.h"
 #include "syntax/source.h"
+#include "syntax/tokens.h"
 
 namespace frontend {
 class DiagnosticSink;
@@ -20,9 +21,10 @@ class DiagnosticSink;
 namespace driver {
 
 // The file with the helpers pasted in, or nullopt when it imports nothing from a sibling
-// module. `ast` is `main`'s tree. A name the pasted code binds that means something
+// module. `tokens` and `ast` are `main`'s. A name the pasted code binds that means something
 // else in the kernel's file is an error (`module-conflict`) at the import.
 std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFile& main,
+                                                        const frontend::TokenBuffer& tokens,
                                                         const frontend::Ast& ast,
                                                         const std::vector<std::string>& modulePath,
                                                         frontend::DiagnosticSink& diags);

@@ -145,8 +145,7 @@ TileVal TileLowering::eval(ExprId id) {
           int64_t k = c->kind == ConstValue::Kind::Bool ? int64_t(c->boolValue) : c->intValue;
           return parts[static_cast<size_t>(k < 0 ? k + n : k)];
         }
-        llvm::Value* i = scalarAs(sub.slice, types_.int64());
-        i = b_.CreateSelect(b_.CreateICmpSLT(i, b_.getInt64(0)), b_.CreateAdd(i, b_.getInt64(n)), i);
+        llvm::Value* i = runtimeTupleIndex(sub.slice, n);
         TileVal out = parts.front();
         for (int64_t k = 1; k < n; ++k) {
           llvm::Value* take = b_.CreateICmpEQ(i, b_.getInt64(k));

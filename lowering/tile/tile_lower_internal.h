@@ -320,6 +320,8 @@ private:
   TupleArg selectTuple(llvm::Value* take, const TupleArg& a, const TupleArg& b);
   void tupleSlots(const TupleArg& t, TileVal& out);
   bool isTupleParamExpr(ExprId e) const;
+  // A run-time index into `n` elements as int64, negative ones counted from the end.
+  llvm::Value* runtimeTupleIndex(ExprId slice, int64_t n);
   // `name = <array>`: the array's pointer, shape and strides kept in allocas
   // (mem2reg makes them values again), so that a view assigned in a branch or
   // loop reaches later uses.

@@ -56,14 +56,18 @@ TupleArg TileLowering::tupleValue(ExprId e) {
     int64_t i = c->kind == ConstValue::Kind::Bool ? int64_t(c->boolValue) : c->intValue;
     return base.elements[static_cast<size_t>(i < 0 ? i + n : i)];
   }
-  // Python's negative indices count from the end; the checker made the elements one type.
-  llvm::Value* i = scalarAs(sub.slice, types_.int64());
-  i = b_.CreateSelect(b_.CreateICmpSLT(i, b_.getInt64(0)), b_.CreateAdd(i, b_.getInt64(n)), i);
+  // The checker made the elements one type.
+  llvm::Value* i = runtimeTupleIndex(sub.slice, n);
   TupleArg out = base.elements.front();
   for (int64_t k = 1; k < n; ++k) {
     out = selectTuple(b_.CreateICmpEQ(i, b_.getInt64(k)), base.elements[static_cast<size_t>(k)], out);
   }
   return out;
+}
+
+llvm::Value* TileLowering::runtimeTupleIndex(ExprId slice, int64_t n) {
+  llvm::Value* i = scalarAs(slice, types_.int64());
+  return b_.CreateSelect(b_.CreateICmpSLT(i, b_.getInt64(0)), b_.CreateAdd(i, b_.getInt64(n)), i);
 }
 
 void TileLowering::tupleSlots(const TupleArg& t, TileVal& out) {

@@ -264,42 +264,23 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       inst_.arrayAttrs[id.index] = attr == "shape" ? ArrayAttr::Shape : ArrayAttr::Strides;
       return record(id, TV::value(types_.tuple(std::vector<TypeId>(static_cast<size_t>(t.ndim), types_.int32()))));
     }
-    if (t.kind == TypeKind::Array && attr == "slice") {
+    // Methods: the operation bound to its receiver (`x.slice`, `t.reshape`, `t.astype`).
+    auto method = [&](TileFn fn) {
       TV v;
       v.k = TV::K::Entity;
       v.ent = Intrinsic::TileOp;
-      v.payload = static_cast<uint32_t>(TileFn::ArraySlice);
-      v.path = "slice";
-      v.self = a.value;
-      return record(id, v);
-    }
-    if (t.kind == TypeKind::Tile && (attr == "reshape" || attr == "permute" || attr == "transpose" || attr == "extract")) {
-      TV v;
-      v.k = TV::K::Entity;
-      v.ent = Intrinsic::TileOp;
-      v.payload = static_cast<uint32_t>(*tileFnByName(attr));
+      v.payload = static_cast<uint32_t>(fn);
       v.path = attr;
       v.self = a.value;
       return record(id, v);
+    };
+    if (t.kind == TypeKind::Array && attr == "slice") return method(TileFn::ArraySlice);
+    if (t.kind == TypeKind::Tile && (attr == "reshape" || attr == "permute" || attr == "transpose" || attr == "extract")) {
+      return method(*tileFnByName(attr));
     }
-    if ((t.kind == TypeKind::Tile || types_.isNumber(base.type)) && attr == "item") {
-      TV v;
-      v.k = TV::K::Entity;
-      v.ent = Intrinsic::TileOp;
-      v.payload = static_cast<uint32_t>(TileFn::Item);
-      v.path = "item";
-      v.self = a.value;
-      return record(id, v);
-    }
-    if ((t.kind == TypeKind::Tile || types_.isNumber(base.type)) && attr == "astype") {
-      TV v;
-      v.k = TV::K::Entity;
-      v.ent = Intrinsic::TileOp;
-      v.payload = static_cast<uint32_t>(TileFn::Astype);
-      v.path = "astype";
-      v.self = a.value;
-      return record(id, v);
-    }
+    bool scalarOrTile = t.kind == TypeKind::Tile || types_.isNumber(base.type);
+    if (scalarOrTile && attr == "item") return method(TileFn::Item);
+    if (scalarOrTile && attr == "astype") return method(TileFn::Astype);
   }
   diags_.error(loc(id), Diag::UnknownAttribute, describe(base), attr);
   return TV{};

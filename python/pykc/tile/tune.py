@@ -144,6 +144,15 @@ def exhaustive_search(search_space: Sequence[T], stream,
             failures.append((c.config, type(e), str(e)))
             return False
 
+    def settle(c: _Candidate):
+        """One batch more; then c is known, or back among the running."""
+        if not measure(c, _BATCH):
+            return
+        if c.converged():
+            done.append(c)
+        else:
+            heapq.heappush(running, (c.mean_us, c.margin_us, c.order, c))
+
     for i, cfg in enumerate(configs):
         try:
             k = kernel if isinstance(kernel, TileKernel) else kernel(cfg)
@@ -158,21 +167,10 @@ def exhaustive_search(search_space: Sequence[T], stream,
         except Exception as e:  # noqa: BLE001
             failures.append((cfg, type(e), str(e)))
             continue
-        if not measure(c, _BATCH):
-            continue
-        if c.converged():
-            done.append(c)
-        else:
-            heapq.heappush(running, (c.mean_us, c.margin_us, c.order, c))
+        settle(c)
     # Measure the most promising until _TOP_K are known ...
     while len(done) < _TOP_K and running:
-        _, _, _, c = heapq.heappop(running)
-        if not measure(c, _BATCH):
-            continue
-        if c.converged():
-            done.append(c)
-        else:
-            heapq.heappush(running, (c.mean_us, c.margin_us, c.order, c))
+        settle(heapq.heappop(running)[3])
     # ... then the rest while they could still beat the _TOP_K-th best.
     if done and running:
         cutoff = sorted(c.mean_us for c in done)[min(_TOP_K, len(done)) - 1]

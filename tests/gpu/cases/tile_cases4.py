@@ -60,6 +60,26 @@ class _Device:
         self.pending = []
 
 
+def run_shared_cases(cases, dev, rng):
+    """Runs a case list shared with tests/tile_sim (view_cases, tuple_cases) on `dev`:
+    each check is exact, exact with NaNs equal, or ("close", tolerance)."""
+    out, bad = 0, []
+    for what, got, want, kind in cases(dev.run, dev.arr, rng):
+        g, w = np.asarray(got), np.asarray(want)
+        out += 1
+        if kind == "exact-nan":
+            ok = g.shape == w.shape and np.array_equal(g, w, equal_nan=True)
+        elif kind == "exact":
+            ok = g.shape == w.shape and np.array_equal(g, w)
+        else:
+            ok = g.shape == w.shape and np.allclose(g.astype(np.float64), w, rtol=kind[1], atol=kind[1])
+        if not ok:
+            bad.append(what)
+    if bad:
+        raise AssertionError(f"{len(bad)} of {out} checks failed: " + "; ".join(bad))
+    return f"{out} checks passed"
+
+
 @case("tile atomics: histogram, float sums, integer rmw, xchg/cas old values, CAS race, "
       "2-D strided, out of bounds skipped", FOLDER)
 def tile_atomics(ctx):

@@ -10,10 +10,8 @@ Compiled output: <root>/tile_kernels9, from
 import os
 import sys
 
-import numpy as np
-
 from harness import case
-from cases.tile_cases4 import _Device
+from cases.tile_cases4 import _Device, run_shared_cases
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tile_sim"))
 from view_cases import CONSTS, view_cases  # noqa: E402
@@ -24,19 +22,4 @@ FOLDER = "tile_kernels9"
 @case("tile Array.slice and array variables: ragged segments, a column window through a "
       "helper, a view chosen at run time, a ragged matmul", FOLDER)
 def tile_array_views(ctx):
-    dev = _Device(ctx.load(), ctx.via("cupy"), CONSTS)
-    out, bad = 0, []
-    for what, got, want, kind in view_cases(dev.run, dev.arr, ctx.rng):
-        g, w = np.asarray(got), np.asarray(want)
-        out += 1
-        if kind == "exact-nan":
-            ok = g.shape == w.shape and np.array_equal(g, w, equal_nan=True)
-        elif kind == "exact":
-            ok = g.shape == w.shape and np.array_equal(g, w)
-        else:
-            ok = g.shape == w.shape and np.allclose(g.astype(np.float64), w, rtol=kind[1], atol=kind[1])
-        if not ok:
-            bad.append(what)
-    if bad:
-        raise AssertionError(f"{len(bad)} of {out} checks failed: " + "; ".join(bad))
-    return f"{out} checks passed"
+    return run_shared_cases(view_cases, _Device(ctx.load(), ctx.via("cupy"), CONSTS), ctx.rng)
