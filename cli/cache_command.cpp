@@ -210,7 +210,7 @@ public:
       populate.paths = paths_;
       populate.archs = archs_;
       populate.specFile = spec_;
-      populate.codegen = codegen_;
+      populate.codegen = withEnvironmentPythonPath(codegen_);
       populate.jobs = jobs_;
       populate.perInstance = perInstance_;
       cache::Store store(std::move(*options));

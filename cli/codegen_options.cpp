@@ -2,6 +2,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
+#include <string_view>
+
 namespace cli {
 
 void addCodegenFlags(CLI::App& sub, driver::CodegenFlags& flags) {
@@ -27,9 +30,26 @@ void addCodegenFlags(CLI::App& sub, driver::CodegenFlags& flags) {
                  "include/cccl are searched after it); -D NAME=VALUE reaches NVRTC too");
   sub.add_option("--nvrtc-option", flags.nvrtcOptions,
                  "Pass an option to NVRTC as is, e.g. --nvrtc-option=-std=c++20");
+  sub.add_option("--python-path", flags.pythonPath,
+                 "Folder searched for the modules the file imports device functions,\n"
+                 "helpers and constants from (`from pkg.mod import f`, `from . import core`),\n"
+                 "after the file's own folder; repeatable. $PYTHONPATH's folders follow");
   sub.add_flag("--lto", flags.lto,
                "Compile linked .cu files to LTO-IR (NVRTC -dlto) and link with\n"
                "nvJitLink -lto instead of as PTX");
+}
+
+driver::CodegenFlags withEnvironmentPythonPath(driver::CodegenFlags flags) {
+  const char* env = std::getenv("PYTHONPATH");
+  std::string_view rest = env != nullptr ? env : "";
+  while (!rest.empty()) {
+    size_t colon = rest.find(':');
+    std::string_view dir = rest.substr(0, colon);
+    if (!dir.empty()) flags.pythonPath.emplace_back(dir);
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  return flags;
 }
 
 }  // namespace cli

@@ -15,4 +15,7 @@ namespace cli {
 // writing into `flags` (which must outlive the parse).
 void addCodegenFlags(CLI::App& sub, driver::CodegenFlags& flags);
 
+// `flags` with $PYTHONPATH's folders after --python-path's (as Python searches them).
+driver::CodegenFlags withEnvironmentPythonPath(driver::CodegenFlags flags);
+
 }  // namespace cli

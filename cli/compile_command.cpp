@@ -139,7 +139,7 @@ int CompileCommand::run(Invocation& inv) {
   request.sigs = opts_.sigs;
   request.consts = opts_.consts;
   request.kernels = opts_.kernels;
-  request.codegen = opts_.codegen;
+  request.codegen = withEnvironmentPythonPath(opts_.codegen);
   request.dumpTyped = opts_.dumpTyped;
   request.render.showKinds = inv.diagKinds;
   request.render.color = inv.color;

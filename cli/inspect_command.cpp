@@ -201,7 +201,7 @@ int InspectCommand::run(Invocation& inv) {
   base.path = path;
   base.sigs = opts_.sigs;
   base.consts = opts_.consts;
-  base.codegen = opts_.codegen;
+  base.codegen = withEnvironmentPythonPath(opts_.codegen);
   base.archs = {opts_.arch};
   base.render = render;
   // FILE::KERNEL checks that kernel alone: other kernels' errors do not stop it.

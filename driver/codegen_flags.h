@@ -28,6 +28,10 @@ struct CodegenFlags {
   bool lto = false;
   // --no-alias-versioning (backend::CodegenOptions::aliasVersioning).
   bool noAliasVersioning = false;
+  // --python-path: folders searched for the modules a kernel file imports helpers
+  // from (after the file's own folder; driver/sibling_modules.h). Not a key field
+  // itself: the helpers' text that a search finds is.
+  std::vector<std::string> pythonPath;
 };
 
 // What CLI11's checks cannot say: nullopt when `flags` are valid, else the

@@ -230,6 +230,8 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   frontendOptions.warnFloat64 = request.warnFloat64;
   frontendOptions.kernels = request.kernels;
   frontendOptions.modulePath = request.modulePath;
+  frontendOptions.modulePath.insert(frontendOptions.modulePath.end(), request.codegen.pythonPath.begin(),
+                                    request.codegen.pythonPath.end());
   // A request for some kernels: its unqualified Constant values are theirs
   // alone (KERNEL.NAME=VALUE), not every kernel's with a parameter NAME.
   for (const std::string& c : request.consts) {

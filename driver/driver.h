@@ -119,8 +119,8 @@ struct CompileRequest {
   std::string path;
   // The file's bytes, when the caller has them (the C API, the JIT).
   std::optional<std::string> source;
-  // Folders searched for modules the file imports (not used yet: the
-  // real-world issue adds local imports).
+  // Folders searched for modules the file imports helpers from, before
+  // codegen.pythonPath (driver/sibling_modules.h).
   std::vector<std::string> modulePath;
   // Only these kernels (by name) are built and returned; empty: all. Other
   // kernels are still type-checked (their errors fail the compile).

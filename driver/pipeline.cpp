@@ -140,6 +140,7 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
   if (diags.hasErrors() || compilation.ast->hasErrors()) return llvm::Error::success();
   // Helpers imported from sibling modules are pasted in (while nothing points into the
   // file's first text: no diagnostic yet), then the whole file is read again.
+  std::map<std::string, std::set<std::string>> moduleObjects;
   if (diags.diagnostics().empty()) {
     auto pasted = pasteSiblingHelpers(*compilation.source, *compilation.tokens, *compilation.ast,
                                       options.modulePath, diags);
@@ -147,7 +148,8 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
     if (pasted) {
       compilation.ast.reset();
       compilation.tokens.reset();
-      compilation.source.emplace(std::move(*pasted));
+      compilation.source.emplace(std::move(pasted->file));
+      moduleObjects = std::move(pasted->moduleObjects);
       compilation.tokens.emplace(frontend::lex(*compilation.source, diags));
       compilation.ast.emplace(frontend::parse(*compilation.tokens, diags));
       if (diags.hasErrors() || compilation.ast->hasErrors()) return llvm::Error::success();
@@ -156,6 +158,7 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
   frontend::ResolveOptions resolveOptions;
   resolveOptions.sigs = options.sigs;
   resolveOptions.kernels = options.kernels;
+  resolveOptions.moduleObjects = std::move(moduleObjects);
   for (const std::string& d : options.defines) {
     if (auto parsed = parseDefine(d, diags)) resolveOptions.defines.push_back(std::move(*parsed));
   }

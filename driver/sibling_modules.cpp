@@ -1,6 +1,7 @@
 // Helpers from other modules pasted into a kernel's file (sibling_modules.h).
 #include "driver/sibling_modules.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -46,6 +47,30 @@ uint32_t firstLine(const Ast& tree, StmtId id) {
     for (frontend::ExprId d : tree.list(def->decoratorList)) first = std::min(first, tree.expr(d).range.lineno);
   }
   return first;
+}
+
+// The dotted path an import statement binds `name` to (`from numba import cuda`:
+// "numba.cuda"; `import numpy as np`: "numpy"; relative imports keep their dots), or
+// empty when the statement is no import of it.
+std::string importedPath(const Ast& tree, StmtId id, const std::string& name) {
+  const frontend::Stmt& s = tree.stmt(id);
+  if (const auto* imp = s.dyn<ast::Import>()) {
+    for (frontend::AliasId a : tree.list(imp->names)) {
+      const frontend::Alias& al = tree.alias(a);
+      std::string full(tree.str(al.name));
+      if (al.asname.valid() ? tree.str(al.asname) == name : full.substr(0, full.find('.')) == name) {
+        return al.asname.valid() ? full : name;
+      }
+    }
+  } else if (const auto* from = s.dyn<ast::ImportFrom>()) {
+    for (frontend::AliasId a : tree.list(from->names)) {
+      const frontend::Alias& al = tree.alias(a);
+      if (tree.str(al.asname.valid() ? al.asname : al.name) != name) continue;
+      return std::string(from->level, '.') + std::string(tree.str(from->module)) + "." +
+             std::string(tree.str(al.name));
+    }
+  }
+  return {};
 }
 
 // The names a top-level statement binds.
@@ -111,15 +136,103 @@ std::string linesOf(const frontend::SourceFile& source, uint32_t first, uint32_t
   return out;
 }
 
+// Libraries whose names pykc knows itself (sema/api_names.cpp): never read as helper
+// modules, wherever a search path finds their sources.
+bool modelledLibrary(std::string_view dotted) {
+  std::string_view root = dotted.substr(0, dotted.find('.'));
+  static constexpr std::string_view kKnown[] = {"numba", "numpy", "cupy", "cuda", "math", "cmath",
+                                                "operator", "torch", "pykc", "packaging", "os",
+                                                "cffi", "typing", "enum", "dataclasses", "functools"};
+  return std::find(std::begin(kKnown), std::end(kKnown), root) != std::end(kKnown);
+}
+
+bool jitName(const Ast& tree, frontend::ExprId callee) {
+  std::string_view name;
+  if (const auto* a = tree.expr(callee).dyn<ast::Attribute>()) name = tree.str(a->attr);
+  if (const auto* n = tree.expr(callee).dyn<ast::Name>()) name = tree.str(n->id);
+  return name == "jit" || name == "njit" || name == "kernel";
+}
+
+// The line ranges of the file's top-level functions that run on the GPU: decorated with
+// `jit`, `njit` or `kernel` (of whatever module), or made so by a module-level call
+// (`k = cuda.jit(f)`, `k = cuda.jit(sig)(f)`).
+std::vector<std::pair<uint32_t, uint32_t>> gpuFunctionLines(const Ast& tree) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  // `k = cuda.jit(f, ...)` / `k = cuda.jit(sig)(f)`: f runs on the GPU.
+  std::set<std::string> jittedByCall;
+  for (StmtId id : tree.module()) {
+    const auto* as = tree.stmt(id).dyn<ast::Assign>();
+    const auto* call = as ? tree.expr(as->value).dyn<ast::Call>() : nullptr;
+    if (call == nullptr || call->args.empty()) continue;
+    const auto* inner = tree.expr(call->func).dyn<ast::Call>();
+    if (!jitName(tree, call->func) && !(inner && jitName(tree, inner->func))) continue;
+    if (const auto* n = tree.expr(tree.list(call->args)[0]).dyn<ast::Name>()) jittedByCall.emplace(tree.str(n->id));
+  }
+  for (StmtId id : tree.module()) {
+    const auto* def = tree.stmt(id).dyn<ast::FunctionDef>();
+    if (def == nullptr) continue;
+    bool gpu = jittedByCall.count(std::string(tree.str(def->name))) != 0;
+    for (frontend::ExprId d : tree.list(def->decoratorList)) {
+      frontend::ExprId callee = d;
+      if (const auto* call = tree.expr(d).dyn<ast::Call>()) callee = call->func;
+      gpu = gpu || jitName(tree, callee);
+    }
+    if (gpu) out.emplace_back(firstLine(tree, id), tree.stmt(id).range.endLineno);
+  }
+  return out;
+}
+
+// The line ranges of the file's module-level assignments.
+std::vector<std::pair<uint32_t, uint32_t>> assignmentLines(const Ast& tree) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  for (StmtId id : tree.module()) {
+    const frontend::Stmt& st = tree.stmt(id);
+    if (st.is<ast::Assign>() || st.is<ast::AnnAssign>()) out.emplace_back(st.range.lineno, st.range.endLineno);
+  }
+  return out;
+}
+
+// The names read as attributes of `alias` in the file's GPU code (gpuFunctionLines: `core . f`)
+// and module-level assignments; host functions' uses stay the host's (they would paste host
+// helpers and their imports).
+std::set<std::string> attributesOf(const Ast& tree, const frontend::TokenBuffer& tokens, std::string_view alias) {
+  std::set<std::string> out;
+  auto gpu = gpuFunctionLines(tree);
+  auto assignments = assignmentLines(tree);
+  auto within = [](const auto& ranges, uint32_t line) {
+    return std::any_of(ranges.begin(), ranges.end(),
+                       [&](const auto& r) { return line >= r.first && line <= r.second; });
+  };
+  const auto& toks = tokens.tokens();
+  for (size_t i = 0; i + 2 < toks.size(); ++i) {
+    if (toks[i].kind != frontend::TokenKind::Name || tokens.text(toks[i]) != alias) continue;
+    // Module-level constants read from it count (`threshold = config.THRESHOLD`), calls
+    // there do not (`warp_size = constants.warp_size()` runs on the host at import).
+    bool called = i + 3 < toks.size() && toks[i + 3].kind == frontend::TokenKind::LPar;
+    if (!within(gpu, toks[i].line) && (called || !within(assignments, toks[i].line))) continue;
+    if (i > 0 && toks[i - 1].kind == frontend::TokenKind::Dot) continue;
+    if (toks[i + 1].kind != frontend::TokenKind::Dot || toks[i + 2].kind != frontend::TokenKind::Name) continue;
+    out.emplace(tokens.text(toks[i + 2]));
+  }
+  return out;
+}
+
 class Paster {
 public:
   Paster(const std::vector<std::string>& modulePath) : modulePath_(modulePath) {}
 
   // The file `from <level dots><module> import ...` names, seen from a file in `dir`;
-  // nullopt when it is not a Python file there (a package, or no such file).
-  std::optional<fs::path> find(const fs::path& dir, const Ast& tree, const ast::ImportFrom& from) const {
+  // nullopt when it is not a Python file there (a package, or no such file). With
+  // `member`, the file of that module object (`from . import core`: ./core.py).
+  std::optional<fs::path> find(const fs::path& dir, const Ast& tree, const ast::ImportFrom& from,
+                               std::string_view member = {}) const {
     std::string dotted = from.module.valid() ? std::string(tree.str(from.module)) : std::string();
-    if (dotted.empty()) return std::nullopt;  // `from . import x`: a module object, not pasted
+    if (from.level == 0 && modelledLibrary(dotted)) return std::nullopt;
+    if (!member.empty()) {
+      if (!dotted.empty()) dotted.push_back('.');
+      dotted.append(member.data(), member.size());
+    }
+    if (dotted.empty()) return std::nullopt;
     fs::path rel;
     size_t start = 0;
     while (start <= dotted.size()) {
@@ -187,6 +300,20 @@ public:
       const frontend::Stmt& s = m.ast->stmt(id);
       if (s.is<ast::ClassDef>() || isKernel(*m.ast, id)) continue;
       if (const auto* from = s.dyn<ast::ImportFrom>()) {
+        // `from . import config` in the helper's module, used as `config.X` by what is pasted:
+        // X is pasted too, and the import itself (binding the module object here).
+        for (frontend::AliasId a : m.ast->list(from->names)) {
+          const frontend::Alias& al = m.ast->alias(a);
+          if (m.ast->str(al.asname.valid() ? al.asname : al.name) != name) continue;
+          auto file = find(fs::path(m.path).parent_path(), *m.ast, *from, m.ast->str(al.name));
+          const Module* inner = file ? load(*file) : nullptr;
+          if (inner == nullptr) continue;
+          for (const std::string& attr : attributesOf(*m.ast, *m.tokens, name)) {
+            if (!inner->bindings.count(attr)) continue;
+            moduleObjects_[name].insert(attr);
+            collect(*inner, attr, out, depth + 1);
+          }
+        }
         if (auto file = find(fs::path(m.path).parent_path(), *m.ast, *from)) {
           if (const Module* inner = load(*file)) {
             for (frontend::AliasId a : m.ast->list(from->names)) {
@@ -248,6 +375,11 @@ private:
     return false;
   }
 
+public:
+  // Module objects of helper modules (their imports pasted in) and the attributes pasted.
+  std::map<std::string, std::set<std::string>> moduleObjects_;
+
+private:
   const std::vector<std::string>& modulePath_;
   std::map<std::string, std::unique_ptr<Module>> modules_;
   std::set<std::pair<const Module*, uint32_t>> seen_;
@@ -255,10 +387,10 @@ private:
 
 }  // namespace
 
-std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFile& main,
-                                                        const frontend::TokenBuffer& mainTokens, const Ast& tree,
-                                                        const std::vector<std::string>& modulePath,
-                                                        frontend::DiagnosticSink& diags) {
+std::optional<SiblingPaste> pasteSiblingHelpers(const frontend::SourceFile& main,
+                                                const frontend::TokenBuffer& mainTokens, const Ast& tree,
+                                                const std::vector<std::string>& modulePath,
+                                                frontend::DiagnosticSink& diags) {
   Paster paster(modulePath);
   fs::path dir = fs::path(main.path()).parent_path();
   if (dir.empty()) dir = ".";
@@ -268,23 +400,56 @@ std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFi
   std::vector<Chunk> pasted;
   uint32_t after = 0;
   bool failed = false;
+  std::map<std::string, std::set<std::string>> moduleObjects;
+  // The chunks of one import statement, checked against the file's own bindings below.
+  struct Source {
+    StmtId id;
+    std::vector<Chunk> chunks;
+    std::set<std::string> imported;  // names the import itself binds here
+  };
+  std::vector<Source> sources;
   for (StmtId id : tree.module()) {
     const auto* from = tree.stmt(id).dyn<ast::ImportFrom>();
     if (from == nullptr) continue;
-    auto file = paster.find(dir, tree, *from);
-    if (!file) continue;
-    const Module* m = paster.load(*file);
-    if (m == nullptr) continue;
-    after = std::max(after, tree.stmt(id).range.endLineno);
-    std::vector<Chunk> chunks;
-    std::set<std::string> imported;
+    if (auto file = paster.find(dir, tree, *from)) {
+      const Module* m = paster.load(*file);
+      if (m == nullptr) continue;
+      after = std::max(after, tree.stmt(id).range.endLineno);
+      Source src{id, {}, {}};
+      for (frontend::AliasId a : tree.list(from->names)) {
+        const frontend::Alias& al = tree.alias(a);
+        std::string name(tree.str(al.name));
+        if (name == "*" || al.asname.valid()) continue;
+        src.imported.insert(name);
+        paster.collect(*m, name, src.chunks, 0);
+      }
+      sources.push_back(std::move(src));
+      continue;
+    }
+    // `from . import config, core`: module objects whose attributes the file reads.
+    Source src{id, {}, {}};
     for (frontend::AliasId a : tree.list(from->names)) {
       const frontend::Alias& al = tree.alias(a);
       std::string name(tree.str(al.name));
-      if (name == "*" || al.asname.valid()) continue;
-      imported.insert(name);
-      paster.collect(*m, name, chunks, 0);
+      if (name == "*") continue;
+      auto file = paster.find(dir, tree, *from, name);
+      const Module* m = file ? paster.load(*file) : nullptr;
+      if (m == nullptr) continue;
+      std::string bound(tree.str(al.asname.valid() ? al.asname : al.name));
+      std::set<std::string>& used = moduleObjects[bound];
+      for (const std::string& attr : attributesOf(tree, mainTokens, bound)) {
+        if (!m->bindings.count(attr)) continue;
+        used.insert(attr);
+        paster.collect(*m, attr, src.chunks, 0);
+      }
+      after = std::max(after, tree.stmt(id).range.endLineno);
     }
+    if (!src.chunks.empty()) sources.push_back(std::move(src));
+  }
+  for (Source& src : sources) {
+    StmtId id = src.id;
+    std::vector<Chunk>& chunks = src.chunks;
+    const std::set<std::string>& imported = src.imported;
     std::vector<Chunk> kept;
     for (const Chunk& c : chunks) {
       bool duplicate = false;
@@ -294,8 +459,13 @@ std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFi
         // The kernel's file binds it too: the same statement (`import cuda.tile as ct`)
         // is kept once; anything else is a conflict.
         std::string theirs = tokenText(*c.module->tokens, c.first, c.last);
-        bool same = false, importsIt = false;
+        bool same = false, importsIt = false, sameImport = false;
+        std::string theirPath = importedPath(*c.module->ast, c.stmt, n);
         for (StmtId own : mb->second) {
+          // `from numba import cuda` here and `from numba import cuda, types` there: one
+          // meaning (pasting theirs binds the same thing again).
+          sameImport = sameImport || (!theirPath.empty() && theirPath[0] != '.' &&
+                                      importedPath(tree, own, n) == theirPath);
           // `from .gelu import f` elsewhere in this file names the very function pasted.
           if (const auto* f2 = tree.stmt(own).dyn<ast::ImportFrom>()) {
             auto other = paster.find(dir, tree, *f2);
@@ -307,7 +477,7 @@ std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFi
           duplicate = true;
           continue;
         }
-        if (importsIt) continue;
+        if (importsIt || sameImport) continue;
         diags.error(frontend::locationOf(tree, tree.stmt(id).range), frontend::Diag::ModuleConflict,
                     "`" + n + "` means one thing in this file and another in `" + c.module->path +
                         "`, whose helpers pykc pastes into this file for its kernels: rename one");
@@ -318,6 +488,10 @@ std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFi
     pasted.insert(pasted.end(), kept.begin(), kept.end());
   }
   if (failed || pasted.empty()) return std::nullopt;
+  for (auto& [alias, attrs] : paster.moduleObjects_) moduleObjects[alias].insert(attrs.begin(), attrs.end());
+  for (auto it = moduleObjects.begin(); it != moduleObjects.end();) {
+    it = it->second.empty() ? moduleObjects.erase(it) : std::next(it);
+  }
   std::string text;
   std::vector<frontend::SourceFile::Segment> segments;
   uint32_t line = 1;    // the next line of the pasted file
@@ -336,7 +510,8 @@ std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFi
     line += c.last - c.first + 1;
   }
   addMain(main.lineCount());
-  return frontend::SourceFile::spliced(main.path(), std::move(text), std::move(segments));
+  return SiblingPaste{frontend::SourceFile::spliced(main.path(), std::move(text), std::move(segments)),
+                      std::move(moduleObjects)};
 }
 
 }  // namespace driver

@@ -6,7 +6,9 @@
 // module (its imports, constants and functions, and in turn their own sibling imports).
 // Locations map back to the helper's file and lines (SourceFile::Segment); the cache key
 // sees the pasted text, so editing a helper recompiles its callers.
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,10 +22,20 @@ class DiagnosticSink;
 
 namespace driver {
 
+// What pasteSiblingHelpers made of a kernel file.
+struct SiblingPaste {
+  frontend::SourceFile file;
+  // Sibling modules imported as objects (`from . import core`): the name bound to each,
+  // and the names of it the file uses (`core.f`), pasted in as the module's own.
+  std::map<std::string, std::set<std::string>> moduleObjects;
+};
+
 // The file with the helpers pasted in, or nullopt when it imports nothing from a sibling
 // module. `tokens` and `ast` are `main`'s. A name the pasted code binds that means something
-// else in the kernel's file is an error (`module-conflict`) at the import.
-std::optional<frontend::SourceFile> pasteSiblingHelpers(const frontend::SourceFile& main,
+// else in the kernel's file is an error (`module-conflict`) at the import. A module imported
+// as an object (`from . import core`, `from pkg import core`) has the attributes the file
+// reads of it (`core.f`, `core.LIMIT`) pasted in the same way.
+std::optional<SiblingPaste> pasteSiblingHelpers(const frontend::SourceFile& main,
                                                         const frontend::TokenBuffer& tokens,
                                                         const frontend::Ast& ast,
                                                         const std::vector<std::string>& modulePath,

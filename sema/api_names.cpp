@@ -347,6 +347,19 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     }
     return std::nullopt;
   }
+  // `packaging.version.Version(...)`: folded at module level (version gates, fold.cpp).
+  if (path == "packaging" || path == "packaging.version" || path == "packaging.version.Version" ||
+      path == "packaging.version.parse") {
+    return make(Intrinsic::Module, path);
+  }
+  // CuPy's constants and dtypes are NumPy's (`cp.nan`, `cp.float32`), which numba freezes
+  // or types as NumPy's; CuPy's functions are not numba-typable.
+  if (path == "cupy") return make(Intrinsic::Module, path);
+  if (path.starts_with("cupy.") && path.find('.', 5) == std::string_view::npos) {
+    auto e = lookupEntity("numpy." + std::string(path.substr(5)), types);
+    if (e && (e->kind == Intrinsic::MathConst || e->kind == Intrinsic::TypeObject)) return e;
+    return std::nullopt;
+  }
   // PyTorch's dtypes as values (`ct.arange(n, dtype=torch.int32)` in cuTile's samples).
   if (path == "torch") return make(Intrinsic::Module, path);
   if (path.starts_with("torch.")) {
@@ -493,6 +506,7 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
       parent == "numpy" || parent == "numba.cuda") {
     if (parent == "numba" && attr == "types") return make(Intrinsic::Module, "numba.types");
     if (parent == "numba" && attr == "cuda") return make(Intrinsic::Module, "numba.cuda");
+    if (parent == "numba" && (attr == "jit" || attr == "njit")) return make(Intrinsic::CpuJit, path);
     if (parent == "numpy" && (attr == "bool" || attr == "float" || attr == "int")) {
       // NumPy 2 names: np.bool is bool_; np.float/np.int do not exist.
       if (attr != "bool") return std::nullopt;

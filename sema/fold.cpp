@@ -165,15 +165,49 @@ std::optional<ConstValue> foldUnary(UnaryOpKind op, const ConstValue& a) {
   }
 }
 
+namespace {
+
+// Python's ordering of two constants: <0, 0, >0; nullopt where Python has none
+// (or where NaN makes it partial: the caller handles numbers itself).
+std::optional<int> orderOf(const ConstValue& a, const ConstValue& b) {
+  if (a.kind == ConstValue::Kind::Str && b.kind == ConstValue::Kind::Str) {
+    int c = a.strValue.compare(b.strValue);
+    return c < 0 ? -1 : c > 0 ? 1 : 0;
+  }
+  if (a.kind == ConstValue::Kind::Tuple && b.kind == ConstValue::Kind::Tuple) {
+    for (size_t i = 0; i < std::min(a.elements.size(), b.elements.size()); ++i) {
+      auto eq = foldCompare(CmpOp::Eq, a.elements[i], b.elements[i]);
+      if (!eq) return std::nullopt;
+      if (eq->boolValue) continue;
+      auto lt = foldCompare(CmpOp::Lt, a.elements[i], b.elements[i]);
+      if (!lt) return std::nullopt;
+      return lt->boolValue ? -1 : 1;
+    }
+    return a.elements.size() < b.elements.size() ? -1 : a.elements.size() > b.elements.size() ? 1 : 0;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<ConstValue> foldCompare(CmpOp op, const ConstValue& a, const ConstValue& b) {
   bool af, bf;
   int64_t ai = 0, bi = 0;
   double ad = 0, bd = 0;
-  if (!asNumber(a, af, ai, ad) || !asNumber(b, bf, bi, bd)) {
-    return std::nullopt;
-  }
   int c;
-  if (!af && !bf) {
+  if (!asNumber(a, af, ai, ad) || !asNumber(b, bf, bi, bd)) {
+    auto order = orderOf(a, b);
+    if (!order) {
+      if (op == CmpOp::Eq || op == CmpOp::NotEq) {
+        // Different kinds (a string and a number) are unequal in Python.
+        bool differentKinds = (a.kind == ConstValue::Kind::Str) != (b.kind == ConstValue::Kind::Str) ||
+                              (a.kind == ConstValue::Kind::Tuple) != (b.kind == ConstValue::Kind::Tuple);
+        if (differentKinds) return ConstValue::ofBool(op == CmpOp::NotEq);
+      }
+      return std::nullopt;
+    }
+    c = *order;
+  } else if (!af && !bf) {
     c = ai < bi ? -1 : ai > bi ? 1 : 0;
   } else {
     if (std::isnan(ad) || std::isnan(bd)) {
@@ -262,6 +296,22 @@ std::optional<std::string> entityPath(const Ast& ast, ExprId id, const ResolvedM
   return std::nullopt;
 }
 
+}  // namespace resolve_detail
+
+std::optional<ConstValue> integerLiteral(const ConstantValue& c) {
+  if (c.fitsInt64) return ConstValue::ofInt(c.intValue);
+  // numba types an int from 2**63 to 2**64 - 1 as uint64 (typeof's rule): the
+  // constant keeps its bits and that type.
+  if (c.text.size() < 20 || (c.text.size() == 20 && c.text <= "18446744073709551615")) {
+    ConstValue v = ConstValue::ofInt(static_cast<int64_t>(std::strtoull(c.text.c_str(), nullptr, 10)));
+    v.scalarType = "uint64";
+    return v;
+  }
+  return std::nullopt;
+}
+
+namespace resolve_detail {
+
 ConstValue fromLiteral(const ConstantValue& c, bool& ok) {
   ok = true;
   switch (c.kind) {
@@ -269,9 +319,11 @@ ConstValue fromLiteral(const ConstantValue& c, bool& ok) {
       return ConstValue::ofBool(true);
     case ConstantKind::False:
       return ConstValue::ofBool(false);
-    case ConstantKind::Int:
-      ok = c.fitsInt64;
-      return ConstValue::ofInt(c.intValue);
+    case ConstantKind::Int: {
+      auto v = integerLiteral(c);
+      ok = v.has_value();
+      return v ? *v : ConstValue{};
+    }
     case ConstantKind::Float:
       return ConstValue::ofFloat(c.floatValue);
     case ConstantKind::Str: {
@@ -332,6 +384,44 @@ std::optional<ConstValue> foldMathCall(const Ast& ast, ExprId id, const Resolved
   if (fn == "exp") return one(kAny, false, [](double v) { return std::exp(v); });
   if (fn == "exp2") return one(kAny, false, [](double v) { return std::exp2(v); });
   return std::nullopt;
+}
+
+// The version of numba whose behaviour pykc implements (numba-cuda 0.30's companion):
+// what `numba.__version__` folds to in module-level version gates.
+constexpr std::string_view kNumbaVersion = "0.61.2";
+
+// `packaging.version.Version("0.51.0")` / `packaging.version.parse(...)` of a string
+// constant: its release numbers with trailing zeros dropped (so `0.51 == 0.51.0`, as
+// packaging compares them), a tuple that orders as packaging orders releases.
+// nullopt for pre-releases and local versions (not folded).
+std::optional<ConstValue> foldVersionCall(const Ast& ast, ExprId id, const ResolvedModule& module) {
+  const auto& c = ast.expr(id).as<ast::Call>();
+  auto args = ast.list(c.args);
+  auto path = entityPath(ast, c.func, module);
+  if (!path || (*path != "packaging.version.Version" && *path != "packaging.version.parse") ||
+      args.size() != 1 || !c.keywords.empty()) {
+    return std::nullopt;
+  }
+  auto text = foldConstant(ast, args[0], module);
+  if (!text || text->kind != ConstValue::Kind::Str) return std::nullopt;
+  std::string_view v = text->strValue;
+  if (v.starts_with('v')) v.remove_prefix(1);
+  ConstValue out;
+  out.kind = ConstValue::Kind::Tuple;
+  size_t start = 0;
+  while (start <= v.size()) {
+    size_t dot = v.find('.', start);
+    std::string_view part = v.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (part.empty() || part.size() > 9 ||
+        !std::all_of(part.begin(), part.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+      return std::nullopt;
+    }
+    out.elements.push_back(ConstValue::ofInt(std::stoll(std::string(part))));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  while (out.elements.size() > 1 && out.elements.back().intValue == 0) out.elements.pop_back();
+  return out;
 }
 
 // `np.float32(0.5)`, `numba.int32(7)`, `float32(x)` of a number constant:
@@ -417,6 +507,12 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
       if (entity && entity->kind == Intrinsic::MathConst && !isComplexMathConst(entity->payload)) {
         return ConstValue::ofFloat(mathConstValue(entity->payload));
       }
+      if (*path == "numba.__version__") {
+        ConstValue v;
+        v.kind = ConstValue::Kind::Str;
+        v.strValue = std::string(kNumbaVersion);
+        return v;
+      }
       return std::nullopt;
     }
     case ExprKind::Tuple: {
@@ -491,6 +587,7 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
     }
     case ExprKind::Call:
       if (auto v = foldScalarCall(ast, id, module)) return v;
+      if (auto v = foldVersionCall(ast, id, module)) return v;
       return foldMathCall(ast, id, module);
     default:
       return std::nullopt;

@@ -94,6 +94,8 @@ public:
       if (const auto* bin = expr.dyn<frontend::ast::BinOp>()) {
         if (!isFloatOf(types_, opType(inst, id), 64)) continue;
         if (isFloat64Arith(inst, bin->left) || isFloat64Arith(inst, bin->right)) continue;
+        // `np.float64(x) - np.float64(lo)`: the author asked for float64.
+        if (isFloat64Cast(inst, bin->left) || isFloat64Cast(inst, bin->right)) continue;
         Float64Op op;
         op.range = expr.range;
         op.what = typeName(inst, bin->left) + " " + std::string(frontend::spelling(bin->op)) +
@@ -163,6 +165,14 @@ private:
     }
     if (isMathCall(inst, id)) return isFloatOf(types_, exprType(inst, id), 64);
     return false;
+  }
+  // An explicit conversion to float64: `np.float64(x)`, `float64(x)`, `float(x)`.
+  bool isFloat64Cast(const FunctionInstance& inst, ExprId id) const {
+    const auto* call = ast_.expr(id).dyn<frontend::ast::Call>();
+    if (call == nullptr || call->func.index >= inst.meanings.size()) return false;
+    auto kind = inst.meanings[call->func.index].kind;
+    return (kind == frontend::Intrinsic::TypeObject || kind == frontend::Intrinsic::Float) &&
+           isFloatOf(types_, exprType(inst, id), 64);
   }
   // A call of a `math` function.
   bool isMathCall(const FunctionInstance& inst, ExprId id) const {

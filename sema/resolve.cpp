@@ -79,7 +79,11 @@ private:
           std::string name(ast_.str(alias.name));
           if (name == "*") continue;
           std::string bound = alias.asname.valid() ? std::string(ast_.str(alias.asname)) : name;
-          if (from.level != 0) {
+          if (auto mo = options_.moduleObjects.find(bound); mo != options_.moduleObjects.end()) {
+            module_.moduleObjects.push_back(mo->second);
+            bind(bound, Entity{Intrinsic::ModuleObject,
+                               static_cast<uint32_t>(module_.moduleObjects.size() - 1), bound});
+          } else if (from.level != 0) {
             bind(bound, Entity{Intrinsic::HostValue, 0, bound});
           } else {
             bindPath(bound, module + "." + name);
@@ -128,8 +132,81 @@ private:
         bind(n, Entity{Intrinsic::HostValue, 0, n});
         break;
       }
+      case StmtKind::If:
+        visitModuleIf(s.as<ast::If>(), s.range.lineno);
+        break;
+      case StmtKind::Try:
+      case StmtKind::TryStar: {
+        // At import, the body ran (the handlers are the fallbacks of an environment
+        // without the library: `try: import cupy except ImportError: cupy = None`).
+        const ast::Try& t = s.kind() == StmtKind::Try ? s.as<ast::Try>() : s.as<ast::TryStar>();
+        for (StmtId b : ast_.list(t.body)) visitTopLevel(b);
+        for (StmtId b : ast_.list(t.orelse)) visitTopLevel(b);
+        for (StmtId b : ast_.list(t.finalbody)) visitTopLevel(b);
+        break;
+      }
       default:
         break;
+    }
+  }
+
+  // A module-level `if`: the branch its condition selects when the condition folds
+  // (module constants, `-D`, numba's version), as Python runs it at import. Otherwise
+  // the names the branches bind are Conditional: an error where a kernel uses them.
+  void visitModuleIf(const ast::If& stmt, uint32_t line) {
+    if (auto test = foldConstant(ast_, stmt.test, module_)) {
+      for (StmtId b : ast_.list(truthOf(*test) ? stmt.body : stmt.orelse)) visitTopLevel(b);
+      return;
+    }
+    std::set<std::string> names;
+    collectBoundNames(ast_.list(stmt.body), names);
+    collectBoundNames(ast_.list(stmt.orelse), names);
+    for (const std::string& n : names) bind(n, Entity{Intrinsic::Conditional, line, n});
+  }
+
+  void collectBoundNames(std::span<const StmtId> body, std::set<std::string>& out) {
+    auto target = [&](ExprId e, auto& self) -> void {
+      const Expr& x = ast_.expr(e);
+      if (const auto* n = x.dyn<ast::Name>()) out.insert(std::string(ast_.str(n->id)));
+      if (const auto* t = x.dyn<ast::Tuple>()) {
+        for (ExprId el : ast_.list(t->elts)) self(el, self);
+      }
+      if (const auto* l = x.dyn<ast::List>()) {
+        for (ExprId el : ast_.list(l->elts)) self(el, self);
+      }
+    };
+    for (StmtId id : body) {
+      const Stmt& s = ast_.stmt(id);
+      if (const ast::FunctionDef* def = s.functionDef()) {
+        out.insert(std::string(ast_.str(def->name)));
+      } else if (const auto* c = s.dyn<ast::ClassDef>()) {
+        out.insert(std::string(ast_.str(c->name)));
+      } else if (const auto* a = s.dyn<ast::Assign>()) {
+        for (ExprId t : ast_.list(a->targets)) target(t, target);
+      } else if (const auto* a = s.dyn<ast::AnnAssign>()) {
+        target(a->target, target);
+      } else if (const auto* a = s.dyn<ast::AugAssign>()) {
+        target(a->target, target);
+      } else if (const auto* imp = s.dyn<ast::Import>()) {
+        for (AliasId al : ast_.list(imp->names)) {
+          const Alias& alias = ast_.alias(al);
+          std::string full(ast_.str(alias.name));
+          out.insert(alias.asname.valid() ? std::string(ast_.str(alias.asname)) : full.substr(0, full.find('.')));
+        }
+      } else if (const auto* from = s.dyn<ast::ImportFrom>()) {
+        for (AliasId al : ast_.list(from->names)) {
+          const Alias& alias = ast_.alias(al);
+          out.insert(std::string(ast_.str(alias.asname.valid() ? alias.asname : alias.name)));
+        }
+      } else if (const auto* f = s.dyn<ast::If>()) {
+        collectBoundNames(ast_.list(f->body), out);
+        collectBoundNames(ast_.list(f->orelse), out);
+      } else if (const auto* t = s.dyn<ast::Try>()) {
+        collectBoundNames(ast_.list(t->body), out);
+        for (ExceptHandlerId h : ast_.list(t->handlers)) collectBoundNames(ast_.list(ast_.exceptHandler(h).body), out);
+        collectBoundNames(ast_.list(t->orelse), out);
+        collectBoundNames(ast_.list(t->finalbody), out);
+      }
     }
   }
 
@@ -195,6 +272,13 @@ private:
         }
       }
       if (auto text = foldPath(value)) stringValues_[n] = *text;
+      dictLiterals_.erase(n);
+      if (ast_.expr(value).is<ast::Dict>()) dictLiterals_[n] = value;
+      if (auto v = foldDictLookup(value)) {
+        module_.constants.push_back(std::move(*v));
+        bind(n, Entity{Intrinsic::Constant, static_cast<uint32_t>(module_.constants.size() - 1), n});
+        return;
+      }
       if (auto v = foldConstant(ast_, value, module_);
           v && v->kind != ConstValue::Kind::Str && v->kind != ConstValue::Kind::None) {
         module_.constants.push_back(std::move(*v));
@@ -244,6 +328,34 @@ private:
         }
       }
     }
+  }
+
+  // `X = DEFAULTS["KEY"]` with `DEFAULTS = {"KEY": 1e-14, ...}` a module-level dict
+  // literal (stumpy's config): the entry's value when it folds to a number or tuple.
+  std::optional<ConstValue> foldDictLookup(ExprId value) {
+    const auto* sub = ast_.expr(value).dyn<ast::Subscript>();
+    const auto* base = sub ? ast_.expr(sub->value).dyn<ast::Name>() : nullptr;
+    if (base == nullptr) return std::nullopt;
+    auto it = dictLiterals_.find(std::string(ast_.str(base->id)));
+    if (it == dictLiterals_.end()) return std::nullopt;
+    auto key = foldConstant(ast_, sub->slice, module_);
+    if (!key) return std::nullopt;
+    const auto& dict = ast_.expr(it->second).as<ast::Dict>();
+    auto keys = ast_.list(dict.keys);
+    auto values = ast_.list(dict.values);
+    std::optional<ConstValue> found;
+    for (size_t i = 0; i < keys.size() && i < values.size(); ++i) {
+      if (!keys[i].valid()) return std::nullopt;  // `**other`: not folded
+      auto k = foldConstant(ast_, keys[i], module_);
+      if (!k) return std::nullopt;
+      auto eq = foldCompare(CmpOp::Eq, *k, *key);
+      if (!eq) return std::nullopt;
+      if (eq->boolValue) found = foldConstant(ast_, values[i], module_);  // the last one wins
+    }
+    if (!found || found->kind == ConstValue::Kind::Str || found->kind == ConstValue::Kind::None) {
+      return std::nullopt;
+    }
+    return found;
   }
 
   // A string computed at compile time for `link=`: a literal, a module
@@ -878,6 +990,14 @@ private:
     return entity && entity->kind == Intrinsic::Jit;
   }
 
+  // `numba.jit` / `numba.njit` (numba's CPU decorators).
+  bool isCpuJit(ExprId id) {
+    auto path = entityPath(ast_, id, module_);
+    if (!path) return false;
+    auto entity = lookupEntity(*path, module_.types);
+    return entity && entity->kind == Intrinsic::CpuJit;
+  }
+
   Location nameLocation(const Stmt& s, std::string_view name) {
     Location loc = locationOf(ast_, s.range);
     if (loc.line == 0) return loc;
@@ -898,7 +1018,7 @@ private:
     const Stmt& s = ast_.stmt(id);
     const ast::FunctionDef& def = *s.functionDef();
     std::string name(ast_.str(def.name));
-    ExprId jitDecorator, tileDecorator;
+    ExprId jitDecorator, tileDecorator, cpuJitDecorator;
     std::vector<std::pair<ExprId, ExprId>> others;  // (decorator, what it calls)
     for (ExprId d : ast_.list(def.decoratorList)) {
       ExprId callee = d;
@@ -907,6 +1027,8 @@ private:
         if (!tileDecorator.valid()) tileDecorator = d;
       } else if (isJit(callee)) {
         jitDecorator = d;
+      } else if (isCpuJit(callee) && !cpuJitDecorator.valid()) {
+        cpuJitDecorator = d;
       } else {
         others.emplace_back(d, callee);
       }
@@ -925,6 +1047,15 @@ private:
     }
     if (tileDecorator.valid()) {
       visitTileKernel(id, tileDecorator);
+      return;
+    }
+    if (!jitDecorator.valid() && cpuJitDecorator.valid()) {
+      // `@numba.njit`: numba-cuda compiles `py_func` as a device function when a
+      // kernel calls it (with the decorator's options); host code calls it on the CPU.
+      addJitFunction(id, ExprId{}, /*functionIsFirstArg=*/false, name);
+      JitFunction& f = module_.functions.back();
+      f.device = true;
+      if (const auto* call = ast_.expr(cpuJitDecorator).dyn<ast::Call>()) parseCpuJitOptions(f, *call);
       return;
     }
     if (!jitDecorator.valid()) {
@@ -1001,7 +1132,7 @@ private:
     }
     if (functionIsFirstArg) {
       parseJitCall(f, *firstArgCall, /*firstSignatureArg=*/1);
-    } else if (const auto* call = ast_.expr(jitExpr).dyn<ast::Call>()) {
+    } else if (const auto* call = jitExpr.valid() ? ast_.expr(jitExpr).dyn<ast::Call>() : nullptr) {
       parseJitCall(f, *call);
     }
     if (paramsOk) {
@@ -1213,6 +1344,32 @@ private:
     }
   }
 
+  // `numba.jit(...)`'s options, as numba-cuda hands them to the device compile:
+  // `fastmath` applies; the CPU's own (`nopython`, `cache`, `parallel`, ...) and
+  // CPU signatures (numba-cuda types the device function at each call) do not.
+  void parseCpuJitOptions(JitFunction& f, const ast::Call& call) {
+    static constexpr std::string_view kCpuOnly[] = {
+        "nopython", "nogil", "cache", "parallel", "forceobj", "looplift", "error_model",
+        "boundscheck", "inline", "locals", "no_cpython_wrapper", "no_cfunc_wrapper", "_nrt",
+        "target_backend", "pipeline_class", "no_rewrites"};
+    for (KeywordId kid : ast_.list(call.keywords)) {
+      const Keyword& k = ast_.keyword(kid);
+      std::string key = k.arg.valid() ? std::string(ast_.str(k.arg)) : std::string();
+      if (key == "fastmath") {
+        // numba's CPU fastmath may also be a set of flags: any flag turns it on here.
+        auto v = foldConstant(ast_, k.value, module_);
+        f.options.fastmath = !v || truthOf(*v);
+      } else if (key == "debug") {
+        if (auto b = boolOption(k)) f.options.debug = *b;
+      } else if (key.empty() ||
+                 std::find(std::begin(kCpuOnly), std::end(kCpuOnly), key) == std::end(kCpuOnly)) {
+        diags_.warning(locationOf(ast_, k.range), Diag::UnsupportedOption,
+                       "`" + (key.empty() ? std::string("**") : key) +
+                           "` of `numba.jit` ignored on the device");
+      }
+    }
+  }
+
   void applyCommandLineSignatures() {
     for (const std::string& text : options_.sigs) {
       auto parsed = parseNamedSignature(text, module_.types);
@@ -1249,6 +1406,8 @@ private:
   std::map<std::string, uint32_t> jittedDefs_;
   // Module variables holding strings foldPath computed (link paths).
   std::map<std::string, std::string> stringValues_;
+  // Module variables holding dict literals (`DEFAULTS = {...}`), for foldDictLookup.
+  std::map<std::string, ExprId> dictLiterals_;
   // `ConstBool = ct.Constant[bool]`: the Python type each alias names.
   std::map<std::string, std::string> tileConstAliasKinds_;
 };

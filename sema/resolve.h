@@ -5,6 +5,7 @@
 // and otherwise ignored.
 #include <cstdint>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -83,6 +84,9 @@ enum class Intrinsic : uint16_t {
   AtomicExch, AtomicInc, AtomicDec, AtomicCas,
   AtomicNanMax, AtomicNanMin, AtomicCompareAndSwap,  // keep together: isAtomic
   Jit,
+  // numba's CPU decorators (`numba.jit`, `numba.njit`): numba-cuda compiles such a
+  // function for the device when a kernel calls it, so pykc makes it a device function.
+  CpuJit,
   // math.pi/e/tau/inf/nan (also numpy's): payload 0..4.
   MathConst,
   // Python builtins.
@@ -133,6 +137,13 @@ enum class Intrinsic : uint16_t {
   // A name bound at module level to something that is not a compile-time
   // constant (host data, classes, undecorated functions): an error in kernels.
   HostValue,
+  // A name bound only under a module-level `if` whose condition does not fold
+  // (`if Version(x.__version__) >= ...` of another library): payload is the
+  // `if`'s line. An error in kernels that use it.
+  Conditional,
+  // A sibling module imported as an object (`from . import core`) whose attributes
+  // were pasted in: payload indexes ResolvedModule::moduleObjects; `core.f` is `f`.
+  ModuleObject,
 };
 
 // numba.cuda's atomic operations (`cuda.atomic.*`), AtomicAdd through
@@ -347,6 +358,10 @@ struct ResolveOptions {
   // Only these kernels will be checked (CheckOptions::kernels): a kernel
   // outside them without types is not an error. Empty: all.
   std::vector<std::string> kernels;
+  // Sibling modules imported as objects (`from . import core`) whose attributes the
+  // file reads were pasted in (driver/sibling_modules.h): the name bound to each and
+  // the attribute names pasted. `core.f` then means the pasted `f`.
+  std::map<std::string, std::set<std::string>> moduleObjects;
 };
 
 // A module-level array literal: `NAME = np.array([[1, 2], [3, 4]], dtype=np.float32)`.
@@ -367,6 +382,9 @@ struct ResolvedModule {
   std::vector<ConstValue> constants;
   // Decorated functions in source order.
   std::vector<JitFunction> functions;
+  // Sibling modules imported as objects (Intrinsic::ModuleObject's payload): the names
+  // of each that were pasted into this file (ResolveOptions::moduleObjects).
+  std::vector<std::set<std::string>> moduleObjects;
   // cuda.declare_device functions in source order.
   std::vector<ExternFunction> externs;
 };
@@ -384,6 +402,9 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId expr, const Resolv
 // Constant folding with Python's semantics on int64/float64/bool values;
 // nullopt when the operation is not defined or overflows int64.
 std::optional<ConstValue> foldBinary(Operator op, const ConstValue& a, const ConstValue& b);
+// An integer literal's value as numba types it: int64, else uint64 (2**63 to
+// 2**64 - 1, its bits kept, scalarType "uint64"), else nullopt (too large).
+std::optional<ConstValue> integerLiteral(const ConstantValue& c);
 std::optional<ConstValue> foldUnary(UnaryOpKind op, const ConstValue& a);
 std::optional<ConstValue> foldCompare(CmpOp op, const ConstValue& a, const ConstValue& b);
 // Python's truth value of a constant.

@@ -15,12 +15,10 @@ Val FunctionChecker::checkExpr(ExprId id) {
         case ConstantKind::False:
           return record(id, constantVal(ConstValue::ofBool(c.kind == ConstantKind::True)));
         case ConstantKind::Int:
-          if (!c.fitsInt64) {
-            error(e.range, Diag::UnsupportedFeature,
-                  "integer literal `" + c.literal + "` does not fit in int64");
-            return record(id, Val::bad());
-          }
-          return record(id, constantVal(ConstValue::ofInt(c.intValue)));
+          if (auto v = integerLiteral(c)) return record(id, constantVal(std::move(*v)));
+          error(e.range, Diag::UnsupportedFeature,
+                "integer literal `" + c.literal + "` does not fit in uint64");
+          return record(id, Val::bad());
         case ConstantKind::Float:
           return record(id, constantVal(ConstValue::ofFloat(c.floatValue)));
         case ConstantKind::None: {
@@ -223,6 +221,47 @@ Val FunctionChecker::checkExpr(ExprId id) {
   return record(id, Val::bad());
 }
 
+// A module-level name's value in a kernel (a global, or a pasted attribute of a sibling
+// module object); errors for host values at `range`.
+Val FunctionChecker::globalVal(const Entity& entity, const std::string& name, const NodeRange& range) {
+  Val v;
+  v.path = entity.path;
+  v.meaning = ExprMeaning{entity.kind, entity.payload};
+  switch (entity.kind) {
+    case Intrinsic::Constant:
+      return constantVal(mc_.module().constants[entity.payload]);
+    case Intrinsic::MathConst:
+      if (isComplexMathConst(entity.payload)) {
+        v.type = types().complexType(128);
+        return v;
+      }
+      return constantVal(ConstValue::ofFloat(mathConstValue(entity.payload)));
+    case Intrinsic::HostValue:
+      if (entity.payload == 1) {
+        error(range, Diag::UndecoratedFunction, name);
+      } else {
+        error(range, Diag::HostGlobal, name);
+      }
+      return Val::bad();
+    case Intrinsic::Conditional:
+      error(range, Diag::ConditionalGlobal, name, entity.payload);
+      return Val::bad();
+    case Intrinsic::Laneid:
+    case Intrinsic::Warpsize:
+      v.type = types().int32();
+      return v;
+    case Intrinsic::ConstArray: {
+      // numba freezes global arrays: constant memory, C order.
+      const ConstArrayData& data = mc_.module().constArrays[entity.payload];
+      v.type = types().array(data.element, static_cast<unsigned>(data.shape.size()), Layout::C);
+      return v;
+    }
+    default:
+      v.path = entity.kind == Intrinsic::Function ? name : entity.path;
+      return v;
+  }
+}
+
 Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
   std::string name(ast_.str(n.id));
   const Expr& e = ast_.expr(id);
@@ -238,43 +277,7 @@ Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
     return valueOf(it->second);
   }
   auto& globals = mc_.module().globals;
-  auto it = globals.find(name);
-  if (it != globals.end()) {
-    const Entity& entity = it->second;
-    Val v;
-    v.path = entity.path;
-    v.meaning = ExprMeaning{entity.kind, entity.payload};
-    switch (entity.kind) {
-      case Intrinsic::Constant:
-        return constantVal(mc_.module().constants[entity.payload]);
-      case Intrinsic::MathConst:
-        if (isComplexMathConst(entity.payload)) {
-          v.type = types().complexType(128);
-          return v;
-        }
-        return constantVal(ConstValue::ofFloat(mathConstValue(entity.payload)));
-      case Intrinsic::HostValue:
-        if (entity.payload == 1) {
-          error(e.range, Diag::UndecoratedFunction, name);
-        } else {
-          error(e.range, Diag::HostGlobal, name);
-        }
-        return Val::bad();
-      case Intrinsic::Laneid:
-      case Intrinsic::Warpsize:
-        v.type = types().int32();
-        return v;
-      case Intrinsic::ConstArray: {
-        // numba freezes global arrays: constant memory, C order.
-        const ConstArrayData& data = mc_.module().constArrays[entity.payload];
-        v.type = types().array(data.element, static_cast<unsigned>(data.shape.size()), Layout::C);
-        return v;
-      }
-      default:
-        v.path = entity.kind == Intrinsic::Function ? name : entity.path;
-        return v;
-    }
-  }
+  if (auto it = globals.find(name); it != globals.end()) return globalVal(it->second, name, e.range);
   struct Builtin {
     std::string_view name;
     Intrinsic kind;
@@ -328,6 +331,14 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       v.path = base.path + ".from_buffer";
       v.meaning = ExprMeaning{Intrinsic::FromBuffer, 0};
       return v;
+    }
+    case Intrinsic::ModuleObject: {
+      // `core.f` of a sibling module object: the pasted `f`.
+      const auto& pasted = mc_.module().moduleObjects[base.meaning.payload];
+      auto& globals = mc_.module().globals;
+      auto it = globals.find(attr);
+      if (!pasted.count(attr) || it == globals.end()) break;
+      return globalVal(it->second, base.path + "." + attr, e.range);
     }
     case Intrinsic::GridGroup: {
       if (attr != "sync") break;
@@ -393,8 +404,15 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
                                              : Layout::A;
           return valueOf(types().array(t.element, t.ndim, l));
         }
-        if (attr == "dtype" || attr == "flat" || attr == "itemsize" ||
-            attr == "nbytes") {
+        if (attr == "dtype") {
+          // The element type as a dtype value (`cuda.shared.array(n, dtype=acts.dtype)`,
+          // `acts.dtype.type(0)` as numba types them): a compile-time type object.
+          Val v;
+          v.path = textOf(a.value) + ".dtype";
+          v.meaning = ExprMeaning{Intrinsic::TypeObject, t.element.index};
+          return v;
+        }
+        if (attr == "flat" || attr == "itemsize" || attr == "nbytes") {
           error(e.range, Diag::UnsupportedFeature,
                 "array attribute `" + attr + "` is not supported in kernels yet");
           return Val::bad();

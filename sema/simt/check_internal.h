@@ -127,6 +127,7 @@ private:
   // --- expressions ---
   Val checkExpr(ExprId id);
   Val checkName(ExprId id, const ast::Name& n);
+  Val globalVal(const Entity& entity, const std::string& name, const NodeRange& range);
   Val checkAttribute(ExprId id, const ast::Attribute& a);
   Val checkCall(ExprId id, const ast::Call& c);
   Val checkSubscript(ExprId id, const ast::Subscript& s);

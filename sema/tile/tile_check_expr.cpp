@@ -191,6 +191,9 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
     case Intrinsic::HostValue:
       diags_.error(loc(id), Diag::HostGlobal, name);
       return TV{};
+    case Intrinsic::Conditional:
+      diags_.error(loc(id), Diag::ConditionalGlobal, name, entity.payload);
+      return TV{};
     default:
       break;
   }

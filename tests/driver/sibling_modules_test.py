@@ -46,6 +46,35 @@ def scaled(t):
 MORE = '''FACTOR = 2.0
 '''
 
+# numba.cuda with a sibling module imported as an object (stumpy's `from . import core`,
+# NeMo's `from nemo...utils import rnnt_helper`), itself reading a module object.
+SIMT_MAIN = '''from numba import cuda
+
+from pkg.utils import core
+
+
+@cuda.jit("void(float64[::1])")
+def k(x):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] = core.clamp(x[i]) + core.OFFSET
+'''
+
+CORE = '''from numba import cuda
+
+from pkg.utils import limits
+
+OFFSET = 0.5
+
+
+@cuda.jit(device=True)
+def clamp(v):
+    return min(max(v, -limits.LIMIT), limits.LIMIT)
+'''
+
+LIMITS = '''LIMIT = 4.0
+'''
+
 
 def write(folder, files):
     for name, text in files.items():
@@ -116,6 +145,53 @@ def main():
                             "helpers.py": HELPERS, "more.py": MORE},
              1, lambda r: "module-conflict" in r.stderr or "means one thing" in r.stderr)
         case("a binary helper module", {"main.py": MAIN, "helpers.py": "\x00\x01def scaled(t)\n"}, 1)
+
+        # Module objects through --python-path and $PYTHONPATH (the package root elsewhere).
+        pkg = {"root/pkg/utils/core.py": CORE, "root/pkg/utils/limits.py": LIMITS,
+               "main.py": SIMT_MAIN}
+        folder = os.path.join(tmp, "module objects")
+        write(folder, pkg)
+        root = os.path.join(folder, "root")
+        r = compile_check(a.pykc, folder, "--python-path", root, phase="cubin")
+        expect_clean_end("module objects through --python-path", r, failures, 0)
+        r = compile_check(a.pykc, folder)
+        expect_clean_end("module objects without the path", r, failures, 1)
+        if "core" not in r.stderr:
+            failures.append("module objects without the path (message)")
+        env = dict(os.environ, PYTHONPATH=root)
+        r = subprocess.run([a.pykc, "compile", os.path.join(folder, "main.py"), "--no-cache", "--phase", "check"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        expect_clean_end("module objects through $PYTHONPATH", r, failures, 0)
+
+        # Random mutations of a module object's module.
+        rng = random.Random(20261205)
+        core_lines = CORE.splitlines(keepends=True)
+        counts = {0: 0, 1: 0}
+        for n in range(120):
+            mutant = list(core_lines)
+            for _ in range(rng.randint(1, 3)):
+                i = rng.randrange(len(mutant))
+                op = rng.randrange(3)
+                if op == 0:
+                    del mutant[i]
+                elif op == 1:
+                    mutant.insert(i, mutant[i])
+                else:
+                    mutant[i] = mutant[i][: rng.randrange(len(mutant[i]) + 1)] + "\n"
+                if not mutant:
+                    mutant = ["\n"]
+            write(folder, {"root/pkg/utils/core.py": "".join(mutant)})
+            try:
+                r = compile_check(a.pykc, folder, "--python-path", root)
+            except subprocess.TimeoutExpired:
+                failures.append(f"module-object mutant {n}: timed out")
+                continue
+            if r.returncode not in (0, 1) or (r.returncode == 1 and "error:" not in r.stderr):
+                print(f"FAIL module-object mutant {n}: rc {r.returncode}\n{''.join(mutant)}\n{r.stderr[-1500:]}")
+                failures.append(f"module-object mutant {n}")
+            else:
+                counts[r.returncode] += 1
+        print(f"ok   120 module-object mutants: {counts[0]} compiled, {counts[1]} refused with a diagnostic")
 
         # Random mutations of the helper module: lines dropped, doubled, swapped, cut.
         rng = random.Random(20261204)

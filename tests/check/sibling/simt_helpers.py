@@ -1,7 +1,7 @@
 """numba.cuda device functions imported by tests/check/sibling_helpers.py."""
 import math
 
-from numba import cuda
+from numba import cuda, types  # the kernel file imports `cuda` alone: one meaning
 
 from .limits import LIMIT
 

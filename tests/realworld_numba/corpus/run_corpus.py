@@ -57,6 +57,9 @@ def run_one(pykc, entry, arch, timeout, extra):
             cmd += ["--sig", s]
         for d in entry.get("defines", []):
             cmd += ["-D", d]
+        # The repository's package root, as its users put it on PYTHONPATH.
+        for d in entry.get("python_path", []):
+            cmd += ["--python-path", os.path.join(HERE, d)]
         cmd += extra
         t0 = time.monotonic()
         try:
