@@ -33,6 +33,13 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
   }
   switch (kind) {
     case Intrinsic::TypeObject: {
+      // numba types `arr.dtype` as a dtype, which is not callable (a NumPy dtype object).
+      if (const auto* at = ast_.expr(c.func).dyn<ast::Attribute>(); at != nullptr && ast_.str(at->attr) == "dtype") {
+        error(e.range, Diag::UnsupportedFeature,
+              "`" + callee.path + "` is a dtype, which numba cannot call: convert with the "
+              "element type (`" + typeName(TypeId(callee.meaning.payload)) + "(...)`)");
+        return Val::bad();
+      }
       if (!needArgs(1, 1, "1 argument")) return Val::bad();
       TypeId target(callee.meaning.payload);
       if (types().isComplex(target) && args[0].isValue() && types().isComplex(args[0].type)) {

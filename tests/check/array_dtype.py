@@ -1,6 +1,7 @@
 # ARGS: --diag-kinds compile %s --phase=check --dump-typed
 """An array's `dtype` is its element type as a dtype value (issue 21 item 2: NeMo's
-`cuda.shared.array(shape=(N,), dtype=acts.dtype)`), for shared, local and cast uses."""
+`cuda.shared.array(shape=(N,), dtype=acts.dtype)`), for shared and local arrays; numba
+cannot call it (tests/check/fail_array_dtype.py)."""
 from numba import cuda
 
 N = 128
@@ -12,9 +13,9 @@ def reduce_rows(acts, small):
     scratch = cuda.local.array(4, small.dtype)
     i = cuda.threadIdx.x
     storage[i] = acts[i]
-    scratch[0] = small.dtype(i)
+    scratch[0] = i
     cuda.syncthreads()
-    acts[i] = storage[N - 1 - i] + acts.dtype(scratch[0])
+    acts[i] = storage[N - 1 - i] + scratch[0]
 # CHECK:STDOUT: kernel reduce_rows reduce_rows__f32a1C_i16a1C void(float32[::1], int16[::1])
 # CHECK:STDOUT:   acts: array(float32, 1d, C)
 # CHECK:STDOUT:   i: int32

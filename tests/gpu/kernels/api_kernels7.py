@@ -85,5 +85,5 @@ def gates_and_dtypes(acts, out, peak):
     storage[t] = acts[i] if i < acts.size else nan
     cuda.syncthreads()
     if i < acts.size:
-        out[i] = storage[BLOCK - 1 - t] + acts.dtype(PREAMBLE)
+        out[i] = storage[BLOCK - 1 - t] + PREAMBLE
         atomic_nanmax(peak, 0, storage[t])
