@@ -93,6 +93,9 @@ enum class Intrinsic : uint16_t {
   Range, Min, Max, Abs, Len, Round, Int, Float, Bool, Print, Enumerate, Zip, ComplexCtor, Pow,
   // `z.real`, `z.imag` (values) and `z.conjugate` (a bound method) of a number.
   ComplexReal, ComplexImag, ComplexConjugate,
+  // `x.view(np.int64)` of an integer or float number: its bits as another number
+  // type of the same size (a bound method).
+  ScalarView,
   // cmath.<fn>: payload is a CmathFn.
   Cmath,
   // cuda.fp16.<fn>: payload is a Fp16Fn.

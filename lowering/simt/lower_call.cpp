@@ -35,6 +35,10 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
     case Intrinsic::Float:
     case Intrinsic::Bool:
       return emitExprAs(args[0], opType);
+    case Intrinsic::ScalarView: {
+      ExprId base = ast_.expr(c.func).as<ast::Attribute>().value;
+      return builder_.CreateBitCast(emitExpr(base), llvmType(t));
+    }
     case Intrinsic::ComplexConjugate: {
       ExprId base = ast_.expr(c.func).as<ast::Attribute>().value;
       llvm::Value* v = emitExpr(base);

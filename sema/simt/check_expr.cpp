@@ -370,6 +370,12 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
     case Intrinsic::ConstArray:
     case Intrinsic::None: {
       if (!base.isValue()) break;
+      if ((types().isInt(base.type) || types().isFloat(base.type)) && attr == "view") {
+        Val v;
+        v.meaning.kind = Intrinsic::ScalarView;
+        v.path = textOf(a.value) + ".view";
+        return v;
+      }
       if (types().isScalar(base.type) && (attr == "real" || attr == "imag" || attr == "conjugate")) {
         // numba: numbers have .real/.imag/.conjugate() too (imag of a real is 0).
         TypeId part = types().isComplex(base.type) ? types().complexPart(base.type) : base.type;

@@ -231,6 +231,26 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       inst_.opTypes[id.index] = part;
       return valueOf(result);
     }
+    case Intrinsic::ScalarView: {
+      // numba-cuda: `Integer.view`/`Float.view` reinterpret the bits; sizes must match.
+      if (!needArgs(1, 1, "1 argument (a dtype)")) return Val::bad();
+      const auto& attr = ast_.expr(c.func).as<ast::Attribute>();
+      TypeId from = inst_.exprTypes[attr.value.index];
+      if (args[0].meaning.kind != Intrinsic::TypeObject ||
+          !(types().isInt(TypeId(args[0].meaning.payload)) || types().isFloat(TypeId(args[0].meaning.payload)))) {
+        error(e.range, Diag::UnsupportedFeature, "`.view` of a number takes an integer or float dtype");
+        return Val::bad();
+      }
+      TypeId to(args[0].meaning.payload);
+      if (types().get(to).bits != types().get(from).bits) {
+        error(e.range, Diag::UnsupportedFeature,
+              "`" + typeName(from) + ".view(" + typeName(to) + ")` changes the size: a number's "
+              "view keeps its bits (" + std::to_string(types().get(from).bits) + " here)");
+        return Val::bad();
+      }
+      inst_.opTypes[id.index] = from;
+      return valueOf(to);
+    }
     case Intrinsic::ComplexConjugate: {
       if (!needArgs(0, 0, "no arguments")) return Val::bad();
       const auto& attr = ast_.expr(c.func).as<ast::Attribute>();

@@ -92,3 +92,13 @@ def _gates(ctx):
     return _run_both(ctx, "gates_and_dtypes", _blocks(n),
                      lambda: [a.copy(), np.zeros(n, np.float32), np.full(1, -np.inf, np.float32)],
                      [1, 2])
+
+
+@case("api7 a number's .view(dtype)", FOLDER)
+def _views(ctx):
+    n = int(ctx.rng.integers(500, 3000))
+    x = ctx.rng.standard_normal(n)
+    s = ctx.rng.integers(0, 2, n).astype(np.int32)
+    f = ctx.rng.standard_normal(n).astype(np.float32)
+    return _run_both(ctx, "scalar_views", _blocks(n),
+                     lambda: [x.copy(), s.copy(), f.copy(), np.zeros(n, np.uint32)], [0, 3])

@@ -87,3 +87,19 @@ def gates_and_dtypes(acts, out, peak):
     if i < acts.size:
         out[i] = storage[BLOCK - 1 - t] + PREAMBLE
         atomic_nanmax(peak, 0, storage[t])
+
+
+@cuda.jit(device=True, forceinline=True)
+def copy_with_sign(x: np.float64, sign: np.int32) -> np.float64:
+    # accelerated-computing-hub's emulation_utils: a float taken apart through `.view`.
+    SIGN_MASK = 0x8000000000000000
+    bits = (x.view(np.int64) & ~SIGN_MASK) | (np.int64(sign) << 63)
+    return bits.view(np.float64)
+
+
+@cuda.jit("void(float64[::1], int32[::1], float32[::1], uint32[::1])")
+def scalar_views(x, s, f, u):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] = copy_with_sign(x[i], s[i])
+        u[i] = f[i].view(np.uint32)
