@@ -820,6 +820,12 @@ private:
                    v->intValue != 8) {
           diags_.error(locationOf(ast_, k.range), Diag::InvalidDecorator,
                        "`num_worker_warps` is 4 or 8, found " + std::to_string(v->intValue));
+        } else if (!v && isHostValue(k.value)) {
+          // cuTile's own tests compute it on the host (`0 if get_tileiras_version() < ...`):
+          // a tuning hint, which changes no result, so the default applies.
+          diags_.warning(locationOf(ast_, k.range), Diag::UnsupportedOption,
+                         "`" + key + "` is computed on the host, not a compile-time constant: pykc "
+                         "ignores it and uses its default");
         } else if (!v || v->kind != ConstValue::Kind::Int) {
           diags_.error(locationOf(ast_, k.range), Diag::InvalidDecorator,
                        "`" + key + "` must be an integer constant or `ct.ByTarget(sm_XX=N, ..., default=N)`");
@@ -1342,6 +1348,14 @@ private:
       diags_.warning(locationOf(ast_, ast_.expr(call.func).range), Diag::UnsupportedOption,
                      "`max_registers` applies to kernels only; ignored on a device function");
     }
+  }
+
+  // A name bound at module level to something computed on the host (HostValue).
+  bool isHostValue(ExprId id) const {
+    const auto* n = ast_.expr(id).dyn<ast::Name>();
+    if (n == nullptr) return false;
+    auto it = module_.globals.find(std::string(ast_.str(n->id)));
+    return it != module_.globals.end() && it->second.kind == Intrinsic::HostValue;
   }
 
   // `numba.jit(...)`'s options, as numba-cuda hands them to the device compile:
