@@ -154,7 +154,11 @@ TV TileChecker::checkExpr(ExprId id) {
 TV TileChecker::checkName(ExprId id, const ast::Name& n) {
   std::string name(ast_.str(n.id));
   if (auto c = consts_.find(name); c != consts_.end()) return record(id, TV::constant(c->second));
-  if (auto v = vars_.find(name); v != vars_.end()) return record(id, TV::value(v->second));
+  if (auto v = vars_.find(name); v != vars_.end()) {
+    if (readAmbiguous(id, name)) return TV{};
+    noteRead(name);
+    return record(id, TV::value(v->second));
+  }
   if (auto v = entities_.find(name); v != entities_.end()) return record(id, v->second);
   if (failed_.count(name)) return TV{};
   if (assigned_.count(name)) {

@@ -413,6 +413,34 @@ private:
   // The loop/branch depth at which each variable got its current type.
   std::map<std::string, int> depth_;
   int depthNow_ = 0;
+  // A runtime block (a branch or a loop body) being checked, one per depth level:
+  // variables given another type in it than they held before it (allowed while no
+  // join needs both: cuTile's SSA), and for loops what the body reads before it
+  // assigns (live at the loop's head, so a new type there would reach the next
+  // iteration).
+  struct Retyped {
+    TypeId before;
+    TypeId after;
+    ExprId where;
+    int depthBefore = 0;
+  };
+  struct Block {
+    bool loop = false;
+    std::map<std::string, Retyped> retyped;
+    std::set<std::string> assigned;
+    std::set<std::string> liveIn;
+  };
+  std::vector<Block> blocks_;
+  // Variables whose type depends on the path taken (retyped in a block that has
+  // ended): an error where they are read before being assigned again.
+  std::map<std::string, Retyped> ambiguous_;
+  void enterBlock(bool loop);
+  // Ends the innermost block; returns what it retyped (the caller decides what
+  // becomes ambiguous: a branch's twin may agree).
+  std::map<std::string, Retyped> leaveBlock();
+  void markAmbiguous(const std::map<std::string, Retyped>& retyped);
+  void noteRead(const std::string& name);
+  bool readAmbiguous(ExprId id, const std::string& name);
   int loopNest_ = 0;  // loops (for, while) around the statement being checked
   std::map<std::string, ConstValue> consts_;
   std::map<std::string, int> assigned_;

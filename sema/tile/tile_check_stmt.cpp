@@ -146,9 +146,32 @@ void TileChecker::checkStmt(StmtId id) {
         diags_.error(loc(i.test), Diag::InvalidCondition, nameOf(c.type));
       }
       ++depthNow_;
+      enterBlock(false);
       checkBody(ast_.list(i.body));
+      auto thenRetyped = leaveBlock();
+      // The other branch starts from the types before the `if`.
+      for (const auto& [name, r] : thenRetyped) {
+        vars_[name] = r.before;
+        depth_[name] = r.depthBefore;
+      }
+      enterBlock(false);
       checkBody(ast_.list(i.orelse));
+      auto elseRetyped = leaveBlock();
       --depthNow_;
+      // After the join a variable has one type only where both paths agree.
+      std::map<std::string, Retyped> differ;
+      for (const auto& [name, r] : thenRetyped) {
+        auto other = elseRetyped.find(name);
+        if (other != elseRetyped.end() && other->second.after == r.after) {
+          vars_[name] = r.after;
+          continue;
+        }
+        differ[name] = r;
+      }
+      for (const auto& [name, r] : elseRetyped) {
+        if (!thenRetyped.count(name)) differ[name] = r;
+      }
+      markAmbiguous(differ);
       return;
     }
     default:
@@ -191,7 +214,9 @@ void TileChecker::checkFor(StmtId id, const ast::For& f) {
   record(f.target, TV::value(it));
   ++depthNow_;
   ++loopNest_;
+  enterBlock(true);
   checkBody(ast_.list(f.body));
+  markAmbiguous(leaveBlock());
   --loopNest_;
   --depthNow_;
 }
@@ -210,17 +235,101 @@ void TileChecker::checkWhile(const ast::While& w, const Stmt& s) {
   }
   ++depthNow_;
   ++loopNest_;
+  enterBlock(true);
   checkBody(ast_.list(w.body));
+  markAmbiguous(leaveBlock());
   --loopNest_;
   --depthNow_;
 }
 
+void TileChecker::enterBlock(bool loop) {
+  blocks_.emplace_back();
+  blocks_.back().loop = loop;
+}
+
+std::map<std::string, TileChecker::Retyped> TileChecker::leaveBlock() {
+  std::map<std::string, Retyped> out;
+  for (auto& [name, r] : blocks_.back().retyped) {
+    // Its type when the block ends; assigned back to the type it came in with, it is
+    // no change at all.
+    auto v = vars_.find(name);
+    if (v == vars_.end()) continue;
+    r.after = v->second;
+    if (r.after != r.before) out.emplace(name, r);
+  }
+  std::set<std::string> assigned = std::move(blocks_.back().assigned);
+  blocks_.pop_back();
+  if (!blocks_.empty()) blocks_.back().assigned.insert(assigned.begin(), assigned.end());
+  return out;
+}
+
+void TileChecker::markAmbiguous(const std::map<std::string, Retyped>& retyped) {
+  for (const auto& [name, r] : retyped) {
+    ambiguous_[name] = r;
+    // The enclosing block retyped it too, as far as its own join is concerned.
+    if (!blocks_.empty()) blocks_.back().retyped.emplace(name, r);
+  }
+}
+
+void TileChecker::noteRead(const std::string& name) {
+  for (Block& b : blocks_) {
+    if (b.loop && !b.assigned.count(name)) b.liveIn.insert(name);
+  }
+}
+
+bool TileChecker::readAmbiguous(ExprId id, const std::string& name) {
+  auto it = ambiguous_.find(name);
+  if (it == ambiguous_.end()) return false;
+  const Retyped& r = it->second;
+  const Type& a = types_.get(r.after);
+  const Type& b = types_.get(r.before);
+  bool viewOnly = a.kind == TypeKind::Array && b.kind == TypeKind::Array && a.element == b.element &&
+                  a.ndim == b.ndim && a.layout == b.layout;
+  diags_.error(loc(id), Diag::TileType,
+               "`" + name + "` holds `" + nameOf(r.before) + "` or `" + nameOf(r.after) +
+                   "` here, depending on the path taken (`" + nameOf(r.after) + "` from line " +
+                   std::to_string(ast_.expr(r.where).range.lineno) +
+                   "): such a variable keeps one type in a tile kernel" +
+                   (viewOnly ? " (a view of an array keeps neither its alignment nor the sliced extent's "
+                               "divisor: give the view a name of its own)"
+                             : ""));
+  ambiguous_.erase(it);  // once
+  failed_.insert(name);
+  return true;
+}
+
 void TileChecker::bindRuntime(const std::string& name, TypeId t, ExprId where, bool keepType) {
+  for (Block& b : blocks_) b.assigned.insert(name);
+  if (ambiguous_.erase(name) != 0) {
+    // A new value: the name starts afresh here (inside a block it is retyped again, for
+    // that block's join).
+    auto old = vars_.find(name);
+    if (old != vars_.end() && old->second != t && !blocks_.empty()) {
+      blocks_.back().retyped.emplace(name, Retyped{old->second, t, where, depth_[name]});
+    }
+    vars_[name] = t;
+    depth_[name] = depthNow_;
+    return;
+  }
   auto it = vars_.find(name);
   if (it == vars_.end()) {
     vars_[name] = t;
     depth_[name] = depthNow_;
     return;
+  }
+  if (it->second != t && !keepType && depth_[name] < depthNow_) {
+    // Retyped in a block entered after its last binding: fine unless a loop between
+    // them reads it before this assignment (then the next iteration would see either).
+    bool loopCarried = false;
+    for (size_t level = static_cast<size_t>(std::max(depth_[name], 0)); level < blocks_.size(); ++level) {
+      loopCarried = loopCarried || (blocks_[level].loop && blocks_[level].liveIn.count(name));
+    }
+    if (!loopCarried && !blocks_.empty()) {
+      blocks_.back().retyped.emplace(name, Retyped{it->second, t, where, depth_[name]});
+      it->second = t;
+      depth_[name] = depthNow_;
+      return;
+    }
   }
   if (it->second != t && (keepType || depth_[name] < depthNow_)) {
     const Type& now = types_.get(t);

@@ -7,7 +7,7 @@ elements flattened on the simulator (docs/ABI.md): `tup` makes either."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,)}
+CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,), "retyped_names": (64,)}
 
 
 def _packer(arr):
@@ -70,3 +70,9 @@ def tuple_cases(run, arr, rng):
     y = np.full(100, np.nan, np.float32)
     run("annotated_names", -(-100 // 32), arr(x) + arr(y))
     yield "annotated_names: `HALF: ConstInt = TILE // 2`, `s: float = 3.0`", y, x * np.float32(3), "exact"
+    # A name retyped per branch and in a loop body (dead at every join).
+    x = rng.standard_normal(100).astype(np.float16)
+    for n_arg, want in ((5, x.astype(np.float32) * 2 + 1), (0, x.astype(np.float32) + 3)):
+        y = np.full(100, np.nan, np.float32)
+        run("retyped_names", -(-100 // 64), arr(x) + arr(y) + [n_arg])
+        yield f"retyped_names(n={n_arg}): a name retyped per branch and in a loop", y, want, "exact"

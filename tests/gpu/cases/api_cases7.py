@@ -26,6 +26,10 @@ def _numba_module():
     """api_kernels7 as numba-cuda compiles it (real numba, not pykc's JIT)."""
     if KERNELS not in sys.path:
         sys.path.insert(0, KERNELS)
+    # numba-cuda 0.30.4 registers an overload of np.row_stack, which NumPy 2.4 removed
+    # (seen on an H100 host's image): give it the alias it had.
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack
     import numba.cuda  # noqa: F401  (the real one: this runs outside `python -m pykc run`)
     return importlib.import_module("api_kernels7")
 

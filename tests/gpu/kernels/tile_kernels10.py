@@ -85,3 +85,23 @@ def annotated_names(x: "float32[::1]", y: "float32[::1]", TILE: ConstInt = 64):
     s: float = 3.0
     t: ct.float32 = ct.load(x, index=(ct.bid(0),), shape=(HALF,), padding_mode=ct.PaddingMode.ZERO)
     ct.store(y, index=(ct.bid(0),), tile=t * s)
+
+
+@ct.kernel
+def retyped_names(x: "float16[::1]", y: "float32[::1]", n: "int32", TILE: ConstInt = 64):
+    """A name given another type where no join needs both (TileGym's rope_quantize and
+    liger's fused_add_rms_norm): per branch of a run-time `if`, and inside a loop body that
+    assigns it before reading it. y = x * 2 + 1 (as float32) where n > 0, else x + 3."""
+    bid = ct.bid(0)
+    if n > 0:
+        t = ct.load(x, index=(bid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+        t = ct.astype(t, ct.float32) * 2.0
+        ct.store(y, index=(bid,), tile=t + 1.0)
+    else:
+        t = ct.astype(ct.load(x, index=(bid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO), ct.float32)
+        ct.store(y, index=(bid,), tile=t + 3.0)
+    for k in range(2):
+        u = ct.load(x, index=(bid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+        u = ct.astype(u, ct.float32)
+        if k == 1:
+            ct.store(y, index=(bid,), tile=ct.load(y, index=(bid,), shape=(TILE,)) + u * 0.0)

@@ -103,6 +103,14 @@ class _StandInFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 # ------------------------------------------------------------------ one file
 
+def _numpy_shim():
+    """numba-cuda 0.30.4 registers an overload of np.row_stack, which NumPy 2.4 removed (seen
+    on an H100 host's image): the alias it had."""
+    import numpy as np
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack
+
+
 def _numba_module(entry):
     """The corpus file imported by numba (package `_corpus` for its folder, so that relative
     imports of siblings work)."""
@@ -114,6 +122,7 @@ def _numba_module(entry):
     pkg = types.ModuleType("_corpus")
     pkg.__path__ = [folder]
     sys.modules["_corpus"] = pkg
+    _numpy_shim()
     import numba.cuda  # noqa: F401  (numba's own imports happen without stand-ins)
     roots = set()
     for dirpath, _, files in os.walk(os.path.join(HERE, entry["file"].split("/")[0])):
@@ -164,9 +173,16 @@ def _pykc_module(entry, pykc, out):
     return pk.load(out, backend="cuda.core", sync=True)
 
 
+def _device():
+    try:
+        from cuda.core import Device
+    except ImportError:
+        from cuda.core.experimental import Device
+    return Device()
+
+
 def _arch():
-    from cuda.core.experimental import Device
-    major, minor = Device().compute_capability
+    major, minor = _device().compute_capability
     return f"sm_{major}{minor}"
 
 
@@ -235,6 +251,7 @@ def _compare(mine, theirs, again):
 
 
 def run_file(entry, pykc):
+    _numpy_shim()
     import numpy as np
     from numba.core import sigutils
     result = {"file": entry["file"], "kernels": []}
@@ -306,8 +323,7 @@ def main():
         print(json.dumps(run_file(entries[a.one], a.pykc)))
         return 0
     try:
-        from cuda.core.experimental import Device
-        Device().set_current()
+        _device().set_current()
     except Exception as e:  # noqa: BLE001
         print(f"run_vs_numba: skipped: no GPU ({type(e).__name__}: {e})")
         return 77
