@@ -91,7 +91,10 @@ class Module:
                            f"{', '.join(self._kernels) or 'none'}") from None
 
     def __getattr__(self, name: str) -> "Kernel":
-        if name.startswith("_"):
+        # Kernels named `_like_this` are common (TileGym, xarray-spatial); dunder names and
+        # lookups before __init__ has set `_kernels` are Python's own.
+        kernels = self.__dict__.get("_kernels")
+        if kernels is None or (name.startswith("__") and name.endswith("__")):
             raise AttributeError(name)
         try:
             return self[name]

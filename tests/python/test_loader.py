@@ -552,3 +552,29 @@ def test_numpy_record_arrays_upload_with_descr():
     # the structured dtype survives the upload.
     plan = plan_launch(e, [np.zeros(5, aligned)], upload=lambda a: _DeviceCopy(0x9000, a))
     assert plan.params == [("pointer", 0x9000), ("int64", 5), ("int64", 1)]
+
+
+class _NoGpuBackend:
+    """Just enough of a backend for Module: loads nothing, resolves every symbol."""
+    cc_version = (9, 0)
+
+    def load(self, code, kind):
+        return object()
+
+    def get_function(self, module, symbol, cooperative):
+        return symbol
+
+
+def test_private_kernel_names_are_attributes(tmp_path):
+    # Kernels named `_like_this` (TileGym, xarray-spatial) are reached as mod._like_this,
+    # as numba's module attributes are; dunder lookups stay Python's.
+    with open(tmp_path / "manifest.json", "w") as f:
+        json.dump(manifest_dict(kernel("_run_gpu", S("n", "int32")), kernel("public", S("n", "int32"))), f)
+    (tmp_path / "k.sm_90.cubin").write_bytes(b"")
+    mod = pykc.Module(pykc.read_manifest(str(tmp_path)), _NoGpuBackend())
+    assert mod._run_gpu is mod["_run_gpu"]
+    assert mod.public is mod["public"]
+    with pytest.raises(AttributeError):
+        mod.__wrapped__
+    with pytest.raises(AttributeError, match="no kernel '_missing'"):
+        mod._missing

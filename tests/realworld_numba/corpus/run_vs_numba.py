@@ -140,6 +140,7 @@ def _numba_module(entry):
     mod.__file__, mod.__package__ = path, "_corpus"
     sys.modules[mod.__name__] = mod
     source = open(path, encoding="utf-8").read()
+    sys.argv = [path]  # scripts that parse their command line at import see none
     skipped = []
     for stmt in ast.parse(source, path).body:
         if isinstance(stmt, ast.If) and ast.unparse(stmt.test) == "__name__ == '__main__'":
@@ -274,7 +275,7 @@ def run_file(entry, pykc):
             row = {"kernel": name, "sig": sig}
             result["kernels"].append(row)
             try:
-                _, argtypes = sigutils.normalize_signature("void(" + rest)
+                argtypes, _ = sigutils.normalize_signature("void(" + rest)
             except Exception as e:  # noqa: BLE001 - pykc's Record(...) spelling, say
                 row.update(verdict="skipped", why=f"signature numba cannot read ({type(e).__name__})")
                 continue
@@ -286,7 +287,7 @@ def run_file(entry, pykc):
             m = re.search(r"def\s+" + re.escape(name) + r"\s*\(", text)
             body = text[m.start():m.start() + 6000] if m else text
             grid, block = _launch_shape(body)
-            copy = lambda: [a.copy() if isinstance(a, np.ndarray) else a for a in args]  # noqa: E731
+            copy = lambda: [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]  # noqa: E731
             theirs, again, ours = copy(), copy(), copy()
             try:
                 getattr(ref, name)[grid, block](*theirs)
