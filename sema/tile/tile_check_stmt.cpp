@@ -366,9 +366,15 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     return;
   }
   if (consts_.count(name) && !inst_.variables.count(name) && isConstParam(name)) {
-    diags_.error(loc(target), Diag::InvalidAssignment,
-                 "cannot assign to Constant parameter `" + name + "`");
-    return;
+    // Python rebinds the name (liger's rope: `cos_bs = COS.shape[0]` over a Constant
+    // `cos_bs`): from here on it is the new value. Not where only some runs would rebind it.
+    if (depthNow_ > 0) {
+      diags_.error(loc(target), Diag::InvalidAssignment,
+                   "cannot assign to Constant parameter `" + name +
+                       "` inside a run-time loop or branch: give the value a name of its own");
+      return;
+    }
+    consts_.erase(name);
   }
   if (v.k == TV::K::Entity && assignEntity(target, name, v)) return;
   if (v.k == TV::K::Value && types_.isNone(v.type)) {

@@ -7,7 +7,7 @@ elements flattened on the simulator (docs/ABI.md): `tup` makes either."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,), "retyped_names": (64,)}
+CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,), "retyped_names": (64,), "rebound_constant": (64, 1)}
 
 
 def _packer(arr):
@@ -76,3 +76,9 @@ def tuple_cases(run, arr, rng):
         y = np.full(100, np.nan, np.float32)
         run("retyped_names", -(-100 // 64), arr(x) + arr(y) + [n_arg])
         yield f"retyped_names(n={n_arg}): a name retyped per branch and in a loop", y, want, "exact"
+    # A Constant parameter rebound to the array's length, then `7 if N == 1 else N`.
+    for n in (100, 1):
+        x = rng.standard_normal(n).astype(np.float32)
+        y = np.full(n, np.nan, np.float32)
+        run("rebound_constant", -(-n // 64), arr(x) + arr(y))
+        yield f"rebound_constant(n={n}): a Constant rebound at run time", y, x * np.float32(7 if n == 1 else n), "exact"

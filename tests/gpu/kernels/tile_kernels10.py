@@ -105,3 +105,14 @@ def retyped_names(x: "float16[::1]", y: "float32[::1]", n: "int32", TILE: ConstI
         u = ct.astype(u, ct.float32)
         if k == 1:
             ct.store(y, index=(bid,), tile=ct.load(y, index=(bid,), shape=(TILE,)) + u * 0.0)
+
+
+@ct.kernel
+def rebound_constant(x: "float32[::1]", y: "float32[::1]", TILE: ConstInt = 64, N: ConstInt = 1):
+    """A Constant parameter rebound to a run-time value (liger's rope: `cos_bs =
+    COS.shape[0]`), then a run-time conditional expression on it:
+    y = x * (7 if len(x) == 1 else len(x))."""
+    N = x.shape[0]
+    scale = 7 if N == 1 else N
+    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, index=(ct.bid(0),), tile=t * ct.astype(scale, ct.float32))
