@@ -388,7 +388,7 @@ std::optional<ConstValue> foldMathCall(const Ast& ast, ExprId id, const Resolved
 
 // The version of numba whose behaviour pykc implements (numba-cuda 0.30's companion):
 // what `numba.__version__` folds to in module-level version gates.
-constexpr std::string_view kNumbaVersion = "0.61.2";
+constexpr std::string_view kNumbaVersion = "0.61.0";  // as pykc.install()'s numba says (python/pykc/_hook.py)
 
 // `packaging.version.Version("0.51.0")` / `packaging.version.parse(...)` of a string
 // constant: its release numbers with trailing zeros dropped (so `0.51 == 0.51.0`, as

@@ -470,6 +470,13 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     }
     case TileFn::Isnan:
       return isnan(id, t);
+    case TileFn::Bitcast: {
+      TypeId from = inst_.opTypes[id.index];
+      TileVal x = evalAs(arg(id, 0), types_.isTile(t) ? types_.tile(from, types_.get(t).shape) : from, isMmaExpr(id));
+      llvm::Type* to = llvmType(elementOf(t));
+      for (llvm::Value*& v : x.slots) v = b_.CreateBitCast(v, to);
+      return x;
+    }
     case TileFn::Cumsum:
     case TileFn::Cumprod:
       return scan(id, fn, t);

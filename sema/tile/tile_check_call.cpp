@@ -551,6 +551,35 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       if (isTileVal(*x)) return record(id, TV::value(types_.tile(*dtype, types_.get(x->type).shape)));
       return record(id, TV::value(*dtype));
     }
+    case TileFn::Bitcast: {
+      // The same bits as another dtype of the same width (cuTile's bitcast; bools refused).
+      auto args = bindArgs(id, c, fname, {"x", "dtype"}, 2);
+      if (!args) return TV{};
+      auto x = tileOrScalar((*args)[0]);
+      auto dtype = dtypeArg((*args)[1]);
+      if (!x || !dtype) return TV{};
+      if (x->k == TV::K::Const) {
+        diags_.error(loc((*args)[0]), Diag::TileType, "`ct.bitcast` takes a tile or a run-time scalar, found `" +
+                                                          describe(*x) + "`");
+        return TV{};
+      }
+      TypeId from = isTileVal(*x) ? elementOf(x->type) : x->type;
+      if (types_.isBool(from) || types_.isBool(*dtype)) {
+        diags_.error(loc(id), Diag::TileType, "`ct.bitcast` takes no bools (their bits are not a number's), found `" +
+                                                  nameOf(types_.isBool(from) ? from : *dtype) + "`");
+        return TV{};
+      }
+      if (types_.isTFloat32(from) || types_.isTFloat32(*dtype) || types_.get(from).bits != types_.get(*dtype).bits) {
+        diags_.error(loc(id), Diag::TileType,
+                     "`ct.bitcast` keeps the bits, so it needs two non-bool dtypes of one width, found `" +
+                         nameOf(from) + "` (" + std::to_string(types_.get(from).bits) + " bits) and `" +
+                         nameOf(*dtype) + "` (" + std::to_string(types_.get(*dtype).bits) + " bits)");
+        return TV{};
+      }
+      inst_.opTypes[id.index] = from;
+      if (isTileVal(*x)) return record(id, TV::value(types_.tile(*dtype, types_.get(x->type).shape)));
+      return record(id, TV::value(*dtype));
+    }
     case TileFn::Cumsum:
     case TileFn::Cumprod: {
       // Inclusive prefix sums/products along `axis` (reverse=True: suffix ones).

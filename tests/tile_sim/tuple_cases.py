@@ -7,7 +7,7 @@ elements flattened on the simulator (docs/ABI.md): `tup` makes either."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,), "retyped_names": (64,), "rebound_constant": (64, 1)}
+CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,), "retyped_names": (64,), "rebound_constant": (64, 1), "bitcasts": (64,)}
 
 
 def _packer(arr):
@@ -82,3 +82,11 @@ def tuple_cases(run, arr, rng):
         y = np.full(n, np.nan, np.float32)
         run("rebound_constant", -(-n // 64), arr(x) + arr(y))
         yield f"rebound_constant(n={n}): a Constant rebound at run time", y, x * np.float32(7 if n == 1 else n), "exact"
+    # ct.bitcast: float32 -> int32, float16 -> uint16 (then & 0x7FFF).
+    x = rng.standard_normal(128).astype(np.float32)
+    h = rng.standard_normal(128).astype(np.float16)
+    y = np.zeros(128, np.int32)
+    u = np.zeros(128, np.uint16)
+    run("bitcasts", 2, arr(x) + arr(y) + arr(h) + arr(u))
+    yield "bitcasts: float32 bits as int32", y, x.view(np.int32), "exact"
+    yield "bitcasts: float16 bits as uint16, sign cleared", u, h.view(np.uint16) & np.uint16(0x7FFF), "exact"

@@ -116,3 +116,14 @@ def rebound_constant(x: "float32[::1]", y: "float32[::1]", TILE: ConstInt = 64, 
     scale = 7 if N == 1 else N
     t = ct.load(x, index=(ct.bid(0),), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
     ct.store(y, index=(ct.bid(0),), tile=t * ct.astype(scale, ct.float32))
+
+
+@ct.kernel
+def bitcasts(x: "float32[::1]", y: "int32[::1]", h: "float16[::1]", u: "uint16[::1]", TILE: ConstInt = 64):
+    """cuTile's test_cast `array_bitcast`: y = x's bits as int32; u = h's bits as uint16
+    with the sign bit cleared."""
+    bid = ct.bid(0)
+    tx = ct.load(x, index=(bid,), shape=(TILE,))
+    ct.store(y, index=(bid,), tile=ct.bitcast(tx, y.dtype))
+    th = ct.load(h, index=(bid,), shape=(TILE,))
+    ct.store(u, index=(bid,), tile=ct.bitcast(th, ct.uint16) & 0x7FFF)
