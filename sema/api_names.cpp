@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iterator>
 #include <limits>
 #include <set>
@@ -548,9 +549,18 @@ std::string ConstValue::repr() const {
     case Kind::Int:
       return std::to_string(intValue);
     case Kind::Float: {
+      // Python's repr: the shortest digits that read back as the same double, with `.0`
+      // on whole numbers (3.0, not 3), `inf`/`nan` as Python spells them.
+      if (std::isnan(floatValue)) return "nan";
+      if (std::isinf(floatValue)) return floatValue < 0 ? "-inf" : "inf";
       char buf[64];
-      std::snprintf(buf, sizeof buf, "%.17g", floatValue);
-      return buf;
+      for (int precision = 1; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, floatValue);
+        if (std::strtod(buf, nullptr) == floatValue) break;
+      }
+      std::string text = buf;
+      if (text.find_first_of(".e") == std::string::npos) text += ".0";
+      return text;
     }
     case Kind::Str:
       return "'" + strValue + "'";

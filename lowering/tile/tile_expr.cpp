@@ -447,6 +447,8 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     case TileFn::Permute:
     case TileFn::Transpose:
       return shapeOp(id, fn, t);
+    case TileFn::Insert:
+      return insert(id, t);
     case TileFn::Extract:
       return extract(id, t);
     case TileFn::Cat:

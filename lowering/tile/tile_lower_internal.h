@@ -780,6 +780,7 @@ private:
   TileVal shapeOp(ExprId id, TileFn fn, TypeId t);
   // ct.extract and ct.cat, through shared memory (each output element reads its source).
   TileVal extract(ExprId id, TypeId t);
+  TileVal insert(ExprId id, TypeId t);
   TileVal cat(ExprId id, TypeId t);
   // ct.matmul / `@` with batch dimensions (NumPy's broadcasting), on CUDA cores
   // through shared memory: each output element sums over the depth.

@@ -280,6 +280,58 @@ TileVal TileLowering::extract(ExprId id, TypeId t) {
   });
 }
 
+TileVal TileLowering::insert(ExprId id, TypeId t) {
+  // x staged in shared memory, y's elements written over its window, then read back.
+  TileVal x = evalAs(arg(id, 0), t);
+  Layout lx = layoutFor(t, x.mma);
+  const std::vector<int64_t>& in = types_.get(t).shape;
+  TypeId yt = inst_.opTypes[id.index];
+  bool scalar = !types_.isTile(yt);
+  std::vector<int64_t> sub = scalar ? std::vector<int64_t>(in.size(), 1) : types_.get(yt).shape;
+  std::vector<int64_t> stride = rowMajorStrides(in);
+  std::vector<llvm::Value*> items = indexValues(arg(id, 1));
+  llvm::Value* first = b_.getInt32(0);
+  for (size_t d = 0; d < in.size(); ++d) {
+    int64_t count = in[d] / sub[d];
+    if (count == 1) continue;
+    llvm::Value* i = b_.CreateTrunc(items[d], b_.getInt32Ty());
+    i = b_.CreateAnd(i, b_.getInt32(static_cast<uint32_t>(count - 1)));
+    first = b_.CreateAdd(first, b_.CreateMul(i, b_.getInt32(static_cast<uint32_t>(sub[d] * stride[d]))));
+  }
+  TypeId e = elementOf(t);
+  llvm::Value* buffer = stage(x, t, lx);
+  TileVal y = evalAs(arg(id, 2), scalar ? e : yt);
+  Layout ly = layoutFor(scalar ? types_.tile(e, sub) : yt, y.mma);
+  for (unsigned s = 0; s < ly.slots; ++s) {
+    llvm::Value* v = y.slots[y.slots.size() == 1 ? 0 : s];
+    if (types_.isBool(e)) v = b_.CreateZExt(v, b_.getInt8Ty());
+    std::vector<llvm::Value*> oi = multiIndex(elementIndex(ly, s), sub);
+    llvm::Value* dst = first;
+    for (size_t d = 0; d < sub.size(); ++d) {
+      if (sub[d] == 1) continue;
+      dst = b_.CreateAdd(dst, b_.CreateMul(oi[d], b_.getInt32(static_cast<uint32_t>(stride[d]))));
+    }
+    llvm::Value* p = b_.CreateGEP(memoryType(e), buffer, dst);
+    if (ly.partial) {
+      guarded(slotValid(ly), [&] { b_.CreateStore(v, p); });
+    } else {
+      b_.CreateStore(v, p);
+    }
+  }
+  barrier();
+  TileVal out;
+  out.mma = x.mma;
+  for (unsigned s = 0; s < lx.slots; ++s) {
+    llvm::Value* index = elementIndex(lx, s);
+    if (lx.partial) index = b_.CreateSelect(slotValid(lx), index, b_.getInt32(0));  // spare slots read element 0
+    llvm::Value* v = b_.CreateLoad(memoryType(e), b_.CreateGEP(memoryType(e), buffer, index));
+    if (types_.isBool(e)) v = b_.CreateICmpNE(v, b_.getInt8(0));
+    out.slots.push_back(v);
+  }
+  barrier();
+  return out;
+}
+
 TileVal TileLowering::cat(ExprId id, TypeId t) {
   std::vector<ExprId> items = indexItems(arg(id, 0));
   if (items.size() == 1) return evalAs(items[0], t);

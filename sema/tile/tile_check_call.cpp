@@ -776,6 +776,8 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       return checkShapeOp(id, c, fn, fname, callee.self);
     case TileFn::Extract:
       return checkExtract(id, c, fname, callee.self);
+    case TileFn::Insert:
+      return checkInsert(id, c, fname, callee.self);
     case TileFn::Cat:
       return checkCat(id, c, fname);
     default:

@@ -282,7 +282,8 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       return record(id, v);
     };
     if (t.kind == TypeKind::Array && attr == "slice") return method(TileFn::ArraySlice);
-    if (t.kind == TypeKind::Tile && (attr == "reshape" || attr == "permute" || attr == "transpose" || attr == "extract")) {
+    if (t.kind == TypeKind::Tile && (attr == "reshape" || attr == "permute" || attr == "transpose" || attr == "extract" ||
+                                      attr == "insert")) {
       return method(*tileFnByName(attr));
     }
     bool scalarOrTile = t.kind == TypeKind::Tile || types_.isNumber(base.type);

@@ -389,6 +389,7 @@ private:
   // ct.extract(x, index, shape): one sub-tile of `shape` of x, `index` counting
   // sub-tiles; ct.cat((x, y), axis): two tiles of one shape joined along `axis`.
   TV checkExtract(ExprId id, const ast::Call& c, const std::string& fname, ExprId self = ExprId());
+  TV checkInsert(ExprId id, const ast::Call& c, const std::string& fname, ExprId self = ExprId());
   TV checkCat(ExprId id, const ast::Call& c, const std::string& fname);
 
   static ConstValue constOfShape(const std::vector<int64_t>& shape);

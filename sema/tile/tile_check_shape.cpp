@@ -413,6 +413,68 @@ TV TileChecker::checkExtract(ExprId id, const ast::Call& c, const std::string& f
   return record(id, TV::value(types_.tile(dtype, sub)));
 }
 
+// `ct.insert(x, index, y)` / `x.insert(index, y)`: x with the sub-tile at `index` (counted
+// in sub-tiles of y's shape, as ct.extract counts) replaced by y, a tile of x's dtype whose
+// shape divides x's, or a number (one element).
+TV TileChecker::checkInsert(ExprId id, const ast::Call& c, const std::string& fname, ExprId self) {
+  auto args = bindArgs(id, c, self.valid() ? "insert" : fname, {"x", "index", "y"}, 3, self);
+  if (!args) return TV{};
+  TV x = checkExpr((*args)[0]);
+  TV y = checkExpr((*args)[2]);
+  if (!x.ok() || !y.ok()) return TV{};
+  if (!isTileVal(x)) {
+    diags_.error(loc((*args)[0]), Diag::TileType, "`" + fname + "` inserts into a tile, found `" + describe(x) + "`");
+    return TV{};
+  }
+  const std::vector<int64_t> in = types_.get(x.type).shape;
+  TypeId dtype = types_.get(x.type).element;
+  std::vector<int64_t> sub(in.size(), 1);
+  if (isTileVal(y)) {
+    sub = types_.get(y.type).shape;
+    if (types_.get(y.type).element != dtype) {
+      diags_.error(loc((*args)[2]), Diag::TileType,
+                   "`" + fname + "` inserts a tile of `" + describe(x) + "`'s dtype, found `" + describe(y) +
+                       "`: convert it with `astype`");
+      return TV{};
+    }
+  } else if (!(y.k == TV::K::Const && y.c.isNumber()) && !(y.k == TV::K::Value && types_.isNumber(y.type))) {
+    diags_.error(loc((*args)[2]), Diag::TileType, "`" + fname + "` inserts a tile or a number, found `" + describe(y) + "`");
+    return TV{};
+  }
+  if (sub.size() != in.size()) {
+    diags_.error(loc((*args)[2]), Diag::TileShape,
+                 "the inserted tile has " + std::to_string(sub.size()) + " dimension(s), but `" + describe(x) + "` has " +
+                     std::to_string(in.size()));
+    return TV{};
+  }
+  if (!tileIndex((*args)[1], static_cast<unsigned>(in.size()))) return TV{};
+  std::vector<ExprId> items;
+  if (const auto* t = ast_.expr((*args)[1]).dyn<ast::Tuple>()) {
+    for (ExprId e : ast_.list(t->elts)) items.push_back(e);
+  } else {
+    items.push_back((*args)[1]);
+  }
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (sub[d] <= 0 || in[d] % sub[d] != 0) {
+      diags_.error(loc((*args)[2]), Diag::TileShape,
+                   "the inserted shape " + ConstValue(constOfShape(sub)).repr() + " does not divide `" + describe(x) +
+                       "` along axis " + std::to_string(d));
+      return TV{};
+    }
+    TV item = checkExpr(items[d]);
+    if (item.k == TV::K::Const && item.c.kind == ConstValue::Kind::Int &&
+        (item.c.intValue < 0 || item.c.intValue >= in[d] / sub[d])) {
+      diags_.error(loc(items[d]), Diag::TileShape,
+                   "sub-tile index " + std::to_string(item.c.intValue) + " is out of range along axis " +
+                       std::to_string(d) + ": `" + describe(x) + "` holds " + std::to_string(in[d] / sub[d]) +
+                       " sub-tiles of " + std::to_string(sub[d]) + " there");
+      return TV{};
+    }
+  }
+  inst_.opTypes[id.index] = isTileVal(y) ? y.type : dtype;
+  return record(id, TV::value(x.type));
+}
+
 TV TileChecker::checkCat(ExprId id, const ast::Call& c, const std::string& fname) {
   auto args = bindArgs(id, c, fname, {"tiles", "axis"}, 2);
   if (!args) return TV{};

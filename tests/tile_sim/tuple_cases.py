@@ -7,7 +7,7 @@ elements flattened on the simulator (docs/ABI.md): `tup` makes either."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,), "retyped_names": (64,), "rebound_constant": (64, 1), "bitcasts": (64,)}
+CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,), "retyped_names": (64,), "rebound_constant": (64, 1), "bitcasts": (64,), "inserts": (128, 32)}
 
 
 def _packer(arr):
@@ -90,3 +90,17 @@ def tuple_cases(run, arr, rng):
     run("bitcasts", 2, arr(x) + arr(y) + arr(h) + arr(u))
     yield "bitcasts: float32 bits as int32", y, x.view(np.int32), "exact"
     yield "bitcasts: float16 bits as uint16, sign cleared", u, h.view(np.uint16) & np.uint16(0x7FFF), "exact"
+    # ct.insert / tile.insert: a sub-tile at a run-time index, a number, a 2-D block.
+    x = rng.standard_normal(128).astype(np.float32)
+    m = rng.standard_normal((32, 32)).astype(np.float16)
+    for k in (0, 3):
+        y = np.full(128, np.nan, np.float32)
+        n = np.zeros((32, 32), np.float16)
+        run("inserts", 1, arr(x) + arr(y) + arr(m) + arr(n) + [k])
+        want = x.copy()
+        want[k * 32:(k + 1) * 32] += np.float32(5)
+        want[0] = -1
+        yield f"inserts k={k}: a sub-tile and a number", y, want, "exact"
+        wm = m.copy()
+        wm[16:32, 16:24] += np.float16(5)
+        yield f"inserts k={k}: a 2-D block", n, wm, "exact"

@@ -127,3 +127,18 @@ def bitcasts(x: "float32[::1]", y: "int32[::1]", h: "float16[::1]", u: "uint16[:
     ct.store(y, index=(bid,), tile=ct.bitcast(tx, y.dtype))
     th = ct.load(h, index=(bid,), shape=(TILE,))
     ct.store(u, index=(bid,), tile=ct.bitcast(th, ct.uint16) & 0x7FFF)
+
+
+@ct.kernel
+def inserts(x: "float32[::1]", y: "float32[::1]", m: "float16[:, ::1]", n: "float16[:, ::1]",
+            k: "int32", TILE: ConstInt = 128, SUB: ConstInt = 32):
+    """cuTile's test_insert: y = x with sub-tile k (of SUB elements) plus 5 and element 0 set
+    to -1 (a number inserted); n = m with its (1, 2) block of 16x8 plus 5."""
+    tx = ct.load(x, index=(0,), shape=(TILE,))
+    sub = ct.extract(tx, index=(k,), shape=(SUB,)) + 5.0
+    tx = tx.insert(k, sub)
+    tx = ct.insert(tx, (0,), -1.0)
+    ct.store(y, index=(0,), tile=tx)
+    tm = ct.load(m, index=(0, 0), shape=(32, 32))
+    block = ct.extract(tm, index=(1, 2), shape=(16, 8)) + 5.0
+    ct.store(n, index=(0, 0), tile=ct.insert(tm, (1, 2), block))
