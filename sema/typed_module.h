@@ -103,6 +103,10 @@ struct FunctionInstance {
   // converts it to the target's type).
   std::vector<TypeId> stmtOpTypes;
   std::vector<TypeId> stmtResultTypes;
+  // Tile AugAssign whose target held a constant before and a run-time value after
+  // (`off = 0` then `off += bid * N` in straight-line code): the old constant, by StmtId
+  // index (the target's ExprId records the new value).
+  std::map<uint32_t, ConstValue> augConstLeft;
   // For over range(): the iteration type.
   std::vector<TypeId> rangeTypes;
   // For over anything else (arrays, tuples, enumerate, zip), by StmtId index.

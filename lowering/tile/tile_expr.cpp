@@ -4,6 +4,7 @@
 namespace lowering::tile {
 
 const ConstValue* TileLowering::constOf(ExprId id) const {
+  if (auto o = constOverride_.find(id.index); o != constOverride_.end()) return o->second;
   int32_t c = inst_.constIndex[id.index];
   return c >= 0 ? &inst_.constants[static_cast<size_t>(c)] : nullptr;
 }
@@ -449,6 +450,9 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       return shapeOp(id, fn, t);
     case TileFn::Insert:
       return insert(id, t);
+    case TileFn::PackToBytes:
+    case TileFn::UnpackFromBytes:
+      return reinterpretBytes(id, t);
     case TileFn::Extract:
       return extract(id, t);
     case TileFn::Cat:

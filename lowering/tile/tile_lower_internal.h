@@ -247,6 +247,8 @@ private:
   TypeId typeOf(ExprId id) const { return inst_.exprTypes[id.index]; }
 
   const ConstValue* constOf(ExprId id) const;
+  // An AugAssign's target read as the constant it held before (augConstLeft).
+  std::map<uint32_t, const ConstValue*> constOverride_;
 
   // `id`'s value spread over the layout of `to` and converted to `to`'s
   // element type (broadcasting through shared memory when the shapes differ).
@@ -781,6 +783,8 @@ private:
   // ct.extract and ct.cat, through shared memory (each output element reads its source).
   TileVal extract(ExprId id, TypeId t);
   TileVal insert(ExprId id, TypeId t);
+  // pack_to_bytes / unpack_from_bytes: x's bytes staged in shared memory, read back as t.
+  TileVal reinterpretBytes(ExprId id, TypeId t);
   TileVal cat(ExprId id, TypeId t);
   // ct.matmul / `@` with batch dimensions (NumPy's broadcasting), on CUDA cores
   // through shared memory: each output element sums over the depth.

@@ -332,6 +332,22 @@ TileVal TileLowering::insert(ExprId id, TypeId t) {
   return out;
 }
 
+TileVal TileLowering::reinterpretBytes(ExprId id, TypeId t) {
+  TypeId from = inst_.opTypes[id.index];
+  Layout lx = layoutOf(from);
+  llvm::Value* buffer = stage(evalAs(arg(id, 0), from), from, lx);
+  Layout lt = layoutOf(t);
+  llvm::Type* e = memoryType(elementOf(t));
+  TileVal out;
+  for (unsigned s = 0; s < lt.slots; ++s) {
+    llvm::Value* index = elementIndex(lt, s);
+    if (lt.partial) index = b_.CreateSelect(slotValid(lt), index, b_.getInt32(0));  // spare slots read element 0
+    out.slots.push_back(b_.CreateLoad(e, b_.CreateGEP(e, buffer, index)));
+  }
+  barrier();
+  return out;
+}
+
 TileVal TileLowering::cat(ExprId id, TypeId t) {
   std::vector<ExprId> items = indexItems(arg(id, 0));
   if (items.size() == 1) return evalAs(items[0], t);

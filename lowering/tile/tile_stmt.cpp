@@ -78,9 +78,13 @@ void TileLowering::lowerStmt(StmtId id) {
     }
     case frontend::StmtKind::AugAssign: {
       const auto& a = s.as<ast::AugAssign>();
+      if (constOf(a.target) != nullptr) return;  // folded: `t ^= N` on a constant `t`
       TypeId result = inst_.stmtResultTypes[id.index];
       bool m = isMmaExpr(a.target);
+      auto left = inst_.augConstLeft.find(id.index);
+      if (left != inst_.augConstLeft.end()) constOverride_[a.target.index] = &left->second;
       TileVal v = binary(a.op, a.target, a.value, inst_.stmtOpTypes[id.index], result, m);
+      constOverride_.erase(a.target.index);
       assignName(a.target, v, result);
       return;
     }

@@ -154,8 +154,8 @@ TV TileChecker::runHelper(const std::vector<TV>& args) {
   for (size_t i = 0; i < args.size() && i < fn_.params.size(); ++i) {
     const std::string& p = fn_.params[i];
     TV a = args[i];
-    // A constant rebound in a loop of the helper becomes a runtime variable.
-    if (a.k == TV::K::Const && assigned_[p] > 1) {
+    // A constant rebound in a loop or branch of the helper becomes a runtime variable.
+    if (a.k == TV::K::Const && nestedAssigned_.count(p)) {
       if (auto t = weakType(a.c)) a = TV::value(*t);
     }
     std::string text;

@@ -778,6 +778,9 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       return checkExtract(id, c, fname, callee.self);
     case TileFn::Insert:
       return checkInsert(id, c, fname, callee.self);
+    case TileFn::PackToBytes:
+    case TileFn::UnpackFromBytes:
+      return checkBytes(id, c, fname, fn == TileFn::PackToBytes);
     case TileFn::Cat:
       return checkCat(id, c, fname);
     default:

@@ -10,6 +10,7 @@ TV TileChecker::record(ExprId id, TV v) {
       // `ct.full((), x)` go wherever a number goes); every thread holds it.
       if (types_.isTile(v.type) && types_.get(v.type).shape.empty()) v.type = types_.get(v.type).element;
       inst_.exprTypes[id.index] = v.type;
+      inst_.constIndex[id.index] = -1;  // an AugAssign's target: read as a constant, now a value
       break;
     case TV::K::Const:
       inst_.constIndex[id.index] = static_cast<int32_t>(inst_.constants.size());

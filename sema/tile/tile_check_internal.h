@@ -390,6 +390,9 @@ private:
   // sub-tiles; ct.cat((x, y), axis): two tiles of one shape joined along `axis`.
   TV checkExtract(ExprId id, const ast::Call& c, const std::string& fname, ExprId self = ExprId());
   TV checkInsert(ExprId id, const ast::Call& c, const std::string& fname, ExprId self = ExprId());
+  // ct.pack_to_bytes(x) / ct.unpack_from_bytes(x, dtype): a tile's bytes as a 1-D uint8
+  // tile and back.
+  TV checkBytes(ExprId id, const ast::Call& c, const std::string& fname, bool pack);
   TV checkCat(ExprId id, const ast::Call& c, const std::string& fname);
 
   static ConstValue constOfShape(const std::vector<int64_t>& shape);
@@ -445,6 +448,11 @@ private:
   int loopNest_ = 0;  // loops (for, while) around the statement being checked
   std::map<std::string, ConstValue> consts_;
   std::map<std::string, int> assigned_;
+  // Names assigned inside a loop or branch body: a constant bound to one of them becomes a
+  // run-time variable (the join needs one); a name assigned only in straight-line code
+  // keeps each constant it is given (cuTile's SSA: `t = (n + 2) * 3; t = -t`).
+  std::set<std::string> nestedAssigned_;
+  int countNest_ = 0;
   std::set<std::string> failed_;
   TypeId lastOpType_;
 };

@@ -475,6 +475,54 @@ TV TileChecker::checkInsert(ExprId id, const ast::Call& c, const std::string& fn
   return record(id, TV::value(x.type));
 }
 
+// `ct.pack_to_bytes(x)`: x's bytes, row-major, as a 1-D uint8 tile; `ct.unpack_from_bytes(b,
+// dtype)`: a 1-D uint8 tile's bytes as a 1-D tile of dtype. opTypes holds x as a tile.
+TV TileChecker::checkBytes(ExprId id, const ast::Call& c, const std::string& fname, bool pack) {
+  auto args = pack ? bindArgs(id, c, fname, {"x"}, 1) : bindArgs(id, c, fname, {"x", "dtype"}, 2);
+  if (!args) return TV{};
+  TV x = checkExpr((*args)[0]);
+  if (!x.ok()) return TV{};
+  bool value = x.k == TV::K::Value && (isTileVal(x) || types_.isNumber(x.type));
+  if (!value) {
+    diags_.error(loc((*args)[0]), Diag::TileType,
+                 "`" + fname + "` takes a tile or a run-time scalar, found `" + describe(x) + "`");
+    return TV{};
+  }
+  TypeId from = isTileVal(x) ? types_.get(x.type).element : x.type;
+  std::vector<int64_t> shape = isTileVal(x) ? types_.get(x.type).shape : std::vector<int64_t>{};
+  int64_t count = 1;
+  for (int64_t d : shape) count *= d;
+  TypeId to = types_.intType(8, false);
+  if (!pack) {
+    auto dtype = dtypeArg((*args)[1]);
+    if (!dtype) return TV{};
+    to = *dtype;
+    if (from != types_.intType(8, false) || shape.size() != 1) {
+      diags_.error(loc((*args)[0]), Diag::TileType,
+                   "`" + fname + "` takes a 1-D tile of uint8 (what `ct.pack_to_bytes` gives), found `" +
+                       describe(x) + "`");
+      return TV{};
+    }
+  }
+  TypeId odd = pack ? from : to;
+  if (types_.isBool(odd) || types_.isTFloat32(odd)) {
+    diags_.error(loc(pack ? (*args)[0] : (*args)[1]), Diag::TileType,
+                 "`" + fname + "` takes numeric dtypes (no bools), found `" + nameOf(odd) + "`");
+    return TV{};
+  }
+  int64_t bits = count * types_.get(from).bits;
+  int64_t outBits = types_.get(to).bits;
+  if (bits % outBits != 0 || bits < outBits) {
+    diags_.error(loc(id), Diag::TileShape,
+                 "`" + fname + "`: " + std::to_string(bits / 8) + " bytes do not make whole `" + nameOf(to) +
+                     "` elements (" + std::to_string(outBits / 8) + " bytes each)");
+    return TV{};
+  }
+  if (shape.empty()) shape = {1};
+  inst_.opTypes[id.index] = types_.tile(from, shape);
+  return record(id, TV::value(types_.tile(to, {bits / outBits})));
+}
+
 TV TileChecker::checkCat(ExprId id, const ast::Call& c, const std::string& fname) {
   auto args = bindArgs(id, c, fname, {"tiles", "axis"}, 2);
   if (!args) return TV{};

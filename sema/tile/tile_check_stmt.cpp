@@ -24,8 +24,10 @@ void TileChecker::countAssignments(std::span<const StmtId> body) {
         countLoopBody(ast_.list(s.as<ast::While>().body));
         break;
       case StmtKind::If:
+        ++countNest_;
         countAssignments(ast_.list(s.as<ast::If>().body));
         countAssignments(ast_.list(s.as<ast::If>().orelse));
+        --countNest_;
         break;
       default:
         break;
@@ -36,7 +38,9 @@ void TileChecker::countAssignments(std::span<const StmtId> body) {
 // Anything assigned in a loop body is assigned more than once.
 void TileChecker::countLoopBody(std::span<const StmtId> body) {
   std::map<std::string, int> saved = assigned_;
+  ++countNest_;
   countAssignments(body);
+  --countNest_;
   for (auto& [name, n] : assigned_) {
     if (!saved.count(name) || saved[name] != n) n = 2;
   }
@@ -45,6 +49,7 @@ void TileChecker::countLoopBody(std::span<const StmtId> body) {
 void TileChecker::countTarget(ExprId t, int n) {
   if (const auto* name = ast_.expr(t).dyn<ast::Name>()) {
     assigned_[std::string(ast_.str(name->id))] += n;
+    if (countNest_ > 0) nestedAssigned_.insert(std::string(ast_.str(name->id)));
   } else if (const auto* tuple = ast_.expr(t).dyn<ast::Tuple>()) {
     for (ExprId e : ast_.list(tuple->elts)) countTarget(e, n);
   }
@@ -99,6 +104,7 @@ void TileChecker::checkStmt(StmtId id) {
       if (r.ok()) {
         inst_.stmtOpTypes[id.index] = lastOpType_;
         inst_.stmtResultTypes[id.index] = r.type;
+        if (lhs.k == TV::K::Const && r.k != TV::K::Const) inst_.augConstLeft[id.index] = lhs.c;
       }
       assign(a.target, r, a.value);
       return;
@@ -387,11 +393,13 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     return;
   }
   entities_.erase(name);
-  if (v.k == TV::K::Const && assigned_[name] <= 1) {
+  bool straightLine = depthNow_ == 0 && !nestedAssigned_.count(name);
+  if (v.k == TV::K::Const && (assigned_[name] <= 1 || straightLine)) {
     consts_[name] = v.c;
     record(target, v);
     return;
   }
+  consts_.erase(name);  // a run-time value from here on
   TypeId t;
   if (v.k == TV::K::Const) {
     auto it = vars_.find(name);

@@ -194,6 +194,9 @@ def build(pykc, clang, clangxx, kernels, work, extra=(), arch="sm_90"):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pykc", required=True)
+    ap.add_argument("--only", metavar="FILE", action="append",
+                    help="simulate only this kernel file of tests/gpu/kernels (repeatable), "
+                         "e.g. --only tile_kernels10.py")
     a = ap.parse_args()
     clang = shutil.which("clang-19") or shutil.which("clang")
     clangxx = shutil.which("clang++-19") or shutil.which("clang++")
@@ -216,6 +219,8 @@ def main():
                 ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_wgmma_layout, ATTENTION_WGMMA_ARGS, "sm_90a")):
+            if a.only and name not in a.only:
+                continue
             kernels = os.path.join(ROOT, "tests/gpu/kernels", name)
             failures += checker(*build(a.pykc, clang, clangxx, kernels, work, extra, arch))
         if failures:

@@ -7,7 +7,7 @@ elements flattened on the simulator (docs/ABI.md): `tup` makes either."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,), "retyped_names": (64,), "rebound_constant": (64, 1), "bitcasts": (64,), "inserts": (128, 32)}
+CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,), "retyped_names": (64,), "rebound_constant": (64, 1), "bitcasts": (64,), "inserts": (128, 32), "straight_constants": (5, 64), "byte_packing": (64,)}
 
 
 def _packer(arr):
@@ -104,3 +104,21 @@ def tuple_cases(run, arr, rng):
         wm = m.copy()
         wm[16:32, 16:24] += np.float16(5)
         yield f"inserts k={k}: a 2-D block", n, wm, "exact"
+    # Straight-line rebinding keeps constants (cuTile's loose typing); a constant offset that
+    # grows by a run-time value.
+    x = rng.standard_normal(128).astype(np.float32)
+    y = np.zeros(128, np.float32)
+    out = np.zeros(4, np.int32)
+    run("straight_constants", 2, arr(x) + arr(y) + arr(out))
+    yield "straight_constants: int8 minus a rebound constant", out, np.arange(18, 22, dtype=np.int32), "exact"
+    yield "straight_constants: offset from 0 plus the block id", y, x * np.float32(2), "exact"
+    # ct.pack_to_bytes / unpack_from_bytes: bytes, another dtype's view, a 2-D round trip.
+    x = rng.standard_normal(64).astype(np.float32)
+    b = np.zeros(256, np.uint8)
+    y = np.zeros(128, np.int16)
+    m = rng.standard_normal((32, 32)).astype(np.float16)
+    n = np.zeros((32, 32), np.float16)
+    run("byte_packing", 2, arr(x) + arr(b) + arr(y) + arr(m) + arr(n))
+    yield "byte_packing: a float32 tile's bytes", b, x.view(np.uint8), "exact"
+    yield "byte_packing: the bytes as int16", y, x.view(np.int16), "exact"
+    yield "byte_packing: a 2-D float16 round trip", n, m, "exact"

@@ -142,3 +142,35 @@ def inserts(x: "float32[::1]", y: "float32[::1]", m: "float16[:, ::1]", n: "floa
     tm = ct.load(m, index=(0, 0), shape=(32, 32))
     block = ct.extract(tm, index=(1, 2), shape=(16, 8)) + 5.0
     ct.store(n, index=(0, 0), tile=ct.insert(tm, (1, 2), block))
+
+
+@ct.kernel
+def straight_constants(x: "float32[::1]", y: "float32[::1]", out: "int32[::1]", N: ConstInt = 5, TILE: ConstInt = 64):
+    """cuTile's test_loose_typing: a name rebound in straight-line code keeps each constant,
+    so `a - t` stays int8 (t is a loosely typed number); `off = 0` then `off += ct.bid(0)`
+    turns a constant into a run-time value."""
+    t = (N + 2) * 3
+    t = -t
+    t ^= N
+    a = ct.arange(4, dtype=ct.int8)
+    b = a - t
+    ct.static_assert(b.dtype == ct.int8)
+    ct.scatter(out, ct.arange(4, dtype=ct.int32), b)
+    off = 0
+    off += ct.bid(0)
+    tx = ct.load(x, index=(off,), shape=(TILE,))
+    ct.store(y, index=(ct.bid(0),), tile=tx * 2.0)
+
+
+@ct.kernel
+def byte_packing(x: "float32[::1]", b: "uint8[::1]", y: "int16[::1]", m: "float16[:, ::1]", n: "float16[:, ::1]",
+                 TILE: ConstInt = 64):
+    """cuTile's test_pack_unpack: a float32 tile's bytes (b), those bytes read back as int16
+    (y, the halves of each float), and a 2-D float16 tile packed, unpacked and reshaped (n = m)."""
+    tx = ct.load(x, index=(0,), shape=(TILE,))
+    packed = ct.pack_to_bytes(tx)
+    ct.store(b, index=(0,), tile=packed)
+    ct.store(y, index=(0,), tile=ct.unpack_from_bytes(packed, y.dtype))
+    tm = ct.load(m, index=(ct.bid(0), 0), shape=(16, 32))
+    back = ct.reshape(ct.unpack_from_bytes(ct.pack_to_bytes(tm), ct.float16), (16, 32))
+    ct.store(n, index=(ct.bid(0), 0), tile=back)
