@@ -41,10 +41,15 @@ llvm::CodeGenOptLevel codegenLevel(unsigned optLevel) {
 }  // namespace
 
 llvm::Expected<unsigned> smVersion(std::string_view arch) {
-  if (const support::ArchInfo* info = support::findArch(arch)) return info->sm;
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "unsupported GPU architecture `%s` (supported: %s)",
-                                 std::string(arch).c_str(), support::knownArchList().c_str());
+  auto target = ptxTarget(arch);
+  if (!target) return target.takeError();
+  return support::findArch(*target)->sm;
+}
+
+llvm::Expected<std::string> ptxTarget(std::string_view arch) {
+  if (const support::ArchInfo* info = support::findArch(arch)) return std::string(info->ptxTarget);
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                 support::whyUnsupported(arch)->c_str());
 }
 
 void initializeNvptxTarget() {
@@ -57,9 +62,8 @@ void initializeNvptxTarget() {
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(
     const CodegenOptions& options) {
-  if (auto sm = smVersion(options.arch); !sm) {
-    return sm.takeError();
-  }
+  auto cpu = ptxTarget(options.arch);
+  if (!cpu) return cpu.takeError();
   if (options.optLevel > 3) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "optimisation level %u is not 0-3", options.optLevel);
@@ -81,7 +85,7 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(
   targetOptions.UnsafeFPMath = options.fastMath;
   std::string features = "+ptx" + std::to_string(kPtxIsaVersion);
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      kTriple, options.arch, features, targetOptions, std::nullopt, std::nullopt,
+      kTriple, *cpu, features, targetOptions, std::nullopt, std::nullopt,
       codegenLevel(options.optLevel)));
   if (machine == nullptr) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),

@@ -20,6 +20,7 @@
 #include "driver/driver.h"
 #include "cli/invocation.h"
 #include "driver/pipeline.h"
+#include "support/arch.h"
 
 namespace cli {
 
@@ -51,6 +52,10 @@ struct CompileOptions {
   bool dumpTyped = false;
   // -j: threads for the kernel partitions (0: the hardware's).
   int jobs = 0;
+  // --fatbin: also write STEM.fatbin (every cubin and the compute_XY PTX).
+  bool fatbin = false;
+  // --nvfatbin PATH: the nvFatbin library to open.
+  std::string nvFatbinPath;
 };
 
 class CompileCommand final : public Command {
@@ -77,9 +82,20 @@ public:
     sub->add_option("FILE", opts_.input, "Python file holding @cuda.jit kernels")
         ->required();
     sub->add_option("--arch", opts_.archs,
-                    "GPU architectures, comma separated (sm_75 ... sm_90a)")
+                    "GPU architectures, comma separated: sm_75 ... sm_121f for cubins\n"
+                    "(sm_100 and newer from sm_90 PTX, which LLVM 19 writes at most),\n"
+                    "compute_75 ... compute_90a for PTX alone (the driver JIT-compiles\n"
+                    "it on that GPU and every later one)")
         ->delimiter(',')
         ->capture_default_str();
+    sub->add_flag("--fatbin", opts_.fatbin,
+                  "Also write FILE's name + .fatbin: every arch's cubin and the PTX of\n"
+                  "the compute_XY arches in one file (made by NVIDIA's nvFatbin), from\n"
+                  "which the CUDA driver loads the GPU's code (see docs/compile.md)");
+    sub->add_option("--nvfatbin", opts_.nvFatbinPath,
+                    "The nvFatbin library --fatbin opens (default: the CUDA toolkit's,\n"
+                    "else the nvidia-nvfatbin wheel's, else libnvfatbin.so.13 on\n"
+                    "LD_LIBRARY_PATH)");
     sub->add_option("-o,--output", opts_.outputDir,
                     "Output folder (default: FILE's name without .py, beside it)");
     sub->add_option("--emit", opts_.emit, "What to write: " + driver::stageNames(&driver::StageInfo::compileEmit))
@@ -141,6 +157,7 @@ int CompileCommand::run(Invocation& inv) {
   request.kernels = opts_.kernels;
   request.codegen = withEnvironmentPythonPath(opts_.codegen);
   request.dumpTyped = opts_.dumpTyped;
+  request.wantFatbin = opts_.fatbin;
   request.render.showKinds = inv.diagKinds;
   request.render.color = inv.color;
   request.wantLlvm = request.wantPtx = request.wantCubin = false;
@@ -177,6 +194,7 @@ int CompileCommand::run(Invocation& inv) {
   settings.remotes = std::move(*remotes);
   settings.threads = opts_.jobs > 0 ? static_cast<unsigned>(opts_.jobs) : 0;
   settings.log = logSink(inv);
+  settings.nvFatbinPath = opts_.nvFatbinPath;
   driver::Session session(std::move(settings));
   driver::CompileResult result = driver::compile(request, session);
   std::fwrite(result.rendered.data(), 1, result.rendered.size(), inv.err);
@@ -210,11 +228,19 @@ int CompileCommand::run(Invocation& inv) {
   const driver::WantedOutputs wanted = driver::wantedOutputs(request);
   for (const driver::ArchOutput& a : result.archs) {
     auto file = [&](const char* stage) { return driver::stageFileName(*driver::findStage(stage), stem, a.arch); };
+    // compute_XY: the PTX is the code (no cubin).
+    const support::ArchInfo* info = support::findArch(a.arch);
+    bool ptxOnly = info != nullptr && info->ptxOnly;
+    bool ptx = wanted.ptx || (ptxOnly && request.stopAfter != driver::Stage::Llvm);
     if (wanted.llvm && !write(file("llvm"), a.llvmIr)) return kExitEnvironment;
-    if (wanted.ptx && !write(file("ptx"), a.ptx)) return kExitEnvironment;
-    if (wanted.cubin && !write(file("cubin"), a.cubin)) return kExitEnvironment;
+    if (ptx && !write(file("ptx"), a.ptx)) return kExitEnvironment;
+    if (wanted.cubin && request.wantCubin && !ptxOnly && !write(file("cubin"), a.cubin)) return kExitEnvironment;
   }
   if (request.stopAfter == driver::Stage::Llvm) return kExitOk;
+  if (request.wantFatbin &&
+      !write(driver::stageFileName(*driver::findStage("fatbin"), stem, ""), result.fatbin)) {
+    return kExitEnvironment;
+  }
   if (!write("manifest.json", result.manifest)) return kExitEnvironment;
   return kExitOk;
 }

@@ -26,6 +26,7 @@
 #include "cli/populate.h"
 #include "driver/driver.h"
 #include "cli/inspect_asm.h"
+#include "support/arch.h"
 #include "cli/inspect_resources.h"
 #include "sema/inspect_types.h"
 #include "cli/invocation.h"
@@ -117,7 +118,7 @@ public:
                     "Signature for an untyped kernel: 'name(float32[::1], int64)'");
     sub->add_option("--const", opts_.consts,
                     "A tile kernel's Constant parameter: NAME=VALUE (repeat for more specialisations)");
-    sub->add_option("--arch", opts_.arch, "GPU architecture (sm_75 ... sm_90a)")
+    sub->add_option("--arch", opts_.arch, "GPU architecture (sm_75 ... sm_121f, compute_75 ... compute_90a)")
         ->capture_default_str();
     sub->add_option("-o,--output", opts_.outputDir, "Write each form to a file in this folder");
     sub->add_flag("--json", opts_.json, "JSON for tools (types, resources, cache-key)");
@@ -183,6 +184,13 @@ int InspectCommand::run(Invocation& inv) {
     kernelName = path.substr(sep + 2);
     path = path.substr(0, sep);
     if (kernelName.empty()) return error(inv, kExitUsage, "`" + opts_.target + "`: no kernel name after `::`");
+  }
+  // compute_XY is PTX alone: nothing to disassemble or measure.
+  if (const support::ArchInfo* info = support::findArch(opts_.arch);
+      info != nullptr && info->ptxOnly && (wants("sass") || wants("resources"))) {
+    return error(inv, kExitUsage,
+                 "--emit " + std::string(wants("sass") ? "sass" : "resources") + " needs a cubin, and `" +
+                     opts_.arch + "` is PTX alone: use --arch sm_" + opts_.arch.substr(8));
   }
   // nvdisasm before any work: without it, say how to get it.
   std::string nvdisasm;

@@ -246,3 +246,24 @@ cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitReque
 }
 
 }  // namespace driver
+
+namespace driver {
+
+cache::KeyBuilder fatbinKeyBuilder(const std::vector<std::string>& archs,
+                                   const std::vector<cache::Key>& unitKeys,
+                                   const std::string& stem, const std::string& nvFatbinIdentity) {
+  assert(archs.size() == unitKeys.size() && "one unit key per arch");
+  cache::KeyBuilder key;
+  key.add("unit", kFatbinKind);
+  key.add("nvfatbin", nvFatbinIdentity);
+  for (const std::string& option : backend::fatbinOptionStrings()) key.add("nvfatbin-option", option);
+  // The pieces' identifiers name the file.
+  key.add("stem", stem);
+  for (size_t i = 0; i < archs.size(); ++i) {
+    key.add("arch", archs[i]);
+    key.add("arch-unit", unitKeys[i].hex());
+  }
+  return key;
+}
+
+}  // namespace driver

@@ -21,6 +21,8 @@ struct UnitRequest;
 // The `unit` field of every unit key: bump the number whenever the unit key's
 // recipe or what an entry holds changes, so that old entries stop matching.
 inline constexpr const char* kUnitKind = "file-cubin-1";
+// The `unit` field of a fatbin's key (fatbinKeyBuilder); bumped likewise.
+inline constexpr const char* kFatbinKind = "file-fatbin-1";
 
 
 struct CacheKeyOptions {
@@ -90,5 +92,14 @@ void addLinkKeyFields(cache::KeyBuilder& key, const std::vector<LinkFile>& files
 // files' fields (addLinkKeyFields). `compilation`
 // must have been checked without errors. Never fails.
 cache::KeyBuilder unitKeyBuilder(const Compilation& compilation, const UnitRequest& request);
+
+// The builder of the key of the fatbin (`--fatbin`) made of the units of
+// `archs`, whose keys are `unitKeys` (same order): `unit` (kFatbinKind),
+// `nvfatbin` (backend::nvFatbinIdentity), one `nvfatbin-option` per option,
+// `stem` (the pieces are named after it), then per arch `arch` and
+// `arch-unit` (the unit key's hex). The fatbin is a function of these alone.
+cache::KeyBuilder fatbinKeyBuilder(const std::vector<std::string>& archs,
+                                   const std::vector<cache::Key>& unitKeys,
+                                   const std::string& stem, const std::string& nvFatbinIdentity);
 
 }  // namespace driver

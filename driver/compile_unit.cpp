@@ -26,6 +26,7 @@
 #include "driver/cache_key.h"
 #include "driver/codegen_flags.h"
 #include "driver/thread_budget.h"
+#include "support/arch.h"
 
 namespace driver {
 namespace {
@@ -196,12 +197,15 @@ UnitLinker::~UnitLinker() {
 }
 
 bool UnitLinker::warmUp(const std::string& arch) {
+  // The PTX target LLVM writes for `arch` (sm_90 for sm_100); PTX-only arches link nothing.
+  const support::ArchInfo* info = support::findArch(arch);
+  if (info == nullptr || info->ptxOnly) return false;
   auto loaded = get();
   if (!loaded) {
     llvm::consumeError(loaded.takeError());
     return false;
   }
-  const std::string ptx = ".version 8.5\n.target " + arch +
+  const std::string ptx = ".version 8.5\n.target " + std::string(info->ptxTarget) +
                           "\n.address_size 64\n.visible .entry pykc_prepare()\n{\n\tret;\n}\n";
   backend::LinkInput empty;  // its bytes view `ptx`
   empty.kind = backend::LinkInputKind::Ptx;
@@ -253,6 +257,15 @@ llvm::Expected<const backend::Nvrtc*> UnitLinker::nvrtc() {
   if (!loaded) return loaded.takeError();
   nvrtc_.emplace(std::move(*loaded));
   return &*nvrtc_;
+}
+
+llvm::Expected<const backend::NvFatbin*> UnitLinker::fatbin() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (fatbin_) return &*fatbin_;
+  auto loaded = backend::NvFatbin::load(nvFatbinPath_);
+  if (!loaded) return loaded.takeError();
+  fatbin_.emplace(std::move(*loaded));
+  return &*fatbin_;
 }
 
 llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend/cuda/nvfatbin.h"
 #include "backend/cuda/nvjitlink.h"
 #include "backend/cuda/nvrtc.h"
 #include "backend/cuda/register_budget.h"
@@ -76,7 +77,7 @@ std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& o
                                         const frontend::TypedModule& typed,
                                         const std::string& arch, std::string* why);
 
-// nvJitLink, NVRTC and the NVPTX target, set up on first use. Thread-safe:
+// nvJitLink, NVRTC, nvFatbin and the NVPTX target, set up on first use. Thread-safe:
 // the first get()/nvrtc() opens the library under a lock; each link makes its
 // own nvJitLink handle, so any number of threads may link through one.
 // `initializeTarget` must be safe to call more than once (a std::call_once
@@ -85,10 +86,11 @@ class UnitLinker {
 public:
   // Empty paths: the libraries found at build time, then the loader's search.
   explicit UnitLinker(std::function<void()> initializeTarget, std::string nvJitLinkPath = {},
-                      std::string nvrtcPath = {})
+                      std::string nvrtcPath = {}, std::string nvFatbinPath = {})
       : initializeTarget_(std::move(initializeTarget)),
         nvJitLinkPath_(std::move(nvJitLinkPath)),
-        nvrtcPath_(std::move(nvrtcPath)) {}
+        nvrtcPath_(std::move(nvrtcPath)),
+        nvFatbinPath_(std::move(nvFatbinPath)) {}
 
   ~UnitLinker();
   UnitLinker(const UnitLinker&) = delete;
@@ -111,6 +113,9 @@ public:
   backend::BackgroundLinks& background() { return background_; }
   // NVRTC, opened on first use (only when a `.cu` file is linked).
   llvm::Expected<const backend::Nvrtc*> nvrtc();
+  // nvFatbin, opened on first use (only when a fatbin is made and the cache
+  // does not have it).
+  llvm::Expected<const backend::NvFatbin*> fatbin();
   // The NVPTX target alone (PTX without a cubin).
   void initializeTarget() {
     if (initializeTarget_) initializeTarget_();
@@ -120,9 +125,11 @@ private:
   std::function<void()> initializeTarget_;
   std::string nvJitLinkPath_;
   std::string nvrtcPath_;
+  std::string nvFatbinPath_;
   std::mutex mutex_;
   std::optional<backend::NvJitLink> library_;
   std::optional<backend::Nvrtc> nvrtc_;
+  std::optional<backend::NvFatbin> fatbin_;
   std::string version_;
   std::once_flag loading_;
   std::thread loader_;  // startLoading's, joined by the destructor

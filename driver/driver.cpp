@@ -7,12 +7,15 @@
 #include <algorithm>
 #include <thread>
 
+#include "backend/cuda/nvfatbin.h"
 #include "backend/cuda/nvjitlink.h"
 #include "backend/cuda/nvrtc.h"
 #include "backend/target.h"
 #include "cache/store.h"
 #include "driver/cache_key.h"
 #include "driver/compile_unit.h"
+#include "driver/fatbin.h"
+#include "driver/stages.h"
 #include "driver/link_inputs.h"
 #include "driver/pipeline.h"
 #include "driver/thread_budget.h"
@@ -34,7 +37,7 @@ Session::Session(SessionSettings settings) : settings_(std::move(settings)) {
   auto once = std::make_shared<std::once_flag>();
   linker_ = std::make_unique<UnitLinker>(
       [once] { std::call_once(*once, backend::initializeNvptxTarget); }, settings_.nvJitLinkPath,
-      settings_.nvrtcPath);
+      settings_.nvrtcPath, settings_.nvFatbinPath);
 }
 
 Session::~Session() = default;
@@ -79,6 +82,12 @@ const std::string& Session::nvrtcIdentity() {
   return *nvrtcIdentity_;
 }
 
+const std::string& Session::nvFatbinIdentity() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!nvFatbinIdentity_) nvFatbinIdentity_ = backend::nvFatbinIdentity(settings_.nvFatbinPath);
+  return *nvFatbinIdentity_;
+}
+
 const cache::KeyField& Session::libdeviceKey(const std::string& path) {
   cache::Store* cacheStore = store();  // takes mutex_ itself: before the lock below
   std::lock_guard<std::mutex> lock(mutex_);
@@ -98,7 +107,7 @@ const cache::KeyField& Session::libdeviceKey(const std::string& path) {
 WantedOutputs wantedOutputs(const CompileRequest& request) {
   WantedOutputs out;
   out.llvm = request.wantLlvm || request.stopAfter == Stage::Llvm;
-  out.cubin = request.wantCubin && request.stopAfter == Stage::Cubin;
+  out.cubin = (request.wantCubin || request.wantFatbin) && request.stopAfter == Stage::Cubin;
   out.ptx = (request.wantPtx || request.stopAfter == Stage::Ptx) && request.stopAfter != Stage::Llvm;
   return out;
 }
@@ -214,6 +223,10 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   }
   if (std::optional<std::string> why = checkCodegenFlags(request.codegen)) {
     outcome.error(*why);
+    return outcome.finish(ExitClass::Usage);
+  }
+  if (request.wantFatbin && request.stopAfter != Stage::Cubin) {
+    outcome.error("--fatbin: a fatbin holds cubins, and this compile stops before them (--phase)");
     return outcome.finish(ExitClass::Usage);
   }
   const WantedOutputs wanted = wantedOutputs(request);
@@ -379,7 +392,14 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   if (!misses.empty()) {
     linker.initializeTarget();
     if (wantCubin) {
-      linker.startLoading(archs[misses.front()]);
+      // The first miss that links (compute_XY arches are PTX alone).
+      for (size_t i : misses) {
+        const support::ArchInfo* info = support::findArch(archs[i]);
+        if (info != nullptr && !info->ptxOnly) {
+          linker.startLoading(archs[i]);
+          break;
+        }
+      }
       if (needsNvrtc(linkFiles)) {
         auto opened = linker.nvrtc();
         if (!opened) return outcome.finish(outcome.fail(opened.takeError()));
@@ -447,7 +467,9 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   for (size_t i = 0; i < archs.size(); ++i) {
     if (units[i]) {
       kernels = units[i]->kernels;
-      if (result.nvJitLinkVersion == "none") result.nvJitLinkVersion = units[i]->nvJitLinkVersion;
+      if (result.nvJitLinkVersion == "none" && !units[i]->nvJitLinkVersion.empty()) {
+        result.nvJitLinkVersion = units[i]->nvJitLinkVersion;
+      }
       artifacts.push_back(std::move(units[i]->arch));
       recordTileShared(kernels, artifacts.back());
       continue;
@@ -481,8 +503,25 @@ CompileResult compile(const CompileRequest& request, Session& session) {
     inputs.pykcVersion = PYKC_VERSION;
     inputs.llvmVersion = LLVM_VERSION_STRING;
     inputs.nvJitLinkVersion = result.nvJitLinkVersion;
-    inputs.hasCubin = wantCubin;
+    inputs.hasCubin = wantCubin && request.wantCubin;
     inputs.hasPtx = wantPtx;
+    if (request.wantFatbin) {
+      inputs.fatbin = stageFileName(*findStage("fatbin"), inputs.stem, "");
+      FatbinRequest fatbinRequest;
+      fatbinRequest.stem = inputs.stem;
+      fatbinRequest.store = store;
+      if (store) {
+        fatbinRequest.unitKeys = keys;
+        fatbinRequest.nvFatbinIdentity = session.nvFatbinIdentity();
+      }
+      fatbinRequest.log = [&session](const std::string& line) { log(session, LogLevel::Info, line); };
+      auto fatbin = makeFatbin(artifacts, fatbinRequest, linker);
+      if (!fatbin) {
+        outcome.error("cannot make " + inputs.fatbin + ": " + llvm::toString(fatbin.takeError()));
+        return outcome.finish(ExitClass::Environment);
+      }
+      result.fatbin = std::move(*fatbin);
+    }
     result.manifest = buildManifest(typed, inputs, artifacts, kernels);
   }
   for (size_t i = 0; i < artifacts.size(); ++i) {
@@ -491,7 +530,8 @@ CompileResult compile(const CompileRequest& request, Session& session) {
     out.arch = a.arch;
     out.llvmIr = std::move(a.llvmIr);
     out.llvmOptimizedIr = std::move(a.llvmOptimizedIr);
-    if (wantPtx) out.ptx = std::move(a.ptx);
+    const support::ArchInfo* info = support::findArch(a.arch);
+    if (wantPtx || (info != nullptr && info->ptxOnly)) out.ptx = std::move(a.ptx);
     out.cubin = std::move(a.cubin);
     out.resources = std::move(a.resources);
     out.tileSharedBytes = std::move(a.tileSharedBytes);

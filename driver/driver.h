@@ -53,6 +53,8 @@ struct SessionSettings {
   std::string libdevicePath;
   std::string nvJitLinkPath;
   std::string nvrtcPath;
+  // libnvfatbin.so.13 (`--fatbin`); empty: backend::NvFatbin::load's search.
+  std::string nvFatbinPath;
   // Where log lines go (may be empty).
   LogSink log;
   // A store the caller made (`cache populate` checks its folder first);
@@ -84,6 +86,8 @@ public:
   // Session opens, computed once.
   const std::string& nvJitLinkIdentity();
   const std::string& nvrtcIdentity();
+  // backend::nvFatbinIdentity() of the nvFatbin this Session opens, computed once.
+  const std::string& nvFatbinIdentity();
   // The `libdevice` key field for `path` (empty: the default), read once.
   const cache::KeyField& libdeviceKey(const std::string& path);
   // Does now what a process's first compile would otherwise do on its way: opens the
@@ -107,6 +111,7 @@ private:
   cache::Store* storePointer_ = nullptr;
   std::optional<std::string> nvJitLinkIdentity_;
   std::optional<std::string> nvrtcIdentity_;
+  std::optional<std::string> nvFatbinIdentity_;
   std::map<std::string, cache::KeyField> libdeviceKeys_;
 };
 
@@ -144,6 +149,9 @@ struct CompileRequest {
   bool wantLlvm = false;
   bool wantPtx = true;
   bool wantCubin = true;
+  // One fatbin of every arch's cubin and the compute_XY arches' PTX
+  // (CompileResult::fatbin; driver/fatbin.h). Needs a compile to cubins.
+  bool wantFatbin = false;
   // The module after optimisation (inspect --emit llvm-opt).
   bool wantLlvmOptimized = false;
   // Line tables in the PTX and cubin even without --lineinfo (inspect's
@@ -216,6 +224,8 @@ struct CompileResult {
   std::vector<InstanceOutput> instances;
   // manifest.json (docs/ABI.md); empty when stopped before PTX.
   std::string manifest;
+  // With wantFatbin: the fatbin's bytes (file outputStem(path) + ".fatbin").
+  std::string fatbin;
   // nvJitLink's version ("13.0"), "none" when nothing was linked.
   std::string nvJitLinkVersion = "none";
   // Kernel instances in the file (0: it holds no kernel).

@@ -22,6 +22,7 @@
 #include "sema/resolve.h"
 #include "sema/inspect_types.h"
 #include "driver/thread_budget.h"
+#include "support/arch.h"
 
 namespace driver {
 namespace {
@@ -360,7 +361,9 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
     budgets.push_back({k.symbol, k.tileThreads, k.tileRegisterTarget});
   }
   out.ptx = backend::applyRegisterBudgets(std::move(out.ptx), budgets);
-  if (!request.wantCubin) return out;
+  // `compute_XY` is PTX for the driver's JIT: nothing to link.
+  const support::ArchInfo* info = support::findArch(codegen.arch);
+  if (!request.wantCubin || (info != nullptr && info->ptxOnly)) return out;
   auto library = nvJitLink();
   if (!library) return library.takeError();
   backend::LinkOptions link;
@@ -405,13 +408,27 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
   m["source"] = inputs.source;
   nlohmann::ordered_json targets = nlohmann::ordered_json::array();
   for (const ArchArtifacts& a : archs) {
+    const support::ArchInfo* info = support::findArch(a.arch);
+    bool ptxOnly = info != nullptr && info->ptxOnly;
     nlohmann::ordered_json t;
     t["arch"] = a.arch;
-    if (inputs.hasCubin) t["cubin"] = stageFileName(*findStage("cubin"), inputs.stem, a.arch);
-    if (inputs.hasPtx) t["ptx"] = stageFileName(*findStage("ptx"), inputs.stem, a.arch);
+    if (inputs.hasCubin && !ptxOnly) t["cubin"] = stageFileName(*findStage("cubin"), inputs.stem, a.arch);
+    if (inputs.hasPtx || ptxOnly) t["ptx"] = stageFileName(*findStage("ptx"), inputs.stem, a.arch);
+    // The PTX of an arch newer than LLVM 19 writes is another target's (sm_90 for sm_100).
+    if (info != nullptr && !ptxOnly && info->ptxTarget != info->name) t["ptx_target"] = info->ptxTarget;
     targets.push_back(t);
   }
   m["targets"] = targets;
+  if (!inputs.fatbin.empty()) {
+    // docs/ABI.md, "Fatbins": what the one file holds, for launchers that pick.
+    nlohmann::ordered_json cubins = nlohmann::ordered_json::array();
+    nlohmann::ordered_json ptx = nlohmann::ordered_json::array();
+    for (const ArchArtifacts& a : archs) {
+      const support::ArchInfo* info = support::findArch(a.arch);
+      (info != nullptr && info->ptxOnly ? ptx : cubins).push_back(a.arch);
+    }
+    m["fatbin"] = {{"file", inputs.fatbin}, {"cubins", cubins}, {"ptx", ptx}};
+  }
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (uint32_t k = 0; k < typed.kernelCount; ++k) {
     const frontend::FunctionInstance& inst = typed.instances[k];
@@ -463,17 +480,21 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
     nlohmann::ordered_json resources = nlohmann::ordered_json::object();
     for (const ArchArtifacts& a : archs) {
       auto it = a.resources.find(inst.symbol);
-      if (it == a.resources.end()) continue;
-      const backend::KernelResources& r = it->second;
-      resources[a.arch] = {{"registers", r.registers},
-                           {"static_shared_bytes", r.staticSharedBytes},
-                           {"local_bytes", r.localBytes},
-                           {"spill_stores", r.spillStores},
-                           {"spill_loads", r.spillLoads},
-                           {"max_threads_per_block", r.maxThreadsPerBlock}};
-      if (auto s = a.tileSharedBytes.find(inst.symbol); s != a.tileSharedBytes.end()) {
-        resources[a.arch]["dynamic_shared_bytes"] = s->second;
+      auto s = a.tileSharedBytes.find(inst.symbol);
+      // compute_XY PTX is never linked: only a tile kernel's dynamic shared memory is known.
+      if (it == a.resources.end() && s == a.tileSharedBytes.end()) continue;
+      nlohmann::ordered_json r = nlohmann::ordered_json::object();
+      if (it != a.resources.end()) {
+        const backend::KernelResources& k = it->second;
+        r = {{"registers", k.registers},
+             {"static_shared_bytes", k.staticSharedBytes},
+             {"local_bytes", k.localBytes},
+             {"spill_stores", k.spillStores},
+             {"spill_loads", k.spillLoads},
+             {"max_threads_per_block", k.maxThreadsPerBlock}};
       }
+      if (s != a.tileSharedBytes.end()) r["dynamic_shared_bytes"] = s->second;
+      resources[a.arch] = r;
     }
     entry["resources"] = resources;
     list.push_back(entry);

@@ -165,6 +165,8 @@ struct ManifestInputs {
   std::string nvJitLinkVersion;
   bool hasCubin = true;
   bool hasPtx = true;
+  // The fatbin's file name (`--fatbin`); empty: none.
+  std::string fatbin;
 };
 
 // manifest.json (docs/ABI.md), byte-for-byte deterministic.

@@ -7,7 +7,7 @@ namespace driver {
 namespace {
 
 //  name         suffix          perArch textOrJson emit   phase  inspect cache
-constexpr std::array<StageInfo, 11> kStages = {{
+constexpr std::array<StageInfo, 12> kStages = {{
     {"tokens", ".tokens.txt", false, false, false, false, true, false},
     {"ast", ".ast.txt", false, false, false, false, true, false},
     {"check", "", false, false, false, true, false, false},
@@ -19,6 +19,8 @@ constexpr std::array<StageInfo, 11> kStages = {{
     {"sass", ".sass", true, false, false, false, true, false},
     {"resources", ".resources", true, true, false, false, true, true},
     {"cache-key", ".cache-key", true, true, false, false, true, false},
+    // `compile --fatbin`: every arch in one file (its own cache entry).
+    {"fatbin", ".fatbin", false, false, false, false, false, true},
 }};
 
 }  // namespace

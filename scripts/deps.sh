@@ -52,6 +52,23 @@ if [ ! -f "$root/build/pydeps-numba/.ok" ]; then
     touch "$root/build/pydeps-numba/.ok" || echo "deps: numba not installed (one pytest skips)"
 fi
 
+# nvFatbin for `pykc compile --fatbin` (the CUDA 13.0 toolkit here lacks it) and
+# cuobjdump for the tests that list a fatbin's contents: NVIDIA's wheels, kept apart
+# from pydeps (pip --target would not merge their nvidia/ folder with nvdisasm's).
+cudadeps="$root/build/pydeps-cuda"
+if [ ! -f "$cudadeps/.ok" ]; then
+  if [ -e /usr/local/cuda/include/nvFatbin.h ] && [ -e /usr/local/cuda/lib64/libnvfatbin.so.13 ]; then
+    wheels=()
+  else
+    wheels=("nvidia-nvfatbin==13.0.*")
+  fi
+  command -v cuobjdump >/dev/null || [ -x /usr/local/cuda/bin/cuobjdump ] || wheels+=(nvidia-cuda-cuobjdump)
+  if ((${#wheels[@]})); then
+    python3 -m pip install -q --disable-pip-version-check --no-deps --target "$cudadeps" "${wheels[@]}"
+  fi
+  mkdir -p "$cudadeps" && touch "$cudadeps/.ok"
+fi
+
 # nvdisasm for `pykc inspect --emit sass` (not in every CUDA install): the PyPI
 # package puts it in build/pydeps/nvidia/cu13/bin, where pykc looks for it.
 # Optional: without it only `--emit sass` is unavailable.

@@ -171,8 +171,12 @@ def update(pykc, path):
         f.write(b"".join(base))
     try:
         _, out, err = run_pykc(pykc, tmp, base)
-        err = err.replace(os.path.basename(tmp).encode(), os.path.basename(path).encode())
-        out = out.replace(os.path.basename(tmp).encode(), os.path.basename(path).encode())
+        # Output files named after the file's stem (`x.fatbin`) are named after the
+        # temporary file's here (`x.py.update.tmp.fatbin`).
+        tmp_name, name = os.path.basename(tmp).encode(), os.path.basename(path).encode()
+        stem = os.path.splitext(os.path.basename(path))[0].encode()
+        err = err.replace(tmp_name + b".", stem + b".").replace(tmp_name, name)
+        out = out.replace(tmp_name + b".", stem + b".").replace(tmp_name, name)
     finally:
         os.remove(tmp)
     blocks = diagnostic_blocks(err)

@@ -172,23 +172,30 @@ int main(int argc, char** argv) try {
   CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
   CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
 
-  // Target choice (docs/ABI.md): sm_<major><minor> exactly, else the newest cubin of the
-  // same major version not newer than the device ("a" variants only on the exact chip).
+  // A fatbin (`pykc compile --fatbin`) holds every arch: the driver picks the GPU's cubin,
+  // else JIT-compiles its PTX. Otherwise the target choice (docs/ABI.md): sm_<major><minor>
+  // exactly, else the newest cubin of the same major version not newer than the device
+  // ("a" variants only on the exact chip).
   std::string cubin;
   int best = -1;
-  for (const Json& t : m["targets"].arr) {
-    if (!t.has("cubin") || t["cubin"].kind != Json::Str) continue;
-    const std::string& arch = t["arch"].str;  // "sm_90", "sm_90a", ...
-    std::string digits = arch.substr(3);
-    bool a = !digits.empty() && digits.back() == 'a';
-    if (a || digits.back() == 'f') digits.pop_back();
-    int cc = std::stoi(digits), tmaj = cc / 10, tmin = cc % 10;
-    if (tmaj != major || tmin > minor || (a && tmin != minor)) continue;
-    int score = tmin * 4 + (tmin == minor ? (a ? 1 : 2) : 0);
-    if (score > best) { best = score; cubin = dir + "/" + t["cubin"].str; }
+  if (m.has("fatbin") && m["fatbin"].has("file")) {
+    cubin = dir + "/" + m["fatbin"]["file"].str;
+  } else {
+    for (const Json& t : m["targets"].arr) {
+      if (!t.has("cubin") || t["cubin"].kind != Json::Str) continue;
+      const std::string& arch = t["arch"].str;  // "sm_90", "sm_90a", ...
+      std::string digits = arch.substr(3);
+      bool a = !digits.empty() && digits.back() == 'a';
+      if (a || digits.back() == 'f') digits.pop_back();
+      int cc = std::stoi(digits), tmaj = cc / 10, tmin = cc % 10;
+      if (tmaj != major || tmin > minor || (a && tmin != minor)) continue;
+      int score = tmin * 4 + (tmin == minor ? (a ? 1 : 2) : 0);
+      if (score > best) { best = score; cubin = dir + "/" + t["cubin"].str; }
+    }
   }
   if (cubin.empty())
-    throw std::runtime_error("no cubin for sm_" + std::to_string(major * 10 + minor));
+    throw std::runtime_error("no cubin for sm_" + std::to_string(major * 10 + minor) +
+                             " (and no fatbin: compile with --fatbin and compute_XY for PTX)");
 
   std::string image = read_file(cubin);
   CUmodule mod;

@@ -13,13 +13,23 @@ See docs/LOADER.md.
 
 from __future__ import annotations
 
+import logging
 import os
 
 from ._args import (ArgumentError, ArrayArg, LaunchPlan, ScalarArg, TupleArg, describe,
                     plan_launch, select_entry)
 from ._backends import BACKENDS, CudaError, stream_handle
-from ._manifest import (KernelEntry, Manifest, ManifestError, Param, read_manifest,
-                        select_target)
+from ._manifest import (KernelEntry, Manifest, ManifestError, Param, arch_text, choose,
+                        fatbin_targets, read_manifest, select_target)
+
+#: The loader's log: which code it loads for the GPU, at DEBUG level
+#: (``logging.basicConfig(level=logging.DEBUG)`` or ``PYKC_LOG=debug`` shows it).
+log = logging.getLogger("pykc")
+if os.environ.get("PYKC_LOG", "").lower() == "debug" and not log.handlers:
+    _handler = logging.StreamHandler()
+    _handler.setFormatter(logging.Formatter("pykc: %(message)s"))
+    log.addHandler(_handler)
+    log.setLevel(logging.DEBUG)
 
 __version__ = "0.1.0"
 
@@ -30,7 +40,7 @@ def install():
     _install()
 
 __all__ = ["install", "load", "launch", "Module", "Kernel", "plan_launch", "describe", "read_manifest",
-           "select_target", "ArgumentError", "ManifestError", "CudaError", "LaunchPlan",
+           "select_target", "choose_code", "ArgumentError", "ManifestError", "CudaError", "LaunchPlan",
            "KernelEntry", "Param", "normalize_dims"]
 
 
@@ -55,6 +65,25 @@ def normalize_dims(dims, what: str) -> tuple:
     return t
 
 
+def choose_code(manifest: Manifest, cc: tuple) -> tuple:
+    """What to load for a GPU of compute capability ``cc``: ``(target, kind, code,
+    load_kind)``. ``kind`` is ``"cubin"`` or ``"ptx"`` (what runs), ``code`` the file to
+    load and ``load_kind`` its form (``"fatbin"`` when the manifest has one: the driver
+    then picks from it what ``choose`` predicts). Logs the choice at DEBUG level; raises
+    ManifestError naming the GPU's arch and what the build holds when nothing fits."""
+    where = os.path.dirname(manifest.path) or manifest.path
+    if manifest.fatbin is not None:
+        target, kind, how = choose(fatbin_targets(manifest.fatbin), cc, where + " (fatbin)")
+        log.debug("%s: %s on this GPU (%s): %s %s from %s", where, how, arch_text(cc),
+                  target.arch, "(the driver's JIT)" if kind == "ptx" else "", manifest.fatbin.path)
+        return target, kind, manifest.fatbin.path, "fatbin"
+    target, kind, how = choose(manifest.targets, cc, where)
+    code = target.cubin if kind == "cubin" else target.ptx
+    log.debug("%s: %s on this GPU (%s): %s %s from %s", where, how, arch_text(cc), target.arch,
+              "(the driver's JIT)" if kind == "ptx" else "", code)
+    return target, kind, code, kind
+
+
 def _make_backend(name: str, device):
     if name not in BACKENDS:
         raise ValueError(f"unknown pykc backend {name!r} (choose from {sorted(BACKENDS)})")
@@ -70,10 +99,10 @@ class Module:
         self.manifest, self.backend, self.sync = manifest, backend, sync
         if image is not None:
             self.target, self.code_kind, code = image
+            load_kind = self.code_kind
         else:
-            self.target, self.code_kind = select_target(manifest.targets, backend.cc_version)
-            code = self.target.cubin if self.code_kind == "cubin" else self.target.ptx
-        self._code = backend.load(code, self.code_kind)
+            self.target, self.code_kind, code, load_kind = choose_code(manifest, backend.cc_version)
+        self._code = backend.load(code, load_kind)
         self._kernels = {n: Kernel(self, es) for n, es in manifest.by_name().items()}
         for k in self._kernels.values():  # resolve every symbol now: fail early, clearly
             for e in k.entries:

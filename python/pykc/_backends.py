@@ -94,6 +94,11 @@ class CudaCoreBackend:
                 data = f.read()
         if kind == "cubin":
             return self.cc.ObjectCode.from_cubin(data)
+        if kind == "fatbin":
+            # cuLibraryLoadData takes a fatbin as it takes a cubin (cuda.core < 0.3 has no
+            # from_fatbin): the driver picks the GPU's code from it.
+            make = getattr(self.cc.ObjectCode, "from_fatbin", self.cc.ObjectCode.from_cubin)
+            return make(data)
         return self.cc.ObjectCode.from_ptx(data if data.endswith(b"\0") else data + b"\0")
 
     def get_function(self, module, symbol: str, cooperative: bool):

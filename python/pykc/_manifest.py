@@ -160,9 +160,21 @@ class KernelEntry:
 
 @dataclass(frozen=True)
 class Target:
-    arch: str                      # "sm_90", "sm_90a", ...
+    arch: str                      # "sm_90", "sm_90a", "compute_90", ...
     cubin: str | None              # absolute paths (None when absent)
     ptx: str | None
+    # The target the PTX was written for when it is not ``arch`` (LLVM 19 writes sm_90
+    # PTX for sm_100 and newer); None: ``arch``'s own.
+    ptx_target: str | None = None
+
+
+@dataclass(frozen=True)
+class Fatbin:
+    """``pykc compile --fatbin``: one file holding the cubins of ``cubins`` and the PTX
+    of ``ptx`` (arch names), from which the driver picks."""
+    path: str | None               # absolute (None: in memory)
+    cubins: tuple
+    ptx: tuple
 
 
 @dataclass
@@ -172,6 +184,7 @@ class Manifest:
     compiler: dict
     targets: list                  # list[Target]
     kernels: list                  # list[KernelEntry], in manifest order
+    fatbin: Fatbin | None = None
 
     def by_name(self) -> dict:
         """Kernel name -> list of its entries (one per signature), in manifest order."""
@@ -254,8 +267,11 @@ def parse_manifest(m, path: str, base: str | None) -> Manifest:
                             f"by this loader (it reads version {ABI_VERSION})")
     rel = lambda p: os.path.join(base, p) if p and base is not None else None  # noqa: E731
     try:
-        targets = [Target(t["arch"], rel(t.get("cubin")), rel(t.get("ptx")))
+        targets = [Target(t["arch"], rel(t.get("cubin")), rel(t.get("ptx")), t.get("ptx_target"))
                    for t in m["targets"]]
+        fb = m.get("fatbin")
+        fatbin = None if fb is None else Fatbin(rel(fb["file"]), tuple(fb.get("cubins") or ()),
+                                                tuple(fb.get("ptx") or ()))
         kernels = [KernelEntry(k["name"], k.get("signature", ""), k["symbol"],
                                tuple(_param(p, f"{k['name']}.params[{i}]")
                                      for i, p in enumerate(k["params"])),
@@ -269,7 +285,8 @@ def parse_manifest(m, path: str, base: str | None) -> Manifest:
                    for k in m["kernels"]]
     except (KeyError, TypeError) as e:
         raise ManifestError(f"{path}: malformed manifest ({e!r})") from None
-    return Manifest(path, m.get("source", ""), dict(m.get("compiler") or {}), targets, kernels)
+    return Manifest(path, m.get("source", ""), dict(m.get("compiler") or {}), targets, kernels,
+                    fatbin)
 
 
 _ARCH = re.compile(r"^(?:sm|compute)_(\d+)(\d)([af]?)$")
@@ -283,16 +300,35 @@ def parse_arch(arch: str) -> tuple:
     return int(m[1]), int(m[2]), m[3]
 
 
+def arch_text(cc: tuple) -> str:
+    """``(9, 0)`` -> ``"sm_90"``: a GPU's arch as pykc names it."""
+    return f"sm_{cc[0]}{cc[1]}"
+
+
 def select_target(targets, cc: tuple) -> tuple:
     """Pick the code to load on a device of compute capability ``cc = (major, minor)``.
 
-    Returns ``(target, kind)`` with kind ``"cubin"`` or ``"ptx"``. Rules (docs/ABI.md):
-    a cubin whose arch equals the device (``sm_90`` for 9.0; then ``sm_90a``, which runs
-    only on exactly 9.0), else the newest cubin of the same major version not newer than
-    the device (``a`` variants excluded; ``f`` family variants allowed). When no cubin
-    fits, the newest PTX not newer than the device (any major, no ``a``), JIT-compiled
-    by the driver. Raises ManifestError listing the targets when nothing fits.
+    Returns ``(target, kind)`` with kind ``"cubin"`` or ``"ptx"``; ``choose`` also says
+    why. Rules (docs/ABI.md): a cubin whose arch equals the device (``sm_90`` for 9.0,
+    then ``sm_90a`` and ``sm_90f``), else the newest cubin of the same major version not
+    newer than the device (``a`` variants excluded, ``f`` family variants allowed). When
+    no cubin fits, the newest PTX whose target is not newer than the device (any major;
+    an ``a`` target only on exactly its device), JIT-compiled by the driver. Raises
+    ManifestError naming the device's arch and what the build holds when nothing fits.
     """
+    target, kind, _ = choose(targets, cc)
+    return target, kind
+
+
+def _ptx_arch(t) -> tuple:
+    """(major, minor, suffix) of the target a Target's PTX was written for."""
+    return parse_arch(t.ptx_target or t.arch)
+
+
+def choose(targets, cc: tuple, where: str = "the build") -> tuple:
+    """``select_target`` with the reason: ``(target, kind, how)``, how one of ``"exact
+    cubin"``, ``"compatible cubin"`` (same major, older minor) or ``"PTX"`` (the driver's
+    JIT). ``where`` names the build in the error."""
     major, minor = cc
     best, best_key = None, None
     for t in targets:
@@ -301,16 +337,33 @@ def select_target(targets, cc: tuple) -> tuple:
         tmaj, tmin, suf = parse_arch(t.arch)
         if tmaj != major or tmin > minor or (suf == "a" and tmin != minor):
             continue
-        # Exact "sm_XY" wins, then "sm_XYa", then the newest lower minor.
+        # Exact "sm_XY" wins, then "sm_XYa", then "sm_XYf", then the newest lower minor.
         key = (tmin == minor and suf == "", tmin == minor and suf == "a", tmin)
         if best_key is None or key > best_key:
             best, best_key = t, key
     if best is not None:
-        return best, "cubin"
-    ptx = [t for t in targets if t.ptx and parse_arch(t.arch)[2] != "a"
-           and parse_arch(t.arch)[:2] <= (major, minor)]
+        return best, "cubin", "exact cubin" if parse_arch(best.arch)[1] == minor else "compatible cubin"
+    ptx = []
+    for t in targets:
+        if not t.ptx:
+            continue
+        pmaj, pmin, suf = _ptx_arch(t)
+        if (pmaj, pmin) <= (major, minor) and (suf != "a" or (pmaj, pmin) == (major, minor)):
+            ptx.append(t)
     if ptx:
-        return max(ptx, key=lambda t: parse_arch(t.arch)[:2]), "ptx"
+        return max(ptx, key=lambda t: _ptx_arch(t)[:2]), "ptx", "PTX"
+    cubins = [t.arch for t in targets if t.cubin]
+    ptxs = [t.arch for t in targets if t.ptx and not t.cubin]
     raise ManifestError(
-        f"no target fits a device of compute capability {major}.{minor}: the manifest has "
-        + (", ".join(t.arch for t in targets) or "no targets"))
+        f"no code in {where} runs on this GPU ({arch_text(cc)}, compute capability "
+        f"{major}.{minor}): it holds cubins for {', '.join(cubins) or 'no arch'} and PTX for "
+        f"{', '.join(ptxs) or 'no arch'}; compile with --arch {arch_text(cc)} (or add "
+        f"compute_XY PTX, which later GPUs JIT-compile)")
+
+
+def fatbin_targets(fatbin: Fatbin) -> list:
+    """A fatbin's contents as Targets (their cubin or ptx being the fatbin's path), for
+    ``choose``: what the driver will pick from it."""
+    path = fatbin.path or "<fatbin>"
+    return ([Target(a, path, None) for a in fatbin.cubins]
+            + [Target(a, None, path) for a in fatbin.ptx])

@@ -393,10 +393,95 @@ def test_select_target():
     # sm_90a runs only on exactly 9.0; no same-major cubin -> PTX JIT of the newest PTX
     t, kind = select_target([T("sm_90a"), T("sm_90")], (10, 0))
     assert (t.arch, kind) == ("sm_90", "ptx")
-    with pytest.raises(ManifestError, match="no target fits.*7.5.*sm_80"):
+    with pytest.raises(ManifestError, match=r"runs on this GPU \(sm_75, compute capability 7.5\): "
+                       r"it holds cubins for sm_80 and PTX for no arch; compile with --arch sm_75"):
         select_target([T("sm_80")], (7, 5))
-    with pytest.raises(ManifestError):
-        select_target([T("sm_90a", cubin=False)], (9, 0))
+    # `a` PTX only on its own arch (the driver's JIT of sm_90a PTX needs 9.0 exactly)
+    assert select_target([T("sm_90a", cubin=False)], (9, 0))[1] == "ptx"
+    with pytest.raises(ManifestError, match="sm_100.*PTX for sm_90a"):
+        select_target([T("sm_90a", cubin=False)], (10, 0))
+
+
+def test_choose_exact_compatible_ptx():
+    """The loader's three steps (docs/LOADER.md, "Which code runs"), with the reason."""
+    from pykc._manifest import choose
+    ts = [T(a, ptx=False) for a in ("sm_80", "sm_90", "sm_100", "sm_120")] + [T("compute_90", cubin=False)]
+    assert [(t.arch, k, how) for t, k, how in [choose(ts, (9, 0))]] == [("sm_90", "cubin", "exact cubin")]
+    t, kind, how = choose(ts, (10, 3))                  # B300: sm_100's cubin runs there
+    assert (t.arch, kind, how) == ("sm_100", "cubin", "compatible cubin")
+    t, kind, how = choose(ts, (12, 1))                  # DGX Spark: sm_120's
+    assert (t.arch, how) == ("sm_120", "compatible cubin")
+    t, kind, how = choose(ts, (11, 0))                  # Thor: no 11.x cubin -> PTX
+    assert (t.arch, kind, how) == ("compute_90", "ptx", "PTX")
+    t, kind, how = choose(ts, (8, 9))                   # same major, older minor
+    assert (t.arch, how) == ("sm_80", "compatible cubin")
+    # `f` counts as its major's family; `a` of another minor never
+    assert choose([T("sm_100f"), T("sm_100a")], (10, 3))[0].arch == "sm_100f"
+    assert choose([T("sm_100a"), T("sm_100f"), T("sm_100")], (10, 0))[0].arch == "sm_100"
+    assert choose([T("sm_100a"), T("sm_100f")], (10, 0))[0].arch == "sm_100a"
+    with pytest.raises(ManifestError, match=r"sm_103.*cubins for sm_100a and PTX for no arch"):
+        choose([T("sm_100a", ptx=False)], (10, 3))
+    # An sm_100 target's PTX is sm_90's (ptx_target): usable on 9.0 through the JIT
+    ts = [Target("sm_100", "k.sm_100.cubin", "k.sm_100.ptx", "sm_90")]
+    t, kind, how = choose(ts, (9, 0))
+    assert (t.arch, kind) == ("sm_100", "ptx")
+    with pytest.raises(ManifestError, match="sm_89"):
+        choose(ts, (8, 9))
+
+
+def test_load_picks_from_the_fatbin_and_logs_it(tmp_path, caplog):
+    """With a fatbin the loader loads it (the driver picks) and logs what runs."""
+    import logging
+    d = manifest_dict(SAXPY, targets=(
+        {"arch": "sm_80", "cubin": "k.sm_80.cubin"}, {"arch": "sm_90", "cubin": "k.sm_90.cubin"},
+        {"arch": "sm_100", "cubin": "k.sm_100.cubin", "ptx_target": "sm_90"},
+        {"arch": "compute_90", "ptx": "k.compute_90.ptx"}))
+    d["fatbin"] = {"file": "k.fatbin", "cubins": ["sm_80", "sm_90", "sm_100"], "ptx": ["compute_90"]}
+    (tmp_path / "manifest.json").write_text(json.dumps(d))
+    m = pykc.read_manifest(str(tmp_path))
+    assert m.fatbin.path == str(tmp_path / "k.fatbin") and m.targets[2].ptx_target == "sm_90"
+    with caplog.at_level(logging.DEBUG, logger="pykc"):
+        target, kind, code, load_kind = pykc.choose_code(m, (9, 0))
+    assert (target.arch, kind, code, load_kind) == ("sm_90", "cubin", str(tmp_path / "k.fatbin"), "fatbin")
+    assert "exact cubin on this GPU (sm_90): sm_90" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="pykc"):
+        target, kind, _, load_kind = pykc.choose_code(m, (12, 0))
+    assert (target.arch, kind, load_kind) == ("compute_90", "ptx", "fatbin")
+    assert "PTX on this GPU (sm_120): compute_90 (the driver's JIT)" in caplog.text
+    with pytest.raises(ManifestError, match=r"no code in .*\(fatbin\) runs on this GPU \(sm_75"):
+        pykc.choose_code(m, (7, 5))
+    # Without the fatbin: the files themselves
+    del d["fatbin"]
+    (tmp_path / "manifest.json").write_text(json.dumps(d))
+    target, kind, code, load_kind = pykc.choose_code(pykc.read_manifest(str(tmp_path)), (8, 6))
+    assert (target.arch, code, load_kind) == ("sm_80", str(tmp_path / "k.sm_80.cubin"), "cubin")
+
+
+def test_module_loads_the_fatbin_through_the_backend(tmp_path):
+    """Module hands the fatbin's path and kind to the backend (cuda.core's from_fatbin,
+    CuPy's RawModule): a fake backend records what it is asked to load."""
+    d = manifest_dict(SAXPY, targets=({"arch": "sm_90", "cubin": "k.sm_90.cubin"},))
+    d["fatbin"] = {"file": "k.fatbin", "cubins": ["sm_90"], "ptx": []}
+    (tmp_path / "manifest.json").write_text(json.dumps(d))
+
+    class Fake:
+        name, cc_version = "fake", (9, 0)
+
+        def load(self, code, kind):
+            self.loaded = (code, kind)
+            return object()
+
+        def get_function(self, module, symbol, cooperative):
+            return symbol
+
+    be = Fake()
+    mod = pykc.Module(pykc.read_manifest(str(tmp_path)), be)
+    assert be.loaded == (str(tmp_path / "k.fatbin"), "fatbin")
+    assert (mod.target.arch, mod.code_kind) == ("sm_90", "cubin")
+    be.cc_version = (8, 0)
+    with pytest.raises(ManifestError, match=r"sm_80.*cubins for sm_90"):
+        pykc.Module(pykc.read_manifest(str(tmp_path)), be)
 
 
 def test_launch_config_normalisation():

@@ -326,7 +326,7 @@ TEST_F(BackendTest, ResolvesNvvmReflect) {
 }
 
 TEST_F(BackendTest, UnsupportedArchIsAnError) {
-  for (const char* arch : {"sm_70", "sm_100", "compute_90", ""}) {
+  for (const char* arch : {"sm_70", "sm_99", "sm_122", "compute_70", ""}) {
     SCOPED_TRACE(arch);
     llvm::LLVMContext context;
     auto module = backend::samples::buildSaxpyModule(context);
@@ -335,10 +335,35 @@ TEST_F(BackendTest, UnsupportedArchIsAnError) {
     std::string message = errorText(backend::emitPtx(*module, options));
     EXPECT_TRUE(contains(message, std::string("unsupported GPU architecture `") + arch + "`"))
         << message;
-    EXPECT_TRUE(contains(message, "sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a")) << message;
+    EXPECT_TRUE(contains(message, "sm_75, sm_80, sm_86, sm_87, sm_88, sm_89, sm_90, sm_90a, sm_100,"))
+        << message;
   }
   EXPECT_EQ(take(backend::smVersion("sm_90a")), 90u);
   EXPECT_EQ(support::knownArchs().front().name, "sm_75");
+  // compute_100 is an arch nvJitLink knows, whose PTX LLVM 19 cannot write: the
+  // message names the target to use instead.
+  std::string message = errorText(backend::smVersion("compute_100"));
+  EXPECT_TRUE(contains(message, "`compute_100` PTX is newer than LLVM 19 writes")) << message;
+  EXPECT_TRUE(contains(message, "`compute_90` PTX runs on sm_100")) << message;
+}
+
+// Arches newer than LLVM 19's NVPTX target: sm_90 PTX (never sm_90a's), which
+// nvJitLink links into a cubin for the real arch.
+TEST_F(BackendTest, BlackwellArchesGetSm90PtxAndTheirOwnCubin) {
+  backend::NvJitLink library = loadNvJitLink();
+  for (const char* arch : {"sm_100", "sm_100a", "sm_100f", "sm_103", "sm_110", "sm_120", "sm_121f"}) {
+    SCOPED_TRACE(arch);
+    EXPECT_EQ(take(backend::smVersion(arch)), 90u);
+    EXPECT_EQ(take(backend::ptxTarget(arch)), "sm_90");
+    std::string ptx = saxpyPtx(arch);
+    EXPECT_TRUE(contains(ptx, ".target sm_90\n")) << ptx.substr(0, 300);
+    auto linked = take(link(library, ptx, arch));
+    auto resources = take(backend::readCubinResources(linked.cubin));
+    EXPECT_EQ(resources.count(std::string(kSaxpySymbol)), 1u);
+  }
+  EXPECT_EQ(take(backend::ptxTarget("sm_88")), "sm_87");
+  EXPECT_EQ(take(backend::ptxTarget("compute_90a")), "sm_90a");
+  EXPECT_TRUE(contains(saxpyPtx("compute_89"), ".target sm_89\n"));
 }
 
 TEST_F(BackendTest, InvalidModuleIsAnError) {

@@ -7,6 +7,7 @@
 #   realworld  tests/gpu/jit/run_realworld.py on the numba and cuTile corpora
 #   gpu        tests/gpu/run_gpu_tests.py on the bundle's compiled kernel files
 #   driver     tests/gpu/compile_without_driver.py (a compile with the GPU visible vs hidden)
+#   fatbin     tests/gpu/fatbin_arch.py (fatbins and PTX-only builds on the GPU, issue 24)
 #   vsnumba    tests/realworld_numba/corpus/run_vs_numba.py (the numba corpus, pykc vs numba-cuda)
 #   bench      bench/jit/jit_bench.py without cuTile, then bench/jit/tile_miss.py
 #   cutile     bench/jit/jit_bench.py with cuTile (/tmp/cutile from cutile-for-device.sh)
@@ -33,6 +34,8 @@ for mode in "$@"; do
     gpu) python3 tests/gpu/run_gpu_tests.py "$bundle/gpu" > "$out/gpu.txt" 2>&1 || status=1
          tail -40 "$out/gpu.txt" ;;
     driver) python3 tests/gpu/compile_without_driver.py --pykc "$bundle/bin/pykc" || status=1 ;;
+    fatbin) python3 tests/gpu/fatbin_arch.py --pykc "$bundle/bin/pykc" > "$out/fatbin.txt" 2>&1 || status=1
+            cat "$out/fatbin.txt" ;;
     vsnumba) python3 tests/realworld_numba/corpus/run_vs_numba.py --pykc "$bundle/bin/pykc" \
                --json "$out/vs_numba.json" || status=1 ;;
     bench) python3 bench/jit/jit_bench.py --no-cutile --json "$out/jit_bench.json" || status=1
