@@ -54,6 +54,17 @@ struct ForIteration {
   TypeId item;
 };
 
+// One piece of a tile kernel's print (`print`, `ct.print`, `ct.printf`): text printed as
+// is, or a value printed with a C conversion whose length modifier suits the promoted value
+// (integers and bools as 64-bit, floats as double): a number once, a tile's elements as
+// `[a, b, ...]` (nested per axis), a tuple's numbers through `format` with one conversion
+// per number in order (`(%lld, %lld)`).
+struct TilePrintPiece {
+  enum class Kind : uint8_t { Text, Number, Tile, Tuple } kind = Kind::Text;
+  std::string text;  // Text: printed as is; Number/Tile: the conversion; Tuple: the format
+  ExprId value;
+};
+
 // A failing `assert` or a `raise` in a kernel compiled with debug=True: the
 // exception the host should raise.
 struct ErrorSite {
@@ -114,6 +125,8 @@ struct FunctionInstance {
   // Device function calls with keyword arguments: the argument expressions in
   // parameter order, by Call ExprId index.
   std::map<uint32_t, std::vector<ExprId>> callArguments;
+  // Tile kernels' prints, by Call ExprId index.
+  std::map<uint32_t, std::vector<TilePrintPiece>> tilePrints;
   // debug=True kernels: their assert/raise statements, in source order.
   std::vector<ErrorSite> errorSites;
 

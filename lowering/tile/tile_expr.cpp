@@ -111,6 +111,10 @@ TileVal TileLowering::eval(ExprId id) {
       if (inst_.callees[id.index] >= 0) return inlineHelper(id);
       Intrinsic kind = inst_.meanings[id.index].kind;
       if (kind == Intrinsic::Min || kind == Intrinsic::Max) return builtinMinMax(id, kind == Intrinsic::Max);
+      if (kind == Intrinsic::Print) {
+        emitPrint(id);
+        return TileVal{};
+      }
       return call(id, e.as<ast::Call>());
     }
     case frontend::ExprKind::Attribute: {
@@ -394,6 +398,13 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       return types_.isTile(t) ? load(id, t) : scalarLoad(id);
     case TileFn::Store:
       store(id);
+      return TileVal{};
+    case TileFn::Assert:
+      assertAll(id);
+      return TileVal{};
+    case TileFn::Print:
+    case TileFn::Printf:
+      emitPrint(id);
       return TileVal{};
     case TileFn::Gather:
       return gatherScatter(id, true);

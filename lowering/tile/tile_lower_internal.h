@@ -468,6 +468,16 @@ private:
                                          TypeId e, llvm::Value* pad, unsigned first, unsigned count);
 
   void store(ExprId id);
+  // ct.assert_ (tile_print.cpp): the block agrees on whether every element holds; where
+  // one does not, thread 0 prints the message and every thread traps.
+  void assertAll(ExprId id);
+  // print / ct.print / ct.printf: the values evaluated by every thread (tiles staged in
+  // shared memory), thread 0 prints the line (vprintf, 32 values a call).
+  void emitPrint(ExprId id);
+  // One vprintf call with `format` and `values` (already promoted as C varargs are).
+  void printf(const std::string& format, const std::vector<llvm::Value*>& values);
+  llvm::Value* stringConstant(const std::string& text);
+  std::map<std::string, llvm::GlobalVariable*> strings_;
 
   // --- gather and scatter ---------------------------------------------------
 

@@ -488,6 +488,35 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     case TileFn::Gather:
     case TileFn::Scatter:
       return checkGatherScatter(id, c, fn, fname);
+    case TileFn::Assert: {
+      // `ct.assert_(cond, message=None)`: every element of a bool tile (or a bool) holds,
+      // else the kernel prints the message once per failing block and traps.
+      auto args = bindArgs(id, c, fname, {"cond", "message"}, 1);
+      if (!args) return TV{};
+      TV cond = checkExpr((*args)[0]);
+      if (!cond.ok()) return TV{};
+      if (cond.k == TV::K::Const && cond.c.kind == ConstValue::Kind::Bool) {
+        diags_.error(loc((*args)[0]), Diag::TileType,
+                     "the condition of `ct.assert_` is known at compile time: use `ct.static_assert`");
+        return TV{};
+      }
+      TypeId ct = cond.k == TV::K::Value ? cond.type : TypeId();
+      if (!ct.valid() || !types_.isBool(isTileVal(cond) ? elementOf(ct) : ct)) {
+        diags_.error(loc((*args)[0]), Diag::TileType,
+                     "`ct.assert_` takes a bool tile or a bool, found `" + describe(cond) + "`");
+        return TV{};
+      }
+      std::string message = "assertion failed";
+      if ((*args)[1].valid()) {
+        auto text = stringConstant((*args)[1], "the message of `ct.assert_`");
+        if (!text) return TV{};
+        message = *text;
+      }
+      inst_.tilePrints[id.index] = {TilePrintPiece{TilePrintPiece::Kind::Text, message, ExprId()}};
+      inst_.opTypes[id.index] = ct;
+      effects_ = true;
+      return TV::value(types_.none());
+    }
     case TileFn::Full:
     case TileFn::Zeros:
     case TileFn::Ones: {
@@ -778,6 +807,9 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       return checkExtract(id, c, fname, callee.self);
     case TileFn::Insert:
       return checkInsert(id, c, fname, callee.self);
+    case TileFn::Print:
+    case TileFn::Printf:
+      return checkPrint(id, c, fn == TileFn::Printf, fname);
     case TileFn::PackToBytes:
     case TileFn::UnpackFromBytes:
       return checkBytes(id, c, fname, fn == TileFn::PackToBytes);

@@ -167,6 +167,14 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
     return TV{};
   }
   auto it = module_.globals.find(name);
+  if (it == module_.globals.end() && name == "print") {  // `p = print`: Python's print, as ct.print
+    TV v;
+    v.k = TV::K::Entity;
+    v.ent = Intrinsic::TileOp;
+    v.payload = static_cast<uint32_t>(TileFn::Print);
+    v.path = "print";
+    return record(id, v);
+  }
   if (it == module_.globals.end()) {
     diags_.error(loc(id), Diag::UndefinedName, name);
     return TV{};

@@ -290,6 +290,10 @@ std::optional<TV> TileChecker::checkPlainCall(ExprId id, const ast::Call& c) {
     return checkBuiltin(id, c, name);
   }
   if (name == "len") return checkLen(id, c);
+  if (name == "print") {
+    inst_.meanings[id.index] = ExprMeaning{Intrinsic::Print, 0};
+    return checkPrint(id, c, false, "print");
+  }
   return std::nullopt;
 }
 

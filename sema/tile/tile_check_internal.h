@@ -393,6 +393,18 @@ private:
   // ct.pack_to_bytes(x) / ct.unpack_from_bytes(x, dtype): a tile's bytes as a 1-D uint8
   // tile and back.
   TV checkBytes(ExprId id, const ast::Call& c, const std::string& fname, bool pack);
+  // A string literal or a module's string constant (`what` names it in the error).
+  std::optional<std::string> stringConstant(ExprId id, const std::string& what);
+  // `msg = f"..."`, `single = "'"`: a text for prints, not a value (strings_).
+  bool isStringExpr(ExprId e) const;
+  bool bindString(const ast::Assign& a);
+  std::map<std::string, ExprId> strings_;
+  // print / ct.print / ct.printf (tile_check_print.cpp): inst_.tilePrints[id].
+  TV checkPrint(ExprId id, const ast::Call& c, bool printf, const std::string& fname);
+  bool printValue(ExprId e, const std::string& spec, bool repr, std::vector<TilePrintPiece>& out);
+  std::optional<std::string> printConversion(ExprId where, const std::string& spec, TypeId t);
+  std::optional<std::string> printConstant(ExprId where, const ConstValue& c, const std::string& spec, bool repr);
+  std::optional<std::string> printTupleFormat(ExprId where, TypeId t);
   TV checkCat(ExprId id, const ast::Call& c, const std::string& fname);
 
   static ConstValue constOfShape(const std::vector<int64_t>& shape);

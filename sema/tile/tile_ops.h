@@ -36,7 +36,8 @@ namespace frontend {
   X(Floor, "floor") X(Ceil, "ceil") X(Tan, "tan") X(Sinh, "sinh") X(Cosh, "cosh")             \
   X(Isnan, "isnan") X(Atan2, "atan2") X(Cumsum, "cumsum") X(Cumprod, "cumprod")        \
   X(StaticAssert, "static_assert") X(StaticEval, "static_eval") X(Bitcast, "bitcast") X(Insert, "insert") \
-  X(PackToBytes, "pack_to_bytes") X(UnpackFromBytes, "unpack_from_bytes")
+  X(PackToBytes, "pack_to_bytes") X(UnpackFromBytes, "unpack_from_bytes") X(Assert, "assert_") \
+  X(Print, "print") X(Printf, "printf")
 
 enum class TileFn : uint16_t {
 #define PYKC_X(N, S) N,

@@ -6,6 +6,8 @@
 // module's global).
 #include <pthread.h>
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include <cstdint>
 #include <cstring>
 #include <thread>
@@ -13,16 +15,82 @@
 static thread_local int g_tid, g_ctaid, g_nctaid, g_ctaid_y, g_nctaid_y;
 static pthread_barrier_t g_bar;
 static uint32_t g_vals[1024];
+static int g_and;
+static std::string g_out;
+static pthread_mutex_t g_out_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_traps;
 extern "C" {
 int sim_tid_x() { return g_tid; }
 int sim_ctaid_x() { return g_ctaid; }
 int sim_nctaid_x() { return g_nctaid; }
 int sim_ctaid_y() { return g_ctaid_y; }
 int sim_nctaid_y() { return g_nctaid_y; }
+int sim_ctaid_z() { return 0; }
 // ex2.approx(.ftz).f32, div.approx(.ftz).f32: exactly rounded stand-ins.
 float sim_ex2(float x) { return exp2f(x); }
 float sim_div(float x, float y) { return x / y; }
 void sim_barrier() { pthread_barrier_wait(&g_bar); }
+// bar.red.and: 1 when every thread's predicate is non-zero.
+int sim_barrier_and(int p) {
+  pthread_barrier_wait(&g_bar);
+  if (g_tid == 0) g_and = 1;
+  pthread_barrier_wait(&g_bar);
+  if (!p) __atomic_store_n(&g_and, 0, __ATOMIC_SEQ_CST);
+  pthread_barrier_wait(&g_bar);
+  int r = __atomic_load_n(&g_and, __ATOMIC_SEQ_CST);
+  pthread_barrier_wait(&g_bar);
+  return r;
+}
+// vprintf(format, args): the CUDA form, its arguments packed in a struct as C varargs
+// promote them (ints and pointers of their size, floats as double); the text is kept for
+// sim_output().
+int sim_vprintf(const char* format, const char* args) {
+  std::string out;
+  size_t offset = 0;
+  auto take = [&](size_t size) {
+    offset = (offset + size - 1) / size * size;
+    const char* p = args + offset;
+    offset += size;
+    return p;
+  };
+  for (const char* f = format; *f; ++f) {
+    if (*f != '%') { out += *f; continue; }
+    std::string spec = "%";
+    while (*++f && !strchr("diuxXfeEgGsc%", *f)) spec += *f;
+    if (!*f) break;
+    spec += *f;
+    char buf[512];
+    bool wide = spec.find("ll") != std::string::npos;
+    switch (*f) {
+      case '%': out += '%'; continue;
+      case 's': { const char* s; memcpy(&s, take(8), 8); snprintf(buf, sizeof buf, spec.c_str(), s); break; }
+      case 'f': case 'e': case 'E': case 'g': case 'G': {
+        double d; memcpy(&d, take(8), 8); snprintf(buf, sizeof buf, spec.c_str(), d); break;
+      }
+      default:
+        if (wide) { long long v; memcpy(&v, take(8), 8); snprintf(buf, sizeof buf, spec.c_str(), v); }
+        else { int v; memcpy(&v, take(4), 4); snprintf(buf, sizeof buf, spec.c_str(), v); }
+    }
+    out += buf;
+  }
+  pthread_mutex_lock(&g_out_lock);
+  g_out += out;
+  pthread_mutex_unlock(&g_out_lock);
+  return (int)out.size();
+}
+// trap: this thread stops (every thread of a failing ct.assert_ traps); counted.
+void sim_trap() {
+  __atomic_add_fetch(&g_traps, 1, __ATOMIC_SEQ_CST);
+  pthread_exit(nullptr);
+}
+// What the kernels printed since the last call, and how many threads trapped.
+const char* sim_output() {
+  static std::string last;
+  last = g_out;
+  g_out.clear();
+  return last.c_str();
+}
+int sim_traps() { int n = g_traps; g_traps = 0; return n; }
 int sim_shfl_bfly(int mask, int v, int lane, int clamp) {
   g_vals[g_tid] = (uint32_t)v;
   pthread_barrier_wait(&g_bar);

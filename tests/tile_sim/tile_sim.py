@@ -38,11 +38,13 @@ INTRINSICS = {
     "@llvm.nvvm.read.ptx.sreg.nctaid.x": "@sim_nctaid_x",
     "@llvm.nvvm.read.ptx.sreg.ctaid.y": "@sim_ctaid_y",
     "@llvm.nvvm.read.ptx.sreg.nctaid.y": "@sim_nctaid_y",
+    "@llvm.nvvm.read.ptx.sreg.ctaid.z": "@sim_ctaid_z",
     "@llvm.nvvm.ex2.approx.ftz.f": "@sim_ex2",
     "@llvm.nvvm.ex2.approx.f": "@sim_ex2",
     "@llvm.nvvm.div.approx.ftz.f": "@sim_div",
     "@llvm.nvvm.div.approx.f": "@sim_div",
     "@llvm.nvvm.div.rz.f": "@sim_div",
+    "@llvm.nvvm.barrier0.and": "@sim_barrier_and",
     "@llvm.nvvm.barrier0": "@sim_barrier",
     "@llvm.nvvm.shfl.sync.bfly.i32": "@sim_shfl_bfly",
     "@llvm.nvvm.f2tf32.rna": "@sim_f2tf32",
@@ -100,6 +102,8 @@ def retarget(module: str) -> tuple:
     m = m.replace("ptx_kernel ", "")
     for nv, sim in INTRINSICS.items():
         m = m.replace(nv, sim)
+    # Output and traps (ct.assert_): simrt's vprintf and a trap that stops the thread.
+    m = m.replace("@vprintf(", "@sim_vprintf(").replace("@llvm.trap()", "@sim_trap()")
     # The loops' opaque thread-id reads (tile_lower.cpp, lowerLoop).
     m = m.replace('call i32 asm sideeffect "mov.u32 $0, %tid.x;", "=r"()', "call i32 @sim_tid_x()")
     # ct.truediv's RoundingMode.FULL (div.full.f32): within 2 ulp of the quotient.
@@ -142,7 +146,12 @@ class Sim:
         self.lib = ctypes.CDLL(lib_path)
         self.lib.sim_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
                                      ctypes.c_int]
+        self.lib.sim_output.restype = ctypes.c_char_p
         self.keep = []
+
+    def output(self):
+        """What the kernels printed since the last call, and how many threads trapped."""
+        return self.lib.sim_output().decode(), self.lib.sim_traps()
 
     def array(self, a):
         self.keep.append(a)
@@ -673,6 +682,7 @@ def check_cases(cases, seed, typed=False):
 
         def run(kernel, grid, args):
             sim.run(sym[kernel], grid, blocks[sym[kernel]], args)
+        run.output = sim.output  # printed text and trapped threads (the simulator only)
 
         array = (lambda a, name=None: sim.array(a)) if typed else sim.array
         for what, got, want, kind in cases(run, array, rng):

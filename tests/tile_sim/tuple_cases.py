@@ -7,7 +7,7 @@ elements flattened on the simulator (docs/ABI.md): `tup` makes either."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,), "retyped_names": (64,), "rebound_constant": (64, 1), "bitcasts": (64,), "inserts": (128, 32), "straight_constants": (5, 64), "byte_packing": (64,)}
+CONSTS = {"sum_arrays": (64,), "grouped_scale": (16,), "mixed_tuple": (), "tuple_variables": (16,), "shape_tuples": (), "sibling_helper": (64,), "annotated_names": (64,), "retyped_names": (64,), "rebound_constant": (64, 1), "bitcasts": (64,), "inserts": (128, 32), "straight_constants": (5, 64), "byte_packing": (64,), "asserts": (128,), "prints": (8,)}
 
 
 def _packer(arr):
@@ -122,3 +122,42 @@ def tuple_cases(run, arr, rng):
     yield "byte_packing: a float32 tile's bytes", b, x.view(np.uint8), "exact"
     yield "byte_packing: the bytes as int16", y, x.view(np.int16), "exact"
     yield "byte_packing: a 2-D float16 round trip", n, m, "exact"
+    # ct.assert_: all hold (a copy), then (the simulator only) one false element in block 0.
+    x = rng.standard_normal(256).astype(np.float32)
+    y = np.zeros(256, np.float32)
+    cond = np.ones(256, np.bool_)
+    run("asserts", 2, arr(x) + arr(cond) + arr(y))
+    yield "asserts: every condition holds", y, x, "exact"
+    if hasattr(run, "output"):
+        printed, traps = run.output()
+        yield "asserts: nothing printed when all hold", printed == "" and traps == 0, True, "bool"
+        cond[5] = False
+        y = np.zeros(256, np.float32)
+        run("asserts", 2, arr(x) + arr(cond) + arr(y))
+        printed, traps = run.output()
+        print(f"     printed {printed!r}, {traps} threads trapped")
+        yield ("asserts: a false element prints once and traps its block",
+               printed.count("assert failed") == 1 and "asserts:" in printed and "block (0, 0, 0)" in printed and traps > 0, True, "bool")
+        yield "asserts: the other block still copies", y[128:], x[128:], "exact"
+    # print / ct.print / ct.printf (the simulator compares the text; on a GPU the kernel
+    # runs and its values are checked only by eye).
+    x = np.arange(16, dtype=np.float32) * np.float32(0.5)
+    y = np.arange(8, dtype=np.int32).reshape(2, 4)
+    flags = np.arange(16) % 3 == 0
+    run("prints", 2, arr(x) + arr(y) + arr(flags))
+    if hasattr(run, "output"):
+        printed, traps = run.output()
+        want = ""
+        for b in range(2):
+            t = x[8 * b:8 * b + 8]
+            fl = flags[8 * b:8 * b + 8]
+            want += f"tile[{b}]:[{', '.join(f'{v:.5f}' for v in t)}]\n"
+            want += (f"tile[{b}]: a=[{', '.join(f'{v:.6f}' for v in t)}] "
+                     f"b=[{', '.join(f'{2 * v:.6f}' for v in t)}]\n")
+            want += f"tile:[{', '.join(str(int(v)) for v in t)}]\n"
+            want += "[[0, 1, 2, 3], [4, 5, 6, 7]]|\n"
+            want += f"(2, 4) (1, \"a'b\", 2.5) {b > 0} {b:+04d}\n"
+            want += f"printf%[{b}]:[{', '.join(str(int(v)) for v in fl)}]\n"
+        if printed != want:
+            print(f"     printed {printed!r}\n     wanted  {want!r}")
+        yield "prints: the text of printf, print and ct.print", printed == want and traps == 0, True, "bool"

@@ -174,3 +174,32 @@ def byte_packing(x: "float32[::1]", b: "uint8[::1]", y: "int16[::1]", m: "float1
     tm = ct.load(m, index=(ct.bid(0), 0), shape=(16, 32))
     back = ct.reshape(ct.unpack_from_bytes(ct.pack_to_bytes(tm), ct.float16), (16, 32))
     ct.store(n, index=(ct.bid(0), 0), tile=back)
+
+
+@ct.kernel
+def asserts(x: "float32[::1]", cond: "bool_[::1]", y: "float32[::1]", TILE: ConstInt = 128):
+    """cuTile's test_assert: a block whose conditions all hold copies its tile; one with a
+    false element prints the message once and traps (the simulator checks that case; on a
+    GPU it ends the context, so the GPU case runs only the passing one)."""
+    bid = ct.bid(0)
+    cond_tile = ct.load(cond, index=(bid,), shape=(TILE,))
+    ct.assert_(cond_tile, "assert failed")
+    ct.assert_(bid >= 0)
+    tx = ct.load(x, index=(bid,), shape=(TILE,))
+    ct.store(y, index=(bid,), tile=tx)
+
+
+@ct.kernel
+def prints(x: "float32[::1]", y: "int32[:, ::1]", flags: "bool_[::1]", TILE: ConstInt = 8):
+    """cuTile's test_print: ct.printf, ct.print and print with f-strings, format specs,
+    `sep=`/`end=`, tiles (1-D, 2-D, bool), tuples and numbers; one line per block,
+    printed by its thread 0 (checked against the text in the simulator)."""
+    bid = ct.bid(0)
+    tx = ct.load(x, index=(bid,), shape=(TILE,))
+    ct.printf("tile[%d]:%.5f\n", bid, tx)
+    ct.print(f"tile[{bid}]: a={tx:.6f} b={tx + tx:.6f}")
+    ct.print("tile:", ct.astype(tx, ct.int32), sep='')
+    ty = ct.load(y, index=(0, 0), shape=(2, 4))
+    print(ty, end='|\n')
+    print(y.shape, (1, "a'b", 2.5), bid > 0, f"{bid:+04d}")
+    ct.printf("printf%%[%d]:%x\n", bid, ct.load(flags, index=(bid,), shape=(TILE,)))
