@@ -55,24 +55,9 @@ private:
 NvFatbin::NvFatbin(void* handle, std::string path, std::unique_ptr<Api> api)
     : handle_(handle), path_(std::move(path)), api_(std::move(api)) {}
 
-NvFatbin::NvFatbin(NvFatbin&& other) noexcept
-    : handle_(std::exchange(other.handle_, nullptr)),
-      path_(std::move(other.path_)),
-      api_(std::move(other.api_)) {}
-
-NvFatbin& NvFatbin::operator=(NvFatbin&& other) noexcept {
-  if (this != &other) {
-    if (handle_ != nullptr) dlclose(handle_);
-    handle_ = std::exchange(other.handle_, nullptr);
-    path_ = std::move(other.path_);
-    api_ = std::move(other.api_);
-  }
-  return *this;
-}
-
-NvFatbin::~NvFatbin() {
-  if (handle_ != nullptr) dlclose(handle_);
-}
+NvFatbin::NvFatbin(NvFatbin&& other) noexcept = default;
+NvFatbin& NvFatbin::operator=(NvFatbin&& other) noexcept = default;
+NvFatbin::~NvFatbin() = default;
 
 std::string nvFatbinIdentity(std::string_view path) {
   if (!path.empty()) return fileIdentity({std::string(path)}, kSoname);

@@ -5,6 +5,8 @@
 // writes the fatbin format itself.
 #include <llvm/Support/Error.h>
 
+#include "backend/cuda/shared_library.h"
+
 #include <memory>
 #include <span>
 #include <string>
@@ -39,7 +41,7 @@ public:
 private:
   NvFatbin(void* handle, std::string path, std::unique_ptr<Api> api);
 
-  void* handle_ = nullptr;
+  LibraryHandle handle_;
   std::string path_;
   std::unique_ptr<Api> api_;
 };

@@ -143,28 +143,9 @@ std::error_code NvJitLinkError::convertToErrorCode() const {
 NvJitLink::NvJitLink(void* handle, std::string path, std::unique_ptr<Api> api)
     : handle_(handle), path_(std::move(path)), api_(std::move(api)) {}
 
-NvJitLink::NvJitLink(NvJitLink&& other) noexcept
-    : handle_(std::exchange(other.handle_, nullptr)),
-      path_(std::move(other.path_)),
-      api_(std::move(other.api_)) {}
-
-NvJitLink& NvJitLink::operator=(NvJitLink&& other) noexcept {
-  if (this != &other) {
-    if (handle_ != nullptr) {
-      dlclose(handle_);
-    }
-    handle_ = std::exchange(other.handle_, nullptr);
-    path_ = std::move(other.path_);
-    api_ = std::move(other.api_);
-  }
-  return *this;
-}
-
-NvJitLink::~NvJitLink() {
-  if (handle_ != nullptr) {
-    dlclose(handle_);
-  }
-}
+NvJitLink::NvJitLink(NvJitLink&& other) noexcept = default;
+NvJitLink& NvJitLink::operator=(NvJitLink&& other) noexcept = default;
+NvJitLink::~NvJitLink() = default;
 
 std::string nvJitLinkIdentity(std::string_view path) {
   if (!path.empty()) return fileIdentity({std::string(path)}, "libnvJitLink.so.13");

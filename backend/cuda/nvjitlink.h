@@ -3,6 +3,8 @@
 // only when a compile needs it: a cache hit never loads it.
 #include <llvm/Support/Error.h>
 
+#include "backend/cuda/shared_library.h"
+
 #include <memory>
 #include <span>
 #include <string>
@@ -40,7 +42,7 @@ public:
 private:
   NvJitLink(void* handle, std::string path, std::unique_ptr<Api> api);
 
-  void* handle_ = nullptr;
+  LibraryHandle handle_;
   std::string path_;
   std::unique_ptr<Api> api_;
 };

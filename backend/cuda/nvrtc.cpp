@@ -86,24 +86,9 @@ std::error_code NvrtcCompileError::convertToErrorCode() const {
 Nvrtc::Nvrtc(void* handle, std::string path, std::unique_ptr<Api> api)
     : handle_(handle), path_(std::move(path)), api_(std::move(api)) {}
 
-Nvrtc::Nvrtc(Nvrtc&& other) noexcept
-    : handle_(std::exchange(other.handle_, nullptr)),
-      path_(std::move(other.path_)),
-      api_(std::move(other.api_)) {}
-
-Nvrtc& Nvrtc::operator=(Nvrtc&& other) noexcept {
-  if (this != &other) {
-    if (handle_ != nullptr) dlclose(handle_);
-    handle_ = std::exchange(other.handle_, nullptr);
-    path_ = std::move(other.path_);
-    api_ = std::move(other.api_);
-  }
-  return *this;
-}
-
-Nvrtc::~Nvrtc() {
-  if (handle_ != nullptr) dlclose(handle_);
-}
+Nvrtc::Nvrtc(Nvrtc&& other) noexcept = default;
+Nvrtc& Nvrtc::operator=(Nvrtc&& other) noexcept = default;
+Nvrtc::~Nvrtc() = default;
 
 std::string nvrtcIdentity(std::string_view path) {
   std::string library = path.empty() ? std::string(PYKC_NVRTC_PATH) : std::string(path);

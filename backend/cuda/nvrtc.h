@@ -3,6 +3,8 @@
 // a compile links a `.cu` file: a cache hit never loads it (docs/INTEROP.md).
 #include <llvm/Support/Error.h>
 
+#include "backend/cuda/shared_library.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,7 +38,7 @@ public:
 private:
   Nvrtc(void* handle, std::string path, std::unique_ptr<Api> api);
 
-  void* handle_ = nullptr;
+  LibraryHandle handle_;
   std::string path_;
   std::unique_ptr<Api> api_;
 };

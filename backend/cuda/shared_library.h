@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace backend {
@@ -20,6 +21,33 @@ std::vector<std::string> libraryCandidates(const std::string& buildPath, std::st
 // `<real path> <size> <mtime ns>` of the first of `candidates` that is a file, else
 // `<soname> (not found)`.
 std::string fileIdentity(const std::vector<std::string>& candidates, std::string_view soname);
+
+// Owns a dlopened library (nvJitLink, NVRTC, nvFatbin): dlclose when destroyed or
+// replaced; a move hands it on.
+class LibraryHandle {
+public:
+  LibraryHandle() = default;
+  explicit LibraryHandle(void* handle) : handle_(handle) {}
+  LibraryHandle(LibraryHandle&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+  LibraryHandle& operator=(LibraryHandle&& other) noexcept {
+    if (this != &other) {
+      close();
+      handle_ = std::exchange(other.handle_, nullptr);
+    }
+    return *this;
+  }
+  LibraryHandle(const LibraryHandle&) = delete;
+  LibraryHandle& operator=(const LibraryHandle&) = delete;
+  ~LibraryHandle() { close(); }
+
+private:
+  void close() {
+    if (handle_ != nullptr) dlclose(handle_);
+    handle_ = nullptr;
+  }
+
+  void* handle_ = nullptr;
+};
 
 struct OpenedLibrary {
   void* handle = nullptr;

@@ -793,6 +793,14 @@ private:
   // ct.extract and ct.cat, through shared memory (each output element reads its source).
   TileVal extract(ExprId id, TypeId t);
   TileVal insert(ExprId id, TypeId t);
+  // ct.extract / ct.insert: the row-major offset of the sub-tile at `index` (counted in
+  // sub-tiles of `sub`) in a staged tile of shape `in`, and of element `e` (row-major in
+  // `sub`) of that window.
+  llvm::Value* subTileStart(ExprId index, const std::vector<int64_t>& in, const std::vector<int64_t>& sub);
+  llvm::Value* windowElement(llvm::Value* first, llvm::Value* e, const std::vector<int64_t>& sub,
+                             const std::vector<int64_t>& stride);
+  // A tile of `t` read back from a row-major staged buffer in layout `l`.
+  TileVal loadStaged(llvm::Value* buffer, TypeId t, const Layout& l);
   // pack_to_bytes / unpack_from_bytes: x's bytes staged in shared memory, read back as t.
   TileVal reinterpretBytes(ExprId id, TypeId t);
   TileVal cat(ExprId id, TypeId t);

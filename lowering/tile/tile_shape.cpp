@@ -250,10 +250,22 @@ TileVal TileLowering::extract(ExprId id, TypeId t) {
   bool scalar = !types_.isTile(t);
   std::vector<int64_t> sub = scalar ? std::vector<int64_t>(in.size(), 1) : types_.get(t).shape;
   std::vector<int64_t> stride = rowMajorStrides(in);
-  // The sub-tile's first element. Sub-tile counts are powers of two: a run-time
-  // index outside them wraps (cuTile leaves it undefined) instead of reading
-  // past the staged tile.
-  std::vector<llvm::Value*> items = indexValues(arg(id, 1));
+  llvm::Value* first = subTileStart(arg(id, 1), in, sub);
+  if (scalar) {
+    TypeId e = elementOf(xt);
+    llvm::Value* buffer = stage(x, xt, layoutFor(xt, x.mma));
+    llvm::Value* v = b_.CreateLoad(memoryType(e), b_.CreateGEP(memoryType(e), buffer, first));
+    if (types_.isBool(e)) v = b_.CreateICmpNE(v, b_.getInt8(0));
+    return TileVal{{v}};
+  }
+  return relayout(x, xt, t, false, [&](llvm::Value* e) { return windowElement(first, e, sub, stride); });
+}
+
+llvm::Value* TileLowering::subTileStart(ExprId index, const std::vector<int64_t>& in, const std::vector<int64_t>& sub) {
+  // Sub-tile counts are powers of two: a run-time index outside them wraps (cuTile
+  // leaves it undefined) instead of reaching past the staged tile.
+  std::vector<int64_t> stride = rowMajorStrides(in);
+  std::vector<llvm::Value*> items = indexValues(index);
   llvm::Value* first = b_.getInt32(0);
   for (size_t d = 0; d < in.size(); ++d) {
     int64_t count = in[d] / sub[d];
@@ -262,22 +274,30 @@ TileVal TileLowering::extract(ExprId id, TypeId t) {
     i = b_.CreateAnd(i, b_.getInt32(static_cast<uint32_t>(count - 1)));
     first = b_.CreateAdd(first, b_.CreateMul(i, b_.getInt32(static_cast<uint32_t>(sub[d] * stride[d]))));
   }
-  if (scalar) {
-    TypeId e = elementOf(xt);
-    llvm::Value* buffer = stage(x, xt, layoutFor(xt, x.mma));
-    llvm::Value* v = b_.CreateLoad(memoryType(e), b_.CreateGEP(memoryType(e), buffer, first));
-    if (types_.isBool(e)) v = b_.CreateICmpNE(v, b_.getInt8(0));
-    return TileVal{{v}};
+  return first;
+}
+
+llvm::Value* TileLowering::windowElement(llvm::Value* first, llvm::Value* e, const std::vector<int64_t>& sub,
+                                         const std::vector<int64_t>& stride) {
+  std::vector<llvm::Value*> oi = multiIndex(e, sub);
+  llvm::Value* at = first;
+  for (size_t d = 0; d < sub.size(); ++d) {
+    if (sub[d] == 1) continue;
+    at = b_.CreateAdd(at, b_.CreateMul(oi[d], b_.getInt32(static_cast<uint32_t>(stride[d]))));
   }
-  return relayout(x, xt, t, false, [&](llvm::Value* e) {
-    std::vector<llvm::Value*> oi = multiIndex(e, sub);
-    llvm::Value* src = first;
-    for (size_t d = 0; d < sub.size(); ++d) {
-      if (sub[d] == 1) continue;
-      src = b_.CreateAdd(src, b_.CreateMul(oi[d], b_.getInt32(static_cast<uint32_t>(stride[d]))));
-    }
-    return src;
-  });
+  return at;
+}
+
+TileVal TileLowering::loadStaged(llvm::Value* buffer, TypeId t, const Layout& l) {
+  TypeId e = elementOf(t);
+  TileVal out;
+  for (unsigned s = 0; s < l.slots; ++s) {
+    llvm::Value* index = clampIndex(elementIndex(l, s), l);  // spare slots read a real element
+    llvm::Value* v = b_.CreateLoad(memoryType(e), b_.CreateGEP(memoryType(e), buffer, index));
+    if (types_.isBool(e)) v = b_.CreateICmpNE(v, b_.getInt8(0));
+    out.slots.push_back(v);
+  }
+  return out;
 }
 
 TileVal TileLowering::insert(ExprId id, TypeId t) {
@@ -289,15 +309,7 @@ TileVal TileLowering::insert(ExprId id, TypeId t) {
   bool scalar = !types_.isTile(yt);
   std::vector<int64_t> sub = scalar ? std::vector<int64_t>(in.size(), 1) : types_.get(yt).shape;
   std::vector<int64_t> stride = rowMajorStrides(in);
-  std::vector<llvm::Value*> items = indexValues(arg(id, 1));
-  llvm::Value* first = b_.getInt32(0);
-  for (size_t d = 0; d < in.size(); ++d) {
-    int64_t count = in[d] / sub[d];
-    if (count == 1) continue;
-    llvm::Value* i = b_.CreateTrunc(items[d], b_.getInt32Ty());
-    i = b_.CreateAnd(i, b_.getInt32(static_cast<uint32_t>(count - 1)));
-    first = b_.CreateAdd(first, b_.CreateMul(i, b_.getInt32(static_cast<uint32_t>(sub[d] * stride[d]))));
-  }
+  llvm::Value* first = subTileStart(arg(id, 1), in, sub);
   TypeId e = elementOf(t);
   llvm::Value* buffer = stage(x, t, lx);
   TileVal y = evalAs(arg(id, 2), scalar ? e : yt);
@@ -305,13 +317,7 @@ TileVal TileLowering::insert(ExprId id, TypeId t) {
   for (unsigned s = 0; s < ly.slots; ++s) {
     llvm::Value* v = y.slots[y.slots.size() == 1 ? 0 : s];
     if (types_.isBool(e)) v = b_.CreateZExt(v, b_.getInt8Ty());
-    std::vector<llvm::Value*> oi = multiIndex(elementIndex(ly, s), sub);
-    llvm::Value* dst = first;
-    for (size_t d = 0; d < sub.size(); ++d) {
-      if (sub[d] == 1) continue;
-      dst = b_.CreateAdd(dst, b_.CreateMul(oi[d], b_.getInt32(static_cast<uint32_t>(stride[d]))));
-    }
-    llvm::Value* p = b_.CreateGEP(memoryType(e), buffer, dst);
+    llvm::Value* p = b_.CreateGEP(memoryType(e), buffer, windowElement(first, elementIndex(ly, s), sub, stride));
     if (ly.partial) {
       guarded(slotValid(ly), [&] { b_.CreateStore(v, p); });
     } else {
@@ -319,15 +325,8 @@ TileVal TileLowering::insert(ExprId id, TypeId t) {
     }
   }
   barrier();
-  TileVal out;
+  TileVal out = loadStaged(buffer, t, lx);
   out.mma = x.mma;
-  for (unsigned s = 0; s < lx.slots; ++s) {
-    llvm::Value* index = elementIndex(lx, s);
-    if (lx.partial) index = b_.CreateSelect(slotValid(lx), index, b_.getInt32(0));  // spare slots read element 0
-    llvm::Value* v = b_.CreateLoad(memoryType(e), b_.CreateGEP(memoryType(e), buffer, index));
-    if (types_.isBool(e)) v = b_.CreateICmpNE(v, b_.getInt8(0));
-    out.slots.push_back(v);
-  }
   barrier();
   return out;
 }
@@ -336,14 +335,7 @@ TileVal TileLowering::reinterpretBytes(ExprId id, TypeId t) {
   TypeId from = inst_.opTypes[id.index];
   Layout lx = layoutOf(from);
   llvm::Value* buffer = stage(evalAs(arg(id, 0), from), from, lx);
-  Layout lt = layoutOf(t);
-  llvm::Type* e = memoryType(elementOf(t));
-  TileVal out;
-  for (unsigned s = 0; s < lt.slots; ++s) {
-    llvm::Value* index = elementIndex(lt, s);
-    if (lt.partial) index = b_.CreateSelect(slotValid(lt), index, b_.getInt32(0));  // spare slots read element 0
-    out.slots.push_back(b_.CreateLoad(e, b_.CreateGEP(e, buffer, index)));
-  }
+  TileVal out = loadStaged(buffer, t, layoutOf(t));
   barrier();
   return out;
 }

@@ -390,6 +390,7 @@ private:
   // sub-tiles; ct.cat((x, y), axis): two tiles of one shape joined along `axis`.
   TV checkExtract(ExprId id, const ast::Call& c, const std::string& fname, ExprId self = ExprId());
   TV checkInsert(ExprId id, const ast::Call& c, const std::string& fname, ExprId self = ExprId());
+  bool subTileGridOk(ExprId index, ExprId shapeAt, const char* shapeNoun, const TV& x, const std::vector<int64_t>& sub);
   // ct.pack_to_bytes(x) / ct.unpack_from_bytes(x, dtype): a tile's bytes as a 1-D uint8
   // tile and back.
   TV checkBytes(ExprId id, const ast::Call& c, const std::string& fname, bool pack);

@@ -361,6 +361,37 @@ TV TileChecker::checkShapeOp(ExprId id, const ast::Call& c, TileFn fn, const std
   return record(id, TV::value(types_.tile(dtype, out)));
 }
 
+// ct.extract / ct.insert: `sub` divides x's shape, and each constant item of `index` is
+// inside the grid of sub-tiles (`shapeAt` is where the shape is written).
+bool TileChecker::subTileGridOk(ExprId index, ExprId shapeAt, const char* shapeNoun, const TV& x,
+                                const std::vector<int64_t>& sub) {
+  const std::vector<int64_t>& in = types_.get(x.type).shape;
+  std::vector<ExprId> items;
+  if (const auto* t = ast_.expr(index).dyn<ast::Tuple>()) {
+    for (ExprId e : ast_.list(t->elts)) items.push_back(e);
+  } else {
+    items.push_back(index);
+  }
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (sub[d] <= 0 || in[d] % sub[d] != 0) {
+      diags_.error(loc(shapeAt), Diag::TileShape,
+                   std::string("the ") + shapeNoun + " " + ConstValue(constOfShape(sub)).repr() + " does not divide `" +
+                       describe(x) + "` along axis " + std::to_string(d));
+      return false;
+    }
+    TV item = checkExpr(items[d]);
+    if (item.k == TV::K::Const && item.c.kind == ConstValue::Kind::Int &&
+        (item.c.intValue < 0 || item.c.intValue >= in[d] / sub[d])) {
+      diags_.error(loc(items[d]), Diag::TileShape,
+                   "sub-tile index " + std::to_string(item.c.intValue) + " is out of range along axis " +
+                       std::to_string(d) + ": `" + describe(x) + "` holds " + std::to_string(in[d] / sub[d]) +
+                       " sub-tiles of " + std::to_string(sub[d]) + " there");
+      return false;
+    }
+  }
+  return true;
+}
+
 TV TileChecker::checkExtract(ExprId id, const ast::Call& c, const std::string& fname, ExprId self) {
   auto args = bindArgs(id, c, self.valid() ? "extract" : fname, {"x", "index", "shape"}, 3, self);
   if (!args) return TV{};
@@ -383,29 +414,7 @@ TV TileChecker::checkExtract(ExprId id, const ast::Call& c, const std::string& f
                      "` has " + std::to_string(in.size()));
     return TV{};
   }
-  std::vector<ExprId> items;
-  if (const auto* t = ast_.expr((*args)[1]).dyn<ast::Tuple>()) {
-    for (ExprId e : ast_.list(t->elts)) items.push_back(e);
-  } else {
-    items.push_back((*args)[1]);
-  }
-  for (size_t d = 0; d < in.size(); ++d) {
-    if (sub[d] <= 0 || in[d] % sub[d] != 0) {
-      diags_.error(loc((*args)[2]), Diag::TileShape,
-                   "the sub-tile shape " + ConstValue(constOfShape(sub)).repr() + " does not divide `" + describe(x) +
-                       "` along axis " + std::to_string(d));
-      return TV{};
-    }
-    TV item = checkExpr(items[d]);
-    if (item.k == TV::K::Const && item.c.kind == ConstValue::Kind::Int &&
-        (item.c.intValue < 0 || item.c.intValue >= in[d] / sub[d])) {
-      diags_.error(loc(items[d]), Diag::TileShape,
-                   "sub-tile index " + std::to_string(item.c.intValue) + " is out of range along axis " +
-                       std::to_string(d) + ": `" + describe(x) + "` holds " + std::to_string(in[d] / sub[d]) +
-                       " sub-tiles of " + std::to_string(sub[d]) + " there");
-      return TV{};
-    }
-  }
+  if (!subTileGridOk((*args)[1], (*args)[2], "sub-tile shape", x, sub)) return TV{};
   if (shape->empty()) {
     inst_.opTypes[id.index] = dtype;
     return record(id, TV::value(dtype));
@@ -448,29 +457,7 @@ TV TileChecker::checkInsert(ExprId id, const ast::Call& c, const std::string& fn
     return TV{};
   }
   if (!tileIndex((*args)[1], static_cast<unsigned>(in.size()))) return TV{};
-  std::vector<ExprId> items;
-  if (const auto* t = ast_.expr((*args)[1]).dyn<ast::Tuple>()) {
-    for (ExprId e : ast_.list(t->elts)) items.push_back(e);
-  } else {
-    items.push_back((*args)[1]);
-  }
-  for (size_t d = 0; d < in.size(); ++d) {
-    if (sub[d] <= 0 || in[d] % sub[d] != 0) {
-      diags_.error(loc((*args)[2]), Diag::TileShape,
-                   "the inserted shape " + ConstValue(constOfShape(sub)).repr() + " does not divide `" + describe(x) +
-                       "` along axis " + std::to_string(d));
-      return TV{};
-    }
-    TV item = checkExpr(items[d]);
-    if (item.k == TV::K::Const && item.c.kind == ConstValue::Kind::Int &&
-        (item.c.intValue < 0 || item.c.intValue >= in[d] / sub[d])) {
-      diags_.error(loc(items[d]), Diag::TileShape,
-                   "sub-tile index " + std::to_string(item.c.intValue) + " is out of range along axis " +
-                       std::to_string(d) + ": `" + describe(x) + "` holds " + std::to_string(in[d] / sub[d]) +
-                       " sub-tiles of " + std::to_string(sub[d]) + " there");
-      return TV{};
-    }
-  }
+  if (!subTileGridOk((*args)[1], (*args)[2], "inserted shape", x, sub)) return TV{};
   inst_.opTypes[id.index] = isTileVal(y) ? y.type : dtype;
   return record(id, TV::value(x.type));
 }
