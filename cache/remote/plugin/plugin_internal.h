@@ -1,0 +1,35 @@
+#pragma once
+// Private to libpykc_remote.so (cache/remote/plugin.h): the clients and what
+// they share (deadlines, name resolution, fault kinds).
+#include <sys/socket.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cache/remote/plugin.h"
+
+namespace cache::remote {
+
+using Clock = std::chrono::steady_clock;
+
+inline int msLeft(Clock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  return left.count() <= 0 ? 0 : static_cast<int>(std::min<long long>(left.count(), 1 << 30));
+}
+
+// What went wrong with one attempt: Transport and Server faults are retried
+// (after 25, then 50 ms, within the deadline); the others end the operation.
+enum class Fault { None, Transport, Timeout, Protocol, Server, Refused };
+
+// The numeric address of `host` (a literal at once; a name on a helper thread
+// that is abandoned when the deadline passes); nullopt with `error`.
+std::optional<std::string> resolveNumeric(const std::string& host, std::uint16_t port, Clock::time_point deadline,
+                                          std::string* error);
+
+std::unique_ptr<Client> openHttpClient(const RemoteSpec& spec, const Credentials& credentials, std::string* error);
+std::unique_ptr<Client> openRedisClient(const RemoteSpec& spec, const Credentials& credentials, std::string* error);
+
+}  // namespace cache::remote
