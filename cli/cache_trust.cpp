@@ -39,7 +39,7 @@ bool writeNew(const std::string& path, const std::string& text, mode_t mode, std
 
 int runKeygen(Invocation& inv, const std::string& prefix) {
   std::string error;
-  const cache::remote::PluginApi* api = cache::remote::loadPlugin(&error);
+  const cache::remote::PluginApi* api = cache::remote::loadPlugin(cache::RemoteProtocol::Redis, &error);
   if (!api) {
     std::fprintf(inv.err, "pykc: error: %s\n", error.c_str());
     return kExitEnvironment;

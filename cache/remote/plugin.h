@@ -1,9 +1,10 @@
 #pragma once
-// The boundary between pykc_cache and libpykc_remote.so, the remote cache's
-// clients (libcurl for HTTP(S), hiredis + OpenSSL for Redis) and Ed25519
-// (libsodium). They live in a plugin loaded with dlopen at a remote's first
-// operation: libcurl alone pulls some 30 shared libraries (about 12 ms at
-// process start here), which no compile without remotes should pay.
+// The boundary between pykc_cache and the remote cache's clients, in two
+// plugins: libpykc_remote_http.so (libcurl) and libpykc_remote_redis.so
+// (hiredis + OpenSSL), each with Ed25519 (libsodium). A plugin is loaded with
+// dlopen at a remote's first operation: libcurl alone pulls some 30 shared
+// libraries (about 12 ms at process start here), which no compile without
+// an HTTP remote should pay.
 //
 // Both sides are built by one build from one tree; the table's `abi` and
 // `specSize` refuse a plugin of another build.
@@ -19,7 +20,10 @@ namespace cache::remote {
 
 inline constexpr std::uint32_t kPluginAbi = 2;
 inline constexpr const char* kPluginEntry = "pykc_remote_plugin";
-inline constexpr const char* kPluginFile = "libpykc_remote.so";
+// The plugin for `protocol`'s clients.
+inline const char* pluginFile(RemoteProtocol protocol) {
+  return protocol == RemoteProtocol::Http ? "libpykc_remote_http.so" : "libpykc_remote_redis.so";
+}
 
 // Secrets for one remote (cache/remote/credentials.h). Never logged.
 struct Credentials {
@@ -54,8 +58,9 @@ inline constexpr size_t kSignatureBytes = 64;
 struct PluginApi {
   std::uint32_t abi;
   size_t specSize;
-  // A client for `spec`; null with `error` (a CA file that does not load, a
-  // TLS library that cannot start). Connects at the first operation.
+  // A client for `spec` (of this plugin's protocol); null with `error` (a CA
+  // file that does not load, a TLS library that cannot start). Connects at
+  // the first operation.
   std::unique_ptr<Client> (*open)(const RemoteSpec& spec, const Credentials& credentials,
                                   std::string* error);
   // Ed25519 (libsodium): a fresh random seed and its public key; the public
@@ -68,10 +73,11 @@ struct PluginApi {
                  const unsigned char signature[kSignatureBytes]);
 };
 
-// The plugin's table: looked up beside the object that holds this code (the
-// executable's ../lib/, its own folder), then at the build's path. Null with
-// `error` when no usable plugin is found. Each call dlopens (the loader
-// counts references; nothing is cached here).
-const PluginApi* loadPlugin(std::string* error);
+// The table of `protocol`'s plugin: looked up beside the object that holds
+// this code (the executable's ../lib/, its own folder), then in the build's
+// lib/. Null with `error` when no usable plugin is found. Each call dlopens
+// (the loader counts references; nothing is cached here). Signing alone
+// (keygen) takes the Redis plugin, which loads less.
+const PluginApi* loadPlugin(RemoteProtocol protocol, std::string* error);
 
 }  // namespace cache::remote

@@ -1,4 +1,4 @@
-// Finds and opens libpykc_remote.so (cache/remote/plugin.h).
+// Finds and opens a remote plugin (cache/remote/plugin.h).
 #include <dlfcn.h>
 
 #include <string>
@@ -8,7 +8,8 @@
 
 namespace cache::remote {
 
-const PluginApi* loadPlugin(std::string* error) {
+const PluginApi* loadPlugin(RemoteProtocol protocol, std::string* error) {
+  std::string file = pluginFile(protocol);
   std::vector<std::string> candidates;
   // Beside the object holding this code: bin/pykc finds ../lib/, and
   // lib/libpykc.so its own folder.
@@ -17,11 +18,11 @@ const PluginApi* loadPlugin(std::string* error) {
     std::string self = info.dli_fname;
     size_t slash = self.rfind('/');
     std::string dir = slash == std::string::npos ? "." : self.substr(0, slash);
-    candidates.push_back(dir + "/../lib/" + kPluginFile);
-    candidates.push_back(dir + "/" + kPluginFile);
+    candidates.push_back(dir + "/../lib/" + file);
+    candidates.push_back(dir + "/" + file);
   }
-#ifdef PYKC_REMOTE_PLUGIN_PATH
-  candidates.push_back(PYKC_REMOTE_PLUGIN_PATH);
+#ifdef PYKC_REMOTE_PLUGIN_DIR
+  candidates.push_back(std::string(PYKC_REMOTE_PLUGIN_DIR) + "/" + file);
 #endif
   std::string failures;
   for (const std::string& candidate : candidates) {
@@ -39,7 +40,7 @@ const PluginApi* loadPlugin(std::string* error) {
     if (api && api->abi == kPluginAbi && api->specSize == sizeof(RemoteSpec)) return api;
     failures += "; " + candidate + " is of another pykc build";
   }
-  *error = std::string("remote storage needs ") + kPluginFile + ", which is not usable" +
+  *error = "remote storage needs " + file + ", which is not usable" +
            (failures.empty() ? std::string(" (not found beside pykc)") : failures);
   return nullptr;
 }

@@ -65,7 +65,7 @@ bool Remote::ready(std::string* error) {
   std::lock_guard<std::mutex> lock(setupMutex_);
   if (!setUp_) {
     setUp_ = true;
-    api_ = loadPlugin(&setupError_);
+    api_ = loadPlugin(spec_.protocol, &setupError_);
     Credentials credentials;
     if (!api_) {
       broken_ = true;

@@ -7,9 +7,9 @@
 //   redis[s]://HOST[:PORT][/DB]      GET/SET pykc:ac:<key>, pykc:cas:<digest>
 //
 // followed by `|ATTRIBUTE` items (parseRemote). The clients are libcurl and
-// hiredis (with OpenSSL for TLS), inside libpykc_remote.so, which is loaded
-// with dlopen at a remote's first operation so that a process without remotes
-// loads none of them (cache/remote/plugin.h). One deadline bounds each
+// hiredis (with OpenSSL for TLS), inside libpykc_remote_http.so and
+// libpykc_remote_redis.so, loaded with dlopen at a remote's first operation
+// so that a process without remotes loads none of them (cache/remote/plugin.h). One deadline bounds each
 // operation, connect, retries and back-off included, and a remote that fails
 // once is not tried again by the process (circuit breaker). Nothing here
 // throws. A Remote only moves bytes and checks signatures: the Store verifies

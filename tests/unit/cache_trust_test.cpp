@@ -108,7 +108,7 @@ TEST(RemoteKeys, KeyLinesRoundTrip) {
 
 TEST(RemoteSignature, TrailersSplitAndVerify) {
   std::string error;
-  const PluginApi* api = loadPlugin(&error);
+  const PluginApi* api = loadPlugin(cache::RemoteProtocol::Redis, &error);
   ASSERT_TRUE(api) << error;
   cache::ActionRecord record{cache::Key{cache::Digest::of("k")}, {{"cubin", cache::Digest::of("c"), 1}}};
   std::string entry = cache::encodeRecord(record);

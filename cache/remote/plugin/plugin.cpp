@@ -1,5 +1,5 @@
-// libpykc_remote.so's table (cache/remote/plugin.h): the clients, and
-// Ed25519 through libsodium.
+// A remote plugin's table (cache/remote/plugin.h): its protocol's client
+// (PYKC_REMOTE_HTTP: libcurl, else hiredis), and Ed25519 through libsodium.
 #include <sodium.h>
 
 #include "cache/remote/plugin/plugin_internal.h"
@@ -8,8 +8,13 @@ namespace cache::remote {
 namespace {
 
 std::unique_ptr<Client> open(const RemoteSpec& spec, const Credentials& credentials, std::string* error) {
-  return spec.protocol == RemoteProtocol::Http ? openHttpClient(spec, credentials, error)
-                                               : openRedisClient(spec, credentials, error);
+#ifdef PYKC_REMOTE_HTTP
+  if (spec.protocol == RemoteProtocol::Http) return openHttpClient(spec, credentials, error);
+#else
+  if (spec.protocol == RemoteProtocol::Redis) return openRedisClient(spec, credentials, error);
+#endif
+  *error = "a remote plugin of another protocol";
+  return nullptr;
 }
 
 bool generateKey(unsigned char seed[kSeedBytes], unsigned char publicKey[kPublicKeyBytes]) {

@@ -1,5 +1,5 @@
 #pragma once
-// Private to libpykc_remote.so (cache/remote/plugin.h): the clients and what
+// Private to the remote plugins (cache/remote/plugin.h): the clients and what
 // they share (deadlines, name resolution, fault kinds).
 #include <sys/socket.h>
 

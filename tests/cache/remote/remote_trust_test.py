@@ -339,9 +339,11 @@ def test_rediss(w):
     check(summary(p) == "populate: 6 jobs, 0 hits (0 remote), 6 compiled, 0 failed"
           and s["remote_writes"] == 6 and s["remote_errors"] == 0,
           "rediss: the builder (ACL user) populates 6 entries over TLS")
-    p, cubin = r.compile(w.scale, w.cache(), "--remote", redis.url(2, w.ca + "|netrc=" + reader_netrc))
-    w.seen(p)
+    p, cubin = r.compile(w.scale, w.cache(), "--remote", redis.url(2, w.ca + "|netrc=" + reader_netrc),
+                         env={"LD_DEBUG": "libs"})
     check(remote_hit(p) and cubin == w.reference, "rediss: the read-only ACL user hits remotely")
+    check(b"libpykc_remote_redis" in p.stderr and b"libcurl" not in p.stderr,
+          "rediss: a Redis hit loads the Redis plugin and no libcurl")
     local_fallback(w, "rediss wrong password", redis.url(2, w.ca + "|netrc=" + wrong_netrc), "WRONGPASS")
     local_fallback(w, "rediss no credentials", redis.url(2, w.ca), "NOAUTH")
     c = w.cache()
