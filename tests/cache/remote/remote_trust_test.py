@@ -34,7 +34,7 @@ from remote_cache_test import (KERNELS, SKIP, Failure, FaultServer, Runner, chec
                                remote_hit, summary, wait_listening)
 
 SECRETS = ["b-s3cret-builder", "r-s3cret-reader", "wrong-pa55word", "t0ken-xyz-bearer",
-           "redis-b-pass", "redis-r-pass"]
+           "redis-b-pass", "redis-r-pass", "k3y-s3cret-header"]
 
 
 def openssl(*args, cwd):
@@ -109,6 +109,10 @@ class TlsNginx:
     }}
     location /tok/ {{
       if ($http_authorization != "Bearer t0ken-xyz-bearer") {{ return 401; }}
+      {dav}
+    }}
+    location /hdr/ {{
+      if ($http_x_api_key != "k3y-s3cret-header") {{ return 403; }}
       {dav}
     }}""")
         servers += server(self.expired_port, "expired", "", f"location / {{ {dav} }}")
@@ -297,6 +301,19 @@ def test_https(w):
     check(remote_hit(p) and cubin == w.reference, "https: and read back with it")
     local_fallback(w, "https wrong token", nginx.url("/tok", w.ca),
                    "HTTP status 401", env={"PYKC_REMOTE_TOKEN": "wrong-pa55word"})
+
+    # Header credentials (S3-compatible gateways): a header file.
+    headers = os.path.join(w.tmp, "headers")
+    with open(headers, "w") as f:
+        f.write("# the gateway's key\nX-Api-Key: k3y-s3cret-header\n")
+    os.chmod(headers, 0o600)
+    p, _ = r.compile(w.scale, w.cache(), "--remote", nginx.url("/hdr", "|read-write" + w.ca + "|header-file=" + headers))
+    w.seen(p)
+    check(compiled(p) and len(nginx.files("hdr")) == 1, "https: header-file lines go with every request (upload accepted)")
+    p, cubin = r.compile(w.scale, w.cache(), "--remote", nginx.url("/hdr", w.ca + "|header-file=" + headers))
+    w.seen(p)
+    check(remote_hit(p) and cubin == w.reference, "https: and read back with them")
+    local_fallback(w, "https without the header", nginx.url("/hdr", w.ca), "HTTP status 403")
 
     # Certificates.
     local_fallback(w, "https self-signed server certificate",
