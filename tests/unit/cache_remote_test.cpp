@@ -518,3 +518,51 @@ TEST(RemoteStore, ARecordClaimingHugeOutputsIsRefusedBeforeAnyDownload) {
 }
 
 }  // namespace
+
+namespace {
+
+// A Redis server that answers the first command with nil and then closes the
+// connection; every later connection is reset at once. A client writing a
+// large SET to it writes into a dead socket: EPIPE, which must be an error
+// and not SIGPIPE's end of the process (hiredis and OpenSSL write without
+// MSG_NOSIGNAL).
+TEST(RemoteRedis, AServerThatResetsMidUploadIsAnErrorNotSigpipe) {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::listen(fd, 8);
+  std::thread server([fd] {
+    for (int n = 0;; ++n) {
+      int c = ::accept(fd, nullptr, nullptr);
+      if (c < 0) return;
+      if (n == 0) {
+        // The kept-alive connection: closed after the answer. The client's
+        // first write to it draws a reset, its next one EPIPE.
+        char buf[4096];
+        (void)::recv(c, buf, sizeof buf, 0);
+        (void)::send(c, "$-1\r\n", 5, MSG_NOSIGNAL);
+        ::close(c);
+        continue;
+      }
+      linger l{1, 0};
+      ::setsockopt(c, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+      ::close(c);
+    }
+  });
+  Remote remote(parsed("redis://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "|read-write"));
+  EXPECT_EQ(remote.get(RemoteObject::Record, kDigest, 100).status, RemoteFetch::Status::Missing);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::string error;
+  EXPECT_FALSE(remote.put(RemoteObject::Blob, kDigest, std::string(8 << 20, 'x'), &error));
+  EXPECT_FALSE(error.empty());
+  EXPECT_FALSE(remote.usable());
+  ::shutdown(fd, SHUT_RDWR);
+  ::close(fd);
+  server.join();
+}
+
+}  // namespace

@@ -78,6 +78,7 @@ public:
   }
 
   ~HttpClient() override {
+    SigpipeGuard guard;
     for (CURLM* m : idle_) curl_multi_cleanup(m);
     curl_slist_free_all(headers_);
     curl_slist_free_all(putHeaders_);
@@ -258,6 +259,7 @@ private:
   // Runs every transfer to the end; retries the ones that met a transport
   // or server fault (25, then 50 ms later) within the operation's deadline.
   std::vector<Classified> run(std::vector<Transfer>& transfers) {
+    SigpipeGuard guard;
     Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(spec_.operationTimeoutMs);
     std::vector<Classified> outcome(transfers.size());
     std::vector<size_t> pending(transfers.size());

@@ -56,6 +56,7 @@ public:
       : spec_(spec), credentials_(std::move(credentials)), tls_(tls) {}
 
   ~RedisClient() override {
+    SigpipeGuard guard;
     for (redisContext* c : idle_) redisFree(c);
     if (tls_) SSL_CTX_free(tls_);
   }
@@ -282,6 +283,7 @@ private:
   // resets and server errors after 25, then 50 ms, within the deadline.
   template <typename Exchange>
   Failure withRetries(Exchange exchange) {
+    SigpipeGuard guard;
     Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(spec_.operationTimeoutMs);
     int backoffMs = 25;
     int retries = 0;
