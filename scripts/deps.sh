@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(cmake g++ make ninja-build llvm-19-dev libzstd-dev libcli11-dev libspdlog-dev
           libfmt-dev libgtest-dev libgmock-dev nlohmann-json3-dev clang-19
           libclang-rt-19-dev python3-dev hyperfine nginx redis-server
-          libcurl4-openssl-dev libssl-dev libsodium-dev openssl)
+          libcurl4-openssl-dev libssl-dev libsodium-dev openssl pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
