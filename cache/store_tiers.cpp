@@ -13,6 +13,20 @@ namespace cache {
 
 using namespace detail;
 
+std::string describeSignature(RecordSignature signature) {
+  switch (signature) {
+    case RecordSignature::Unsigned:
+      return "it is not signed";
+    case RecordSignature::Bad:
+      return "its signature does not verify";
+    case RecordSignature::OtherKey:
+      return "it is signed by another key";
+    case RecordSignature::Good:
+      break;
+  }
+  return "its signature is good";
+}
+
 void Store::remoteFault(Remote& remote, const std::string& message) {
   ++remoteErrors_;
   log(LogLevel::Info, "cache: remote " + remote.spec().text + ": " + message);
@@ -22,7 +36,8 @@ std::optional<std::vector<NamedOutput>> Store::getRemote(Remote& remote, const K
   auto failed = [&](const RemoteFetch& f, const std::string& what) {
     remoteFault(remote, what + ": " + f.error + "; not used again by this process");
   };
-  RemoteFetch recordFetch = remote.get(RemoteObject::Record, key.digest, kMaxRecordFileBytes);
+  RecordSignature signature = RecordSignature::Unsigned;
+  RemoteFetch recordFetch = remote.get(RemoteObject::Record, key.digest, kMaxRecordFileBytes, &signature);
   if (recordFetch.status == RemoteFetch::Status::Failed) {
     failed(recordFetch, "record " + key.hex());
     return std::nullopt;
@@ -30,6 +45,11 @@ std::optional<std::vector<NamedOutput>> Store::getRemote(Remote& remote, const K
   if (recordFetch.status == RemoteFetch::Status::Missing) {
     ++remoteMisses_;
     log(LogLevel::Debug, "cache: remote " + remote.spec().text + ": miss " + key.hex());
+    return std::nullopt;
+  }
+  // With a key, nothing unverified is used (docs/CACHE.md, "Trusted writers").
+  if (remote.requiresSignature() && signature != RecordSignature::Good) {
+    remoteFault(remote, "record " + key.hex() + " ignored: " + describeSignature(signature));
     return std::nullopt;
   }
   std::string why;
@@ -167,14 +187,19 @@ void Store::share(const Key& key, const std::vector<NamedOutput>& outputs) {
   std::vector<Remote*> lacking;
   for (const std::unique_ptr<Remote>& remote : remotes_) {
     if (remote->spec().readOnly || !remote->usable()) continue;
-    RemoteFetch f = remote->get(RemoteObject::Record, key.digest, kMaxRecordFileBytes);
+    RecordSignature signature = RecordSignature::Unsigned;
+    RemoteFetch f = remote->get(RemoteObject::Record, key.digest, kMaxRecordFileBytes, &signature);
     if (f.status == RemoteFetch::Status::Failed) {
       remoteFault(*remote, "record " + key.hex() + ": " + f.error +
                                "; not used again by this process");
       continue;
     }
-    // A damaged record is replaced as well.
-    if (f.status == RemoteFetch::Status::Found && decodeRecord(f.bytes, key, nullptr)) continue;
+    // A damaged record is replaced as well, and so is one without a good
+    // signature where this writer signs.
+    if (f.status == RemoteFetch::Status::Found && decodeRecord(f.bytes, key, nullptr) &&
+        (!remote->signs() || signature == RecordSignature::Good)) {
+      continue;
+    }
     lacking.push_back(remote.get());
   }
   if (lacking.empty()) return;

@@ -13,6 +13,7 @@
 #include "cache/store.h"
 #include "driver/codegen_flags.h"
 #include "cli/codegen_options.h"
+#include "cli/cache_trust.h"
 #include "cli/command.h"
 #include "cli/populate.h"
 #include "driver/compile_unit.h"
@@ -41,15 +42,26 @@ constexpr const char* kCacheHelp =
     "\n"
     "Remote storage (populate; `pykc compile` too): --remote URL, repeatable,\n"
     "else $PYKC_REMOTE_STORAGE (URLs separated by spaces):\n"
-    "  http://HOST[:PORT][/PREFIX]   GET/PUT PREFIX/ac/KEY and PREFIX/cas/DIGEST\n"
-    "                                (nginx WebDAV, bazel-remote, ccache servers)\n"
-    "  redis://HOST[:PORT][/DB]      GET/SET pykc:ac:KEY and pykc:cas:DIGEST\n"
-    "each followed by optional |read-only, |connect-timeout=MS (500),\n"
-    "|operation-timeout=MS (5000), |layout=bazel (HTTP: blobs under ac/).\n"
+    "  http[s]://HOST[:PORT][/PREFIX]  GET/PUT PREFIX/ac/KEY and PREFIX/cas/DIGEST\n"
+    "                                  (nginx WebDAV, bazel-remote, S3 gateways)\n"
+    "  redis[s]://HOST[:PORT][/DB]     GET/SET pykc:ac:KEY and pykc:cas:DIGEST\n"
+    "each followed by optional |ATTRIBUTE items: read-write (remotes are only\n"
+    "read unless marked so), connect-timeout=MS (500), operation-timeout=MS\n"
+    "(5000), layout=bazel (HTTP: blobs under ac/), ca-file=PATH,\n"
+    "client-cert=PATH, client-key=PATH (TLS; certificates are always\n"
+    "verified), netrc=PATH (`machine HOST login USER password PASS`: basic\n"
+    "auth, Redis ACL), header-file=PATH (HTTP `Name: value` lines),\n"
+    "signing-key=PATH (sign records on upload), verify-key=PATH (use only\n"
+    "records signed by that key). Secrets come from files or from\n"
+    "$PYKC_REMOTE_TOKEN (bearer token, Redis password), $PYKC_REMOTE_NETRC,\n"
+    "never from the URL, and are never printed.\n"
     "A local miss asks the remotes in order; what they send is verified by\n"
-    "digest and copied into the folder. A remote that fails is skipped for\n"
-    "the rest of the process; a remote never fails a compile.\n"
-    "  pykc cache populate kernels/ --arch sm_90 --shard 2/4 --remote http://cache:8080/pykc";
+    "digest (and signature) and copied into the folder. A remote that fails is\n"
+    "skipped for the rest of the process; a remote never fails a compile.\n"
+    "  pykc cache populate kernels/ --arch sm_90 --shard 2/4 \\\n"
+    "      --remote 'https://cache:8443/pykc|read-write|signing-key=ci.key'\n"
+    "  pykc cache keygen ci             write ci.key and ci.pub\n"
+    "  pykc cache verify --remote 'redis://cache|verify-key=ci.pub'";
 
 std::optional<std::string> lookupEnv(std::string_view name) {
   const char* value = std::getenv(std::string(name).c_str());
@@ -149,8 +161,22 @@ public:
         "verify",
         "Read every record and blob and check its digest. Prints each problem;\n"
         "exits with 3 when there is any (0 with --fix once they are removed).\n"
-        "Files whose names are not entries are reported and never removed.");
+        "Files whose names are not entries are reported and never removed.\n"
+        "With --remote URL (which must have `|verify-key=PATH`), checks instead\n"
+        "that every record on that remote is signed by the key (Redis: every\n"
+        "pykc:ac:* key; HTTP, which cannot list: the records of the local\n"
+        "folder) and prints each record that is not.\n"
+        "  pykc cache verify --remote 'https://cache/pykc|verify-key=ci.pub'");
     verify_->add_flag("--fix", fix_, "Remove damaged entries and records whose blobs are gone");
+
+    keygen_ = sub->add_subcommand(
+        "keygen",
+        "Make an Ed25519 key pair for signing remote records: PREFIX.key (the\n"
+        "secret, mode 0600: `|signing-key=PREFIX.key` on the builders' remote)\n"
+        "and PREFIX.pub (`|verify-key=PREFIX.pub` on every reader's). Never\n"
+        "overwrites. See docs/CACHE.md, \"Trusted writers\".\n"
+        "  pykc cache keygen ci-signing");
+    keygen_->add_option("PREFIX", file_, "Path of the key files, without .key/.pub")->required();
 
     gc_ = sub->add_subcommand(
         "gc",
@@ -178,7 +204,7 @@ public:
         "  pykc cache import build/kernel-cache.pykc");
     import_->add_option("FILE", file_, "The archive to read")->required();
 
-    for (CLI::App* s : {populate_, stats_, ls_, show_, verify_, gc_, clear_, export_, import_}) {
+    for (CLI::App* s : {populate_, stats_, ls_, show_, verify_, keygen_, gc_, clear_, export_, import_}) {
       // `pykc cache stats --cache-dir X` works as well as `pykc cache --cache-dir X stats`.
       s->fallthrough();
     }
@@ -216,6 +242,7 @@ public:
       cache::Store store(std::move(*options));
       return runPopulate(inv, store, populate);
     }
+    if (keygen_->parsed()) return runKeygen(inv, file_);
     std::optional<std::string> dir =
         cacheDir_.empty() ? cache::resolveCacheDir(lookupEnv) : std::optional(cacheDir_);
     if (!dir) {
@@ -259,6 +286,11 @@ public:
     if (stats_->parsed()) return runStats(inv, store);
     if (ls_->parsed()) return runLs(inv, store);
     if (show_->parsed()) return runShow(inv, store);
+    if (verify_->parsed() && !remotes_.empty()) {
+      std::optional<std::vector<cache::RemoteSpec>> remotes = resolveRemotes(remotes_, false, inv);
+      if (!remotes) return kExitUsage;
+      return runVerifyRemote(inv, store, *remotes);
+    }
     if (verify_->parsed()) return runVerify(inv, store);
     if (gc_->parsed()) return runGc(inv, store);
     if (clear_->parsed()) return runClear(inv, store);
@@ -478,6 +510,7 @@ private:
   CLI::App* ls_ = nullptr;
   CLI::App* show_ = nullptr;
   CLI::App* verify_ = nullptr;
+  CLI::App* keygen_ = nullptr;
   CLI::App* gc_ = nullptr;
   CLI::App* clear_ = nullptr;
   CLI::App* export_ = nullptr;

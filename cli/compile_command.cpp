@@ -77,7 +77,8 @@ public:
         "edits to host code or comments still hit. -v says hit or miss per arch;\n"
         "PYKC_CACHE_MAXSIZE sets the size limit (2G). With --remote URL (or\n"
         "$PYKC_REMOTE_STORAGE) a local miss asks remote storage (HTTP or Redis,\n"
-        "see `pykc cache --help`) and a compile is uploaded to read-write remotes.\n"
+        "see `pykc cache --help`) and a compile is uploaded to remotes marked\n"
+        "`read-write`.\n"
         "See docs/CACHE.md.");
     sub->add_option("FILE", opts_.input, "Python file holding @cuda.jit kernels")
         ->required();

@@ -44,7 +44,7 @@ std::optional<std::vector<cache::RemoteSpec>> resolveRemotes(const std::vector<s
       for (const std::string& item : items) {
         std::optional<cache::RemoteSpec> spec = cache::parseRemote(item, &why);
         if (!spec) {
-          std::fprintf(inv.err, "pykc: error: --remote %s: %s\n", item.c_str(), why.c_str());
+          std::fprintf(inv.err, "pykc: error: --remote %s: %s\n", cache::redactRemote(item).c_str(), why.c_str());
           return std::nullopt;
         }
         out.push_back(std::move(*spec));
@@ -59,7 +59,7 @@ std::optional<std::vector<cache::RemoteSpec>> resolveRemotes(const std::vector<s
   for (const std::string& item : cache::splitRemoteList(env)) {
     std::optional<cache::RemoteSpec> spec = cache::parseRemote(item, &why);
     if (!spec) {
-      if (inv.log) inv.log->warn("PYKC_REMOTE_STORAGE: `{}`: {}; left out", item, why);
+      if (inv.log) inv.log->warn("PYKC_REMOTE_STORAGE: `{}`: {}; left out", cache::redactRemote(item), why);
       continue;
     }
     out.push_back(std::move(*spec));

@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(cmake g++ make ninja-build llvm-19-dev libzstd-dev libcli11-dev libspdlog-dev
           libfmt-dev libgtest-dev libgmock-dev nlohmann-json3-dev clang-19
-          libclang-rt-19-dev python3-dev hyperfine nginx redis-server)
+          libclang-rt-19-dev python3-dev hyperfine nginx redis-server
+          libcurl4-openssl-dev libssl-dev libsodium-dev openssl pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -76,4 +77,22 @@ if ! command -v nvdisasm >/dev/null && [ ! -x /usr/local/cuda/bin/nvdisasm ] &&
    [ ! -x "$pydeps/nvidia/cu13/bin/nvdisasm" ]; then
   python3 -m pip install -q --disable-pip-version-check --target "$pydeps" nvidia-cuda-nvdisasm ||
     echo "deps: warning: could not install nvidia-cuda-nvdisasm (--emit sass needs nvdisasm)" >&2
+fi
+
+# hiredis 1.3 with hiredis_ssl for the Redis client of the remote cache (rediss://, ACL
+# AUTH): Debian 12's libhiredis-dev is 0.14, which has no TLS. Its release sources come
+# from the sdist of hiredis-py, which vendors the C library whole (pinned by hash);
+# cache/CMakeLists.txt compiles them into the remote plugin (no Makefile is run).
+hiredis="$root/build/deps/hiredis"
+if [ ! -f "$hiredis/.ok" ]; then
+  tmp=$(mktemp -d)
+  python3 -m pip download -q --disable-pip-version-check --no-deps --no-binary :all: \
+    -d "$tmp" "hiredis==3.2.1"
+  echo "5a5f64479bf04dd829fe7029fad0ea043eac4023abc6e946668cbbec3493a78d  $tmp/hiredis-3.2.1.tar.gz" |
+    sha256sum -c --quiet -
+  tar -xzf "$tmp/hiredis-3.2.1.tar.gz" -C "$tmp" hiredis-3.2.1/vendor/hiredis
+  rm -rf "$hiredis" && mkdir -p "$(dirname "$hiredis")"
+  mv "$tmp/hiredis-3.2.1/vendor/hiredis" "$hiredis"
+  rm -rf "$tmp"
+  grep -q "HIREDIS_MAJOR 1" "$hiredis/hiredis.h" && touch "$hiredis/.ok"
 fi

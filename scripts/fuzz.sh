@@ -12,7 +12,8 @@
 # sanitizer report; the reproducer is left in build-fuzz/fuzz-artifacts/.
 #
 # Environment: PYKC_FUZZ_TARGET (fuzz_frontend; fuzz_lexer fuzzes the lexer
-# alone), PYKC_FUZZ_BUILD (build folder), PYKC_FUZZ_JOBS (build parallelism,
+# alone; fuzz_remote the remote cache's parsers, with tests/fuzz/corpus_remote/
+# and tests/fuzz/regressions_remote/), PYKC_FUZZ_BUILD (build folder), PYKC_FUZZ_JOBS (build parallelism,
 # default nproc), CLANG_BIN (/usr/lib/llvm-19/bin).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,9 +42,21 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 common=(-timeout=10 -rss_limit_mb=2048 -max_len=65536)
 
-# Every crash found so far must stay fixed.
+# Per target: its corpus, regression inputs, dictionary and working copy.
 shopt -s nullglob
-regressions=("$fuzz_dir"/regressions/*.py)
+if [ "$target" = fuzz_remote ]; then
+  corpus=$fuzz_dir/corpus_remote
+  regressions=("$fuzz_dir"/regressions_remote/*)
+  dict=()
+  work=$build/fuzz-corpus-remote
+else
+  corpus=$fuzz_dir/corpus
+  regressions=("$fuzz_dir"/regressions/*.py)
+  dict=(-dict="$fuzz_dir/python.dict")
+  work=$build/fuzz-corpus
+fi
+
+# Every crash found so far must stay fixed.
 if ((${#regressions[@]})); then
   echo "fuzz: replaying ${#regressions[@]} regression inputs"
   if ! replay=$("$bin" "${common[@]}" "${regressions[@]}" 2>&1); then
@@ -58,20 +71,19 @@ if [ "$seconds" -eq 0 ]; then
   exit 0
 fi
 
-work=$build/fuzz-corpus
 artifacts=$build/fuzz-artifacts
 mkdir -p "$work" "$artifacts"
-cp -n "$fuzz_dir"/corpus/* "$work"/ 2>/dev/null || true
+cp -n "$corpus"/* "$work"/ 2>/dev/null || true
 echo "fuzz: running $target for ${seconds}s over $work"
 set +e
-"$bin" "${common[@]}" -dict="$fuzz_dir/python.dict" -max_total_time="$seconds" \
+"$bin" "${common[@]}" "${dict[@]}" -max_total_time="$seconds" \
   -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" "$work"
 rc=$?
 set -e
 if [ "$rc" -ne 0 ]; then
   echo "fuzz: FAILED (exit $rc); reproducer(s):" >&2
   ls -1 "$artifacts" >&2 || true
-  echo "fuzz: minimise with: $bin -minimize_crash=1 -runs=10000 <file>; keep it in tests/fuzz/regressions/<name>.py" >&2
+  echo "fuzz: minimise with: $bin -minimize_crash=1 -runs=10000 <file>; keep it in tests/fuzz/regressions/<name>.py (fuzz_remote: regressions_remote/<name>)" >&2
   exit 1
 fi
 echo "fuzz: ok"

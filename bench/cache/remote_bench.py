@@ -77,8 +77,8 @@ def main():
         # One builder fills the local folder and both remotes.
         for f in files:
             subprocess.run([pykc, "compile", os.path.join(KERNELS, f), "--arch", "sm_90",
-                            "--cache-dir", warm, "-o", out, "--remote", nginx.url(),
-                            "--remote", redis.url(db=1)], check=True,
+                            "--cache-dir", warm, "-o", out, "--remote", nginx.url(attrs="|read-write"),
+                            "--remote", redis.url(db=1, attrs="|read-write")], check=True,
                            stderr=subprocess.DEVNULL)
         for f in files:
             path = os.path.join(KERNELS, f)

@@ -15,7 +15,8 @@ they do."""
 # CHECK:STDOUT: edits to host code or comments still hit. -v says hit or miss per arch;
 # CHECK:STDOUT: PYKC_CACHE_MAXSIZE sets the size limit (2G). With --remote URL (or
 # CHECK:STDOUT: $PYKC_REMOTE_STORAGE) a local miss asks remote storage (HTTP or Redis,
-# CHECK:STDOUT: see `pykc cache --help`) and a compile is uploaded to read-write remotes.
+# CHECK:STDOUT: see `pykc cache --help`) and a compile is uploaded to remotes marked
+# CHECK:STDOUT: `read-write`.
 # CHECK:STDOUT: See docs/CACHE.md.
 # CHECK:STDOUT: Usage: pykc compile [OPTIONS] FILE
 # CHECK:STDOUT:

@@ -455,7 +455,7 @@ def summary(p):
 
 def test_http(w):
     r, nginx = w.r, w.nginx
-    url = nginx.url()
+    url = nginx.url(attrs="|read-write")
     builder = w.cache("builder")
     p = r.ok("cache", "populate", w.kernels, "--arch", "sm_80,sm_90", "--cache-dir", builder,
              "--remote", url)
@@ -504,19 +504,22 @@ def test_http(w):
     p, _ = r.compile(w.extra, consumer, "--remote", ro)
     check(compiled(p) and nginx.puts() == puts and len(nginx.files("pykc", "ac")) == 6,
           "http: a read-only remote gets no uploads")
+    p, _ = r.compile(w.extra, w.cache(), "--remote", nginx.url())
+    check(compiled(p) and nginx.puts() == puts and len(nginx.files("pykc", "ac")) == 6,
+          "http: a remote not marked read-write gets no uploads either")
     p, _ = r.compile(w.extra, w.cache(), "--remote", url)
     check(compiled(p) and len(nginx.files("pykc", "ac")) == 7,
           "http: a read-write remote gets the compile's entry")
 
     # populate offers its local hits to read-write remotes that lack them.
     p = r.ok("cache", "populate", w.kernels, "--arch", "sm_80,sm_90", "--cache-dir", builder,
-             "--remote", nginx.url("/restored"))
+             "--remote", nginx.url("/restored", "|read-write"))
     check(summary(p) == "populate: 6 jobs, 6 hits (0 remote), 0 compiled, 0 failed"
           and len(nginx.files("restored", "ac")) == 6,
           "http: populate uploads its 6 local hits to a read-write remote that lacks them")
     puts = nginx.puts()
     r.ok("cache", "populate", w.kernels, "--arch", "sm_80,sm_90", "--cache-dir", builder,
-         "--remote", nginx.url("/restored"))
+         "--remote", nginx.url("/restored", "|read-write"))
     check(nginx.puts() == puts, "http: and uploads nothing once the remote has them")
 
     # The variable, several remotes: a dead one first, then nginx.
@@ -535,7 +538,7 @@ def test_http(w):
 
 def test_redis(w):
     r, redis = w.r, w.redis
-    url = redis.url(db=3)
+    url = redis.url(db=3, attrs="|read-write")
     builder = w.cache("redis builder")
     p = r.ok("cache", "populate", w.kernels, "--arch", "sm_80,sm_90", "--cache-dir", builder,
              "--remote", url, "-j", "2")
@@ -598,7 +601,7 @@ def test_tampered(w):
           "tampered blob: one remote error, logged with the digest")
     check(r.verify_clean(c) and s["records"] == 1, "tampered blob: nothing damaged written locally")
     # A read-write remote is repaired by the compile's upload.
-    p, _ = r.compile(w.scale, w.cache(), "--remote", nginx.url())
+    p, _ = r.compile(w.scale, w.cache(), "--remote", nginx.url(attrs="|read-write"))
     with open(cubin_blob, "rb") as f:
         check(compiled(p) and f.read() == good, "tampered blob: a builder's upload repairs it")
     p, cubin = r.compile(w.scale, w.cache(), "--remote", ro)
@@ -643,7 +646,7 @@ def test_tampered(w):
     redis.command(3, "SET", "pykc:ac:" + key, b"PYKC nonsense")
     p, cubin = r.compile(w.scale, w.cache(), "--remote", redis.url(3, "|read-only"))
     check(compiled(p) and cubin == w.reference, "garbage record on redis: a miss")
-    p, cubin = r.compile(w.scale, w.cache(), "--remote", redis.url(3))
+    p, cubin = r.compile(w.scale, w.cache(), "--remote", redis.url(3, "|read-write"))
     check(compiled(p) and redis.command(3, "GET", "pykc:ac:" + key) != b"PYKC nonsense",
           "garbage record on redis: a builder's upload replaces it")
 
@@ -730,7 +733,7 @@ def test_faults(w):
 
 def test_shards(w):
     r, nginx = w.r, w.nginx
-    url = nginx.url("/shards")
+    url = nginx.url("/shards", "|read-write")
     whole = w.cache("whole")
     p = r.ok("cache", "populate", w.kernels, w.extra, "--arch", "sm_80,sm_86,sm_90",
              "--cache-dir", whole, "--no-remote")

@@ -6,4 +6,4 @@ from numba import cuda
 @cuda.jit("void(float32[::1])")
 def k(x):
     x[0] = 1.0
-# CHECK:STDERR: pykc: error: --remote http://127.0.0.1|read-only|layout=sideways: unknown attribute `layout=sideways` (known: read-only, connect-timeout=MS, operation-timeout=MS, layout=bazel|standard)
+# CHECK:STDERR: pykc: error: --remote http://127.0.0.1|read-only|layout=sideways: unknown attribute `layout=sideways` (known: read-only, read-write, connect-timeout=MS, operation-timeout=MS, ca-file=PATH, client-cert=PATH, client-key=PATH, netrc=PATH, header-file=PATH, signing-key=PATH, verify-key=PATH, layout=bazel|standard)

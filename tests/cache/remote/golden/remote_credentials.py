@@ -6,4 +6,4 @@ from numba import cuda
 @cuda.jit("void(float32[::1])")
 def k(x):
     x[0] = 1.0
-# CHECK:STDERR: pykc: error: --remote redis://user:secret@127.0.0.1: credentials in the URL are not supported
+# CHECK:STDERR: pykc: error: --remote redis://***@127.0.0.1: credentials in the URL are not supported: use $PYKC_REMOTE_TOKEN or a netrc file (`netrc=PATH`, $PYKC_REMOTE_NETRC)
