@@ -44,7 +44,14 @@ TileVal TileLowering::spread(const TileVal& v, TypeId from, TypeId to, bool toMm
     for (unsigned s = 0; s < lt.slots; ++s) {
       out.slots.push_back(convert(v.slots[lf.uniform ? 0 : s], fe, te));
     }
+    // A converted reduction result keeps its broadcast form (converted).
+    if (sameShape && !toMma && fe != te) {
+      broadcastElementwise(out, te, {{&v, false}}, [&](const std::vector<llvm::Value*>& a) { return convert(a[0], fe, te); });
+    }
     return out;
+  }
+  if (!toMma) {
+    if (auto r = spreadInRegisters(v, from, to)) return *r;
   }
   // Broadcast or another layout: through shared memory.
   llvm::Value* buffer = stage(v, from, lf);
@@ -89,6 +96,10 @@ TileVal TileLowering::eval(ExprId id) {
       if (auto it = tuples_.find(name); it != tuples_.end()) {
         tupleSlots(it->second, v);
         return v;
+      }
+      // A name assigned once whose value has a broadcast form: that value.
+      for (size_t i = boundValues_.size(); i-- > 0;) {
+        if (boundValues_[i].first == std::make_pair(name, t.index)) return boundValues_[i].second;
       }
       for (llvm::AllocaInst* a : storage(name, t)) v.slots.push_back(b_.CreateLoad(a->getAllocatedType(), a));
       v.mma = mmaVars_.count({name, t.index}) != 0;
@@ -182,6 +193,10 @@ TileVal TileLowering::binary(frontend::Operator op, ExprId left, ExprId right, T
   TileVal out;
   out.mma = mma;
   for (size_t s = 0; s < l.slots.size(); ++s) out.slots.push_back(arith(op, l.slots[s], r.slots[s], opType));
+  if (types_.isTile(result) && elementOf(result) == opType) {
+    broadcastElementwise(out, opType, {{&l, uniformOperand(left)}, {&r, uniformOperand(right)}},
+                         [&](const std::vector<llvm::Value*>& a) { return arith(op, a[0], a[1], opType); });
+  }
   return out;
 }
 
@@ -592,48 +607,59 @@ TileVal TileLowering::roundedArith(ExprId id, TileFn fn, TypeId t) {
 TileVal TileLowering::unaryMath(ExprId id, TileFn fn, TypeId t) {
   TypeId e = elementOf(t);
   TileVal x = evalAs(arg(id, 0), t, isMmaExpr(id));
+  TileVal in = x;
+  unaryMathSlots(id, fn, e, x.slots);
+  broadcastElementwise(x, e, {{&in, false}}, [&](const std::vector<llvm::Value*>& a) {
+    std::vector<llvm::Value*> one{a[0]};
+    unaryMathSlots(id, fn, e, one);
+    return one[0];
+  });
+  return x;
+}
+
+void TileLowering::unaryMathSlots(ExprId id, TileFn fn, TypeId e, std::vector<llvm::Value*>& slots) {
   const Type& et = types_.get(e);
   if (fn == TileFn::Abs) {
-    for (llvm::Value*& v : x.slots) {
+    for (llvm::Value*& v : slots) {
       if (et.kind == TypeKind::Float) {
         v = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
       } else if (et.isSigned) {
         v = b_.CreateSelect(b_.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0)), b_.CreateNeg(v), v);
       }
     }
-    return x;
+    return;
   }
   if ((fn == TileFn::Exp2 || fn == TileFn::Rsqrt) && et.bits <= 32 && constIntArg(id, 1, 0) != 0) {
     // flush_to_zero=True: PTX's ex2.approx.ftz.f32 / rsqrt.approx.ftz.f32
     // (float16 through float32).
     llvm::Function* f = intrinsic(fn == TileFn::Exp2 ? llvm::Intrinsic::nvvm_ex2_approx_ftz_f
                                                      : llvm::Intrinsic::nvvm_rsqrt_approx_ftz_f);
-    for (llvm::Value*& v : x.slots) {
+    for (llvm::Value*& v : slots) {
       llvm::Value* a = et.bits == 16 ? b_.CreateFPExt(v, b_.getFloatTy()) : v;
       llvm::Value* r = b_.CreateCall(f, {a});
       v = et.bits == 16 ? b_.CreateFPTrunc(r, llvmType(e)) : r;
     }
-    return x;
+    return;
   }
   if (fn == TileFn::Exp && roundingMode(id, 1) == TileFn::RoundApprox) {
     // rounding_mode=APPROX (float32, the checker's rule): 2^(x * log2 e) with
     // PTX's ex2.approx.f32, as CUDA's __expf (without its flush to zero).
     llvm::Function* ex2 = intrinsic(llvm::Intrinsic::nvvm_ex2_approx_f);
     llvm::Value* log2e = llvm::ConstantFP::get(b_.getFloatTy(), 1.4426950408889634);
-    for (llvm::Value*& v : x.slots) v = b_.CreateCall(ex2, {b_.CreateFMul(v, log2e)});
-    return x;
+    for (llvm::Value*& v : slots) v = b_.CreateCall(ex2, {b_.CreateFMul(v, log2e)});
+    return;
   }
   if (fn == TileFn::Floor || fn == TileFn::Ceil) {  // floats (the checker's rule)
     auto which = fn == TileFn::Floor ? llvm::Intrinsic::floor : llvm::Intrinsic::ceil;
-    for (llvm::Value*& v : x.slots) v = b_.CreateUnaryIntrinsic(which, v);
-    return x;
+    for (llvm::Value*& v : slots) v = b_.CreateUnaryIntrinsic(which, v);
+    return;
   }
   if (fn == TileFn::Tanh && roundingMode(id, 1) == TileFn::RoundApprox) {
     // rounding_mode=APPROX (float32): PTX's tanh.approx.f32 (sm_75 and later).
     auto* ft = llvm::FunctionType::get(b_.getFloatTy(), {b_.getFloatTy()}, false);
     auto* asmTanh = llvm::InlineAsm::get(ft, "tanh.approx.f32 $0, $1;", "=f,f", false);
-    for (llvm::Value*& v : x.slots) v = b_.CreateCall(asmTanh, {v});
-    return x;
+    for (llvm::Value*& v : slots) v = b_.CreateCall(asmTanh, {v});
+    return;
   }
   if (fn == TileFn::Sqrt && et.bits == 32) {
     TileFn mode = roundingMode(id, 1);
@@ -648,8 +674,8 @@ TileVal TileLowering::unaryMath(ExprId id, TileFn fn, TypeId t) {
       default: if (ftz) which = llvm::Intrinsic::nvvm_sqrt_rn_ftz_f; break;
     }
     if (which != llvm::Intrinsic::not_intrinsic) {
-      for (llvm::Value*& v : x.slots) v = b_.CreateCall(intrinsic(which), {v});
-      return x;
+      for (llvm::Value*& v : slots) v = b_.CreateCall(intrinsic(which), {v});
+      return;
     }
   }
   std::string base;
@@ -667,8 +693,8 @@ TileVal TileLowering::unaryMath(ExprId id, TileFn fn, TypeId t) {
     case TileFn::Sin: base = "sin"; break;
     default: base = "cos"; break;
   }
-  for (llvm::Value*& v : x.slots) v = libdevice(base, e, {v});
-  return x;
+  for (llvm::Value*& v : slots) v = libdevice(base, e, {v});
+  return;
 }
 
 }  // namespace lowering::tile

@@ -78,6 +78,30 @@ struct Layout {
   int64_t cols = 0;
 };
 
+// Where bit i of the linear element index that a slot holds comes from
+// (indexBits): bit `tidBit` of the thread id, or, where tidBit < 0, the
+// constant `one`. Layouts of power-of-two shapes deal elements out by bits:
+// a full layout's low bits are the slot's place in its chunk, the next ones
+// the thread id, the high ones the chunk.
+struct IndexBit {
+  int tidBit = -1;
+  bool one = false;
+  bool operator==(const IndexBit&) const = default;
+  int code() const { return tidBit >= 0 ? 2 + tidBit : one ? 1 : 0; }
+};
+
+// A reduced tile's values spread back over the layout of the tile it was
+// reduced from, for the broadcast softmax, layer norm and RMS norm write
+// (`x - ct.max(x, axis=1, keepdims=True)`): `slots` follow the layout of a
+// tile of `shape`; its element e holds the reduced tile's element at e's
+// multi-index with the reduced axes (those where `keep` is 1) at 0.
+struct RowBroadcast {
+  std::vector<int64_t> shape;
+  std::vector<int64_t> keep;
+  TypeId element;
+  std::vector<llvm::Value*> slots;
+};
+
 // A lowered value: one llvm::Value per slot (a scalar has one), in the
 // standard layout of its type or (mma) in the mma accumulator layout; splat:
 // every slot holds the same value (any layout then fits).
@@ -349,6 +373,8 @@ private:
   TileVal roundedArith(ExprId id, TileFn fn, TypeId t);
 
   TileVal unaryMath(ExprId id, TileFn fn, TypeId t);
+  // unaryMath's operation on each of `slots` (element type `e`), in place.
+  void unaryMathSlots(ExprId id, TileFn fn, TypeId e, std::vector<llvm::Value*>& slots);
   // `-x`, `~x`, `not x` (and ct.negative, ct.bitwise_not) of result type `t`.
   TileVal unary(frontend::UnaryOpKind op, ExprId operand, TypeId t, bool mma);
   // `left <cmp> right` at `id` (and ct.greater, ...): a bool tile or scalar `t`.
@@ -534,6 +560,47 @@ private:
   std::optional<TileVal> mmaRowReduce(ExprId id, TileFn fn, TypeId t);
 
   TileVal reduce(ExprId id, TileFn fn, TypeId t);
+
+  // --- reductions along axes in registers (tile_reduce_axis.cpp) ----------
+
+  // The source of each bit of the element index slot `s` holds (low bit
+  // first); nullopt for the mma layout and shapes that are not powers of two.
+  std::optional<std::vector<IndexBit>> indexBits(const Layout& l, unsigned s) const;
+  // The index whose bits `bits` give, for this thread (i32).
+  llvm::Value* composeBits(const std::vector<IndexBit>& bits);
+  // ct.sum/max/min of `x` (type `accTile`, the standard layout) along the
+  // `reduced` axes into several elements (type `t`): each thread combines its
+  // slots of one output element, lanes sharing an output element combine by
+  // shuffles, and where warps share one (or the output's threads are not the
+  // input's), one shared-memory exchange of partials with one barrier (two
+  // inside loops) that every reader combines in the same order. The result
+  // carries its broadcast back over x's layout (noteBroadcast). nullopt: the
+  // layouts are not bit-dealt (mma, shapes not powers of two).
+  std::optional<TileVal> axisReduce(TileFn fn, TypeId t, TypeId acc, TypeId accTile, const TileVal& x,
+                                    const std::vector<bool>& reduced);
+  // A buffer of `elements` values of `mt` for one reduction's partials:
+  // its own outside loops (no barrier before the writes), else the scratch
+  // buffer after a barrier.
+  llvm::Value* reductionBuffer(uint64_t elements, llvm::Type* mt);
+
+  // The broadcast form recorded for a value with exactly `v`'s slots.
+  const RowBroadcast* broadcastOf(const TileVal& v) const;
+  void noteBroadcast(const TileVal& v, RowBroadcast bc);
+  // Elementwise results of values with broadcast forms (or uniform values:
+  // splats, or those the caller knows to be one value, `second`) get the same
+  // operation applied to those forms: `op(args)` per slot.
+  template <class Op>
+  void broadcastElementwise(const TileVal& out, TypeId outElement,
+                            std::initializer_list<std::pair<const TileVal*, bool>> ins, Op op);
+  // Whether `id` is one value for the whole CTA (a constant, a scalar, a one-element tile).
+  bool uniformOperand(ExprId id) const { return constOf(id) != nullptr || layoutOf(typeOf(id)).uniform; }
+  // `v` (type `from`) broadcast to `to` from its recorded broadcast form, or
+  // where each of `to`'s slots finds its source element in a slot of the
+  // same thread: no shared memory. nullopt: neither.
+  std::optional<TileVal> spreadInRegisters(const TileVal& v, TypeId from, TypeId to);
+  // Names assigned once in the function being lowered (a value bound to one
+  // can stand for the name where the binding dominates: its block).
+  bool assignedOnce(const std::string& name);
 
   // --- matrix products (docs/TILE.md, "Matrix products") --------------------
 
@@ -888,6 +955,13 @@ private:
   // while the loop's body is lowered.
   std::map<std::pair<std::string, uint32_t>, SmemTile> resident_;
   uint64_t residentBytes_ = 0;
+  // Broadcast forms of reductions' results (and of elementwise values of
+  // them), by the values' slots.
+  std::map<std::vector<llvm::Value*>, RowBroadcast> broadcasts_;
+  // Values bound to names assigned once, innermost statement list last
+  // (lowerBody drops those of a list when it ends).
+  std::vector<std::pair<std::pair<std::string, uint32_t>, TileVal>> boundValues_;
+  std::optional<std::map<std::string, unsigned>> assignments_;
   // An inlined helper: where its returns go.
   llvm::BasicBlock* exit_ = nullptr;
   std::vector<llvm::AllocaInst*> returnSlots_;
@@ -1115,6 +1189,40 @@ void TileLowering::visitStmts(std::span<const StmtId> body, F& f) const {
         break;
     }
   }
+}
+
+template <class Op>
+void TileLowering::broadcastElementwise(const TileVal& out, TypeId outElement,
+                                        std::initializer_list<std::pair<const TileVal*, bool>> ins, Op op) {
+  if (out.mma) return;
+  const RowBroadcast* form = nullptr;
+  std::vector<const RowBroadcast*> forms;
+  for (auto [in, uniform] : ins) {
+    const RowBroadcast* b = broadcastOf(*in);
+    if (b == nullptr) {
+      if (!(uniform || in->splat) || in->mma || in->slots.empty()) return;
+    } else if (form != nullptr && (b->shape != form->shape || b->keep != form->keep)) {
+      return;
+    } else {
+      form = b;
+    }
+    forms.push_back(b);
+  }
+  if (form == nullptr) return;
+  RowBroadcast r{form->shape, form->keep, outElement, {}};
+  std::map<std::vector<llvm::Value*>, llvm::Value*> done;
+  for (size_t s = 0; s < form->slots.size(); ++s) {
+    std::vector<llvm::Value*> args;
+    size_t i = 0;
+    for (auto [in, uniform] : ins) {
+      args.push_back(forms[i] != nullptr ? forms[i]->slots[s] : in->slots[0]);
+      ++i;
+    }
+    auto [it, fresh] = done.try_emplace(args, nullptr);
+    if (fresh) it->second = op(args);
+    r.slots.push_back(it->second);
+  }
+  noteBroadcast(out, std::move(r));
 }
 
 template <class Source>

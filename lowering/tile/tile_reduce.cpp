@@ -155,9 +155,6 @@ TileVal TileLowering::reduce(ExprId id, TileFn fn, TypeId t) {
     }
     return TileVal{{convert(total, acc, e)}};
   }
-  // Reduced along some axes into several elements: stage the input, then
-  // each output element loops over its reduced elements.
-  llvm::Value* buffer = stage(x, accTile, lx);
   const std::vector<int64_t>& xs = types_.get(xt).shape;
   std::vector<bool> reduced(xs.size(), false);
   ExprId axisExpr = arg(id, 1);
@@ -169,6 +166,11 @@ TileVal TileLowering::reduce(ExprId id, TileFn fn, TypeId t) {
     if (a < 0) a += static_cast<int64_t>(xs.size());
     reduced[static_cast<size_t>(a)] = true;
   }
+  // Reduced along some axes into several elements: in registers and shuffles
+  // (tile_reduce_axis.cpp); else stage the input, then each output element
+  // loops over its reduced elements.
+  if (auto r = axisReduce(fn, t, acc, accTile, x, reduced)) return *r;
+  llvm::Value* buffer = stage(x, accTile, lx);
   bool keepdims = constIntArg(id, 2, 0) != 0;
   int64_t count = 1;
   for (size_t d = 0; d < xs.size(); ++d) {

@@ -33,13 +33,18 @@ void TileLowering::assignName(ExprId target, const TileVal& v, TypeId from) {
   }
   const auto& slots = storage(name, to);
   for (size_t s = 0; s < slots.size(); ++s) b_.CreateStore(c.slots[s], slots[s]);
+  // Assigned once: later reads in this statement list (which the value
+  // dominates) take the value itself, with its broadcast form.
+  if (!c.mma && broadcastOf(c) != nullptr && assignedOnce(name)) boundValues_.push_back({{name, to.index}, c});
 }
 
 void TileLowering::lowerBody(std::span<const StmtId> body) {
+  size_t bound = boundValues_.size();
   for (StmtId id : body) {
-    if (b_.GetInsertBlock()->getTerminator()) return;
+    if (b_.GetInsertBlock()->getTerminator()) break;
     lowerStmt(id);
   }
+  boundValues_.erase(boundValues_.begin() + static_cast<std::ptrdiff_t>(bound), boundValues_.end());
 }
 
 void TileLowering::lowerAssign(std::span<const ExprId> targets, ExprId value) {

@@ -28,6 +28,7 @@ from operator_cases import operator_cases  # noqa: E402
 from float8_cases import float8_cases  # noqa: E402
 from view_cases import view_cases  # noqa: E402
 from tuple_cases import tuple_cases  # noqa: E402
+from rowwise_cases import rowwise_cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -195,9 +196,22 @@ def build(pykc, clang, clangxx, kernels, work, extra=(), arch="sm_90"):
             symbols[name.split("__")[0]] = name
             symbols[name] = name
     lib = os.path.join(work, "libsim.so")
+    # compiler-rt's builtins: float32 -> bfloat16 rounding (__truncsfbf2) is a call on x86-64.
+    rt = subprocess.run([clangxx, "--rtlib=compiler-rt", "-print-libgcc-file-name"], capture_output=True,
+                        text=True).stdout.strip()
     subprocess.check_call([clangxx, "-O1", "-shared", "-fPIC", os.path.join(HERE, "simrt.cpp"),
-                           *objects, "-o", lib, "-lpthread"])
+                           *objects, *([rt] if os.path.exists(rt) else []), "-o", lib, "-lpthread"])
     return Sim(lib), symbols, blocks
+
+
+def compile_lines(name):
+    """The pykc arguments of a kernel file's `# pykc-compile:` lines (its --sig and --const
+    specialisations, as tests/gpu/compile_kernel_file.sh passes them)."""
+    args = []
+    for line in open(os.path.join(ROOT, "tests/gpu/kernels", name)):
+        if line.startswith("# pykc-compile:"):
+            args += line[len("# pykc-compile:"):].split()
+    return tuple(args)
 
 
 def main():
@@ -224,6 +238,8 @@ def main():
                 ("tile_kernels8.py", check_cases(float8_cases, 20261206, typed=True), (), "sm_90"),
                 ("tile_kernels9.py", check_cases(view_cases, 20261207), (), "sm_90"),
                 ("tile_kernels10.py", check_cases(tuple_cases, 20261208), (), "sm_90"),
+                ("tile_kernels11.py", check_cases(rowwise_cases, 20261209), compile_lines("tile_kernels11.py"),
+                 "sm_90"),
                 ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention, ATTENTION_ARGS, "sm_90"),
                 ("tile_attention_kernels.py", check_attention_mma, ATTENTION_MMA_ARGS, "sm_90"),

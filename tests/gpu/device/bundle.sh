@@ -6,7 +6,7 @@
 #
 #     bash tests/gpu/device/bundle.sh [OUT=.gpu/bundle] [ARCH=sm_90]
 #     # carry OUT to the GPU machine, then from the repository root there:
-#     bash tests/gpu/device/run.sh OUT MODE...      (MODE: tests realworld gpu bench cutile)
+#     bash tests/gpu/device/run.sh OUT MODE...      (MODE: tests realworld gpu bench cutile rowwise)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=${1:-$root/.gpu/bundle}

@@ -11,6 +11,8 @@
 #   vsnumba    tests/realworld_numba/corpus/run_vs_numba.py (the numba corpus, pykc vs numba-cuda)
 #   bench      bench/jit/jit_bench.py without cuTile, then bench/jit/tile_miss.py
 #   cutile     bench/jit/jit_bench.py with cuTile (/tmp/cutile from cutile-for-device.sh)
+#   rowwise    bench/tile/rowwise.py (softmax, layer norm, RMS norm of (B, N) tiles against
+#              the copy bandwidth, issue 23)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 bundle=$(cd "${1:?usage: run.sh BUNDLE MODE...}" && pwd); shift
@@ -44,6 +46,7 @@ for mode in "$@"; do
                 CUDA_HOME=/tmp/cutile/nvidia/cu13 \
                 LD_LIBRARY_PATH=/tmp/cutile/nvidia/cu13/lib:$LD_LIBRARY_PATH
               python3 bench/jit/jit_bench.py --json "$out/jit_bench_cutile.json" ) || status=1 ;;
+    rowwise) python3 bench/tile/rowwise.py --json "$out/rowwise.json" || status=1 ;;
     *) echo "unknown mode $mode"; status=2 ;;
   esac
 done
