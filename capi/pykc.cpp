@@ -113,6 +113,9 @@ pykc_session* pykc_session_create(const pykc_session_options* options) {
     if (options->libdevice_path != nullptr) settings.libdevicePath = options->libdevice_path;
     if (options->nvjitlink_path != nullptr) settings.nvJitLinkPath = options->nvjitlink_path;
     if (options->nvrtc_path != nullptr) settings.nvrtcPath = options->nvrtc_path;
+    settings.codegen = [](const driver::CodegenSettings& codegen) -> llvm::Expected<std::unique_ptr<driver::Codegen>> {
+      return driver::makeCodegen(codegen);
+    };
     auto* s = new pykc_session;
     s->session = std::make_unique<driver::Session>(std::move(settings));
     return s;

@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "backend/target.h"
 #include "syntax/ast_dump.h"
 #include "syntax/lex.h"
 #include "driver/stages.h"
@@ -164,8 +163,8 @@ int InspectCommand::run(Invocation& inv) {
   auto wants = [&](std::string_view f) {
     return std::find(forms.begin(), forms.end(), f) != forms.end();
   };
-  if (auto sm = backend::smVersion(opts_.arch); !sm) {
-    return error(inv, kExitUsage, "--arch " + opts_.arch + ": " + llvm::toString(sm.takeError()));
+  if (std::optional<std::string> why = support::whyUnsupported(opts_.arch)) {
+    return error(inv, kExitUsage, "--arch " + opts_.arch + ": " + *why);
   }
   if (auto problem = checkCodegenFlags(opts_.codegen)) return error(inv, kExitUsage, *problem);
   for (unsigned b : opts_.blocks) {

@@ -19,6 +19,7 @@
 #include "driver/source_identity.h"
 #include "driver/link_inputs.h"
 #include "driver/pipeline.h"
+#include "backend/cuda/nvfatbin.h"
 #include "backend/cuda/nvrtc.h"
 #include "cache/atomic_file.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "backend/target.h"
+#include "support/arch.h"
 
 namespace driver {
 
@@ -28,9 +28,7 @@ std::optional<std::string> uniqueArchs(const std::vector<std::string>& given,
                                        std::vector<std::string>& archs) {
   for (const std::string& a : given) {
     if (std::find(archs.begin(), archs.end(), a) != archs.end()) continue;
-    if (auto sm = backend::smVersion(a); !sm) {
-      return "--arch " + a + ": " + llvm::toString(sm.takeError());
-    }
+    if (std::optional<std::string> why = support::whyUnsupported(a)) return "--arch " + a + ": " + *why;
     archs.push_back(a);
   }
   return std::nullopt;

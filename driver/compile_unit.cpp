@@ -3,30 +3,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <atomic>
 #include <cassert>
-#include <charconv>
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <map>
-#include <mutex>
-#include <sstream>
-#include <thread>
-#include <tuple>
 
 #include "backend/cuda/resources.h"
-#include "backend/target.h"
 #include "sema/typed_module.h"
-#include "driver/cache_key.h"
-#include "driver/codegen_flags.h"
-#include "driver/thread_budget.h"
-#include "support/arch.h"
 
 namespace driver {
 namespace {
@@ -189,110 +170,6 @@ std::optional<UnitArtifacts> decodeUnit(const std::vector<cache::NamedOutput>& o
     *why = "its kernels are not this file's";
     return std::nullopt;
   }
-  return unit;
-}
-
-UnitLinker::~UnitLinker() {
-  if (loader_.joinable()) loader_.join();
-}
-
-bool UnitLinker::warmUp(const std::string& arch) {
-  // The PTX target LLVM writes for `arch` (sm_90 for sm_100); PTX-only arches link nothing.
-  const support::ArchInfo* info = support::findArch(arch);
-  if (info == nullptr || info->ptxOnly) return false;
-  auto loaded = get();
-  if (!loaded) {
-    llvm::consumeError(loaded.takeError());
-    return false;
-  }
-  const std::string ptx = ".version 8.5\n.target " + std::string(info->ptxTarget) +
-                          "\n.address_size 64\n.visible .entry pykc_prepare()\n{\n\tret;\n}\n";
-  backend::LinkInput empty;  // its bytes view `ptx`
-  empty.kind = backend::LinkInputKind::Ptx;
-  empty.bytes = ptx;
-  empty.name = "pykc-prepare";
-  backend::LinkOptions options;
-  options.arch = arch;
-  options.verbose = false;
-  auto linked = backend::linkCubin(**loaded, std::span<const backend::LinkInput>(&empty, 1), options);
-  if (!linked) {
-    llvm::consumeError(linked.takeError());
-    return false;
-  }
-  return true;
-}
-
-void UnitLinker::startLoading(const std::string& arch) {
-  std::call_once(loading_, [&] {
-    try {
-      loader_ = std::thread([this, arch] { warmUp(arch); });
-    } catch (const std::system_error&) {
-      // No thread to be had: the first link loads the library itself.
-    }
-  });
-}
-
-std::string UnitLinker::version() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return version_;
-}
-
-llvm::Expected<const backend::NvJitLink*> UnitLinker::get() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (library_) return &*library_;
-  if (initializeTarget_) initializeTarget_();
-  auto loaded = backend::NvJitLink::load(nvJitLinkPath_);
-  if (!loaded) return loaded.takeError();
-  auto version = backend::nvJitLinkVersion(*loaded);
-  if (!version) return version.takeError();
-  version_ = std::to_string(version->first) + "." + std::to_string(version->second);
-  library_.emplace(std::move(*loaded));
-  return &*library_;
-}
-
-llvm::Expected<const backend::Nvrtc*> UnitLinker::nvrtc() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (nvrtc_) return &*nvrtc_;
-  auto loaded = backend::Nvrtc::load(nvrtcPath_);
-  if (!loaded) return loaded.takeError();
-  nvrtc_.emplace(std::move(*loaded));
-  return &*nvrtc_;
-}
-
-llvm::Expected<const backend::NvFatbin*> UnitLinker::fatbin() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (fatbin_) return &*fatbin_;
-  auto loaded = backend::NvFatbin::load(nvFatbinPath_);
-  if (!loaded) return loaded.takeError();
-  fatbin_.emplace(std::move(*loaded));
-  return &*fatbin_;
-}
-
-llvm::Expected<UnitArtifacts> compileUnit(const Compilation& compilation,
-                                          const UnitRequest& request, UnitLinker& linker) {
-  const backend::Nvrtc* nvrtc = nullptr;
-  if (needsNvrtc(request.linkFiles)) {
-    auto loaded = linker.nvrtc();
-    if (!loaded) return loaded.takeError();
-    nvrtc = *loaded;
-  }
-  auto prepared =
-      prepareLinkInputs(compilation, request.linkFiles, request.link, request.codegen, nvrtc);
-  if (!prepared) return prepared.takeError();
-  ArchRequest archRequest;
-  archRequest.codegen = request.codegen;
-  for (const PreparedInput& input : *prepared) {
-    archRequest.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
-  }
-  archRequest.lowering.lineInfo = request.codegen.lineInfo;
-  archRequest.wantCubin = true;
-  archRequest.threads = request.threads;
-  archRequest.background = &linker.background();
-  UnitArtifacts unit;
-  auto artifacts = compileForArch(compilation, archRequest, [&linker] { return linker.get(); }, unit.kernels);
-  if (!artifacts) return explainLinkError(artifacts.takeError(), compilation);
-  unit.arch = std::move(*artifacts);
-  unit.nvJitLinkVersion = linker.version();
   return unit;
 }
 

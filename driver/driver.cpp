@@ -10,7 +10,6 @@
 #include "backend/cuda/nvfatbin.h"
 #include "backend/cuda/nvjitlink.h"
 #include "backend/cuda/nvrtc.h"
-#include "backend/target.h"
 #include "cache/store.h"
 #include "driver/cache_key.h"
 #include "driver/compile_unit.h"
@@ -33,11 +32,6 @@ Session::Session(SessionSettings settings) : settings_(std::move(settings)) {
   unsigned threads = settings_.threads > 0 ? settings_.threads
                                            : std::max(1u, std::thread::hardware_concurrency());
   threads_ = std::make_unique<ThreadBudget>(threads);
-  // The target is initialised once per Session, on the first miss.
-  auto once = std::make_shared<std::once_flag>();
-  linker_ = std::make_unique<UnitLinker>(
-      [once] { std::call_once(*once, backend::initializeNvptxTarget); }, settings_.nvJitLinkPath,
-      settings_.nvrtcPath, settings_.nvFatbinPath);
 }
 
 Session::~Session() = default;
@@ -67,7 +61,31 @@ bool Session::prepare(const std::string& arch) {
   store();
   nvJitLinkIdentity();
   libdeviceKey("");
-  return linker_->warmUp(arch);
+  auto made = codegen();
+  if (!made) {
+    llvm::consumeError(made.takeError());
+    return false;
+  }
+  return (*made)->prepare(arch);
+}
+
+llvm::Expected<Codegen*> Session::codegen() {
+  std::lock_guard<std::mutex> lock(codegenMutex_);
+  if (!codegenTried_) {
+    codegenTried_ = true;
+    CodegenSettings codegenSettings;
+    codegenSettings.nvJitLinkPath = settings_.nvJitLinkPath;
+    codegenSettings.nvrtcPath = settings_.nvrtcPath;
+    codegenSettings.nvFatbinPath = settings_.nvFatbinPath;
+    auto made = settings_.codegen ? settings_.codegen(codegenSettings) : openCodegenLibrary(codegenSettings);
+    if (made) {
+      codegen_ = std::move(*made);
+    } else {
+      codegenError_ = llvm::toString(made.takeError());
+    }
+  }
+  if (!codegen_) return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", codegenError_.c_str());
+  return codegen_.get();
 }
 
 const std::string& Session::nvJitLinkIdentity() {
@@ -174,25 +192,14 @@ public:
     }
     return std::move(result);
   }
-  // The exit class of an error from compiling or linking, its messages added:
-  // linked C++ mistakes are source errors, an --nvrtc-option NVRTC refuses a
-  // usage error, anything else the environment.
-  ExitClass fail(llvm::Error error) {
-    bool source = false;
-    llvm::Error rest = llvm::handleErrors(std::move(error), [&](const LinkSourceError& e) {
-      for (const frontend::Diagnostic& d : e.diagnostics()) add(d);
-      source = true;
-    });
-    if (!rest) return source ? ExitClass::SourceErrors : ExitClass::Environment;
-    bool usage = false;
-    rest = llvm::handleErrors(std::move(rest), [&](const backend::NvrtcOptionError& e) {
-      this->error(e.text());
-      usage = true;
-    });
-    if (!rest) return usage ? ExitClass::Usage : ExitClass::Environment;
-    this->error(llvm::toString(std::move(rest)));
-    return ExitClass::Environment;
+  // The exit class of `failure`, its diagnostics and messages added.
+  ExitClass fail(const Failure& failure) {
+    for (const frontend::Diagnostic& d : failure.diagnostics) add(d);
+    for (const std::string& message : failure.errors) error(message);
+    return failure.exit;
   }
+  // The same for an error of this side of the code generator (driver/failure.h).
+  ExitClass fail(llvm::Error error) { return fail(failureOf(std::move(error))); }
 
   CompileResult result;
 
@@ -380,90 +387,40 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   std::optional<ThreadBudget> ownThreads;
   if (request.jobs > 0) ownThreads.emplace(request.jobs);
   ThreadBudget* threads = ownThreads ? &*ownThreads : &session.threads();
-  unitRequest.threads = threads;
-  UnitLinker& linker = session.linker();
   std::vector<size_t> misses;
   for (size_t i = 0; i < archs.size(); ++i) {
     if (!units[i]) misses.push_back(i);
   }
-  // The NVPTX target and NVRTC are set up here, before the threads, which then only
-  // read them; nvJitLink loads meanwhile on a thread of its own (its first link
-  // waits for it), overlapping the front end, LLVM and PTX of the misses.
+  // The misses, all at once, by the code generator (made at the Session's first).
+  CodegenResult compiled;
   if (!misses.empty()) {
-    linker.initializeTarget();
-    if (wantCubin) {
-      // The first miss that links (compute_XY arches are PTX alone).
-      for (size_t i : misses) {
-        const support::ArchInfo* info = support::findArch(archs[i]);
-        if (info != nullptr && !info->ptxOnly) {
-          linker.startLoading(archs[i]);
-          break;
-        }
-      }
-      if (needsNvrtc(linkFiles)) {
-        auto opened = linker.nvrtc();
-        if (!opened) return outcome.finish(outcome.fail(opened.takeError()));
-      }
-    }
-  }
-  struct Compiled {
-    std::optional<llvm::Expected<ArchArtifacts>> artifacts;
-    std::vector<lowering::KernelInfo> kernels;
-  };
-  std::vector<Compiled> compiled(misses.size());
-  for (size_t m = 0; m < misses.size(); ++m) {
-    log(session, LogLevel::Info, "compiling " + request.path + " for " + archs[misses[m]]);
-  }
-  parallelFor(misses.size(), threads, [&](size_t m) {
-    const std::string& arch = archs[misses[m]];
-    Compiled& out = compiled[m];
+    auto made = session.codegen();
+    if (!made) return outcome.finish(outcome.fail(made.takeError()));
+    CodegenRequest codegenRequest;
+    for (size_t i : misses) codegenRequest.archs.push_back(archs[i]);
+    codegenRequest.codegen = codegen;
+    codegenRequest.link = link;
+    codegenRequest.linkFiles = linkFiles;
+    codegenRequest.wantLlvm = wantLlvm;
+    codegenRequest.wantLlvmOptimized = request.wantLlvmOptimized;
+    codegenRequest.wantCubin = wantCubin;
+    codegenRequest.threads = threads;
     if (store) {
-      // A miss: compile, then store the unit.
-      UnitRequest unit = unitRequest;
-      unit.codegen.arch = arch;
-      auto built = compileUnit(compilation, unit, linker);
-      if (!built) {
-        out.artifacts.emplace(built.takeError());
-        return;
-      }
-      store->put(keys[misses[m]], encodeUnit(*built));
-      out.kernels = built->kernels;
-      out.artifacts.emplace(std::move(built->arch));
-      return;
+      // Each unit is stored as soon as it is compiled.
+      codegenRequest.compiled = [&](size_t m, const UnitArtifacts& unit) {
+        store->put(keys[misses[m]], encodeUnit(unit));
+      };
     }
-    ArchRequest archRequest;
-    archRequest.codegen = codegen;
-    archRequest.codegen.arch = arch;
-    archRequest.lowering.lineInfo = codegen.lineInfo;
-    archRequest.wantLlvm = wantLlvm;
-    archRequest.wantLlvmOptimized = request.wantLlvmOptimized;
-    archRequest.wantCubin = wantCubin;
-    archRequest.threads = threads;
-    archRequest.background = &linker.background();
-    std::vector<PreparedInput> prepared;
-    if (wantCubin) {
-      const backend::Nvrtc* nvrtc = needsNvrtc(linkFiles) ? llvm::cantFail(linker.nvrtc()) : nullptr;
-      auto inputs = prepareLinkInputs(compilation, linkFiles, link, archRequest.codegen, nvrtc);
-      if (!inputs) {
-        out.artifacts.emplace(inputs.takeError());
-        return;
-      }
-      prepared = std::move(*inputs);
-      for (const PreparedInput& input : prepared) {
-        archRequest.extraInputs.push_back(backend::LinkInput{input.kind, input.bytes, input.name});
-      }
-    }
-    out.artifacts.emplace(compileForArch(compilation, archRequest, [&linker] { return linker.get(); },
-                                         out.kernels));
-  });
-  if (wantCubin && !misses.empty()) {
-    if (std::string version = linker.version(); !version.empty()) result.nvJitLinkVersion = version;
+    for (size_t i : misses) log(session, LogLevel::Info, "compiling " + request.path + " for " + archs[i]);
+    compiled = (*made)->compile(compilation, codegenRequest);
+    if (compiled.failure) return outcome.finish(outcome.fail(*compiled.failure));
+    if (!compiled.nvJitLinkVersion.empty()) result.nvJitLinkVersion = compiled.nvJitLinkVersion;
   }
   // Results in arch order; the first failure (in that order) is reported.
   std::vector<ArchArtifacts> artifacts;
   std::vector<lowering::KernelInfo> kernels;
   size_t next = 0;
-  llvm::Error firstError = llvm::Error::success();
+  const Failure* firstFailure = nullptr;
   for (size_t i = 0; i < archs.size(); ++i) {
     if (units[i]) {
       kernels = units[i]->kernels;
@@ -474,21 +431,16 @@ CompileResult compile(const CompileRequest& request, Session& session) {
       recordTileShared(kernels, artifacts.back());
       continue;
     }
-    Compiled& c = compiled[next++];
-    if (!*c.artifacts) {
-      llvm::Error error = c.artifacts->takeError();
-      if (firstError) {
-        llvm::consumeError(std::move(error));
-      } else {
-        firstError = store ? std::move(error) : explainLinkError(std::move(error), compilation);
-      }
+    CodegenArch& c = compiled.archs[next++];
+    if (!c.unit) {
+      if (firstFailure == nullptr) firstFailure = &c.failure;
       continue;
     }
-    kernels = std::move(c.kernels);
-    artifacts.push_back(std::move(**c.artifacts));
+    kernels = std::move(c.unit->kernels);
+    artifacts.push_back(std::move(c.unit->arch));
     recordTileShared(kernels, artifacts.back());
   }
-  if (firstError) return outcome.finish(outcome.fail(std::move(firstError)));
+  if (firstFailure != nullptr) return outcome.finish(outcome.fail(*firstFailure));
   for (InstanceOutput& instance : result.instances) {
     for (const lowering::KernelInfo& k : kernels) {
       if (k.symbol != instance.symbol) continue;
@@ -515,7 +467,8 @@ CompileResult compile(const CompileRequest& request, Session& session) {
         fatbinRequest.nvFatbinIdentity = session.nvFatbinIdentity();
       }
       fatbinRequest.log = [&session](const std::string& line) { log(session, LogLevel::Info, line); };
-      auto fatbin = makeFatbin(artifacts, fatbinRequest, linker);
+      fatbinRequest.codegen = [&session] { return session.codegen(); };
+      auto fatbin = makeFatbin(artifacts, fatbinRequest);
       if (!fatbin) {
         outcome.error("cannot make " + inputs.fatbin + ": " + llvm::toString(fatbin.takeError()));
         return outcome.finish(ExitClass::Environment);

@@ -7,6 +7,10 @@
 //
 //     source -> front end -> per arch: cache key -> cache -> (miss) lower,
 //     PTX, nvJitLink -> store -> results -> manifest
+//
+// Everything up to the cache and back is here; what a miss runs (lowering to
+// the cubin) is the code generator's (driver/codegen.h), asked for only when
+// something has to be compiled.
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
@@ -20,7 +24,9 @@
 #include "backend/cuda/resources.h"
 #include "cache/key.h"
 #include "cache/remote/remote.h"
+#include "driver/codegen.h"
 #include "driver/codegen_flags.h"
+#include "driver/failure.h"
 #include "driver/log.h"
 #include "diagnostics/diagnostics.h"
 #include "lowering/lower.h"
@@ -32,7 +38,6 @@ class Store;
 namespace driver {
 
 class ThreadBudget;
-class UnitLinker;
 struct Compilation;
 
 // What is set up once and shared by every compile of a Session.
@@ -55,6 +60,10 @@ struct SessionSettings {
   std::string nvrtcPath;
   // libnvfatbin.so.13 (`--fatbin`); empty: backend::NvFatbin::load's search.
   std::string nvFatbinPath;
+  // Makes the code generator (driver/codegen.h) at the Session's first miss:
+  // libpykc passes makeCodegen (linked in); empty: openCodegenLibrary
+  // (libpykc_codegen.so, what the `pykc` executable uses).
+  CodegenFactory codegen;
   // Where log lines go (may be empty).
   LogSink log;
   // A store the caller made (`cache populate` checks its folder first);
@@ -63,11 +72,11 @@ struct SessionSettings {
   cache::Store* store = nullptr;
 };
 
-// Owns what compiles share: the store, the thread budget, nvJitLink and NVRTC
-// (opened on first use), the NVPTX target (initialised on first use), and the
-// key fields that are the same for every compile (the compiler's build id,
-// nvJitLink's identity, libdevice's bytes). Thread-safe: any number of
-// compiles may run in one Session at once.
+// Owns what compiles share: the store, the thread budget, the code generator
+// (made at the first miss; it opens nvJitLink and NVRTC and initialises the
+// NVPTX target on first use), and the key fields that are the same for every
+// compile (the compiler's build id, nvJitLink's identity, libdevice's bytes).
+// Thread-safe: any number of compiles may run in one Session at once.
 class Session {
 public:
   explicit Session(SessionSettings settings);
@@ -80,8 +89,10 @@ public:
   // or no folder could be found: a compile then runs without one).
   cache::Store* store();
   ThreadBudget& threads() { return *threads_; }
-  // nvJitLink/NVRTC and the NVPTX target, set up on first use.
-  UnitLinker& linker() { return *linker_; }
+  // The code generator, made on first use (settings().codegen); fails, and
+  // fails again on every later call, when it cannot be had (its library is
+  // missing or of another build). The pointer lives as long as the Session.
+  llvm::Expected<Codegen*> codegen();
   // backend::nvJitLinkIdentity()/nvrtcIdentity() of the libraries this
   // Session opens, computed once.
   const std::string& nvJitLinkIdentity();
@@ -91,20 +102,25 @@ public:
   // The `libdevice` key field for `path` (empty: the default), read once.
   const cache::KeyField& libdeviceKey(const std::string& path);
   // Does now what a process's first compile would otherwise do on its way: opens the
-  // store, reads the key fields every compile shares, loads nvJitLink (initialising
-  // the NVPTX target) and links an empty PTX module for `arch` (nvJitLink's own first
-  // link sets up most of its state). For a JIT to call on a thread of its own before
-  // its first kernel is needed; compiles may run beside it (a cache hit never waits
-  // for it; a miss waits only for nvJitLink's loading, as it would on its own). false
-  // (and nothing else) when nvJitLink cannot be loaded or link: the first compile then
-  // reports why.
+  // store, reads the key fields every compile shares, makes the code generator, loads
+  // nvJitLink (initialising the NVPTX target) and links an empty PTX module for `arch`
+  // (nvJitLink's own first link sets up most of its state). For a JIT to call on a
+  // thread of its own before its first kernel is needed; compiles may run beside it (a
+  // cache hit never waits for it; a miss waits only for nvJitLink's loading, as it
+  // would on its own). false (and nothing else) when the code generator cannot be had
+  // or nvJitLink cannot be loaded or link: the first compile then reports why.
   bool prepare(const std::string& arch);
 
 private:
   SessionSettings settings_;
   std::unique_ptr<ThreadBudget> threads_;
-  std::unique_ptr<UnitLinker> linker_;
   std::mutex mutex_;
+  // codegen()'s, under its own lock: making it may take a while (dlopen),
+  // which must not hold up cache hits (mutex_).
+  std::mutex codegenMutex_;
+  bool codegenTried_ = false;
+  std::unique_ptr<Codegen> codegen_;
+  std::string codegenError_;
   bool storeTried_ = false;
   std::unique_ptr<cache::Store> store_;
   // store_, or the caller's (settings_.store); null without a cache.
@@ -179,9 +195,6 @@ struct WantedOutputs {
   bool cubin = false;
 };
 WantedOutputs wantedOutputs(const CompileRequest& request);
-
-// Process exit codes (`pykc --help`): the outcome's class.
-enum class ExitClass : int { Ok = 0, SourceErrors = 1, Usage = 2, Environment = 3 };
 
 struct ArchOutput {
   std::string arch;

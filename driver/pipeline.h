@@ -5,7 +5,9 @@
 //          -> (per arch) llvm::Module -> PTX -> cubin + resources -> manifest.json
 //
 // One Compilation per input holds every stage's output (STYLE.md §1); stages
-// after a source error are never run.
+// after a source error are never run. This header holds the front end's half
+// and the manifest; the per-arch half (lowering to the cubin) belongs to the
+// code generator (driver/codegen.h, driver/codegen_internal.h).
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
@@ -16,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda/nvjitlink.h"
 #include "backend/options.h"
 #include "backend/cuda/resources.h"
 #include "syntax/ast.h"
@@ -26,14 +27,7 @@
 #include "sema/typed_module.h"
 #include "lowering/lower.h"
 
-namespace backend {
-class NvJitLink;
-class BackgroundLinks;
-}
-
 namespace driver {
-
-class ThreadBudget;
 
 struct FrontendOptions {
   // `--sig 'name(types)'`.
@@ -95,22 +89,6 @@ struct ArchArtifacts {
   std::map<std::string, uint32_t> tileSharedBytes;
 };
 
-struct ArchRequest {
-  backend::CodegenOptions codegen;
-  // Linked beside the kernels' PTX (driver/link_inputs.h); the bytes must
-  // outlive the call. LTO-IR among them turns on nvJitLink's -lto.
-  std::vector<backend::LinkInput> extraInputs;
-  lowering::LoweringOptions lowering;
-  bool wantLlvm = false;
-  bool wantLlvmOptimized = false;
-  bool wantCubin = true;
-  // Threads for the kernel partitions (null: the calling thread only). In no
-  // cache key: the outputs are the same bytes whatever it lends.
-  ThreadBudget* threads = nullptr;
-  // Where register-budget guesses not taken finish (null: the link waits for them).
-  backend::BackgroundLinks* background = nullptr;
-};
-
 // The instances of `all` that kernel instances `kernels` reach, as a module of
 // their own: those kernels first (in the given order), then their device
 // functions in `all`'s order, callee indices renumbered. A copy: it shares
@@ -118,44 +96,6 @@ struct ArchRequest {
 // lowered on different threads.
 frontend::TypedModule selectInstances(const frontend::TypedModule& all,
                                       const std::vector<uint32_t>& kernels);
-
-// At most this many partitions per file: each costs a context, a target
-// machine, a libdevice load and a pass pipeline (about 1 ms), so a file of
-// many small kernels is split into groups rather than one part per kernel.
-// A constant, never the thread count: the outputs depend on the partitions.
-inline constexpr uint32_t kMaxKernelPartitions = 8;
-
-// The kernel instances 0 .. kernelCount-1 in min(kernelCount,
-// kMaxKernelPartitions) contiguous groups of near-equal size, in order.
-std::vector<std::vector<uint32_t>> kernelPartitions(uint32_t kernelCount);
-
-// Whether compileForArch splits `typed` into partitions of its kernel
-// instances (docs/compile.md, "Kernel partitions"): when it has more than one
-// kernel, and neither the request nor any kernel asks for line tables or
-// debug information (each part's `.file` table, and debug=True's visible
-// `pykc_error` word, would clash in the merged PTX). Depends only on its
-// arguments, never on the threads available.
-bool partitionsKernels(const frontend::TypedModule& typed, const ArchRequest& request);
-
-// nvJitLink as compileForArch asks for it: only once the PTX is there, so that
-// loading the library can overlap the front end and LLVM (UnitLinker::startLoading).
-using NvJitLinkSource = std::function<llvm::Expected<const backend::NvJitLink*>()>;
-
-// Lowers `compilation.typed` for `request.codegen.arch`, emits PTX, and links
-// the cubin with the library `nvJitLink` gives (called only when wantCubin, after
-// the PTX is emitted). Fails on environment problems (libdevice, nvJitLink, an
-// unsupported arch).
-// `kernels` receives the lowered kernels' facts. With partitionsKernels(),
-// each kernel is lowered, optimised and emitted in an LLVMContext of its own
-// on the threads `request.threads` lends, and the parts' PTX merged in kernel
-// order (backend::mergePtx) before one nvJitLink call: the outputs are the
-// same bytes with one thread or many. `llvmIr` is then the whole file
-// lowered once more (one module, as without partitions); `llvmOptimizedIr`
-// the parts' optimised modules one after another.
-llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
-                                             const ArchRequest& request,
-                                             const NvJitLinkSource& nvJitLink,
-                                             std::vector<lowering::KernelInfo>& kernels);
 
 struct ManifestInputs {
   std::string source;  // the path as given
