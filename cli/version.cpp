@@ -11,7 +11,7 @@ namespace cli {
 
 std::string versionText() {
   std::string text = "pykc " PYKC_VERSION "\n";
-  text += "LLVM " LLVM_VERSION_STRING " (NVPTX backend, linked statically)\n";
+  text += "LLVM " LLVM_VERSION_STRING " (NVPTX backend, linked statically into libpykc_codegen.so, loaded on a cache miss)\n";
   llvm::Expected<backend::NvJitLink> library = backend::NvJitLink::load();
   if (!library) {
     text += "nvJitLink not found: " + llvm::toString(library.takeError()) + "\n";

@@ -64,9 +64,11 @@ llvm::Expected<std::unique_ptr<Codegen>> openCodegenLibrary(const CodegenSetting
   candidates.push_back(std::string(PYKC_CODEGEN_LIBRARY_DIR) + "/" + kLibraryFile);
   std::string failures;
   for (const std::string& candidate : candidates) {
-    // RTLD_NODELETE: never unmapped, so that nothing the library leaves behind
-    // (its static destructors, run at exit) points into a closed library.
-    void* handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    // RTLD_LAZY: its calls into libstdc++ are bound when first made (binding
+    // them all now costs a miss about 0.5 ms; symbol versions are still checked
+    // now). RTLD_NODELETE: never unmapped, so that nothing the library leaves
+    // behind (its static destructors, run at exit) points into a closed library.
+    void* handle = ::dlopen(candidate.c_str(), RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE);
     if (!handle) {
       const char* why = ::dlerror();
       // Not there: try the next place quietly.

@@ -34,7 +34,23 @@ Session::Session(SessionSettings settings) : settings_(std::move(settings)) {
   threads_ = std::make_unique<ThreadBudget>(threads);
 }
 
-Session::~Session() = default;
+Session::~Session() {
+  if (codegenLoader_.joinable()) codegenLoader_.join();
+}
+
+void Session::startCodegen() {
+  std::call_once(codegenStarted_, [this] {
+    try {
+      codegenLoader_ = std::thread([this] {
+        auto made = codegen();
+        // A failure is reported by the compile that asks for it.
+        if (!made) llvm::consumeError(made.takeError());
+      });
+    } catch (const std::system_error&) {
+      // No thread to be had: the first miss makes it itself.
+    }
+  });
+}
 
 cache::Store* Session::store() {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -238,6 +254,13 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   }
   const WantedOutputs wanted = wantedOutputs(request);
   const bool wantLlvm = wanted.llvm, wantPtx = wanted.ptx, wantCubin = wanted.cubin;
+  // Only a full compile goes through the cache (docs/CACHE.md): its entry
+  // holds exactly the cubin, PTX and manifest facts of one file and arch.
+  const bool cacheable = wantCubin && !wantLlvm && !request.wantLlvmOptimized;
+  // A compile past the front end that the cache cannot serve needs the code
+  // generator whatever the cache holds: it loads meanwhile.
+  const bool noCache = !session.settings().useCache && session.settings().store == nullptr;
+  if (request.stopAfter != Stage::Check && (!cacheable || noCache)) session.startCodegen();
 
   // The front end.
   frontend::DiagnosticSink diags;
@@ -345,10 +368,7 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   if (diags.hasErrors()) return outcome.finish(ExitClass::SourceErrors);
 
   backend::CodegenOptions codegen = codegenFor(request, session);
-  // Only a full compile goes through the cache (docs/CACHE.md): its entry
-  // holds exactly the cubin, PTX and manifest facts of one file and arch.
-  cache::Store* store = nullptr;
-  if (wantCubin && !wantLlvm && !request.wantLlvmOptimized) store = session.store();
+  cache::Store* store = cacheable ? session.store() : nullptr;
 
   // Cache hits first: they need neither nvJitLink nor LLVM's code generator.
   std::vector<std::optional<UnitArtifacts>> units(archs.size());

@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend/cuda/resources.h"
@@ -93,6 +94,11 @@ public:
   // fails again on every later call, when it cannot be had (its library is
   // missing or of another build). The pointer lives as long as the Session.
   llvm::Expected<Codegen*> codegen();
+  // Makes the code generator on a thread of its own, once, for a compile that
+  // will need it whatever the cache holds (no cache, or outputs the cache does
+  // not keep), so that opening libpykc_codegen.so overlaps the front end.
+  // codegen() then waits for it.
+  void startCodegen();
   // backend::nvJitLinkIdentity()/nvrtcIdentity() of the libraries this
   // Session opens, computed once.
   const std::string& nvJitLinkIdentity();
@@ -121,6 +127,8 @@ private:
   bool codegenTried_ = false;
   std::unique_ptr<Codegen> codegen_;
   std::string codegenError_;
+  std::once_flag codegenStarted_;
+  std::thread codegenLoader_;  // startCodegen's, joined by the destructor
   bool storeTried_ = false;
   std::unique_ptr<cache::Store> store_;
   // store_, or the caller's (settings_.store); null without a cache.

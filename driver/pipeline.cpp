@@ -1,5 +1,9 @@
 #include "driver/pipeline.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -320,7 +324,31 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
   return m.dump(2) + "\n";
 }
 
+namespace {
+
+// Whether `path` is a regular file (not a symbolic link) holding exactly
+// `bytes`; its access and modification times are then set to now.
+bool touchIfSame(const std::string& path, std::string_view bytes) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool same = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+              static_cast<uint64_t>(st.st_size) == bytes.size();
+  std::string chunk(same ? std::min<size_t>(bytes.size(), 1 << 16) : 0, '\0');
+  for (size_t at = 0; same && at < bytes.size();) {
+    ssize_t got = ::read(fd, chunk.data(), std::min(chunk.size(), bytes.size() - at));
+    same = got > 0 && bytes.compare(at, static_cast<size_t>(got), chunk.data(), static_cast<size_t>(got)) == 0;
+    at += got > 0 ? static_cast<size_t>(got) : 0;
+  }
+  same = same && ::futimens(fd, nullptr) == 0;
+  ::close(fd);
+  return same;
+}
+
+}  // namespace
+
 llvm::Error writeFileAtomically(const std::string& path, std::string_view bytes) {
+  if (touchIfSame(path, bytes)) return llvm::Error::success();
   std::string error;
   if (!cache::writeFileAtomic(path, bytes, /*sync=*/false, &error)) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", error.c_str());

@@ -116,8 +116,12 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
 
 // Writes `bytes` to `path` through a unique temporary file renamed into place
 // (cache::writeFileAtomic), so that no reader sees a half-written output and
-// two processes writing one folder do not share a temporary name. Fails, with the
-// system's reason, if the file cannot be written or renamed.
+// two processes writing one folder do not share a temporary name. When `path`
+// is a regular file holding exactly `bytes` already (a warm cache hit writing
+// the outputs of the previous run), only its times are set to now, as a
+// rewrite would: replacing a file costs ext4 a synchronous block release
+// (0.2-0.6 ms each here). Fails, with the system's reason, if the file cannot
+// be written or renamed.
 llvm::Error writeFileAtomically(const std::string& path, std::string_view bytes);
 
 }  // namespace driver

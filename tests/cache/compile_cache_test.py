@@ -278,14 +278,39 @@ def test_compile(r, tmp):
          "-o", os.path.join(tmp, "out-ll"))
     check(not os.path.exists(c4), "--phase and --emit llvm compile without the cache")
 
-    # A hit does not load nvJitLink; a miss does.
-    def loads_nvjitlink(cache, out):
-        p = r.ok("compile", kernel, "--cache-dir", cache, "-o", os.path.join(tmp, out),
+    # A hit loads neither the code generator (libpykc_codegen.so: LLVM's NVPTX
+    # back end, lowering) nor nvJitLink; a miss loads both.
+    def loaded(cache, out, *extra):
+        p = r.ok("compile", kernel, "--cache-dir", cache, "-o", os.path.join(tmp, out), *extra,
                  env={"LD_DEBUG": "libs"})
-        return b"libnvJitLink" in p.stderr
+        return {name for name in ("libnvJitLink", "libpykc_codegen", "libnvfatbin")
+                if name.encode() in p.stderr}
     c5 = os.path.join(tmp, "cache ld")
-    check(loads_nvjitlink(c5, "out-ld1"), "LD_DEBUG=libs: a miss loads libnvJitLink")
-    check(not loads_nvjitlink(c5, "out-ld2"), "LD_DEBUG=libs: a hit does not load libnvJitLink")
+    check(loaded(c5, "out-ld1") >= {"libnvJitLink", "libpykc_codegen"},
+          "LD_DEBUG=libs: a miss loads libpykc_codegen.so and libnvJitLink")
+    check(not loaded(c5, "out-ld2"), "LD_DEBUG=libs: a hit loads neither libpykc_codegen.so nor libnvJitLink")
+    check(read_tree(os.path.join(tmp, "out-ld1")) == read_tree(os.path.join(tmp, "out-ld2")),
+          "a hit writes the miss's bytes")
+    # Again into the same folder: the outputs are there already (their times refreshed).
+    before = os.stat(os.path.join(tmp, "out-ld2", "manifest.json")).st_mtime_ns
+    check(not loaded(c5, "out-ld2"), "LD_DEBUG=libs: a hit into its own outputs loads no code generator")
+    check(os.stat(os.path.join(tmp, "out-ld2", "manifest.json")).st_mtime_ns >= before,
+          "a hit into its own outputs leaves them with fresh times")
+    check(read_tree(os.path.join(tmp, "out-ld1")) == read_tree(os.path.join(tmp, "out-ld2")),
+          "a hit into its own outputs leaves the same bytes")
+    # Fatbins: the second compile takes the fatbin from the cache, loading nothing.
+    fat1 = loaded(c5, "out-fat1", "--arch", "sm_80,sm_90", "--fatbin")
+    check("libpykc_codegen" in fat1, "LD_DEBUG=libs: a fatbin miss loads libpykc_codegen.so")
+    check(not loaded(c5, "out-fat2", "--arch", "sm_80,sm_90", "--fatbin"),
+          "LD_DEBUG=libs: a fatbin hit loads no code generator, nvJitLink or nvFatbin")
+    check(read_tree(os.path.join(tmp, "out-fat1")) == read_tree(os.path.join(tmp, "out-fat2")),
+          "a fatbin hit writes the miss's bytes")
+    # Commands that never compile load no code generator either.
+    for args in (("inspect", kernel, "--emit", "cache-key", "--cache-dir", c5),
+                 ("compile", kernel, "--phase", "check", "-o", os.path.join(tmp, "out-chk")),
+                 ("cache", "stats", "--cache-dir", c5)):
+        p = r.ok(*args, env={"LD_DEBUG": "libs"})
+        check(b"libpykc_codegen" not in p.stderr, "LD_DEBUG=libs: `pykc %s` loads no code generator" % args[0])
 
 
 def write(path, text):
