@@ -1,7 +1,10 @@
 // Finds and opens libpykc_codegen.so (driver/codegen.h, openCodegenLibrary):
 // what the `pykc` executable runs at its first cache miss.
 #include <dlfcn.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,20 +50,38 @@ llvm::Error failed(const std::string& message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", message.c_str());
 }
 
+// The folder of `path`, when it names one.
+std::optional<std::string> folderOf(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return std::nullopt;
+  return path.substr(0, slash);
+}
+
 }  // namespace
 
 llvm::Expected<std::unique_ptr<Codegen>> openCodegenLibrary(const CodegenSettings& settings) {
-  std::vector<std::string> candidates;
-  // Beside the object holding this code: bin/pykc finds ../lib/, a library
-  // its own folder.
+  // Beside the object holding this code: bin/pykc finds ../lib/ (the
+  // executable's real path: argv[0], which dladdr reports for it, may be a
+  // bare name found on PATH), a library its own folder; then the dynamic
+  // loader's search (LD_LIBRARY_PATH); then the build tree's lib/.
+  std::vector<std::string> folders;
+  std::string exe(4096, '\0');
+  ssize_t length = ::readlink("/proc/self/exe", exe.data(), exe.size() - 1);
+  if (length > 0) {
+    exe.resize(static_cast<size_t>(length));
+    if (auto folder = folderOf(exe)) folders.push_back(*folder);
+  }
   Dl_info info{};
   if (::dladdr(reinterpret_cast<void*>(&openCodegenLibrary), &info) != 0 && info.dli_fname) {
-    std::string self = info.dli_fname;
-    size_t slash = self.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : self.substr(0, slash);
-    candidates.push_back(dir + "/../lib/" + kLibraryFile);
-    candidates.push_back(dir + "/" + kLibraryFile);
+    auto folder = folderOf(info.dli_fname);
+    if (folder && std::find(folders.begin(), folders.end(), *folder) == folders.end()) folders.push_back(*folder);
   }
+  std::vector<std::string> candidates;
+  for (const std::string& folder : folders) {
+    candidates.push_back(folder + "/../lib/" + kLibraryFile);
+    candidates.push_back(folder + "/" + kLibraryFile);
+  }
+  candidates.push_back(kLibraryFile);
   candidates.push_back(std::string(PYKC_CODEGEN_LIBRARY_DIR) + "/" + kLibraryFile);
   std::string failures;
   for (const std::string& candidate : candidates) {

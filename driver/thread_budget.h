@@ -1,6 +1,6 @@
 #pragma once
 // One budget of threads for a whole `pykc` process (`-j`): `cache populate`'s
-// workers and the kernel partitions of each compile (driver/pipeline.h) draw
+// workers and the kernel partitions of each compile (driver/codegen_internal.h) draw
 // from it, so that nested parallel work never runs more threads than asked.
 #include <cstddef>
 #include <functional>

@@ -4,9 +4,10 @@
 
 Times whole processes, interleaved round by round so that a shared machine's
 load drifts over all of them alike: `/bin/true` (the floor), `pykc --version`,
-`pykc compile FILE -o DIR` on a warm cache (the hit), and the same compile on
-an empty cache folder (the miss: front end, LLVM, nvJitLink, store). With
-`--ref OLD_PYKC` an older build runs beside the new one in the same rounds.
+`pykc compile FILE -o DIR` on a warm cache (the hit), the same compile on an
+empty cache folder (the miss: front end, LLVM, nvJitLink, store) and with
+`--no-cache`. With `--ref OLD_PYKC` an older build runs beside the new one in
+the same rounds.
 
     python3 bench/compile/warm_hit.py [--pykc build/bin/pykc] [--ref OLD_PYKC]
         [--file examples/saxpy.py] [--runs 9] [--miss-runs 5] [--json OUT.json]
@@ -77,7 +78,8 @@ def main():
                 out = os.path.join(tmp, name + "-miss-out")
                 argv = [exe, "compile", a.file, "--arch", a.arch, "-o", out]
                 times.setdefault(f"{name} miss", []).append(timed(argv, dict(env, PYKC_CACHE_DIR=cache)))
-                times.setdefault("/bin/true (miss rounds)", []).append(timed(["/bin/true"], env))
+                times.setdefault(f"{name} --no-cache", []).append(timed(argv + ["--no-cache"], env))
+            times.setdefault("/bin/true (miss rounds)", []).append(timed(["/bin/true"], env))
     floor = statistics.median(times["/bin/true"])
     print(f"{platform.node()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; "
           f"{os.path.relpath(a.file, ROOT)} --arch {a.arch}; {a.runs} rounds ({a.miss_runs} for misses)")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Packs what a GPU machine without a build needs to run pykc's GPU proofs: the pykc
-# executable and libpykc (stripped, xz), the launch extension, the Debian libraries they
-# link that an Ubuntu image lacks (spdlog, fmt), nvFatbin (`--fatbin`; CUDA 13.0 toolkits
-# without it still run the fatbin proof), and the GPU suite's compiled kernel files.
+# executable, its code generator libpykc_codegen.so (lib/, beside bin/: pykc opens it on
+# a cache miss) and libpykc (stripped, xz), the launch extension, nvFatbin (`--fatbin`;
+# CUDA 13.0 toolkits without it still run the fatbin proof), and the GPU suite's compiled
+# kernel files. Nothing links spdlog or fmt as shared libraries any more.
 #
 #     bash tests/gpu/device/bundle.sh [OUT=.gpu/bundle] [ARCH=sm_90]
 #     # carry OUT to the GPU machine, then from the repository root there:
@@ -14,15 +15,13 @@ arch=${2:-sm_90}
 build=$root/build
 rm -rf "$out"; mkdir -p "$out/bin" "$out/lib"
 strip -o "$out/bin/pykc" "$build/bin/pykc"
+strip -o "$out/lib/libpykc_codegen.so" "$build/lib/libpykc_codegen.so"
 strip -o "$out/lib/libpykc.so" "$build/lib/libpykc.so"
 cp "$build/lib/_launch.abi3.so" "$out/lib/"
-for lib in libspdlog.so.1.10 libfmt.so.9; do
-  cp -L "/lib/x86_64-linux-gnu/$lib" "$out/lib/"
-done
 # run.sh puts lib/ on LD_LIBRARY_PATH, where pykc's dlopen of libnvfatbin.so.13 finds it.
 for nvfatbin in /usr/local/cuda/lib64/libnvfatbin.so.13 "$build/pydeps-cuda/nvidia/cu13/lib/libnvfatbin.so.13"; do
   if [ -f "$nvfatbin" ]; then cp -L "$nvfatbin" "$out/lib/"; break; fi
 done
-xz -T2 -6 -f "$out/bin/pykc" "$out/lib/libpykc.so"
+xz -T2 -6 -f "$out/bin/pykc" "$out/lib/libpykc_codegen.so" "$out/lib/libpykc.so"
 bash "$root/tests/gpu/build_artifacts.sh" "$out/gpu" "$arch" "$build/bin/pykc" >/dev/null
 du -sh "$out"

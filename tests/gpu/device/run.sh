@@ -17,7 +17,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 bundle=$(cd "${1:?usage: run.sh BUNDLE MODE...}" && pwd); shift
 out=${OUT:-$bundle/out}; mkdir -p "$out"
-for f in "$bundle/bin/pykc" "$bundle/lib/libpykc.so"; do
+for f in "$bundle/bin/pykc" "$bundle/lib/libpykc_codegen.so" "$bundle/lib/libpykc.so"; do
   [ -f "$f" ] || xz -dk "$f.xz"
 done
 chmod +x "$bundle/bin/pykc"
