@@ -74,7 +74,9 @@ llvm::Expected<std::unique_ptr<Codegen>> openCodegenLibrary(const CodegenSetting
   Dl_info info{};
   if (::dladdr(reinterpret_cast<void*>(&openCodegenLibrary), &info) != 0 && info.dli_fname) {
     auto folder = folderOf(info.dli_fname);
-    if (folder && std::find(folders.begin(), folders.end(), *folder) == folders.end()) folders.push_back(*folder);
+    if (folder && std::find(folders.begin(), folders.end(), *folder) == folders.end()) {
+      folders.push_back(*folder);
+    }
   }
   std::vector<std::string> candidates;
   for (const std::string& folder : folders) {

@@ -337,8 +337,9 @@ bool touchIfSame(const std::string& path, std::string_view bytes) {
   std::string chunk(same ? std::min<size_t>(bytes.size(), 1 << 16) : 0, '\0');
   for (size_t at = 0; same && at < bytes.size();) {
     ssize_t got = ::read(fd, chunk.data(), std::min(chunk.size(), bytes.size() - at));
-    same = got > 0 && bytes.compare(at, static_cast<size_t>(got), chunk.data(), static_cast<size_t>(got)) == 0;
-    at += got > 0 ? static_cast<size_t>(got) : 0;
+    size_t n = got > 0 ? static_cast<size_t>(got) : 0;
+    same = n > 0 && bytes.compare(at, n, chunk.data(), n) == 0;
+    at += n;
   }
   same = same && ::futimens(fd, nullptr) == 0;
   ::close(fd);

@@ -8,10 +8,14 @@ files -- with a reference `pykc` and the one under test, for sm_80, sm_90 and
 sm_90a, writing PTX, cubins and manifests (--no-cache), and compares every
 output byte for byte, and the exit status and stderr where a file fails.
 
-    python3 scripts/check_identical.py --ref /tmp/ref/pykc [--new build/bin/pykc] [--jobs 2]
+    python3 scripts/check_identical.py --ref /tmp/ref/bin/pykc [--new build/bin/pykc] [--jobs 2]
 
-Keep a reference binary first, e.g. `cp build/bin/pykc /tmp/ref/pykc` before
-the change. Exit 0 when everything is identical; 1 with the differences.
+Keep a reference build first, before the change: the executable and the code
+generator it opens on a miss, in the same bin/ and lib/ layout
+(`mkdir -p /tmp/ref/bin /tmp/ref/lib && cp build/bin/pykc /tmp/ref/bin/ &&
+cp build/lib/libpykc_codegen.so /tmp/ref/lib/`, then `--ref /tmp/ref/bin/pykc`);
+a copied executable alone would open the rebuilt build/lib/ library, which
+refuses it as another build's. Exit 0 when everything is identical; 1 with the differences.
 """
 import argparse
 import concurrent.futures

@@ -2,7 +2,9 @@
 # Two pykc builds on the multi-kernel files, interleaved with nvcc and NVRTC so that a
 # shared machine's load drifts over all of them alike (docs/BENCHMARKS.md, compile run 8):
 #
-#   BASE=/path/to/old/pykc NEW=build/bin/pykc bench/compile/interleaved.sh [ROUNDS] [RUNS]
+#   BASE=/path/to/old/bin/pykc NEW=build/bin/pykc bench/compile/interleaved.sh [ROUNDS] [RUNS]
+#
+# (An old build is its bin/pykc and the lib/libpykc_codegen.so beside it, copied together.)
 #
 # Per round and file, one hyperfine call runs base, new with -j1, new with its default -j,
 # nvcc and NVRTC (RUNS runs each after one warm-up). Prints medians over all rounds, the
