@@ -426,6 +426,11 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     case TileFn::Scatter:
       gatherScatter(id, false);
       return TileVal{};
+    case TileFn::LoadAdvancedIndexing:
+      return advancedIndexing(id, true);
+    case TileFn::StoreAdvancedIndexing:
+      advancedIndexing(id, false);
+      return TileVal{};
     case TileFn::Full:
     case TileFn::Zeros:
     case TileFn::Ones: {

@@ -488,6 +488,14 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     case TileFn::Gather:
     case TileFn::Scatter:
       return checkGatherScatter(id, c, fn, fname);
+    case TileFn::LoadAdvancedIndexing:
+    case TileFn::StoreAdvancedIndexing:
+      return checkAdvancedIndexing(id, c, fn, fname);
+    case TileFn::Slice:
+      diags_.error(loc(id), Diag::TileType,
+                   "`ct.Slice(start, length)` is an index of `ct.load_advanced_indexing` and "
+                   "`ct.store_advanced_indexing`, written inside their indices tuple");
+      return TV{};
     case TileFn::Assert: {
       // `ct.assert_(cond, message=None)`: every element of a bool tile (or a bool) holds,
       // else the kernel prints the message once per failing block and traps.
