@@ -22,6 +22,7 @@ import argparse
 import ctypes
 import ctypes.util
 import glob
+import hashlib
 import importlib.util
 import json
 import math
@@ -141,6 +142,7 @@ def discover(a, work, env):
     tools = {"pykc": a.pykc if a.pykc and os.access(a.pykc, os.X_OK) else None,
              "nvcc": find_program("nvcc"), "ptxas": find_program("ptxas"), "nvrtc_lib": find_nvrtc_lib()}
     versions = {"python": sys.version.split()[0], "pykc": tools["pykc"] and first_line([a.pykc, "--version"]),
+                "pykc_sha256": tools["pykc"] and hashlib.sha256(open(a.pykc, "rb").read()).hexdigest()[:16],
                 "nvcc": tools["nvcc"] and first_line([tools["nvcc"], "--version"], last=True),
                 "ptxas": tools["ptxas"] and first_line([tools["ptxas"], "--version"], last=True),
                 "nvrtc": tools["nvrtc_lib"] and nvrtc_version(tools["nvrtc_lib"]),
