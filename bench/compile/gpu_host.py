@@ -143,6 +143,7 @@ def discover(a, work, env):
              "nvcc": find_program("nvcc"), "ptxas": find_program("ptxas"), "nvrtc_lib": find_nvrtc_lib()}
     versions = {"python": sys.version.split()[0], "pykc": tools["pykc"] and first_line([a.pykc, "--version"]),
                 "pykc_sha256": tools["pykc"] and hashlib.sha256(open(a.pykc, "rb").read()).hexdigest()[:16],
+                "pykc_source": a.pykc_source,
                 "nvcc": tools["nvcc"] and first_line([tools["nvcc"], "--version"], last=True),
                 "ptxas": tools["ptxas"] and first_line([tools["ptxas"], "--version"], last=True),
                 "nvrtc": tools["nvrtc_lib"] and nvrtc_version(tools["nvrtc_lib"]),
@@ -522,6 +523,10 @@ def main(argv):
     env = dict(os.environ, CUDA_CACHE_DISABLE="1", NUMBA_CACHE_DIR=os.path.join(work, "numba-cache"),
                PYKC_CACHE_DIR=os.path.join(work, "unused-cache"))
     env.pop("PYKC_REMOTE_STORAGE", None)
+    a.pykc_source = a.pykc
+    if not a.dry_run and a.pykc and os.path.isfile(a.pykc):
+        # A frozen copy: a rebuild of the original during the run must not change what is timed.
+        a.pykc = shutil.copy2(a.pykc, os.path.join(work, "pykc"))
     try:
         return bench(a, select_files(a.files), work, env, t_start)
     finally:
