@@ -400,7 +400,8 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       auto shape = constShape((*args)[2]);
       if (!array || !axis || !shape) return TV{};
       unsigned ndim = types_.get(*array).ndim;
-      if (shape->size() != ndim || *axis < -int64_t(ndim) || *axis >= int64_t(ndim)) {
+      // `shape=()`: a 0-d tile, one element on every axis (cuTile's test_num_tiles).
+      if ((shape->size() != ndim && !shape->empty()) || *axis < -int64_t(ndim) || *axis >= int64_t(ndim)) {
         diags_.error(loc(id), Diag::TileShape, "the shape and axis must fit the array's " +
                                                    std::to_string(ndim) + " dimension(s)");
         return TV{};

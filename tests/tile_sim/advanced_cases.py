@@ -7,7 +7,8 @@ a kernel, `arr(a)` passes an array; both leave results in the NumPy arrays."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"gather_rows": (16, 8), "scatter_rows": (8, 4), "paged_pages": (4, 8, 32), "tuple_indices": (1, 32)}
+CONSTS = {"gather_rows": (16, 8), "scatter_rows": (8, 4), "paged_pages": (4, 8, 32), "tuple_indices": (1, 32),
+          "scaled_add_kwonly": (2.0, 64)}
 
 
 def advanced_cases(run, arr, rng):
@@ -58,3 +59,11 @@ def advanced_cases(run, arr, rng):
         j = (i * 7 + 3) % 9
         want[i, j] = x[i, j] * 2 + 1
     yield "gather/scatter with `where = (i, j)`; `bias = None` then rebound", out, want, "exact-nan"
+    # Keyword-only parameters in declaration order; ct.num_tiles with a 0-d tile shape.
+    a = rng.standard_normal(200).astype(np.float32)
+    b = rng.standard_normal(200).astype(np.float32)
+    c = np.full(200, np.nan, np.float32)
+    counts = np.full(2, -1, np.int32)
+    run("scaled_add_kwonly", -(-200 // 64), arr(a) + arr(b) + arr(c) + arr(counts) + [5])
+    yield "keyword-only parameters: C = A * 2.0 + B + 5", c, a * np.float32(2) + b + np.float32(5), ("close", 1e-6)
+    yield "ct.num_tiles(A, 0, (64,)) and with shape=()", counts, np.array([4, 200], np.int32), "exact"

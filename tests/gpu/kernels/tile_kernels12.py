@@ -58,3 +58,17 @@ def tuple_indices(x: "float32[:, ::1]", out: "float32[:, ::1]", HAS_BIAS: ConstI
     if HAS_BIAS:
         v = v + bias
     ct.scatter(out, where, v)
+
+
+@ct.kernel
+def scaled_add_kwonly(A: "float32[::1]", B: "float32[::1]", C: "float32[::1]", counts: "int32[::1]", *,
+                      shift: "int32", scale_a: ct.Constant[float] = 2.0, TILE: ct.Constant[int] = 64):
+    """C = A * scale_a + B + shift through keyword-only parameters (cuTile's JAX tests), and
+    counts = [num_tiles of A in TILE tiles, num_tiles with a 0-d tile shape] from block 0."""
+    bid = ct.bid(0)
+    a = ct.load(A, index=(bid,), shape=(TILE,))
+    b = ct.load(B, index=(bid,), shape=(TILE,))
+    ct.store(C, index=(bid,), tile=a * scale_a + b + shift)
+    if bid == 0:
+        ct.scatter(counts, 0, ct.num_tiles(A, axis=0, shape=(TILE,)))
+        ct.scatter(counts, 1, ct.num_tiles(A, axis=0, shape=()))
