@@ -230,6 +230,9 @@ def numba_worker(mode, path):
     t0 = time.perf_counter()
     proto = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
+    import numpy as np
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack  # numba-cuda 0.30.4 overloads it; NumPy 2.4 removed it
     import numba
     from numba import cuda
     gpu = bool(cuda.is_available())
