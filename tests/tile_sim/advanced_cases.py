@@ -8,7 +8,7 @@ import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
 CONSTS = {"gather_rows": (16, 8), "scatter_rows": (8, 4), "paged_pages": (4, 8, 32), "tuple_indices": (1, 32),
-          "scaled_add_kwonly": (2.0, 64)}
+          "scaled_add_kwonly": (2.0, 64), "mma_mixed_int8": (16, 16, 32)}
 
 
 def advanced_cases(run, arr, rng):
@@ -67,3 +67,10 @@ def advanced_cases(run, arr, rng):
     run("scaled_add_kwonly", -(-200 // 64), arr(a) + arr(b) + arr(c) + arr(counts) + [5])
     yield "keyword-only parameters: C = A * 2.0 + B + 5", c, a * np.float32(2) + b + np.float32(5), ("close", 1e-6)
     yield "ct.num_tiles(A, 0, (64,)) and with shape=()", counts, np.array([4, 200], np.int32), "exact"
+    # ct.mma of int8 by uint8 into int32 (ragged edges padded with zeros).
+    a = rng.integers(-128, 128, (40, 70)).astype(np.int8)
+    b = rng.integers(0, 256, (70, 24)).astype(np.uint8)
+    c = rng.integers(-1000, 1000, (40, 24)).astype(np.int32)
+    want = c + a.astype(np.int64) @ b.astype(np.int64)
+    run("mma_mixed_int8", (3, 2), arr(a) + arr(b) + arr(c))
+    yield "ct.mma int8 x uint8 -> int32, 40x24x70", c, want.astype(np.int32), "exact"

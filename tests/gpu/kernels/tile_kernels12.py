@@ -72,3 +72,16 @@ def scaled_add_kwonly(A: "float32[::1]", B: "float32[::1]", C: "float32[::1]", c
     if bid == 0:
         ct.scatter(counts, 0, ct.num_tiles(A, axis=0, shape=(TILE,)))
         ct.scatter(counts, 1, ct.num_tiles(A, axis=0, shape=()))
+
+
+@ct.kernel
+def mma_mixed_int8(A: "int8[:, ::1]", B: "uint8[:, ::1]", C: "int32[:, ::1]", TM: ConstInt = 16,
+                   TN: ConstInt = 16, TK: ConstInt = 32):
+    """C += A @ B for int8 A and uint8 B (cuTile's test_mma_mixed_int_uint), one tile a block."""
+    i, j = ct.bid(0), ct.bid(1)
+    acc = ct.load(C, index=(i, j), shape=(TM, TN))
+    for k in range(ct.num_tiles(A, axis=1, shape=(TM, TK))):
+        a = ct.load(A, index=(i, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        b = ct.load(B, index=(k, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(a, b, acc)
+    ct.store(C, index=(i, j), tile=acc)
