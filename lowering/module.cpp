@@ -70,6 +70,8 @@ void ModuleLowering::declare() {
     } else {
       for (TypeId a : inst.argTypes) params.push_back(llvmType(a));
       ret = llvmType(inst.returnType);
+      // numba's Optional: {value, is None}.
+      if (inst.optionalReturn) ret = llvm::StructType::get(context_, {ret, llvm::Type::getInt1Ty(context_)});
     }
     auto* type = llvm::FunctionType::get(ret, params, false);
     auto* f = llvm::Function::Create(

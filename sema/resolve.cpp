@@ -790,11 +790,9 @@ private:
     f.tile = true;
     f.location = nameLocation(s, f.name);
     const Arguments& args = ast_.arguments(def.args);
-    if (!args.posonlyargs.empty() || args.vararg.valid() || !args.kwonlyargs.empty() ||
-        args.kwarg.valid()) {
+    if (args.vararg.valid() || args.kwarg.valid()) {
       diags_.error(f.location, Diag::UnsupportedFeature,
-                   "tile kernels take plain positional parameters only (no `*args`, "
-                   "keyword-only or `**kwargs`)");
+                   "tile kernels take named parameters only (no `*args` or `**kwargs`)");
     }
     if (s.isAsync()) diags_.error(f.location, Diag::UnsupportedConstruct, "`async def`");
     if (const auto* call = ast_.expr(decorator).dyn<ast::Call>()) {
@@ -834,9 +832,21 @@ private:
         }
       }
     }
-    auto params = ast_.list(args.args);
-    auto defaults = ast_.list(args.defaults);
-    size_t firstDefault = params.size() - defaults.size();
+    // Positional-only, ordinary and keyword-only parameters, in order: ct.launch passes a
+    // kernel's arguments as one positional tuple (cuTile's JAX tests declare `def k(A, B,
+    // C, *, scale, TILE)` and launch it with (a, b, c, scale, TILE)).
+    std::vector<ArgId> params;
+    std::vector<ExprId> paramDefaults;
+    {
+      auto positional = ast_.list(args.posonlyargs);
+      params.assign(positional.begin(), positional.end());
+      for (ArgId a : ast_.list(args.args)) params.push_back(a);
+      auto defaults = ast_.list(args.defaults);
+      paramDefaults.assign(params.size() - defaults.size(), ExprId());
+      paramDefaults.insert(paramDefaults.end(), defaults.begin(), defaults.end());
+      for (ArgId a : ast_.list(args.kwonlyargs)) params.push_back(a);
+      for (ExprId d : ast_.list(args.kwDefaults)) paramDefaults.push_back(d);
+    }
     Signature annotated;
     size_t typedCount = 0;
     size_t looseCount = 0;
@@ -860,8 +870,8 @@ private:
             if (n == name) c.values.push_back(v);
           }
         }
-        if (c.values.empty() && i >= firstDefault) {
-          ExprId d = defaults[i - firstDefault];
+        if (c.values.empty() && paramDefaults[i].valid()) {
+          ExprId d = paramDefaults[i];
           if (auto v = foldConstant(ast_, d, module_); v && v->isNumber()) {
             c.values.push_back(*v);
           } else {

@@ -88,6 +88,11 @@ struct FunctionInstance {
   bool fastmath = false;
   std::vector<TypeId> argTypes;
   TypeId returnType;
+  // numba's Optional(returnType): a device function that returns a value on some paths
+  // and None on others. Lowered as returning {value, is None}; a caller that uses the
+  // result ends the thread when it is None (numba's cast raises, and the exception ends
+  // the thread without debug=True).
+  bool optionalReturn = false;
   // The entry symbol (kernels, docs/ABI.md) or internal name (device functions).
   std::string symbol;
   // numba's spelling of the signature: `void(float32, float32[::1])`.

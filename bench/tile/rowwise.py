@@ -58,6 +58,7 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--batch", type=int, default=10)
     ap.add_argument("--quick", action="store_true", help="B in 1, 4, 16 and N in 128, 1024, 8192")
+    ap.add_argument("--dtypes", default=",".join(DTYPES), help="comma-separated subset of " + ", ".join(DTYPES))
     ap.add_argument("--json", help="write the results here")
     a = ap.parse_args()
     try:
@@ -79,7 +80,7 @@ def main() -> int:
     ns = (128, 1024, 8192) if a.quick else N_VALUES
     results, failures = [], []
     print(f"{'kernel':10} {'dtype':8} {'B':>3} {'N':>5} {'ms':>8} {'GB/s':>7} {'copy GB/s':>9} {'of copy':>7}")
-    for dtype_name in DTYPES:
+    for dtype_name in a.dtypes.split(","):
         dtype = getattr(torch, dtype_name)
         for n in ns:
             gen = torch.Generator(device="cuda").manual_seed(n)

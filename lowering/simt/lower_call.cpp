@@ -4,6 +4,7 @@
 namespace lowering::simt {
 
 llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
+  bool discard = std::exchange(discardResult_, false);
   const ExprMeaning& m = inst_.meanings[c.func.index];
   TypeId t = typeOf(id);
   auto args = ast_.list(c.args);
@@ -23,7 +24,19 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
         values.push_back(emitExprAs(ordered[k], target.argTypes[k]));
       }
       llvm::CallInst* call = builder_.CreateCall(ml_.function(callee), values);
-      return call;
+      if (!target.optionalReturn) return call;
+      // numba's Optional used as a value: None ends the thread (the failed cast's
+      // exception), unless the statement discards the result.
+      if (!discard) {
+        auto* none = llvm::BasicBlock::Create(context_, "optional.none", function_);
+        auto* some = llvm::BasicBlock::Create(context_, "optional.value", function_);
+        builder_.CreateCondBr(builder_.CreateExtractValue(call, 1), none, some,
+                              llvm::MDBuilder(context_).createBranchWeights(1, 1 << 20));
+        builder_.SetInsertPoint(none);
+        endThread();
+        builder_.SetInsertPoint(some);
+      }
+      return builder_.CreateExtractValue(call, 0);
     }
     case Intrinsic::ExternFunction:
       return emitExternCall(ml_.typed().module.externs[m.payload], args);

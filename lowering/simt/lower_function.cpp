@@ -105,6 +105,8 @@ void FunctionLowering::run() {
     setLocation(s.range);
     if (function_->getReturnType()->isVoidTy()) {
       builder_.CreateRetVoid();
+    } else if (inst_.optionalReturn) {
+      returnOptional(nullptr);  // falling off the end returns None
     } else {
       builder_.CreateRet(llvm::Constant::getNullValue(function_->getReturnType()));
     }
@@ -612,14 +614,28 @@ void FunctionLowering::sliceShapeFailure(llvm::Value* mismatch) {
   builder_.SetInsertPoint(fail);
   if (errorCodes_.count(currentStmt_)) {
     reportError(currentStmt_);
-  } else if (inst_.isKernel) {
-    builder_.CreateRetVoid();
   } else {
-    auto* exitTy = llvm::FunctionType::get(builder_.getVoidTy(), false);
-    builder_.CreateCall(llvm::InlineAsm::get(exitTy, "exit;", "", true));
-    builder_.CreateUnreachable();
+    endThread();
   }
   builder_.SetInsertPoint(ok);
+}
+
+void FunctionLowering::returnOptional(llvm::Value* value) {
+  auto* type = llvm::cast<llvm::StructType>(function_->getReturnType());
+  llvm::Value* out = llvm::PoisonValue::get(type);
+  out = builder_.CreateInsertValue(out, value != nullptr ? value : llvm::Constant::getNullValue(type->getElementType(0)), 0);
+  out = builder_.CreateInsertValue(out, builder_.getInt1(value == nullptr), 1);
+  builder_.CreateRet(out);
+}
+
+void FunctionLowering::endThread() {
+  if (inst_.isKernel) {
+    builder_.CreateRetVoid();
+    return;
+  }
+  auto* exitTy = llvm::FunctionType::get(builder_.getVoidTy(), false);
+  builder_.CreateCall(llvm::InlineAsm::get(exitTy, "exit;", "", true));
+  builder_.CreateUnreachable();
 }
 
 // debug=True: the first failing site's code goes into `pykc_error` (later ones
@@ -629,7 +645,7 @@ void FunctionLowering::reportError(uint32_t stmt) {
   builder_.CreateAtomicCmpXchg(ml_.errorWord(), builder_.getInt32(0),
                                builder_.getInt32(errorCodes_.at(stmt)), llvm::Align(4),
                                llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic, deviceScope());
-  builder_.CreateRetVoid();
+  endThread();
 }
 
 void FunctionLowering::startDeadBlock() {
@@ -941,6 +957,11 @@ void FunctionLowering::emitStmt(StmtId id) {
         builder_.CreateRetVoid();
         return;
       }
+      if (inst_.optionalReturn) {
+        bool none = !r.value.valid() || types().isNone(typeOf(r.value));
+        returnOptional(none ? nullptr : emitExprAs(r.value, inst_.returnType));
+        return;
+      }
       assert(r.value.valid() && "the checker types value returns");
       builder_.CreateRet(emitExprAs(r.value, inst_.returnType));
       return;
@@ -961,17 +982,16 @@ void FunctionLowering::emitStmt(StmtId id) {
         reportError(id.index);
         return;
       }
-      // Without debug=True numba ignores the exception: the thread ends.
-      if (function_->getReturnType()->isVoidTy()) {
-        builder_.CreateRetVoid();
-      } else {
-        builder_.CreateRet(llvm::Constant::getNullValue(function_->getReturnType()));
-      }
+      // Without debug=True numba ignores the exception: the thread ends (from a device
+      // function too: numba returns through every caller, which runs nothing more).
+      endThread();
       return;
     case StmtKind::Expr: {
       const auto& e = s.as<ast::ExprStmt>();
       if (ast_.expr(e.value).is<ast::Constant>()) return;
+      discardResult_ = ast_.expr(e.value).is<ast::Call>();
       emitExpr(e.value);
+      discardResult_ = false;
       return;
     }
     case StmtKind::Break:

@@ -149,6 +149,16 @@ private:
   void storeSlice(llvm::Value* view, TypeId viewType, llvm::Value* value, TypeId valueType,
                   const SliceUpdate* update = nullptr);
   void sliceShapeFailure(llvm::Value* mismatch);
+  // An exception without debug=True: the thread ends (a kernel returns; a device
+  // function runs PTX `exit`, where numba returns through every caller doing nothing
+  // more). Leaves the builder after a terminator.
+  void endThread();
+  // `return` in a device function returning numba's Optional: {value, false}, or for
+  // None (`value` null) {0, true}.
+  void returnOptional(llvm::Value* value);
+  // Set by an expression statement around its call: the result is discarded, so an
+  // Optional result that is None ends nothing (numba casts only where it is used).
+  bool discardResult_ = false;
   // Loop nests over an array's indices (slice stores, ufuncs with an output array).
   struct LoopNest {
     std::vector<llvm::AllocaInst*> counters;

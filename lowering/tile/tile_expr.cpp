@@ -397,7 +397,8 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       if (axis < 0) axis += static_cast<int64_t>(a.shape.size());
       const ConstValue* shape = constOf(arg(id, 2));
       int64_t tile = shape->kind == ConstValue::Kind::Int ? shape->intValue
-                                                          : shape->elements[static_cast<size_t>(axis)].intValue;
+                     : shape->elements.empty()               ? 1  // shape=(): one element a tile
+                                                             : shape->elements[static_cast<size_t>(axis)].intValue;
       llvm::Value* n = a.shape[static_cast<size_t>(axis)];
       llvm::Value* q = b_.CreateSDiv(b_.CreateAdd(n, b_.getInt64(tile - 1)), b_.getInt64(tile));
       return TileVal{{b_.CreateTrunc(q, b_.getInt32Ty())}};
@@ -425,6 +426,11 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       return gatherScatter(id, true);
     case TileFn::Scatter:
       gatherScatter(id, false);
+      return TileVal{};
+    case TileFn::LoadAdvancedIndexing:
+      return advancedIndexing(id, true);
+    case TileFn::StoreAdvancedIndexing:
+      advancedIndexing(id, false);
       return TileVal{};
     case TileFn::Full:
     case TileFn::Zeros:

@@ -417,7 +417,7 @@ private:
   std::pair<llvm::Value*, llvm::Value*> rowSlotAddress(const ArrayArgs& arr, const Addressing& a,
                                                         const Layout& l, unsigned s);
 
-  llvm::Value* paddingValue(ExprId call, TypeId e);
+  llvm::Value* paddingValue(ExprId call, TypeId e, size_t at = 4);
 
   // Whether a tile inside the array can move `vec` elements per instruction: the
   // last axis contiguous, the other strides multiples of `vec`, and the data pointer
@@ -527,6 +527,16 @@ private:
                                                        unsigned s, bool check, const Layout& l, bool firstThread);
 
   TileVal gatherScatter(ExprId id, bool gather);
+  // The loads (gather: the values, `value` where an element is masked off or out of
+  // bounds) or stores (of `value`) at `index` (one int64 tile per array axis, in
+  // layout `l`), guarded by `mask` and, with `check`, the bounds.
+  TileVal indexedAccess(const ArrayArgs& arr, TypeId e, const Layout& l, const std::vector<TileVal>& index,
+                        const std::optional<TileVal>& mask, bool check, bool gather, const TileVal& value);
+  // ct.load_advanced_indexing / ct.store_advanced_indexing: a gather (scatter) whose
+  // indices are the sparse axis's tile spread along its axis and, on every other axis,
+  // the Slice's start plus the element's index there; out-of-bounds elements load the
+  // padding mode's value (0 when undetermined) and are not stored.
+  TileVal advancedIndexing(ExprId id, bool load);
   // `ct.load(array, index, shape=())`: the element at `index` (the padding value
   // outside the array), as a scalar.
   TileVal scalarLoad(ExprId id);

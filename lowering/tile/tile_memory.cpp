@@ -114,8 +114,8 @@ std::pair<llvm::Value*, llvm::Value*> TileLowering::rowSlotAddress(const ArrayAr
   return {offset, inside};
 }
 
-llvm::Value* TileLowering::paddingValue(ExprId call, TypeId e) {
-  ExprId p = arg(call, 4);
+llvm::Value* TileLowering::paddingValue(ExprId call, TypeId e, size_t at) {
+  ExprId p = arg(call, at);
   TileFn mode = TileFn::PadZero;
   if (p.valid()) mode = static_cast<TileFn>(inst_.meanings[p.index].payload);
   llvm::Type* t = llvmType(e);
@@ -365,7 +365,22 @@ void TileLowering::store(ExprId id) {
 std::vector<TileVal> TileLowering::indexOperands(ExprId id, TypeId shaped) {
   TypeId indexType = types_.isTile(shaped) ? types_.tile(types_.int64(), types_.get(shaped).shape) : types_.int64();
   std::vector<TileVal> index;
-  for (ExprId item : indexItems(arg(id, 1))) index.push_back(evalAs(item, indexType));
+  ExprId indices = arg(id, 1);
+  TypeId held = typeOf(indices);
+  if (!ast_.expr(indices).is<ast::Tuple>() && held.valid() && types_.isTuple(held)) {
+    // A name holding the tuple: its elements in order, each spread to the indices' shape.
+    size_t n = types_.get(held).elements.size();
+    TileVal all = evalAs(indices, types_.tuple(std::vector<TypeId>(n, indexType)));
+    unsigned per = layoutOf(indexType).slots;
+    for (size_t d = 0; d < n; ++d) {
+      TileVal v;
+      v.slots.assign(all.slots.begin() + static_cast<std::ptrdiff_t>(d * per),
+                     all.slots.begin() + static_cast<std::ptrdiff_t>((d + 1) * per));
+      index.push_back(std::move(v));
+    }
+    return index;
+  }
+  for (ExprId item : indexItems(indices)) index.push_back(evalAs(item, indexType));
   return index;
 }
 
@@ -404,6 +419,12 @@ TileVal TileLowering::gatherScatter(ExprId id, bool gather) {
   } else {
     value = evalAs(arg(id, 2), shaped);
   }
+  return indexedAccess(arr, e, l, index, mask, check, gather, value);
+}
+
+TileVal TileLowering::indexedAccess(const ArrayArgs& arr, TypeId e, const Layout& l, const std::vector<TileVal>& index,
+                                    const std::optional<TileVal>& mask, bool check, bool gather,
+                                    const TileVal& value) {
   llvm::Type* mt = memoryType(e);
   TileVal out;
   for (unsigned s = 0; s < l.slots; ++s) {
@@ -433,6 +454,45 @@ TileVal TileLowering::gatherScatter(ExprId id, bool gather) {
     out.slots.push_back(guardedValue(ok, value.slots[s], "gather", loadAt));
   }
   return out;
+}
+
+TileVal TileLowering::advancedIndexing(ExprId id, bool load) {
+  const ArrayArgs& arr = arrayArg(arg(id, 0));
+  TypeId e = elementOf(typeOf(arg(id, 0)));
+  TypeId shaped = inst_.opTypes[id.index];
+  const std::vector<int64_t> shape = types_.get(shaped).shape;
+  Layout l = layoutOf(shaped);
+  TypeId indexType = types_.tile(types_.int64(), shape);
+  std::vector<TileVal> index;
+  std::vector<ExprId> items = indexItems(arg(id, 1));
+  for (size_t d = 0; d < items.size(); ++d) {
+    const auto* call = ast_.expr(items[d]).dyn<ast::Call>();
+    bool slice = call != nullptr && inst_.meanings[call->func.index].kind == Intrinsic::TileOp &&
+                 inst_.meanings[call->func.index].payload == static_cast<uint32_t>(TileFn::Slice);
+    if (!slice) {
+      // The sparse axis: element i of the index tile at every element whose index on axis d is i.
+      TypeId from = types_.tile(types_.int64(), {shape[d]});
+      TileVal sparse = evalAs(items[d], from);
+      index.push_back(relayout(sparse, from, indexType, false,
+                               [&, d](llvm::Value* el) { return multiIndex(el, shape)[d]; }));
+      continue;
+    }
+    // A dense axis: start + the element's index on axis d.
+    llvm::Value* start = scalarAs(arg(items[d], 0), types_.int64());
+    TileVal v;
+    for (unsigned s = 0; s < l.slots; ++s) {
+      llvm::Value* at = multiIndex(clampIndex(elementIndex(l, s), l), shape)[d];
+      v.slots.push_back(b_.CreateAdd(start, b_.CreateZExt(at, b_.getInt64Ty())));
+    }
+    index.push_back(v);
+  }
+  TileVal value;
+  if (load) {
+    value.slots.assign(l.slots, paddingValue(id, e, 2));
+  } else {
+    value = evalAs(arg(id, 2), shaped);
+  }
+  return indexedAccess(arr, e, l, index, std::nullopt, true, load, value);
 }
 
 TileVal TileLowering::scalarLoad(ExprId id) {

@@ -247,13 +247,16 @@ def describe(arg, stream: int | None = None):
         # numba do); PyTorch exports neither interface for it.
         arg = arg.detach()
     torch_name = str(getattr(arg, "dtype", "")).removeprefix("torch.")
-    if torch_name in FLOAT8_NAMES and callable(getattr(arg, "view", None)):
-        # PyTorch's float8 tensors export neither interface: their bytes, typed as pykc's
-        # float8 stand-in.
+    if ((torch_name in FLOAT8_NAMES or (torch_name == "bfloat16" and getattr(arg, "is_cuda", False)))
+            and callable(getattr(arg, "view", None))):
+        # PyTorch's float8 and bfloat16 tensors export no __cuda_array_interface__ (DLPack,
+        # the other way, costs a stream handshake and a capsule per launch): their bits as
+        # an integer tensor of the same width, typed as pykc's stand-in dtype.
         import torch
-        raw = arg.view(torch.uint8)
+        float8 = torch_name in FLOAT8_NAMES
+        raw = arg.view(torch.uint8 if float8 else torch.int16)
         a = _from_cai(raw, raw.__cuda_array_interface__)
-        a.dtype = float8_dtype(torch_name)
+        a.dtype = float8_dtype(torch_name) if float8 else bfloat16_dtype()
         a.keep = (raw, getattr(a, "keep", None))
         return a
     try:

@@ -154,10 +154,8 @@ void FunctionChecker::run() {
   if (inst_.isKernel) {
     inst_.returnType = types().none();
   } else if (!inst_.returnType.valid()) {
-    if (returnType_ && returnsNone_ && !returnConflict_) {
-      diags_.error(fn_.location, Diag::ReturnTypeMismatch,
-                   "`" + fn_.name + "` returns a value on some paths and nothing on others");
-    }
+    // A value on some paths and None on others: numba's Optional(T).
+    inst_.optionalReturn = returnType_ && returnsNone_ && !returnConflict_;
     inst_.returnType = returnType_.value_or(types().none());
   }
 }
@@ -220,6 +218,11 @@ int ModuleChecker::instantiate(uint32_t function, const std::vector<TypeId>& arg
                          : "pykc_device__" + mangled + "__" + codes + (fastmath ? "__fastmath" : "");
   inst.signature = formatSignature(types(), inst.returnType.valid() ? inst.returnType : types().none(),
                                    args);
+  if (inst.optionalReturn) {
+    // numba's spelling of an Optional return: `OptionalType(int64)(float32, int64)`.
+    std::string ret = types().signatureName(inst.returnType);
+    inst.signature = "OptionalType(" + ret + ")" + inst.signature.substr(ret.size());
+  }
   all_[index] = std::move(inst);
   sinks_[index] = std::move(sink);
   done_[index] = true;

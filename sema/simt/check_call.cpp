@@ -202,6 +202,7 @@ Val FunctionChecker::checkDeviceCall(ExprId id, uint32_t function, const ast::Ca
   if (mc_.failed(callee)) return Val::bad();
   const FunctionInstance& calleeInst = mc_.instance(callee);
   if (!calleeInst.returnType.valid()) return Val::bad();
+  if (calleeInst.optionalReturn) optionalCalls_.insert(id.index);
   return valueOf(calleeInst.returnType);
 }
 

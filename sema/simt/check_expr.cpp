@@ -697,7 +697,14 @@ Val FunctionChecker::checkCompare(ExprId id, const ast::Compare& c) {
     } else if (op == CmpOp::Is || op == CmpOp::IsNot) {
       bool lNone = left.isValue() && types().isNone(left.type);
       bool rNone = right.isValue() && types().isNone(right.type);
-      if (!lNone && !rNone) {
+      ExprId maybe = isOptional(leftId) ? leftId : isOptional(comparators[k]) ? comparators[k] : ExprId();
+      if (maybe.valid() && (lNone || rNone)) {
+        error(ast_.expr(id).range, Diag::UnsupportedFeature,
+              "`" + textOf(maybe) + "` may be None (numba's Optional: it comes from a device function "
+              "that returns None on some paths); pykc uses such values only as numbers, where None "
+              "ends the thread as numba's failed cast does: test for None inside that function");
+        ok = false;
+      } else if (!lNone && !rNone) {
         error(ast_.expr(id).range, Diag::UnsupportedFeature,
               "`is` compares with `None` only in kernels");
         ok = false;

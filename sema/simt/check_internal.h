@@ -178,6 +178,13 @@ private:
   // Names assigned an erroneous value: their uses are not reported again as
   // never assigned (the error at the assignment is the one to fix).
   std::set<std::string> failedNames_;
+  // numba's Optional values: calls of device functions that return None on some paths
+  // (by ExprId index) and the names assigned one (pykc uses them only as numbers).
+  std::set<uint32_t> optionalCalls_;
+  std::set<std::string> optionalNames_;
+  // Records whether assignment target `target` (a name) now holds an Optional value.
+  void noteOptional(ExprId target, ExprId value);
+  bool isOptional(ExprId e) const;
   // Return types seen (device functions).
   std::optional<TypeId> returnType_;
   // The previous pass's return type (recursive calls converge to the final one).

@@ -28,7 +28,10 @@ void FunctionChecker::checkStmt(StmtId id) {
     case StmtKind::Assign: {
       const auto& a = s.as<ast::Assign>();
       Val v = checkExpr(a.value);
-      for (ExprId t : ast_.list(a.targets)) assignTarget(t, v, ast_.expr(a.value).range);
+      for (ExprId t : ast_.list(a.targets)) {
+        noteOptional(t, a.value);
+        assignTarget(t, v, ast_.expr(a.value).range);
+      }
       return;
     }
     case StmtKind::AnnAssign: {
@@ -182,12 +185,9 @@ void FunctionChecker::checkStmt(StmtId id) {
       return;
     }
     case StmtKind::Raise: {
-      if (!inst_.isKernel) {
-        error(s.range, Diag::UnsupportedFeature,
-              "`raise` in a device function is not supported (in a kernel it ends the thread)");
-        return;
-      }
-      if (!fn_.options.debug) return;
+      // Without debug=True the thread ends, in a device function too (numba returns through
+      // every caller); debug=True reports the kernel's own raises to the host.
+      if (!inst_.isKernel || !fn_.options.debug) return;
       // debug=True: `raise Name`, `raise Name()` or `raise Name("message")`.
       const auto& r = s.as<ast::Raise>();
       ErrorSite site{id.index, "", "", s.range.lineno};
@@ -728,6 +728,23 @@ bool FunctionChecker::checkSliceAugAssign(StmtId id, const ast::AugAssign& a, co
     sliceShapeCheck(s.range, "operands could not be broadcast together with remapped shapes");
   }
   return true;
+}
+
+void FunctionChecker::noteOptional(ExprId target, ExprId value) {
+  const auto* n = ast_.expr(target).dyn<ast::Name>();
+  if (n == nullptr) return;
+  std::string name(ast_.str(n->id));
+  if (optionalCalls_.count(value.index) != 0) {
+    optionalNames_.insert(name);
+  } else {
+    optionalNames_.erase(name);
+  }
+}
+
+bool FunctionChecker::isOptional(ExprId e) const {
+  if (optionalCalls_.count(e.index) != 0) return true;
+  const auto* n = ast_.expr(e).dyn<ast::Name>();
+  return n != nullptr && optionalNames_.count(std::string(ast_.str(n->id))) != 0;
 }
 
 }  // namespace frontend::simt

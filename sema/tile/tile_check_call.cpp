@@ -400,7 +400,8 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       auto shape = constShape((*args)[2]);
       if (!array || !axis || !shape) return TV{};
       unsigned ndim = types_.get(*array).ndim;
-      if (shape->size() != ndim || *axis < -int64_t(ndim) || *axis >= int64_t(ndim)) {
+      // `shape=()`: a 0-d tile, one element on every axis (cuTile's test_num_tiles).
+      if ((shape->size() != ndim && !shape->empty()) || *axis < -int64_t(ndim) || *axis >= int64_t(ndim)) {
         diags_.error(loc(id), Diag::TileShape, "the shape and axis must fit the array's " +
                                                    std::to_string(ndim) + " dimension(s)");
         return TV{};
@@ -488,6 +489,14 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     case TileFn::Gather:
     case TileFn::Scatter:
       return checkGatherScatter(id, c, fn, fname);
+    case TileFn::LoadAdvancedIndexing:
+    case TileFn::StoreAdvancedIndexing:
+      return checkAdvancedIndexing(id, c, fn, fname);
+    case TileFn::Slice:
+      diags_.error(loc(id), Diag::TileType,
+                   "`ct.Slice(start, length)` is an index of `ct.load_advanced_indexing` and "
+                   "`ct.store_advanced_indexing`, written inside their indices tuple");
+      return TV{};
     case TileFn::Assert: {
       // `ct.assert_(cond, message=None)`: every element of a bool tile (or a bool) holds,
       // else the kernel prints the message once per failing block and traps.

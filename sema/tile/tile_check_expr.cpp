@@ -474,7 +474,11 @@ std::optional<TypeId> TileChecker::mmaType(const TV& x, const TV& y, const TV& a
     return std::nullopt;
   }
   TypeId in = elementOf(x.type);
-  if (in != elementOf(y.type)) {
+  // int8 with uint8 (either order; cuTile's test_mma_mixed_int_uint): the integer
+  // tensor-core forms take mixed signedness; ct.matmul still refuses to promote them.
+  auto eightBit = [&](TypeId t) { return types_.get(t).kind == TypeKind::Int && types_.get(t).bits == 8; };
+  bool mixedInt8 = eightBit(in) && eightBit(elementOf(y.type));
+  if (in != elementOf(y.type) && !mixedInt8) {
     diags_.error(loc(range), Diag::TileType,
                  "`ct.mma` takes operands of one dtype (it does not promote), found `" +
                      types_.dtypeName(in) + "` and `" + types_.dtypeName(elementOf(y.type)) + "`");

@@ -249,6 +249,17 @@ private:
   // when reported.
   bool memoryArg(ExprId e, bool order, const std::string& fname);
 
+  // ct.load_advanced_indexing(array, indices, /, *, padding_mode=UNDETERMINED,
+  // latency=None, allow_tma=None) and ct.store_advanced_indexing(array, indices,
+  // tile, /, *, latency=None, allow_tma=None): `indices` a tuple with one entry per
+  // array axis, exactly one a 1-D integer tile (the sparse axis: element indices)
+  // and the others `ct.Slice(start, length)` (a run-time integer start and a
+  // constant power-of-two length). The tile's shape is the sparse tile's length on
+  // the sparse axis and each Slice's length elsewhere (the call's opType).
+  TV checkAdvancedIndexing(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
+  // Whether `e` is a `ct.Slice(...)` call (its callee means ct.Slice).
+  bool isSliceCall(ExprId e);
+
   // ct.atomic_add/max/min/and/or/xor/xchg(array, indices, update, /, *,
   // check_bounds=True, memory_order=ACQ_REL, memory_scope=DEVICE) and
   // ct.atomic_cas(array, indices, expected, desired, /, *, ...): `array` and

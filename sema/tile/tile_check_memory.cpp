@@ -15,9 +15,21 @@ std::optional<TileChecker::IndexedTarget> TileChecker::indexedTarget(ExprId arra
   TypeId element = at.element;
   std::vector<ExprId> items;
   bool tuple = false;
+  // A name holding a tuple of indices (`idx = (rows, cols)`): its elements' types.
+  std::vector<TypeId> held;
   if (const auto* t = ast_.expr(indices).dyn<ast::Tuple>()) {
     tuple = true;
     for (ExprId e : ast_.list(t->elts)) items.push_back(e);
+  } else if (ast_.expr(indices).is<ast::Name>()) {
+    TV v = checkExpr(indices);
+    if (!v.ok()) return std::nullopt;
+    if (v.k == TV::K::Value && types_.isTuple(v.type)) {
+      tuple = true;
+      held = types_.get(v.type).elements;
+      items.assign(held.size(), indices);
+    } else {
+      items.push_back(indices);
+    }
   } else {
     items.push_back(indices);
   }
@@ -31,7 +43,7 @@ std::optional<TileChecker::IndexedTarget> TileChecker::indexedTarget(ExprId arra
   }
   std::vector<TV> indexVals;
   for (size_t d = 0; d < items.size(); ++d) {
-    TV v = checkExpr(items[d]);
+    TV v = held.empty() ? checkExpr(items[d]) : TV::value(held[d]);
     if (!v.ok()) return std::nullopt;
     bool integer = (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Int) ||
                    (v.k == TV::K::Value && (types_.isTile(v.type) || types_.isNumber(v.type)) &&
@@ -105,6 +117,95 @@ TV TileChecker::checkGatherScatter(ExprId id, const ast::Call& c, TileFn fn, con
   if ((*args)[5].valid() && !isNoneConst((*args)[5]) && !constInt((*args)[5], "`latency=`")) return TV{};
   inst_.opTypes[id.index] = result;
   if (gather) return record(id, TV::value(result));
+  effects_ = true;
+  return TV::value(types_.none());
+}
+
+bool TileChecker::isSliceCall(ExprId e) {
+  const auto* call = ast_.expr(e).dyn<ast::Call>();
+  if (call == nullptr) return false;
+  TV f = checkExpr(call->func);
+  return f.k == TV::K::Entity && f.ent == Intrinsic::TileOp && f.payload == static_cast<uint32_t>(TileFn::Slice);
+}
+
+TV TileChecker::checkAdvancedIndexing(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
+  bool load = fn == TileFn::LoadAdvancedIndexing;
+  size_t positional = load ? 2 : 3;
+  auto given = ast_.list(c.args);
+  if (given.size() > positional) {
+    diags_.error(loc(given[positional]), Diag::InvalidCall,
+                 "`" + fname + "` takes " + std::to_string(positional) + " positional arguments (" +
+                     (load ? "`padding_mode`, `latency` and `allow_tma`" : "`latency` and `allow_tma`") +
+                     " are keyword-only)");
+    return TV{};
+  }
+  auto args = load ? bindArgs(id, c, fname, {"array", "indices", "padding_mode", "latency", "allow_tma"}, 2)
+                   : bindArgs(id, c, fname, {"array", "indices", "tile", "latency", "allow_tma"}, 3);
+  if (!args) return TV{};
+  auto array = arrayArg((*args)[0]);
+  if (!array) return TV{};
+  const Type& at = types_.get(*array);
+  ExprId indices = (*args)[1];
+  const auto* tuple = ast_.expr(indices).dyn<ast::Tuple>();
+  auto items = tuple != nullptr ? ast_.list(tuple->elts) : std::span<const ExprId>();
+  if (tuple == nullptr || items.size() != at.ndim) {
+    diags_.error(loc(indices), Diag::TileShape,
+                 "`" + fname + "` on a " + std::to_string(at.ndim) + "-D array needs a tuple of " +
+                     std::to_string(at.ndim) +
+                     " indices, one per axis: one 1-D integer tile and `ct.Slice(start, length)` for the others");
+    return TV{};
+  }
+  std::vector<int64_t> shape;
+  int sparse = -1;
+  for (size_t d = 0; d < items.size(); ++d) {
+    ExprId item = items[d];
+    if (isSliceCall(item)) {
+      const auto& sc = *ast_.expr(item).dyn<ast::Call>();
+      auto sargs = bindArgs(item, sc, "ct.Slice", {"start", "length"}, 2);
+      if (!sargs || !intScalar((*sargs)[0], "the start of `ct.Slice`")) return TV{};
+      auto length = constInt((*sargs)[1], "the length of `ct.Slice`");
+      if (!length) return TV{};
+      if (!isPow2(*length)) {
+        diags_.error(loc((*sargs)[1]), Diag::TileShape,
+                     "the length of `ct.Slice` must be a power of two, found " + std::to_string(*length));
+        return TV{};
+      }
+      shape.push_back(*length);
+      continue;
+    }
+    TV v = checkExpr(item);
+    if (!v.ok()) return TV{};
+    bool intTile = isTileVal(v) && types_.get(v.type).shape.size() == 1 && types_.isInt(elementOf(v.type));
+    if (!intTile) {
+      diags_.error(loc(item), Diag::TileType,
+                   "the index for axis " + std::to_string(d) + " of `" + fname +
+                       "` must be a 1-D integer tile or `ct.Slice(start, length)`, found `" + describe(v) + "`");
+      return TV{};
+    }
+    if (sparse >= 0) {
+      diags_.error(loc(item), Diag::TileType,
+                   "`" + fname + "` takes exactly one integer tile among its indices (axis " +
+                       std::to_string(sparse) + " has one already); give the other axes as `ct.Slice(start, length)`");
+      return TV{};
+    }
+    sparse = static_cast<int>(d);
+    shape.push_back(types_.get(v.type).shape[0]);
+  }
+  if (sparse < 0) {
+    diags_.error(loc(indices), Diag::TileType,
+                 "`" + fname + "` needs one 1-D integer tile among its indices (the axis it gathers along); "
+                 "with only `ct.Slice`s use `ct.load`/`ct.store`");
+    return TV{};
+  }
+  TypeId result = types_.tile(at.element, shape);
+  if (load && (*args)[2].valid() && !paddingArg((*args)[2])) return TV{};
+  if (!load && !valueOperand((*args)[2], fname, "the tile", shape, at.element)) return TV{};
+  // latency= and allow_tma= are scheduling hints: checked, then ignored.
+  for (size_t i : {size_t(3), size_t(4)}) {
+    if ((*args)[i].valid() && !isNoneConst((*args)[i]) && !constInt((*args)[i], "a load/store hint")) return TV{};
+  }
+  inst_.opTypes[id.index] = result;
+  if (load) return record(id, TV::value(result));
   effects_ = true;
   return TV::value(types_.none());
 }

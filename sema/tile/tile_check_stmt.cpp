@@ -395,7 +395,10 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
   }
   entities_.erase(name);
   bool straightLine = depthNow_ == 0 && !nestedAssigned_.count(name);
-  if (v.k == TV::K::Const && (assigned_[name] <= 1 || straightLine)) {
+  // `x = None` (TileGym: `q_pe = None` then `if BLOCK_R > 0: q_pe = ...`): None is never a
+  // run-time value, so the name holds the constant until it is rebound.
+  bool none = v.k == TV::K::Const && v.c.kind == ConstValue::Kind::None;
+  if (v.k == TV::K::Const && (assigned_[name] <= 1 || straightLine || none)) {
     consts_[name] = v.c;
     record(target, v);
     return;

@@ -37,7 +37,9 @@ namespace frontend {
   X(Isnan, "isnan") X(Atan2, "atan2") X(Cumsum, "cumsum") X(Cumprod, "cumprod")        \
   X(StaticAssert, "static_assert") X(StaticEval, "static_eval") X(Bitcast, "bitcast") X(Insert, "insert") \
   X(PackToBytes, "pack_to_bytes") X(UnpackFromBytes, "unpack_from_bytes") X(Assert, "assert_") \
-  X(Print, "print") X(Printf, "printf")
+  X(Print, "print") X(Printf, "printf")                                                   \
+  X(LoadAdvancedIndexing, "load_advanced_indexing") X(StoreAdvancedIndexing, "store_advanced_indexing") \
+  X(Slice, "Slice")
 
 enum class TileFn : uint16_t {
 #define PYKC_X(N, S) N,

@@ -86,6 +86,9 @@ def main() -> int:
         nonlocal passed, failed
         env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""),
                    PYKC_LOG="debug", **(env_extra or {}))
+        # No JIT cache: a PTX load JIT-compiles every time, and with the JIT disabled an
+        # earlier run's cached SASS cannot stand in for it.
+        env["CUDA_CACHE_DISABLE"] = "1"
         cmd = [sys.executable, __file__, "--child", folder, arch, kind] + (["--backend", args.backend] if args.backend else [])
         p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
         ok = (p.returncode != 0) if expect_fail else (p.returncode == 0)

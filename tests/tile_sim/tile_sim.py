@@ -29,6 +29,7 @@ from float8_cases import float8_cases  # noqa: E402
 from view_cases import view_cases  # noqa: E402
 from tuple_cases import tuple_cases  # noqa: E402
 from rowwise_cases import rowwise_cases  # noqa: E402
+from advanced_cases import advanced_cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -238,6 +239,7 @@ def main():
                 ("tile_kernels8.py", check_cases(float8_cases, 20261206, typed=True), (), "sm_90"),
                 ("tile_kernels9.py", check_cases(view_cases, 20261207), (), "sm_90"),
                 ("tile_kernels10.py", check_cases(tuple_cases, 20261208), (), "sm_90"),
+                ("tile_kernels12.py", check_cases(advanced_cases, 20261210), (), "sm_90"),
                 ("tile_kernels11.py", check_cases(rowwise_cases, 20261209), compile_lines("tile_kernels11.py"),
                  "sm_90"),
                 ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),

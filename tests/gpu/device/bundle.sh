@@ -7,7 +7,10 @@
 #
 #     bash tests/gpu/device/bundle.sh [OUT=.gpu/bundle] [ARCH=sm_90]
 #     # carry OUT to the GPU machine, then from the repository root there:
-#     bash tests/gpu/device/run.sh OUT MODE...      (MODE: tests realworld gpu bench cutile rowwise)
+#     bash tests/gpu/device/run.sh OUT MODE...      (MODE: tests realworld gpu bench cutile rowwise
+#                                                    compilebench ...; run.sh lists them)
+# Scripts and sources (bench/compile/gpu_host.py and its kernels among them) are not packed:
+# they come with the repository's working tree, which travels to the GPU machine anyway.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=${1:-$root/.gpu/bundle}

@@ -13,6 +13,10 @@
 #   cutile     bench/jit/jit_bench.py with cuTile (/tmp/cutile from cutile-for-device.sh)
 #   rowwise    bench/tile/rowwise.py (softmax, layer norm, RMS norm of (B, N) tiles against
 #              the copy bandwidth, issue 23)
+#   compilebench  bench/compile/gpu_host.py (compile time: pykc cold/warm/to PTX, ptxas on
+#              pykc's PTX, nvcc, NVRTC, numba-cuda fresh and warm; issue 20 item 4): 9
+#              rounds, fewer if the next would end past 420 s from the start (7 minutes);
+#              COMPILEBENCH_ARGS adds options, e.g. "--rounds 5 --files k01,k10"
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 bundle=$(cd "${1:?usage: run.sh BUNDLE MODE...}" && pwd); shift
@@ -47,6 +51,8 @@ for mode in "$@"; do
                 LD_LIBRARY_PATH=/tmp/cutile/nvidia/cu13/lib:$LD_LIBRARY_PATH
               python3 bench/jit/jit_bench.py --json "$out/jit_bench_cutile.json" ) || status=1 ;;
     rowwise) python3 bench/tile/rowwise.py --json "$out/rowwise.json" || status=1 ;;
+    compilebench) python3 bench/compile/gpu_host.py --pykc "$bundle/bin/pykc" --rounds 9 --time-limit 420 \
+                    --json "$out/compile_bench.json" ${COMPILEBENCH_ARGS:-} || status=1 ;;
     *) echo "unknown mode $mode"; status=2 ;;
   esac
 done
