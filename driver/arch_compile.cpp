@@ -171,6 +171,10 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   link.lineInfo = codegen.lineInfo;
   link.optLevel = codegen.optLevel;
   link.verbose = true;
+  // A file of several kernels: ptxas (inside nvJitLink) optimises them on up to
+  // kMaxKernelPartitions threads of its own. A constant, as for the partitions:
+  // the cubin's section order depends on it (docs/compile.md, "Kernel partitions").
+  if (kernels.size() >= 2) link.splitCompile = kMaxKernelPartitions;
   std::vector<backend::LinkInput> inputs(1);
   inputs[0].kind = backend::LinkInputKind::Ptx;
   inputs[0].bytes = out.ptx;

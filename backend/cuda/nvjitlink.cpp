@@ -206,6 +206,10 @@ std::vector<std::string> linkOptionStrings(const LinkOptions& options) {
   if (options.verbose) {
     strings.push_back("-verbose");
   }
+  if (options.splitCompile > 1) {
+    // nvJitLink's own -split-compile is for LTO only (the cubin is unchanged).
+    strings.push_back("-Xptxas=--split-compile=" + std::to_string(options.splitCompile));
+  }
   if (options.lto) {
     strings.push_back("-lto");
     if (options.fastMath) {

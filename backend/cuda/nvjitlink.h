@@ -97,6 +97,11 @@ struct LinkOptions {
   bool lto = false;
   // With lto only: -ftz=1 -prec-div=0 -prec-sqrt=0 -fma=1 for the LTO-IR.
   bool fastMath = false;
+  // -Xptxas=--split-compile=N: ptxas optimises up to N functions at once on threads of
+  // its own. 1 (or 0): not passed. The cubin's code is the same for every N,
+  // its section order is not: callers fix N (never from the machine's cores)
+  // so that the bytes stay the same everywhere.
+  unsigned splitCompile = 1;
 };
 
 struct LinkResult {

@@ -498,10 +498,16 @@ TEST(LinkOptions, MapToNvJitLinkFlags) {
   options.optLevel = 0;
   options.lto = true;
   options.fastMath = true;
+  options.splitCompile = 8;
   EXPECT_EQ(backend::linkOptionStrings(options),
             (std::vector<std::string>{"-arch=sm_80", "-O0", "-maxrregcount=64", "-lineinfo",
-                                      "-verbose", "-lto", "-ftz=1", "-prec-div=0",
-                                      "-prec-sqrt=0", "-fma=1"}));
+                                      "-verbose", "-Xptxas=--split-compile=8", "-lto", "-ftz=1",
+                                      "-prec-div=0", "-prec-sqrt=0", "-fma=1"}));
+  options.splitCompile = 1;
+  options.lto = false;
+  EXPECT_EQ(backend::linkOptionStrings(options),
+            (std::vector<std::string>{"-arch=sm_80", "-O0", "-maxrregcount=64", "-lineinfo",
+                                      "-verbose"}));
 }
 
 TEST(Resources, ParsesPtxasVerboseLog) {
