@@ -32,5 +32,6 @@ std::unique_ptr<Command> addParseCommand(CLI::App& app);
 std::unique_ptr<Command> addCompileCommand(CLI::App& app);
 std::unique_ptr<Command> addInspectCommand(CLI::App& app);
 std::unique_ptr<Command> addCacheCommand(CLI::App& app);
+std::unique_ptr<Command> addHeaderCommand(CLI::App& app);
 
 }  // namespace cli

@@ -8,12 +8,14 @@
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <optional>
 #include <regex>
 #include <vector>
 
+#include "backend/cuda/toolkit.h"
 #include "syntax/source.h"
 
 #ifndef PYKC_CUDA_BIN
@@ -201,6 +203,15 @@ llvm::Expected<std::string> findNvdisasm() {
     std::string root = envOr(var);
     if (!root.empty()) toolkits.push_back(root + "/bin");
   }
+  // $PYKC_CUDA_HOME and NVIDIA's wheels beside an installed pykc (backend/cuda/toolkit.h).
+  backend::CudaRoots roots = backend::cudaRoots();
+  for (const std::string& root : roots.toolkits) toolkits.push_back(root + "/bin");
+  for (const std::string& wheel : roots.wheels) toolkits.push_back(wheel + "/bin");
+  std::vector<std::string> seen;
+  for (const std::string& dir : toolkits) {
+    if (std::find(seen.begin(), seen.end(), dir) == seen.end()) seen.push_back(dir);
+  }
+  toolkits = std::move(seen);
   for (const std::string& dir : toolkits) {
     if (auto found = executable(dir + "/nvdisasm")) return *found;
     looked.push_back(dir);

@@ -23,9 +23,10 @@ constexpr const char* kDescription =
     "launch each kernel. Needs no Python, numba or GPU to compile.\n"
     "\n"
     "Examples:\n"
-    "  pykc parse examples/saxpy.py --dump-ast\n"
     "  pykc compile examples/saxpy.py --arch sm_80,sm_90 -o build/saxpy\n"
+    "  pykc parse examples/saxpy.py --dump-ast\n"
     "  pykc inspect examples/saxpy.py::saxpy --emit ptx\n"
+    "  pykc header build/saxpy -o build/saxpy.h\n"
     "\n"
     "Exit codes: 0 ok, 1 errors in the source, 2 bad command line,\n"
     "3 environment or internal failure.";
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
     auto compileCmd = cli::addCompileCommand(app);
     auto inspectCmd = cli::addInspectCommand(app);
     auto cacheCmd = cli::addCacheCommand(app);
+    auto headerCmd = cli::addHeaderCommand(app);
     oneValuePerFlag(app);
 
     try {
@@ -92,6 +94,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("compile")) selected = compileCmd.get();
     if (app.got_subcommand("inspect")) selected = inspectCmd.get();
     if (app.got_subcommand("cache")) selected = cacheCmd.get();
+    if (app.got_subcommand("header")) selected = headerCmd.get();
     if (!selected) {
       std::fputs(app.help().c_str(), inv.err);
       return cli::kExitUsage;

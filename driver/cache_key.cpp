@@ -21,6 +21,7 @@
 #include "driver/pipeline.h"
 #include "backend/cuda/nvfatbin.h"
 #include "backend/cuda/nvrtc.h"
+#include "backend/cuda/toolkit.h"
 #include "cache/atomic_file.h"
 
 #ifndef PYKC_LIBDEVICE_PATH
@@ -167,7 +168,8 @@ std::optional<std::string> statLine(const std::string& path) {
 
 cache::KeyField libdeviceKeyFieldMemo(const backend::CodegenOptions& codegen,
                                       const std::string& memoFile) {
-  std::string libdevice = codegen.libdevicePath.empty() ? PYKC_LIBDEVICE_PATH : codegen.libdevicePath;
+  std::string libdevice = codegen.libdevicePath.empty() ? backend::findLibdevice(backend::cudaRoots(), PYKC_LIBDEVICE_PATH)
+                                                     : codegen.libdevicePath;
   std::optional<std::string> stat = statLine(libdevice);
   if (!stat) return libdeviceKeyField(codegen);
   // The memo: magic, the path, its stat line, the value's size and digest.
@@ -196,7 +198,8 @@ cache::KeyField libdeviceKeyFieldMemo(const backend::CodegenOptions& codegen,
 }
 
 std::string libdeviceKeyValue(const backend::CodegenOptions& codegen) {
-  std::string libdevice = codegen.libdevicePath.empty() ? PYKC_LIBDEVICE_PATH : codegen.libdevicePath;
+  std::string libdevice = codegen.libdevicePath.empty() ? backend::findLibdevice(backend::cudaRoots(), PYKC_LIBDEVICE_PATH)
+                                                     : codegen.libdevicePath;
   auto bitcode = llvm::MemoryBuffer::getFile(libdevice, /*IsText=*/false,
                                              /*RequiresNullTerminator=*/false);
   if (!bitcode) return libdevice + ": " + bitcode.getError().message();

@@ -30,8 +30,6 @@ struct NvFatbin::Api {
 namespace {
 
 constexpr const char* kSoname = "libnvfatbin.so.13";
-// The toolkit's copy, when the build found the wheel's (or nothing).
-constexpr const char* kToolkitPath = "/usr/local/cuda/lib64/libnvfatbin.so.13";
 
 // Destroys the nvFatbin handle on every path out of buildFatbin.
 class FatbinHandle {
@@ -61,23 +59,13 @@ NvFatbin::~NvFatbin() = default;
 
 std::string nvFatbinIdentity(std::string_view path) {
   if (!path.empty()) return fileIdentity({std::string(path)}, kSoname);
-  std::vector<std::string> candidates = libraryCandidates(PYKC_NVFATBIN_PATH, kSoname);
-  candidates.insert(candidates.begin() + 1, kToolkitPath);
-  return fileIdentity(candidates, kSoname);
+  return fileIdentity(libraryCandidates(PYKC_NVFATBIN_PATH, kSoname), kSoname);
 }
 
 llvm::Expected<NvFatbin> NvFatbin::load(std::string_view path) {
+  // The toolkits, the build's copy, NVIDIA's wheel, the loader's search
+  // (backend/cuda/toolkit.h).
   auto opened = openLibrary(path, PYKC_NVFATBIN_PATH, kSoname, "nvFatbin");
-  if (!opened && path.empty()) {
-    // The toolkit's copy, where the build-time one is gone (a pykc carried to
-    // another machine) and the loader's search does not reach it.
-    llvm::consumeError(opened.takeError());
-    opened = openLibrary(kToolkitPath, PYKC_NVFATBIN_PATH, kSoname, "nvFatbin");
-    if (!opened) {
-      llvm::consumeError(opened.takeError());
-      opened = openLibrary({}, PYKC_NVFATBIN_PATH, kSoname, "nvFatbin");
-    }
-  }
   if (!opened) {
     // "cannot load nvFatbin:\n  <dlerror>...", with where it comes from.
     std::string why = llvm::toString(opened.takeError());

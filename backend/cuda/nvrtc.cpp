@@ -1,6 +1,7 @@
 #include "backend/cuda/nvrtc.h"
 
 #include "backend/cuda/shared_library.h"
+#include "backend/cuda/toolkit.h"
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 #include <cctype>
 #include <climits>
 #include <cstdlib>
+#include <filesystem>
 #include <type_traits>
 
 // Types and prototypes only: the library is never linked, so nothing here may
@@ -91,14 +93,31 @@ Nvrtc& Nvrtc::operator=(Nvrtc&& other) noexcept = default;
 Nvrtc::~Nvrtc() = default;
 
 std::string nvrtcIdentity(std::string_view path) {
-  std::string library = path.empty() ? std::string(PYKC_NVRTC_PATH) : std::string(path);
-  std::string identity =
-      path.empty() ? fileIdentity(libraryCandidates(PYKC_NVRTC_PATH, "libnvrtc.so.13"), "libnvrtc.so.13")
-                   : fileIdentity({library}, "libnvrtc.so.13");
+  std::vector<std::string> candidates =
+      path.empty() ? libraryCandidates(PYKC_NVRTC_PATH, "libnvrtc.so.13") : std::vector<std::string>{std::string(path)};
+  std::string identity = fileIdentity(candidates, "libnvrtc.so.13");
   // The builtins library NVRTC opens from its own folder holds the device
-  // headers' implementation: a replaced one changes the output too.
-  std::string builtins = folderOf(library) + "/libnvrtc-builtins.so.13.0";
-  return identity + "; " + fileIdentity({builtins}, "libnvrtc-builtins.so.13.0");
+  // headers' implementation: a replaced one changes the output too. Its name
+  // carries the minor version (libnvrtc-builtins.so.13.0 in CUDA 13.0).
+  std::string library = std::string(path);
+  for (const std::string& candidate : candidates) {
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      library = candidate;
+      break;
+    }
+  }
+  std::string folder = folderOf(library.empty() ? std::string(PYKC_NVRTC_PATH) : library);
+  std::string builtins = "libnvrtc-builtins.so.13.0";
+  std::error_code error;
+  // (Never throws: the error_code forms.)
+  for (auto it = std::filesystem::directory_iterator(folder, error);
+       !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+    std::string name = it->path().filename().string();
+    // The newest, whatever order the folder lists them in.
+    if (name.rfind("libnvrtc-builtins.so.13.", 0) == 0 && name > builtins) builtins = name;
+  }
+  return identity + "; " + fileIdentity({folder + "/" + builtins}, builtins);
 }
 
 llvm::Expected<Nvrtc> Nvrtc::load(std::string_view path) {
@@ -139,8 +158,9 @@ llvm::Expected<std::pair<int, int>> nvrtcVersion(const Nvrtc& library) {
 
 std::vector<std::string> toolkitIncludeDirs() {
   std::vector<std::string> dirs;
-  for (std::string dir : {std::string(PYKC_CUDA_INCLUDE_DIR),
-                          std::string(PYKC_CUDA_INCLUDE_DIR) + "/cccl"}) {
+  std::string include = findCudaInclude(cudaRoots(), PYKC_CUDA_INCLUDE_DIR);
+  if (include.empty()) return dirs;
+  for (std::string dir : {include, include + "/cccl"}) {
     struct stat st {};
     if (::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) dirs.push_back(dir);
   }

@@ -1,6 +1,7 @@
 #include "backend/cuda/shared_library.h"
 
 #include "backend/cuda/no_cuda_driver.h"
+#include "backend/cuda/toolkit.h"
 
 #include <sys/stat.h>
 
@@ -10,7 +11,7 @@
 namespace backend {
 
 std::vector<std::string> libraryCandidates(const std::string& buildPath, std::string_view soname) {
-  std::vector<std::string> candidates{buildPath};
+  std::vector<std::string> candidates = cudaLibraryPaths(cudaRoots(), buildPath, soname);
   if (const char* env = std::getenv("LD_LIBRARY_PATH")) {
     std::string_view dirs(env);
     while (!dirs.empty()) {
@@ -44,11 +45,14 @@ std::string fileIdentity(const std::vector<std::string>& candidates, std::string
 
 llvm::Expected<OpenedLibrary> openLibrary(std::string_view path, const std::string& buildPath,
                                           std::string_view soname, std::string_view what) {
+  // A default load tries the toolkits, the build's path and NVIDIA's wheels
+  // (backend/cuda/toolkit.h), then the bare soname (the dynamic loader's search);
+  // a missing file among the first is not worth a line of the error.
   std::vector<std::string> candidates;
   if (!path.empty()) {
     candidates.emplace_back(path);
   } else {
-    candidates.emplace_back(buildPath);
+    candidates = cudaLibraryPaths(cudaRoots(), buildPath, soname);
     candidates.emplace_back(soname);
   }
   std::string failures;
@@ -63,6 +67,9 @@ llvm::Expected<OpenedLibrary> openLibrary(std::string_view path, const std::stri
       return opened;
     }
     const char* why = dlerror();
+    bool quiet = path.empty() && candidate != soname && why != nullptr &&
+                 std::string_view(why).find("No such file") != std::string_view::npos;
+    if (quiet) continue;
     failures += "\n  ";
     failures += why != nullptr ? why : candidate;
   }

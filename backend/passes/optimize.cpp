@@ -29,6 +29,7 @@
 
 #include <string>
 
+#include "backend/cuda/toolkit.h"
 #include "backend/passes/alias_versioning.h"
 #include "backend/passes/hoist_loads.h"
 #include "backend/options.h"
@@ -394,9 +395,9 @@ llvm::Error optimizeModule(llvm::Module& module, llvm::TargetMachine& machine,
   if (options.fastMath) {
     setFastMathFlags(module);
   }
-  std::string_view libdevicePath =
-      options.libdevicePath.empty() ? std::string_view(PYKC_LIBDEVICE_PATH)
-                                    : std::string_view(options.libdevicePath);
+  std::string libdevicePath = options.libdevicePath.empty()
+                                  ? findLibdevice(cudaRoots(), PYKC_LIBDEVICE_PATH)
+                                  : options.libdevicePath;
   if (auto linked = linkLibdevice(module, libdevicePath); !linked) {
     return linked.takeError();
   }

@@ -1,6 +1,9 @@
 """``python -m pykc run app.py [args]``: run a numba.cuda program unchanged, with pykc
 compiling its kernels (``import numba`` / ``from numba import cuda`` give pykc's modules;
 see pykc._hook). ``python -m pykc run -m package.module [args]`` runs a module.
+
+``python -m pykc compile|parse|inspect|cache|header ...`` runs the pykc executable
+installed with the package (the wheel's pykc/bin/pykc), as the ``pykc`` command does.
 """
 
 from __future__ import annotations
@@ -11,12 +14,40 @@ import runpy
 import sys
 
 
+# The executable's own commands (`pykc --help` lists them).
+COMPILER_COMMANDS = ("parse", "compile", "inspect", "cache", "header", "--version")
+
+
+def compiler_executable() -> str:
+    """$PYKC_EXECUTABLE, the package's bin/pykc (a wheel), else a source tree's
+    build/bin/pykc; an empty string when there is none."""
+    if os.environ.get("PYKC_EXECUTABLE"):
+        return os.environ["PYKC_EXECUTABLE"]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for place in (os.path.join(here, "bin", "pykc"),
+                  os.path.join(here, "..", "..", "build", "bin", "pykc")):
+        if os.access(place, os.X_OK):
+            return os.path.normpath(place)
+    return ""
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in COMPILER_COMMANDS:
+        exe = compiler_executable()
+        if not exe:
+            print("python -m pykc: error: the pykc executable is not installed with this "
+                  "package (pykc/bin/pykc); set PYKC_EXECUTABLE to it", file=sys.stderr)
+            return 3
+        sys.stdout.flush()
+        os.execv(exe, [exe, *argv])
     parser = argparse.ArgumentParser(
         prog="python -m pykc",
         description="pykc's Python front door. `run` executes a program written for "
                     "numba.cuda with pykc as its compiler: its `numba` imports give "
-                    "pykc's modules, its kernels compile in this process through libpykc.")
+                    "pykc's modules, its kernels compile in this process through libpykc. "
+                    "The compiler's commands (" + ", ".join(COMPILER_COMMANDS[:-1]) + ") run "
+                    "the pykc executable.")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a numba.cuda program on pykc",
                          description="Run PROGRAM (a file, or -m MODULE) as __main__ with "

@@ -6,8 +6,8 @@
                              archs=["sm_90"])
     out.cubin("sm_90"), out.manifest, out.kernels
 
-The library is found at ``$PYKC_LIBRARY``, else beside this package (``_lib/``, as a
-wheel installs it), else in the source tree's ``build/lib/``, else by the dynamic
+The library is found at ``$PYKC_LIBRARY``, else inside this package (``lib/``, as the
+wheel installs it; ``_lib/``), else in the source tree's ``build/lib/``, else by the dynamic
 loader's search (``libpykc.so``). One session per process, created on first use: it holds
 the kernel cache (the CLI's: ``$PYKC_CACHE_DIR``, ``$XDG_CACHE_HOME/pykc`` or
 ``~/.cache/pykc``) and may be used from several threads at once.
@@ -89,6 +89,7 @@ def find_library() -> list:
     env = os.environ.get("PYKC_LIBRARY")
     if env:
         places.append(env)
+    places.append(os.path.join(_here(), "lib", "libpykc.so"))
     places.append(os.path.join(_here(), "_lib", "libpykc.so"))
     places.append(os.path.normpath(os.path.join(_here(), "..", "..", "build", "lib",
                                                 "libpykc.so")))
