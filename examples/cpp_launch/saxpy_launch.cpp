@@ -93,11 +93,12 @@ int main() try {
   CU(cuMemFree(dy));
   CU(cuMemFree(dout));
   CU(cuMemFree(dpartial));
+  std::string arch = mod.arch ? mod.arch : "?";  // saxpy_unload clears the module
   CU(saxpy_unload(&mod));
   CU(cuDevicePrimaryCtxRelease(dev));
   bool ok = maxError < 1e-5 && std::fabs(total - want) < 1e-2 * std::max(1.0, std::fabs(want));
   std::printf("%s: saxpy.h on %s: saxpy max abs error %.3g; block_sum %.6g (CPU %.6g)\n", ok ? "PASS" : "FAIL",
-              mod.arch ? mod.arch : "?", maxError, total, want);
+              arch.c_str(), maxError, total, want);
   return ok ? 0 : 1;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "error: %s\n", e.what());
