@@ -253,3 +253,70 @@ def test_tuples_lists_and_int64_scalars(tmp_path, monkeypatch):
         assert k["params"][2]["dtype"] == "int64"
     finally:
         sys.path.remove(str(tmp_path))
+
+
+NESTED = '''
+import pykc.tile as ct
+
+ConstInt = ct.Constant[int]
+
+
+def make(scale, dtype):
+    def helper(t):
+        return t * scale
+
+    @ct.kernel
+    def k(x, y, TILE: ConstInt):
+        """A kernel made by a factory: a closure over `scale`, `dtype` and `helper`."""
+        bid = ct.bid(0)
+        t = ct.load(x, index=(bid,), shape=(TILE,))
+        ct.store(y, index=(bid,), tile=helper(t).astype(dtype))
+    return k
+
+
+def bad():
+    @ct.kernel
+    def wrong(x):
+        t = ct.load(x, index=(0,), shape=(16,))
+        ct.store(x, index=(0,), tile=t @ 2)
+    return wrong
+'''
+
+
+def test_nested_kernels_and_cutile_errors(tmp_path, monkeypatch):
+    """A tile kernel made inside a function compiles from the values it sees (the written
+    module keeps the user's file and line numbers); a failed compile raises cuTile's
+    exception classes, all pykc.CompileError subclasses."""
+    monkeypatch.setenv("PYKC_ARCH", "sm_90")
+    monkeypatch.setenv("PYKC_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "tile_nested.py").write_text(NESTED)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import importlib
+        sys.modules.pop("tile_nested", None)
+        m = importlib.import_module("tile_nested")
+        from pykc.tile._nested import nested_tile_source
+        k = m.make(2.0, ct.float16)
+        text = nested_tile_source(k._func)
+        assert "scale = 2.0" in text and "dtype = __pykc_tile.float16" in text
+        assert "ConstInt = __pykc_tile.Constant[int]" in text
+        # The helper and the kernel stand at their own lines of the user's file.
+        lines = text.splitlines()
+        assert lines[7] == "def helper(t):" and lines[11] == "def k(x, y, TILE: ConstInt):"
+        compiled, arch, path = k._compile(("float32[::1]", "float16[::1]"), (("TILE", "256"),))
+        assert arch == "sm_90" and compiled.cubins["sm_90"][:4] == b"\x7fELF"
+        assert path == str(tmp_path / "tile_nested.py")
+        w = m.bad()
+        with pytest.raises(ct.TileUnsupportedFeatureError) as info:
+            w._compile(("float32[::1]",), ())  # `@` of 1-D tiles
+        assert isinstance(info.value, ct.TileError) and isinstance(info.value, ct.CompileError)
+        assert "tile_nested.py:24:" in str(info.value)
+        from pykc.tile._errors import tile_error
+        for kind, cls in (("tile-type", ct.TileTypeError), ("static-assert",
+                          ct.TileStaticAssertionError), ("unsupported-construct",
+                          ct.TileSyntaxError), ("undefined-name", ct.TileError)):
+            e = tile_error(ct.CompileError("x", [{"severity": "error", "kind": kind}]))
+            assert type(e) is cls, kind
+        assert type(tile_error(ct.CompileError("x", []))) is ct.TileCompilerExecutionError
+    finally:
+        sys.path.remove(str(tmp_path))

@@ -37,8 +37,16 @@ from ..cuda import _runtime
 from ..cuda._fastlaunch import FastLauncher, supports_tile, tile_arg_key
 from ..cuda._dispatcher import _source_of, target_arch
 from ..cuda._host import KernelOnly
+from ._errors import (TileCompilerExecutionError, TileCompilerTimeoutError, TileError,
+                      TileInternalError, TileRecursionError, TileStaticAssertionError,
+                      TileStaticEvalError, TileSyntaxError, TileTypeError,
+                      TileUnsupportedFeatureError, TileValueError, tile_error)
+from ._nested import nested_tile_source
 
 __all__ = ["kernel", "launch", "Constant", "ByTarget", "cdiv", "TileKernel", "CompileError",
+           "TileError", "TileSyntaxError", "TileTypeError", "TileValueError",
+           "TileUnsupportedFeatureError", "TileRecursionError", "TileStaticEvalError",
+           "TileStaticAssertionError", "TileInternalError", "TileCompilerExecutionError",
            "TileCompilerTimeoutError", "compiler_timeout"]
 
 # cuTile's kernel options (hints): recorded and checked, code generation does not
@@ -46,8 +54,6 @@ __all__ = ["kernel", "launch", "Constant", "ByTarget", "cdiv", "TileKernel", "Co
 _HINTS = ("num_ctas", "occupancy", "opt_level", "num_worker_warps")
 
 
-class TileCompilerTimeoutError(CompileError):
-    """A kernel's compile took longer than ``ct.compiler_timeout`` allowed."""
 
 
 _timeout = threading.local()
@@ -243,16 +249,20 @@ class TileKernel:
 
     def _compile(self, types, consts):
         if "<locals>" in self._func.__qualname__:
-            raise CompileError(f"pykc: error: tile kernel `{self.__qualname__}` is defined "
-                               "inside a function: pykc's JIT compiles tile kernels defined "
-                               "at the top level of their file")
-        path, source = _source_of(self._func)
+            # A kernel made inside a function: a module written from the values it sees.
+            path = inspect.getsourcefile(self._func) or self._func.__code__.co_filename
+            source = nested_tile_source(self._func)
+        else:
+            path, source = _source_of(self._func)
         arch = target_arch()
         name = self.__name__
         limit, began = getattr(_timeout, "seconds", None), time.perf_counter()
-        compiled = compiler().compile(
-            path, source, kernel=name, sigs=[f"{name}({', '.join(types)})"],
-            consts=[f"{n}={v}" for n, v in consts], archs=[arch])
+        try:
+            compiled = compiler().compile(
+                path, source, kernel=name, sigs=[f"{name}({', '.join(types)})"],
+                consts=[f"{n}={v}" for n, v in consts], archs=[arch])
+        except CompileError as e:
+            raise tile_error(e) from None
         took = time.perf_counter() - began
         if limit is not None and took > limit:
             raise TileCompilerTimeoutError(

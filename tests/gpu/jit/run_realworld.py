@@ -3,7 +3,7 @@ each in its own process; their own checks decide (unittest asserts, the test fun
 of a pytest-style file, or a program's exit status for folders without test_ files). Prints one line per file and a
 summary, and writes the details as JSON.
 
-    PYTHONPATH=python python3 tests/gpu/jit/run_realworld.py [DIR ...] [--json OUT]
+    PYTHONPATH=python python3 tests/gpu/jit/run_realworld.py [DIR or FILE ...] [--json OUT]
 
 DIR defaults to tests/realworld_numba/numba_cuda_doc_examples. Needs a GPU (exit 77
 without one).
@@ -31,6 +31,24 @@ def has_gpu() -> bool:
     return r.returncode == 0
 
 
+def has_pytest() -> bool:
+    return subprocess.run([sys.executable, "-c", "import pytest"], capture_output=True).returncode == 0
+
+
+def pytest_counts(path, rc, out, t0) -> dict:
+    """Counts from pytest's summary line ("3 failed, 12 passed, 1 skipped in 2.1s")."""
+    last = next((ln for ln in reversed(out.splitlines()) if re.search(r" in [\d.]+s", ln)), "")
+    count = {k: int(n) for n, k in re.findall(r"(\d+) (passed|failed|skipped|error|errors)", last)}
+    errors = count.get("error", 0) + count.get("errors", 0)
+    if not last:
+        errors = 1  # stopped before pytest's summary (an import error)
+    ran = count.get("passed", 0) + count.get("failed", 0) + count.get("skipped", 0) + errors
+    return {"file": os.path.relpath(path, ROOT), "rc": rc, "ran": ran,
+            "skipped": count.get("skipped", 0), "failures": count.get("failed", 0),
+            "errors": errors, "seconds": round(time.perf_counter() - t0, 2),
+            "output": out[-6000:]}
+
+
 def run(path: str) -> dict:
     t0 = time.perf_counter()
     with open(path, encoding="utf-8") as f:
@@ -41,6 +59,9 @@ def run(path: str) -> dict:
         cmd = [path] + (["--correctness-check"] if '"--correctness-check"' in text else [])
     elif "unittest.main()" in text:
         cmd = [path, "-v"]
+    elif "pytest" in text and has_pytest():
+        # parametrize, fixtures and pytest.raises as the file's authors ran it.
+        cmd = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_pytest.py"), path]
     else:
         cmd = [os.path.join(os.path.dirname(os.path.abspath(__file__)),
                             "run_test_functions.py"), path]
@@ -48,6 +69,8 @@ def run(path: str) -> dict:
                        capture_output=True, text=True, timeout=600,
                        cwd=os.path.dirname(path))
     out = r.stdout + r.stderr
+    if cmd[0].endswith("run_pytest.py"):
+        return pytest_counts(path, r.returncode, out, t0)
     m = re.search(r"Ran (\d+) tests?", out)
     # A file that stopped before running any test (an import error) counts as one error.
     ran = int(m.group(1)) if m else 1
@@ -72,7 +95,8 @@ def main() -> int:
         return 77
     results = []
     for d in ns.dirs:
-        files = sorted(glob.glob(os.path.join(os.path.abspath(d), "test_*.py"))) or sorted(
+        files = [os.path.abspath(d)] if os.path.isfile(d) else sorted(
+            glob.glob(os.path.join(os.path.abspath(d), "test_*.py"))) or sorted(
             p for p in glob.glob(os.path.join(os.path.abspath(d), "*.py"))
             if not os.path.basename(p).startswith("_"))
         for path in files:
