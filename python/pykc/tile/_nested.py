@@ -35,7 +35,8 @@ def _annotation_roots(func) -> list:
         tree = ast.parse("\n".join(lines))
     except (OSError, SyntaxError, StopIteration):
         return []
-    fn = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef)
+    fn = next((n for n in tree.body if isinstance(n, defs)), None)
     if fn is None:
         return []
     given = getattr(func, "__annotations__", {})
