@@ -65,9 +65,18 @@ std::string moduleScope(const frontend::Ast& ast, const frontend::TokenBuffer& t
   std::string out;
   for (frontend::StmtId id : ast.module()) {
     const frontend::Stmt& stmt = ast.stmt(id);
+    // Module-level `if`/`try` bind constants too (module_if_try); `if __name__ ==
+    // "__main__":` is the host program's.
+    bool mainGuard = false;
+    if (const auto* f = stmt.dyn<frontend::ast::If>()) {
+      const auto* cmp = ast.expr(f->test).dyn<frontend::ast::Compare>();
+      const auto* left = cmp ? ast.expr(cmp->left).dyn<frontend::ast::Name>() : nullptr;
+      mainGuard = left != nullptr && ast.str(left->id) == "__name__";
+    }
     if (stmt.is<frontend::ast::Import>() || stmt.is<frontend::ast::ImportFrom>() ||
         stmt.is<frontend::ast::Assign>() || stmt.is<frontend::ast::AnnAssign>() ||
-        stmt.is<frontend::ast::AugAssign>()) {
+        stmt.is<frontend::ast::AugAssign>() || stmt.is<frontend::ast::Try>() ||
+        (stmt.is<frontend::ast::If>() && !mainGuard)) {
       out += normalisedTokens(tokens, stmt.range.lineno, stmt.range.endLineno);
     }
   }
@@ -137,6 +146,11 @@ cache::KeyBuilder cacheKeyBuilder(const Compilation& compilation, uint32_t insta
     const frontend::JitFunction& fn = typed.module.functions[function];
     key.add("function", fn.name);
     key.add("source", functionSource(compilation, fn));
+    // A kernel made inside a function sees that function's names: all of its text.
+    if (fn.scope > 0) {
+      const frontend::Stmt& outer = compilation.ast->stmt(typed.module.scopes[fn.scope - 1].outermost);
+      key.add("enclosing", normalisedTokens(*compilation.tokens, outer.range.lineno, outer.range.endLineno));
+    }
   }
   return key;
 }

@@ -271,7 +271,9 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   frontendOptions.sigs = request.sigs;
   frontendOptions.defines = request.codegen.defines;
   frontendOptions.warnFloat64 = request.warnFloat64;
-  frontendOptions.kernels = request.kernels;
+  // A kernel made inside a function goes by its qualified name (`test.kernel`;
+  // Python's `test.<locals>.kernel` too).
+  for (const std::string& k : request.kernels) frontendOptions.kernels.push_back(frontend::normalizeQualname(k));
   frontendOptions.modulePath = request.modulePath;
   frontendOptions.modulePath.insert(frontendOptions.modulePath.end(), request.codegen.pythonPath.begin(),
                                     request.codegen.pythonPath.end());
@@ -283,7 +285,7 @@ CompileResult compile(const CompileRequest& request, Session& session) {
     if (request.kernels.empty() || qualified) {
       frontendOptions.consts.push_back(c);
     } else {
-      for (const std::string& k : request.kernels) frontendOptions.consts.push_back(k + "." + c);
+      for (const std::string& k : frontendOptions.kernels) frontendOptions.consts.push_back(k + "." + c);
     }
   }
   const std::string* bytes = request.source ? &*request.source : nullptr;
@@ -293,7 +295,7 @@ CompileResult compile(const CompileRequest& request, Session& session) {
   }
   outcome.diagnostics(diags);
   if (diags.hasErrors() || !compilation.typed) return outcome.finish(ExitClass::SourceErrors);
-  for (const std::string& name : request.kernels) {
+  for (const std::string& name : frontendOptions.kernels) {
     bool known = false, device = false;
     std::vector<std::string> seen;
     std::string names;
@@ -342,9 +344,10 @@ CompileResult compile(const CompileRequest& request, Session& session) {
                                " defined inside functions)";
       diags.error(frontend::locationOf(*compilation.ast, k.range), frontend::Diag::NestedKernel,
                   "kernel `" + k.name + "` is defined inside `" + k.enclosing +
-                      "`: `pykc compile` builds module-level kernels" + more +
-                      "; run the program under the JIT (`python -m pykc run PROGRAM`), which compiles "
-                      "a kernel made inside a function at its first launch, or define it at module level");
+                      "`" + more + ": name it to compile it ahead of time (`--kernel " + k.qualname +
+                      "` with its `--sig`, and `-D NAME=VALUE` for the values it takes from `" + k.enclosing +
+                      "`), or run the program under the JIT (`python -m pykc run PROGRAM`), which compiles a "
+                      "kernel made inside a function at its first launch");
       outcome.add(diags.diagnostics().back());
       return outcome.finish(ExitClass::SourceErrors);
     }

@@ -27,8 +27,28 @@ namespace {
 
 // `-D NAME=VALUE`: VALUE is a Python constant expression (numbers, bools,
 // tuples, arithmetic on them).
+// `torch.float16`, `ct.max`: a dotted chain of identifiers.
+bool dottedName(std::string_view text) {
+  bool start = true;
+  for (char ch : text) {
+    auto c = static_cast<unsigned char>(ch);
+    if (ch == '.') {
+      if (start) return false;
+      start = true;
+    } else if (std::isalpha(c) || ch == '_' || (!start && std::isdigit(c))) {
+      start = false;
+    } else {
+      return false;
+    }
+  }
+  return !start;
+}
+
+// `NAME=VALUE`: a constant; with `paths`, a value naming what the file imports
+// (`-D reduce_op=ct.max`) is added there instead (the resolver binds it).
 std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
-    const std::string& text, frontend::DiagnosticSink& diags, const std::string& flag = "-D") {
+    const std::string& text, frontend::DiagnosticSink& diags, const std::string& flag = "-D",
+    std::vector<std::pair<std::string, std::string>>* paths = nullptr) {
   size_t eq = text.find('=');
   std::string name = text.substr(0, eq);
   // --const also takes KERNEL.NAME: two identifiers.
@@ -37,11 +57,14 @@ std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
     for (char ch : part) ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
     return ok;
   };
-  size_t dot = flag == "--const" ? name.find('.') : std::string::npos;
-  bool validName = dot == std::string::npos
-                       ? identifier(name)
-                       : identifier(std::string_view(name).substr(0, dot)) &&
-                             identifier(std::string_view(name).substr(dot + 1));
+  // The kernel may be one made inside a function: `test.kernel.NAME`.
+  size_t dot = flag == "--const" ? name.rfind('.') : std::string::npos;
+  bool validName = identifier(std::string_view(name).substr(dot == std::string::npos ? 0 : dot + 1));
+  for (size_t start = 0; dot != std::string::npos && start <= dot;) {
+    size_t next = name.find('.', start);
+    validName = validName && identifier(std::string_view(name).substr(start, next - start));
+    start = next + 1;
+  }
   if (eq == std::string::npos || !validName) {
     diags.error(frontend::Diag::InvalidDefine,
                 "`" + flag + " " + text + "`: expected NAME=VALUE" +
@@ -65,8 +88,13 @@ std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
   }
   if (!folded || folded->kind == frontend::ConstValue::Kind::Str ||
       folded->kind == frontend::ConstValue::Kind::None) {
+    if (paths != nullptr && dottedName(value)) {
+      paths->emplace_back(name, value);
+      return std::nullopt;
+    }
     diags.error(frontend::Diag::InvalidDefine,
-                "`" + flag + " " + text + "`: the value must be a number, a bool or a tuple of them");
+                "`" + flag + " " + text + "`: the value must be a number, a bool or a tuple of them" +
+                    (paths != nullptr ? ", or what the file imports (`ct.max`, `torch.float16`)" : ""));
     return std::nullopt;
   }
   return std::make_pair(name, *folded);
@@ -159,7 +187,9 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
   resolveOptions.kernels = options.kernels;
   resolveOptions.moduleObjects = std::move(moduleObjects);
   for (const std::string& d : options.defines) {
-    if (auto parsed = parseDefine(d, diags)) resolveOptions.defines.push_back(std::move(*parsed));
+    if (auto parsed = parseDefine(d, diags, "-D", &resolveOptions.definePaths)) {
+      resolveOptions.defines.push_back(std::move(*parsed));
+    }
   }
   for (const std::string& c : options.consts) {
     if (auto parsed = parseDefine(c, diags, "--const")) resolveOptions.consts.push_back(std::move(*parsed));

@@ -276,6 +276,20 @@ std::optional<TypeId> typeOfConstant(const ConstValue& v, TypeTable& types) {
 
 namespace resolve_detail {
 
+std::optional<Entity> definePathEntity(const std::string& path, ResolvedModule& module) {
+  std::string head = path.substr(0, path.find('.'));
+  std::string rest = path.substr(head.size());
+  auto it = module.globals.find(head);
+  if (it != module.globals.end()) {
+    const Entity& e = it->second;
+    if (rest.empty() && e.kind != Intrinsic::HostValue && e.kind != Intrinsic::EnclosingLocal) return e;
+    if (e.kind != Intrinsic::HostValue && e.kind != Intrinsic::Constant && !e.path.empty()) {
+      if (auto found = lookupEntity(e.path + rest, module.types)) return found;
+    }
+  }
+  return lookupEntity(path, module.types);
+}
+
 // The dotted path of a Name/Attribute chain in module scope, through the
 // module's aliases (`nc.shared.array` -> `numba.cuda.shared.array`).
 std::optional<std::string> entityPath(const Ast& ast, ExprId id, const ResolvedModule& module) {

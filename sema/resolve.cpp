@@ -10,6 +10,7 @@
 
 #include "diagnostics/diagnostics.h"
 #include "sema/tile/tile_ops.h"
+#include "sema/nested_kernels.h"
 #include "sema/resolve_internal.h"
 
 namespace frontend {
@@ -39,6 +40,9 @@ public:
         bindDefine(name, value);
       }
     }
+    for (const auto& [name, path] : options_.definePaths) bindDefinePath(name, path);
+    module_.plainDefs = plainDefs_;
+    visitNestedKernels();
     applyCommandLineSignatures();
     const std::vector<std::string>& only = options_.kernels;
     for (JitFunction& f : module_.functions) {
@@ -159,55 +163,9 @@ private:
       return;
     }
     std::set<std::string> names;
-    collectBoundNames(ast_.list(stmt.body), names);
-    collectBoundNames(ast_.list(stmt.orelse), names);
+    collectBoundNames(ast_, ast_.list(stmt.body), names);
+    collectBoundNames(ast_, ast_.list(stmt.orelse), names);
     for (const std::string& n : names) bind(n, Entity{Intrinsic::Conditional, line, n});
-  }
-
-  void collectBoundNames(std::span<const StmtId> body, std::set<std::string>& out) {
-    auto target = [&](ExprId e, auto& self) -> void {
-      const Expr& x = ast_.expr(e);
-      if (const auto* n = x.dyn<ast::Name>()) out.insert(std::string(ast_.str(n->id)));
-      if (const auto* t = x.dyn<ast::Tuple>()) {
-        for (ExprId el : ast_.list(t->elts)) self(el, self);
-      }
-      if (const auto* l = x.dyn<ast::List>()) {
-        for (ExprId el : ast_.list(l->elts)) self(el, self);
-      }
-    };
-    for (StmtId id : body) {
-      const Stmt& s = ast_.stmt(id);
-      if (const ast::FunctionDef* def = s.functionDef()) {
-        out.insert(std::string(ast_.str(def->name)));
-      } else if (const auto* c = s.dyn<ast::ClassDef>()) {
-        out.insert(std::string(ast_.str(c->name)));
-      } else if (const auto* a = s.dyn<ast::Assign>()) {
-        for (ExprId t : ast_.list(a->targets)) target(t, target);
-      } else if (const auto* a = s.dyn<ast::AnnAssign>()) {
-        target(a->target, target);
-      } else if (const auto* a = s.dyn<ast::AugAssign>()) {
-        target(a->target, target);
-      } else if (const auto* imp = s.dyn<ast::Import>()) {
-        for (AliasId al : ast_.list(imp->names)) {
-          const Alias& alias = ast_.alias(al);
-          std::string full(ast_.str(alias.name));
-          out.insert(alias.asname.valid() ? std::string(ast_.str(alias.asname)) : full.substr(0, full.find('.')));
-        }
-      } else if (const auto* from = s.dyn<ast::ImportFrom>()) {
-        for (AliasId al : ast_.list(from->names)) {
-          const Alias& alias = ast_.alias(al);
-          out.insert(std::string(ast_.str(alias.asname.valid() ? alias.asname : alias.name)));
-        }
-      } else if (const auto* f = s.dyn<ast::If>()) {
-        collectBoundNames(ast_.list(f->body), out);
-        collectBoundNames(ast_.list(f->orelse), out);
-      } else if (const auto* t = s.dyn<ast::Try>()) {
-        collectBoundNames(ast_.list(t->body), out);
-        for (ExceptHandlerId h : ast_.list(t->handlers)) collectBoundNames(ast_.list(ast_.exceptHandler(h).body), out);
-        collectBoundNames(ast_.list(t->orelse), out);
-        collectBoundNames(ast_.list(t->finalbody), out);
-      }
-    }
   }
 
   void bindPath(const std::string& name, const std::string& path) {
@@ -223,6 +181,18 @@ private:
     module_.constants.push_back(value);
     module_.globals[name] =
         Entity{Intrinsic::Constant, static_cast<uint32_t>(module_.constants.size() - 1), name};
+    definedByCommandLine_.insert(name);
+  }
+
+  // `-D NAME=ct.max`: what the path names through the module's imports.
+  void bindDefinePath(const std::string& name, const std::string& path) {
+    auto entity = resolve_detail::definePathEntity(path, module_);
+    if (!entity) {
+      diags_.error(Diag::InvalidDefine, "`-D " + name + "=" + path + "`: `" + path +
+                                             "` is not a number, nor something pykc knows that the file imports");
+      return;
+    }
+    bind(name, *entity);
     definedByCommandLine_.insert(name);
   }
 
@@ -251,6 +221,12 @@ private:
       for (const auto& [defined, v] : options_.defines) {
         if (defined == n) {
           bindDefine(n, v);
+          return;
+        }
+      }
+      for (const auto& [defined, path] : options_.definePaths) {
+        if (defined == n) {
+          bindDefinePath(n, path);
           return;
         }
       }
@@ -1394,6 +1370,83 @@ private:
     }
   }
 
+  // Kernels made inside functions that the command line names (`--kernel
+  // test.kernel`, `--sig 'test.kernel(...)'`, docs/compile.md): each sees the
+  // names of the functions around it (a scope of its own).
+  void visitNestedKernels() {
+    for (const std::string& name : nestedKernelNames(options_.kernels, options_.sigs)) visitNested(name);
+  }
+
+  // One kernel made inside functions: their parameters and locals are bound
+  // (EnclosingLocal, or a `-D` value), then the statements before its `def` run
+  // as at module level (constants fold, helpers are defined); what that changed
+  // becomes the kernel's scope and the module's names are restored.
+  void visitNested(const std::string& qualname) {
+    std::string why;
+    auto path = findNestedPath(ast_, qualname, why);
+    if (!path) {
+      diags_.error(Diag::UnknownKernel, "`" + qualname + "` names no function of " +
+                                            (ast_.source() ? ast_.source()->path() : "the file") + ": " + why);
+      return;
+    }
+    auto savedGlobals = module_.globals;
+    auto savedPlain = plainDefs_;
+    auto savedJitted = jittedDefs_;
+    auto savedSignatureVars = signatureVars_;
+    auto savedStrings = stringValues_;
+    auto savedDicts = dictLiterals_;
+    auto savedAliases = tileConstAliasKinds_;
+    const size_t first = module_.functions.size();
+    const uint32_t scope = static_cast<uint32_t>(module_.scopes.size() + 1);
+    module_.scopes.emplace_back();
+    module_.scopes.back().outermost = path->levels.front().stmt;
+    std::string qualifier;
+    for (const NestedPath::Level& level : path->levels) {
+      qualifier += level.name + ".";
+      if (level.isClass) continue;  // a class body is no scope for the functions in it
+      module_.scopes.back().function = level.name;
+      for (const std::string& n : level.locals) {
+        auto defined = savedGlobals.find(n);  // `-D NAME=...`
+        bool given = definedByCommandLine_.count(n) && defined != savedGlobals.end();
+        bind(n, given ? defined->second : Entity{Intrinsic::EnclosingLocal, scope, n});
+      }
+      for (StmtId id : level.prelude) visitPrelude(id);
+      for (const std::string& n : level.locals) {  // `m = np.random.rand()`: a run-time local
+        if (Entity& e = module_.globals[n]; e.kind == Intrinsic::HostValue && e.payload == 0) {
+          e = Entity{Intrinsic::EnclosingLocal, scope, n};
+        }
+      }
+    }
+    visitTopLevel(path->def);
+    // What the enclosing functions bound, as the kernel sees it.
+    scopeChanges(savedGlobals, module_.globals, module_.scopes.back().names);
+    scopeChanges(savedPlain, plainDefs_, module_.scopes.back().plainDefs);
+    module_.globals = std::move(savedGlobals);
+    plainDefs_ = std::move(savedPlain);
+    jittedDefs_ = std::move(savedJitted);
+    signatureVars_ = std::move(savedSignatureVars);
+    stringValues_ = std::move(savedStrings);
+    dictLiterals_ = std::move(savedDicts);
+    tileConstAliasKinds_ = std::move(savedAliases);
+    shareNestedFunctions(module_, first, scope, qualifier);
+  }
+
+  // A statement before a nested kernel's `def`: other kernels defined there are
+  // not compiled with it (they are names it cannot call).
+  void visitPrelude(StmtId id) {
+    const Stmt& s = ast_.stmt(id);
+    const size_t before = module_.functions.size();
+    visitTopLevel(id);
+    if (const ast::FunctionDef* def = s.functionDef(); def != nullptr && module_.functions.size() > before) {
+      const JitFunction& f = module_.functions.back();
+      if (f.tile || !f.device) {
+        module_.functions.pop_back();
+        std::string n(ast_.str(def->name));
+        bind(n, Entity{Intrinsic::HostValue, 0, n});
+      }
+    }
+  }
+
   void applyCommandLineSignatures() {
     for (const std::string& text : options_.sigs) {
       auto parsed = parseNamedSignature(text, module_.types);
@@ -1403,10 +1456,12 @@ private:
         continue;
       }
       auto& named = std::get<NamedSignature>(parsed);
+      named.name = normalizeQualname(std::move(named.name));
       JitFunction* target = nullptr;
       for (JitFunction& f : module_.functions) {
         if (f.name == named.name) target = &f;
       }
+      if (target == nullptr && named.name.find('.') != std::string::npos) continue;  // visitNested said why
       if (target == nullptr) {
         diags_.error(Diag::UnknownKernel, "`--sig '" + text + "'` names `" + named.name +
                                               "`, which is not a `cuda.jit` function of " +

@@ -147,6 +147,10 @@ enum class Intrinsic : uint16_t {
   // A sibling module imported as an object (`from . import core`) whose attributes
   // were pasted in: payload indexes ResolvedModule::moduleObjects; `core.f` is `f`.
   ModuleObject,
+  // A parameter or local variable of a function that makes a kernel (`def test(n):
+  // @cuda.jit def k(x): ... n ...`) that pykc cannot fold: payload is the scope
+  // (ResolvedModule::scopes). An error in kernels that use it (`-D`, the JIT).
+  EnclosingLocal,
 };
 
 // numba.cuda's atomic operations (`cuda.atomic.*`), AtomicAdd through
@@ -346,12 +350,18 @@ struct JitFunction {
   TileKernelOptions tileOptions;
   std::vector<TileConstParam> tileConsts;
   std::vector<TileScalarAnnotation> tileScalarAnnotations;
+  // The names its body sees beyond its own: 0 the module's; k > 0 those of
+  // ResolvedModule::scopes[k - 1] first (a kernel made inside a function).
+  uint32_t scope = 0;
 };
 
 struct ResolveOptions {
   // `-D NAME=VALUE`: constants that replace (or add) module constants,
   // already parsed.
   std::vector<std::pair<std::string, ConstValue>> defines;
+  // `-D NAME=PATH` naming what the file imports (`-D reduce_op=ct.max`, `-D
+  // dtype=torch.float16`): NAME means that (a parameter of a kernel factory).
+  std::vector<std::pair<std::string, std::string>> definePaths;
   // `--sig 'name(types)'`: signatures added to the named functions.
   std::vector<std::string> sigs;
   // `--const NAME=VALUE`: values of tile kernels' Constant parameters named
@@ -390,6 +400,37 @@ struct ResolvedModule {
   std::vector<std::set<std::string>> moduleObjects;
   // cuda.declare_device functions in source order.
   std::vector<ExternFunction> externs;
+  // Undecorated module-level functions (tile helpers), by name.
+  std::map<std::string, StmtId> plainDefs;
+  // The names a kernel made inside functions sees there (`pykc compile --kernel
+  // test.kernel`): the enclosing functions' names that differ from the module's.
+  struct Scope {
+    std::string function;  // the innermost enclosing function (`test`)
+    StmtId outermost;      // the module-level statement that holds the kernel (its source enters cache keys)
+    std::map<std::string, Entity> names;
+    std::map<std::string, StmtId> plainDefs;
+  };
+  std::vector<Scope> scopes;
+
+  // `name` as code in `scope` (JitFunction::scope) sees it; null when unbound.
+  const Entity* lookup(const std::string& name, uint32_t scope) const {
+    if (scope > 0) {
+      const Scope& s = scopes[scope - 1];
+      if (auto it = s.names.find(name); it != s.names.end()) return &it->second;
+    }
+    auto it = globals.find(name);
+    return it == globals.end() ? nullptr : &it->second;
+  }
+  // The undecorated function `name` as `scope` sees it (a tile helper).
+  std::optional<StmtId> plainDef(const std::string& name, uint32_t scope) const {
+    if (scope > 0) {
+      const Scope& s = scopes[scope - 1];
+      if (auto it = s.plainDefs.find(name); it != s.plainDefs.end()) return it->second;
+      if (s.names.count(name)) return std::nullopt;
+    }
+    auto it = plainDefs.find(name);
+    return it == plainDefs.end() ? std::nullopt : std::optional<StmtId>(it->second);
+  }
 };
 
 // Resolves `ast`'s module level. Reports bad decorators, signatures and

@@ -20,6 +20,9 @@ namespace frontend::resolve_detail {
 // The dotted path of a name or attribute chain that names a module-level
 // entity (`cuda.threadIdx.x`, `np.float32`), nullopt otherwise (sema/fold.cpp).
 std::optional<std::string> entityPath(const Ast& ast, ExprId id, const ResolvedModule& module);
+// What `-D NAME=PATH` binds (`ct.max`, `torch.float16`, a module constant):
+// PATH's first name through the module's imports; nullopt when pykc knows none.
+std::optional<Entity> definePathEntity(const std::string& path, ResolvedModule& module);
 // A literal's value as a ConstValue; `ok` false when it has none (fold.cpp).
 ConstValue fromLiteral(const ConstantValue& c, bool& ok);
 

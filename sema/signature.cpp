@@ -541,10 +541,22 @@ std::variant<NamedSignature, SignatureError> parseNamedSignature(std::string_vie
   size_t i = 0;
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   size_t start = i;
-  while (i < text.size() &&
-         (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_' ||
-          static_cast<unsigned char>(text[i]) >= 0x80)) {
-    ++i;
+  // A kernel made inside a function goes by its qualified name (`test.kernel`,
+  // `test.<locals>.kernel`).
+  auto nameChar = [&](size_t k) {
+    unsigned char ch = static_cast<unsigned char>(text[k]);
+    if (std::isalnum(ch) || ch == '_' || ch >= 0x80) return true;
+    return ch == '.' && k > start && k + 1 < text.size() &&
+           (std::isalpha(static_cast<unsigned char>(text[k + 1])) || text[k + 1] == '_' || text[k + 1] == '<');
+  };
+  while (i < text.size()) {
+    if (text.substr(i).starts_with("<locals>") && i > start && text[i - 1] == '.') {
+      i += 8;
+    } else if (nameChar(i)) {
+      ++i;
+    } else {
+      break;
+    }
   }
   if (start == i) {
     return SignatureError{static_cast<uint32_t>(start), 1,

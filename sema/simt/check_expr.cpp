@@ -246,6 +246,9 @@ Val FunctionChecker::globalVal(const Entity& entity, const std::string& name, co
     case Intrinsic::Conditional:
       error(range, Diag::ConditionalGlobal, name, entity.payload);
       return Val::bad();
+    case Intrinsic::EnclosingLocal:
+      error(range, Diag::EnclosingLocal, name, mc_.module().scopes[entity.payload - 1].function);
+      return Val::bad();
     case Intrinsic::Laneid:
     case Intrinsic::Warpsize:
       v.type = types().int32();
@@ -276,8 +279,7 @@ Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
     }
     return valueOf(it->second);
   }
-  auto& globals = mc_.module().globals;
-  if (auto it = globals.find(name); it != globals.end()) return globalVal(it->second, name, e.range);
+  if (const Entity* global = mc_.module().lookup(name, fn_.scope)) return globalVal(*global, name, e.range);
   struct Builtin {
     std::string_view name;
     Intrinsic kind;
@@ -335,10 +337,9 @@ Val FunctionChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
     case Intrinsic::ModuleObject: {
       // `core.f` of a sibling module object: the pasted `f`.
       const auto& pasted = mc_.module().moduleObjects[base.meaning.payload];
-      auto& globals = mc_.module().globals;
-      auto it = globals.find(attr);
-      if (!pasted.count(attr) || it == globals.end()) break;
-      return globalVal(it->second, base.path + "." + attr, e.range);
+      const Entity* global = mc_.module().lookup(attr, 0);
+      if (!pasted.count(attr) || global == nullptr) break;
+      return globalVal(*global, base.path + "." + attr, e.range);
     }
     case Intrinsic::GridGroup: {
       if (attr != "sync") break;

@@ -166,8 +166,8 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
     diags_.error(loc(id), Diag::UseBeforeAssign, name);
     return TV{};
   }
-  auto it = module_.globals.find(name);
-  if (it == module_.globals.end() && name == "print") {  // `p = print`: Python's print, as ct.print
+  const Entity* global = module_.lookup(name, fn_.scope);
+  if (global == nullptr && name == "print") {  // `p = print`: Python's print, as ct.print
     TV v;
     v.k = TV::K::Entity;
     v.ent = Intrinsic::TileOp;
@@ -175,11 +175,11 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
     v.path = "print";
     return record(id, v);
   }
-  if (it == module_.globals.end()) {
+  if (global == nullptr) {
     diags_.error(loc(id), Diag::UndefinedName, name);
     return TV{};
   }
-  const Entity& entity = it->second;
+  const Entity& entity = *global;
   switch (entity.kind) {
     case Intrinsic::Constant:
       return record(id, TV::constant(module_.constants[entity.payload]));
@@ -206,6 +206,9 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
       return TV{};
     case Intrinsic::Conditional:
       diags_.error(loc(id), Diag::ConditionalGlobal, name, entity.payload);
+      return TV{};
+    case Intrinsic::EnclosingLocal:
+      diags_.error(loc(id), Diag::EnclosingLocal, name, module_.scopes[entity.payload - 1].function);
       return TV{};
     default:
       break;

@@ -277,13 +277,9 @@ std::optional<TV> TileChecker::checkPlainCall(ExprId id, const ast::Call& c) {
   if (consts_.count(name) || vars_.count(name) || entities_.count(name) || assigned_.count(name)) {
     return std::nullopt;
   }
-  auto it = module_.globals.find(name);
-  if (it != module_.globals.end()) {
-    if (it->second.kind != Intrinsic::HostValue || it->second.payload != 1) return std::nullopt;
-    for (StmtId sid : ast_.module()) {
-      const ast::FunctionDef* def = ast_.stmt(sid).functionDef();
-      if (def != nullptr && ast_.str(def->name) == name) return checkHelperCall(id, c, sid, name);
-    }
+  if (const Entity* global = module_.lookup(name, fn_.scope)) {
+    if (global->kind != Intrinsic::HostValue || global->payload != 1) return std::nullopt;
+    if (auto def = module_.plainDef(name, fn_.scope)) return checkHelperCall(id, c, *def, name);
     return std::nullopt;
   }
   if (name == "min" || name == "max" || name == "abs" || name == "int" || name == "float") {
@@ -307,6 +303,11 @@ uint32_t TileChecker::helperFunction(StmtId def, const std::string& name) {
   f.device = true;
   f.tile = true;
   f.tileHelper = true;
+  // A helper the enclosing function of a nested kernel defines sees that function's names.
+  if (fn_.scope > 0) {
+    const auto& defs = module_.scopes[fn_.scope - 1].plainDefs;
+    if (auto it = defs.find(name); it != defs.end() && it->second == def) f.scope = fn_.scope;
+  }
   f.location = loc(ast_.stmt(def).range);
   const Arguments& args = ast_.arguments(ast_.stmt(def).functionDef()->args);
   for (ArgId a : ast_.list(args.args)) f.params.push_back(std::string(ast_.str(ast_.arg(a).arg)));

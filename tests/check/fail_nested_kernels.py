@@ -8,7 +8,7 @@ from numba import cuda
 
 def make_scale(factor):
     @ct.kernel
-    # CHECK:STDERR: fail_nested_kernels.py:[[@LINE+4]]:5: error: kernel `scale` is defined inside `make_scale`: `pykc compile` builds module-level kernels (and 1 more kernel defined inside functions); run the program under the JIT (`python -m pykc run PROGRAM`), which compiles a kernel made inside a function at its first launch, or define it at module level [nested-kernel]
+    # CHECK:STDERR: fail_nested_kernels.py:[[@LINE+4]]:5: error: kernel `scale` is defined inside `make_scale` (and 1 more kernel defined inside functions): name it to compile it ahead of time (`--kernel make_scale.scale` with its `--sig`, and `-D NAME=VALUE` for the values it takes from `make_scale`), or run the program under the JIT (`python -m pykc run PROGRAM`), which compiles a kernel made inside a function at its first launch [nested-kernel]
     # CHECK:STDERR:     def scale(x, out, TILE: ct.Constant[int]):
     # CHECK:STDERR:     ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
     # CHECK:STDERR:

@@ -60,7 +60,33 @@ def kernel_flags(kernels: list[dict]) -> list[str]:
         out += ["--sig", s]
     for c in consts:
         out += ["--const", c]
+    for k in kernels:
+        for d in k.get("defines", []):
+            if d not in out:
+                out += ["-D", d]
     return out
+
+
+def define_groups(kernels: list[dict]) -> list[list[dict]]:
+    """The kernels in groups of one set of `-D` values ("defines": a kernel made inside a
+    factory takes the factory's arguments as `-D NAME=VALUE`), in order; each group is one
+    compile."""
+    groups: OrderedDict[tuple, list[dict]] = OrderedDict()
+    for k in kernels:
+        groups.setdefault(tuple(k.get("defines", [])), []).append(k)
+    return list(groups.values()) or [[]]
+
+
+def run_kernels(pykc: str, file: Path, arch: str, kernels: list[dict], timeout: float) -> dict:
+    """One compile per group of `-D` values; the first group that does not pass decides."""
+    results = [run_one(pykc, file, arch, kernel_flags(g), timeout) for g in define_groups(kernels)]
+    for r in results:
+        if r["outcome"] != "pass":
+            return r
+    merged = dict(results[0])
+    merged["built"] = [b for r in results for b in r["built"]]
+    merged["seconds"] = round(sum(r["seconds"] for r in results), 2)
+    return merged
 
 
 ERROR_RE = re.compile(r"\berror:\s*(.*)")
@@ -205,8 +231,7 @@ def run_arch(entries: list[dict], pykc: str, arch: str, timeout: float, per_kern
             continue
         file = HERE / e["file"]
         kernels = e.get("kernels", [])
-        flags = kernel_flags(kernels)
-        res = run_one(pykc, file, arch, flags, timeout)
+        res = run_kernels(pykc, file, arch, kernels, timeout)
         check_built(res, kernels)
         r = {"file": e["file"], "arch": arch, "kernels_listed": len({k['name'] for k in kernels}),
              **res}
@@ -224,7 +249,7 @@ def run_arch(entries: list[dict], pykc: str, arch: str, timeout: float, per_kern
             other_kernels = {name for _, _, name, is_k in spans if is_k}
             for n in names:
                 ks = [k for k in kernels if k["name"] == n]
-                kr = run_one(pykc, file, arch, kernel_flags(ks), timeout)
+                kr = run_kernels(pykc, file, arch, ks, timeout)
                 check_built(kr, ks)
                 outcome = kr["outcome"]
                 for er in kr["errors"]:
