@@ -30,6 +30,7 @@ from view_cases import view_cases  # noqa: E402
 from tuple_cases import tuple_cases  # noqa: E402
 from rowwise_cases import rowwise_cases  # noqa: E402
 from advanced_cases import advanced_cases  # noqa: E402
+from nested_cases import nested_cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -132,13 +133,14 @@ def retarget(module: str) -> tuple:
     names, body = [], []
     for d in re.finditer(r"define void @(\S+)\((.*)\) \{", m):
         name, params = d.group(1), d.group(2)
+        name = name.strip('"')
         names.append(name)
         types = [p.strip().split(" ")[0] for p in params.split(",") if p.strip()]
-        body.append(f"define void @wrap_{name}(ptr %args) {{")
+        body.append(f'define void @"wrap_{name}"(ptr %args) {{')
         for k, t in enumerate(types):
             body.append(f"  %p{k} = getelementptr i64, ptr %args, i64 {k}")
             body.append(f"  %v{k} = load {t}, ptr %p{k}")
-        body.append(f"  call void @{name}(" + ", ".join(f"{t} %v{k}" for k, t in enumerate(types)) + ")")
+        body.append(f'  call void @"{name}"(' + ", ".join(f"{t} %v{k}" for k, t in enumerate(types)) + ")")
         body += ["  ret void", "}"]
     return names, m + "\n" + "\n".join(body) + "\n"
 
@@ -194,7 +196,7 @@ def build(pykc, clang, clangxx, kernels, work, extra=(), arch="sm_90"):
         subprocess.check_call([clang, "-O1", "-c", "-fPIC", "-Wno-override-module", ll, "-o", obj])
         objects.append(obj)
         for name in names:
-            symbols[name.split("__")[0]] = name
+            symbols[name.split("__")[0].replace("$002E", ".")] = name
             symbols[name] = name
     lib = os.path.join(work, "libsim.so")
     # compiler-rt's builtins: float32 -> bfloat16 rounding (__truncsfbf2) is a call on x86-64.
@@ -240,6 +242,8 @@ def main():
                 ("tile_kernels9.py", check_cases(view_cases, 20261207), (), "sm_90"),
                 ("tile_kernels10.py", check_cases(tuple_cases, 20261208), (), "sm_90"),
                 ("tile_kernels12.py", check_cases(advanced_cases, 20261210), (), "sm_90"),
+                ("tile_kernels13.py", check_cases(nested_cases, 20261211), compile_lines("tile_kernels13.py"),
+                 "sm_90"),
                 ("tile_kernels11.py", check_cases(rowwise_cases, 20261209), compile_lines("tile_kernels11.py"),
                  "sm_90"),
                 ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),
