@@ -839,7 +839,7 @@ private:
         // `KERNEL.NAME=VALUE` applies to that kernel alone and, where given,
         // replaces the file-wide `NAME=VALUE` values for it.
         for (const auto& [n, v] : options_.consts) {
-          if (n == f.name + "." + name) c.values.push_back(v);
+          if (n == qualifier_ + f.name + "." + name) c.values.push_back(v);
         }
         if (c.values.empty()) {
           for (const auto& [n, v] : options_.consts) {
@@ -1417,7 +1417,9 @@ private:
         }
       }
     }
+    qualifier_ = qualifier;  // `--const make.kernel.NAME=VALUE`
     visitTopLevel(path->def);
+    qualifier_.clear();
     // What the enclosing functions bound, as the kernel sees it.
     scopeChanges(savedGlobals, module_.globals, module_.scopes.back().names);
     scopeChanges(savedPlain, plainDefs_, module_.scopes.back().plainDefs);
@@ -1487,6 +1489,8 @@ private:
   std::map<std::string, std::string> stringValues_;
   // Module variables holding dict literals (`DEFAULTS = {...}`), for foldDictLookup.
   std::map<std::string, ExprId> dictLiterals_;
+  // The qualified name's prefix (`make.`) while a kernel made inside a function is visited.
+  std::string qualifier_;
   // `ConstBool = ct.Constant[bool]`: the Python type each alias names.
   std::map<std::string, std::string> tileConstAliasKinds_;
 };
