@@ -430,6 +430,15 @@ private:
           fail(open, 1, "only scalar and record types can be array elements");
           return std::nullopt;
         }
+        // `int32[()]`: a 0-d array (NumPy's `np.zeros((), np.int32)`, a 0-d torch tensor).
+        skipSpace();
+        if (text_.substr(pos_, 2) == "()") {
+          pos_ += 2;
+          skipSpace();
+          if (!expect(']')) return std::nullopt;
+          value.type = types_.array(value.type, 0, Layout::C);
+          continue;
+        }
         std::vector<bool> unit;
         while (true) {
           skipSpace();

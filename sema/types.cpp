@@ -315,6 +315,7 @@ std::string TypeTable::signatureName(TypeId id) const {
                     (t.layout == Layout::F && d == 0);
         s += unit ? "::1" : ":";
       }
+      if (t.ndim == 0) s += "()";  // `int32[()]`, as --sig spells a 0-d array
       return s + "]" + factsText(t.facts);
     }
     case TypeKind::Tuple: {

@@ -475,6 +475,7 @@ llvm::Value* FunctionLowering::elementPointerOf(llvm::Value* array, TypeId array
     llvm::Value* term = unit ? i : builder_.CreateMul(i, parts.strides[d]);
     offset = offset ? builder_.CreateAdd(offset, term) : term;
   }
+  if (offset == nullptr) return parts.data;  // a 0-d array: `x[()]`
   return builder_.CreateGEP(memoryType(at.element), parts.data, offset);
 }
 

@@ -35,8 +35,8 @@ uint32_t TileLowering::run() {
       ArrayArgs arr;
       static_cast<ArrayParams&>(arr) = reader.takeArray(ty.ndim);
       // The loaders hold the layout's promise (a unit stride, 1 where the extent is <= 1).
-      if (ty.layout == frontend::Layout::C) arr.strides.back() = b_.getInt64(1);
-      if (ty.layout == frontend::Layout::F) arr.strides.front() = b_.getInt64(1);
+      if (ty.layout == frontend::Layout::C && ty.ndim > 0) arr.strides.back() = b_.getInt64(1);
+      if (ty.layout == frontend::Layout::F && ty.ndim > 0) arr.strides.front() = b_.getInt64(1);
       arr.facts = ty.facts;
       arrays_[name] = std::move(arr);
       continue;

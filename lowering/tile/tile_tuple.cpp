@@ -14,8 +14,8 @@ TupleArg TileLowering::readTupleParam(KernelParamReader& reader, TypeId t) {
     for (TypeId e : ty.elements) out.elements.push_back(readTupleParam(reader, e));
   } else if (ty.kind == TypeKind::Array) {
     static_cast<ArrayParams&>(out.array) = reader.takeArray(ty.ndim);
-    if (ty.layout == frontend::Layout::C) out.array.strides.back() = b_.getInt64(1);
-    if (ty.layout == frontend::Layout::F) out.array.strides.front() = b_.getInt64(1);
+    if (ty.layout == frontend::Layout::C && ty.ndim > 0) out.array.strides.back() = b_.getInt64(1);
+    if (ty.layout == frontend::Layout::F && ty.ndim > 0) out.array.strides.front() = b_.getInt64(1);
     out.array.facts = ty.facts;
   } else {
     out.scalar = types_.isBool(t) ? reader.takeBool(b_) : reader.take();

@@ -7,7 +7,7 @@ import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
 CONSTS = {"top_level": (64,), "make_unary.kernel": (128,), "make_reduce_axis1_2d.kernel": (4, 64, False),
-          "test_prelude.kernel": (), "TestNested.test_rows.kernel": ()}
+          "test_prelude.kernel": (), "TestNested.test_rows.kernel": (), "zero_d": ()}
 
 
 def nested_cases(run, arr, rng):
@@ -32,3 +32,9 @@ def nested_cases(run, arr, rng):
     run("TestNested.test_rows.kernel", 4, arr(m) + arr(out))
     want = m.astype(np.float64).sum(axis=1, keepdims=True) - m
     yield "test method kernel: row sums of its (ROWS, COLS) tiles minus the tile", out, want, ("close", 1e-5)
+    x = np.array(7, np.int32)
+    y = np.array(rng.standard_normal(), np.float32)
+    out = np.full(3, np.nan, np.float32)
+    run("zero_d", 1, arr(x) + arr(y) + arr(out))
+    yield "0-d arrays: gather/scatter at ()", x, np.array(27, np.int32), "exact"
+    yield "0-d arrays: a load of shape ()", out[:1], np.array([y * 2], np.float32), "exact"

@@ -64,3 +64,10 @@ def _preludes(ctx):
     b = _run_both(ctx, "TestNested.test_stencil.kernel", lambda ref: ref.TestNested().test_stencil(),
                   (3, 4), (16, 16), lambda: [m.copy(), np.zeros((37, 50), np.float32)], [1])
     return "; ".join(s for s in (a, b) if s) or "same bytes as numba-cuda"
+
+
+@case("api9 a 0-d array argument (float32[()]) read and written at ()", FOLDER)
+def _zero_d(ctx):
+    v = np.float32(ctx.rng.standard_normal())
+    return _run_both(ctx, "zero_d", lambda ref: ref.zero_d, 1, 1,
+                     lambda: [np.array(v, np.float32), np.zeros(1, np.float32)], [0, 1]) or "same bytes"

@@ -10,6 +10,7 @@ Compile: bash tests/gpu/compile_kernel_file.sh PYKC tests/gpu/kernels/api_kernel
 # pykc-compile: --sig make_mapper.<locals>.kernel(float64[::1],float64[::1]) -D fn=math.sin
 # pykc-compile: --sig make_polynomial.kernel(float32[::1])
 # pykc-compile: --sig TestNested.test_stencil.kernel(float32[:,::1],float32[:,::1])
+# pykc-compile: --sig zero_d(float32[()],float32[::1])
 import math
 
 from numba import cuda
@@ -66,3 +67,10 @@ class TestNested:
                     s += a[i, j + k]
                 out[i, j] = s / W
         return kernel
+
+
+@cuda.jit
+def zero_d(x, out):
+    # A 0-d array (`float32[()]` in --sig): read and written at `()`.
+    out[0] = x[()] * 2
+    x[()] = x[()] + 1

@@ -72,3 +72,13 @@ class TestNested:
             t = ct.load(x, index=(ct.bid(0), 0), shape=(ROWS, COLS))
             ct.store(y, index=(ct.bid(0), 0), tile=ct.sum(t, axis=1, keepdims=True) - t)
         return kernel
+
+
+@ct.kernel
+def zero_d(x: "int32[()]", y: "float32[()]", out: "float32[::1]"):
+    """0-d arrays (`int32[()]`, a 0-d torch tensor as cuTile's tests pass one): gather and
+    scatter at `()`, a load of shape ()."""
+    v = ct.gather(x, ())
+    ct.scatter(x, (), v + 20)
+    t = ct.load(y, index=(), shape=())
+    ct.store(out, index=(ct.bid(0),), tile=t * 2)
