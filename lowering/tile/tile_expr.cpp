@@ -469,6 +469,7 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     case TileFn::Matmul:
       return matmul(id, arg(id, 0), arg(id, 1));
     case TileFn::Sum:
+    case TileFn::Prod:
     case TileFn::Max:
     case TileFn::Min:
       return reduce(id, fn, t);

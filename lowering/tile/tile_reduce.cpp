@@ -7,6 +7,8 @@ llvm::Value* TileLowering::identity(TileFn fn, TypeId acc) {
   llvm::Type* t = llvmType(acc);
   const Type& at = types_.get(acc);
   if (fn == TileFn::Sum) return llvm::Constant::getNullValue(t);
+  if (fn == TileFn::Prod && at.kind == TypeKind::Float && at.bits == 8) return llvm::ConstantInt::get(t, float8Code(1.0, at.format));
+  if (fn == TileFn::Prod) return at.kind == TypeKind::Float ? llvm::ConstantFP::get(t, 1.0) : llvm::ConstantInt::get(t, 1);
   bool isMax = fn == TileFn::Max;
   if (at.kind == TypeKind::Float && at.bits == 8) return llvm::ConstantInt::get(t, float8Code(isMax ? -HUGE_VAL : HUGE_VAL, at.format));
   if (at.kind == TypeKind::Float) return llvm::ConstantFP::getInfinity(t, isMax);
@@ -20,6 +22,7 @@ llvm::Value* TileLowering::identity(TileFn fn, TypeId acc) {
 llvm::Value* TileLowering::combine(TileFn fn, llvm::Value* a, llvm::Value* c, TypeId acc) {
   const Type& at = types_.get(acc);
   if (fn == TileFn::Sum) return at.kind == TypeKind::Float ? b_.CreateFAdd(a, c) : b_.CreateAdd(a, c);
+  if (fn == TileFn::Prod) return at.kind == TypeKind::Float ? b_.CreateFMul(a, c) : b_.CreateMul(a, c);
   bool isMax = fn == TileFn::Max;
   if (at.kind == TypeKind::Float) {
     // NaN propagates (NumPy's max/min).

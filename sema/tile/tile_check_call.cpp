@@ -670,12 +670,13 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       return record(id, TV::value(elementOf(x->type)));
     }
     case TileFn::Sum:
+    case TileFn::Prod:
     case TileFn::Max:
     case TileFn::Min: {
       auto r = reduction(id, c, fname);
       if (!r) return TV{};
       TypeId dtype = elementOf(r->first.type);
-      if (fn == TileFn::Sum && types_.isBool(dtype)) dtype = types_.int32();
+      if ((fn == TileFn::Sum || fn == TileFn::Prod) && types_.isBool(dtype)) dtype = types_.int32();
       return record(id, TV::value(types_.tile(dtype, r->second)));
     }
     case TileFn::Exp: case TileFn::Exp2: case TileFn::Log: case TileFn::Log2:

@@ -14,7 +14,7 @@ namespace frontend {
   X(Bid, "bid") X(NumBlocks, "num_blocks") X(NumTiles, "num_tiles") X(Cdiv, "cdiv")         \
   X(Load, "load") X(Store, "store") X(Gather, "gather") X(Scatter, "scatter")                \
   X(Full, "full") X(Zeros, "zeros") X(Ones, "ones") X(Arange, "arange") X(Astype, "astype") \
-  X(Sum, "sum") X(Max, "max") X(Min, "min") X(Argmax, "argmax") X(Argmin, "argmin")         \
+  X(Sum, "sum") X(Prod, "prod") X(Max, "max") X(Min, "min") X(Argmax, "argmax") X(Argmin, "argmin")         \
   X(Reshape, "reshape") X(Permute, "permute") X(Transpose, "transpose")                    \
   X(Extract, "extract") X(Cat, "cat")                                                      \
   X(BroadcastTo, "broadcast_to") X(ExpandDims, "expand_dims") X(ByTarget, "ByTarget")      \

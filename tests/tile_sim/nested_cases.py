@@ -7,7 +7,7 @@ import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
 CONSTS = {"top_level": (64,), "make_unary.kernel": (128,), "make_reduce_axis1_2d.kernel": (4, 64, False),
-          "test_prelude.kernel": (), "TestNested.test_rows.kernel": (), "zero_d": ()}
+          "test_prelude.kernel": (), "TestNested.test_rows.kernel": (), "zero_d": (), "prod_rows": ()}
 
 
 def nested_cases(run, arr, rng):
@@ -38,3 +38,9 @@ def nested_cases(run, arr, rng):
     run("zero_d", 1, arr(x) + arr(y) + arr(out))
     yield "0-d arrays: gather/scatter at ()", x, np.array(27, np.int32), "exact"
     yield "0-d arrays: a load of shape ()", out[:1], np.array([y * 2], np.float32), "exact"
+    m = (1 + 0.05 * rng.standard_normal((8, 32))).astype(np.float32)
+    rows, cols = np.full(8, np.nan, np.float32), np.full(64, np.nan, np.float32)
+    run("prod_rows", 2, arr(m) + arr(rows) + arr(cols))
+    want_cols = np.concatenate([m[:4].astype(np.float64).prod(axis=0), m[4:].astype(np.float64).prod(axis=0)])
+    yield "ct.prod along axis 1", rows, m.astype(np.float64).prod(axis=1), ("close", 1e-5)
+    yield "ct.prod along axis 0", cols, want_cols, ("close", 1e-5)

@@ -82,3 +82,11 @@ def zero_d(x: "int32[()]", y: "float32[()]", out: "float32[::1]"):
     ct.scatter(x, (), v + 20)
     t = ct.load(y, index=(), shape=())
     ct.store(out, index=(ct.bid(0),), tile=t * 2)
+
+
+@ct.kernel
+def prod_rows(x: "float32[:, ::1]", rows: "float32[::1]", cols: "float32[::1]"):
+    """ct.prod along either axis (cuTile's test_reduction passes it to its factories)."""
+    t = ct.load(x, index=(ct.bid(0), 0), shape=(4, 32))
+    ct.store(rows, index=(ct.bid(0),), tile=ct.prod(t, axis=1))
+    ct.store(cols, index=(ct.bid(0),), tile=ct.prod(t, axis=0))
