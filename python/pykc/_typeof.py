@@ -86,9 +86,9 @@ def _array_text(a: ArrayArg, layout: str | None = None) -> str:
     """numba's type of an array argument; ``layout``: the one to write (default: numba's
     contiguity, ``layout_of``)."""
     what = a.describe()
-    if len(a.shape) == 0:
-        raise ArgumentError(f"{what}: 0-d arrays are not supported as kernel arguments")
     element = _dtype_text(a.dtype, what)
+    if len(a.shape) == 0:  # a 0-d array (`np.zeros(())`, `torch.ones(())`): pykc spells it `int32[()]`
+        return element + "[()]"
     return element + dims_text(len(a.shape), layout or layout_of(a.shape, a.strides))
 
 
@@ -108,6 +108,8 @@ def tile_array_text(a: ArrayArg) -> str:
     """A tile kernel's array argument: its type and the facts cuTile specialises on. Its
     layout is the ABI's promise alone (C: the last stride is 1, F: the first), not numba's
     contiguity: a row-padded matrix is `[:, ::1]`, and its loads know the unit stride."""
+    if len(a.shape) == 0:
+        return _array_text(a)
     layout = abi_layout(a.shape, a.strides)
     aligned, sdiv, hdiv = array_facts(a.ptr, a.shape, a.strides, a.dtype.itemsize)
     return _array_text(a, layout) + _facts_text(aligned, sdiv, hdiv, layout)

@@ -40,7 +40,7 @@ class _Device:
 
     def arr(self, a):
         base = a if a.base is None else a.base
-        dev_base = self.via.to_dev(np.ascontiguousarray(base))
+        dev_base = self.via.to_dev(np.require(base, requirements="C"))  # keeps a 0-d array 0-d
         if base is a:
             dev = dev_base
         else:
