@@ -652,4 +652,12 @@ private:
       lists_;
 };
 
+// The parts of an unpacking target (`a, b = ...`, `[a, (b, c)] = ...`: a tuple or a list
+// display), or nullptr for any other expression.
+inline const ExprList* unpackingTargets(const Ast& ast, ExprId target) {
+  if (const auto* t = ast.expr(target).dyn<ast::Tuple>()) return &t->elts;
+  if (const auto* l = ast.expr(target).dyn<ast::List>()) return &l->elts;
+  return nullptr;
+}
+
 }  // namespace frontend

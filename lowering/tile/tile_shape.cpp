@@ -65,7 +65,7 @@ std::vector<TileVal> TileLowering::tupleParts(const TileVal& v, TypeId tupleType
 }
 
 void TileLowering::lowerTupleAssign(ExprId target, ExprId value) {
-  auto names = ast_.list(ast_.expr(target).as<ast::Tuple>().elts);
+  auto names = ast_.list(*unpackingTargets(ast_, target));
   if (const ConstValue* c = constOf(value)) {
     for (size_t i = 0; i < names.size(); ++i) {
       TypeId to = typeOf(names[i]);

@@ -49,7 +49,7 @@ void TileLowering::lowerBody(std::span<const StmtId> body) {
 
 void TileLowering::lowerAssign(std::span<const ExprId> targets, ExprId value) {
   ExprId target = targets[0];
-  if (ast_.expr(target).is<ast::Tuple>()) {
+  if (unpackingTargets(ast_, target) != nullptr) {
     lowerTupleAssign(target, value);
     return;
   }

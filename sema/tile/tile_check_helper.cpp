@@ -84,7 +84,7 @@ TV TileChecker::helperResult() {
 }
 
 void TileChecker::assignTuple(ExprId target, const TV& v, ExprId valueExpr) {
-  auto names = ast_.list(ast_.expr(target).as<ast::Tuple>().elts);
+  auto names = ast_.list(*unpackingTargets(ast_, target));
   size_t n = names.size();
   if (!v.ok()) {
     for (ExprId e : names) assign(e, v, valueExpr);

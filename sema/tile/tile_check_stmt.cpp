@@ -50,8 +50,8 @@ void TileChecker::countTarget(ExprId t, int n) {
   if (const auto* name = ast_.expr(t).dyn<ast::Name>()) {
     assigned_[std::string(ast_.str(name->id))] += n;
     if (countNest_ > 0) nestedAssigned_.insert(std::string(ast_.str(name->id)));
-  } else if (const auto* tuple = ast_.expr(t).dyn<ast::Tuple>()) {
-    for (ExprId e : ast_.list(tuple->elts)) countTarget(e, n);
+  } else if (const ExprList* parts = unpackingTargets(ast_, t)) {
+    for (ExprId e : ast_.list(*parts)) countTarget(e, n);
   }
 }
 
@@ -357,7 +357,7 @@ void TileChecker::bindRuntime(const std::string& name, TypeId t, ExprId where, b
 }
 
 void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
-  if (ast_.expr(target).is<ast::Tuple>()) {
+  if (unpackingTargets(ast_, target) != nullptr) {
     assignTuple(target, v, valueExpr);
     return;
   }

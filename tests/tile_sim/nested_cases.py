@@ -7,7 +7,7 @@ import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
 CONSTS = {"top_level": (64,), "make_unary.kernel": (128,), "make_reduce_axis1_2d.kernel": (4, 64, False),
-          "test_prelude.kernel": (), "TestNested.test_rows.kernel": (), "zero_d": (), "prod_rows": ()}
+          "test_prelude.kernel": (), "TestNested.test_rows.kernel": (), "zero_d": (), "prod_rows": (), "list_targets": ()}
 
 
 def nested_cases(run, arr, rng):
@@ -44,3 +44,8 @@ def nested_cases(run, arr, rng):
     want_cols = np.concatenate([m[:4].astype(np.float64).prod(axis=0), m[4:].astype(np.float64).prod(axis=0)])
     yield "ct.prod along axis 1", rows, m.astype(np.float64).prod(axis=1), ("close", 1e-5)
     yield "ct.prod along axis 0", cols, want_cols, ("close", 1e-5)
+    x = rng.integers(-50, 50, 32).astype(np.int32)
+    y = np.zeros(16, np.int32)
+    run("list_targets", 1, arr(x) + arr(y))
+    u, v = x[:16].astype(np.int64), x[16:].astype(np.int64)
+    yield "list and nested unpacking targets", y, (u * 1 + v * 2 + (u + v) * 12).astype(np.int32), "exact"

@@ -90,3 +90,15 @@ def prod_rows(x: "float32[:, ::1]", rows: "float32[::1]", cols: "float32[::1]"):
     t = ct.load(x, index=(ct.bid(0), 0), shape=(4, 32))
     ct.store(rows, index=(ct.bid(0),), tile=ct.prod(t, axis=1))
     ct.store(cols, index=(ct.bid(0),), tile=ct.prod(t, axis=0))
+
+
+@ct.kernel
+def list_targets(x: "int32[::1]", y: "int32[::1]"):
+    """Unpacking into list and nested targets (cuTile's test_unpacking): constants and tiles."""
+    t = (1, (2, 3, 4)), 5
+    [(a, [b, c, d]), e] = t
+    u = ct.load(x, index=(0,), shape=(16,))
+    v = ct.load(x, index=(1,), shape=(16,))
+    [p, q] = u, v
+    r = u + v
+    ct.store(y, index=(0,), tile=p * a + q * b + r * (c + d + e))
