@@ -41,7 +41,7 @@ public:
       }
     }
     for (const auto& [name, path] : options_.definePaths) bindDefinePath(name, path);
-    module_.plainDefs = plainDefs_;
+    module_.plainDefs = bound_.plainDefs;
     visitNestedKernels();
     applyCommandLineSignatures();
     const std::vector<std::string>& only = options_.kernels;
@@ -202,18 +202,18 @@ private:
       std::string n(ast_.str(name->id));
       // `SIGS = ["void(float32[::1])", ...]` or `SIG = "..."`, used as
       // `@cuda.jit(SIGS)`: remembered for the decorators below.
-      signatureVars_.erase(n);
+      bound_.signatureVars.erase(n);
       const Expr& v = ast_.expr(value);
       if (v.is<ast::List>() || v.is<ast::Tuple>() ||
           (v.is<ast::Constant>() && ast_.constantOf(value).kind == ConstantKind::Str)) {
-        signatureVars_[n] = value;
+        bound_.signatureVars[n] = value;
       }
       // `sig = void(float32[::1])`, `sig = types.void(types.CPointer(types.uint8))`:
       // a signature object (a numba type called with argument types).
       if (const auto* call = v.dyn<ast::Call>()) {
         if (auto callee = entityPath(ast_, call->func, module_)) {
           auto entity = lookupEntity(*callee, module_.types);
-          if (entity && entity->kind == Intrinsic::TypeObject) signatureVars_[n] = value;
+          if (entity && entity->kind == Intrinsic::TypeObject) bound_.signatureVars[n] = value;
         }
       }
       // `-D NAME=VALUE` replaces the assignment itself, so that constants
@@ -230,7 +230,7 @@ private:
           return;
         }
       }
-      stringValues_.erase(n);
+      bound_.stringValues.erase(n);
       if (const auto* call = ast_.expr(value).dyn<ast::Call>()) {
         auto callee = entityPath(ast_, call->func, module_);
         if (callee && *callee == "numba.cuda.declare_device") {
@@ -247,9 +247,9 @@ private:
           return;
         }
       }
-      if (auto text = foldPath(value)) stringValues_[n] = *text;
-      dictLiterals_.erase(n);
-      if (ast_.expr(value).is<ast::Dict>()) dictLiterals_[n] = value;
+      if (auto text = foldPath(value)) bound_.stringValues[n] = *text;
+      bound_.dictLiterals.erase(n);
+      if (ast_.expr(value).is<ast::Dict>()) bound_.dictLiterals[n] = value;
       if (auto v = foldDictLookup(value)) {
         module_.constants.push_back(std::move(*v));
         bind(n, Entity{Intrinsic::Constant, static_cast<uint32_t>(module_.constants.size() - 1), n});
@@ -269,7 +269,7 @@ private:
       }
       // `ConstInt = ct.Constant[int]`: an alias used in tile kernels' annotations.
       if (isTileConstantAnnotation(value)) {
-        if (auto kind = tileConstantKind(value)) tileConstAliasKinds_[n] = *kind;
+        if (auto kind = tileConstantKind(value)) bound_.tileConstAliasKinds[n] = *kind;
         bind(n, Entity{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::Constant), "cuda.tile.Constant"});
         return;
       }
@@ -312,8 +312,8 @@ private:
     const auto* sub = ast_.expr(value).dyn<ast::Subscript>();
     const auto* base = sub ? ast_.expr(sub->value).dyn<ast::Name>() : nullptr;
     if (base == nullptr) return std::nullopt;
-    auto it = dictLiterals_.find(std::string(ast_.str(base->id)));
-    if (it == dictLiterals_.end()) return std::nullopt;
+    auto it = bound_.dictLiterals.find(std::string(ast_.str(base->id)));
+    if (it == bound_.dictLiterals.end()) return std::nullopt;
     auto key = foldConstant(ast_, sub->slice, module_);
     if (!key) return std::nullopt;
     const auto& dict = ast_.expr(it->second).as<ast::Dict>();
@@ -411,7 +411,7 @@ private:
     }
     if (const auto* name = e.dyn<ast::Name>()) {
       std::string n(ast_.str(name->id));
-      if (auto it = stringValues_.find(n); it != stringValues_.end()) return it->second;
+      if (auto it = bound_.stringValues.find(n); it != bound_.stringValues.end()) return it->second;
       if (n == "__file__" && ast_.source() != nullptr) return std::string(ast_.source()->path());
       return std::nullopt;
     }
@@ -558,8 +558,8 @@ private:
       }
       ExprId sigId = sigExpr;
       if (const auto* n = ast_.expr(sigId).dyn<ast::Name>()) {
-        auto it = signatureVars_.find(std::string(ast_.str(n->id)));
-        if (it != signatureVars_.end()) sigId = it->second;
+        auto it = bound_.signatureVars.find(std::string(ast_.str(n->id)));
+        if (it != bound_.signatureVars.end()) sigId = it->second;
       }
       TypeExprEvaluator evaluator(ast_, module_, diags_);
       Location sigLoc = locationOf(ast_, ast_.expr(sigExpr).range);
@@ -698,8 +698,8 @@ private:
       return std::nullopt;
     }
     if (const auto* n = ast_.expr(id).dyn<ast::Name>()) {
-      auto it = tileConstAliasKinds_.find(std::string(ast_.str(n->id)));
-      if (it != tileConstAliasKinds_.end()) return it->second;
+      auto it = bound_.tileConstAliasKinds.find(std::string(ast_.str(n->id)));
+      if (it != bound_.tileConstAliasKinds.end()) return it->second;
     }
     return std::nullopt;
   }
@@ -1054,7 +1054,7 @@ private:
       // A plain Python function: host code (an error if a kernel calls it),
       // unless `cuda.jit` is applied to it below (jitAssigned).
       bind(name, Entity{Intrinsic::HostValue, 1, name});
-      plainDefs_[name] = id;
+      bound_.plainDefs[name] = id;
       return;
     }
     addJitFunction(id, jitDecorator, /*functionIsFirstArg=*/false, name);
@@ -1067,8 +1067,8 @@ private:
     auto plainDef = [&](ExprId arg) -> std::optional<StmtId> {
       const auto* n = ast_.expr(arg).dyn<ast::Name>();
       if (n == nullptr) return std::nullopt;
-      auto it = plainDefs_.find(std::string(ast_.str(n->id)));
-      if (it == plainDefs_.end()) return std::nullopt;
+      auto it = bound_.plainDefs.find(std::string(ast_.str(n->id)));
+      if (it == bound_.plainDefs.end()) return std::nullopt;
       return it->second;
     };
     auto args = ast_.list(call.args);
@@ -1087,7 +1087,7 @@ private:
     }
     if (!def) return false;
     std::string defName(ast_.str(ast_.stmt(*def).functionDef()->name));
-    if (auto it = jittedDefs_.find(defName); it != jittedDefs_.end()) {
+    if (auto it = bound_.jittedDefs.find(defName); it != bound_.jittedDefs.end()) {
       bind(target, Entity{Intrinsic::Function, it->second, defName});
       return true;
     }
@@ -1133,7 +1133,7 @@ private:
     uint32_t index = static_cast<uint32_t>(module_.functions.size());
     module_.functions.push_back(std::move(f));
     bind(boundName, Entity{Intrinsic::Function, index, name});
-    jittedDefs_[name] = index;
+    bound_.jittedDefs[name] = index;
   }
 
   // numba ignores annotations; pykc takes them as a signature when every
@@ -1250,8 +1250,8 @@ private:
       f.signatureGiven = true;
       ExprId sigId = args[0];
       if (const auto* n = ast_.expr(sigId).dyn<ast::Name>()) {
-        auto it = signatureVars_.find(std::string(ast_.str(n->id)));
-        if (it != signatureVars_.end()) sigId = it->second;
+        auto it = bound_.signatureVars.find(std::string(ast_.str(n->id)));
+        if (it != bound_.signatureVars.end()) sigId = it->second;
       }
       const Expr& sig = ast_.expr(sigId);
       bool stringTuple = false;
@@ -1390,12 +1390,7 @@ private:
       return;
     }
     auto savedGlobals = module_.globals;
-    auto savedPlain = plainDefs_;
-    auto savedJitted = jittedDefs_;
-    auto savedSignatureVars = signatureVars_;
-    auto savedStrings = stringValues_;
-    auto savedDicts = dictLiterals_;
-    auto savedAliases = tileConstAliasKinds_;
+    Bindings saved = bound_;
     const size_t first = module_.functions.size();
     const uint32_t scope = static_cast<uint32_t>(module_.scopes.size() + 1);
     module_.scopes.emplace_back();
@@ -1422,14 +1417,9 @@ private:
     qualifier_.clear();
     // What the enclosing functions bound, as the kernel sees it.
     scopeChanges(savedGlobals, module_.globals, module_.scopes.back().names);
-    scopeChanges(savedPlain, plainDefs_, module_.scopes.back().plainDefs);
+    scopeChanges(saved.plainDefs, bound_.plainDefs, module_.scopes.back().plainDefs);
     module_.globals = std::move(savedGlobals);
-    plainDefs_ = std::move(savedPlain);
-    jittedDefs_ = std::move(savedJitted);
-    signatureVars_ = std::move(savedSignatureVars);
-    stringValues_ = std::move(savedStrings);
-    dictLiterals_ = std::move(savedDicts);
-    tileConstAliasKinds_ = std::move(savedAliases);
+    bound_ = std::move(saved);
     shareNestedFunctions(module_, first, scope, qualifier);
   }
 
@@ -1479,20 +1469,24 @@ private:
   DiagnosticSink& diags_;
   ResolvedModule module_;
   std::set<std::string> definedByCommandLine_;
-  // Module variables holding signature strings (or lists of them), by name.
-  std::map<std::string, ExprId> signatureVars_;
-  // Undecorated top-level functions (`cuda.jit` may be applied by a call),
-  // and those made `cuda.jit` functions that way, by name.
-  std::map<std::string, StmtId> plainDefs_;
-  std::map<std::string, uint32_t> jittedDefs_;
-  // Module variables holding strings foldPath computed (link paths).
-  std::map<std::string, std::string> stringValues_;
-  // Module variables holding dict literals (`DEFAULTS = {...}`), for foldDictLookup.
-  std::map<std::string, ExprId> dictLiterals_;
+  // What the module level binds besides globals (visitNested saves and restores it whole).
+  struct Bindings {
+    // Module variables holding signature strings (or lists of them), by name.
+    std::map<std::string, ExprId> signatureVars;
+    // Undecorated top-level functions (`cuda.jit` may be applied by a call),
+    // and those made `cuda.jit` functions that way, by name.
+    std::map<std::string, StmtId> plainDefs;
+    std::map<std::string, uint32_t> jittedDefs;
+    // Module variables holding strings foldPath computed (link paths).
+    std::map<std::string, std::string> stringValues;
+    // Module variables holding dict literals (`DEFAULTS = {...}`), for foldDictLookup.
+    std::map<std::string, ExprId> dictLiterals;
+    // `ConstBool = ct.Constant[bool]`: the Python type each alias names.
+    std::map<std::string, std::string> tileConstAliasKinds;
+  };
+  Bindings bound_;
   // The qualified name's prefix (`make.`) while a kernel made inside a function is visited.
   std::string qualifier_;
-  // `ConstBool = ct.Constant[bool]`: the Python type each alias names.
-  std::map<std::string, std::string> tileConstAliasKinds_;
 };
 
 }  // namespace
