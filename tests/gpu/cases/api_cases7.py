@@ -22,8 +22,8 @@ TPB = 128
 KERNELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels")
 
 
-def _numba_module():
-    """api_kernels7 as numba-cuda compiles it (real numba, not pykc's JIT)."""
+def _numba_module(name="api_kernels7"):
+    """A kernel file of tests/gpu/kernels as numba-cuda compiles it (real numba, not pykc's JIT)."""
     if KERNELS not in sys.path:
         sys.path.insert(0, KERNELS)
     # numba-cuda 0.30.4 registers an overload of np.row_stack, which NumPy 2.4 removed
@@ -31,7 +31,7 @@ def _numba_module():
     if not hasattr(np, "row_stack"):
         np.row_stack = np.vstack
     import numba.cuda  # noqa: F401  (the real one: this runs outside `python -m pykc run`)
-    return importlib.import_module("api_kernels7")
+    return importlib.import_module(name)
 
 
 def _same(got, want, what):

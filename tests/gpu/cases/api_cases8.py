@@ -5,13 +5,10 @@ and by numba-cuda itself on the same inputs; the outputs must be the same bytes.
 Compiled output: <root>/api_kernels8, from
     pykc compile tests/gpu/kernels/api_kernels8.py --arch sm_90 -o <root>/api_kernels8
 """
-import importlib
-import os
-import sys
 
 import numpy as np
 
-from cases.api_cases7 import KERNELS, TPB, _blocks, _same
+from cases.api_cases7 import TPB, _blocks, _numba_module, _same
 
 try:
     from harness import case
@@ -22,17 +19,8 @@ except ImportError:                     # imported by a host tool without the ha
 FOLDER = "api_kernels8"
 
 
-def _numba_module():
-    if KERNELS not in sys.path:
-        sys.path.insert(0, KERNELS)
-    if not hasattr(np, "row_stack"):
-        np.row_stack = np.vstack
-    import numba.cuda  # noqa: F401
-    return importlib.import_module("api_kernels8")
-
-
 def _run_both(ctx, name, grid, make_args, outputs, tpb=TPB):
-    mod, ref = ctx.load(), _numba_module()
+    mod, ref = ctx.load(), _numba_module("api_kernels8")
     mine, theirs = make_args(), make_args()
     getattr(mod, name)[grid, tpb](*mine)
     getattr(ref, name)[grid, tpb](*theirs)

@@ -7,13 +7,11 @@ be the same bytes.
 Compiled output: <root>/api_kernels9, from
     bash tests/gpu/compile_kernel_file.sh PYKC tests/gpu/kernels/api_kernels9.py sm_90 <root>/api_kernels9
 """
-import importlib
 import math
-import sys
 
 import numpy as np
 
-from cases.api_cases7 import KERNELS, TPB, _blocks, _same
+from cases.api_cases7 import TPB, _blocks, _numba_module, _same
 
 try:
     from harness import case
@@ -24,17 +22,8 @@ except ImportError:                     # imported by a host tool without the ha
 FOLDER = "api_kernels9"
 
 
-def _numba_module():
-    if KERNELS not in sys.path:
-        sys.path.insert(0, KERNELS)
-    if not hasattr(np, "row_stack"):
-        np.row_stack = np.vstack
-    import numba.cuda  # noqa: F401
-    return importlib.import_module("api_kernels9")
-
-
 def _run_both(ctx, name, make_reference, grid, tpb, make_args, outputs):
-    mod, ref = ctx.load(), _numba_module()
+    mod, ref = ctx.load(), _numba_module("api_kernels9")
     mine, theirs = make_args(), make_args()
     mod[name][grid, tpb](*mine)
     make_reference(ref)[grid, tpb](*theirs)
