@@ -330,6 +330,7 @@ LoweredModule ModuleLowering::run() {
           target.wgmma = arch->archSpecific && arch->sm == 90;
           target.maxSharedBytes = arch->maxSharedBytesPerBlock;
           target.cvtRnTf32 = arch->sm >= 90;
+          target.gridDependency = arch->sm >= 90;
         }
         TileKernelShape shape = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i], target);
         tileThreads[i] = shape.threads;

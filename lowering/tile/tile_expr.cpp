@@ -415,6 +415,14 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     case TileFn::Store:
       store(id);
       return TileVal{};
+    case TileFn::GridDepLaunch:
+    case TileFn::GridDepWait:
+      // Without programmatic dependent launch (before sm_90) a kernel starts after the
+      // previous one ends: both are no-ops there, as they are when launched without PDL.
+      if (gridDependency_) {
+        asmStatement(fn == TileFn::GridDepWait ? "griddepcontrol.wait;" : "griddepcontrol.launch_dependents;");
+      }
+      return TileVal{};
     case TileFn::Assert:
       assertAll(id);
       return TileVal{};

@@ -6,6 +6,7 @@ namespace lowering::tile {
 void TileLowering::setTarget(const TileTarget& target) {
   allowWgmma_ = target.wgmma;
   cvtRnTf32_ = target.cvtRnTf32;
+  gridDependency_ = target.gridDependency;
   maxShared_ = target.maxSharedBytes;
 }
 

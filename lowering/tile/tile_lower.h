@@ -28,6 +28,8 @@ struct TileTarget {
   uint32_t maxSharedBytes = 48 * 1024;
   // `cvt.rn.tf32.f32` (sm_90 and later): tfloat32 rounding in one instruction.
   bool cvtRnTf32 = false;
+  // `griddepcontrol` (sm_90 and later): programmatic dependent launch.
+  bool gridDependency = false;
 };
 
 struct TileKernelShape {

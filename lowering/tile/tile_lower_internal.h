@@ -176,6 +176,7 @@ public:
     loopDepth_ = parent.loopDepth_;
     allowWgmma_ = parent.allowWgmma_;
     cvtRnTf32_ = parent.cvtRnTf32_;
+    gridDependency_ = parent.gridDependency_;
     wgmma_ = parent.wgmma_;
     deferWgmma_ = parent.deferWgmma_;
     twoCtas_ = parent.twoCtas_;
@@ -948,6 +949,7 @@ private:
   bool usesTensorCores_ = false;
   bool allowWgmma_ = false;
   bool cvtRnTf32_ = false;
+  bool gridDependency_ = false;
   bool wgmma_ = false;
   bool deferWgmma_ = false;
   bool twoCtas_ = false;

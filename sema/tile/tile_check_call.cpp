@@ -497,6 +497,14 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
                    "`ct.Slice(start, length)` is an index of `ct.load_advanced_indexing` and "
                    "`ct.store_advanced_indexing`, written inside their indices tuple");
       return TV{};
+    case TileFn::GridDepLaunch:
+    case TileFn::GridDepWait: {
+      // Programmatic dependent launch: let the next kernel in the stream start
+      // (`launch_dependents`), wait for the previous one to finish (`wait`).
+      if (!bindArgs(id, c, fname, {}, 0)) return TV{};
+      effects_ = true;
+      return TV::value(types_.none());
+    }
     case TileFn::Assert: {
       // `ct.assert_(cond, message=None)`: every element of a bool tile (or a bool) holds,
       // else the kernel prints the message once per failing block and traps.

@@ -349,10 +349,6 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
   }
   uint32_t function = helperFunction(defStmt, name);
   std::vector<std::string> params = module_.functions[function].params;
-  if (std::find(helpers_.stack.begin(), helpers_.stack.end(), function) != helpers_.stack.end()) {
-    diags_.error(loc(id), Diag::TileRecursion, name);
-    return TV{};
-  }
   std::vector<ExprId> bound(params.size());
   size_t next = 0;
   for (ExprId a : ast_.list(c.args)) {
@@ -410,13 +406,21 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
   }
   std::string key = std::to_string(function);
   for (const TV& v : values) key += "," + argCode(v) + (v.k == TV::K::Const ? "=" + v.c.repr() : "");
+  if (std::find(helpers_.stack.begin(), helpers_.stack.end(), key) != helpers_.stack.end()) {
+    diags_.error(loc(id), Diag::TileRecursion, name);
+    return TV{};
+  }
+  if (helpers_.stack.size() >= HelperContext::kMaxDepth) {
+    diags_.error(loc(id), Diag::TileRecursionDepth, name, std::to_string(HelperContext::kMaxDepth));
+    return TV{};
+  }
   inst_.callArguments[id.index] = bound;
   auto done = helpers_.done.find(key);
   if (done == helpers_.done.end()) {
     FunctionInstance h;
     h.function = function;
     h.tile = true;
-    helpers_.stack.push_back(function);
+    helpers_.stack.push_back(key);
     TileChecker child(ast_, module_, h, diags_, helpers_);
     HelperContext::Done d;
     d.result = child.runHelper(values);

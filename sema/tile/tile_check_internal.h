@@ -68,8 +68,11 @@ struct HelperContext {
   };
   // By function index and argument kinds (see helperKey).
   std::map<std::string, Done> done;
-  // The helpers being checked, outermost first (recursion is an error).
-  std::vector<uint32_t> stack;
+  // The helper instances being checked, outermost first, by key: a helper may call
+  // itself with other constants (a recursion that ends at compile time), never with
+  // the same key, and never deeper than kMaxDepth.
+  std::vector<std::string> stack;
+  static constexpr size_t kMaxDepth = 200;
 };
 
 class TileChecker {

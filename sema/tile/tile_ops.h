@@ -39,7 +39,9 @@ namespace frontend {
   X(PackToBytes, "pack_to_bytes") X(UnpackFromBytes, "unpack_from_bytes") X(Assert, "assert_") \
   X(Print, "print") X(Printf, "printf")                                                   \
   X(LoadAdvancedIndexing, "load_advanced_indexing") X(StoreAdvancedIndexing, "store_advanced_indexing") \
-  X(Slice, "Slice")
+  X(Slice, "Slice")                                                                        \
+  X(GridDepLaunch, "grid_dependency_control_launch_dependents")                            \
+  X(GridDepWait, "grid_dependency_control_wait")
 
 enum class TileFn : uint16_t {
 #define PYKC_X(N, S) N,

@@ -5,11 +5,22 @@ import cuda.tile as ct
 
 
 def forever(n):
-    # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:12: error: `forever` calls itself (directly or through other helpers): tile helper functions are inlined where they are called, so they cannot recurse [tile-recursion]
+    # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:12: error: `forever` calls itself with the same argument types and constants (directly or through other helpers): tile helper functions are inlined where they are called, so a recursion must end at compile time, on a Constant argument [tile-recursion]
     # CHECK:STDERR:     return forever(n - 1)
     # CHECK:STDERR:            ^~~~~~~~~~~~~~
     # CHECK:STDERR:
     return forever(n - 1)
+
+
+def countdown(t, n):
+    # Constant `n` decides the depth: ends at compile time, but 500 levels is too deep.
+    if n > 0:
+        # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:16: error: `countdown` recurses more than 200 calls deep at compile time: tile helper functions are inlined where they are called, so each level of the recursion is a copy of the helper [tile-recursion]
+        # CHECK:STDERR:         return countdown(t, n - 1) + 1
+        # CHECK:STDERR:                ^~~~~~~~~~~~~~~~~~~
+        # CHECK:STDERR:
+        return countdown(t, n - 1) + 1
+    return t
 
 
 def ping(n):
@@ -17,7 +28,7 @@ def ping(n):
 
 
 def pong(n):
-    # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:12: error: `ping` calls itself (directly or through other helpers): tile helper functions are inlined where they are called, so they cannot recurse [tile-recursion]
+    # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:12: error: `ping` calls itself with the same argument types and constants (directly or through other helpers): tile helper functions are inlined where they are called, so a recursion must end at compile time, on a Constant argument [tile-recursion]
     # CHECK:STDERR:     return ping(n)
     # CHECK:STDERR:            ^~~~~~~
     # CHECK:STDERR:
@@ -63,6 +74,7 @@ def helpers(x: "float32[::1]", n: "int32"):
     t = ct.load(x, index=(0,), shape=(16,))
     a = forever(n)
     b = ping(n)
+    deep = countdown(t, 500)
     # CHECK:STDERR: fail_tile_helpers.py:[[@LINE+4]]:9: error: calling `varargs`, which takes `*args`, keyword-only or `**kwargs` parameters is not supported in tile kernels yet [tile-unsupported]
     # CHECK:STDERR:     c = varargs(1, 2)
     # CHECK:STDERR:         ^~~~~~~
