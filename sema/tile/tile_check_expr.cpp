@@ -256,6 +256,20 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
     diags_.error(loc(id), Diag::UnknownAttribute, base.path, attr);
     return TV{};
   }
+  if (base.k == TV::K::Const && base.c.isNumber() && attr == "dtype") {
+    // A number's dtype: a NumPy scalar's own (`np.int16(4).dtype`), else the type the
+    // number takes in a tile kernel (int32 where it fits, float32, bool).
+    std::optional<TypeId> t = base.c.scalarType.empty() ? weakType(base.c)
+                                                        : scalarTypeByName(types_, base.c.scalarType);
+    if (t) {
+      TV v;
+      v.k = TV::K::Entity;
+      v.ent = Intrinsic::TypeObject;
+      v.payload = t->index;
+      v.path = types_.dtypeName(*t);
+      return record(id, v);
+    }
+  }
   if (base.k == TV::K::Value) {
     const Type& t = types_.get(base.type);
     if ((t.kind == TypeKind::Array || t.kind == TypeKind::Tile) && attr == "dtype") {
