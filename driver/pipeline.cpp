@@ -238,9 +238,9 @@ frontend::TypedModule selectInstances(const frontend::TypedModule& all,
   out.kernelCount = static_cast<uint32_t>(kernels.size());
   for (uint32_t i : order) {
     frontend::FunctionInstance inst = all.instances[i];
-    for (int32_t& c : inst.callees) {
+    frontend::forEachCallee(inst, [&](int32_t& c) {
       if (c >= 0) c = newIndex[static_cast<size_t>(c)];
-    }
+    });
     out.instances.push_back(std::move(inst));
   }
   return out;

@@ -10,11 +10,11 @@ std::vector<uint32_t> reachableInstances(const TypedModule& typed, uint32_t root
     if (seen[i]) return;
     seen[i] = true;
     order.push_back(i);
-    for (int32_t c : typed.instances[i].callees) {
+    forEachCallee(typed.instances[i], [&](int32_t c) {
       if (c >= 0 && static_cast<size_t>(c) < typed.instances.size()) {
         self(self, static_cast<uint32_t>(c));
       }
-    }
+    });
   };
   visit(visit, root);
   return order;

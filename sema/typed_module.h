@@ -77,6 +77,16 @@ struct ErrorSite {
   uint32_t line = 0;
 };
 
+// A name that one iteration of a compile-time loop binds to a run-time element: element
+// `path` (one index per level of nested tuples) of the tuple `source` evaluates to.
+struct StaticBinding {
+  ExprId target;
+  ExprId source;
+  std::vector<uint32_t> path;
+};
+
+struct StaticUnroll;
+
 // One typed function: a kernel with one signature, or a device function
 // specialised for one tuple of argument types.
 struct FunctionInstance {
@@ -145,7 +155,32 @@ struct FunctionInstance {
   bool tile = false;
   // The values of its Constant parameters, in JitFunction::tileConsts order.
   std::vector<ConstValue> tileConstValues;
+  // Its compile-time loops (`for ... in ct.static_iter(...)`, `tuple(... for ...)`),
+  // unrolled: each iteration typed on its own.
+  std::vector<StaticUnroll> unrolled;
 };
+
+// A compile-time loop of a tile kernel, unrolled: `for t in ct.static_iter(...)` (by the
+// For's StmtId index) or a tuple comprehension (by the `tuple(...)` Call's ExprId index).
+// `iterations[k]` holds the instance's side tables as iteration k typed the loop's body (or
+// the comprehension's element), with the loops unrolled inside it; `bindings[k]` the
+// names it binds to run-time tuple elements (constants are in its tables).
+struct StaticUnroll {
+  uint32_t node = 0;
+  bool comprehension = false;
+  std::vector<FunctionInstance> iterations;
+  std::vector<std::vector<StaticBinding>> bindings;
+};
+
+// Calls `f` on every callee slot of `inst` (and of its unrolled iterations, whose callees
+// index the same instance list).
+template <class Inst, class F>
+void forEachCallee(Inst& inst, F&& f) {
+  for (auto& callee : inst.callees) f(callee);
+  for (auto& u : inst.unrolled) {
+    for (auto& it : u.iterations) forEachCallee(it, f);
+  }
+}
 
 struct TypedModule {
   // The resolved module (owns the TypeTable).

@@ -5,8 +5,8 @@ namespace lowering::tile {
 
 const ConstValue* TileLowering::constOf(ExprId id) const {
   if (auto o = constOverride_.find(id.index); o != constOverride_.end()) return o->second;
-  int32_t c = inst_.constIndex[id.index];
-  return c >= 0 ? &inst_.constants[static_cast<size_t>(c)] : nullptr;
+  int32_t c = inst_->constIndex[id.index];
+  return c >= 0 ? &inst_->constants[static_cast<size_t>(c)] : nullptr;
 }
 
 TileVal TileLowering::evalAs(ExprId id, TypeId to, bool mma) {
@@ -108,7 +108,7 @@ TileVal TileLowering::eval(ExprId id) {
     case frontend::ExprKind::BinOp: {
       const auto& bo = e.as<ast::BinOp>();
       if (bo.op == frontend::Operator::MatMult) return matmul(id, bo.left, bo.right);
-      return binary(bo.op, bo.left, bo.right, inst_.opTypes[id.index], t, isMmaExpr(id));
+      return binary(bo.op, bo.left, bo.right, inst_->opTypes[id.index], t, isMmaExpr(id));
     }
     case frontend::ExprKind::UnaryOp: {
       const auto& u = e.as<ast::UnaryOp>();
@@ -119,8 +119,9 @@ TileVal TileLowering::eval(ExprId id) {
       return compare(id, ast_.list(c.ops)[0], c.left, ast_.list(c.comparators)[0], t);
     }
     case frontend::ExprKind::Call: {
-      if (inst_.callees[id.index] >= 0) return inlineHelper(id);
-      Intrinsic kind = inst_.meanings[id.index].kind;
+      if (inst_->callees[id.index] >= 0) return inlineHelper(id);
+      if (const frontend::StaticUnroll* u = unrolledAt(id.index, true)) return staticTuple(*u, id);
+      Intrinsic kind = inst_->meanings[id.index].kind;
       if (kind == Intrinsic::Min || kind == Intrinsic::Max) return builtinMinMax(id, kind == Intrinsic::Max);
       if (kind == Intrinsic::Print) {
         emitPrint(id);
@@ -131,7 +132,7 @@ TileVal TileLowering::eval(ExprId id) {
     case frontend::ExprKind::Attribute: {
       // `array.shape` / `array.strides` as a tuple of int32.
       const ArrayArgs a = arrayArg(e.as<ast::Attribute>().value);
-      bool shape = inst_.arrayAttrs[id.index] == frontend::ArrayAttr::Shape;
+      bool shape = inst_->arrayAttrs[id.index] == frontend::ArrayAttr::Shape;
       TileVal v;
       for (llvm::Value* x : shape ? a.shape : a.strides) v.slots.push_back(b_.CreateTrunc(x, b_.getInt32Ty()));
       return v;
@@ -143,7 +144,7 @@ TileVal TileLowering::eval(ExprId id) {
     case frontend::ExprKind::Subscript: {
       const auto& sub = e.as<ast::Subscript>();
       // t[:, None]: an axis of length 1 added.
-      if (inst_.meanings[id.index].kind == Intrinsic::TileOp) {
+      if (inst_->meanings[id.index].kind == Intrinsic::TileOp) {
         TypeId xt = types_.tile(elementOf(t), types_.get(typeOf(sub.value)).shape);
         return relayout(evalAs(sub.value, xt), xt, t, true, [](llvm::Value* x) { return x; });
       }
@@ -185,7 +186,25 @@ TileVal TileLowering::eval(ExprId id) {
   return TileVal{};
 }
 
+TileVal TileLowering::concatTuples(ExprId left, ExprId right, TypeId result, const TileVal* leftValue) {
+  std::vector<TypeId> all = types_.get(result).elements;
+  size_t rightCount = 0;
+  if (const ConstValue* c = constOf(right)) {
+    rightCount = c->elements.size();
+  } else {
+    rightCount = types_.get(typeOf(right)).elements.size();
+  }
+  auto split = all.begin() + static_cast<std::ptrdiff_t>(all.size() - rightCount);
+  TypeId lt = types_.tuple(std::vector<TypeId>(all.begin(), split));
+  TypeId rt = types_.tuple(std::vector<TypeId>(split, all.end()));
+  TileVal out = leftValue != nullptr ? *leftValue : evalTuple(left, lt);
+  TileVal r = evalTuple(right, rt);
+  out.slots.insert(out.slots.end(), r.slots.begin(), r.slots.end());
+  return out;
+}
+
 TileVal TileLowering::binary(frontend::Operator op, ExprId left, ExprId right, TypeId opType, TypeId result, bool mma) {
+  if (types_.isTuple(result)) return concatTuples(left, right, result, nullptr);
   TypeId opTile = types_.isTile(result) ? types_.tile(opType, types_.get(result).shape) : opType;
   if (op == frontend::Operator::Pow) return power(left, right, opType, opTile, mma);
   TileVal l = evalAs(left, opTile, mma);
@@ -213,7 +232,7 @@ TileVal TileLowering::unary(frontend::UnaryOpKind op, ExprId operand, TypeId t, 
 }
 
 TileVal TileLowering::compare(ExprId id, frontend::CmpOp cmp, ExprId left, ExprId right, TypeId t) {
-  TypeId op = inst_.opTypes[id.index];
+  TypeId op = inst_->opTypes[id.index];
   TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
   bool m = isMmaExpr(id);
   TileVal l = evalAs(left, opTile, m);
@@ -242,12 +261,12 @@ TileVal TileLowering::operatorFn(ExprId id, TileFn fn, TypeId t) {
   switch (o.kind) {
     case frontend::TileOperator::Kind::Unary: return unary(o.unary, arg(id, 0), t, isMmaExpr(id));
     case frontend::TileOperator::Kind::Compare: return compare(id, o.compare, arg(id, 0), arg(id, 1), t);
-    default: return binary(o.binary, arg(id, 0), arg(id, 1), inst_.opTypes[id.index], t, isMmaExpr(id));
+    default: return binary(o.binary, arg(id, 0), arg(id, 1), inst_->opTypes[id.index], t, isMmaExpr(id));
   }
 }
 
 TileVal TileLowering::isnan(ExprId id, TypeId t) {
-  TypeId op = inst_.opTypes[id.index];
+  TypeId op = inst_->opTypes[id.index];
   TileVal x = evalAs(arg(id, 0), types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op, isMmaExpr(id));
   for (llvm::Value*& v : x.slots) v = b_.CreateFCmpUNO(v, v);
   return x;
@@ -339,8 +358,8 @@ llvm::Value* TileLowering::arith(frontend::Operator op, llvm::Value* a, llvm::Va
 }
 
 ExprId TileLowering::arg(ExprId call, size_t i) const {
-  auto it = inst_.callArguments.find(call.index);
-  assert(it != inst_.callArguments.end() && "tile calls have bound arguments");
+  auto it = inst_->callArguments.find(call.index);
+  assert(it != inst_->callArguments.end() && "tile calls have bound arguments");
   return i < it->second.size() ? it->second[i] : ExprId();
 }
 
@@ -376,7 +395,7 @@ std::vector<llvm::Value*> TileLowering::indexValues(ExprId id) {
 
 TileVal TileLowering::call(ExprId id, const ast::Call& c) {
   TypeId t = typeOf(id);
-  auto fn = static_cast<TileFn>(inst_.meanings[id.index].payload);
+  auto fn = static_cast<TileFn>(inst_->meanings[id.index].payload);
   if (isTileAtomic(fn)) return atomic(id, fn);
   switch (fn) {
     case TileFn::Bid: {
@@ -404,7 +423,7 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       return TileVal{{b_.CreateTrunc(q, b_.getInt32Ty())}};
     }
     case TileFn::Cdiv: {
-      TypeId op = inst_.opTypes[id.index];
+      TypeId op = inst_->opTypes[id.index];
       llvm::Value* x = scalarAs(arg(id, 0), op);
       llvm::Value* y = scalarAs(arg(id, 1), op);
       llvm::Value* sum = b_.CreateSub(b_.CreateAdd(x, y), llvm::ConstantInt::get(x->getType(), 1));
@@ -518,7 +537,7 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     case TileFn::Isnan:
       return isnan(id, t);
     case TileFn::Bitcast: {
-      TypeId from = inst_.opTypes[id.index];
+      TypeId from = inst_->opTypes[id.index];
       TileVal x = evalAs(arg(id, 0), types_.isTile(t) ? types_.tile(from, types_.get(t).shape) : from, isMmaExpr(id));
       llvm::Type* to = llvmType(elementOf(t));
       for (llvm::Value*& v : x.slots) v = b_.CreateBitCast(v, to);
@@ -548,12 +567,12 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
 
 TileFn TileLowering::roundingMode(ExprId id, size_t position) {
   ExprId r = arg(id, position);
-  if (!r.valid() || inst_.meanings[r.index].kind != Intrinsic::TileOp) return TileFn::RoundRn;
-  return static_cast<TileFn>(inst_.meanings[r.index].payload);
+  if (!r.valid() || inst_->meanings[r.index].kind != Intrinsic::TileOp) return TileFn::RoundRn;
+  return static_cast<TileFn>(inst_->meanings[r.index].payload);
 }
 
 TileVal TileLowering::roundedArith(ExprId id, TileFn fn, TypeId t) {
-  TypeId op = inst_.opTypes[id.index];
+  TypeId op = inst_->opTypes[id.index];
   bool m = isMmaExpr(id);
   TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
   TileVal x = evalAs(arg(id, 0), opTile, m);

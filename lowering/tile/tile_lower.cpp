@@ -12,13 +12,13 @@ void TileLowering::setTarget(const TileTarget& target) {
 
 uint32_t TileLowering::run() {
   threads_ = chooseThreads();
-  wgmma_ = allowWgmma_ && threads_ == 256 && hasProducts(inst_);
+  wgmma_ = allowWgmma_ && threads_ == 256 && hasProducts(*inst_);
   // Two CTAs per SM for tensor-core kernels whose accumulators fit in 64
   // registers a thread (128 registers in all); bigger ones get the SM alone,
   // and so do kernels chaining several products (flash attention: S = Q K^T,
   // the softmax, then P V: two accumulators and the softmax state are live).
-  twoCtas_ = threads_ == 256 && productSites(inst_) <= 1;
-  for (TypeId t : inst_.exprTypes) {
+  twoCtas_ = threads_ == 256 && productSites(*inst_) <= 1;
+  for (TypeId t : inst_->exprTypes) {
     if (!t.valid() || !types_.isTile(t)) continue;
     if (auto l = mmaLayoutOf(t); l && l->slots > 64) twoCtas_ = false;
   }
@@ -28,8 +28,8 @@ uint32_t TileLowering::run() {
   tid_ = b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x));
   // Parameters: arrays as pointer + shapes + strides, scalars by value.
   KernelParamReader reader(function_);
-  for (size_t p = 0; p < inst_.argTypes.size(); ++p) {
-    TypeId t = inst_.argTypes[p];
+  for (size_t p = 0; p < inst_->argTypes.size(); ++p) {
+    TypeId t = inst_->argTypes[p];
     const Type& ty = types_.get(t);
     const std::string& name = fn_.params[p];
     if (ty.kind == TypeKind::Array) {
@@ -72,10 +72,10 @@ uint32_t TileLowering::run() {
 }
 
 unsigned TileLowering::chooseThreads() const {
-  int64_t most = largestTile(inst_);
+  int64_t most = largestTile(*inst_);
   // Matrix products: 128 threads, or 256 (8 warps, each a 64x32 block of a
   // 128x128 accumulator) for tiles of 4096 elements and more.
-  if (hasProducts(inst_)) return most >= 4096 ? 256u : 128u;
+  if (hasProducts(*inst_)) return most >= 4096 ? 256u : 128u;
   // 16 elements per thread for the biggest tile (two 16-byte vectors of 16-bit
   // elements, four of 32-bit ones): a block of one row per CTA then keeps enough
   // bytes in flight per SM (docs/BENCHMARKS.md, "Tile kernels: bandwidth"). At
@@ -113,7 +113,7 @@ bool TileLowering::hasProducts(const frontend::FunctionInstance& inst) const {
 
 unsigned TileLowering::chooseMaxVec() const {
   unsigned narrowest = 16;
-  std::vector<TypeId> todo(inst_.argTypes.begin(), inst_.argTypes.end());
+  std::vector<TypeId> todo(inst_->argTypes.begin(), inst_->argTypes.end());
   while (!todo.empty()) {  // arrays, also inside tuples
     const Type& ty = types_.get(todo.back());
     todo.pop_back();

@@ -159,14 +159,14 @@ class TileLowering {
 public:
   TileLowering(const frontend::Ast& ast, const frontend::TypedModule& typed,
                const frontend::FunctionInstance& inst, llvm::Function* function)
-      : ast_(ast), typed_(typed), types_(const_cast<TypeTable&>(typed.module.types)), inst_(inst),
+      : ast_(ast), typed_(typed), types_(const_cast<TypeTable&>(typed.module.types)), inst_(&inst),
         fn_(typed.module.functions[inst.function]), function_(function),
         context_(function->getContext()), module_(*function->getParent()), b_(context_) {}
 
   // Lowers the helper instance `inst` inline into `parent`'s function (at its
   // insertion point), with its threads, thread id and shared scratch.
   TileLowering(TileLowering& parent, const frontend::FunctionInstance& inst)
-      : ast_(parent.ast_), typed_(parent.typed_), types_(parent.types_), inst_(inst),
+      : ast_(parent.ast_), typed_(parent.typed_), types_(parent.types_), inst_(&inst),
         fn_(typed_.module.functions[inst.function]), function_(parent.function_),
         context_(parent.context_), module_(parent.module_), b_(context_) {
     // Values cross between the two in the parent's layouts: the same choices.
@@ -203,7 +203,7 @@ public:
   // None where one statement reads tiles that hold the whole budget's
   // registers of a thread (registerDemand): ptxas would spill under it.
   uint32_t registerTarget() const {
-    return hasProducts(inst_) || registerDemand(inst_) >= kRegisterTarget ? 0 : kRegisterTarget;
+    return hasProducts(*inst_) || registerDemand(*inst_) >= kRegisterTarget ? 0 : kRegisterTarget;
   }
 
   uint32_t run();
@@ -269,7 +269,7 @@ private:
 
   // --- expressions --------------------------------------------------------
 
-  TypeId typeOf(ExprId id) const { return inst_.exprTypes[id.index]; }
+  TypeId typeOf(ExprId id) const { return inst_->exprTypes[id.index]; }
 
   const ConstValue* constOf(ExprId id) const;
   // An AugAssign's target read as the constant it held before (augConstLeft).
@@ -784,6 +784,15 @@ private:
   std::pair<uint64_t, std::vector<std::pair<std::string, uint32_t>>> stageResident(const ast::For& f);
 
   void lowerFor(StmtId id, const ast::For& f);
+  // Compile-time loops (tile_static.cpp): the unrolled loop at a For (StmtId index) or a
+  // tuple comprehension (Call ExprId index) of the current instance, if any.
+  const frontend::StaticUnroll* unrolledAt(uint32_t node, bool comprehension) const;
+  void bindStatic(const std::vector<frontend::StaticBinding>& bindings);
+  void lowerStaticFor(const frontend::StaticUnroll& u, const ast::For& f);
+  TileVal staticTuple(const frontend::StaticUnroll& u, ExprId id);
+  // `left + right` of two tuples: their values one after the other (`leftValue`: the
+  // left's value when the caller has it).
+  TileVal concatTuples(ExprId left, ExprId right, TypeId result, const TileVal* leftValue);
   void lowerWhile(const ast::While& w);
   // Whether `body` holds a break or continue of its own loop (not of loops inside it).
   bool exitsLoop(std::span<const StmtId> body) const;
@@ -915,7 +924,9 @@ private:
   const frontend::Ast& ast_;
   const frontend::TypedModule& typed_;
   TypeTable& types_;
-  const frontend::FunctionInstance& inst_;
+  // The instance whose side tables are read: the function's, or one iteration's of a
+  // compile-time loop while that iteration is lowered.
+  const frontend::FunctionInstance* inst_;
   const frontend::JitFunction& fn_;
   llvm::Function* function_;
   llvm::LLVMContext& context_;

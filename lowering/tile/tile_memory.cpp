@@ -23,7 +23,7 @@ ArrayArgs TileLowering::arrayArg(ExprId e) {
   }
   // `array.slice(axis, start, stop)`: the base moves `start` elements along
   // the axis, whose extent becomes `stop - start`; nothing is copied.
-  assert(static_cast<TileFn>(inst_.meanings[e.index].payload) == TileFn::ArraySlice);
+  assert(static_cast<TileFn>(inst_->meanings[e.index].payload) == TileFn::ArraySlice);
   ArrayArgs a = arrayArg(arg(e, 0));
   int64_t axis = constIntArg(e, 1, 0);
   size_t d = static_cast<size_t>(axis < 0 ? axis + int64_t(a.shape.size()) : axis);
@@ -117,7 +117,7 @@ std::pair<llvm::Value*, llvm::Value*> TileLowering::rowSlotAddress(const ArrayAr
 llvm::Value* TileLowering::paddingValue(ExprId call, TypeId e, size_t at) {
   ExprId p = arg(call, at);
   TileFn mode = TileFn::PadZero;
-  if (p.valid()) mode = static_cast<TileFn>(inst_.meanings[p.index].payload);
+  if (p.valid()) mode = static_cast<TileFn>(inst_->meanings[p.index].payload);
   llvm::Type* t = llvmType(e);
   const Type& et = types_.get(e);
   if (types_.isFloat8(e)) {
@@ -399,7 +399,7 @@ std::pair<llvm::Value*, llvm::Value*> TileLowering::indexedAddress(const ArrayAr
 TileVal TileLowering::gatherScatter(ExprId id, bool gather) {
   const ArrayArgs& arr = arrayArg(arg(id, 0));
   TypeId e = elementOf(typeOf(arg(id, 0)));
-  TypeId shaped = inst_.opTypes[id.index];
+  TypeId shaped = inst_->opTypes[id.index];
   bool tile = types_.isTile(shaped);
   Layout l = layoutOf(shaped);
   std::vector<TileVal> index = indexOperands(id, shaped);
@@ -459,7 +459,7 @@ TileVal TileLowering::indexedAccess(const ArrayArgs& arr, TypeId e, const Layout
 TileVal TileLowering::advancedIndexing(ExprId id, bool load) {
   const ArrayArgs& arr = arrayArg(arg(id, 0));
   TypeId e = elementOf(typeOf(arg(id, 0)));
-  TypeId shaped = inst_.opTypes[id.index];
+  TypeId shaped = inst_->opTypes[id.index];
   const std::vector<int64_t> shape = types_.get(shaped).shape;
   Layout l = layoutOf(shaped);
   TypeId indexType = types_.tile(types_.int64(), shape);
@@ -467,8 +467,8 @@ TileVal TileLowering::advancedIndexing(ExprId id, bool load) {
   std::vector<ExprId> items = indexItems(arg(id, 1));
   for (size_t d = 0; d < items.size(); ++d) {
     const auto* call = ast_.expr(items[d]).dyn<ast::Call>();
-    bool slice = call != nullptr && inst_.meanings[call->func.index].kind == Intrinsic::TileOp &&
-                 inst_.meanings[call->func.index].payload == static_cast<uint32_t>(TileFn::Slice);
+    bool slice = call != nullptr && inst_->meanings[call->func.index].kind == Intrinsic::TileOp &&
+                 inst_->meanings[call->func.index].payload == static_cast<uint32_t>(TileFn::Slice);
     if (!slice) {
       // The sparse axis: element i of the index tile at every element whose index on axis d is i.
       TypeId from = types_.tile(types_.int64(), {shape[d]});
@@ -511,7 +511,7 @@ TileVal TileLowering::scalarLoad(ExprId id) {
 TileVal TileLowering::atomic(ExprId id, TileFn fn) {
   const ArrayArgs& arr = arrayArg(arg(id, 0));
   TypeId e = elementOf(typeOf(arg(id, 0)));
-  TypeId shaped = inst_.opTypes[id.index];
+  TypeId shaped = inst_->opTypes[id.index];
   Layout l = layoutOf(shaped);
   std::vector<TileVal> index = indexOperands(id, shaped);
   bool cas = fn == TileFn::AtomicCas;
@@ -522,7 +522,7 @@ TileVal TileLowering::atomic(ExprId id, TileFn fn) {
   bool check = constIntArg(id, optionsAt, 1) != 0;
   llvm::AtomicOrdering order = llvm::AtomicOrdering::AcquireRelease;
   if (ExprId o = arg(id, optionsAt + 1); o.valid()) {
-    switch (static_cast<TileFn>(inst_.meanings[o.index].payload)) {
+    switch (static_cast<TileFn>(inst_->meanings[o.index].payload)) {
       case TileFn::OrderRelaxed:
         order = llvm::AtomicOrdering::Monotonic;
         break;
@@ -539,7 +539,7 @@ TileVal TileLowering::atomic(ExprId id, TileFn fn) {
   // DEVICE: "device"; BLOCK: "block"; SYS: LLVM's system scope.
   llvm::SyncScope::ID scope = context_.getOrInsertSyncScopeID("device");
   if (ExprId o = arg(id, optionsAt + 2); o.valid()) {
-    auto which = static_cast<TileFn>(inst_.meanings[o.index].payload);
+    auto which = static_cast<TileFn>(inst_->meanings[o.index].payload);
     if (which == TileFn::ScopeBlock) scope = context_.getOrInsertSyncScopeID("block");
     if (which == TileFn::ScopeSys) scope = llvm::SyncScope::System;
   }

@@ -28,8 +28,8 @@ bool TileLowering::isMmaExpr(ExprId id) {
       return sameShapeMma(c.left) || sameShapeMma(ast_.list(c.comparators)[0]);
     }
     case frontend::ExprKind::Call: {
-      if (inst_.meanings[id.index].kind != Intrinsic::TileOp) return false;
-      auto fn = static_cast<TileFn>(inst_.meanings[id.index].payload);
+      if (inst_->meanings[id.index].kind != Intrinsic::TileOp) return false;
+      auto fn = static_cast<TileFn>(inst_->meanings[id.index].payload);
       switch (fn) {
         case TileFn::Mma:
         case TileFn::Matmul:

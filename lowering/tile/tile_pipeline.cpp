@@ -53,7 +53,7 @@ bool TileLowering::productOperands(ExprId e, ExprId& x, ExprId& y) const {
 
 bool TileLowering::isTileCall(ExprId id, TileFn fn) const {
   if (!id.valid() || ast_.expr(id).kind() != frontend::ExprKind::Call) return false;
-  const frontend::ExprMeaning& m = inst_.meanings[id.index];
+  const frontend::ExprMeaning& m = inst_->meanings[id.index];
   return m.kind == Intrinsic::TileOp && static_cast<TileFn>(m.payload) == fn;
 }
 
@@ -84,7 +84,7 @@ std::vector<PipeLoad> TileLowering::planPipeline(const ast::For& f) {
   std::map<std::string, int> reads;
   auto countReads = [&](ExprId e) {
     if (const auto* n = ast_.expr(e).dyn<ast::Name>()) {
-      if (inst_.exprTypes[e.index].valid()) ++reads[std::string(ast_.str(n->id))];
+      if (inst_->exprTypes[e.index].valid()) ++reads[std::string(ast_.str(n->id))];
     }
   };
   const ast::FunctionDef& def = *ast_.stmt(fn_.stmt).functionDef();
@@ -117,7 +117,7 @@ std::vector<PipeLoad> TileLowering::planPipeline(const ast::For& f) {
     // Zero padding only (what cp.async's zero fill gives).
     ExprId pad = arg(value, 4);
     if (pad.valid()) {
-      auto mode = static_cast<TileFn>(inst_.meanings[pad.index].payload);
+      auto mode = static_cast<TileFn>(inst_->meanings[pad.index].payload);
       if (mode != TileFn::PadZero && mode != TileFn::PadUndetermined) continue;
     }
     if (ast_.expr(arg(value, 0)).kind() != frontend::ExprKind::Name) continue;
@@ -125,7 +125,7 @@ std::vector<PipeLoad> TileLowering::planPipeline(const ast::For& f) {
     auto indexNames = [&](ExprId e) {
       if (const auto* in = ast_.expr(e).dyn<ast::Name>()) {
         std::string nm(ast_.str(in->id));
-        if (nm != loopVar && assigned.count(nm) && inst_.exprTypes[e.index].valid()) pure = false;
+        if (nm != loopVar && assigned.count(nm) && inst_->exprTypes[e.index].valid()) pure = false;
       }
     };
     visitExpr(arg(value, 1), indexNames);

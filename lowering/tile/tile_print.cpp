@@ -40,7 +40,7 @@ void TileLowering::printf(const std::string& format, const std::vector<llvm::Val
 }
 
 void TileLowering::assertAll(ExprId id) {
-  TypeId ct = inst_.opTypes[id.index];
+  TypeId ct = inst_->opTypes[id.index];
   TileVal c = evalAs(arg(id, 0), ct);
   llvm::Value* ok = b_.getTrue();
   if (types_.isTile(ct)) {
@@ -64,7 +64,7 @@ void TileLowering::assertAll(ExprId id) {
   b_.CreateCondBr(b_.CreateICmpEQ(tid_, b_.getInt32(0)), print, trap);
   b_.SetInsertPoint(print);
   // The kernel and line (not the file's path: cache entries are shared by content).
-  std::string text = inst_.tilePrints.at(id.index).front().text;
+  std::string text = inst_->tilePrints.at(id.index).front().text;
   uint32_t line = frontend::locationOf(ast_, ast_.expr(id).range).line;
   printf("%s:%u: block (%u, %u, %u): %s\n",
          {stringConstant(fn_.name), b_.getInt32(line),
@@ -109,7 +109,7 @@ std::vector<std::string> conversions(const std::string& format) {
 
 void TileLowering::emitPrint(ExprId id) {
   using Kind = frontend::TilePrintPiece::Kind;
-  const auto& pieces = inst_.tilePrints.at(id.index);
+  const auto& pieces = inst_->tilePrints.at(id.index);
   // Every thread evaluates the values (a tile's lowering may need the whole block);
   // tiles go to shared memory, where thread 0 reads them in row-major order.
   struct Ready {

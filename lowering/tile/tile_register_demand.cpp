@@ -66,6 +66,9 @@ uint32_t TileLowering::registerDemand(const frontend::FunctionInstance& inst) co
   for (int32_t callee : inst.callees) {
     if (callee >= 0) most = std::max(most, registerDemand(typed_.instances[static_cast<size_t>(callee)]));
   }
+  for (const frontend::StaticUnroll& u : inst.unrolled) {
+    for (const frontend::FunctionInstance& it : u.iterations) most = std::max(most, registerDemand(it));
+  }
   return most;
 }
 

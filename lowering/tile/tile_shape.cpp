@@ -11,6 +11,9 @@ int64_t TileLowering::largestTile(const frontend::FunctionInstance& inst) const 
   for (int32_t callee : inst.callees) {
     if (callee >= 0) most = std::max(most, largestTile(typed_.instances[static_cast<size_t>(callee)]));
   }
+  for (const frontend::StaticUnroll& u : inst.unrolled) {
+    for (const frontend::FunctionInstance& it : u.iterations) most = std::max(most, largestTile(it));
+  }
   return most;
 }
 
@@ -82,7 +85,7 @@ void TileLowering::lowerTupleAssign(ExprId target, ExprId value) {
 }
 
 TileVal TileLowering::inlineHelper(ExprId id) {
-  const frontend::FunctionInstance& helper = typed_.instances[static_cast<size_t>(inst_.callees[id.index])];
+  const frontend::FunctionInstance& helper = typed_.instances[static_cast<size_t>(inst_->callees[id.index])];
   const frontend::JitFunction& hf = typed_.module.functions[helper.function];
   std::vector<std::tuple<std::string, TileVal, TypeId>> values;
   std::vector<std::pair<std::string, ArrayArgs>> arrays;
@@ -111,7 +114,7 @@ TileVal TileLowering::inlineHelper(ExprId id) {
 }
 
 TileVal TileLowering::inlineBody() {
-  TypeId rt = inst_.returnType;
+  TypeId rt = inst_->returnType;
   exit_ = llvm::BasicBlock::Create(context_, "inline.done", function_);
   std::vector<llvm::Type*> slots = types_.isNone(rt) ? std::vector<llvm::Type*>{} : slotTypes(rt);
   for (llvm::Type* t : slots) returnSlots_.push_back(entryAlloca(t, fn_.name + ".ret"));
@@ -127,17 +130,17 @@ TileVal TileLowering::inlineBody() {
 
 void TileLowering::lowerInlineReturn(const ast::Return& r) {
   if (r.value.valid() && !returnSlots_.empty()) {
-    TileVal v = evalAs(r.value, inst_.returnType);
+    TileVal v = evalAs(r.value, inst_->returnType);
     for (size_t s = 0; s < returnSlots_.size(); ++s) b_.CreateStore(v.slots[s], returnSlots_[s]);
   }
   b_.CreateBr(exit_);
 }
 
 TileVal TileLowering::builtinMinMax(ExprId id, bool isMax) {
-  TypeId t = inst_.opTypes[id.index];
+  TypeId t = inst_->opTypes[id.index];
   TypeId result = typeOf(id);
   TypeId opTile = types_.isTile(result) ? types_.tile(t, types_.get(result).shape) : t;
-  auto it = inst_.callArguments.find(id.index);
+  auto it = inst_->callArguments.find(id.index);
   bool isFloat = types_.isFloat(t);
   bool isSigned = types_.get(t).isSigned;
   TileVal r;
@@ -305,7 +308,7 @@ TileVal TileLowering::insert(ExprId id, TypeId t) {
   TileVal x = evalAs(arg(id, 0), t);
   Layout lx = layoutFor(t, x.mma);
   const std::vector<int64_t>& in = types_.get(t).shape;
-  TypeId yt = inst_.opTypes[id.index];
+  TypeId yt = inst_->opTypes[id.index];
   bool scalar = !types_.isTile(yt);
   std::vector<int64_t> sub = scalar ? std::vector<int64_t>(in.size(), 1) : types_.get(yt).shape;
   std::vector<int64_t> stride = rowMajorStrides(in);
@@ -332,7 +335,7 @@ TileVal TileLowering::insert(ExprId id, TypeId t) {
 }
 
 TileVal TileLowering::reinterpretBytes(ExprId id, TypeId t) {
-  TypeId from = inst_.opTypes[id.index];
+  TypeId from = inst_->opTypes[id.index];
   Layout lx = layoutOf(from);
   llvm::Value* buffer = stage(evalAs(arg(id, 0), from), from, lx);
   TileVal out = loadStaged(buffer, t, layoutOf(t));

@@ -84,11 +84,25 @@ void TileLowering::lowerStmt(StmtId id) {
     case frontend::StmtKind::AugAssign: {
       const auto& a = s.as<ast::AugAssign>();
       if (constOf(a.target) != nullptr) return;  // folded: `t ^= N` on a constant `t`
-      TypeId result = inst_.stmtResultTypes[id.index];
+      TypeId result = inst_->stmtResultTypes[id.index];
       bool m = isMmaExpr(a.target);
-      auto left = inst_.augConstLeft.find(id.index);
-      if (left != inst_.augConstLeft.end()) constOverride_[a.target.index] = &left->second;
-      TileVal v = binary(a.op, a.target, a.value, inst_.stmtOpTypes[id.index], result, m);
+      auto left = inst_->augConstLeft.find(id.index);
+      if (types_.isTuple(result) && left == inst_->augConstLeft.end()) {
+        // `acc += (x, y)`: the tuple held so far (its type is the result's leading part).
+        std::string name(ast_.str(ast_.expr(a.target).as<ast::Name>().id));
+        size_t rightCount = constOf(a.value) != nullptr ? constOf(a.value)->elements.size()
+                                                         : types_.get(typeOf(a.value)).elements.size();
+        std::vector<TypeId> all = types_.get(result).elements;
+        TypeId held = types_.tuple(std::vector<TypeId>(all.begin(), all.end() - static_cast<std::ptrdiff_t>(rightCount)));
+        TileVal before;
+        for (llvm::AllocaInst* slot : storage(name, held)) {
+          before.slots.push_back(b_.CreateLoad(slot->getAllocatedType(), slot));
+        }
+        assignName(a.target, concatTuples(a.target, a.value, result, &before), result);
+        return;
+      }
+      if (left != inst_->augConstLeft.end()) constOverride_[a.target.index] = &left->second;
+      TileVal v = binary(a.op, a.target, a.value, inst_->stmtOpTypes[id.index], result, m);
       constOverride_.erase(a.target.index);
       assignName(a.target, v, result);
       return;
@@ -109,6 +123,10 @@ void TileLowering::lowerStmt(StmtId id) {
       b_.CreateRetVoid();
       return;
     case frontend::StmtKind::For:
+      if (const frontend::StaticUnroll* u = unrolledAt(id.index, false)) {
+        lowerStaticFor(*u, s.as<ast::For>());
+        return;
+      }
       if (!lowerPipelinedFor(id, s.as<ast::For>())) lowerFor(id, s.as<ast::For>());
       return;
     case frontend::StmtKind::While:
@@ -209,7 +227,7 @@ TileLowering::RangeLoop TileLowering::rangeOf(StmtId id, const ast::For& f) {
   const auto& call = ast_.expr(f.iter).as<ast::Call>();
   auto args = ast_.list(call.args);
   RangeLoop r;
-  r.type = inst_.rangeTypes[id.index];
+  r.type = inst_->rangeTypes[id.index];
   r.start = args.size() >= 2 ? scalarAs(args[0], r.type) : constantOf(ConstValue::ofInt(0), r.type);
   r.stop = scalarAs(args.size() >= 2 ? args[1] : args[0], r.type);
   r.step = args.size() == 3 ? scalarAs(args[2], r.type) : constantOf(ConstValue::ofInt(1), r.type);

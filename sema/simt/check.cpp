@@ -336,9 +336,9 @@ void ModuleChecker::addTileKernels(uint32_t function) {
       // The helpers follow their kernel; their callees (and the kernel's)
       // index into `helpers`.
       auto remap = [&](FunctionInstance& i) {
-        for (int32_t& callee : i.callees) {
+        forEachCallee(i, [&](int32_t& callee) {
           if (callee >= 0) callee += index + 1;
-        }
+        });
       };
       remap(inst);
       all_.push_back(std::move(inst));
@@ -432,12 +432,12 @@ void ModuleChecker::finish() {
   }
   for (size_t q = 0; q < order.size(); ++q) {
     const FunctionInstance& inst = all_[order[q]];
-    for (int32_t callee : inst.callees) {
+    forEachCallee(inst, [&](int32_t callee) {
       if (callee >= 0 && newIndex[callee] < 0) {
         newIndex[callee] = static_cast<int>(order.size());
         order.push_back(callee);
       }
-    }
+    });
   }
   // Diagnostics of reachable instances (and of explicitly typed device
   // functions), each once, in source order.
@@ -475,9 +475,9 @@ void ModuleChecker::finish() {
   }
   for (int i : order) {
     FunctionInstance inst = std::move(all_[i]);
-    for (int32_t& callee : inst.callees) {
+    forEachCallee(inst, [&](int32_t& callee) {
       if (callee >= 0) callee = newIndex[callee];
-    }
+    });
     typed_.instances.push_back(std::move(inst));
   }
   typed_.kernelCount = kernelCount;

@@ -497,6 +497,11 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
                    "`ct.Slice(start, length)` is an index of `ct.load_advanced_indexing` and "
                    "`ct.store_advanced_indexing`, written inside their indices tuple");
       return TV{};
+    case TileFn::StaticIter:
+      diags_.error(loc(id), Diag::UnsupportedFeature,
+                   "`ct.static_iter(...)` is allowed only as the iterable of a `for` loop or of a tuple "
+                   "comprehension, called by its name");
+      return TV{};
     case TileFn::GridDepLaunch:
     case TileFn::GridDepWait: {
       // Programmatic dependent launch: let the next kernel in the stream start

@@ -609,6 +609,19 @@ TV TileChecker::binary(Operator op, const TV& l, const TV& r, const NodeRange& r
                  r.c.repr());
     return TV{};
   }
+  auto tupleOf = [&](const TV& v) -> std::optional<TypeId> {
+    if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) return runtimeTypeOf(v.c);
+    if (v.k == TV::K::Value && types_.isTuple(v.type) && !holdsArray(v.type)) return v.type;
+    return std::nullopt;
+  };
+  auto lt = tupleOf(l), rt = tupleOf(r);
+  if (op == Operator::Add && lt && rt) {
+    // Tuple concatenation (`acc += (t, t * 2)` in a compile-time loop).
+    std::vector<TypeId> elements = types_.get(*lt).elements;
+    for (TypeId e : types_.get(*rt).elements) elements.push_back(e);
+    lastOpType_ = TypeId();
+    return TV::value(types_.tuple(elements));
+  }
   auto shape = broadcastOf({l, r}, where);
   if (!shape) return TV{};
   auto operand = promote(l, r);

@@ -138,13 +138,14 @@ TV TileChecker::runtimeTuple(ExprId id, const ast::Tuple& t) {
     TV v = checkExpr(elt);
     std::optional<TypeId> et;
     if (v.k == TV::K::Const) {
-      et = weakType(v.c);
-    } else if (v.k == TV::K::Value && (types_.isNumber(v.type) || types_.isTile(v.type))) {
+      et = runtimeTypeOf(v.c);
+    } else if (v.k == TV::K::Value && (types_.isNumber(v.type) || types_.isTile(v.type) ||
+                                       (types_.isTuple(v.type) && !holdsArray(v.type)))) {
       et = v.type;
     }
     if (!et) {
       diags_.error(loc(elt), Diag::TileType,
-                   "a tuple of runtime values holds numbers and tiles, found `" + describe(v) + "`");
+                   "a tuple of runtime values holds numbers, tiles and tuples of them, found `" + describe(v) + "`");
       return TV{};
     }
     elements.push_back(*et);
@@ -286,6 +287,11 @@ std::optional<TV> TileChecker::checkPlainCall(ExprId id, const ast::Call& c) {
     return checkBuiltin(id, c, name);
   }
   if (name == "len") return checkLen(id, c);
+  if (name == "tuple" && ast_.list(c.args).size() == 1 && c.keywords.empty()) {
+    if (const auto* g = ast_.expr(ast_.list(c.args)[0]).dyn<ast::GeneratorExp>()) {
+      return checkTupleComprehension(id, *g);
+    }
+  }
   if (name == "print") {
     inst_.meanings[id.index] = ExprMeaning{Intrinsic::Print, 0};
     return checkPrint(id, c, false, "print");

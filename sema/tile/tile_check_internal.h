@@ -109,6 +109,43 @@ private:
   void checkStmt(StmtId id);
 
   void checkFor(StmtId id, const ast::For& f);
+
+  // --- compile-time loops (tile_check_static.cpp) --------------------------
+
+  // One item of a compile-time iterable: a constant, element `path` of the run-time
+  // tuple `source` evaluates to (of type `type`), or a tuple of items (enumerate, zip).
+  struct StaticItem {
+    enum class K : uint8_t { Const, Element, Tuple } k = K::Const;
+    ConstValue c;
+    ExprId source;
+    std::vector<uint32_t> path;
+    TypeId type;
+    std::vector<StaticItem> parts;
+  };
+  // `ct.static_iter(X)` (by any spelling of cuda.tile's static_iter): X, else invalid.
+  ExprId staticIterArg(ExprId iter) const;
+  // The items of a compile-time iterable: range(...) with constant bounds, enumerate,
+  // zip, a tuple (constant or of run-time values) or a list of constants; nullopt
+  // (reported) for anything else or more than kMaxStaticItems.
+  std::optional<std::vector<StaticItem>> staticItems(ExprId iterable);
+  std::optional<std::vector<StaticItem>> staticBuiltinItems(ExprId iterable, const ast::Call& call,
+                                                            const std::string& name);
+  // Binds the loop target (a name or an unpacking) to one item: constants into consts_,
+  // run-time elements as variables (recorded in `out` for lowering); false when reported.
+  bool bindStatic(ExprId target, const StaticItem& item, std::vector<StaticBinding>& out);
+  // `for T in ct.static_iter(X):`: the body checked once per item, each iteration's side
+  // tables kept (inst_.unrolled).
+  void checkStaticFor(StmtId id, const ast::For& f, ExprId iterable);
+  // break/continue (outside inner loops) and return in a compile-time loop's body.
+  void noStaticExits(std::span<const StmtId> body, bool inLoop);
+  // `tuple(ELT for T in ct.static_iter(X) [if C] ...)`: a constant tuple when every
+  // element is one, else a tuple of run-time values (inst_.unrolled).
+  TV checkTupleComprehension(ExprId id, const ast::GeneratorExp& g);
+  bool comprehend(const ast::GeneratorExp& g, size_t level, std::vector<StaticBinding>& bindings,
+                  StaticUnroll& out, std::vector<TV>& results);
+  // Whether the name means Python's builtin (no variable, constant or global shadows it).
+  bool isBuiltinName(const std::string& name) const;
+  static constexpr size_t kMaxStaticItems = 1000;
   void checkWhile(const ast::While& w, const Stmt& s);
 
   // A name may be rebound to a value of another type (Python semantics),

@@ -18,7 +18,12 @@ void TileChecker::countAssignments(std::span<const StmtId> body) {
         break;
       case StmtKind::For:
         countTarget(s.as<ast::For>().target, 2);
-        countLoopBody(ast_.list(s.as<ast::For>().body));
+        if (staticIterArg(s.as<ast::For>().iter).valid()) {
+          // Unrolled: its body is straight-line code, once per item.
+          countAssignments(ast_.list(s.as<ast::For>().body));
+        } else {
+          countLoopBody(ast_.list(s.as<ast::For>().body));
+        }
         break;
       case StmtKind::While:
         countLoopBody(ast_.list(s.as<ast::While>().body));
@@ -94,7 +99,7 @@ void TileChecker::checkStmt(StmtId id) {
       TV lhs = checkExpr(a.target);
       TV rhs = checkExpr(a.value);
       TV r = binary(a.op, lhs, rhs, s.range, a.value);
-      if (r.ok() && lhs.k == TV::K::Value && r.type != lhs.type) {
+      if (r.ok() && lhs.k == TV::K::Value && r.type != lhs.type && !types_.isTuple(r.type)) {
         diags_.error(loc(s.range), Diag::TileType,
                      "`" + std::string(ast_.str(name->id)) + " " + std::string(spelling(a.op)) +
                          "=` would change its type from `" + nameOf(lhs.type) + "` to `" +
@@ -105,7 +110,12 @@ void TileChecker::checkStmt(StmtId id) {
       if (r.ok()) {
         inst_.stmtOpTypes[id.index] = lastOpType_;
         inst_.stmtResultTypes[id.index] = r.type;
-        if (lhs.k == TV::K::Const && r.k != TV::K::Const) inst_.augConstLeft[id.index] = lhs.c;
+        // (Erased otherwise: a compile-time loop types the statement once per iteration.)
+        if (lhs.k == TV::K::Const && r.k != TV::K::Const) {
+          inst_.augConstLeft[id.index] = lhs.c;
+        } else {
+          inst_.augConstLeft.erase(id.index);
+        }
       }
       assign(a.target, r, a.value);
       return;
@@ -189,6 +199,10 @@ void TileChecker::checkStmt(StmtId id) {
 }
 
 void TileChecker::checkFor(StmtId id, const ast::For& f) {
+  if (ExprId iterable = staticIterArg(f.iter); iterable.valid()) {
+    checkStaticFor(id, f, iterable);
+    return;
+  }
   const auto* call = ast_.expr(f.iter).dyn<ast::Call>();
   const auto* target = ast_.expr(f.target).dyn<ast::Name>();
   bool isRange = false;
@@ -409,7 +423,7 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     auto it = vars_.find(name);
     if (it != vars_.end()) {
       t = it->second;
-    } else if (auto ct = weakType(v.c)) {
+    } else if (auto ct = runtimeTypeOf(v.c)) {
       t = *ct;
     }
     if (!t.valid()) {

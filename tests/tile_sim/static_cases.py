@@ -6,7 +6,8 @@ a kernel, `arr(a)` passes an array; both leave results in the NumPy arrays."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
-CONSTS = {"producer": (), "consumer": (), "recursive": (109,)}
+CONSTS = {"producer": (), "consumer": (), "recursive": (109,), "static_weighted": (), "static_columns": (),
+          "static_comprehension": ()}
 
 
 def static_cases(run, arr, rng):
@@ -22,3 +23,21 @@ def static_cases(run, arr, rng):
     y = np.array(np.nan, np.float32)
     run("recursive", 1, arr(x) + arr(y))
     yield "a helper recursing on a Constant (109 levels)", y, np.array(209.0, np.float32), "exact"
+    x = rng.integers(-100, 100, 48).astype(np.int32)
+    y = np.full(16, -1, np.int32)
+    run("static_weighted", 1, arr(x) + arr(y))
+    a, b, c = x[:16], x[16:32], x[32:]
+    yield "ct.static_iter over enumerate(tiles, 1) and range(len(tiles))", y, (a + 2 * b + 3 * c) * 2, "exact"
+    m = rng.integers(-100, 100, (4, 48)).astype(np.int32)
+    y = np.full(96, -1, np.int32)
+    run("static_columns", 1, arr(m) + arr(y))
+    cols = [m[:, 16 * j:16 * (j + 1)].sum(axis=0) for j in range(3)]
+    yield "a run-time loop in a compile-time one, a tuple grown with +=", y, \
+        np.concatenate([v for s in cols for v in (s, s * 2)]).astype(np.int32), "exact"
+    x = rng.standard_normal(48).astype(np.float32)
+    y = np.full(16 * 11, np.nan, np.float32)
+    run("static_comprehension", 1, arr(x) + arr(y))
+    t = [x[:16], x[16:32], x[32:]]
+    rot = [t[1], t[2], t[0]]
+    want = rot + [rot[0] * 1.0, rot[2] * 3.0] + [np.float32(w) + t[0] for j in range(4) for w in (i * 2 for i in range(j))]
+    yield "tuple comprehensions: range, zip with a filter, nested constants", y, np.concatenate(want), "exact"

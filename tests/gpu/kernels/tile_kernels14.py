@@ -1,6 +1,8 @@
 """Tile kernels, fourteenth file: what cuTile's test files use that session 23 added (issue 22):
 programmatic dependent launch (`ct.grid_dependency_control_*`), helpers that recurse on a
-Constant (cuTile's test_helper_function). Checked on the CPU by tests/tile_sim
+Constant (cuTile's test_helper_function), compile-time loops (`ct.static_iter`) and tuple
+comprehensions (test_static_iter, test_tuple_comprehension), tuple concatenation. Checked on
+the CPU by tests/tile_sim
 (static_cases.py) and on the GPU by tests/gpu/cases/tile_cases14.py, both against NumPy.
 """
 # pykc-compile: --const recursive.N=109
@@ -37,3 +39,49 @@ def add_levels(x, N):
 def recursive(x: "float32[()]", out: "float32[()]", N: ct.Constant[int] = 3):
     t = ct.gather(x, ())
     ct.scatter(out, (), add_levels(t, N))
+
+
+@ct.kernel
+def static_weighted(x: "int32[::1]", y: "int32[::1]"):
+    """cuTile's test_static_iter: `enumerate(tiles, 1)` and `range(len(tiles))` unrolled."""
+    a = ct.load(x, (0,), (16,))
+    b = ct.load(x, (1,), (16,))
+    c = ct.load(x, (2,), (16,))
+    tiles = a, b, c
+    s = ct.zeros((16,), dtype=x.dtype)
+    for i, t in ct.static_iter(enumerate(tiles, 1)):
+        s += i * t
+    for i in ct.static_iter(range(len(tiles))):
+        s += (i + 1) * tiles[i]
+    ct.store(y, (0,), s)
+
+
+@ct.kernel
+def static_columns(x: "int32[:, ::1]", y: "int32[::1]"):
+    """A run-time loop inside a compile-time one, and a tuple grown in it."""
+    doubled = ()
+    for col in ct.static_iter(range(3)):
+        s = ct.zeros((16,), dtype=x.dtype)
+        for row in range(4):
+            s += ct.load(x, (row, col), (1, 16)).reshape((16,))
+        doubled += (s, s * 2)
+    for i, d in ct.static_iter(enumerate(doubled)):
+        ct.store(y, (i,), d)
+
+
+@ct.kernel
+def static_comprehension(x: "float32[::1]", y: "float32[::1]"):
+    """cuTile's test_tuple_comprehension: tuples built by comprehensions, filtered, zipped,
+    nested, and a constant one."""
+    tiles = tuple(ct.load(x, (i,), (16,)) for i in ct.static_iter(range(3)))
+    rotated = tuple(tiles[(i + 1) % 3] for i in ct.static_iter(range(3)))
+    scaled = tuple(t * s for s, t in ct.static_iter(zip((1.0, 2.0, 3.0), rotated)) if s != 2.0)
+    weights = tuple(tuple(i * 2 for i in ct.static_iter(range(j))) for j in ct.static_iter(range(4)))
+    k = 0
+    for t in ct.static_iter(rotated + scaled):
+        ct.store(y, (k,), t)
+        k += 1
+    for row in ct.static_iter(weights):
+        for w in ct.static_iter(row):
+            ct.store(y, (k,), ct.full((16,), w, dtype=ct.float32) + tiles[0])
+            k += 1
