@@ -317,6 +317,11 @@ private:
   // a true compile-time constant; `ct.static_eval(expr)`: `expr`, which must be a
   // compile-time value (tile_check_shape.cpp).
   TV checkStatic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
+  // `e` evaluated as the host would (sema/const_eval.h) with this kernel's constants;
+  // nullopt when it is no such constant (nothing reported).
+  std::optional<ConstValue> hostConstant(ExprId e);
+  // An f-string whose fields are all host constants, formatted (no format specs).
+  std::optional<std::string> hostFString(ExprId e);
 
   // ct.truediv, ct.add, ct.sub, ct.mul: the operator's typing, with `rounding_mode=`
   // (RN, RZ, RM, RP; division also FULL and APPROX) and `flush_to_zero=`.

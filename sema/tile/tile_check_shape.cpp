@@ -1,4 +1,6 @@
 // Builtins, reductions and shape operations (reshape, permute, broadcast, cat).
+#include "sema/const_eval.h"
+#include "syntax/source.h"
 #include "sema/tile/tile_check_internal.h"
 
 #include <cctype>
@@ -571,10 +573,45 @@ ConstValue TileChecker::constOfShape(const std::vector<int64_t>& shape) {
   return v;
 }
 
+std::optional<ConstValue> TileChecker::hostConstant(ExprId e) {
+  auto local = [&](const std::string& name) {
+    ConstEvalLocal l;
+    if (auto c = consts_.find(name); c != consts_.end()) {
+      l.kind = ConstEvalLocal::Kind::Constant;
+      l.value = c->second;
+    } else if (vars_.count(name) || entities_.count(name) || failed_.count(name) || assigned_.count(name)) {
+      l.kind = ConstEvalLocal::Kind::Runtime;
+    }
+    return l;
+  };
+  return evalHostConstant(ast_, module_, fn_.scope, local, e);
+}
+
+std::optional<std::string> TileChecker::hostFString(ExprId e) {
+  const auto* j = ast_.expr(e).dyn<ast::JoinedStr>();
+  if (j == nullptr) return std::nullopt;
+  std::string out;
+  for (ExprId piece : ast_.list(j->values)) {
+    if (const auto* f = ast_.expr(piece).dyn<ast::FormattedValue>()) {
+      if (f->formatSpec.valid()) return std::nullopt;
+      auto v = hostConstant(f->value);
+      if (!v) return std::nullopt;
+      out += v->kind == ConstValue::Kind::Str && f->conversion != 'r' ? v->strValue : v->repr();
+    } else if (ast_.expr(piece).kind() == ExprKind::Constant && ast_.constantOf(piece).kind == ConstantKind::Str) {
+      out += ast_.constantOf(piece).text;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
 TV TileChecker::checkStatic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
   if (fn == TileFn::StaticEval) {
     auto args = bindArgs(id, c, fname, {"expr"}, 1);
     if (!args) return TV{};
+    // As the host evaluates it (`sum(t)`, a module function's result), else typed.
+    if (auto host = hostConstant((*args)[0])) return record(id, TV::constant(*host));
     TV v = checkExpr((*args)[0]);
     if (!v.ok()) return TV{};
     if (v.k == TV::K::Value) {
@@ -586,7 +623,8 @@ TV TileChecker::checkStatic(ExprId id, const ast::Call& c, TileFn fn, const std:
   }
   auto args = bindArgs(id, c, fname, {"condition", "message"}, 1);
   if (!args) return TV{};
-  TV v = checkExpr((*args)[0]);
+  auto host = hostConstant((*args)[0]);
+  TV v = host ? TV::constant(*host) : checkExpr((*args)[0]);
   if (!v.ok()) return TV{};
   if (v.k != TV::K::Const || !v.c.isNumber()) {
     diags_.error(loc((*args)[0]), Diag::NotConstant,
@@ -594,12 +632,23 @@ TV TileChecker::checkStatic(ExprId id, const ast::Call& c, TileFn fn, const std:
     return TV{};
   }
   std::string message;
-  if (ExprId m = (*args)[1]; m.valid()) {
-    if (ast_.expr(m).kind() != ExprKind::Constant || ast_.constantOf(m).kind != ConstantKind::Str) {
-      diags_.error(loc(m), Diag::TileType, "the message of `" + fname + "` must be a string literal");
+  if (ExprId m = (*args)[1]; m.valid() && !truthOf(v.c)) {
+    // The message matters only when the assertion fails: a string (an f-string shows
+    // its text as written).
+    if (ast_.expr(m).kind() == ExprKind::Constant && ast_.constantOf(m).kind == ConstantKind::Str) {
+      if (!ast_.constantOf(m).text.empty()) message = ": " + ast_.constantOf(m).text;
+    } else if (auto text = hostFString(m)) {
+      message = ": " + *text;
+    } else if (ast_.expr(m).kind() == ExprKind::JoinedStr) {
+      const NodeRange& r = ast_.expr(m).range;
+      if (const SourceFile* src = ast_.source(); src != nullptr && r.endLineno <= src->lineCount()) {
+        uint32_t from = src->lineStart(r.lineno) + r.colOffset, to = src->lineStart(r.endLineno) + r.endColOffset;
+        message = ": " + std::string(src->text().substr(from, to - from));
+      }
+    } else {
+      diags_.error(loc(m), Diag::TileType, "the message of `" + fname + "` must be a string");
       return TV{};
     }
-    message = ": " + ast_.constantOf(m).text;
   }
   if (!truthOf(v.c)) {
     diags_.error(loc(id), Diag::StaticAssertFailed, message);

@@ -37,11 +37,11 @@ def runtime_condition(x: "float32[::1]", n: "int32"):
 
 @ct.kernel
 def message_not_literal(x: "float32[::1]", TILE: ConstInt = 16):
-    # CHECK:STDERR: fail_tile_static.py:[[@LINE+4]]:32: error: the message of `ct.static_assert` must be a string literal [tile-type]
-    # CHECK:STDERR:     ct.static_assert(TILE > 0, TILE)
+    # CHECK:STDERR: fail_tile_static.py:[[@LINE+4]]:32: error: the message of `ct.static_assert` must be a string [tile-type]
+    # CHECK:STDERR:     ct.static_assert(TILE < 0, TILE)
     # CHECK:STDERR:                                ^~~~
     # CHECK:STDERR:
-    ct.static_assert(TILE > 0, TILE)
+    ct.static_assert(TILE < 0, TILE)
 
 
 @ct.kernel

@@ -7,7 +7,7 @@ import numpy as np
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
 CONSTS = {"producer": (), "consumer": (), "recursive": (109,), "static_weighted": (), "static_columns": (),
-          "static_comprehension": ()}
+          "static_comprehension": (), "static_host_eval": (4,)}
 
 
 def static_cases(run, arr, rng):
@@ -41,3 +41,7 @@ def static_cases(run, arr, rng):
     rot = [t[1], t[2], t[0]]
     want = rot + [rot[0] * 1.0, rot[2] * 3.0] + [np.float32(w) + t[0] for j in range(4) for w in (i * 2 for i in range(j))]
     yield "tuple comprehensions: range, zip with a filter, nested constants", y, np.concatenate(want), "exact"
+    y = np.full(32, -1, np.int32)
+    run("static_host_eval", 2, arr(y))
+    yield "ct.static_eval of a module function and a comprehension", y, \
+        np.tile(24 + 14 + np.arange(16), 2).astype(np.int32), "exact"

@@ -85,3 +85,18 @@ def static_comprehension(x: "float32[::1]", y: "float32[::1]"):
         for w in ct.static_iter(row):
             ct.store(y, (k,), ct.full((16,), w, dtype=ct.float32) + tiles[0])
             k += 1
+
+
+def factorial(n):
+    ret = 1
+    for i in range(1, n + 1):
+        ret *= i
+    return ret
+
+
+@ct.kernel
+def static_host_eval(x: "int32[::1]", N: ct.Constant[int] = 4):
+    """cuTile's test_static_assert/test_static_eval: host-evaluated constants."""
+    ct.static_assert(factorial(N) < 100, f"{N}! is too large")
+    total = ct.static_eval(factorial(N) + sum([w * w for w in (1, 2, 3)]))
+    ct.store(x, (ct.bid(0),), ct.full((16,), total, dtype=ct.int32) + ct.arange(16, dtype=ct.int32))

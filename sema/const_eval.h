@@ -1,0 +1,41 @@
+#pragma once
+// Host-side evaluation of a Python expression at compile time (cuTile's
+// `ct.static_assert`/`ct.static_eval` evaluate their argument as the host
+// would): literals, the kernel's constants, module constants, Python's
+// arithmetic, tuples and lists (as tuples), comprehensions, the builtins
+// len/sum/min/max/abs/int/float/bool/tuple/list/range, and calls of plain
+// module-level functions, whose bodies are interpreted (assignments, if,
+// for over range or a tuple, while, break/continue, return). Anything else
+// (a tile, an array, a `ct.*` call, a method) makes the evaluation give up
+// without a diagnostic: the caller types the expression as usual.
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "sema/resolve.h"
+#include "syntax/ast.h"
+
+namespace frontend {
+
+// What a name of the calling kernel holds: unknown to it (look in the module),
+// a run-time value (the evaluation gives up) or a constant.
+struct ConstEvalLocal {
+  enum class Kind : uint8_t { Unknown, Runtime, Constant } kind = Kind::Unknown;
+  ConstValue value;
+};
+
+struct ConstEvalLimits {
+  // Statements and expressions evaluated, in all (a loop that does not end stops here).
+  size_t maxSteps = 1000000;
+  // Nested calls of module functions.
+  size_t maxDepth = 200;
+};
+
+// Evaluates `expr` in function scope `scope` of `module` (ResolvedModule::lookup),
+// with the calling kernel's names from `local`; nullopt when it is not a host
+// constant expression pykc can evaluate.
+std::optional<ConstValue> evalHostConstant(const Ast& ast, const ResolvedModule& module, uint32_t scope,
+                                           const std::function<ConstEvalLocal(const std::string&)>& local,
+                                           ExprId expr, const ConstEvalLimits& limits = {});
+
+}  // namespace frontend
