@@ -19,6 +19,7 @@ FOLDER = "tile_kernels14"
 
 
 @case("tile kernels of cuTile's test files (session 23): PDL's griddepcontrol, helpers recursing "
-      "on a Constant", FOLDER)
+      "on a Constant, ct.static_iter loops, tuple comprehensions and concatenation, host-evaluated "
+      "ct.static_eval", FOLDER)
 def tile_static_kernels(ctx):
     return run_shared_cases(static_cases, _Device(ctx.load(), ctx.via("cupy"), CONSTS), ctx.rng)
