@@ -60,6 +60,18 @@ std::optional<ConstValue> foldBinary(Operator op, const ConstValue& a, const Con
     t.elements.insert(t.elements.end(), b.elements.begin(), b.elements.end());
     return t;
   }
+  if (op == Operator::Mult && (a.kind == ConstValue::Kind::Tuple) != (b.kind == ConstValue::Kind::Tuple)) {
+    // Repetition: `(0,) * n`, `n * (0,)` (n an int or bool; none for n <= 0).
+    const ConstValue& t = a.kind == ConstValue::Kind::Tuple ? a : b;
+    const ConstValue& n = a.kind == ConstValue::Kind::Tuple ? b : a;
+    if (n.kind != ConstValue::Kind::Int && n.kind != ConstValue::Kind::Bool) return std::nullopt;
+    int64_t times = n.kind == ConstValue::Kind::Bool ? int64_t(n.boolValue) : n.intValue;
+    if (times > 0 && t.elements.size() * static_cast<uint64_t>(times) > (1u << 20)) return std::nullopt;
+    ConstValue r;
+    r.kind = ConstValue::Kind::Tuple;
+    for (int64_t i = 0; i < times; ++i) r.elements.insert(r.elements.end(), t.elements.begin(), t.elements.end());
+    return r;
+  }
   bool af, bf;
   int64_t ai = 0, bi = 0;
   double ad = 0, bd = 0;

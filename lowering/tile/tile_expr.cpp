@@ -434,6 +434,8 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     case TileFn::Store:
       store(id);
       return TileVal{};
+    case TileFn::Astile:
+      return astile(id);
     case TileFn::GridDepLaunch:
     case TileFn::GridDepWait:
       // Without programmatic dependent launch (before sm_90) a kernel starts after the

@@ -793,6 +793,8 @@ private:
   // `left + right` of two tuples: their values one after the other (`leftValue`: the
   // left's value when the caller has it).
   TileVal concatTuples(ExprId left, ExprId right, TypeId result, const TileVal* leftValue);
+  // ct.astile(value, dtype): each element selected from the value's leaves by its index.
+  TileVal astile(ExprId id);
   void lowerWhile(const ast::While& w);
   // Whether `body` holds a break or continue of its own loop (not of loops inside it).
   bool exitsLoop(std::span<const StmtId> body) const;

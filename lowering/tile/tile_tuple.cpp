@@ -2,6 +2,8 @@
 // their elements flattened (docs/ABI.md); the kernel keeps them as a tree of arrays and
 // scalars, indexes it with constants, and selects among uniform elements with a run-time
 // index (a chain of selects: one compare per element).
+#include <functional>
+
 #include "lowering/tile/tile_lower_internal.h"
 
 namespace lowering::tile {
@@ -77,6 +79,46 @@ void TileLowering::tupleSlots(const TupleArg& t, TileVal& out) {
   }
   assert(t.array.data == nullptr && "the checker keeps arrays out of values");
   for (const TupleArg& e : t.elements) tupleSlots(e, out);
+}
+
+TileVal TileLowering::astile(ExprId id) {
+  TypeId t = typeOf(id);
+  TypeId e = inst_->opTypes[id.index];
+  // The leaves in row-major order, each converted to the tile's dtype.
+  std::vector<llvm::Value*> leaves;
+  std::function<void(const ConstValue&)> addConst = [&](const ConstValue& c) {
+    if (c.kind == ConstValue::Kind::Tuple) {
+      for (const ConstValue& x : c.elements) addConst(x);
+    } else {
+      leaves.push_back(constantOf(c, e));
+    }
+  };
+  std::function<void(ExprId)> walk = [&](ExprId x) {
+    if (const auto* tuple = ast_.expr(x).dyn<ast::Tuple>()) {
+      for (ExprId y : ast_.list(tuple->elts)) walk(y);
+    } else if (const ConstValue* c = constOf(x)) {
+      addConst(*c);
+    } else if (types_.isTuple(typeOf(x))) {
+      std::vector<TypeId> elements = types_.get(typeOf(x)).elements;
+      std::vector<TileVal> parts = tupleParts(eval(x), typeOf(x));
+      for (size_t i = 0; i < parts.size(); ++i) leaves.push_back(convert(parts[i].slots[0], elements[i], e));
+    } else {
+      leaves.push_back(convert(eval(x).slots[0], typeOf(x), e));
+    }
+  };
+  walk(arg(id, 0));
+  if (!types_.isTile(t)) return TileVal{{leaves[0]}};
+  Layout l = layoutOf(t);
+  TileVal out;
+  for (unsigned s = 0; s < l.slots; ++s) {
+    llvm::Value* index = elementIndex(l, s);
+    llvm::Value* v = leaves[0];
+    for (size_t k = 1; k < leaves.size(); ++k) {
+      v = b_.CreateSelect(b_.CreateICmpEQ(index, b_.getInt32(static_cast<uint32_t>(k))), leaves[k], v);
+    }
+    out.slots.push_back(v);
+  }
+  return out;
 }
 
 }  // namespace lowering::tile

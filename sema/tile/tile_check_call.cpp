@@ -276,6 +276,19 @@ bool TileChecker::tileIndex(ExprId id, unsigned ndim) {
       }
       return true;
     }
+    if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) {
+      // A constant tuple held in a name (`idx = ct.static_eval((0,) * n)`).
+      bool ints = std::all_of(v.c.elements.begin(), v.c.elements.end(), [](const ConstValue& e) {
+        return e.kind == ConstValue::Kind::Int || e.kind == ConstValue::Kind::Bool;
+      });
+      if (!ints || v.c.elements.size() != ndim) {
+        diags_.error(loc(id), Diag::TileShape,
+                     "the tile index `" + v.c.repr() + "` must hold " + std::to_string(ndim) +
+                         " integer(s), one per dimension of the array");
+        return false;
+      }
+      return true;
+    }
   }
   std::vector<ExprId> items;
   if (const auto* t = ast_.expr(id).dyn<ast::Tuple>()) {
@@ -497,6 +510,8 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
                    "`ct.Slice(start, length)` is an index of `ct.load_advanced_indexing` and "
                    "`ct.store_advanced_indexing`, written inside their indices tuple");
       return TV{};
+    case TileFn::Astile:
+      return checkAstile(id, c, fname);
     case TileFn::StaticIter:
       diags_.error(loc(id), Diag::UnsupportedFeature,
                    "`ct.static_iter(...)` is allowed only as the iterable of a `for` loop or of a tuple "

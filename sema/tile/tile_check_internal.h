@@ -383,6 +383,11 @@ private:
   // element has one type; `len(t)`.
   TV checkTupleSubscript(ExprId id, const ast::Subscript& sub, const TV& base);
   TV checkLen(ExprId id, const ast::Call& c);
+  // ct.astile(value, dtype=None): a tile from a number or nested tuples of numbers (constants,
+  // scalars, 0-d tiles), its shape the nesting (each length a power of two).
+  TV checkAstile(ExprId id, const ast::Call& c, const std::string& fname);
+  // The shape of `e` as astile reads it and its leaves' dtypes; false when reported.
+  bool astileShape(ExprId e, std::vector<int64_t>& shape, size_t depth, std::vector<TypeId>& leaves);
 
   // `A.dtype == ct.float32`, `mode is ct.PaddingMode.ZERO`: decided at compile time.
   TV compareEntities(ExprId id, CmpOp op, const TV& l, const TV& r);

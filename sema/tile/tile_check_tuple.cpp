@@ -1,6 +1,8 @@
 // Tuple parameters of tile kernels (docs/TILE.md, "Tuples of arrays"): `t[i]` with a
 // constant index (any element), with a run-time integer (elements of one type), and
 // `len(t)`, a constant.
+#include <functional>
+
 #include "sema/tile/tile_check_internal.h"
 
 namespace frontend::tile {
@@ -64,6 +66,119 @@ TV TileChecker::checkLen(ExprId id, const ast::Call& c) {
                "`len` takes a tuple in tile kernels, found `" + describe(v) + "`" +
                    (v.k == TV::K::Value && types_.isArray(v.type) ? " (use `x.shape[0]`)" : ""));
   return TV{};
+}
+
+namespace {
+
+// The nesting of a constant (its shape, every level rectangular; a number: ()), or nullopt.
+std::optional<std::vector<int64_t>> constNesting(const ConstValue& c) {
+  if (c.kind != ConstValue::Kind::Tuple) {
+    return c.isNumber() ? std::optional(std::vector<int64_t>()) : std::nullopt;
+  }
+  std::optional<std::vector<int64_t>> inner;
+  for (const ConstValue& e : c.elements) {
+    auto s = constNesting(e);
+    if (!s || (inner && *inner != *s)) return std::nullopt;
+    inner = std::move(s);
+  }
+  std::vector<int64_t> out{static_cast<int64_t>(c.elements.size())};
+  if (inner) out.insert(out.end(), inner->begin(), inner->end());
+  return out;
+}
+
+}  // namespace
+
+bool TileChecker::astileShape(ExprId e, std::vector<int64_t>& shape, size_t depth, std::vector<TypeId>& leaves) {
+  const auto* t = ast_.expr(e).dyn<ast::Tuple>();
+  auto mismatch = [&]() {
+    diags_.error(loc(e), Diag::TileShape, "`ct.astile` takes nested tuples of one shape (a tile's), found a ragged one");
+    return false;
+  };
+  if (t != nullptr) {
+    auto elts = ast_.list(t->elts);
+    auto n = static_cast<int64_t>(elts.size());
+    if (depth < shape.size() && shape[depth] != n) return mismatch();
+    if (depth == shape.size()) shape.push_back(n);
+    for (ExprId x : elts) {
+      if (!astileShape(x, shape, depth + 1, leaves)) return false;
+    }
+    return true;
+  }
+  TV v = checkExpr(e);
+  if (!v.ok()) return false;
+  if (v.k == TV::K::Const) {
+    auto nesting = constNesting(v.c);
+    if (!nesting) {
+      diags_.error(loc(e), Diag::TileType, "`ct.astile` takes numbers and nested tuples of them, found `" + describe(v) + "`");
+      return false;
+    }
+    const std::vector<int64_t>& inner = *nesting;
+    for (size_t i = 0; i < inner.size(); ++i) {
+      size_t d = depth + i;
+      if (d < shape.size() && shape[d] != inner[i]) return mismatch();
+      if (d == shape.size()) shape.push_back(inner[i]);
+    }
+    if (depth + inner.size() != shape.size()) return mismatch();
+    std::function<void(const ConstValue&)> add = [&](const ConstValue& c) {
+      if (c.kind == ConstValue::Kind::Tuple) {
+        for (const ConstValue& x : c.elements) add(x);
+      } else if (auto w = weakType(c)) {
+        leaves.push_back(*w);
+      }
+    };
+    add(v.c);
+    return true;
+  }
+  if (v.k == TV::K::Value && types_.isNumber(v.type)) {
+    if (depth != shape.size()) return mismatch();
+    leaves.push_back(v.type);
+    return true;
+  }
+  if (v.k == TV::K::Value && types_.isTuple(v.type) && !holdsArray(v.type)) {
+    // A tuple of run-time numbers held in a name: one level of the nesting.
+    std::vector<TypeId> elements = types_.get(v.type).elements;
+    auto n = static_cast<int64_t>(elements.size());
+    if (depth < shape.size() && shape[depth] != n) return mismatch();
+    if (depth == shape.size()) shape.push_back(n);
+    for (TypeId el : elements) {
+      if (!types_.isNumber(el) || depth + 1 != shape.size()) {
+        diags_.error(loc(e), Diag::TileType,
+                     "`ct.astile` takes a tuple of numbers here, found `" + describe(v) + "`");
+        return false;
+      }
+      leaves.push_back(el);
+    }
+    return true;
+  }
+  diags_.error(loc(e), Diag::TileType,
+               "`ct.astile` takes numbers, scalars and nested tuples of them, found `" + describe(v) + "`");
+  return false;
+}
+
+TV TileChecker::checkAstile(ExprId id, const ast::Call& c, const std::string& fname) {
+  auto args = bindArgs(id, c, fname, {"value", "dtype"}, 1);
+  if (!args) return TV{};
+  std::vector<int64_t> shape;
+  std::vector<TypeId> leaves;
+  if (!astileShape((*args)[0], shape, 0, leaves)) return TV{};
+  for (int64_t d : shape) {
+    if (!isPow2(d)) {
+      diags_.error(loc((*args)[0]), Diag::TileShape,
+                   "tuple length " + std::to_string(d) + " in `ct.astile`'s value is not a power of 2");
+      return TV{};
+    }
+  }
+  TypeId dtype;
+  if ((*args)[1].valid()) {
+    auto d = dtypeArg((*args)[1]);
+    if (!d) return TV{};
+    dtype = *d;
+  } else {
+    for (TypeId l : leaves) dtype = dtype.valid() ? promoteDtypes(dtype, l) : l;
+    if (!dtype.valid()) dtype = types_.int32();
+  }
+  inst_.opTypes[id.index] = dtype;
+  return record(id, TV::value(shape.empty() ? dtype : types_.tile(dtype, shape)));
 }
 
 }  // namespace frontend::tile

@@ -5,9 +5,11 @@ tests/tile_sim/tile_sim.py (CPU) and tests/gpu/cases/tile_cases14.py.
 a kernel, `arr(a)` passes an array; both leave results in the NumPy arrays."""
 import numpy as np
 
+from tuple_cases import _packer
+
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
 CONSTS = {"producer": (), "consumer": (), "recursive": (109,), "static_weighted": (), "static_columns": (),
-          "static_comprehension": (), "static_host_eval": (4,)}
+          "static_comprehension": (), "static_host_eval": (4,), "static_tuple_params": (), "astiles": ()}
 
 
 def static_cases(run, arr, rng):
@@ -45,3 +47,16 @@ def static_cases(run, arr, rng):
     run("static_host_eval", 2, arr(y))
     yield "ct.static_eval of a module function and a comprehension", y, \
         np.tile(24 + 14 + np.arange(16), 2).astype(np.int32), "exact"
+    tup = _packer(arr)
+    ms = [rng.standard_normal((32, 16)).astype(np.float32) for _ in range(3)]
+    out = np.full((32, 16), np.nan, np.float32)
+    run("static_tuple_params", 2, tup(*(arr(m) for m in ms)) + tup(3, 2, -1) + arr(out))
+    want = ms[0].astype(np.float64) * 3 + ms[1] * 2.0 - ms[2]
+    yield "ct.static_iter over zip of a tuple of arrays and a tuple of numbers", out, want, ("close", 1e-6)
+    x = np.full((2, 2, 2), np.nan, np.float32)
+    flags = np.full((4, 2), -1, np.int32)
+    run("astiles", 1, arr(x) + arr(flags) + [7, np.float32(2.5), np.bool_(True)])
+    want = np.array([[[1, 7], [2, 8]], [[3, 2.5], [4, 1]]], np.float32) + 10
+    yield "ct.astile of nested constants and run-time numbers", x, want, "exact"
+    yield "ct.astile of a module's bool tuple, as int32", flags, np.array(
+        [[1, 0], [1, 1], [0, 0], [1, 0]], np.int32), "exact"

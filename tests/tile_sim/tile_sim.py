@@ -709,6 +709,9 @@ def check_cases(cases, seed, typed=False):
         failures = []
 
         def run(kernel, grid, args):
+            # Scalars as the ABI passes them: float32 by its bits, bools as 0/1.
+            args = [sim.f32(float(a)) if isinstance(a, np.float32) else
+                    int(a) if isinstance(a, (bool, np.bool_)) else a for a in args]
             sim.run(sym[kernel], grid, blocks[sym[kernel]], args)
         run.output = sim.output  # printed text and trapped threads (the simulator only)
 

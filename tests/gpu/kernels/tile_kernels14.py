@@ -100,3 +100,26 @@ def static_host_eval(x: "int32[::1]", N: ct.Constant[int] = 4):
     ct.static_assert(factorial(N) < 100, f"{N}! is too large")
     total = ct.static_eval(factorial(N) + sum([w * w for w in (1, 2, 3)]))
     ct.store(x, (ct.bid(0),), ct.full((16,), total, dtype=ct.int32) + ct.arange(16, dtype=ct.int32))
+
+
+@ct.kernel
+def static_tuple_params(arrays: "UniTuple(float32[:, ::1], 3)", scales: "UniTuple(int32, 3)",
+                        out: "float32[:, ::1]"):
+    """A compile-time loop over tuple parameters: each iteration binds one array and one number."""
+    res = ct.zeros((16, 16), dtype=out.dtype)
+    for a, s in ct.static_iter(zip(arrays, scales)):
+        res += ct.load(a, (ct.bid(0), 0), (16, 16)) * s
+    ct.store(out, (ct.bid(0), 0), res)
+
+
+BOOLS = ((True, False), (True, True), (False, False), (True, False))
+
+
+@ct.kernel
+def astiles(x: "float32[:, :, ::1]", flags: "int32[:, ::1]", a: "int32", c: "float32", d: "bool"):
+    """cuTile's test_astile: tiles from nested tuples of constants and run-time numbers."""
+    t = ct.astile((((1, a), (2, a + 1)), ((3, c), (4, d))), dtype=ct.float32)
+    mixed = (ct.int8(1), ct.astile(2, dtype=ct.int64), ct.full((), 3, dtype=ct.float32), 4)
+    row = ct.astile(mixed, dtype=ct.float32).reshape((1, 1, 4))
+    ct.store(x, (0, 0, 0), t + ct.sum(row))
+    ct.store(flags, (0, 0), ct.astile(BOOLS, dtype=ct.int32) + ct.astile(ct.static_eval((0,) * 2), dtype=ct.int32))
