@@ -156,7 +156,7 @@ TileVal TileLowering::eval(ExprId id) {
       if (TypeId bt = typeOf(sub.value); bt.valid() && types_.isTuple(bt)) {
         // An element of a tuple value (a variable): a constant index takes its part, a
         // run-time one selects among the (one-typed) parts.
-        std::vector<TileVal> parts = tupleParts(eval(sub.value), bt);
+        std::vector<TileVal> parts = tupleParts(evalTuple(sub.value, bt), bt);
         auto n = static_cast<int64_t>(parts.size());
         if (const ConstValue* c = constOf(sub.slice)) {
           int64_t k = c->kind == ConstValue::Kind::Bool ? int64_t(c->boolValue) : c->intValue;

@@ -30,7 +30,7 @@ void TileLowering::bindStatic(const std::vector<frontend::StaticBinding>& bindin
       continue;
     }
     TypeId t = typeOf(b.source);
-    TileVal v = eval(b.source);
+    TileVal v = evalTuple(b.source, t);
     for (uint32_t i : b.path) {
       v = tupleParts(v, t)[i];
       t = types_.get(t).elements[i];

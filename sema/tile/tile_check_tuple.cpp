@@ -10,7 +10,7 @@ namespace frontend::tile {
 TV TileChecker::checkTupleSubscript(ExprId id, const ast::Subscript& sub, const TV& base) {
   ExprId root = sub.value;
   while (const auto* s = ast_.expr(root).dyn<ast::Subscript>()) root = s->value;
-  if (!ast_.expr(root).is<ast::Name>()) {
+  if (!ast_.expr(root).is<ast::Name>() && holdsArray(base.type)) {
     diags_.error(loc(id), Diag::TileUnsupported, "indexing `" + describe(base) + "` here",
                  ": index a tuple parameter, or unpack the tuple (`a, b = ...`)");
     return TV{};

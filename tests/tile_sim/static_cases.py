@@ -29,7 +29,8 @@ def static_cases(run, arr, rng):
     y = np.full(16, -1, np.int32)
     run("static_weighted", 1, arr(x) + arr(y))
     a, b, c = x[:16], x[16:32], x[32:]
-    yield "ct.static_iter over enumerate(tiles, 1) and range(len(tiles))", y, (a + 2 * b + 3 * c) * 2, "exact"
+    yield "ct.static_iter over enumerate(tiles, 1), range(len(tiles)) and a tuple display", y, \
+        (a + 2 * b + 3 * c) * 2 + a + c, "exact"
     m = rng.integers(-100, 100, (4, 48)).astype(np.int32)
     y = np.full(96, -1, np.int32)
     run("static_columns", 1, arr(m) + arr(y))

@@ -53,7 +53,9 @@ def static_weighted(x: "int32[::1]", y: "int32[::1]"):
         s += i * t
     for i in ct.static_iter(range(len(tiles))):
         s += (i + 1) * tiles[i]
-    ct.store(y, (0,), s)
+    for t in ct.static_iter((a, c)):
+        s += t
+    ct.store(y, (0,), s + (a, b)[1] - b)
 
 
 @ct.kernel
