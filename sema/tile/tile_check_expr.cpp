@@ -622,6 +622,13 @@ TV TileChecker::binary(Operator op, const TV& l, const TV& r, const NodeRange& r
     lastOpType_ = TypeId();
     return TV::value(types_.tuple(elements));
   }
+  bool tupleOperand = (l.k == TV::K::Value && types_.isTuple(l.type)) || (r.k == TV::K::Value && types_.isTuple(r.type)) ||
+                      (l.k == TV::K::Const && l.c.kind == ConstValue::Kind::Tuple) ||
+                      (r.k == TV::K::Const && r.c.kind == ConstValue::Kind::Tuple);
+  if (tupleOperand) {  // tuples only concatenate (`+`)
+    diags_.error(loc(range), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l), describe(r));
+    return TV{};
+  }
   auto shape = broadcastOf({l, r}, where);
   if (!shape) return TV{};
   auto operand = promote(l, r);

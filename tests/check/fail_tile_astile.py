@@ -1,6 +1,6 @@
 # ARGS: --diag-kinds compile %s --phase=check --sig k(float32[::1],int32)
 # Diagnostics of ct.astile: ragged nesting, a length that is no power of two, an empty
-# tuple, arrays and strings as leaves.
+# tuple, arrays and strings as leaves; arithmetic on a tuple other than `+` of two tuples.
 import cuda.tile as ct
 
 
@@ -31,3 +31,8 @@ def k(x, a):
     # CHECK:STDERR:                            ^
     # CHECK:STDERR:
     v = ct.astile(((1, 2), a), dtype=ct.int32)
+    # CHECK:STDERR: fail_tile_astile.py:[[@LINE+4]]:9: error: unsupported operand types for `+`: `int32` and `UniTuple(int32 x 2)` [mismatched-operand-types]
+    # CHECK:STDERR:     w = a + (a, a)
+    # CHECK:STDERR:         ^~~~~~~~~~
+    # CHECK:STDERR:
+    w = a + (a, a)

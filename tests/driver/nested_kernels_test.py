@@ -16,6 +16,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from line_mutants import clean, mutate  # noqa: E402
+
 SOURCE = '''import math
 
 import cuda.tile as ct
@@ -70,12 +73,6 @@ def run(pykc, path, *args, env=None, timeout=60):
                           timeout=timeout, env=env)
 
 
-def clean(r):
-    if r.returncode not in (0, 1) or "internal" in r.stderr.lower():
-        return False
-    return r.returncode == 0 or "error:" in r.stderr
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pykc", required=True)
@@ -124,21 +121,7 @@ def main():
         lines = SOURCE.splitlines(keepends=True)
         counts = {0: 0, 1: 0}
         for n in range(200):
-            mutant = list(lines)
-            for _ in range(rng.randint(1, 3)):
-                i = rng.randrange(len(mutant))
-                op = rng.randrange(4)
-                if op == 0:
-                    del mutant[i]
-                elif op == 1:
-                    mutant.insert(i, mutant[i])
-                elif op == 2:
-                    j = rng.randrange(len(mutant))
-                    mutant[i], mutant[j] = mutant[j], mutant[i]
-                else:
-                    mutant[i] = mutant[i][: rng.randrange(len(mutant[i]) + 1)] + "\n"
-                if not mutant:
-                    mutant = ["\n"]
+            mutant = mutate(lines, rng)
             mpath = os.path.join(tmp, "mutant.py")
             with open(mpath, "w") as f:
                 f.write("".join(mutant))

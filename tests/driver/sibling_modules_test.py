@@ -16,6 +16,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from line_mutants import mutate  # noqa: E402
+
 MAIN = '''import cuda.tile as ct
 from helpers import scaled
 
@@ -168,18 +171,7 @@ def main():
         core_lines = CORE.splitlines(keepends=True)
         counts = {0: 0, 1: 0}
         for n in range(120):
-            mutant = list(core_lines)
-            for _ in range(rng.randint(1, 3)):
-                i = rng.randrange(len(mutant))
-                op = rng.randrange(3)
-                if op == 0:
-                    del mutant[i]
-                elif op == 1:
-                    mutant.insert(i, mutant[i])
-                else:
-                    mutant[i] = mutant[i][: rng.randrange(len(mutant[i]) + 1)] + "\n"
-                if not mutant:
-                    mutant = ["\n"]
+            mutant = mutate(core_lines, rng, ops=3)
             write(folder, {"root/pkg/utils/core.py": "".join(mutant)})
             try:
                 r = compile_check(a.pykc, folder, "--python-path", root)
@@ -200,21 +192,7 @@ def main():
         write(folder, {"main.py": MAIN, "more.py": MORE})
         counts = {0: 0, 1: 0}
         for n in range(250):
-            mutant = list(lines)
-            for _ in range(rng.randint(1, 3)):
-                i = rng.randrange(len(mutant))
-                op = rng.randrange(4)
-                if op == 0:
-                    del mutant[i]
-                elif op == 1:
-                    mutant.insert(i, mutant[i])
-                elif op == 2:
-                    j = rng.randrange(len(mutant))
-                    mutant[i], mutant[j] = mutant[j], mutant[i]
-                else:
-                    mutant[i] = mutant[i][: rng.randrange(len(mutant[i]) + 1)] + "\n"
-                if not mutant:
-                    mutant = ["\n"]
+            mutant = mutate(lines, rng)
             write(folder, {"helpers.py": "".join(mutant)})
             try:
                 r = compile_check(a.pykc, folder)

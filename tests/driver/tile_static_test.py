@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Robustness of tile kernels' compile-time paths (ct.static_iter loops, tuple
+comprehensions, host evaluation in ct.static_assert/static_eval, ct.astile, recursion on
+Constants): random line mutations of files that use them must end in exit 0, or exit 1 with
+a diagnostic (never a signal, a hang or an internal error); the first ones of each file are
+compiled to cubins, through the lowering. The files: the GPU suite's
+tests/gpu/kernels/tile_kernels14.py and the goldens typed_tile_static_iter.py,
+typed_tile_static_host_eval.py and typed_tile_astile.py, with their own arguments. CPU only.
+
+    tests/driver/tile_static_test.py --pykc build/bin/pykc [--mutants N]
+"""
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from line_mutants import clean, mutate  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def file_args(path):
+    """A file's pykc arguments: its `# pykc-compile:` lines, or a golden's `# ARGS:` line
+    less the options that only shape the golden's output."""
+    args = []
+    for line in open(path):
+        if line.startswith("# pykc-compile:"):
+            args += line[len("# pykc-compile:"):].split()
+        elif line.startswith("# ARGS:"):
+            words = line[len("# ARGS:"):].split()
+            keep = words[words.index("%s") + 1:]
+            args += [w for w in keep if w not in ("--phase=check", "--dump-typed")]
+    return args
+
+
+FILES = ["tests/gpu/kernels/tile_kernels14.py", "tests/check/typed_tile_static_iter.py",
+         "tests/check/typed_tile_static_host_eval.py", "tests/check/typed_tile_astile.py"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pykc", required=True)
+    ap.add_argument("--mutants", type=int, default=300, help="mutants per file checked (300)")
+    ap.add_argument("--full", type=int, default=30,
+                    help="of those, how many are compiled to cubins (lowering too; 30)")
+    a = ap.parse_args()
+    failures = []
+    rng = random.Random(20261206)
+    with tempfile.TemporaryDirectory(prefix="pykc-tile-static-") as tmp:
+        for rel in FILES:  # (the first --full mutants of each compile to cubins: lowering too)
+            path = os.path.join(ROOT, rel)
+            args = file_args(path)
+
+            def check(source_path, full=False):
+                phase = [] if full else ["--phase", "check"]
+                return subprocess.run([a.pykc, "compile", source_path, "--no-cache", *phase, *args,
+                                       "-o", os.path.join(tmp, "out")], capture_output=True, text=True, timeout=120)
+            r = check(path)
+            if r.returncode != 0:
+                print(f"FAIL {rel} itself: rc {r.returncode}\n{r.stderr[-1500:]}")
+                failures.append(rel)
+                continue
+            lines = open(path).read().splitlines(keepends=True)
+            counts = {0: 0, 1: 0}
+            for n in range(a.mutants):
+                mutant = mutate(lines, rng)
+                mpath = os.path.join(tmp, os.path.basename(rel))
+                with open(mpath, "w") as f:
+                    f.write("".join(mutant))
+                try:
+                    r = check(mpath, full=n < a.full)
+                except subprocess.TimeoutExpired:
+                    failures.append(f"{rel} mutant {n}: timed out")
+                    continue
+                if not clean(r):
+                    print(f"FAIL {rel} mutant {n}: rc {r.returncode}\n{''.join(mutant)}\n{r.stderr[-1500:]}")
+                    failures.append(f"{rel} mutant {n}")
+                else:
+                    counts[r.returncode] += 1
+            print(f"ok   {rel}: {a.mutants} mutants, {counts[0]} compiled, {counts[1]} refused with a diagnostic")
+    if failures:
+        print(f"tile_static: {len(failures)} failed: " + ", ".join(failures))
+        return 1
+    print("tile_static: all passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
