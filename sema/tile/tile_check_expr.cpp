@@ -120,6 +120,13 @@ TV TileChecker::checkExpr(ExprId id) {
             return TV{};
           }
           inst_.arrayAttrs[sub.value.index] = ArrayAttr::Shape;
+          // A view with constant bounds along this axis: its extent, a constant.
+          if (const auto* view = ast_.expr(attr->value).dyn<ast::Name>()) {
+            auto e = viewExtents_.find(std::string(ast_.str(view->id)));
+            if (e != viewExtents_.end() && static_cast<int64_t>(e->second.first) == (*d < 0 ? *d + ndim : *d)) {
+              return record(id, TV::constant(ConstValue::ofInt(e->second.second)));
+            }
+          }
           return record(id, TV::value(types_.int32()));
         }
       }

@@ -528,6 +528,10 @@ private:
   std::set<std::string> nestedAssigned_;
   int countNest_ = 0;
   std::set<std::string> failed_;
+  // Views with constant bounds: by `slice` call ExprId index, and by the name holding one
+  // in straight-line code, the axis and its extent.
+  std::map<uint32_t, std::pair<size_t, int64_t>> sliceExtents_;
+  std::map<std::string, std::pair<size_t, int64_t>> viewExtents_;
   TypeId lastOpType_;
 };
 

@@ -324,6 +324,11 @@ TV TileChecker::checkArraySlice(ExprId id, const ast::Call& c, ExprId self) {
   if (!intScalar((*args)[2], "the `start` of `slice`") || !intScalar((*args)[3], "the `stop` of `slice`")) {
     return TV{};
   }
+  TV start = checkExpr((*args)[2]), stop = checkExpr((*args)[3]);
+  if (start.k == TV::K::Const && stop.k == TV::K::Const && start.c.kind == ConstValue::Kind::Int &&
+      stop.c.kind == ConstValue::Kind::Int && stop.c.intValue >= start.c.intValue) {
+    sliceExtents_[id.index] = {d, stop.c.intValue - start.c.intValue};
+  }
   // The view starts `start` elements into the axis: its base is no longer known
   // to be aligned, nor its extent along the axis to be a multiple of anything.
   ArrayFacts facts = t.facts;

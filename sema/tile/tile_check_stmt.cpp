@@ -409,6 +409,12 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
   }
   entities_.erase(name);
   bool straightLine = depthNow_ == 0 && !nestedAssigned_.count(name);
+  // A view with constant bounds (`x.slice(axis=0, start=0, stop=16)`) bound once: its
+  // extent along that axis is a constant (`sub.shape[0]`).
+  viewExtents_.erase(name);
+  if (auto e = sliceExtents_.find(valueExpr.index); e != sliceExtents_.end() && straightLine) {
+    viewExtents_[name] = e->second;
+  }
   // `x = None` (TileGym: `q_pe = None` then `if BLOCK_R > 0: q_pe = ...`): None is never a
   // run-time value, so the name holds the constant until it is rebound.
   bool none = v.k == TV::K::Const && v.c.kind == ConstValue::Kind::None;

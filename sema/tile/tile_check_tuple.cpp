@@ -26,7 +26,8 @@ TV TileChecker::checkTupleSubscript(ExprId id, const ast::Subscript& sub, const 
                    "tuple index " + std::to_string(i) + " out of range for `" + describe(base) + "`");
       return TV{};
     }
-    return record(id, TV::value(elements[static_cast<size_t>(i < 0 ? i + n : i)]));
+    size_t k = static_cast<size_t>(i < 0 ? i + n : i);
+    return record(id, TV::value(elements[k]));
   }
   if (index.k != TV::K::Value || !types_.isInt(index.type) || types_.isTile(index.type)) {
     diags_.error(loc(sub.slice), Diag::TileType,
