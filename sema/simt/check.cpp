@@ -412,10 +412,10 @@ void ModuleChecker::run() {
       std::vector<TypeId> args = sig.signature.args;
       std::map<uint32_t, ConstValue> omitted;
       for (size_t p = args.size(); p < fn.params.size(); ++p) {
+        // (resolve accepts fewer types only where defaults cover the rest)
         const ParamDefault* d = fn.defaultOf(p);
-        assert(d != nullptr && "resolve accepts fewer types only where defaults cover the rest");
-        if (!d->value) {
-          Location at = locationOf(ast_, ast_.expr(d->expr).range);
+        if (d == nullptr || !d->value) {
+          Location at = d ? locationOf(ast_, ast_.expr(d->expr).range) : sig.location;
           diags_.error(at, Diag::InvalidSignature,
                        "a launch of `" + fn.name + "` leaves out `" + fn.params[p] +
                            "`, whose default is not a number, bool, None or tuple of them: "
