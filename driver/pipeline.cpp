@@ -290,7 +290,8 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
     entry["symbol"] = inst.symbol;
     nlohmann::ordered_json params = nlohmann::ordered_json::array();
     for (size_t p = 0; p < inst.argTypes.size(); ++p) {
-      params.push_back(paramJson(types, inst.argTypes[p], fn.params[p]));
+      // Omitted arguments (`--sig` with fewer types) are compiled in, not passed.
+      if (!inst.isOmitted(p)) params.push_back(paramJson(types, inst.argTypes[p], fn.params[p]));
     }
     entry["params"] = params;
     if (inst.tile) {

@@ -64,11 +64,16 @@ void ModuleLowering::declare() {
     }
     std::vector<llvm::Type*> params;
     llvm::Type* ret;
+    // Omitted arguments are folded in: no parameters.
+    std::vector<TypeId> passed;
+    for (size_t p = 0; p < inst.argTypes.size(); ++p) {
+      if (!inst.isOmitted(p)) passed.push_back(inst.argTypes[p]);
+    }
     if (inst.isKernel) {
-      for (TypeId a : inst.argTypes) appendKernelParams(context_, types(), a, params);
+      for (TypeId a : passed) appendKernelParams(context_, types(), a, params);
       ret = llvm::Type::getVoidTy(context_);
     } else {
-      for (TypeId a : inst.argTypes) params.push_back(llvmType(a));
+      for (TypeId a : passed) params.push_back(llvmType(a));
       ret = llvmType(inst.returnType);
       // numba's Optional: {value, is None}.
       if (inst.optionalReturn) ret = llvm::StructType::get(context_, {ret, llvm::Type::getInt1Ty(context_)});
@@ -100,6 +105,7 @@ void ModuleLowering::declare() {
     // Name the parameters after the Python ones (readable IR and PTX).
     unsigned k = 0;
     for (size_t p = 0; p < inst.argTypes.size() && p < fn.params.size(); ++p) {
+      if (inst.isOmitted(p)) continue;
       if (!inst.isKernel) {
         f->getArg(k++)->setName(fn.params[p]);
         continue;
@@ -135,7 +141,9 @@ void ModuleLowering::recordArrayParams(const FunctionInstance& inst, llvm::Funct
     }
     param += kernelParamCount(context_, types(), id);
   };
-  for (TypeId a : inst.argTypes) visit(a);
+  for (size_t p = 0; p < inst.argTypes.size(); ++p) {
+    if (!inst.isOmitted(p)) visit(inst.argTypes[p]);
+  }
   if (!arrays.empty()) {
     f->setMetadata(kArrayParamsMetadata, llvm::MDNode::get(context_, arrays));
   }

@@ -540,6 +540,23 @@ std::string_view linkFileExtensions() {
   return "`.cu`, `.ptx`, `.ltoir`, `.cubin`, `.fatbin`, `.o` and `.a`";
 }
 
+namespace {
+
+// The shortest `%g` digits that read back as `x` (`3`, `0.1`, `1e+100`), `inf`/`nan`
+// as Python spells them.
+std::string shortestDigits(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  return buf;
+}
+
+}  // namespace
+
 std::string ConstValue::repr() const {
   switch (kind) {
     case Kind::None:
@@ -551,16 +568,15 @@ std::string ConstValue::repr() const {
     case Kind::Float: {
       // Python's repr: the shortest digits that read back as the same double, with `.0`
       // on whole numbers (3.0, not 3), `inf`/`nan` as Python spells them.
-      if (std::isnan(floatValue)) return "nan";
-      if (std::isinf(floatValue)) return floatValue < 0 ? "-inf" : "inf";
-      char buf[64];
-      for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, floatValue);
-        if (std::strtod(buf, nullptr) == floatValue) break;
-      }
-      std::string text = buf;
-      if (text.find_first_of(".e") == std::string::npos) text += ".0";
+      std::string text = shortestDigits(floatValue);
+      if (text.find_first_of(".en") == std::string::npos) text += ".0";
       return text;
+    }
+    case Kind::Complex: {
+      // `1j`, `-2.5j`, `(1+2j)`: the parts without `.0`, as Python writes them.
+      std::string im = shortestDigits(imagValue) + "j";
+      if (floatValue == 0 && !std::signbit(floatValue)) return im;
+      return "(" + shortestDigits(floatValue) + (im[0] == '-' ? "" : "+") + im + ")";
     }
     case Kind::Str:
       return "'" + strValue + "'";

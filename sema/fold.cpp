@@ -51,6 +51,41 @@ int64_t floorModInt(int64_t a, int64_t b) {
   return m;
 }
 
+// A number or complex constant as its real and imaginary parts.
+bool asComplex(const ConstValue& v, double& re, double& im) {
+  bool isFloat;
+  int64_t i = 0;
+  im = 0;
+  if (v.kind == ConstValue::Kind::Complex) {
+    re = v.floatValue;
+    im = v.imagValue;
+    return true;
+  }
+  return asNumber(v, isFloat, i, re);
+}
+
+// Python's complex `+ - * /` (a number operand is a complex with no imaginary part);
+// nullopt for other operators and division by zero (Python raises).
+std::optional<ConstValue> foldComplexBinary(Operator op, const ConstValue& a, const ConstValue& b) {
+  double ar, ai, br, bi;
+  if (!asComplex(a, ar, ai) || !asComplex(b, br, bi)) return std::nullopt;
+  switch (op) {
+    case Operator::Add:
+      return ConstValue::ofComplex(ar + br, ai + bi);
+    case Operator::Sub:
+      return ConstValue::ofComplex(ar - br, ai - bi);
+    case Operator::Mult:
+      return ConstValue::ofComplex(ar * br - ai * bi, ar * bi + ai * br);
+    case Operator::Div: {
+      double d = br * br + bi * bi;
+      if (d == 0) return std::nullopt;
+      return ConstValue::ofComplex((ar * br + ai * bi) / d, (ai * br - ar * bi) / d);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::optional<ConstValue> foldBinary(Operator op, const ConstValue& a, const ConstValue& b) {
@@ -71,6 +106,9 @@ std::optional<ConstValue> foldBinary(Operator op, const ConstValue& a, const Con
     r.kind = ConstValue::Kind::Tuple;
     for (int64_t i = 0; i < times; ++i) r.elements.insert(r.elements.end(), t.elements.begin(), t.elements.end());
     return r;
+  }
+  if (a.kind == ConstValue::Kind::Complex || b.kind == ConstValue::Kind::Complex) {
+    return foldComplexBinary(op, a, b);
   }
   bool af, bf;
   int64_t ai = 0, bi = 0;
@@ -157,6 +195,11 @@ std::optional<ConstValue> foldUnary(UnaryOpKind op, const ConstValue& a) {
   if (op == UnaryOpKind::Not) {
     return ConstValue::ofBool(!truthOf(a));
   }
+  if (a.kind == ConstValue::Kind::Complex) {
+    if (op == UnaryOpKind::UAdd) return a;
+    if (op == UnaryOpKind::USub) return ConstValue::ofComplex(-a.floatValue, -a.imagValue);
+    return std::nullopt;
+  }
   bool isFloat;
   int64_t i = 0;
   double f = 0;
@@ -207,6 +250,14 @@ std::optional<ConstValue> foldCompare(CmpOp op, const ConstValue& a, const Const
   int64_t ai = 0, bi = 0;
   double ad = 0, bd = 0;
   int c;
+  if (a.kind == ConstValue::Kind::Complex || b.kind == ConstValue::Kind::Complex) {
+    // Complex numbers are equal or not; they have no order.
+    double ar, aim, br, bim;
+    if ((op != CmpOp::Eq && op != CmpOp::NotEq) || !asComplex(a, ar, aim) || !asComplex(b, br, bim)) {
+      return std::nullopt;
+    }
+    return ConstValue::ofBool((ar == br && aim == bim) == (op == CmpOp::Eq));
+  }
   if (!asNumber(a, af, ai, ad) || !asNumber(b, bf, bi, bd)) {
     auto order = orderOf(a, b);
     if (!order) {
@@ -259,6 +310,8 @@ bool truthOf(const ConstValue& v) {
       return !v.strValue.empty();
     case ConstValue::Kind::Tuple:
       return !v.elements.empty();
+    case ConstValue::Kind::Complex:
+      return v.floatValue != 0 || v.imagValue != 0;
   }
   return false;
 }
@@ -272,6 +325,8 @@ std::optional<TypeId> typeOfConstant(const ConstValue& v, TypeTable& types) {
       return types.int64();
     case ConstValue::Kind::Float:
       return types.float64();
+    case ConstValue::Kind::Complex:
+      return types.complexType(128);
     case ConstValue::Kind::Tuple: {
       std::vector<TypeId> elements;
       for (const ConstValue& e : v.elements) {
@@ -352,6 +407,8 @@ ConstValue fromLiteral(const ConstantValue& c, bool& ok) {
     }
     case ConstantKind::Float:
       return ConstValue::ofFloat(c.floatValue);
+    case ConstantKind::Complex:
+      return ConstValue::ofComplex(0, c.floatValue);
     case ConstantKind::Str: {
       ConstValue v;
       v.kind = ConstValue::Kind::Str;
@@ -373,11 +430,16 @@ using resolve_detail::fromLiteral;
 
 namespace {
 
+// foldConstant in module scope (`scope` null) or in a function's.
+std::optional<ConstValue> foldIn(const Ast& ast, ExprId id, const ResolvedModule& module,
+                                 const FoldScope* scope);
+
 // `math.log(2)`, `math.sqrt(x)`, ... of number constants (module constants
 // such as cuTile's `INV_LOG_2 = 1.0 / math.log(2)`): the float Python's math
 // module computes on the host at import, or nullopt where it would raise (a
 // domain error) or the call is not one of these.
-std::optional<ConstValue> foldMathCall(const Ast& ast, ExprId id, const ResolvedModule& module) {
+std::optional<ConstValue> foldMathCall(const Ast& ast, ExprId id, const ResolvedModule& module,
+                                       const FoldScope* scope) {
   const auto& c = ast.expr(id).as<ast::Call>();
   if (!c.keywords.empty()) return std::nullopt;
   auto path = entityPath(ast, c.func, module);
@@ -385,7 +447,7 @@ std::optional<ConstValue> foldMathCall(const Ast& ast, ExprId id, const Resolved
   std::string fn = path->substr(5);
   std::vector<double> x;
   for (ExprId a : ast.list(c.args)) {
-    auto v = foldConstant(ast, a, module);
+    auto v = foldIn(ast, a, module, scope);
     if (!v || !v->isNumber()) return std::nullopt;
     x.push_back(v->kind == ConstValue::Kind::Float ? v->floatValue
                 : v->kind == ConstValue::Kind::Int ? static_cast<double>(v->intValue)
@@ -420,7 +482,8 @@ constexpr std::string_view kNumbaVersion = "0.61.0";  // as pykc.install()'s num
 // constant: its release numbers with trailing zeros dropped (so `0.51 == 0.51.0`, as
 // packaging compares them), a tuple that orders as packaging orders releases.
 // nullopt for pre-releases and local versions (not folded).
-std::optional<ConstValue> foldVersionCall(const Ast& ast, ExprId id, const ResolvedModule& module) {
+std::optional<ConstValue> foldVersionCall(const Ast& ast, ExprId id, const ResolvedModule& module,
+                                          const FoldScope* scope) {
   const auto& c = ast.expr(id).as<ast::Call>();
   auto args = ast.list(c.args);
   auto path = entityPath(ast, c.func, module);
@@ -428,7 +491,7 @@ std::optional<ConstValue> foldVersionCall(const Ast& ast, ExprId id, const Resol
       args.size() != 1 || !c.keywords.empty()) {
     return std::nullopt;
   }
-  auto text = foldConstant(ast, args[0], module);
+  auto text = foldIn(ast, args[0], module, scope);
   if (!text || text->kind != ConstValue::Kind::Str) return std::nullopt;
   std::string_view v = text->strValue;
   if (v.starts_with('v')) v.remove_prefix(1);
@@ -450,17 +513,42 @@ std::optional<ConstValue> foldVersionCall(const Ast& ast, ExprId id, const Resol
   return out;
 }
 
+// `np.complex64(1j)`, `cp.complex128(2)`: a number or complex constant as a complex of
+// `bits` (complex64: float32 parts, rounded as NumPy rounds them), typed `name`.
+std::optional<ConstValue> complexScalar(const ConstValue& v, unsigned bits, const std::string& name) {
+  double re = 0, im = 0;
+  if (v.kind == ConstValue::Kind::Complex) {
+    re = v.floatValue;
+    im = v.imagValue;
+  } else if (v.isNumber()) {
+    re = v.kind == ConstValue::Kind::Float ? v.floatValue
+         : v.kind == ConstValue::Kind::Int ? static_cast<double>(v.intValue)
+                                           : (v.boolValue ? 1.0 : 0.0);
+  } else {
+    return std::nullopt;
+  }
+  if (bits == 64) {
+    re = static_cast<double>(static_cast<float>(re));
+    im = static_cast<double>(static_cast<float>(im));
+  }
+  ConstValue out = ConstValue::ofComplex(re, im);
+  out.scalarType = name;
+  return out;
+}
+
 // `np.float32(0.5)`, `numba.int32(7)`, `float32(x)` of a number constant:
 // the value converted as NumPy converts it, typed (ConstValue::scalarType).
 // A bare unbound name is taken as the type name (`-D SCALE=float32(0.5)`).
-std::optional<ConstValue> foldScalarCall(const Ast& ast, ExprId id, const ResolvedModule& module) {
+std::optional<ConstValue> foldScalarCall(const Ast& ast, ExprId id, const ResolvedModule& module,
+                                         const FoldScope* scope) {
   const auto& c = ast.expr(id).as<ast::Call>();
   auto args = ast.list(c.args);
   if (!c.keywords.empty() || args.size() != 1) return std::nullopt;
   std::string typeName;
   if (auto path = entityPath(ast, c.func, module)) {
-    for (std::string_view prefix : {"numpy.", "numba.types.", "numba.cuda.types.", "numba.cuda.",
-                                    "numba."}) {
+    // CuPy's scalar types are NumPy's (`cp.float32(2.0 * pi)`).
+    for (std::string_view prefix : {"numpy.", "cupy.", "numba.types.", "numba.cuda.types.",
+                                    "numba.cuda.", "numba."}) {
       if (path->starts_with(prefix) && path->find('.', prefix.size()) == std::string::npos) {
         typeName = path->substr(prefix.size());
         break;
@@ -474,13 +562,15 @@ std::optional<ConstValue> foldScalarCall(const Ast& ast, ExprId id, const Resolv
   TypeTable scratch;
   auto type = scalarTypeByName(scratch, typeName);
   if (!type) return std::nullopt;
-  auto v = foldConstant(ast, args[0], module);
-  if (!v || !v->isNumber()) return std::nullopt;
+  auto v = foldIn(ast, args[0], module, scope);
+  if (!v) return std::nullopt;
+  const Type& t = scratch.get(*type);
+  if (t.kind == TypeKind::Complex) return complexScalar(*v, t.bits, scratch.name(*type));
+  if (!v->isNumber()) return std::nullopt;
   double f = v->kind == ConstValue::Kind::Float ? v->floatValue
              : v->kind == ConstValue::Kind::Int ? static_cast<double>(v->intValue)
                                                 : (v->boolValue ? 1.0 : 0.0);
   ConstValue out;
-  const Type& t = scratch.get(*type);
   if (t.kind == TypeKind::Bool) {
     out = ConstValue::ofBool(f != 0);
   } else if (t.kind == TypeKind::Int) {
@@ -499,15 +589,41 @@ std::optional<ConstValue> foldScalarCall(const Ast& ast, ExprId id, const Resolv
   } else if (t.kind == TypeKind::Float && t.bits == 64) {
     out = ConstValue::ofFloat(f);
   } else {
-    return std::nullopt;  // float16, complex: not folded
+    return std::nullopt;  // float16: not folded
   }
   out.scalarType = scratch.name(*type);
   return out;
 }
 
-}  // namespace
+// Whether the name at the root of an attribute chain (`np` of `np.float32`) is one of
+// the function's locals (which hide the module's names).
+bool mentionsLocal(const Ast& ast, ExprId id, const FoldScope& scope) {
+  const Expr& e = ast.expr(id);
+  if (const auto* a = e.dyn<ast::Attribute>()) return mentionsLocal(ast, a->value, scope);
+  if (const auto* n = e.dyn<ast::Name>()) return scope.locals.count(std::string(ast.str(n->id))) != 0;
+  return false;
+}
 
-std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const ResolvedModule& module) {
+// A name's value in a function: its local constant, else the module's (or its
+// enclosing function's) constant.
+std::optional<ConstValue> foldName(const std::string& name, const ResolvedModule& module,
+                                   const FoldScope& scope) {
+  if (scope.locals.count(name)) {
+    auto it = scope.values.find(name);
+    if (it == scope.values.end()) return std::nullopt;
+    return it->second;
+  }
+  const Entity* entity = module.lookup(name, scope.scope);
+  if (entity == nullptr) return std::nullopt;
+  if (entity->kind == Intrinsic::Constant) return module.constants[entity->payload];
+  if (entity->kind == Intrinsic::MathConst && !isComplexMathConst(entity->payload)) {
+    return ConstValue::ofFloat(mathConstValue(entity->payload));
+  }
+  return std::nullopt;
+}
+
+std::optional<ConstValue> foldIn(const Ast& ast, ExprId id, const ResolvedModule& module,
+                                 const FoldScope* scope) {
   const Expr& e = ast.expr(id);
   switch (e.kind()) {
     case ExprKind::Constant: {
@@ -517,7 +633,9 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
       return v;
     }
     case ExprKind::Name: {
-      auto it = module.globals.find(std::string(ast.str(e.as<ast::Name>().id)));
+      std::string name(ast.str(e.as<ast::Name>().id));
+      if (scope != nullptr) return foldName(name, module, *scope);
+      auto it = module.globals.find(name);
       if (it == module.globals.end()) return std::nullopt;
       if (it->second.kind == Intrinsic::Constant) return module.constants[it->second.payload];
       if (it->second.kind == Intrinsic::MathConst && !isComplexMathConst(it->second.payload)) {
@@ -526,6 +644,7 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
       return std::nullopt;
     }
     case ExprKind::Attribute: {
+      if (scope != nullptr && mentionsLocal(ast, id, *scope)) return std::nullopt;
       auto path = entityPath(ast, id, module);
       if (!path) return std::nullopt;
       TypeTable scratch;
@@ -545,7 +664,7 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
       ConstValue t;
       t.kind = ConstValue::Kind::Tuple;
       for (ExprId elt : ast.list(e.as<ast::Tuple>().elts)) {
-        auto v = foldConstant(ast, elt, module);
+        auto v = foldIn(ast, elt, module, scope);
         if (!v) return std::nullopt;
         t.elements.push_back(std::move(*v));
       }
@@ -553,15 +672,15 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
     }
     case ExprKind::UnaryOp: {
       const auto& u = e.as<ast::UnaryOp>();
-      auto v = foldConstant(ast, u.operand, module);
+      auto v = foldIn(ast, u.operand, module, scope);
       if (!v) return std::nullopt;
       return foldUnary(u.op, *v);
     }
     case ExprKind::BinOp: {
       const auto& b = e.as<ast::BinOp>();
-      auto l = foldConstant(ast, b.left, module);
+      auto l = foldIn(ast, b.left, module, scope);
       if (!l) return std::nullopt;
-      auto r = foldConstant(ast, b.right, module);
+      auto r = foldIn(ast, b.right, module, scope);
       if (!r) return std::nullopt;
       return foldBinary(b.op, *l, *r);
     }
@@ -569,7 +688,7 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
       const auto& b = e.as<ast::BoolOp>();
       std::optional<ConstValue> last;
       for (ExprId v : ast.list(b.values)) {
-        last = foldConstant(ast, v, module);
+        last = foldIn(ast, v, module, scope);
         if (!last) return std::nullopt;
         bool t = truthOf(*last);
         if ((b.op == BoolOpKind::And && !t) || (b.op == BoolOpKind::Or && t)) break;
@@ -578,12 +697,12 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
     }
     case ExprKind::Compare: {
       const auto& c = e.as<ast::Compare>();
-      auto left = foldConstant(ast, c.left, module);
+      auto left = foldIn(ast, c.left, module, scope);
       if (!left) return std::nullopt;
       auto ops = ast.list(c.ops);
       auto comparators = ast.list(c.comparators);
       for (size_t i = 0; i < ops.size(); ++i) {
-        auto right = foldConstant(ast, comparators[i], module);
+        auto right = foldIn(ast, comparators[i], module, scope);
         if (!right) return std::nullopt;
         auto r = foldCompare(ops[i], *left, *right);
         if (!r) return std::nullopt;
@@ -594,14 +713,14 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
     }
     case ExprKind::IfExp: {
       const auto& i = e.as<ast::IfExp>();
-      auto test = foldConstant(ast, i.test, module);
+      auto test = foldIn(ast, i.test, module, scope);
       if (!test) return std::nullopt;
-      return foldConstant(ast, truthOf(*test) ? i.body : i.orelse, module);
+      return foldIn(ast, truthOf(*test) ? i.body : i.orelse, module, scope);
     }
     case ExprKind::Subscript: {
       const auto& s = e.as<ast::Subscript>();
-      auto base = foldConstant(ast, s.value, module);
-      auto index = foldConstant(ast, s.slice, module);
+      auto base = foldIn(ast, s.value, module, scope);
+      auto index = foldIn(ast, s.slice, module, scope);
       if (!base || !index || base->kind != ConstValue::Kind::Tuple ||
           index->kind != ConstValue::Kind::Int) {
         return std::nullopt;
@@ -612,13 +731,25 @@ std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const Resolved
       return base->elements[k];
     }
     case ExprKind::Call:
-      if (auto v = foldScalarCall(ast, id, module)) return v;
-      if (auto v = foldVersionCall(ast, id, module)) return v;
-      return foldMathCall(ast, id, module);
+      if (scope != nullptr && mentionsLocal(ast, e.as<ast::Call>().func, *scope)) return std::nullopt;
+      if (auto v = foldScalarCall(ast, id, module, scope)) return v;
+      if (auto v = foldVersionCall(ast, id, module, scope)) return v;
+      return foldMathCall(ast, id, module, scope);
     default:
       return std::nullopt;
   }
 }
 
+
+}  // namespace
+
+std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const ResolvedModule& module) {
+  return foldIn(ast, id, module, nullptr);
+}
+
+std::optional<ConstValue> foldConstant(const Ast& ast, ExprId id, const ResolvedModule& module,
+                                       const FoldScope& scope) {
+  return foldIn(ast, id, module, &scope);
+}
 
 }  // namespace frontend

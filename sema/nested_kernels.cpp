@@ -21,8 +21,8 @@ bool kernelDecorator(const Ast& ast, ExprId e) {
   return false;
 }
 
-// The statement lists a compound statement holds at its own level (not a
-// function's or class's body).
+}  // namespace
+
 std::vector<std::span<const StmtId>> innerBodies(const Ast& ast, const Stmt& s) {
   std::vector<std::span<const StmtId>> out;
   if (const auto* f = s.dyn<ast::If>()) {
@@ -46,6 +46,8 @@ std::vector<std::span<const StmtId>> innerBodies(const Ast& ast, const Stmt& s) 
   }
   return out;
 }
+
+namespace {
 
 void walk(const Ast& ast, std::span<const StmtId> body, const std::string& enclosing,
           const std::string& prefix, std::vector<NestedKernel>& out) {

@@ -66,6 +66,10 @@ void scopeChanges(const std::map<std::string, StmtId>& before, const std::map<st
 // Function entities follow).
 void shareNestedFunctions(ResolvedModule& module, size_t first, uint32_t scope, const std::string& qualifier);
 
+// The statement lists a compound statement holds at its own level (an `if`'s branches,
+// a loop's body and `else`, ...; not a nested function's or class's body).
+std::vector<std::span<const StmtId>> innerBodies(const Ast& ast, const Stmt& s);
+
 // The names a block binds at its own level (assignments, imports, defs, classes,
 // loop/`with`/`except` targets; not inside nested functions or classes).
 void collectBoundNames(const Ast& ast, std::span<const StmtId> body, std::set<std::string>& out);

@@ -50,7 +50,8 @@ public:
       if (!only.empty() && std::find(only.begin(), only.end(), f.name) == only.end()) continue;
       if (f.tile && f.signatures.empty() && !f.signatureGiven) {
         diags_.error(f.location, Diag::TileNoSignature, f.name);
-      } else if (!f.device && f.signatures.empty() && !f.signatureGiven) {
+      } else if (!f.device && f.signatures.empty() && !f.signatureGiven &&
+                 !resolve_detail::compiledOnlyWhenCalled(ast_, module_, indexOf(f))) {
         diags_.error(f.location, Diag::NoSignature, f.name);
       }
     }
@@ -59,6 +60,9 @@ public:
 
 private:
   void bind(const std::string& name, Entity entity) { module_.globals[name] = std::move(entity); }
+  uint32_t indexOf(const JitFunction& f) const {
+    return static_cast<uint32_t>(&f - module_.functions.data());
+  }
 
   void visitTopLevel(StmtId id) {
     const Stmt& s = ast_.stmt(id);
@@ -158,8 +162,8 @@ private:
   // (module constants, `-D`, numba's version), as Python runs it at import. Otherwise
   // the names the branches bind are Conditional: an error where a kernel uses them.
   void visitModuleIf(const ast::If& stmt, uint32_t line) {
-    if (auto test = foldConstant(ast_, stmt.test, module_)) {
-      for (StmtId b : ast_.list(truthOf(*test) ? stmt.body : stmt.orelse)) visitTopLevel(b);
+    if (auto test = resolve_detail::foldCondition(ast_, stmt.test, module_)) {
+      for (StmtId b : ast_.list(*test ? stmt.body : stmt.orelse)) visitTopLevel(b);
       return;
     }
     std::set<std::string> names;
@@ -169,12 +173,8 @@ private:
   }
 
   void bindPath(const std::string& name, const std::string& path) {
-    auto entity = lookupEntity(path, module_.types);
-    if (entity) {
-      bind(name, *entity);
-    } else {
-      bind(name, Entity{Intrinsic::HostValue, 0, name});
-    }
+    auto entity = resolve_detail::importedEntity(path, module_.types);
+    bind(name, entity ? *entity : Entity{Intrinsic::HostValue, 0, name});
   }
 
   void bindDefine(const std::string& name, const ConstValue& value) {
@@ -198,6 +198,10 @@ private:
 
   void bindAssigned(ExprId target, ExprId value) {
     const Expr& t = ast_.expr(target);
+    // `f = cuda.jit(device=True)(g) if cuda else None`: the branch import takes.
+    if (auto branch = resolve_detail::selectedBranch(ast_, value, module_)) {
+      return bindAssigned(target, *branch);
+    }
     if (const auto* name = t.dyn<ast::Name>()) {
       std::string n(ast_.str(name->id));
       // `SIGS = ["void(float32[::1])", ...]` or `SIG = "..."`, used as
@@ -1109,16 +1113,7 @@ private:
     f.name = name;
     f.stmt = id;
     f.location = nameLocation(s, name);
-    const Arguments& args = ast_.arguments(def.args);
-    bool paramsOk = true;
-    if (!args.posonlyargs.empty() || args.vararg.valid() || !args.kwonlyargs.empty() ||
-        args.kwarg.valid() || !args.defaults.empty()) {
-      diags_.error(f.location, Diag::UnsupportedFeature,
-                   "kernels and device functions take plain positional parameters only "
-                   "(no defaults, `*args`, keyword-only or `**kwargs`)");
-      paramsOk = false;
-    }
-    for (ArgId a : ast_.list(args.args)) f.params.push_back(std::string(ast_.str(ast_.arg(a).arg)));
+    bool paramsOk = resolve_detail::readJitParams(ast_, def, module_, f, diags_);
     if (s.isAsync()) {
       diags_.error(f.location, Diag::UnsupportedConstruct, "`async def`");
     }
@@ -1175,7 +1170,8 @@ private:
     f.signatures.push_back(DeclaredSignature{sig, f.location});
   }
 
-  void addSignature(JitFunction& f, Signature sig, Location loc) {
+  // `launch`: the types a launch passes (`--sig`), which may leave out defaulted parameters.
+  void addSignature(JitFunction& f, Signature sig, Location loc, bool launch = false) {
     if (!f.device && sig.returnType && !module_.types.isNone(*sig.returnType)) {
       diags_.error(loc, Diag::InvalidSignature,
                    "a kernel's signature must return `void`, found `" +
@@ -1198,7 +1194,9 @@ private:
         }
       }
     }
-    if (sig.args.size() != f.params.size()) {
+    bool fits = sig.args.size() == f.params.size() ||
+                (launch && resolve_detail::launchArityFits(f, sig.args.size()));
+    if (!fits) {
       std::string text = formatSignature(
           module_.types, sig.returnType.value_or(module_.types.none()), sig.args);
       diags_.error(loc, Diag::SignatureArity, text, sig.args.size(), f.name, f.params.size());
@@ -1460,7 +1458,8 @@ private:
                                               (ast_.source() ? ast_.source()->path() : "the file"));
         continue;
       }
-      addSignature(*target, named.signature, target->location);
+      target->signatureGiven = true;  // a wrong one is not reported again as missing
+      addSignature(*target, named.signature, target->location, /*launch=*/true);
     }
   }
 

@@ -22,11 +22,13 @@ class DiagnosticSink;
 
 // A compile-time value: module constants, literals, folded expressions.
 struct ConstValue {
-  enum class Kind : uint8_t { None, Bool, Int, Float, Str, Tuple };
+  enum class Kind : uint8_t { None, Bool, Int, Float, Str, Tuple, Complex };
   Kind kind = Kind::None;
   bool boolValue = false;
   int64_t intValue = 0;
+  // Float: the value; Complex: the real part (`imagValue` the imaginary one).
   double floatValue = 0;
+  double imagValue = 0;
   std::string strValue;
   std::vector<ConstValue> elements;
   // A NumPy or numba scalar (`np.float32(0.5)`, `int32(7)`): its type's name,
@@ -52,6 +54,14 @@ struct ConstValue {
     v.floatValue = f;
     return v;
   }
+  static ConstValue ofComplex(double re, double im) {
+    ConstValue v;
+    v.kind = Kind::Complex;
+    v.floatValue = re;
+    v.imagValue = im;
+    return v;
+  }
+  // A real number (bool, int or float); complex values are not.
   bool isNumber() const { return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float; }
   // Python's repr (`3`, `2.5`, `True`, `(1, 2)`).
   std::string repr() const;
@@ -76,6 +86,8 @@ enum class Intrinsic : uint16_t {
   AllSync, AnySync, EqSync, BallotSync, Activemask, LanemaskLt,
   Popc, Brev, Clz, Ffs, Fma, Cbrt,
   MatchAnySync, MatchAllSync, Selp, Nanosleep,
+  // Python's `breakpoint()`: numba-cuda's `brkpt` (stops under cuda-gdb).
+  Breakpoint,
   // cuda.const.array_like(<module-level NumPy array literal>).
   ConstArrayLike,
   // cuda.cg.this_grid(), the grid group it returns, and its `.sync`.
@@ -326,6 +338,19 @@ struct TileKernelOptions {
   int64_t numWorkerWarps = 0;
 };
 
+// A parameter's default value (`def f(a, criterion=-1)`): numba passes it where a call
+// (or a launch: `--sig` with fewer types) omits the argument, typed as the value is
+// (numba's `omitted(default=-1)`: int64 here) and folded into that specialisation.
+struct ParamDefault {
+  // Index into JitFunction::params.
+  uint32_t param = 0;
+  // The default as written, for messages.
+  ExprId expr;
+  // Its value folded at the `def` (module scope); empty where it does not fold to a
+  // number, bool, None or tuple of those (an error where a call omits the argument).
+  std::optional<ConstValue> value;
+};
+
 // A function decorated with `cuda.jit` or `cuda.tile.kernel`.
 struct JitFunction {
   std::string name;
@@ -339,6 +364,15 @@ struct JitFunction {
   // The parameters passed at launch, in order (a tile kernel's Constant
   // parameters are in `tileConsts` instead).
   std::vector<std::string> params;
+  // The defaults of the trailing parameters, in parameter order (SIMT functions).
+  std::vector<ParamDefault> defaults;
+  // The default of parameter `param`, or null when it has none.
+  const ParamDefault* defaultOf(size_t param) const {
+    for (const ParamDefault& d : defaults) {
+      if (d.param == param) return &d;
+    }
+    return nullptr;
+  }
   // The `def` line's location (the name), for messages.
   Location location;
   // `@ct.kernel`: a cuTile Python tile kernel (docs/TILE.md).
@@ -442,6 +476,17 @@ ResolvedModule resolveModule(const Ast& ast, const ResolveOptions& options,
 // Folds `expr` into a constant using `module`'s globals; nullopt when it is not
 // a compile-time constant (nothing is reported).
 std::optional<ConstValue> foldConstant(const Ast& ast, ExprId expr, const ResolvedModule& module);
+
+// A function's names as constant folding sees them: its locals hide the module's
+// names; those in `values` have a compile-time value. `scope` is JitFunction::scope.
+struct FoldScope {
+  const std::set<std::string>& locals;
+  const std::map<std::string, ConstValue>& values;
+  uint32_t scope = 0;
+};
+// foldConstant inside a function (`scope` must outlive the call).
+std::optional<ConstValue> foldConstant(const Ast& ast, ExprId expr, const ResolvedModule& module,
+                                       const FoldScope& scope);
 
 // Constant folding with Python's semantics on int64/float64/bool values;
 // nullopt when the operation is not defined or overflows int64.

@@ -26,6 +26,34 @@ std::optional<Entity> definePathEntity(const std::string& path, ResolvedModule& 
 // A literal's value as a ConstValue; `ok` false when it has none (fold.cpp).
 ConstValue fromLiteral(const ConstantValue& c, bool& ok);
 
+// The parameters of `def` as a SIMT kernel or device function takes them, into
+// `f.params`, and the defaults of the trailing ones folded in `module` into
+// `f.defaults` (function_params.cpp). Reports the forms numba-cuda does not compile
+// (`*args`, keyword-only, positional-only, `**kwargs`) at `f.location`; false then.
+bool readJitParams(const Ast& ast, const ast::FunctionDef& def, const ResolvedModule& module,
+                   JitFunction& f, DiagnosticSink& diags);
+// What an imported path names (lookupEntity), and for a module pykc does not know that
+// re-exports a library (`from merlin.core.compat import cuda`: numba.cuda, or None
+// without it) that library (module_conditions.cpp).
+std::optional<Entity> importedEntity(const std::string& path, TypeTable& types);
+// A module-level condition's truth as Python sees it at import: a constant's, a
+// module's (true; `cuda is not None`, `not cupy`); nullopt when it does not fold.
+std::optional<bool> foldCondition(const Ast& ast, ExprId test, const ResolvedModule& module);
+// The branch of `value`, an `a if test else b` whose test foldCondition folds;
+// nullopt for any other value.
+std::optional<ExprId> selectedBranch(const Ast& ast, ExprId value, const ResolvedModule& module);
+
+// Whether `module.functions[index]`, a `@cuda.jit` function without types, is one
+// numba compiles only where device code calls it, so that it needs none: it returns a
+// value (no kernel can), a cuda.jit function of the file calls it by name (numba
+// compiles it as a device function there), or a later definition of its name hides it
+// (nothing launches it by name). function_params.cpp.
+bool compiledOnlyWhenCalled(const Ast& ast, const ResolvedModule& module, uint32_t index);
+
+// Whether a launch's types (`--sig`) fit `f`: one per parameter, or fewer where
+// every parameter left out has a default (numba's omitted arguments).
+bool launchArityFits(const JitFunction& f, size_t given);
+
 // `numba.types.NAME`, `numba.core.types.NAME`, `numba.cuda.types.NAME`,
 // `numba.cuda.NAME` or `numba.NAME`.
 inline bool isNumbaTypeName(std::string_view path, std::string_view name) {

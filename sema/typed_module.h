@@ -97,6 +97,12 @@ struct FunctionInstance {
   // functions it calls).
   bool fastmath = false;
   std::vector<TypeId> argTypes;
+  // numba's omitted arguments (`omitted(default=-1)`): the parameters a call or a launch
+  // left out, by index into argTypes, with the default each takes. Their argTypes are
+  // the defaults' types; the lowered function has no parameter for them (the value is
+  // folded in).
+  std::map<uint32_t, ConstValue> omitted;
+  bool isOmitted(size_t param) const { return omitted.count(static_cast<uint32_t>(param)) != 0; }
   TypeId returnType;
   // numba's Optional(returnType): a device function that returns a value on some paths
   // and None on others. Lowered as returning {value, is None}; a caller that uses the

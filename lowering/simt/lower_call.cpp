@@ -21,7 +21,8 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
       }
       std::vector<llvm::Value*> values;
       for (size_t k = 0; k < ordered.size(); ++k) {
-        values.push_back(emitExprAs(ordered[k], target.argTypes[k]));
+        // Omitted arguments are folded into the callee.
+        if (!target.isOmitted(k)) values.push_back(emitExprAs(ordered[k], target.argTypes[k]));
       }
       llvm::CallInst* call = builder_.CreateCall(ml_.function(callee), values);
       if (!target.optionalReturn) return call;
@@ -316,6 +317,14 @@ llvm::Value* FunctionLowering::emitCall(ExprId id, const ast::Call& c) {
       llvm::Value* a = emitExprAs(args[1], opType);
       llvm::Value* b = emitExprAs(args[2], opType);
       return builder_.CreateSelect(pred, a, b);
+    }
+    case Intrinsic::Breakpoint: {
+      // numba-cuda's `brkpt` stops a kernel under cuda-gdb; pykc emits it only in
+      // kernels built for debugging (debug=True), elsewhere breakpoint() is a no-op.
+      if (!fn_.options.debug) return nullptr;
+      auto* type = llvm::FunctionType::get(builder_.getVoidTy(), false);
+      builder_.CreateCall(type, llvm::InlineAsm::get(type, "brkpt;", "", /*hasSideEffects=*/true));
+      return nullptr;
     }
     case Intrinsic::Nanosleep: {
       llvm::Value* ns = emitExprAs(args[0], types().intType(32, false));

@@ -57,7 +57,11 @@ void FunctionLowering::run() {
   for (size_t p = 0; p < inst_.argTypes.size(); ++p) {
     TypeId t = inst_.argTypes[p];
     llvm::Value* value;
-    if (!inst_.isKernel) {
+    if (auto o = inst_.omitted.find(static_cast<uint32_t>(p)); o != inst_.omitted.end()) {
+      // An omitted argument: its default, folded in (a None default has no variable).
+      if (types().isNone(t)) continue;
+      value = constant(o->second, t);
+    } else if (!inst_.isKernel) {
       value = reader.take();
     } else {
       std::function<llvm::Value*(TypeId)> rebuild = [&](TypeId id) -> llvm::Value* {
@@ -648,11 +652,6 @@ void FunctionLowering::reportError(uint32_t stmt) {
   endThread();
 }
 
-void FunctionLowering::startDeadBlock() {
-  auto* dead = llvm::BasicBlock::Create(context_, "dead", function_);
-  builder_.SetInsertPoint(dead);
-}
-
 // --- values ------------------------------------------------------------------------
 
 llvm::Value* FunctionLowering::constant(const ConstValue& c, TypeId t) {
@@ -676,9 +675,10 @@ llvm::Value* FunctionLowering::constant(const ConstValue& c, TypeId t) {
       double v = c.kind == ConstValue::Kind::Bool  ? (c.boolValue ? 1.0 : 0.0)
                  : c.kind == ConstValue::Kind::Int ? static_cast<double>(c.intValue)
                                                    : c.floatValue;
+      double im = c.kind == ConstValue::Kind::Complex ? c.imagValue : 0.0;
       llvm::Type* part = llvmType(types().complexPart(t));
       return llvm::ConstantStruct::get(llvm::cast<llvm::StructType>(llvmType(t)),
-                                       {llvm::ConstantFP::get(part, v), llvm::ConstantFP::get(part, 0.0)});
+                                       {llvm::ConstantFP::get(part, v), llvm::ConstantFP::get(part, im)});
     }
     case TypeKind::Tuple: {
       std::vector<llvm::Constant*> elements;
@@ -798,12 +798,19 @@ llvm::Value* FunctionLowering::makeArray(const ArrayParts& parts, TypeId t) {
 void FunctionLowering::emitBlock(llvm::BasicBlock* block, StmtList body, llvm::BasicBlock* next) {
   builder_.SetInsertPoint(block);
   emitBody(ast_.list(body));
-  if (!terminated()) builder_.CreateBr(next);
+  if (terminated()) return;
+  // A dead end does not reach `next` (which may then be dead itself).
+  if (deadEnd()) {
+    builder_.CreateUnreachable();
+  } else {
+    builder_.CreateBr(next);
+  }
 }
 
 void FunctionLowering::emitBody(std::span<const StmtId> body) {
   for (StmtId id : body) {
-    if (terminated()) startDeadBlock();
+    // Dead code is not typed (FunctionChecker::neverFallsThrough): nothing to emit.
+    if (deadEnd()) return;
     emitStmt(id);
   }
 }
@@ -940,6 +947,15 @@ void FunctionLowering::emitStmt(StmtId id) {
     }
     case StmtKind::If: {
       const auto& i = s.as<ast::If>();
+      if (int32_t c = inst_.constIndex[i.test.index]; c >= 0) {
+        // A constant condition: the checker typed only the branch it takes.
+        auto* taken = llvm::BasicBlock::Create(context_, "if.const", function_);
+        auto* merge = llvm::BasicBlock::Create(context_, "if.end", function_);
+        builder_.CreateBr(taken);
+        emitBlock(taken, truthOf(inst_.constants[c]) ? i.body : i.orelse, merge);
+        builder_.SetInsertPoint(merge);
+        return;
+      }
       auto* then = llvm::BasicBlock::Create(context_, "if.then", function_);
       auto* otherwise = i.orelse.empty() ? nullptr
                                          : llvm::BasicBlock::Create(context_, "if.else", function_);

@@ -5,6 +5,7 @@
 #include "lowering/lower.h"
 
 #include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/CallingConv.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DIBuilder.h>
@@ -92,7 +93,12 @@ private:
                   llvm::Value*& length);
   void storeTarget(ExprId target, llvm::Value* value, TypeId type);
   bool terminated() const { return builder_.GetInsertBlock()->getTerminator() != nullptr; }
-  void startDeadBlock();
+  // Whether the insertion block can never run: code after a `return`, or after an `if`
+  // whose branches all end (the checker types none of it: neverFallsThrough).
+  bool deadEnd() const {
+    llvm::BasicBlock* b = builder_.GetInsertBlock();
+    return b->getTerminator() != nullptr || (b != entry_ && llvm::pred_empty(b));
+  }
   void setLocation(const NodeRange& r);
 
   // --- expressions ---

@@ -147,12 +147,15 @@ def typeof(value) -> str:
     return _text(describe(value))
 
 
-def check_argument_count(kernel: str, params, args):
+def check_argument_count(kernel: str, params, args, required=None):
     """A TypeError naming the kernel and its parameters when ``args`` is not one value
-    per parameter."""
+    per parameter; with ``required``, the parameters after the first ``required`` have
+    defaults and may be left out (numba's omitted arguments, compiled in by pykc)."""
     params = list(params)
-    if len(args) != len(params):
-        raise TypeError(f"kernel `{kernel}` takes {len(params)} argument"
+    required = len(params) if required is None else required
+    if not required <= len(args) <= len(params):
+        count = f"{required} to {len(params)}" if required < len(params) else f"{len(params)}"
+        raise TypeError(f"kernel `{kernel}` takes {count} argument"
                         f"{'' if len(params) == 1 else 's'} ({', '.join(params)}), "
                         f"{len(args)} given")
 

@@ -125,9 +125,12 @@ void FunctionChecker::run() {
 
   for (const std::string& p : fn_.params) locals_.insert(p);
   collectLocals(ast_.list(def.body));
+  collectConstLocals(ast_.list(def.body));
 
   std::map<std::string, TypeId> initial;
   for (size_t i = 0; i < fn_.params.size() && i < inst_.argTypes.size(); ++i) {
+    // An omitted None is no variable: reads of it are the constant (checkName).
+    if (inst_.isOmitted(i) && types().isNone(inst_.argTypes[i])) continue;
     initial[fn_.params[i]] = inst_.argTypes[i];
   }
   vars_ = initial;
@@ -165,8 +168,11 @@ void FunctionChecker::run() {
 
 int ModuleChecker::instantiate(uint32_t function, const std::vector<TypeId>& args,
                                std::optional<TypeId> declaredReturn, bool isKernel,
-                               bool fastmath, bool& recursive) {
-  auto key = std::make_tuple(function, args, isKernel, fastmath);
+                               bool fastmath, bool& recursive,
+                               const std::map<uint32_t, ConstValue>& omitted) {
+  std::vector<uint32_t> omittedParams;
+  for (const auto& entry : omitted) omittedParams.push_back(entry.first);
+  auto key = std::make_tuple(function, args, isKernel, fastmath, omittedParams);
   auto it = memo_.find(key);
   if (it != memo_.end()) {
     if (!done_[it->second]) {
@@ -194,6 +200,7 @@ int ModuleChecker::instantiate(uint32_t function, const std::vector<TypeId>& arg
   inst.isKernel = isKernel;
   inst.fastmath = fastmath;
   inst.argTypes = args;
+  inst.omitted = omitted;
   if (declaredReturn) inst.returnType = *declaredReturn;
   all_.push_back(FunctionInstance{});
   sinks_.emplace_back();
@@ -208,16 +215,27 @@ int ModuleChecker::instantiate(uint32_t function, const std::vector<TypeId>& arg
                typed_.module.functions[function].name);
   }
   const JitFunction& f = typed_.module.functions[function];
-  std::string codes;
+  // Omitted arguments are no parameters: they are named after the types, with their
+  // values, as tile kernels' Constant parameters are (docs/ABI.md).
+  std::string codes, omittedCodes, omittedText;
+  std::vector<TypeId> passed;
   for (size_t k = 0; k < args.size(); ++k) {
-    codes += (k ? "_" : "") + types().abiCode(args[k]);
+    if (auto o = omitted.find(static_cast<uint32_t>(k)); o != omitted.end()) {
+      omittedCodes += "__K" + mangleName(f.params[k]) + "_" + mangleConst(o->second);
+      omittedText += ", " + f.params[k] + "=" + o->second.repr();
+      continue;
+    }
+    codes += (codes.empty() ? "" : "_") + types().abiCode(args[k]);
+    passed.push_back(args[k]);
   }
   if (codes.empty()) codes = "v";
   std::string mangled = mangleName(f.name);
-  inst.symbol = isKernel ? mangled + "__" + codes
-                         : "pykc_device__" + mangled + "__" + codes + (fastmath ? "__fastmath" : "");
+  inst.symbol = isKernel ? mangled + "__" + codes + omittedCodes
+                         : "pykc_device__" + mangled + "__" + codes + omittedCodes +
+                               (fastmath ? "__fastmath" : "");
   inst.signature = formatSignature(types(), inst.returnType.valid() ? inst.returnType : types().none(),
-                                   args);
+                                   passed);
+  inst.signature.insert(inst.signature.size() - 1, omittedText);
   if (inst.optionalReturn) {
     // numba's spelling of an Optional return: `OptionalType(int64)(float32, int64)`.
     std::string ret = types().signatureName(inst.returnType);
@@ -389,9 +407,27 @@ void ModuleChecker::run() {
     }
     for (const DeclaredSignature& sig : fn.signatures) {
       if (rejectBFloat16(sig)) continue;
+      // A launch's types may leave out defaulted parameters (`--sig`): numba's
+      // omitted arguments, typed and folded as their defaults.
+      std::vector<TypeId> args = sig.signature.args;
+      std::map<uint32_t, ConstValue> omitted;
+      for (size_t p = args.size(); p < fn.params.size(); ++p) {
+        // (resolve accepts fewer types only where defaults cover the rest)
+        const ParamDefault* d = fn.defaultOf(p);
+        if (d == nullptr || !d->value) {
+          Location at = d ? locationOf(ast_, ast_.expr(d->expr).range) : sig.location;
+          diags_.error(at, Diag::InvalidSignature,
+                       "a launch of `" + fn.name + "` leaves out `" + fn.params[p] +
+                           "`, whose default is not a number, bool, None or tuple of them: "
+                           "give its type in `--sig`");
+          break;
+        }
+        omitted[static_cast<uint32_t>(p)] = *d->value;
+        args.push_back(typeOfConstant(*d->value, types()).value_or(types().none()));
+      }
+      if (args.size() != fn.params.size()) continue;
       bool recursive = false;
-      int index = instantiate(f, sig.signature.args, types().none(), true, fn.options.fastmath,
-                              recursive);
+      int index = instantiate(f, args, types().none(), true, fn.options.fastmath, recursive, omitted);
       if (index >= 0) kernels_.push_back(index);
     }
   }

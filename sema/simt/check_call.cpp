@@ -87,63 +87,95 @@ Val FunctionChecker::checkFromBuffer(ExprId id, const ast::Call& c, const std::v
   return valueOf(types().pointer(types().get(args[0].type).element));
 }
 
+bool FunctionChecker::placeDeviceArguments(ExprId id, const JitFunction& target, const ast::Call& c,
+                                           const std::vector<Val>& args, std::vector<ExprId>& argList,
+                                           std::vector<Val>& ordered,
+                                           std::map<uint32_t, ConstValue>& omitted) {
+  const Expr& e = ast_.expr(id);
+  size_t n = target.params.size();
+  size_t required = n - target.defaults.size();
+  std::string takes = plural(n, "argument");
+  if (required < n) takes = std::to_string(required) + " to " + takes;
+  if (args.size() > n) {
+    error(e.range, Diag::WrongArgCount, target.name, takes,
+          std::to_string(args.size() + ast_.list(c.keywords).size()));
+    return false;
+  }
+  argList.assign(n, ExprId());
+  ordered.assign(n, Val::bad());
+  std::vector<bool> given(n, false);
+  auto positional = ast_.list(c.args);
+  for (size_t k = 0; k < args.size(); ++k) {
+    argList[k] = positional[k];
+    ordered[k] = args[k];
+    given[k] = true;
+  }
+  // Keyword arguments: placed by parameter name, as Python does.
+  for (KeywordId kid : ast_.list(c.keywords)) {
+    const Keyword& kw = ast_.keyword(kid);
+    if (!kw.arg.valid()) {
+      error(kw.range, Diag::UnsupportedConstruct, "`**kwargs` in calls");
+      return false;
+    }
+    std::string key(ast_.str(kw.arg));
+    auto it = std::find(target.params.begin(), target.params.end(), key);
+    if (it == target.params.end()) {
+      error(kw.range, Diag::InvalidCall, "`" + target.name + "` has no parameter `" + key + "`");
+      return false;
+    }
+    size_t index = static_cast<size_t>(it - target.params.begin());
+    if (given[index]) {
+      error(kw.range, Diag::InvalidCall, "`" + target.name + "` got two values for `" + key + "`");
+      return false;
+    }
+    given[index] = true;
+    argList[index] = kw.value;
+    ordered[index] = checkExpr(kw.value);
+    if (!ordered[index].ok) return false;
+  }
+  // Parameters left out take their defaults (numba's `omitted(default=...)`).
+  for (size_t k = 0; k < n; ++k) {
+    if (given[k]) continue;
+    const ParamDefault* d = target.defaultOf(k);
+    if (d == nullptr && c.keywords.empty()) {
+      error(e.range, Diag::WrongArgCount, target.name, takes, std::to_string(args.size()));
+      return false;
+    }
+    if (d == nullptr) {
+      error(e.range, Diag::InvalidCall,
+            "`" + target.name + "` is missing the argument `" + target.params[k] + "`");
+      return false;
+    }
+    if (!d->value) {
+      error(e.range, Diag::InvalidCall,
+            "the call leaves out `" + target.params[k] + "`, whose default `" + textOf(d->expr) +
+                "` is not a number, bool, None or tuple of them: pass `" + target.params[k] + "`");
+      return false;
+    }
+    omitted[static_cast<uint32_t>(k)] = *d->value;
+    ordered[k] = constantVal(*d->value);
+    if (d->value->kind == ConstValue::Kind::None) ordered[k].type = types().none();
+  }
+  return true;
+}
+
 Val FunctionChecker::checkDeviceCall(ExprId id, uint32_t function, const ast::Call& c,
                                      const std::vector<Val>& args) {
   const JitFunction& target = mc_.module().functions[function];
   const Expr& e = ast_.expr(id);
-  if (!target.device) {
+  if (target.tile) {
     error(ast_.expr(c.func).range, Diag::InvalidCall,
-          "`" + target.name + "` is a kernel: kernels cannot be called from kernels (mark it "
-          "`device=True`)");
+          "`" + target.name + "` is a tile kernel: SIMT kernels cannot call it");
     return Val::bad();
   }
-  std::vector<ExprId> argList(ast_.list(c.args).begin(), ast_.list(c.args).end());
-  std::vector<Val> ordered = args;
-  if (!c.keywords.empty()) {
-    // Keyword arguments: placed by parameter name, as Python does.
-    argList.resize(target.params.size());
-    ordered.resize(target.params.size());
-    std::vector<bool> given(target.params.size(), false);
-    for (size_t k = 0; k < args.size() && k < given.size(); ++k) given[k] = true;
-    for (KeywordId kid : ast_.list(c.keywords)) {
-      const Keyword& kw = ast_.keyword(kid);
-      if (!kw.arg.valid()) {
-        error(kw.range, Diag::UnsupportedConstruct, "`**kwargs` in calls");
-        return Val::bad();
-      }
-      std::string key(ast_.str(kw.arg));
-      auto it = std::find(target.params.begin(), target.params.end(), key);
-      if (it == target.params.end()) {
-        error(kw.range, Diag::InvalidCall, "`" + target.name + "` has no parameter `" + key + "`");
-        return Val::bad();
-      }
-      size_t index = static_cast<size_t>(it - target.params.begin());
-      if (given[index]) {
-        error(kw.range, Diag::InvalidCall, "`" + target.name + "` got two values for `" + key + "`");
-        return Val::bad();
-      }
-      given[index] = true;
-      argList[index] = kw.value;
-      ordered[index] = checkExpr(kw.value);
-      if (!ordered[index].ok) return Val::bad();
-    }
-    for (size_t k = 0; k < given.size(); ++k) {
-      if (!given[k]) {
-        error(e.range, Diag::InvalidCall,
-              "`" + target.name + "` is missing the argument `" + target.params[k] + "`");
-        return Val::bad();
-      }
-    }
-    inst_.callArguments[id.index] = argList;
-  }
-  if (ordered.size() != target.params.size() || args.size() > target.params.size()) {
-    error(e.range, Diag::WrongArgCount, target.name, plural(target.params.size(), "argument"),
-          std::to_string(args.size() + ast_.list(c.keywords).size()));
-    return Val::bad();
-  }
+  std::vector<ExprId> argList;
+  std::vector<Val> ordered;
+  std::map<uint32_t, ConstValue> omitted;
+  if (!placeDeviceArguments(id, target, c, args, argList, ordered, omitted)) return Val::bad();
+  if (!c.keywords.empty() || !omitted.empty()) inst_.callArguments[id.index] = argList;
   std::vector<TypeId> argTypes;
   for (size_t k = 0; k < ordered.size(); ++k) {
-    if (!ordered[k].isValue() || types().isNone(ordered[k].type)) {
+    if (!ordered[k].isValue() || (types().isNone(ordered[k].type) && !omitted.count(k))) {
       error(ast_.expr(argList[k]).range, Diag::InvalidCall,
             "cannot pass `" + textOf(argList[k]) + "` to a device function");
       return Val::bad();
@@ -151,7 +183,9 @@ Val FunctionChecker::checkDeviceCall(ExprId id, uint32_t function, const ast::Ca
     argTypes.push_back(ordered[k].type);
   }
   std::optional<TypeId> declaredReturn;
-  if (!target.signatures.empty()) {
+  // numba-cuda compiles a `@cuda.jit` function that device code calls as a device
+  // function there, typed by the call: its launch signatures do not apply.
+  if (target.device && !target.signatures.empty()) {
     // numba: the first declared signature the arguments convert to.
     const Signature* chosen = nullptr;
     for (int pass = 0; pass < 2 && chosen == nullptr; ++pass) {
@@ -190,7 +224,8 @@ Val FunctionChecker::checkDeviceCall(ExprId id, uint32_t function, const ast::Ca
     declaredReturn = chosen->returnType;
   }
   bool recursive = false;
-  int callee = mc_.instantiate(function, argTypes, declaredReturn, false, inst_.fastmath, recursive);
+  int callee = mc_.instantiate(function, argTypes, declaredReturn, false, inst_.fastmath, recursive,
+                               omitted);
   if (callee < 0) {
     if (recursive) error(e.range, Diag::Recursion, target.name);
     return Val::bad();

@@ -38,7 +38,7 @@ Val FunctionChecker::checkExpr(ExprId id) {
         }
         case ConstantKind::Complex:
           // `2.5j`: complex128, as in numba.
-          return record(id, valueOf(types().complexType(128)));
+          return record(id, constantVal(ConstValue::ofComplex(0, c.floatValue)));
         default:
           error(e.range, Diag::UnsupportedConstruct,
                 c.kind == ConstantKind::Bytes ? "a bytes literal" : "`...`");
@@ -67,7 +67,7 @@ Val FunctionChecker::checkExpr(ExprId id) {
             folded = ConstValue::ofBool(!v.constant->boolValue);
           }
           Val r = constantVal(*folded);
-          if (r.type.valid()) {
+          if (r.type.valid() && (u.op == UnaryOpKind::Not || foldKeepsType(r, v, nullptr, std::nullopt))) {
             inst_.opTypes[id.index] = r.type;
             return record(id, r);
           }
@@ -265,6 +265,27 @@ Val FunctionChecker::globalVal(const Entity& entity, const std::string& name, co
   }
 }
 
+std::optional<Val> FunctionChecker::omittedNone(const std::string& name, const NodeRange& range) {
+  auto p = std::find(fn_.params.begin(), fn_.params.end(), name);
+  auto o = inst_.omitted.find(static_cast<uint32_t>(p - fn_.params.begin()));
+  if (p == fn_.params.end() || o == inst_.omitted.end() || o->second.kind != ConstValue::Kind::None) {
+    return std::nullopt;
+  }
+  if (!constLocal(name)) {
+    // Reported once (at the first use).
+    if (reporting_ && failedNames_.insert(name).second) {
+      error(range, Diag::UnsupportedFeature,
+            "`" + name + "` is left out (its default is None) and assigned in the function: pykc "
+            "types a parameter whose default is None only where the function does not assign it");
+    }
+    return Val::bad();
+  }
+  Val v;
+  v.type = types().none();
+  v.constant = ConstValue{};
+  return v;
+}
+
 Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
   std::string name(ast_.str(n.id));
   const Expr& e = ast_.expr(id);
@@ -272,12 +293,16 @@ Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
     if (auto ent = entityVars_.find(name); ent != entityVars_.end() && !vars_.count(name)) {
       return ent->second;
     }
+    if (auto none = omittedNone(name, e.range)) return *none;
     auto it = vars_.find(name);
     if (it == vars_.end()) {
       if (reporting_ && !failedNames_.count(name)) error(e.range, Diag::UseBeforeAssign, name);
       return Val::bad();
     }
-    return valueOf(it->second);
+    Val v = valueOf(it->second);
+    // A local defined once by a constant (or an omitted argument): its value is known.
+    if (const ConstValue* c = constLocal(name)) v.constant = *c;
+    return v;
   }
   if (const Entity* global = mc_.module().lookup(name, fn_.scope)) return globalVal(*global, name, e.range);
   struct Builtin {
@@ -290,6 +315,7 @@ Val FunctionChecker::checkName(ExprId id, const ast::Name& n) {
       {"int", Intrinsic::Int},     {"float", Intrinsic::Float}, {"bool", Intrinsic::Bool},
       {"print", Intrinsic::Print}, {"enumerate", Intrinsic::Enumerate},
       {"zip", Intrinsic::Zip},     {"complex", Intrinsic::ComplexCtor}, {"pow", Intrinsic::Pow},
+      {"breakpoint", Intrinsic::Breakpoint},
   };
   for (const Builtin& b : kBuiltins) {
     if (b.name == name) {
@@ -639,6 +665,20 @@ Val FunctionChecker::checkSubscript(ExprId id, const ast::Subscript& s) {
   return Val::bad();
 }
 
+bool FunctionChecker::foldKeepsType(const Val& folded, const Val& l, const Val* r,
+                                    std::optional<ArithOp> op) {
+  auto natural = [&](const Val& v) {
+    return v.constant && v.constant->scalarType.empty() &&
+           typeOfConstant(*v.constant, types()) == std::optional<TypeId>(v.type);
+  };
+  // Python numbers (and locals typed as their values are): folded as Python computes.
+  if (natural(l) && (r == nullptr || natural(*r))) return true;
+  if (r == nullptr) return folded.type == l.type;
+  if (!op) return false;
+  auto typing = binaryResultType(types(), *op, l.type, r->type);
+  return typing && typing->result == folded.type;
+}
+
 Val FunctionChecker::checkBinOp(ExprId id, const ast::BinOp& b) {
   Val l = checkExpr(b.left);
   Val r = checkExpr(b.right);
@@ -647,7 +687,7 @@ Val FunctionChecker::checkBinOp(ExprId id, const ast::BinOp& b) {
   if (l.constant && r.constant && l.isValue() && r.isValue()) {
     if (auto folded = foldBinary(b.op, *l.constant, *r.constant)) {
       Val v = constantVal(*folded);
-      if (v.type.valid()) {
+      if (v.type.valid() && foldKeepsType(v, l, &r, arithOf(b.op))) {
         inst_.opTypes[id.index] = v.type;
         return v;
       }

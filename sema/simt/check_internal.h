@@ -41,6 +41,8 @@ struct Val {
 constexpr int kMaxIterations = 64;
 
 std::string mangleName(const std::string& name);
+// A constant in a symbol (docs/ABI.md): `1024`, `n3p1` for -4, `T`/`F`, `x<hex bits>`.
+std::string mangleConst(const ConstValue& c);
 
 // np.can_cast(from, to, "same_kind") for the types a result can have.
 bool castsSameKind(const TypeTable& types, TypeId from, TypeId to);
@@ -110,11 +112,28 @@ private:
 
   // --- variables ---
   void collectLocals(std::span<const StmtId> body);
+  // The locals whose value is a compile-time constant (check_locals.cpp): omitted
+  // arguments the body never rebinds, and names bound once, by `name = <constant
+  // expression>` (numba's constant inference: `threadsPerBlock = 8 * 8` sizes a shared
+  // array). Fills constLocals_.
+  void collectConstLocals(std::span<const StmtId> body);
+  // `name`'s constant value if it is such a local.
+  const ConstValue* constLocal(const std::string& name) const {
+    auto it = constLocals_.find(name);
+    return it == constLocals_.end() ? nullptr : &it->second;
+  }
+  // Whether a constant folded from operands `l` (and `r`) may stand for the operation's
+  // value: its natural type (int64, float64, ...) is the one numba gives the operation
+  // (`np.float32(2) * np.float32(3)` is float32 in numba: not folded).
+  bool foldKeepsType(const Val& folded, const Val& l, const Val* r, std::optional<ArithOp> op);
   void collectTargets(ExprId target);
   void assignVariable(const std::string& name, TypeId t, const NodeRange& where);
 
   // --- statements ---
   void checkBody(std::span<const StmtId> body);
+  // Whether control never continues after statement `id` (checked): `return`, `break`,
+  // `continue`, an `if` whose branches (the one a constant condition takes) all end so.
+  bool neverFallsThrough(StmtId id) const;
   void checkStmt(StmtId id);
   void assignTarget(ExprId target, const Val& value, const NodeRange& valueRange);
   void checkCondition(ExprId id);
@@ -127,6 +146,9 @@ private:
   // --- expressions ---
   Val checkExpr(ExprId id);
   Val checkName(ExprId id, const ast::Name& n);
+  // The None of an omitted argument whose default is None (it has no variable);
+  // nullopt when `name` is not one, an error where the function assigns it.
+  std::optional<Val> omittedNone(const std::string& name, const NodeRange& range);
   Val globalVal(const Entity& entity, const std::string& name, const NodeRange& range);
   Val checkAttribute(ExprId id, const ast::Attribute& a);
   Val checkCall(ExprId id, const ast::Call& c);
@@ -154,6 +176,12 @@ private:
   }
   Val checkDeviceCall(ExprId id, uint32_t function, const ast::Call& c,
                       const std::vector<Val>& args);
+  // A device call's arguments in parameter order (`argList`, `ordered`): positional ones,
+  // keywords by name, and for parameters left out their defaults (`omitted`, numba's
+  // omitted arguments; argList invalid there). False after an error.
+  bool placeDeviceArguments(ExprId id, const JitFunction& target, const ast::Call& c,
+                            const std::vector<Val>& args, std::vector<ExprId>& argList,
+                            std::vector<Val>& ordered, std::map<uint32_t, ConstValue>& omitted);
   Val checkExternCall(ExprId id, uint32_t index, const ast::Call& c, const std::vector<Val>& args);
   Val checkFromBuffer(ExprId id, const ast::Call& c, const std::vector<Val>& args);
   bool checkArrayIndex(ExprId indexExpr, TypeId arrayType, const Val& index);
@@ -173,6 +201,8 @@ private:
   int loopDepth_ = 0;
   std::set<std::string> locals_;
   std::map<std::string, TypeId> vars_;
+  // Locals with a compile-time value (collectConstLocals).
+  std::map<std::string, ConstValue> constLocals_;
   // Variables bound to a compile-time entity (`g = cuda.cg.this_grid()`).
   std::map<std::string, Val> entityVars_;
   // Names assigned an erroneous value: their uses are not reported again as
@@ -211,9 +241,10 @@ public:
 
   // The instance of `function` for `args` (created and checked on first use);
   // -1 if it is being checked (recursion) or failed to exist.
+  // `omitted`: the parameters left out, with their defaults (FunctionInstance::omitted).
   int instantiate(uint32_t function, const std::vector<TypeId>& args,
                   std::optional<TypeId> declaredReturn, bool isKernel, bool fastmath,
-                  bool& recursive);
+                  bool& recursive, const std::map<uint32_t, ConstValue>& omitted = {});
 
   const Ast& ast() const { return ast_; }
   ResolvedModule& module() { return typed_.module; }
@@ -234,7 +265,7 @@ private:
   std::vector<FunctionInstance> all_;
   std::vector<DiagnosticSink> sinks_;
   std::vector<bool> done_;
-  std::map<std::tuple<uint32_t, std::vector<TypeId>, bool, bool>, int> memo_;
+  std::map<std::tuple<uint32_t, std::vector<TypeId>, bool, bool, std::vector<uint32_t>>, int> memo_;
   // Instances being checked, and the return types recursive calls assumed.
   std::map<int, FunctionChecker*> active_;
   std::map<int, TypeId> assumed_;

@@ -567,6 +567,12 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
       v.meaning = ExprMeaning{Intrinsic::GridGroup, 0};
       return v;
     }
+    case Intrinsic::Breakpoint:
+      if (!c.keywords.empty()) {
+        error(e.range, Diag::InvalidCall, "`breakpoint` takes no arguments in kernels");
+        return Val::bad();
+      }
+      [[fallthrough]];
     case Intrinsic::GridSync:
     case Intrinsic::Syncthreads:
     case Intrinsic::Threadfence:

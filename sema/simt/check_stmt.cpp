@@ -6,7 +6,33 @@ namespace frontend::simt {
 // --- statements -----------------------------------------------------------------
 
 void FunctionChecker::checkBody(std::span<const StmtId> body) {
-  for (StmtId id : body) checkStmt(id);
+  for (StmtId id : body) {
+    checkStmt(id);
+    // What follows is dead code, which numba does not type (nor pykc lower).
+    if (neverFallsThrough(id)) return;
+  }
+}
+
+bool FunctionChecker::neverFallsThrough(StmtId id) const {
+  const Stmt& s = ast_.stmt(id);
+  auto bodyExits = [&](std::span<const StmtId> body) {
+    return std::any_of(body.begin(), body.end(), [&](StmtId b) { return neverFallsThrough(b); });
+  };
+  switch (s.kind()) {
+    case StmtKind::Return:
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      return true;
+    case StmtKind::If: {
+      const auto& i = s.as<ast::If>();
+      if (int32_t c = inst_.constIndex[i.test.index]; c >= 0) {
+        return bodyExits(ast_.list(truthOf(inst_.constants[c]) ? i.body : i.orelse));
+      }
+      return !i.orelse.empty() && bodyExits(ast_.list(i.body)) && bodyExits(ast_.list(i.orelse));
+    }
+    default:
+      return false;
+  }
 }
 
 void FunctionChecker::checkCondition(ExprId id) {
@@ -103,6 +129,13 @@ void FunctionChecker::checkStmt(StmtId id) {
     case StmtKind::If: {
       const auto& i = s.as<ast::If>();
       checkCondition(i.test);
+      // numba prunes the branch a constant condition never takes (dead_branch_prune:
+      // `if criterion == -1` of an omitted argument, `if out is None`, module
+      // constants): only the other one is typed, and lowered.
+      if (int32_t c = inst_.constIndex[i.test.index]; c >= 0) {
+        checkBody(ast_.list(truthOf(inst_.constants[c]) ? i.body : i.orelse));
+        return;
+      }
       checkBody(ast_.list(i.body));
       checkBody(ast_.list(i.orelse));
       return;

@@ -131,6 +131,8 @@ std::optional<std::string> TileChecker::printConstant(ExprId where, const ConstV
       }
       return std::string(buf);
     }
+    case ConstValue::Kind::Complex:
+      return std::nullopt;
     case ConstValue::Kind::Tuple: {
       std::string out = "(";
       for (size_t k = 0; k < c.elements.size(); ++k) {

@@ -10,11 +10,6 @@ def two(a, b):
 
 
 @cuda.jit("void(float32[::1])")
-def other(x):
-    pass
-
-
-@cuda.jit("void(float32[::1])")
 def k(x):
     # CHECK:STDERR: fail_calls.py:[[@LINE+4]]:12: error: `two` takes 2 arguments, found 1 [wrong-arg-count]
     # CHECK:STDERR:     x[0] = two(1)
@@ -31,11 +26,6 @@ def k(x):
     # CHECK:STDERR:            ^~~~~~
     # CHECK:STDERR:
     x[2] = len(3)
-    # CHECK:STDERR: fail_calls.py:[[@LINE+4]]:5: error: `other` is a kernel: kernels cannot be called from kernels (mark it `device=True`) [invalid-call]
-    # CHECK:STDERR:     other(x)
-    # CHECK:STDERR:     ^~~~~
-    # CHECK:STDERR:
-    other(x)
     # CHECK:STDERR: fail_calls.py:[[@LINE+4]]:12: error: `array(float32, 1d, C)` is not callable [not-callable]
     # CHECK:STDERR:     x[3] = x(1)
     # CHECK:STDERR:            ^

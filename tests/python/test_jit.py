@@ -108,6 +108,22 @@ def test_compile_for_signature_and_inspect(tmp_path):
     assert ("float64[::1]", "float32") in m.scale.signatures
 
 
+def test_defaults_are_compiled_in(tmp_path):
+    """A signature that leaves out defaulted parameters (a launch that omits them) compiles
+    their values in, as numba's omitted arguments."""
+    m = _module(tmp_path, "jit_defaults", """
+        from pykc import cuda
+
+        @cuda.jit
+        def scale(x, factor=2, flag=True):
+            if flag:
+                x[0] *= factor
+    """)
+    inst = m.scale.compile("(float32[::1],)")
+    entry = inst.entry_for(("float32[::1]",))
+    assert entry.signature == "void(float32[::1], factor=2, flag=True)"
+
+
 def test_compile_error_carries_diagnostics(tmp_path):
     from pykc import cuda
     m = _module(tmp_path, "jit_bad", """

@@ -95,6 +95,14 @@ def test_wrong_argument_count():
         signature_for("saxpy", ["a", "x"], [1.0])
 
 
+def test_defaulted_parameters_may_be_left_out():
+    """numba's omitted arguments: parameters with defaults may be left out of a launch."""
+    from pykc._typeof import check_argument_count
+    check_argument_count("k", ["x", "criterion"], [1.0], required=1)
+    with pytest.raises(TypeError, match=r"kernel `k` takes 1 to 2 arguments \(x, criterion\), 0 given"):
+        check_argument_count("k", ["x", "criterion"], [], required=1)
+
+
 def test_signatures_parse(tmp_path):
     """pykc's front end takes every signature typeof writes."""
     pykc = os.path.join(os.path.dirname(__file__), "..", "..", "build", "bin", "pykc")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -86,7 +87,7 @@ class _Instance:
         ``UniTuple(t, n)`` as ``Tuple(t, ..., t)``)."""
         want = ", ".join(_manifest_spelling(t) for t in types)
         for e in self.entries:
-            if e.signature[e.signature.index("(") + 1:-1] == want:
+            if ", ".join(_argument_types(e.signature)) == want:
                 return e
         raise KeyError(f"no entry for ({want}) in {[e.signature for e in self.entries]}")
 
@@ -176,7 +177,11 @@ class Dispatcher:
         self.py_func = py_func
         self.targetoptions = dict(options or {})
         self._explicit = [signature_text(py_func.__name__, s) for s in (sigs or [])]
-        self._params = list(inspect.signature(py_func).parameters)
+        parameters = inspect.signature(py_func).parameters
+        self._params = list(parameters)
+        # Parameters with defaults may be left out of a launch (numba's omitted arguments):
+        # pykc compiles their values in (`--sig` with fewer types).
+        self._required = sum(1 for p in parameters.values() if p.default is inspect.Parameter.empty)
         self._launchers: dict = {}     # (grid, block, ...) -> _Launcher
         self._fast: dict = {}          # arg_key -> FastLauncher
         self._bound_thread = None
@@ -276,7 +281,8 @@ class Dispatcher:
         _runtime.runtime()  # makes the device's context current in this thread
         handle = stream_handle(stream)
         name, params = self.py_func.__name__, self._params
-        check_argument_count(name, params, args)
+        # An eager kernel's signatures name every parameter (numba's rule).
+        check_argument_count(name, params, args, len(params) if self._eager is not None else self._required)
         descs = per_parameter(name, params, args, lambda a: describe(a, handle))
         if self._eager is not None:
             inst = self._eager
@@ -443,8 +449,10 @@ def _manifest_spelling(t: str) -> str:
 
 
 def _argument_types(signature: str) -> tuple:
-    """The argument types of ``ret(a, b)`` / ``name(a, b)`` / ``(a, b)``."""
-    return tuple(_split_types(signature[signature.find("(") + 1:signature.rfind(")")]))
+    """The argument types of ``ret(a, b)`` / ``name(a, b)`` / ``(a, b)``; values compiled
+    in (``void(float32[::1], criterion=-1)``: omitted arguments) are no argument types."""
+    parts = _split_types(signature[signature.find("(") + 1:signature.rfind(")")])
+    return tuple(p for p in parts if not re.match(r"[A-Za-z_]\w*=", p))
 
 
 def _split_types(text: str) -> list:
