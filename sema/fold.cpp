@@ -246,6 +246,19 @@ std::optional<int> orderOf(const ConstValue& a, const ConstValue& b) {
 }  // namespace
 
 std::optional<ConstValue> foldCompare(CmpOp op, const ConstValue& a, const ConstValue& b) {
+  if ((op == CmpOp::In || op == CmpOp::NotIn) && b.kind == ConstValue::Kind::Tuple) {
+    // Membership: the first element equal to `a` (Python's order).
+    bool found = false;
+    for (const ConstValue& e : b.elements) {
+      auto eq = foldCompare(CmpOp::Eq, a, e);
+      if (!eq) return std::nullopt;
+      if (truthOf(*eq)) {
+        found = true;
+        break;
+      }
+    }
+    return ConstValue::ofBool(found == (op == CmpOp::In));
+  }
   bool af, bf;
   int64_t ai = 0, bi = 0;
   double ad = 0, bd = 0;

@@ -233,6 +233,7 @@ TileVal TileLowering::unary(frontend::UnaryOpKind op, ExprId operand, TypeId t, 
 
 TileVal TileLowering::compare(ExprId id, frontend::CmpOp cmp, ExprId left, ExprId right, TypeId t) {
   TypeId op = inst_->opTypes[id.index];
+  if (op.valid() && types_.isTuple(op)) return compareTuples(cmp, left, right);
   TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
   bool m = isMmaExpr(id);
   TileVal l = evalAs(left, opTile, m);

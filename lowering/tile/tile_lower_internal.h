@@ -795,6 +795,18 @@ private:
   TileVal concatTuples(ExprId left, ExprId right, TypeId result, const TileVal* leftValue);
   // ct.astile(value, dtype): each element selected from the value's leaves by its index.
   TileVal astile(ExprId id);
+  // `x in t`, `t == u` of tuples (the checker's compareTuples): elementwise, numbers as
+  // float64 or int64.
+  struct ComparePart {
+    bool isConst = false;
+    ConstValue constant;
+    TypeId type;
+    TileVal value;
+  };
+  ComparePart comparePart(ExprId e);
+  std::vector<ComparePart> compareItems(const ComparePart& p);
+  llvm::Value* partsEqual(const ComparePart& a, const ComparePart& b);
+  TileVal compareTuples(frontend::CmpOp cmp, ExprId left, ExprId right);
   void lowerWhile(const ast::While& w);
   // Whether `body` holds a break or continue of its own loop (not of loops inside it).
   bool exitsLoop(std::span<const StmtId> body) const;

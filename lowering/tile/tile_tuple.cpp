@@ -121,4 +121,80 @@ TileVal TileLowering::astile(ExprId id) {
   return out;
 }
 
+TileLowering::ComparePart TileLowering::comparePart(ExprId e) {
+  ComparePart p;
+  if (const ConstValue* c = constOf(e)) {
+    p.constant = *c;
+    p.isConst = true;
+    return p;
+  }
+  p.type = typeOf(e);
+  p.value = types_.isTuple(p.type) ? evalTuple(e, p.type) : eval(e);
+  return p;
+}
+
+std::vector<TileLowering::ComparePart> TileLowering::compareItems(const ComparePart& p) {
+  std::vector<ComparePart> out;
+  if (p.isConst) {
+    for (const ConstValue& c : p.constant.elements) {
+      ComparePart e;
+      e.constant = c;
+      e.isConst = true;
+      out.push_back(std::move(e));
+    }
+    return out;
+  }
+  std::vector<TypeId> elements = types_.get(p.type).elements;
+  std::vector<TileVal> parts = tupleParts(p.value, p.type);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    ComparePart e;
+    e.type = elements[i];
+    e.value = parts[i];
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+llvm::Value* TileLowering::partsEqual(const ComparePart& a, const ComparePart& b) {
+  auto tuple = [&](const ComparePart& p) {
+    return p.isConst ? p.constant.kind == ConstValue::Kind::Tuple : types_.isTuple(p.type);
+  };
+  if (a.isConst && b.isConst) {
+    auto eq = frontend::foldCompare(frontend::CmpOp::Eq, a.constant, b.constant);
+    return b_.getInt1(eq && frontend::truthOf(*eq));
+  }
+  if (tuple(a) != tuple(b)) return b_.getInt1(false);
+  if (tuple(a)) {
+    std::vector<ComparePart> x = compareItems(a), y = compareItems(b);
+    if (x.size() != y.size()) return b_.getInt1(false);
+    llvm::Value* all = b_.getInt1(true);
+    for (size_t i = 0; i < x.size(); ++i) all = b_.CreateAnd(all, partsEqual(x[i], y[i]));
+    return all;
+  }
+  // Numbers: compared as float64 when either is a float, else as int64.
+  auto isFloat = [&](const ComparePart& p) {
+    return p.isConst ? p.constant.kind == ConstValue::Kind::Float : types_.isFloat(p.type);
+  };
+  TypeId common = isFloat(a) || isFloat(b) ? types_.float64() : types_.int64();
+  auto value = [&](const ComparePart& p) {
+    return p.isConst ? constantOf(p.constant, common) : convert(p.value.slots[0], p.type, common);
+  };
+  llvm::Value* x = value(a);
+  llvm::Value* y = value(b);
+  return types_.isFloat(common) ? b_.CreateFCmpOEQ(x, y) : b_.CreateICmpEQ(x, y);
+}
+
+TileVal TileLowering::compareTuples(frontend::CmpOp cmp, ExprId left, ExprId right) {
+  ComparePart l = comparePart(left), r = comparePart(right);
+  llvm::Value* out;
+  if (cmp == frontend::CmpOp::In || cmp == frontend::CmpOp::NotIn) {
+    out = b_.getInt1(false);
+    for (const ComparePart& e : compareItems(r)) out = b_.CreateOr(out, partsEqual(l, e));
+  } else {
+    out = partsEqual(l, r);
+  }
+  if (cmp == frontend::CmpOp::NotIn || cmp == frontend::CmpOp::NotEq) out = b_.CreateNot(out);
+  return TileVal{{out}};
+}
+
 }  // namespace lowering::tile

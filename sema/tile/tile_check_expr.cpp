@@ -589,6 +589,11 @@ TV TileChecker::compareOp(ExprId id, CmpOp op, ExprId left, ExprId right) {
   if (l.k == TV::K::Const && r.k == TV::K::Const) {
     if (auto f = foldCompare(op, l.c, r.c)) return record(id, TV::constant(*f));
   }
+  auto tupleish = [&](const TV& v) {
+    return (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) ||
+           (v.k == TV::K::Value && types_.isTuple(v.type));
+  };
+  if (op == CmpOp::In || op == CmpOp::NotIn || tupleish(l) || tupleish(r)) return compareTuples(id, op, l, r);
   auto operand = promote(l, r);
   auto shape = broadcastOf({l, r}, id);
   if (!operand || !shape || op == CmpOp::Is || op == CmpOp::IsNot || op == CmpOp::In || op == CmpOp::NotIn) {

@@ -221,6 +221,14 @@ private:
   // cuTile functions that are them (ct.negative, ct.greater, ...).
   TV unaryOp(ExprId id, UnaryOpKind op, ExprId operand);
   TV compareOp(ExprId id, CmpOp op, ExprId left, ExprId right);
+  // `x in (a, b)`, `x not in t`, `(a, b) == (0, 0)`, `t != u` (tile_check_tuple.cpp): folded
+  // where the constants decide (Python's order for `in`), else a run-time bool; the
+  // operation's type is the empty tuple (lowering: an elementwise comparison).
+  TV compareTuples(ExprId id, CmpOp op, const TV& l, const TV& r);
+  // Whether `a == b` is known at compile time (nullopt: it depends on run-time values),
+  // after checking both sides are numbers or tuples of them (`ok` false when not).
+  std::optional<bool> staticEquals(const TV& a, const TV& b, bool& ok);
+  std::vector<TV> tupleItems(const TV& v) const;
   // ct.floordiv/mod/pow/bitwise_*/negative/greater/.../not_equal(x[, y]).
   TV checkOperatorFn(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
 

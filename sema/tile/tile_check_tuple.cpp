@@ -182,4 +182,89 @@ TV TileChecker::checkAstile(ExprId id, const ast::Call& c, const std::string& fn
   return record(id, TV::value(shape.empty() ? dtype : types_.tile(dtype, shape)));
 }
 
+std::vector<TV> TileChecker::tupleItems(const TV& v) const {
+  std::vector<TV> out;
+  if (v.k == TV::K::Const) {
+    for (const ConstValue& e : v.c.elements) out.push_back(TV::constant(e));
+  } else {
+    for (TypeId e : types_.get(v.type).elements) out.push_back(TV::value(e));
+  }
+  return out;
+}
+
+std::optional<bool> TileChecker::staticEquals(const TV& a, const TV& b, bool& ok) {
+  auto isTuple = [&](const TV& v) {
+    return (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) ||
+           (v.k == TV::K::Value && types_.isTuple(v.type));
+  };
+  auto isNumber = [&](const TV& v) {
+    return (v.k == TV::K::Const && v.c.isNumber()) || (v.k == TV::K::Value && types_.isNumber(v.type));
+  };
+  for (const TV* v : {&a, &b}) {
+    if (!isTuple(*v) && !isNumber(*v)) {
+      ok = false;
+      return std::nullopt;
+    }
+  }
+  if (isTuple(a) != isTuple(b)) return false;  // a number never equals a tuple
+  if (!isTuple(a)) {
+    if (a.k == TV::K::Const && b.k == TV::K::Const) {
+      auto eq = foldCompare(CmpOp::Eq, a.c, b.c);
+      return eq && truthOf(*eq);
+    }
+    return std::nullopt;
+  }
+  std::vector<TV> x = tupleItems(a), y = tupleItems(b);
+  if (x.size() != y.size()) return false;
+  bool allKnown = true;
+  for (size_t i = 0; i < x.size(); ++i) {
+    auto e = staticEquals(x[i], y[i], ok);
+    if (!ok) return std::nullopt;
+    if (e && !*e) return false;
+    allKnown = allKnown && e.has_value();
+  }
+  return allKnown ? std::optional<bool>(true) : std::nullopt;
+}
+
+TV TileChecker::compareTuples(ExprId id, CmpOp op, const TV& l, const TV& r) {
+  bool ok = true;
+  std::optional<bool> result;
+  bool membership = op == CmpOp::In || op == CmpOp::NotIn;
+  if (membership) {
+    bool rightTuple = (r.k == TV::K::Const && r.c.kind == ConstValue::Kind::Tuple) ||
+                      (r.k == TV::K::Value && types_.isTuple(r.type) && !holdsArray(r.type));
+    if (!rightTuple) {
+      diags_.error(loc(id), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l), describe(r));
+      return TV{};
+    }
+    // A known match decides it (comparisons have no effects); else every element must be
+    // known unequal for a constant False.
+    bool runtimeSeen = false;
+    result = false;
+    for (const TV& e : tupleItems(r)) {
+      auto eq = staticEquals(l, e, ok);
+      if (!ok) break;
+      if (eq && *eq) {
+        result = true;
+        break;
+      }
+      if (!eq) runtimeSeen = true;
+    }
+    if (ok && runtimeSeen && result == false) result.reset();
+    if (result && op == CmpOp::NotIn) result = !*result;
+  } else if (op == CmpOp::Eq || op == CmpOp::NotEq) {
+    result = staticEquals(l, r, ok);
+    if (result && op == CmpOp::NotEq) result = !*result;
+  } else {
+    ok = false;
+  }
+  if (!ok) {
+    diags_.error(loc(id), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l), describe(r));
+    return TV{};
+  }
+  if (result) return record(id, TV::constant(ConstValue::ofBool(*result)));
+  inst_.opTypes[id.index] = types_.tuple({});
+  return record(id, TV::value(types_.boolean()));
+}
+
 }  // namespace frontend::tile

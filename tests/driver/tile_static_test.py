@@ -37,7 +37,8 @@ def file_args(path):
 
 
 FILES = ["tests/gpu/kernels/tile_kernels14.py", "tests/check/typed_tile_static_iter.py",
-         "tests/check/typed_tile_static_host_eval.py", "tests/check/typed_tile_astile.py"]
+         "tests/check/typed_tile_static_host_eval.py", "tests/check/typed_tile_astile.py",
+         "tests/check/typed_tile_tuple_compare.py"]
 
 
 def main():

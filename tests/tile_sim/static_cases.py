@@ -9,7 +9,7 @@ from tuple_cases import _packer
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
 CONSTS = {"producer": (), "consumer": (), "recursive": (109,), "static_weighted": (), "static_columns": (),
-          "static_comprehension": (), "static_host_eval": (4,), "static_tuple_params": (), "astiles": ()}
+          "static_comprehension": (), "static_host_eval": (4,), "static_tuple_params": (), "astiles": (), "tuple_compares": ()}
 
 
 def static_cases(run, arr, rng):
@@ -61,3 +61,9 @@ def static_cases(run, arr, rng):
     yield "ct.astile of nested constants and run-time numbers", x, want, "exact"
     yield "ct.astile of a module's bool tuple, as int32", flags, np.array(
         [[1, 0], [1, 1], [0, 0], [1, 0]], np.int32), "exact"
+    for a, c in ((0, 0.5), (2, 2.0), (7, 7.0), (5, 0.25)):
+        y = np.full(16, -1, np.int32)
+        run("tuple_compares", 1, arr(y) + [a, np.float32(c)])
+        bits = ((a in (0, 2)) * 1 + (a not in (c, 7)) * 2 + ((a, 1) == (0, 1)) * 4 +
+                (((a, 1), 2) != ((0, 1), 2)) * 8 + ((a, 1) in ((0, 1), (2, 1))) * 16 + (c in (0.5, a)) * 32)
+        yield f"tuple comparisons with a={a}, c={c}", y, np.full(16, bits, np.int32), "exact"

@@ -125,3 +125,17 @@ def astiles(x: "float32[:, :, ::1]", flags: "int32[:, ::1]", a: "int32", c: "flo
     row = ct.astile(mixed, dtype=ct.float32).reshape((1, 1, 4))
     ct.store(x, (0, 0, 0), t + ct.sum(row))
     ct.store(flags, (0, 0), ct.astile(BOOLS, dtype=ct.int32) + ct.astile(ct.static_eval((0,) * 2), dtype=ct.int32))
+
+
+@ct.kernel
+def tuple_compares(y: "int32[::1]", a: "int32", c: "float32"):
+    """cuTile's test_tuple: `in`, `not in`, `==`, `!=` with tuples of run-time numbers."""
+    t = (a, 1)
+    r0 = a in (0, 2)
+    r1 = a not in (c, 7)
+    r2 = t == (0, 1)
+    r3 = ((a, 1), 2) != ((0, 1), 2)
+    r4 = (a, 1) in ((0, 1), (2, 1))
+    r5 = c in (0.5, a)
+    bits = r0 * 1 + r1 * 2 + r2 * 4 + r3 * 8 + r4 * 16 + r5 * 32
+    ct.store(y, (ct.bid(0),), ct.full((16,), bits, dtype=ct.int32))
