@@ -30,3 +30,25 @@ def clean(r):
     if r.returncode not in (0, 1) or "internal" in r.stderr.lower():
         return False
     return r.returncode == 0 or "error:" in r.stderr
+
+
+def check_mutants(lines, rng, count, compile_mutant, failures, label="mutant", ops=4):
+    """Compiles `count` mutants of `lines`: `compile_mutant(text, n)` returns pykc's finished
+    run. A run that does not end cleanly (or times out) is printed and added to `failures`.
+    Prints and returns how many compiled and how many were refused with a diagnostic."""
+    import subprocess
+    counts = {0: 0, 1: 0}
+    for n in range(count):
+        mutant = "".join(mutate(lines, rng, ops))
+        try:
+            r = compile_mutant(mutant, n)
+        except subprocess.TimeoutExpired:
+            failures.append(f"{label} {n}: timed out")
+            continue
+        if not clean(r):
+            print(f"FAIL {label} {n}: rc {r.returncode}\n{mutant}\n{r.stderr[-1500:]}")
+            failures.append(f"{label} {n}")
+        else:
+            counts[r.returncode] += 1
+    print(f"ok   {count} {label}s: {counts[0]} compiled, {counts[1]} refused with a diagnostic")
+    return counts

@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from line_mutants import clean, mutate  # noqa: E402
+from line_mutants import check_mutants, clean  # noqa: E402
 
 SOURCE = '''import math
 
@@ -119,23 +119,13 @@ def main():
 
         # Random mutations of the file: lines dropped, doubled, swapped, cut.
         lines = SOURCE.splitlines(keepends=True)
-        counts = {0: 0, 1: 0}
-        for n in range(200):
-            mutant = mutate(lines, rng)
-            mpath = os.path.join(tmp, "mutant.py")
+        mpath = os.path.join(tmp, "mutant.py")
+
+        def compile_mutant(text, n):
             with open(mpath, "w") as f:
-                f.write("".join(mutant))
-            try:
-                r = run(a.pykc, mpath, "--phase", "check", *FLAGS)
-            except subprocess.TimeoutExpired:
-                failures.append(f"mutant {n}: timed out")
-                continue
-            if not clean(r):
-                print(f"FAIL mutant {n}: rc {r.returncode}\n{''.join(mutant)}\n{r.stderr[-1500:]}")
-                failures.append(f"mutant {n}")
-            else:
-                counts[r.returncode] += 1
-        print(f"ok   200 mutants: {counts[0]} compiled, {counts[1]} refused with a diagnostic")
+                f.write(text)
+            return run(a.pykc, mpath, "--phase", "check", *FLAGS)
+        check_mutants(lines, rng, 200, compile_mutant, failures)
 
         # The scope through the cache: the enclosing function's constant is the kernel's.
         env = dict(os.environ, PYKC_CACHE_DIR=os.path.join(tmp, "cache-dir"))

@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from line_mutants import mutate  # noqa: E402
+from line_mutants import check_mutants  # noqa: E402
 
 MAIN = '''import cuda.tile as ct
 from helpers import scaled
@@ -169,42 +169,20 @@ def main():
         # Random mutations of a module object's module.
         rng = random.Random(20261205)
         core_lines = CORE.splitlines(keepends=True)
-        counts = {0: 0, 1: 0}
-        for n in range(120):
-            mutant = mutate(core_lines, rng, ops=3)
-            write(folder, {"root/pkg/utils/core.py": "".join(mutant)})
-            try:
-                r = compile_check(a.pykc, folder, "--python-path", root)
-            except subprocess.TimeoutExpired:
-                failures.append(f"module-object mutant {n}: timed out")
-                continue
-            if r.returncode not in (0, 1) or (r.returncode == 1 and "error:" not in r.stderr):
-                print(f"FAIL module-object mutant {n}: rc {r.returncode}\n{''.join(mutant)}\n{r.stderr[-1500:]}")
-                failures.append(f"module-object mutant {n}")
-            else:
-                counts[r.returncode] += 1
-        print(f"ok   120 module-object mutants: {counts[0]} compiled, {counts[1]} refused with a diagnostic")
+        def compile_core(text, n):
+            write(folder, {"root/pkg/utils/core.py": text})
+            return compile_check(a.pykc, folder, "--python-path", root)
+        check_mutants(core_lines, rng, 120, compile_core, failures, label="module-object mutant", ops=3)
 
         # Random mutations of the helper module: lines dropped, doubled, swapped, cut.
         rng = random.Random(20261204)
         lines = HELPERS.splitlines(keepends=True)
         folder = os.path.join(tmp, "mutants")
         write(folder, {"main.py": MAIN, "more.py": MORE})
-        counts = {0: 0, 1: 0}
-        for n in range(250):
-            mutant = mutate(lines, rng)
-            write(folder, {"helpers.py": "".join(mutant)})
-            try:
-                r = compile_check(a.pykc, folder)
-            except subprocess.TimeoutExpired:
-                failures.append(f"mutant {n}: timed out")
-                continue
-            if r.returncode not in (0, 1) or (r.returncode == 1 and "error:" not in r.stderr):
-                print(f"FAIL mutant {n}: rc {r.returncode}\n{''.join(mutant)}\n{r.stderr[-1500:]}")
-                failures.append(f"mutant {n}")
-            else:
-                counts[r.returncode] += 1
-        print(f"ok   250 mutants: {counts[0]} compiled, {counts[1]} refused with a diagnostic")
+        def compile_helpers(text, n):
+            write(folder, {"helpers.py": text})
+            return compile_check(a.pykc, folder)
+        check_mutants(lines, rng, 250, compile_helpers, failures)
 
         # The cache sees the pasted text: a helper's edit recompiles its caller.
         folder = os.path.join(tmp, "cache")

@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from line_mutants import clean, mutate  # noqa: E402
+from line_mutants import check_mutants  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -65,23 +65,13 @@ def main():
                 failures.append(rel)
                 continue
             lines = open(path).read().splitlines(keepends=True)
-            counts = {0: 0, 1: 0}
-            for n in range(a.mutants):
-                mutant = mutate(lines, rng)
-                mpath = os.path.join(tmp, os.path.basename(rel))
+            mpath = os.path.join(tmp, os.path.basename(rel))
+
+            def compile_mutant(text, n):
                 with open(mpath, "w") as f:
-                    f.write("".join(mutant))
-                try:
-                    r = check(mpath, full=n < a.full)
-                except subprocess.TimeoutExpired:
-                    failures.append(f"{rel} mutant {n}: timed out")
-                    continue
-                if not clean(r):
-                    print(f"FAIL {rel} mutant {n}: rc {r.returncode}\n{''.join(mutant)}\n{r.stderr[-1500:]}")
-                    failures.append(f"{rel} mutant {n}")
-                else:
-                    counts[r.returncode] += 1
-            print(f"ok   {rel}: {a.mutants} mutants, {counts[0]} compiled, {counts[1]} refused with a diagnostic")
+                    f.write(text)
+                return check(mpath, full=n < a.full)
+            check_mutants(lines, rng, a.mutants, compile_mutant, failures, label=f"{rel} mutant")
     if failures:
         print(f"tile_static: {len(failures)} failed: " + ", ".join(failures))
         return 1

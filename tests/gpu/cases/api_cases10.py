@@ -8,7 +8,8 @@ Compiled output: <root>/api_kernels10, from
 """
 import numpy as np
 
-from cases.api_cases7 import TPB, _blocks, _numba_module, _same
+from cases.api_cases7 import TPB, _blocks
+from cases.api_cases9 import _run_both as _run_pair
 
 try:
     from harness import case
@@ -20,11 +21,7 @@ FOLDER = "api_kernels10"
 
 
 def _run_both(ctx, name, grid, tpb, make_args, outputs):
-    mod, ref = ctx.load(), _numba_module("api_kernels10")
-    mine, theirs = make_args(), make_args()
-    mod[name][grid, tpb](*mine)
-    getattr(ref, name)[grid, tpb](*theirs)
-    return "; ".join(_same(mine[k], theirs[k], f"{name} arg {k}") for k in outputs)
+    return _run_pair(ctx, name, lambda ref: getattr(ref, name), grid, tpb, make_args, outputs, "api_kernels10")
 
 
 @case("api10 default parameter values: a device function with and without its default, a kernel "

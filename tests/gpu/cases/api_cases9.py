@@ -22,8 +22,10 @@ except ImportError:                     # imported by a host tool without the ha
 FOLDER = "api_kernels9"
 
 
-def _run_both(ctx, name, make_reference, grid, tpb, make_args, outputs):
-    mod, ref = ctx.load(), _numba_module("api_kernels9")
+def _run_both(ctx, name, make_reference, grid, tpb, make_args, outputs, module="api_kernels9"):
+    """Kernel `name` of the pykc-compiled `module` and the one `make_reference(numba's module)`
+    gives, launched on copies of the same arguments; the arguments at `outputs` compared."""
+    mod, ref = ctx.load(), _numba_module(module)
     mine, theirs = make_args(), make_args()
     mod[name][grid, tpb](*mine)
     make_reference(ref)[grid, tpb](*theirs)
