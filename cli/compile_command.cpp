@@ -161,6 +161,13 @@ int CompileCommand::run(Invocation& inv) {
   request.wantFatbin = opts_.fatbin;
   request.render.showKinds = inv.diagKinds;
   request.render.color = inv.color;
+  if (opts_.outputDir == "-") {
+    // Not standard output: a compile writes a folder (cubins, manifest).
+    std::fprintf(inv.err,
+                 "pykc: error: -o -: `pykc compile` writes a folder of files (cubins, PTX, manifest.json); "
+                 "give a folder, or print a stage with `pykc inspect FILE --emit ptx`\n");
+    return kExitUsage;
+  }
   request.wantLlvm = request.wantPtx = request.wantCubin = false;
   for (const std::string& e : opts_.emit) {
     const driver::StageInfo* stage = driver::findStage(e);
