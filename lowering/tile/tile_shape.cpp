@@ -43,8 +43,19 @@ TileVal TileLowering::evalTuple(ExprId id, TypeId to) {
     return out;
   }
   if (const auto* tuple = ast_.expr(id).dyn<ast::Tuple>()) {
-    auto elts = ast_.list(tuple->elts);
-    for (size_t i = 0; i < elements.size(); ++i) append(evalAs(elts[i], elements[i]));
+    size_t k = 0;  // the next element of `to` (a starred tuple fills several)
+    for (ExprId elt : ast_.list(tuple->elts)) {
+      if (const auto* star = ast_.expr(elt).dyn<ast::Starred>()) {
+        const ConstValue* c = constOf(star->value);
+        size_t n = c != nullptr ? c->elements.size() : types_.get(typeOf(star->value)).elements.size();
+        TypeId part = types_.tuple(std::vector<TypeId>(elements.begin() + static_cast<std::ptrdiff_t>(k),
+                                                       elements.begin() + static_cast<std::ptrdiff_t>(k + n)));
+        append(evalTuple(star->value, part));
+        k += n;
+      } else {
+        append(evalAs(elt, elements[k++]));
+      }
+    }
     return out;
   }
   TypeId from = typeOf(id);

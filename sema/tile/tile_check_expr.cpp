@@ -70,10 +70,19 @@ TV TileChecker::checkExpr(ExprId id) {
       tuple.kind = ConstValue::Kind::Tuple;
       bool allConst = true;
       for (ExprId elt : ast_.list(e.as<ast::Tuple>().elts)) {
-        TV v = checkExpr(elt);
+        // `(7, *a, 8)`: a starred tuple's elements, spliced in.
+        const auto* star = ast_.expr(elt).dyn<ast::Starred>();
+        TV v = checkExpr(star != nullptr ? star->value : elt);
         if (!v.ok()) return TV{};
+        if (star != nullptr && !(v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) &&
+            !(v.k == TV::K::Value && types_.isTuple(v.type))) {
+          diags_.error(loc(elt), Diag::TileType, "`*` in a tuple takes a tuple, found `" + describe(v) + "`");
+          return TV{};
+        }
         if (v.k != TV::K::Const) {
           allConst = false;
+        } else if (star != nullptr) {
+          tuple.elements.insert(tuple.elements.end(), v.c.elements.begin(), v.c.elements.end());
         } else {
           tuple.elements.push_back(v.c);
         }
@@ -593,7 +602,7 @@ TV TileChecker::compareOp(ExprId id, CmpOp op, ExprId left, ExprId right) {
     return (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) ||
            (v.k == TV::K::Value && types_.isTuple(v.type));
   };
-  if (op == CmpOp::In || op == CmpOp::NotIn || tupleish(l) || tupleish(r)) return compareTuples(id, op, l, r);
+  if (op == CmpOp::In || op == CmpOp::NotIn || tupleish(l) || tupleish(r)) return compareTuples(id, op, l, r, right);
   auto operand = promote(l, r);
   auto shape = broadcastOf({l, r}, id);
   if (!operand || !shape || op == CmpOp::Is || op == CmpOp::IsNot || op == CmpOp::In || op == CmpOp::NotIn) {

@@ -135,6 +135,18 @@ bool TileChecker::assignEntity(ExprId target, const std::string& name, const TV&
 TV TileChecker::runtimeTuple(ExprId id, const ast::Tuple& t) {
   std::vector<TypeId> elements;
   for (ExprId elt : ast_.list(t.elts)) {
+    if (const auto* star = ast_.expr(elt).dyn<ast::Starred>()) {
+      // `*a`: a's elements (checked by the caller to be a tuple).
+      TV v = checkExpr(star->value);
+      std::optional<TypeId> st = v.k == TV::K::Const ? runtimeTypeOf(v.c) : std::optional<TypeId>(v.type);
+      if (!v.ok() || !st || !types_.isTuple(*st) || holdsArray(*st)) {
+        diags_.error(loc(elt), Diag::TileType,
+                     "a tuple of runtime values holds numbers, tiles and tuples of them, found `" + describe(v) + "`");
+        return TV{};
+      }
+      for (TypeId e : types_.get(*st).elements) elements.push_back(e);
+      continue;
+    }
     TV v = checkExpr(elt);
     std::optional<TypeId> et;
     if (v.k == TV::K::Const) {

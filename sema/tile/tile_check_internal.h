@@ -224,11 +224,13 @@ private:
   // `x in (a, b)`, `x not in t`, `(a, b) == (0, 0)`, `t != u` (tile_check_tuple.cpp): folded
   // where the constants decide (Python's order for `in`), else a run-time bool; the
   // operation's type is the empty tuple (lowering: an elementwise comparison).
-  TV compareTuples(ExprId id, CmpOp op, const TV& l, const TV& r);
+  TV compareTuples(ExprId id, CmpOp op, const TV& l, const TV& r, ExprId right);
   // Whether `a == b` is known at compile time (nullopt: it depends on run-time values),
   // after checking both sides are numbers or tuples of them (`ok` false when not).
   std::optional<bool> staticEquals(const TV& a, const TV& b, bool& ok);
-  std::vector<TV> tupleItems(const TV& v) const;
+  // A tuple's elements as values; a tuple display's (`display`, without `*`) as their
+  // own checks gave them, so that its constants stay constants.
+  std::vector<TV> tupleItems(const TV& v, ExprId display = ExprId()) const;
   // ct.floordiv/mod/pow/bitwise_*/negative/greater/.../not_equal(x[, y]).
   TV checkOperatorFn(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
 

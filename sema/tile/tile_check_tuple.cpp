@@ -182,8 +182,19 @@ TV TileChecker::checkAstile(ExprId id, const ast::Call& c, const std::string& fn
   return record(id, TV::value(shape.empty() ? dtype : types_.tile(dtype, shape)));
 }
 
-std::vector<TV> TileChecker::tupleItems(const TV& v) const {
+std::vector<TV> TileChecker::tupleItems(const TV& v, ExprId display) const {
   std::vector<TV> out;
+  if (const auto* t = display.valid() ? ast_.expr(display).dyn<ast::Tuple>() : nullptr; t != nullptr && v.k == TV::K::Value) {
+    auto elts = ast_.list(t->elts);
+    bool plain = std::none_of(elts.begin(), elts.end(), [&](ExprId e) { return ast_.expr(e).is<ast::Starred>(); });
+    if (plain && elts.size() == types_.get(v.type).elements.size()) {
+      for (ExprId e : elts) {
+        int32_t c = inst_.constIndex[e.index];
+        out.push_back(c >= 0 ? TV::constant(inst_.constants[static_cast<size_t>(c)]) : TV::value(inst_.exprTypes[e.index]));
+      }
+      return out;
+    }
+  }
   if (v.k == TV::K::Const) {
     for (const ConstValue& e : v.c.elements) out.push_back(TV::constant(e));
   } else {
@@ -226,7 +237,7 @@ std::optional<bool> TileChecker::staticEquals(const TV& a, const TV& b, bool& ok
   return allKnown ? std::optional<bool>(true) : std::nullopt;
 }
 
-TV TileChecker::compareTuples(ExprId id, CmpOp op, const TV& l, const TV& r) {
+TV TileChecker::compareTuples(ExprId id, CmpOp op, const TV& l, const TV& r, ExprId right) {
   bool ok = true;
   std::optional<bool> result;
   bool membership = op == CmpOp::In || op == CmpOp::NotIn;
@@ -241,7 +252,7 @@ TV TileChecker::compareTuples(ExprId id, CmpOp op, const TV& l, const TV& r) {
     // known unequal for a constant False.
     bool runtimeSeen = false;
     result = false;
-    for (const TV& e : tupleItems(r)) {
+    for (const TV& e : tupleItems(r, right)) {
       auto eq = staticEquals(l, e, ok);
       if (!ok) break;
       if (eq && *eq) {

@@ -65,5 +65,6 @@ def static_cases(run, arr, rng):
         y = np.full(16, -1, np.int32)
         run("tuple_compares", 1, arr(y) + [a, np.float32(c)])
         bits = ((a in (0, 2)) * 1 + (a not in (c, 7)) * 2 + ((a, 1) == (0, 1)) * 4 +
-                (((a, 1), 2) != ((0, 1), 2)) * 8 + ((a, 1) in ((0, 1), (2, 1))) * 16 + (c in (0.5, a)) * 32)
-        yield f"tuple comparisons with a={a}, c={c}", y, np.full(16, bits, np.int32), "exact"
+                (((a, 1), 2) != ((0, 1), 2)) * 8 + ((a, 1) in ((0, 1), (2, 1))) * 16 + (c in (0.5, a)) * 32 +
+                a * 64 + 8)
+        yield f"tuple comparisons and a starred display with a={a}, c={c}", y, np.full(16, bits, np.int32), "exact"

@@ -129,7 +129,8 @@ def astiles(x: "float32[:, :, ::1]", flags: "int32[:, ::1]", a: "int32", c: "flo
 
 @ct.kernel
 def tuple_compares(y: "int32[::1]", a: "int32", c: "float32"):
-    """cuTile's test_tuple: `in`, `not in`, `==`, `!=` with tuples of run-time numbers."""
+    """cuTile's test_tuple: `in`, `not in`, `==`, `!=` with tuples of run-time numbers, and a
+    starred tuple in a display."""
     t = (a, 1)
     r0 = a in (0, 2)
     r1 = a not in (c, 7)
@@ -137,5 +138,6 @@ def tuple_compares(y: "int32[::1]", a: "int32", c: "float32"):
     r3 = ((a, 1), 2) != ((0, 1), 2)
     r4 = (a, 1) in ((0, 1), (2, 1))
     r5 = c in (0.5, a)
-    bits = r0 * 1 + r1 * 2 + r2 * 4 + r3 * 8 + r4 * 16 + r5 * 32
+    spliced = (7, *t, 8)
+    bits = r0 * 1 + r1 * 2 + r2 * 4 + r3 * 8 + r4 * 16 + r5 * 32 + spliced[1] * 64 + spliced[3]
     ct.store(y, (ct.bid(0),), ct.full((16,), bits, dtype=ct.int32))
