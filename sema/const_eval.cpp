@@ -158,6 +158,12 @@ std::optional<ConstValue> Evaluator::call(ExprId id, const ast::Call& c, Env* en
   const auto* fn = ast_.expr(c.func).dyn<ast::Name>();
   if (fn == nullptr) return std::nullopt;
   std::string n(ast_.str(fn->id));
+  bool shadowed = env->vars.count(n) != 0 || (env->kernel && local_(n).kind != Local::Kind::Unknown);
+  if (shadowed) return std::nullopt;
+  if ((n == "range" || n == "enumerate") && c.keywords.empty() && module_.lookup(n, scope_) == nullptr) {
+    auto xs = items(id, env);  // evaluates the arguments
+    return xs ? std::optional(tupleOf(std::move(*xs))) : std::nullopt;
+  }
   std::vector<ConstValue> args;
   for (ExprId a : ast_.list(c.args)) {
     if (ast_.expr(a).is<ast::Starred>()) return std::nullopt;
@@ -172,18 +178,12 @@ std::optional<ConstValue> Evaluator::call(ExprId id, const ast::Call& c, Env* en
     if (!v) return std::nullopt;
     keywords.emplace_back(std::string(ast_.str(ast_.keyword(k).arg)), std::move(*v));
   }
-  bool shadowed = env->vars.count(n) != 0 || (env->kernel && local_(n).kind != Local::Kind::Unknown);
-  if (shadowed) return std::nullopt;
   if (const Entity* e = module_.lookup(n, scope_)) {
     if (e->kind != Intrinsic::HostValue || e->payload != 1) return std::nullopt;
     auto def = module_.plainDef(n, scope_);
     return def ? callDef(*def, args, keywords) : std::nullopt;
   }
   if (!keywords.empty()) return std::nullopt;
-  if (n == "range" || n == "enumerate") {
-    auto xs = items(id, env);
-    return xs ? std::optional(tupleOf(std::move(*xs))) : std::nullopt;
-  }
   return builtin(n, args);
 }
 

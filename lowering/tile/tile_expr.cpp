@@ -186,17 +186,16 @@ TileVal TileLowering::eval(ExprId id) {
   return TileVal{};
 }
 
-TileVal TileLowering::concatTuples(ExprId left, ExprId right, TypeId result, const TileVal* leftValue) {
+std::pair<TypeId, TypeId> TileLowering::concatParts(ExprId right, TypeId result) {
   std::vector<TypeId> all = types_.get(result).elements;
-  size_t rightCount = 0;
-  if (const ConstValue* c = constOf(right)) {
-    rightCount = c->elements.size();
-  } else {
-    rightCount = types_.get(typeOf(right)).elements.size();
-  }
+  const ConstValue* c = constOf(right);
+  size_t rightCount = c != nullptr ? c->elements.size() : types_.get(typeOf(right)).elements.size();
   auto split = all.begin() + static_cast<std::ptrdiff_t>(all.size() - rightCount);
-  TypeId lt = types_.tuple(std::vector<TypeId>(all.begin(), split));
-  TypeId rt = types_.tuple(std::vector<TypeId>(split, all.end()));
+  return {types_.tuple(std::vector<TypeId>(all.begin(), split)), types_.tuple(std::vector<TypeId>(split, all.end()))};
+}
+
+TileVal TileLowering::concatTuples(ExprId left, ExprId right, TypeId result, const TileVal* leftValue) {
+  auto [lt, rt] = concatParts(right, result);
   TileVal out = leftValue != nullptr ? *leftValue : evalTuple(left, lt);
   TileVal r = evalTuple(right, rt);
   out.slots.insert(out.slots.end(), r.slots.begin(), r.slots.end());

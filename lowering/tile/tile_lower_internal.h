@@ -793,6 +793,8 @@ private:
   // `left + right` of two tuples: their values one after the other (`leftValue`: the
   // left's value when the caller has it).
   TileVal concatTuples(ExprId left, ExprId right, TypeId result, const TileVal* leftValue);
+  // The types of `left` and `right` in `left + right` = `result` (both tuples).
+  std::pair<TypeId, TypeId> concatParts(ExprId right, TypeId result);
   // ct.astile(value, dtype): each element selected from the value's leaves by its index.
   TileVal astile(ExprId id);
   // `x in t`, `t == u` of tuples (the checker's compareTuples): elementwise, numbers as

@@ -90,10 +90,7 @@ void TileLowering::lowerStmt(StmtId id) {
       if (types_.isTuple(result) && left == inst_->augConstLeft.end()) {
         // `acc += (x, y)`: the tuple held so far (its type is the result's leading part).
         std::string name(ast_.str(ast_.expr(a.target).as<ast::Name>().id));
-        size_t rightCount = constOf(a.value) != nullptr ? constOf(a.value)->elements.size()
-                                                         : types_.get(typeOf(a.value)).elements.size();
-        std::vector<TypeId> all = types_.get(result).elements;
-        TypeId held = types_.tuple(std::vector<TypeId>(all.begin(), all.end() - static_cast<std::ptrdiff_t>(rightCount)));
+        TypeId held = concatParts(a.value, result).first;
         TileVal before;
         for (llvm::AllocaInst* slot : storage(name, held)) {
           before.slots.push_back(b_.CreateLoad(slot->getAllocatedType(), slot));

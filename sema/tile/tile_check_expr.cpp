@@ -598,11 +598,7 @@ TV TileChecker::compareOp(ExprId id, CmpOp op, ExprId left, ExprId right) {
   if (l.k == TV::K::Const && r.k == TV::K::Const) {
     if (auto f = foldCompare(op, l.c, r.c)) return record(id, TV::constant(*f));
   }
-  auto tupleish = [&](const TV& v) {
-    return (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) ||
-           (v.k == TV::K::Value && types_.isTuple(v.type));
-  };
-  if (op == CmpOp::In || op == CmpOp::NotIn || tupleish(l) || tupleish(r)) return compareTuples(id, op, l, r, right);
+  if (op == CmpOp::In || op == CmpOp::NotIn || isTupleTV(l) || isTupleTV(r)) return compareTuples(id, op, l, r, right);
   auto operand = promote(l, r);
   auto shape = broadcastOf({l, r}, id);
   if (!operand || !shape || op == CmpOp::Is || op == CmpOp::IsNot || op == CmpOp::In || op == CmpOp::NotIn) {
@@ -643,10 +639,7 @@ TV TileChecker::binary(Operator op, const TV& l, const TV& r, const NodeRange& r
     lastOpType_ = TypeId();
     return TV::value(types_.tuple(elements));
   }
-  bool tupleOperand = (l.k == TV::K::Value && types_.isTuple(l.type)) || (r.k == TV::K::Value && types_.isTuple(r.type)) ||
-                      (l.k == TV::K::Const && l.c.kind == ConstValue::Kind::Tuple) ||
-                      (r.k == TV::K::Const && r.c.kind == ConstValue::Kind::Tuple);
-  if (tupleOperand) {  // tuples only concatenate (`+`)
+  if (isTupleTV(l) || isTupleTV(r)) {  // tuples only concatenate (`+`)
     diags_.error(loc(range), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l), describe(r));
     return TV{};
   }

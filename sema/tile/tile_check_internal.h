@@ -189,6 +189,10 @@ private:
 
   std::vector<int64_t> shapeOf(const TV& v) const;
   bool isTileVal(const TV& v) const { return v.k == TV::K::Value && types_.isTile(v.type); }
+  // A constant tuple or a tuple value.
+  bool isTupleTV(const TV& v) const {
+    return (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) || (v.k == TV::K::Value && types_.isTuple(v.type));
+  }
   // A kernel parameter's tuple type whose leaves are arrays and numbers (docs/TILE.md,
   // "Tuples of arrays"), and whether some leaf is an array.
   bool tupleParamOk(TypeId t) const;

@@ -204,21 +204,17 @@ std::vector<TV> TileChecker::tupleItems(const TV& v, ExprId display) const {
 }
 
 std::optional<bool> TileChecker::staticEquals(const TV& a, const TV& b, bool& ok) {
-  auto isTuple = [&](const TV& v) {
-    return (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) ||
-           (v.k == TV::K::Value && types_.isTuple(v.type));
-  };
   auto isNumber = [&](const TV& v) {
     return (v.k == TV::K::Const && v.c.isNumber()) || (v.k == TV::K::Value && types_.isNumber(v.type));
   };
   for (const TV* v : {&a, &b}) {
-    if (!isTuple(*v) && !isNumber(*v)) {
+    if (!isTupleTV(*v) && !isNumber(*v)) {
       ok = false;
       return std::nullopt;
     }
   }
-  if (isTuple(a) != isTuple(b)) return false;  // a number never equals a tuple
-  if (!isTuple(a)) {
+  if (isTupleTV(a) != isTupleTV(b)) return false;  // a number never equals a tuple
+  if (!isTupleTV(a)) {
     if (a.k == TV::K::Const && b.k == TV::K::Const) {
       auto eq = foldCompare(CmpOp::Eq, a.c, b.c);
       return eq && truthOf(*eq);
@@ -242,9 +238,7 @@ TV TileChecker::compareTuples(ExprId id, CmpOp op, const TV& l, const TV& r, Exp
   std::optional<bool> result;
   bool membership = op == CmpOp::In || op == CmpOp::NotIn;
   if (membership) {
-    bool rightTuple = (r.k == TV::K::Const && r.c.kind == ConstValue::Kind::Tuple) ||
-                      (r.k == TV::K::Value && types_.isTuple(r.type) && !holdsArray(r.type));
-    if (!rightTuple) {
+    if (!isTupleTV(r) || (r.k == TV::K::Value && holdsArray(r.type))) {
       diags_.error(loc(id), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l), describe(r));
       return TV{};
     }
