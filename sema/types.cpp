@@ -73,7 +73,8 @@ TypeId TypeTable::complexType(unsigned bits) {
 
 std::vector<uint32_t> ArrayFacts::packed() const {
   if (empty()) return {};
-  std::vector<uint32_t> out{alignment};
+  // A raw memory's marker: an alignment (a power of two) is never odd above 1.
+  std::vector<uint32_t> out{raw ? alignment | 0x80000000u : alignment};
   out.insert(out.end(), strideDivisibleBy.begin(), strideDivisibleBy.end());
   out.push_back(0);  // (divisors are >= 1: a separator)
   out.insert(out.end(), shapeDivisibleBy.begin(), shapeDivisibleBy.end());
@@ -115,7 +116,9 @@ TypeId TypeTable::array(TypeId element, unsigned ndim, Layout layout, const Arra
 TypeId TypeTable::withoutFacts(TypeId id) {
   const Type& t = get(id);
   if (t.kind != TypeKind::Array || t.facts.empty()) return id;
-  return array(t.element, t.ndim, t.layout);
+  ArrayFacts kept;
+  kept.raw = t.facts.raw;  // not a hint: what the value is
+  return array(t.element, t.ndim, t.layout, kept);
 }
 
 TypeId TypeTable::tile(TypeId element, std::vector<int64_t> shape) {
@@ -249,6 +252,7 @@ static std::string factsText(const ArrayFacts& f) {
 // (extent divisors); letters and digits only.
 static std::string factsCode(const ArrayFacts& f) {
   std::string s;
+  if (f.raw) s += "r";
   if (f.alignment != 0) s += "q" + std::to_string(f.alignment);
   auto list = [&](char key, const std::vector<uint32_t>& v) {
     if (v.empty()) return;
@@ -269,6 +273,7 @@ std::string TypeTable::name(TypeId id) const {
       return s + (t.shape.size() == 1 ? ",))" : "))");
     }
     case TypeKind::Array:
+      if (t.facts.raw) return "RawArrayMemory(" + dtypeName(t.element) + ")";
       return "array(" + dtypeName(t.element) + ", " + std::to_string(t.ndim) + "d, " +
              layoutChar(t.layout) + ")" + factsText(t.facts);
     case TypeKind::Tuple: {

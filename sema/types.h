@@ -50,8 +50,13 @@ struct ArrayFacts {
   uint32_t alignment = 0;
   std::vector<uint32_t> strideDivisibleBy;
   std::vector<uint32_t> shapeDivisibleBy;
+  // cuTile's RawArrayMemory (`x.get_raw_memory()`): the array's base pointer, read and
+  // written by element offset (1-D, no extent, unit stride). Not an array to ct.load.
+  bool raw = false;
 
-  bool empty() const { return alignment == 0 && strideDivisibleBy.empty() && shapeDivisibleBy.empty(); }
+  bool empty() const {
+    return alignment == 0 && strideDivisibleBy.empty() && shapeDivisibleBy.empty() && !raw;
+  }
   uint32_t strideDivisor(size_t d) const { return d < strideDivisibleBy.size() ? strideDivisibleBy[d] : 1; }
   uint32_t shapeDivisor(size_t d) const { return d < shapeDivisibleBy.size() ? shapeDivisibleBy[d] : 1; }
   // Whether the base is known to be a multiple of `bytes`.

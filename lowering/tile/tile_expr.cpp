@@ -453,6 +453,11 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       return TileVal{};
     case TileFn::Gather:
       return gatherScatter(id, true);
+    case TileFn::LoadOffset:
+      return rawAccess(id, true);
+    case TileFn::StoreOffset:
+      rawAccess(id, false);
+      return TileVal{};
     case TileFn::Scatter:
       gatherScatter(id, false);
       return TileVal{};

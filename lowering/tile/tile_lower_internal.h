@@ -528,6 +528,9 @@ private:
                                                        unsigned s, bool check, const Layout& l, bool firstThread);
 
   TileVal gatherScatter(ExprId id, bool gather);
+  // RawArrayMemory's load_offset / store_offset: gather/scatter at the base + offset
+  // (in elements), unchecked, under the mask.
+  TileVal rawAccess(ExprId id, bool load);
   // The loads (gather: the values, `value` where an element is masked off or out of
   // bounds) or stores (of `value`) at `index` (one int64 tile per array axis, in
   // layout `l`), guarded by `mask` and, with `check`, the bounds.

@@ -21,6 +21,14 @@ ArrayArgs TileLowering::arrayArg(ExprId e) {
     a.facts = types_.get(typeOf(e)).facts;
     return a;
   }
+  if (static_cast<TileFn>(inst_->meanings[e.index].payload) == TileFn::GetRawMemory) {
+    // RawArrayMemory: the base, one axis of unit stride and no extent (offsets are unchecked).
+    ArrayArgs a = arrayArg(arg(e, 0));
+    a.shape.assign(1, b_.getInt64(INT64_MAX));
+    a.strides.assign(1, b_.getInt64(1));
+    a.facts = types_.get(typeOf(e)).facts;
+    return a;
+  }
   // `array.slice(axis, start, stop)`: the base moves `start` elements along
   // the axis, whose extent becomes `stop - start`; nothing is copied.
   assert(static_cast<TileFn>(inst_->meanings[e.index].payload) == TileFn::ArraySlice);
@@ -422,6 +430,29 @@ TileVal TileLowering::gatherScatter(ExprId id, bool gather) {
   return indexedAccess(arr, e, l, index, mask, check, gather, value);
 }
 
+TileVal TileLowering::rawAccess(ExprId id, bool load) {
+  const ArrayArgs& arr = arrayArg(arg(id, 0));
+  TypeId e = elementOf(typeOf(arg(id, 0)));
+  TypeId shaped = inst_->opTypes[id.index];
+  bool tile = types_.isTile(shaped);
+  Layout l = layoutOf(shaped);
+  TypeId indexType = tile ? types_.tile(types_.int64(), types_.get(shaped).shape) : types_.int64();
+  std::vector<TileVal> index{evalAs(arg(id, 1), indexType)};
+  std::optional<TileVal> mask;
+  if (ExprId m = arg(id, load ? 2 : 3); m.valid()) {
+    mask = evalAs(m, tile ? types_.tile(types_.boolean(), types_.get(shaped).shape) : types_.boolean());
+  }
+  TileVal value;
+  if (!load) {
+    value = evalAs(arg(id, 2), shaped);
+  } else if (arg(id, 3).valid()) {
+    value = evalAs(arg(id, 3), shaped);
+  } else {
+    value.slots.assign(l.slots, llvm::Constant::getNullValue(llvmType(e)));
+  }
+  return indexedAccess(arr, e, l, index, mask, false, load, value);
+}
+
 TileVal TileLowering::indexedAccess(const ArrayArgs& arr, TypeId e, const Layout& l, const std::vector<TileVal>& index,
                                     const std::optional<TileVal>& mask, bool check, bool gather,
                                     const TileVal& value) {
@@ -519,7 +550,14 @@ TileVal TileLowering::atomic(ExprId id, TileFn fn) {
   TileVal desired;
   if (cas) desired = evalAs(arg(id, 3), shaped);
   const size_t optionsAt = cas ? 4 : 3;
-  bool check = constIntArg(id, optionsAt, 1) != 0;
+  // A RawArrayMemory's atomics take `mask=` where ct.atomic_* take `check_bounds=`.
+  bool raw = types_.get(typeOf(arg(id, 0))).facts.raw;
+  bool check = !raw && constIntArg(id, optionsAt, 1) != 0;
+  std::optional<TileVal> mask;
+  if (ExprId m = arg(id, optionsAt); raw && m.valid()) {
+    mask = evalAs(m, types_.isTile(shaped) ? types_.tile(types_.boolean(), types_.get(shaped).shape)
+                                           : types_.boolean());
+  }
   llvm::AtomicOrdering order = llvm::AtomicOrdering::AcquireRelease;
   if (ExprId o = arg(id, optionsAt + 1); o.valid()) {
     switch (static_cast<TileFn>(inst_->meanings[o.index].payload)) {
@@ -591,6 +629,7 @@ TileVal TileLowering::atomic(ExprId id, TileFn fn) {
   // Slot `s`'s atomic under its test; its old value (skipped(s) when not run).
   auto element = [&](unsigned s, bool firstThread) -> llvm::Value* {
     auto [offset, ok] = indexedAddress(arr, index, s, check, l, firstThread);
+    if (mask) ok = b_.CreateAnd(ok, mask->slots[s]);
     llvm::Value* p = b_.CreateGEP(mt, arr.data, offset);
     auto* c = llvm::dyn_cast<llvm::ConstantInt>(ok);
     if (c != nullptr && c->isOne()) return emit(p, s);

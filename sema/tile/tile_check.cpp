@@ -66,6 +66,9 @@ std::string_view tileFnName(TileFn fn) {
   if (i < std::size(kTileNames)) return kTileNames[i];
   if (fn == TileFn::Item) return "item";
   if (fn == TileFn::ArraySlice) return "slice";
+  if (fn == TileFn::GetRawMemory) return "get_raw_memory";
+  if (fn == TileFn::LoadOffset) return "load_offset";
+  if (fn == TileFn::StoreOffset) return "store_offset";
   if (isTileMemoryOrder(static_cast<uint32_t>(fn))) return kOrderNames[i - static_cast<size_t>(TileFn::OrderWeak)];
   if (isTileMemoryScope(static_cast<uint32_t>(fn))) return kScopeNames[i - static_cast<size_t>(TileFn::ScopeNone)];
   if (isTileRounding(static_cast<uint32_t>(fn))) return kRoundingNames[i - static_cast<size_t>(TileFn::RoundRn)];

@@ -119,7 +119,7 @@ TV TileChecker::checkExpr(ExprId id) {
       if (attr != nullptr && ast_.str(attr->attr) == "shape") {
         TV base = checkExpr(attr->value);
         if (!base.ok()) return TV{};
-        if (base.k == TV::K::Value && types_.isArray(base.type)) {
+        if (base.k == TV::K::Value && types_.isArray(base.type) && !types_.get(base.type).facts.raw) {
           auto d = constInt(sub.slice, "the dimension of `shape[...]`");
           if (!d) return TV{};
           int64_t ndim = types_.get(base.type).ndim;
@@ -296,6 +296,28 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       v.path = types_.dtypeName(t.element);
       return record(id, v);
     }
+    if (t.kind == TypeKind::Array && t.facts.raw) {
+      // RawArrayMemory: its dtype (above), element-offset access and atomics.
+      TV v;
+      v.k = TV::K::Entity;
+      v.ent = Intrinsic::TileOp;
+      v.path = attr;
+      v.self = a.value;
+      std::optional<TileFn> fn;
+      if (attr == "load_offset") fn = TileFn::LoadOffset;
+      if (attr == "store_offset") fn = TileFn::StoreOffset;
+      static constexpr std::string_view kOffset = "_offset";
+      if (!fn && attr.size() > kOffset.size() && attr.ends_with(kOffset) && attr.starts_with("atomic_")) {
+        auto op = tileFnByName(attr.substr(0, attr.size() - kOffset.size()));
+        if (op && isTileAtomic(*op)) fn = op;
+      }
+      if (fn) {
+        v.payload = static_cast<uint32_t>(*fn);
+        return record(id, v);
+      }
+      diags_.error(loc(id), Diag::UnknownAttribute, describe(base), attr);
+      return TV{};
+    }
     if (t.kind == TypeKind::Tile && attr == "shape") {
       ConstValue shape;
       shape.kind = ConstValue::Kind::Tuple;
@@ -324,6 +346,7 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       return record(id, v);
     };
     if (t.kind == TypeKind::Array && attr == "slice") return method(TileFn::ArraySlice);
+    if (t.kind == TypeKind::Array && attr == "get_raw_memory") return method(TileFn::GetRawMemory);
     if (t.kind == TypeKind::Tile && (attr == "reshape" || attr == "permute" || attr == "transpose" || attr == "extract" ||
                                       attr == "insert")) {
       return method(*tileFnByName(attr));

@@ -285,7 +285,13 @@ private:
     TypeId element;
     std::vector<int64_t> shape;
   };
-  std::optional<IndexedTarget> indexedTarget(ExprId array, ExprId indices, const std::string& fname);
+  // `raw`: the array is a RawArrayMemory (its `atomic_*_offset` methods: one offset, no
+  // extent); otherwise a RawArrayMemory is an error there.
+  std::optional<IndexedTarget> indexedTarget(ExprId array, ExprId indices, const std::string& fname,
+                                             bool raw = false);
+  // A `mask=` of gather/scatter/load_offset/...: a bool tile or scalar broadcasting to
+  // `shape`; false when reported.
+  bool maskOperand(ExprId m, const std::string& fname, const std::vector<int64_t>& shape);
 
   // ct.gather(array, indices, /, *, mask=None, padding_value=0,
   //           check_bounds=True, latency=None) and
@@ -323,7 +329,16 @@ private:
   // 32- and 64-bit integers for all, float32/float64 for add, xchg and cas,
   // float16 for add; the bitwise operations take an update of the array's
   // own dtype (or a Python int).
-  TV checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname);
+  // With `self` (a RawArrayMemory), its `atomic_*_offset(offset, update, /, *, mask=None,
+  // memory_order=, memory_scope=)`: `mask` where ct.atomic_* has `check_bounds`.
+  TV checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname, ExprId self = {});
+  // `array.get_raw_memory()`: the array's RawArrayMemory (a 1-D array type marked raw).
+  TV checkRawMemory(ExprId id, const ast::Call& c, ExprId self);
+  // RawArrayMemory's `load_offset(offset, /, *, mask=None, padding_value=0,
+  // latency=None)` and `store_offset(offset, value, /, *, mask=None, latency=None)`:
+  // elements at the base + `offset` (an integer tile or scalar, in elements, unchecked);
+  // the result (stored value) has the offset's shape (the opType).
+  TV checkRawAccess(ExprId id, const ast::Call& c, TileFn fn, ExprId self);
   // `array.slice(axis, start, stop)`: a view of `array` (no copy) restricted to
   // [start, stop) along the constant `axis`.
   TV checkArraySlice(ExprId id, const ast::Call& c, ExprId self);

@@ -3,10 +3,11 @@
 
 namespace frontend::tile {
 
-std::optional<TileChecker::IndexedTarget> TileChecker::indexedTarget(ExprId array, ExprId indices, const std::string& fname) {
+std::optional<TileChecker::IndexedTarget> TileChecker::indexedTarget(ExprId array, ExprId indices, const std::string& fname,
+                                                                     bool raw) {
   TV a = checkExpr(array);
   if (!a.ok()) return std::nullopt;
-  if (a.k != TV::K::Value || !types_.isArray(a.type)) {
+  if (a.k != TV::K::Value || !types_.isArray(a.type) || types_.get(a.type).facts.raw != raw) {
     diags_.error(loc(array), Diag::TileType,
                  "`" + fname + "` takes an array as its first argument, found `" + describe(a) + "`");
     return std::nullopt;
@@ -92,21 +93,7 @@ TV TileChecker::checkGatherScatter(ExprId id, const ast::Call& c, TileFn fn, con
   const std::vector<int64_t>* shape = &target->shape;
   TypeId result = shape->empty() ? element : types_.tile(element, *shape);
   if (!gather && !valueOperand((*args)[2], fname, "the value", *shape, element)) return TV{};
-  if ((*args)[maskAt].valid()) {
-    auto m = tileOrScalar((*args)[maskAt]);
-    if (!m) return TV{};
-    bool isBool = m->k == TV::K::Const ? m->c.kind == ConstValue::Kind::Bool : types_.isBool(elementOf(m->type));
-    if (!isBool) {
-      diags_.error(loc((*args)[maskAt]), Diag::TileType,
-                   "`mask=` of `" + fname + "` must be a bool tile or scalar, found `" + describe(*m) + "`");
-      return TV{};
-    }
-    if (!broadcastsTo(*m, *shape)) {
-      diags_.error(loc((*args)[maskAt]), Diag::TileShape,
-                   "the mask `" + describe(*m) + "` does not broadcast to the indices' shape " + shapeText(*shape));
-      return TV{};
-    }
-  }
+  if ((*args)[maskAt].valid() && !maskOperand((*args)[maskAt], fname, *shape)) return TV{};
   if (gather && (*args)[3].valid() && !valueOperand((*args)[3], fname, "the padding value", *shape, element)) {
     return TV{};
   }
@@ -119,6 +106,23 @@ TV TileChecker::checkGatherScatter(ExprId id, const ast::Call& c, TileFn fn, con
   if (gather) return record(id, TV::value(result));
   effects_ = true;
   return TV::value(types_.none());
+}
+
+bool TileChecker::maskOperand(ExprId e, const std::string& fname, const std::vector<int64_t>& shape) {
+  auto m = tileOrScalar(e);
+  if (!m) return false;
+  bool isBool = m->k == TV::K::Const ? m->c.kind == ConstValue::Kind::Bool : types_.isBool(elementOf(m->type));
+  if (!isBool) {
+    diags_.error(loc(e), Diag::TileType,
+                 "`mask=` of `" + fname + "` must be a bool tile or scalar, found `" + describe(*m) + "`");
+    return false;
+  }
+  if (!broadcastsTo(*m, shape)) {
+    diags_.error(loc(e), Diag::TileShape,
+                 "the mask `" + describe(*m) + "` does not broadcast to the indices' shape " + shapeText(shape));
+    return false;
+  }
+  return true;
 }
 
 bool TileChecker::isSliceCall(ExprId e) {
@@ -236,31 +240,38 @@ bool TileChecker::memoryArg(ExprId e, bool order, const std::string& fname) {
   return true;
 }
 
-TV TileChecker::checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
+TV TileChecker::checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname, ExprId self) {
   bool cas = fn == TileFn::AtomicCas;
-  size_t positional = cas ? 4 : 3;
+  bool raw = self.valid();
+  size_t positional = (cas ? 4 : 3) - (raw ? 1 : 0);
   auto given = ast_.list(c.args);
   if (given.size() > positional) {
     diags_.error(loc(given[positional]), Diag::InvalidCall,
-                 "`" + fname + "` takes " + std::to_string(positional) +
-                     " positional arguments (`check_bounds`, `memory_order` and `memory_scope` are keyword-only)");
+                 "`" + fname + "` takes " + std::to_string(positional) + " positional arguments (" +
+                     (raw ? "`mask`" : "`check_bounds`") + ", `memory_order` and `memory_scope` are keyword-only)");
     return TV{};
   }
   for (KeywordId kid : ast_.list(c.keywords)) {
     const Keyword& k = ast_.keyword(kid);
     if (!k.arg.valid()) continue;
     std::string key(ast_.str(k.arg));
-    if (key == "array" || key == "indices" || key == "update" || (cas && (key == "expected" || key == "desired"))) {
+    if (key == "array" || key == "indices" || key == "update" || key == "offset" ||
+        (cas && (key == "expected" || key == "desired"))) {
       diags_.error(loc(k.value), Diag::InvalidCall, "`" + fname + "`'s `" + key + "` is positional-only");
       return TV{};
     }
   }
-  auto args = cas ? bindArgs(id, c, fname,
-                             {"array", "indices", "expected", "desired", "check_bounds", "memory_order", "memory_scope"}, 4)
-                  : bindArgs(id, c, fname, {"array", "indices", "update", "check_bounds", "memory_order", "memory_scope"},
-                             3);
+  const char* check = raw ? "mask" : "check_bounds";
+  auto args = cas ? bindArgs(id, c, fname, {"array", "indices", "expected", "desired", check, "memory_order", "memory_scope"},
+                             4, self)
+                  : bindArgs(id, c, fname, {"array", "indices", "update", check, "memory_order", "memory_scope"}, 3, self);
   if (!args) return TV{};
-  auto target = indexedTarget((*args)[0], (*args)[1], fname);
+  const size_t checkAt = cas ? 4 : 3;
+  if (raw && (*args)[checkAt].valid() && isNoneConst((*args)[checkAt])) {
+    inst_.callArguments[id.index][checkAt] = ExprId();
+    (*args)[checkAt] = ExprId();
+  }
+  auto target = indexedTarget((*args)[0], (*args)[1], fname, raw);
   if (!target) return TV{};
   TypeId e = target->element;
   const Type& et = types_.get(e);
@@ -296,8 +307,8 @@ TV TileChecker::checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std:
       return TV{};
     }
   }
-  const size_t checkAt = valueEnd;
-  if ((*args)[checkAt].valid() && !constBool((*args)[checkAt], "`check_bounds=`")) return TV{};
+  if (raw && (*args)[checkAt].valid() && !maskOperand((*args)[checkAt], fname, target->shape)) return TV{};
+  if (!raw && (*args)[checkAt].valid() && !constBool((*args)[checkAt], "`check_bounds=`")) return TV{};
   if ((*args)[checkAt + 1].valid() && !memoryArg((*args)[checkAt + 1], true, fname)) return TV{};
   if ((*args)[checkAt + 2].valid() && !memoryArg((*args)[checkAt + 2], false, fname)) return TV{};
   TypeId result = target->shape.empty() ? e : types_.tile(e, target->shape);
@@ -338,6 +349,71 @@ TV TileChecker::checkArraySlice(ExprId id, const ast::Call& c, ExprId self) {
   for (uint32_t v : facts.shapeDivisibleBy) none = none && v <= 1;
   if (none) facts.shapeDivisibleBy.clear();
   return record(id, TV::value(types_.array(t.element, t.ndim, t.layout, facts)));
+}
+
+}  // namespace frontend::tile
+
+namespace frontend::tile {
+
+TV TileChecker::checkRawMemory(ExprId id, const ast::Call& c, ExprId self) {
+  auto args = bindArgs(id, c, "get_raw_memory", {"self"}, 1, self);
+  if (!args) return TV{};
+  auto at = arrayArg((*args)[0]);
+  if (!at) return TV{};
+  ArrayFacts raw;
+  raw.raw = true;
+  return record(id, TV::value(types_.array(types_.get(*at).element, 1, Layout::C, raw)));
+}
+
+TV TileChecker::checkRawAccess(ExprId id, const ast::Call& c, TileFn fn, ExprId self) {
+  bool load = fn == TileFn::LoadOffset;
+  std::string fname(tileFnName(fn));
+  size_t positional = load ? 1 : 2;
+  auto given = ast_.list(c.args);
+  if (given.size() > positional) {
+    diags_.error(loc(given[positional]), Diag::InvalidCall,
+                 "`" + fname + "` takes " + std::to_string(positional) + " positional argument" +
+                     (load ? " (`mask`, `padding_value` and `latency` are" : "s (`mask` and `latency` are") +
+                     " keyword-only)");
+    return TV{};
+  }
+  auto args = load ? bindArgs(id, c, fname, {"self", "offset", "mask", "padding_value", "latency"}, 2, self)
+                   : bindArgs(id, c, fname, {"self", "offset", "value", "mask", "latency"}, 3, self);
+  if (!args) return TV{};
+  const size_t maskAt = load ? 2 : 3;
+  for (size_t i : {maskAt, size_t(load ? 3 : 4)}) {
+    if ((*args)[i].valid() && isNoneConst((*args)[i])) {
+      inst_.callArguments[id.index][i] = ExprId();
+      (*args)[i] = ExprId();
+    }
+  }
+  TV mem = checkExpr((*args)[0]);
+  if (!mem.ok()) return TV{};
+  TypeId element = types_.get(mem.type).element;
+  auto offset = tileOrScalar((*args)[1]);
+  if (!offset) return TV{};
+  bool integer = offset->k == TV::K::Const ? offset->c.kind == ConstValue::Kind::Int
+                                           : types_.isInt(elementOf(offset->type));
+  if (!integer) {
+    diags_.error(loc((*args)[1]), Diag::TileType,
+                 "the offset of `" + fname + "` must be an integer tile or scalar, found `" + describe(*offset) + "`");
+    return TV{};
+  }
+  std::vector<int64_t> shape;
+  if (isTileVal(*offset)) shape = types_.get(offset->type).shape;
+  TypeId result = shape.empty() ? element : types_.tile(element, shape);
+  if (!load && !valueOperand((*args)[2], fname, "the value", shape, element)) return TV{};
+  if ((*args)[maskAt].valid() && !maskOperand((*args)[maskAt], fname, shape)) return TV{};
+  if (load && (*args)[3].valid() && !valueOperand((*args)[3], fname, "the padding value", shape, element)) {
+    return TV{};
+  }
+  // latency= is a scheduling hint: checked, then ignored.
+  ExprId latency = (*args)[load ? 4 : 4];
+  if (latency.valid() && !constInt(latency, "`latency=`")) return TV{};
+  inst_.opTypes[id.index] = result;
+  if (load) return record(id, TV::value(result));
+  effects_ = true;
+  return TV::value(types_.none());
 }
 
 }  // namespace frontend::tile

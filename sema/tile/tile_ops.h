@@ -55,8 +55,9 @@ enum class TileFn : uint16_t {
   OrderWeak, OrderRelaxed, OrderAcquire, OrderRelease, OrderAcqRel,
   // cuTile's ct.MemoryScope members (payload of `ct.MemoryScope.X`).
   ScopeNone, ScopeBlock, ScopeDevice, ScopeSys,
-  // Methods that are no `ct.` function: `t.item()`, `array.slice(axis, start, stop)`.
-  Item, ArraySlice,
+  // Methods that are no `ct.` function: `t.item()`, `array.slice(axis, start, stop)`,
+  // `array.get_raw_memory()` and its RawArrayMemory's `load_offset`/`store_offset`.
+  Item, ArraySlice, GetRawMemory, LoadOffset, StoreOffset,
 };
 
 inline bool isTilePadding(uint32_t payload) {
