@@ -144,6 +144,9 @@ struct PipeLoad {
 // the layout's unit stride as the constant 1, and what its type's facts promise.
 struct ArrayArgs : ArrayParams {
   frontend::ArrayFacts facts;
+  // The kernel parameter it points into, where its data pointer does not say (an
+  // array variable: every assignment's); nullptr: its data pointer's own.
+  const llvm::Value* root = nullptr;
 };
 
 // A tuple kernel parameter (or one of its elements), flattened by the ABI: an array,
@@ -296,7 +299,51 @@ private:
 
   void finishScratch();
 
-  void barrier() { b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_barrier0)); }
+  void barrier() {
+    b_.CreateCall(intrinsic(llvm::Intrinsic::nvvm_barrier0));
+    accessed_ = {};
+  }
+
+  // --- the order of a block's memory accesses (tile_ordering.cpp) ----------
+  // A tile operation's elements are spread over the block's threads, and two
+  // operations on one array need not spread them alike: an access that may touch
+  // an element another thread of the block wrote (or read, for a write) since the
+  // last barrier waits for a barrier first (cuTile runs a block's memory operations
+  // in program order). `accessed_` holds those accesses by the array's kernel
+  // parameter (nullptr: unknown, an array of a tuple say) with the access's shape:
+  // a ct.load/ct.store tile type (the same type puts an element in the same thread,
+  // and two tiles of one shape are equal or disjoint), kThreadZero for a single
+  // element thread 0 writes, 0 for any other access.
+  struct Accesses {
+    std::map<const llvm::Value*, std::set<uint32_t>> reads, writes;
+    bool empty() const { return reads.empty() && writes.empty(); }
+    void add(const Accesses& o) {
+      for (const auto& [r, s] : o.reads) reads[r].insert(s.begin(), s.end());
+      for (const auto& [r, s] : o.writes) writes[r].insert(s.begin(), s.end());
+    }
+  };
+  // An access of array `a` (`shape`: its tile type's index, or 0): a barrier first
+  // where it may meet another thread's earlier access, one of them a write.
+  void access(const ArrayArgs& a, bool write, uint32_t shape = 0);
+  // What `body` (a loop's, its helpers' included) accesses: a loop's trip meets the
+  // previous trip's accesses.
+  Accesses accessesOf(std::span<const StmtId> body);
+  // The shape of a ct.load/ct.store `call` (`fn`) for `access`.
+  uint32_t accessShape(ExprId call, TileFn fn);
+  // Whether instance `inst` (or a helper it calls) reads (kReads) and writes (kWrites) memory.
+  static constexpr unsigned kReads = 1, kWrites = 2;
+  unsigned instanceAccesses(const frontend::FunctionInstance& inst, int depth = 0) const;
+  // The access shape of a single element written by thread 0 (a uniform store, scatter
+  // or atomic): two of those never meet.
+  static constexpr uint32_t kThreadZero = 0xffffffffu;
+  // The kernel parameter `a` points into (nullptr: unknown).
+  const llvm::Value* rootOf(const ArrayArgs& a) const;
+  // The kernel parameter array variable `name` points into: the one every assignment
+  // of the name in the function gives (views and raw memory of it), else nullptr.
+  const llvm::Value* varRoot(const std::string& name);
+  // The kernel parameter the array expression `e` points into, or nullptr.
+  const llvm::Value* exprRoot(ExprId e, int depth = 0);
+  std::map<std::string, const llvm::Value*> varRoots_;
 
   // Where a CTA-wide reduction's warps leave their partial results. Outside
   // loops each reduction has a buffer of its own, written once per CTA: no
@@ -946,6 +993,7 @@ private:
   // The instance whose side tables are read: the function's, or one iteration's of a
   // compile-time loop while that iteration is lowered.
   const frontend::FunctionInstance* inst_;
+  Accesses accessed_;
   const frontend::JitFunction& fn_;
   llvm::Function* function_;
   llvm::LLVMContext& context_;

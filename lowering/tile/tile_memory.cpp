@@ -14,6 +14,7 @@ ArrayArgs TileLowering::arrayArg(ExprId e) {
     for (llvm::AllocaInst* s : v.shape) a.shape.push_back(b_.CreateLoad(b_.getInt64Ty(), s));
     for (llvm::AllocaInst* s : v.strides) a.strides.push_back(b_.CreateLoad(b_.getInt64Ty(), s));
     a.facts = types_.get(typeOf(e)).facts;
+    a.root = varRoot(name);
     return a;
   }
   if (x.is<ast::Subscript>()) {  // `t[i]` of a tuple parameter
@@ -219,6 +220,7 @@ llvm::Value* TileLowering::permutedSource(llvm::Value* e, const std::vector<int6
 
 TileVal TileLowering::load(ExprId id, TypeId t) {
   std::vector<size_t> order = accessOrder(id);
+  access(arrayArg(arg(id, 0)), false, accessShape(id, TileFn::Load));
   if (!order.empty()) {
     // `order=`: loaded in the array's axis order (whole chunks of its
     // contiguous axis), then permuted through shared memory.
@@ -300,6 +302,7 @@ std::vector<llvm::Value*> TileLowering::loadElements(const ArrayArgs& arr, const
 
 void TileLowering::store(ExprId id) {
   const ArrayArgs& arr = arrayArg(arg(id, 0));
+  uint32_t shape = accessShape(id, TileFn::Store);
   TypeId arrayType = typeOf(arg(id, 0));
   TypeId e = elementOf(arrayType);
   TypeId valueType = typeOf(arg(id, 2));
@@ -321,6 +324,7 @@ void TileLowering::store(ExprId id) {
     a = aa;
     m = false;
   }
+  access(arr, true, shape);
   Layout l = layoutFor(tileType, m);
   llvm::Type* mt = memoryType(e);
   auto value = [&](unsigned s) {
@@ -419,6 +423,7 @@ TileVal TileLowering::gatherScatter(ExprId id, bool gather) {
   bool check = constIntArg(id, 4, 1) != 0;
   TileVal value;
   if (gather) {
+    access(arr, false);
     if (arg(id, 3).valid()) {
       value = evalAs(arg(id, 3), shaped);
     } else {
@@ -426,6 +431,7 @@ TileVal TileLowering::gatherScatter(ExprId id, bool gather) {
     }
   } else {
     value = evalAs(arg(id, 2), shaped);
+    access(arr, true, l.uniform ? kThreadZero : 0);
   }
   return indexedAccess(arr, e, l, index, mask, check, gather, value);
 }
@@ -445,11 +451,13 @@ TileVal TileLowering::rawAccess(ExprId id, bool load) {
   TileVal value;
   if (!load) {
     value = evalAs(arg(id, 2), shaped);
+    access(arr, true, l.uniform ? kThreadZero : 0);
   } else if (arg(id, 3).valid()) {
     value = evalAs(arg(id, 3), shaped);
   } else {
     value.slots.assign(l.slots, llvm::Constant::getNullValue(llvmType(e)));
   }
+  if (load) access(arr, false);
   return indexedAccess(arr, e, l, index, mask, false, load, value);
 }
 
@@ -520,8 +528,10 @@ TileVal TileLowering::advancedIndexing(ExprId id, bool load) {
   TileVal value;
   if (load) {
     value.slots.assign(l.slots, paddingValue(id, e, 2));
+    access(arr, false);
   } else {
     value = evalAs(arg(id, 2), shaped);
+    access(arr, true);
   }
   return indexedAccess(arr, e, l, index, std::nullopt, true, load, value);
 }
@@ -531,6 +541,7 @@ TileVal TileLowering::scalarLoad(ExprId id) {
   TypeId e = elementOf(typeOf(arg(id, 0)));
   Layout l = layoutOf(e);
   std::vector<TileVal> index = indexOperands(id, e);
+  access(arr, false);
   auto [offset, ok] = indexedAddress(arr, index, 0, true, l, false);
   llvm::Type* mt = memoryType(e);
   return TileVal{{guardedValue(ok, paddingValue(id, e), "load", [&, offset = offset] {
@@ -635,6 +646,11 @@ TileVal TileLowering::atomic(ExprId id, TileFn fn) {
     if (c != nullptr && c->isOne()) return emit(p, s);
     return guardedValue(ok, skipped(s), "atomic", [&] { return emit(p, s); });
   };
+  // A releasing atomic publishes the block's earlier writes: all threads' writes first.
+  bool releases = order == llvm::AtomicOrdering::Release || order == llvm::AtomicOrdering::AcquireRelease;
+  if (releases && !accessed_.writes.empty()) barrier();
+  // One element: thread 0 updates it (and a barrier shares the old value).
+  access(arr, true, l.uniform ? kThreadZero : 0);
   TileVal out;
   if (!l.uniform) {
     for (unsigned s = 0; s < l.slots; ++s) out.slots.push_back(element(s, false));

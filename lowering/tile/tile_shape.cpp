@@ -111,12 +111,14 @@ TileVal TileLowering::inlineHelper(ExprId id) {
     }
   }
   TileLowering child(*this, helper);
+  child.accessed_ = accessed_;
   for (auto& [name, a] : arrays) child.arrays_[name] = a;
   for (auto& [name, v, pt] : values) {
     const auto& slots = child.storage(name, pt);
     for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);
   }
   TileVal result = child.inlineBody();
+  accessed_ = child.accessed_;
   scratch_ = child.scratch_;
   scratchBytes_ = std::max(scratchBytes_, child.scratchBytes_);
   usesTensorCores_ = usesTensorCores_ || child.usesTensorCores_;

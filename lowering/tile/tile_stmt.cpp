@@ -147,12 +147,17 @@ void TileLowering::lowerStmt(StmtId id) {
       auto* other = llvm::BasicBlock::Create(context_, "if.else", function_);
       auto* done = llvm::BasicBlock::Create(context_, "if.done", function_);
       b_.CreateCondBr(cond, then, other);
+      // Each branch starts from what was written before; after both, either's writes.
+      Accesses before = accessed_;
       b_.SetInsertPoint(then);
       lowerBody(ast_.list(i.body));
       if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(done);
+      Accesses afterThen = accessed_;
+      accessed_ = before;
       b_.SetInsertPoint(other);
       lowerBody(ast_.list(i.orelse));
       if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(done);
+      accessed_.add(afterThen);
       b_.SetInsertPoint(done);
       return;
     }
@@ -256,7 +261,12 @@ void TileLowering::lowerLoop(StmtId id, const ast::For& f, bool opaqueTid) {
   }
   ++loopDepth_;
   loopExits_.push_back({head, done});
+  // The previous iteration's writes come before this one's reads.
+  Accesses before = accessed_, looped = accessesOf(ast_.list(f.body));
+  accessed_.add(looped);
   lowerBody(ast_.list(f.body));
+  accessed_.add(before);
+  accessed_.add(looped);
   loopExits_.pop_back();
   --loopDepth_;
   tid_ = savedTid;
@@ -270,6 +280,9 @@ void TileLowering::lowerWhile(const ast::While& w) {
   auto* head = llvm::BasicBlock::Create(context_, "while.head", function_);
   auto* body = llvm::BasicBlock::Create(context_, "while.body", function_);
   auto* done = llvm::BasicBlock::Create(context_, "while.done", function_);
+  // The previous iteration's writes come before this one's reads (the condition's too).
+  Accesses before = accessed_, looped = accessesOf(ast_.list(w.body));
+  accessed_.add(looped);
   b_.CreateBr(head);
   b_.SetInsertPoint(head);
   // The condition is a scalar, the same in every thread (scalar atomics broadcast).
@@ -282,6 +295,8 @@ void TileLowering::lowerWhile(const ast::While& w) {
   ++loopDepth_;
   loopExits_.push_back({head, done});
   lowerBody(ast_.list(w.body));
+  accessed_.add(before);
+  accessed_.add(looped);
   loopExits_.pop_back();
   --loopDepth_;
   if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
@@ -306,6 +321,14 @@ bool TileLowering::lowerPipelinedFor(StmtId id, const ast::For& f) {
   if (exitsLoop(ast_.list(f.body))) return false;
   std::vector<PipeLoad> pipes = planPipeline(f);
   if (pipes.empty()) return false;
+  // The pipeline reads ahead of the body's writes: not an array the loop writes.
+  Accesses writes = accessesOf(ast_.list(f.body));
+  for (const PipeLoad& p : pipes) {
+    const llvm::Value* root = rootOf(arrayArg(arg(p.call, 0)));
+    for (const auto& [r, shapes] : writes.writes) {
+      if (r == nullptr || root == nullptr || r == root) return false;
+    }
+  }
   uint64_t stageBytes = 0;
   for (const PipeLoad& p : pipes) stageBytes = std::max(stageBytes, p.offset + (p.bytes + 127) / 128 * 128);
   // Two CTAs per SM share its shared memory (docs/TILE.md, "Matrix products").
@@ -398,7 +421,11 @@ bool TileLowering::lowerPipelinedFor(StmtId id, const ast::For& f) {
     }
     ringInUse_ = stages * stageBytes;
     deferWgmma_ = defer;
+    Accesses before = accessed_;
+    accessed_.add(writes);
     lowerBody(ast_.list(f.body));
+    accessed_.add(before);
+    accessed_.add(writes);
     deferWgmma_ = false;
     pipeStage_.clear();
     ringInUse_ = 0;

@@ -116,6 +116,16 @@ inline TileOperator tileOperatorOf(TileFn fn) {
 }
 
 inline bool isTileAtomic(TileFn fn) { return fn >= TileFn::AtomicAdd && fn <= TileFn::AtomicCas; }
+// The operations that read memory (atomics write it too).
+inline bool isTileRead(TileFn fn) {
+  return isTileAtomic(fn) || fn == TileFn::Load || fn == TileFn::Gather || fn == TileFn::LoadOffset ||
+         fn == TileFn::LoadAdvancedIndexing;
+}
+// The operations that write memory (atomics read it too).
+inline bool isTileWrite(TileFn fn) {
+  return isTileAtomic(fn) || fn == TileFn::Store || fn == TileFn::Scatter || fn == TileFn::StoreOffset ||
+         fn == TileFn::StoreAdvancedIndexing;
+}
 
 // The `cuda.tile.<name>` function or namespace, or nullopt.
 std::optional<TileFn> tileFnByName(std::string_view name);

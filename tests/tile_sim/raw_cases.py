@@ -6,7 +6,8 @@ a kernel, `arr(a)` passes an array; both leave results in the NumPy arrays."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
-CONSTS = {"raw_copy": (64,), "raw_scalars": (), "raw_offsets_2d": (), "raw_atomics": ()}
+CONSTS = {"raw_copy": (64,), "raw_scalars": (), "raw_offsets_2d": (), "raw_atomics": (), "interleaved_order": (),
+          "carried_rows": ()}
 
 
 def raw_cases(run, arr, rng):
@@ -40,3 +41,14 @@ def raw_cases(run, arr, rng):
     yield "atomic_max_offset at a scalar offset", best[:1], np.array([keys[:n].max()], np.int32), "exact"
     yield "atomic_cas_offset: one block's value wins", np.array([best[1] in (100, 101, 102)]), np.array([True]), \
         "exact"
+    a = np.zeros(16, np.float32)
+    run("interleaved_order", 1, arr(a))
+    want = np.zeros(16, np.float32)
+    want[:4] = [100, 100, 101, 100]
+    want[4:8] = [101, 101, 102, 1]
+    want[8:12] = want[4:8]
+    yield "a block's reads see its earlier writes (store/load, gather/scatter, offsets)", a, want, "exact"
+    x = rng.standard_normal((12, 256)).astype(np.float32)
+    want = np.cumsum(x, axis=0, dtype=np.float32)
+    run("carried_rows", 1, arr(x) + [np.int32(12)])
+    yield "a loop reading the row its previous trip wrote", x, want, ("close", 1e-5)

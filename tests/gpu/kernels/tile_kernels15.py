@@ -46,3 +46,36 @@ def raw_atomics(counts: "int32[::1]", keys: "int32[::1]", best: "int32[::1]", n:
     mem = best.get_raw_memory()
     mem.atomic_max_offset(0, ct.max(ct.where(valid, k, -1)))
     mem.atomic_cas_offset(1, 0, bid + 100, memory_order=ct.MemoryOrder.RELAXED)
+
+
+@ct.kernel
+def interleaved_order(a: "float32[::1]"):
+    # cuTile's test_raw_array_memory: ct.store/ct.load, gather/scatter and
+    # load_offset/store_offset on one array, each read seeing the writes before it
+    # (thread 0 writes a single element that every thread then reads).
+    mem = a.get_raw_memory()
+    ct.store(a, (0,), ct.full((1,), 100.0, dtype=ct.float32))
+    t = mem.load_offset(0)
+    mem.store_offset(1, t)
+    t = ct.load(a, (1,), shape=(1,))
+    t = t + 1.0
+    ct.store(a, (2,), t)
+    gather_idx = ct.arange(4, dtype=ct.int64)
+    s = mem.load_offset(1)
+    g = ct.gather(a, (gather_idx,))
+    g = g + 1.0
+    scatter_idx = ct.arange(4, dtype=ct.int64) + 4
+    mem.store_offset(3, s)
+    ct.scatter(a, (scatter_idx,), g)
+    t = mem.load_offset(ct.arange(4, dtype=ct.int64) + 4)
+    mem.store_offset(ct.arange(4, dtype=ct.int64) + 8, t)
+
+
+@ct.kernel
+def carried_rows(x: "float32[:, ::1]", n: "int32"):
+    # Row i = row i - 1 + row i, in place, one row a trip: each trip reads the row the
+    # previous one wrote (a prefix sum down the rows).
+    for i in range(1, n):
+        prev = ct.load(x, (i - 1, 0), shape=(1, 256))
+        cur = ct.load(x, (i, 0), shape=(1, 256))
+        ct.store(x, (i, 0), tile=prev + cur)
