@@ -4,6 +4,37 @@
 
 namespace frontend::resolve_detail {
 
+namespace {
+
+// A NumPy type string of native byte order (`'<i4'`, `'f8'`, `'|b1'`, `'=u2'`, `'<c16'`):
+// its scalar type, else nullopt.
+std::optional<TypeId> numpyTypeString(TypeTable& types, std::string_view text) {
+  if (!text.empty() && (text[0] == '<' || text[0] == '=' || text[0] == '|')) text.remove_prefix(1);
+  if (text.size() < 2) return std::nullopt;
+  char kind = text[0];
+  std::string_view digits = text.substr(1);
+  if (digits.find_first_not_of("0123456789") != std::string_view::npos || digits.size() > 2) return std::nullopt;
+  unsigned bytes = static_cast<unsigned>(std::stoul(std::string(digits)));
+  switch (kind) {
+    case 'b':
+      return bytes == 1 ? std::optional<TypeId>(types.boolean()) : std::nullopt;
+    case 'i':
+    case 'u':
+      if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) return std::nullopt;
+      return types.intType(bytes * 8, kind == 'i');
+    case 'f':
+      if (bytes != 4 && bytes != 8) return std::nullopt;
+      return types.floatType(bytes * 8);
+    case 'c':
+      if (bytes != 8 && bytes != 16) return std::nullopt;
+      return types.complexType(bytes * 8);
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
 std::optional<TypeId> recordOfDtype(const Ast& ast, ExprId id, ResolvedModule& module, DiagnosticSink& diags,
                                      const std::function<std::optional<std::string>(ExprId)>& foldPath) {
   const Expr& e = ast.expr(id);
@@ -48,6 +79,7 @@ std::optional<TypeId> recordOfDtype(const Ast& ast, ExprId id, ResolvedModule& m
       fieldName = foldPath(parts[0]);
       if (auto text = foldPath(parts[1])) {
         type = scalarTypeByName(module.types, *text);
+        if (!type) type = numpyTypeString(module.types, *text);
       } else if (auto path = entityPath(ast, parts[1], module)) {
         auto entity = lookupEntity(*path, module.types);
         if (entity && entity->kind == Intrinsic::TypeObject) type = TypeId(entity->payload);
