@@ -114,7 +114,22 @@ nlohmann::ordered_json paramJson(const frontend::TypeTable& types, frontend::Typ
         const frontend::Type& r = types.get(type.element);
         nlohmann::ordered_json record;
         nlohmann::ordered_json formats = nlohmann::ordered_json::array();
-        for (frontend::TypeId f : r.elements) formats.push_back(types.dtypeName(f));
+        for (frontend::TypeId f : r.elements) {
+          const frontend::Type& ft = types.get(f);
+          if (!types.isNestedArray(f)) {
+            formats.push_back(types.dtypeName(f));
+            continue;
+          }
+          // A nested array field in NumPy's spelling: `(20,)int32`, `(2,3)float64`.
+          std::string shape = "(";
+          for (size_t d = 0; d < ft.shape.size(); ++d) {
+            if (d > 0) shape.push_back(',');
+            shape.append(std::to_string(ft.shape[d]));
+          }
+          shape.append(ft.shape.size() == 1 ? ",)" : ")");
+          shape.append(types.dtypeName(ft.element));
+          formats.push_back(shape);
+        }
         record["names"] = r.fieldNames;
         record["formats"] = formats;
         record["offsets"] = r.fieldOffsets;
@@ -168,9 +183,12 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
   // Helpers imported from sibling modules are pasted in (while nothing points into the
   // file's first text: no diagnostic yet), then the whole file is read again.
   std::map<std::string, std::set<std::string>> moduleObjects;
+  // Project decorators that wrap cuda.jit (fbpic's `@compile_cupy`), read from the first text.
+  std::map<std::string, std::string> projectDecorators =
+      jitWrapperImports(*compilation.source, *compilation.ast, options.modulePath);
   if (diags.diagnostics().empty()) {
     auto pasted = pasteSiblingHelpers(*compilation.source, *compilation.tokens, *compilation.ast,
-                                      options.modulePath, diags);
+                                      options.modulePath, projectDecorators, diags);
     if (diags.hasErrors()) return llvm::Error::success();
     if (pasted) {
       compilation.ast.reset();
@@ -186,6 +204,7 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
   resolveOptions.sigs = options.sigs;
   resolveOptions.kernels = options.kernels;
   resolveOptions.moduleObjects = std::move(moduleObjects);
+  resolveOptions.projectDecorators = std::move(projectDecorators);
   for (const std::string& d : options.defines) {
     if (auto parsed = parseDefine(d, diags, "-D", &resolveOptions.definePaths)) {
       resolveOptions.defines.push_back(std::move(*parsed));

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 
 #include "diagnostics/diagnostics.h"
 #include "sema/resolve.h"
@@ -142,7 +143,7 @@ bool modelledLibrary(std::string_view dotted) {
   std::string_view root = dotted.substr(0, dotted.find('.'));
   static constexpr std::string_view kKnown[] = {"numba", "numpy", "cupy", "cuda", "math", "cmath",
                                                 "operator", "torch", "pykc", "packaging", "os",
-                                                "cffi", "typing", "enum", "dataclasses", "functools"};
+                                                "cffi", "typing", "enum", "dataclasses", "functools", "scipy"};
   return std::find(std::begin(kKnown), std::end(kKnown), root) != std::end(kKnown);
 }
 
@@ -385,11 +386,185 @@ private:
   std::set<std::pair<const Module*, uint32_t>> seen_;
 };
 
+// --- decorators that wrap cuda.jit (jitWrapperImports) ---------------------------------
+
+// `cuda.jit` or `numba.cuda.jit` (not numba's CPU `jit`).
+bool isCudaJit(const Ast& tree, frontend::ExprId callee) {
+  const auto* a = tree.expr(callee).dyn<ast::Attribute>();
+  if (a == nullptr || tree.str(a->attr) != "jit") return false;
+  if (const auto* n = tree.expr(a->value).dyn<ast::Name>()) return tree.str(n->id) == "cuda";
+  const auto* inner = tree.expr(a->value).dyn<ast::Attribute>();
+  const auto* root = inner ? tree.expr(inner->value).dyn<ast::Name>() : nullptr;
+  return root && tree.str(inner->attr) == "cuda" && tree.str(root->id) == "numba";
+}
+
+// Whether `call` compiles `arg` with cuda.jit and nothing else: `cuda.jit(arg)` or
+// `cuda.jit()(arg)`, with `withSignature` also `cuda.jit(sig)(arg)` (a signature the
+// caller passes in, as `--sig` does). Options (`fastmath=True`) would change the kernel.
+bool jitsOnly(const Ast& tree, frontend::ExprId arg, const ast::Call& call, bool withSignature) {
+  auto args = tree.list(call.args);
+  if (args.size() != 1 || args[0] != arg || !call.keywords.empty()) return false;
+  if (isCudaJit(tree, call.func)) return true;
+  const auto* inner = tree.expr(call.func).dyn<ast::Call>();
+  return inner != nullptr && isCudaJit(tree, inner->func) && inner->keywords.empty() &&
+         (inner->args.empty() || (withSignature && inner->args.size == 1));
+}
+
+bool within(const frontend::NodeRange& inner, const frontend::NodeRange& outer) {
+  auto before = [](uint32_t l1, uint32_t c1, uint32_t l2, uint32_t c2) { return l1 < l2 || (l1 == l2 && c1 <= c2); };
+  return before(outer.lineno, outer.colOffset, inner.lineno, inner.colOffset) &&
+         before(inner.endLineno, inner.endColOffset, outer.endLineno, outer.endColOffset);
+}
+
+// Whether every use of `uses` (expressions inside `range`) is the function argument of a
+// cuda.jit call there, and there is at least one.
+bool onlyJitted(const Ast& tree, const frontend::NodeRange& range, const std::vector<frontend::ExprId>& uses) {
+  if (uses.empty()) return false;
+  for (frontend::ExprId use : uses) {
+    bool jitted = false;
+    for (size_t i = 0; i < tree.exprCount() && !jitted; ++i) {
+      frontend::ExprId id(static_cast<uint32_t>(i));
+      const auto* call = tree.expr(id).dyn<ast::Call>();
+      jitted = call != nullptr && within(tree.expr(id).range, range) && jitsOnly(tree, use, *call, true);
+    }
+    if (!jitted) return false;
+  }
+  return true;
+}
+
+// The statements of a function body after its docstring.
+std::span<const StmtId> codeOf(const Ast& tree, frontend::StmtList body) {
+  auto stmts = tree.list(body);
+  if (!stmts.empty()) {
+    const auto* doc = tree.stmt(stmts[0]).dyn<ast::ExprStmt>();
+    if (doc && tree.expr(doc->value).is<ast::Constant>() &&
+        tree.constantOf(doc->value).kind == frontend::ConstantKind::Str) {
+      return stmts.subspan(1);
+    }
+  }
+  return stmts;
+}
+
+// `def d(f): return cuda.jit(f)` / `return cuda.jit()(f)`.
+bool isJitWrapperFunction(const Ast& tree, const ast::FunctionDef& def) {
+  auto params = tree.list(tree.arguments(def.args).args);
+  auto code = codeOf(tree, def.body);
+  if (params.empty() || code.size() != 1) return false;
+  const auto* ret = tree.stmt(code[0]).dyn<ast::Return>();
+  const auto* call = ret && ret->value.valid() ? tree.expr(ret->value).dyn<ast::Call>() : nullptr;
+  if (call == nullptr || call->args.empty()) return false;
+  const auto* n = tree.expr(tree.list(call->args)[0]).dyn<ast::Name>();
+  return n != nullptr && n->id == tree.arg(params[0]).arg && jitsOnly(tree, tree.list(call->args)[0], *call, false);
+}
+
+// A class whose `__init__(self, f)` stores `f` as `self.X` and whose code passes every
+// `self.X` it reads to cuda.jit (fbpic's compile_cupy).
+bool isJitWrapperClass(const Ast& tree, StmtId id, const ast::ClassDef& cls) {
+  std::set<frontend::Identifier> stored;
+  frontend::StmtId init;
+  for (StmtId m : tree.list(cls.body)) {
+    const auto* def = tree.stmt(m).dyn<ast::FunctionDef>();
+    if (def == nullptr || tree.str(def->name) != "__init__") continue;
+    auto params = tree.list(tree.arguments(def->args).args);
+    if (params.size() != 2) return false;
+    init = m;
+    for (StmtId st : tree.list(def->body)) {
+      const auto* as = tree.stmt(st).dyn<ast::Assign>();
+      const auto* value = as ? tree.expr(as->value).dyn<ast::Name>() : nullptr;
+      if (value == nullptr || value->id != tree.arg(params[1]).arg) continue;
+      for (frontend::ExprId t : tree.list(as->targets)) {
+        const auto* attr = tree.expr(t).dyn<ast::Attribute>();
+        const auto* self = attr ? tree.expr(attr->value).dyn<ast::Name>() : nullptr;
+        if (self && self->id == tree.arg(params[0]).arg) stored.insert(attr->attr);
+      }
+    }
+  }
+  if (!init.valid() || stored.empty()) return false;
+  // Every read of a stored attribute in the class (the stores in __init__ aside).
+  std::vector<frontend::ExprId> uses;
+  const frontend::NodeRange& range = tree.stmt(id).range;
+  for (size_t i = 0; i < tree.exprCount(); ++i) {
+    frontend::ExprId e(static_cast<uint32_t>(i));
+    const auto* attr = tree.expr(e).dyn<ast::Attribute>();
+    if (attr == nullptr || !stored.count(attr->attr) || !within(tree.expr(e).range, range)) continue;
+    if (tree.expr(e).ctx() != frontend::ExprContext::Load) continue;
+    uses.push_back(e);
+  }
+  return onlyJitted(tree, range, uses);
+}
+
+// The definitions of `name` in the module: top-level, and under module-level `if`/`try`.
+void definitionsOf(const Ast& tree, std::span<const StmtId> body, std::string_view name, std::vector<StmtId>& out) {
+  for (StmtId id : body) {
+    const frontend::Stmt& s = tree.stmt(id);
+    if (const auto* def = s.dyn<ast::FunctionDef>(); def && tree.str(def->name) == name) out.push_back(id);
+    if (const auto* cls = s.dyn<ast::ClassDef>(); cls && tree.str(cls->name) == name) out.push_back(id);
+    if (const auto* i = s.dyn<ast::If>()) {
+      definitionsOf(tree, tree.list(i->body), name, out);
+      definitionsOf(tree, tree.list(i->orelse), name, out);
+    }
+    if (const auto* t = s.dyn<ast::Try>()) {
+      definitionsOf(tree, tree.list(t->body), name, out);
+      for (frontend::ExceptHandlerId h : tree.list(t->handlers)) {
+        definitionsOf(tree, tree.list(tree.exceptHandler(h).body), name, out);
+      }
+      definitionsOf(tree, tree.list(t->orelse), name, out);
+      definitionsOf(tree, tree.list(t->finalbody), name, out);
+    }
+  }
+}
+
 }  // namespace
+
+std::map<std::string, std::string> jitWrapperImports(const frontend::SourceFile& main, const Ast& tree,
+                                                     const std::vector<std::string>& modulePath) {
+  std::map<std::string, std::string> out;
+  // The names decorating the file's top-level functions.
+  std::set<std::string> decorators;
+  for (StmtId id : tree.module()) {
+    const auto* def = tree.stmt(id).dyn<ast::FunctionDef>();
+    if (def == nullptr) continue;
+    for (frontend::ExprId d : tree.list(def->decoratorList)) {
+      if (const auto* n = tree.expr(d).dyn<ast::Name>()) decorators.emplace(tree.str(n->id));
+    }
+  }
+  if (decorators.empty()) return out;
+  Paster paster(modulePath);
+  fs::path dir = fs::path(main.path()).parent_path();
+  if (dir.empty()) dir = ".";
+  for (StmtId id : tree.module()) {
+    const auto* from = tree.stmt(id).dyn<ast::ImportFrom>();
+    if (from == nullptr) continue;
+    std::optional<fs::path> file;
+    const Module* m = nullptr;
+    for (frontend::AliasId a : tree.list(from->names)) {
+      const frontend::Alias& al = tree.alias(a);
+      std::string bound(tree.str(al.asname.valid() ? al.asname : al.name));
+      if (!decorators.count(bound)) continue;
+      if (m == nullptr) {
+        file = paster.find(dir, tree, *from);
+        m = file ? paster.load(*file) : nullptr;
+        if (m == nullptr) break;
+      }
+      std::vector<StmtId> defs;
+      definitionsOf(*m->ast, m->ast->module(), tree.str(al.name), defs);
+      if (defs.empty()) continue;
+      bool wraps = false;
+      for (StmtId d : defs) {
+        const frontend::Stmt& s = m->ast->stmt(d);
+        if (const auto* def = s.dyn<ast::FunctionDef>()) wraps = wraps || isJitWrapperFunction(*m->ast, *def);
+        if (const auto* cls = s.dyn<ast::ClassDef>()) wraps = wraps || isJitWrapperClass(*m->ast, d, *cls);
+      }
+      out[bound] = wraps ? std::string() : m->path + ":" + std::to_string(firstLine(*m->ast, defs[0]));
+    }
+  }
+  return out;
+}
 
 std::optional<SiblingPaste> pasteSiblingHelpers(const frontend::SourceFile& main,
                                                 const frontend::TokenBuffer& mainTokens, const Ast& tree,
                                                 const std::vector<std::string>& modulePath,
+                                                const std::map<std::string, std::string>& jitWrappers,
                                                 frontend::DiagnosticSink& diags) {
   Paster paster(modulePath);
   fs::path dir = fs::path(main.path()).parent_path();
@@ -420,6 +595,7 @@ std::optional<SiblingPaste> pasteSiblingHelpers(const frontend::SourceFile& main
         const frontend::Alias& al = tree.alias(a);
         std::string name(tree.str(al.name));
         if (name == "*" || al.asname.valid()) continue;
+        if (auto w = jitWrappers.find(name); w != jitWrappers.end() && w->second.empty()) continue;
         src.imported.insert(name);
         paster.collect(*m, name, src.chunks, 0);
       }

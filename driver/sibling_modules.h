@@ -35,10 +35,25 @@ struct SiblingPaste {
 // else in the kernel's file is an error (`module-conflict`) at the import. A module imported
 // as an object (`from . import core`, `from pkg import core`) has the attributes the file
 // reads of it (`core.f`, `core.LIMIT`) pasted in the same way.
+// `jitWrappers` (jitWrapperImports' names that mean `cuda.jit`) are not pasted: the
+// kernel file's import of them stands.
 std::optional<SiblingPaste> pasteSiblingHelpers(const frontend::SourceFile& main,
                                                         const frontend::TokenBuffer& tokens,
                                                         const frontend::Ast& ast,
                                                         const std::vector<std::string>& modulePath,
+                                                        const std::map<std::string, std::string>& jitWrappers,
                                                         frontend::DiagnosticSink& diags);
+
+// The decorators of `main`'s functions that `main` imports from a project module found
+// beside it or under `modulePath` (`from fbpic.utils.cuda import compile_cupy`), by the
+// name bound: empty when the definition (at the module's top level, or under a
+// module-level `if`/`try`, such as `if cuda_installed:`) only applies `cuda.jit` to the
+// function: `def d(f): return cuda.jit(f)` / `return cuda.jit()(f)`, or a class whose
+// `__init__(self, f)` stores `f` in an attribute that its methods only pass to
+// `cuda.jit(...)` with no options, at most a signature their caller gives (fbpic's
+// `compile_cupy`, which launches numba's PTX through CuPy). Otherwise `path:line` of the
+// definition. Decorators of other modules are not listed.
+std::map<std::string, std::string> jitWrapperImports(const frontend::SourceFile& main, const frontend::Ast& ast,
+                                                     const std::vector<std::string>& modulePath);
 
 }  // namespace driver

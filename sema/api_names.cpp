@@ -91,6 +91,50 @@ constexpr NamedIntrinsic kAtomics[] = {
 // infj and nanj (payloads 5, 6) are cmath's complex constants.
 constexpr std::string_view kMathConsts[] = {"pi", "e", "tau", "inf", "nan", "infj", "nanj"};
 
+// scipy.constants' values that every SciPy since 1.4 gives alike: the SI's exact
+// constants (2019) and those CODATA derives exactly from them (hbar, R, sigma, Wien: the
+// doubles SciPy computes, the same for CODATA 2018 and 2022), exact conventions and the
+// decimal prefixes, as SciPy 1.17's scipy.constants prints them. MathConst payloads
+// kScipyConstBase + index. Measured constants (`m_e`, `physical_constants`) are not here:
+// their digits changed with SciPy 1.15's move to CODATA 2022 (isMeasuredScipyConstant).
+constexpr uint32_t kScipyConstBase = 100;
+struct ScipyConst {
+  std::string_view name;
+  double value;
+};
+constexpr ScipyConst kScipyConsts[] = {
+    {"pi", M_PI},
+    {"golden", 1.618033988749895},
+    {"golden_ratio", 1.618033988749895},
+    {"c", 299792458.0},
+    {"speed_of_light", 299792458.0},
+    {"h", 6.62607015e-34},
+    {"Planck", 6.62607015e-34},
+    {"hbar", 1.0545718176461565e-34},
+    {"g", 9.80665},
+    {"e", 1.602176634e-19},
+    {"elementary_charge", 1.602176634e-19},
+    {"eV", 1.602176634e-19},
+    {"electron_volt", 1.602176634e-19},
+    {"R", 8.31446261815324},
+    {"gas_constant", 8.31446261815324},
+    {"N_A", 6.02214076e23},
+    {"Avogadro", 6.02214076e23},
+    {"k", 1.380649e-23},
+    {"Boltzmann", 1.380649e-23},
+    {"sigma", 5.6703744191844314e-08},
+    {"Stefan_Boltzmann", 5.6703744191844314e-08},
+    {"Wien", 0.0028977719551851727},
+    {"atm", 101325.0},
+    {"atmosphere", 101325.0},
+    {"zero_Celsius", 273.15},
+    {"quetta", 1e30}, {"ronna", 1e27}, {"yotta", 1e24}, {"zetta", 1e21}, {"exa", 1e18},
+    {"peta", 1e15}, {"tera", 1e12}, {"giga", 1e9}, {"mega", 1e6}, {"kilo", 1e3},
+    {"hecto", 1e2}, {"deka", 1e1}, {"deci", 1e-1}, {"centi", 1e-2}, {"milli", 1e-3},
+    {"micro", 1e-6}, {"nano", 1e-9}, {"pico", 1e-12}, {"femto", 1e-15}, {"atto", 1e-18},
+    {"zepto", 1e-21}, {"yocto", 1e-24}, {"ronto", 1e-27}, {"quecto", 1e-30},
+};
+
 constexpr std::string_view kCmathFns[] = {
     "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "phase", "polar",
     "rect", "isnan", "isinf", "isfinite", "acos", "asin", "atan", "acosh", "asinh", "atanh",
@@ -215,9 +259,21 @@ LibdeviceSignature libdeviceSignature(uint32_t index, TypeTable& types) {
 std::string_view mathFnName(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].name; }
 unsigned mathFnArity(MathFn fn) { return kMathFns[static_cast<unsigned>(fn)].arity; }
 
-bool isComplexMathConst(uint32_t payload) { return payload >= 5; }
+bool isComplexMathConst(uint32_t payload) { return payload == 5 || payload == 6; }
+
+bool isMeasuredScipyConstant(std::string_view path) {
+  static constexpr std::string_view kMeasured[] = {
+      "m_e", "electron_mass", "m_p", "proton_mass", "m_n", "neutron_mass", "m_u", "u",
+      "atomic_mass", "mu_0", "epsilon_0", "G", "gravitational_constant", "alpha",
+      "fine_structure", "Rydberg", "physical_constants"};
+  constexpr std::string_view kPrefix = "scipy.constants.";
+  if (!path.starts_with(kPrefix)) return false;
+  std::string_view name = path.substr(kPrefix.size());
+  return std::find(std::begin(kMeasured), std::end(kMeasured), name) != std::end(kMeasured);
+}
 
 double mathConstValue(uint32_t payload) {
+  if (payload >= kScipyConstBase) return kScipyConsts[payload - kScipyConstBase].value;
   switch (payload) {
     case 5:  // infj: the imaginary part
       return std::numeric_limits<double>::infinity();
@@ -352,6 +408,15 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
   if (path == "packaging" || path == "packaging.version" || path == "packaging.version.Version" ||
       path == "packaging.version.parse") {
     return make(Intrinsic::Module, path);
+  }
+  // scipy.constants' release-independent values (kScipyConsts) fold as constants.
+  if (path == "scipy" || path == "scipy.constants") return make(Intrinsic::Module, path);
+  if (path.starts_with("scipy.constants.")) {
+    std::string_view attr = path.substr(16);
+    for (uint32_t i = 0; i < std::size(kScipyConsts); ++i) {
+      if (kScipyConsts[i].name == attr) return make(Intrinsic::MathConst, path, kScipyConstBase + i);
+    }
+    return std::nullopt;
   }
   // CuPy's constants and dtypes are NumPy's (`cp.nan`, `cp.float32`), which numba freezes
   // or types as NumPy's; CuPy's functions are not numba-typable.

@@ -87,7 +87,11 @@ private:
           std::string name(ast_.str(alias.name));
           if (name == "*") continue;
           std::string bound = alias.asname.valid() ? std::string(ast_.str(alias.asname)) : name;
-          if (auto mo = options_.moduleObjects.find(bound); mo != options_.moduleObjects.end()) {
+          if (auto pd = options_.projectDecorators.find(bound);
+              pd != options_.projectDecorators.end() && pd->second.empty()) {
+            // A project decorator that only applies cuda.jit (fbpic's `compile_cupy`).
+            bind(bound, *lookupEntity("numba.cuda.jit", module_.types));
+          } else if (auto mo = options_.moduleObjects.find(bound); mo != options_.moduleObjects.end()) {
             module_.moduleObjects.push_back(mo->second);
             bind(bound, Entity{Intrinsic::ModuleObject,
                                static_cast<uint32_t>(module_.moduleObjects.size() - 1), bound});
@@ -173,9 +177,22 @@ private:
   }
 
   void bindPath(const std::string& name, const std::string& path) {
+    // `-D NAME=VALUE` replaces an import as it does an assignment (`-D m_e=...` for
+    // `from scipy.constants import m_e`), so that constants computed from it see it.
+    for (const auto& [defined, v] : options_.defines) {
+      if (defined == name) return bindDefine(name, v);
+    }
     auto entity = resolve_detail::importedEntity(path, module_.types);
+    if (!entity && isMeasuredScipyConstant(path)) {
+      std::string scipyName = path.substr(path.rfind('.') + 1);
+      // A dict of values (`physical_constants`) cannot be defined; what reads it can.
+      module_.measuredConstants[name] = {scipyName, scipyName == "physical_constants" ? "" : name};
+      bind(name, Entity{Intrinsic::HostValue, 2, name});
+      return;
+    }
     bind(name, entity ? *entity : Entity{Intrinsic::HostValue, 0, name});
   }
+
 
   void bindDefine(const std::string& name, const ConstValue& value) {
     module_.constants.push_back(value);
@@ -290,6 +307,11 @@ private:
           return;
         }
       }
+      if (auto measured = resolve_detail::measuredDependency(ast_, n, value, module_)) {
+        module_.measuredConstants[n] = std::move(*measured);
+        bind(n, Entity{Intrinsic::HostValue, 2, n});
+        return;
+      }
       bind(n, Entity{Intrinsic::HostValue, 0, n});
       return;
     }
@@ -344,66 +366,10 @@ private:
   // last three leave the path as is: relative paths stay relative to the
   // working directory). nullopt for anything else.
 
-  // A record type: `np.dtype([('x', np.float32), ('y', 'int32')], align=True)`,
-  // `numba.from_dtype(<such a dtype or a name bound to one>)`, or a name bound
-  // to one. nullopt (after an error for a malformed dtype) otherwise.
+  // A record type (resolve_internal.h, recordOfDtype), or nullopt.
   std::optional<TypeId> recordOf(ExprId id) {
-    const Expr& e = ast_.expr(id);
-    if (const auto* name = e.dyn<ast::Name>()) {
-      auto it = module_.globals.find(std::string(ast_.str(name->id)));
-      if (it != module_.globals.end() && it->second.kind == Intrinsic::TypeObject &&
-          module_.types.isRecord(TypeId(it->second.payload))) {
-        return TypeId(it->second.payload);
-      }
-      return std::nullopt;
-    }
-    const auto* call = e.dyn<ast::Call>();
-    if (call == nullptr) return std::nullopt;
-    auto callee = entityPath(ast_, call->func, module_);
-    if (!callee) return std::nullopt;
-    auto args = ast_.list(call->args);
-    if ((*callee == "numba.from_dtype" || *callee == "numba.np.numpy_support.from_dtype") &&
-        args.size() == 1) {
-      return recordOf(args[0]);
-    }
-    if (*callee != "numpy.dtype" || args.size() != 1) return std::nullopt;
-    Location loc = locationOf(ast_, e.range);
-    bool aligned = false;
-    for (KeywordId kid : ast_.list(call->keywords)) {
-      const Keyword& k = ast_.keyword(kid);
-      auto v = foldConstant(ast_, k.value, module_);
-      if (!k.arg.valid() || ast_.str(k.arg) != "align" || !v || !v->isNumber()) {
-        diags_.error(loc, Diag::InvalidType, "pykc reads `np.dtype([...], align=True/False)` only");
-        return std::nullopt;
-      }
-      aligned = truthOf(*v);
-    }
-    const auto* list = ast_.expr(args[0]).dyn<ast::List>();
-    if (list == nullptr) return std::nullopt;
-    std::vector<std::pair<std::string, TypeId>> fields;
-    for (ExprId item : ast_.list(list->elts)) {
-      const auto* pair = ast_.expr(item).dyn<ast::Tuple>();
-      auto parts = pair ? ast_.list(pair->elts) : std::span<const ExprId>();
-      std::optional<TypeId> type;
-      std::optional<std::string> fieldName;
-      if (parts.size() == 2) {
-        fieldName = foldPath(parts[0]);
-        if (auto text = foldPath(parts[1])) {
-          type = scalarTypeByName(module_.types, *text);
-        } else if (auto path = entityPath(ast_, parts[1], module_)) {
-          auto entity = lookupEntity(*path, module_.types);
-          if (entity && entity->kind == Intrinsic::TypeObject) type = TypeId(entity->payload);
-        }
-      }
-      if (!fieldName || !type || !module_.types.isScalar(*type)) {
-        diags_.error(locationOf(ast_, ast_.expr(item).range), Diag::InvalidType,
-                     "a record field is `('name', scalar type)`");
-        return std::nullopt;
-      }
-      fields.emplace_back(*fieldName, *type);
-    }
-    if (fields.empty()) return std::nullopt;
-    return makeRecord(module_.types, fields, aligned);
+    return resolve_detail::recordOfDtype(ast_, id, module_, diags_,
+                                         [this](ExprId e) { return foldPath(e); });
   }
 
   std::optional<std::string> foldPath(ExprId id) {
@@ -1033,6 +999,17 @@ private:
     // they sit on a kernel (pykc compiles the function, not what they make of it) or are
     // numba's own that pykc does not compile (`@numba.njit`, `@vectorize`).
     for (auto [d, callee] : others) {
+      if (const auto* n = ast_.expr(d).dyn<ast::Name>()) {
+        auto pd = options_.projectDecorators.find(std::string(ast_.str(n->id)));
+        if (pd != options_.projectDecorators.end() && !pd->second.empty()) {
+          diags_.warning(locationOf(ast_, ast_.expr(d).range), Diag::InvalidDecorator,
+                         "decorator ignored: `" + pd->first + "` (" + pd->second +
+                             ") is not a wrapper pykc follows, one that only applies `cuda.jit` to the "
+                             "function (`def " + pd->first + "(f): return cuda.jit(f)`, or a class that "
+                             "passes the function it stores to `cuda.jit`); `" + name + "` is not compiled");
+          continue;
+        }
+      }
       auto path = entityPath(ast_, callee, module_);
       bool numbas = path && path->starts_with("numba.");
       if (jitDecorator.valid() || tileDecorator.valid() || numbas) {

@@ -151,6 +151,8 @@ enum class Intrinsic : uint16_t {
   TileOp,
   // A name bound at module level to something that is not a compile-time
   // constant (host data, classes, undecorated functions): an error in kernels.
+  // Payload 1: an undecorated function; 2: a measured scipy.constants value or one
+  // computed from it (ResolvedModule::measuredConstants says which).
   HostValue,
   // A name bound only under a module-level `if` whose condition does not fold
   // (`if Version(x.__version__) >= ...` of another library): payload is the
@@ -409,6 +411,12 @@ struct ResolveOptions {
   // file reads were pasted in (driver/sibling_modules.h): the name bound to each and
   // the attribute names pasted. `core.f` then means the pasted `f`.
   std::map<std::string, std::set<std::string>> moduleObjects;
+  // Decorators imported from the project's own modules (`from fbpic.utils.cuda import
+  // compile_cupy`), by the name bound here: empty when the definition only applies
+  // `cuda.jit` to the function (driver/sibling_modules.h, jitWrapperImports), so the name
+  // means `cuda.jit`; else where it is defined (`path:line`), for the warning that the
+  // functions it decorates are not compiled.
+  std::map<std::string, std::string> projectDecorators;
 };
 
 // A module-level array literal: `NAME = np.array([[1, 2], [3, 4]], dtype=np.float32)`.
@@ -432,6 +440,14 @@ struct ResolvedModule {
   // Sibling modules imported as objects (Intrinsic::ModuleObject's payload): the names
   // of each that were pasted into this file (ResolveOptions::moduleObjects).
   std::vector<std::set<std::string>> moduleObjects;
+  // Names bound to a measured scipy.constants value or computed from one (HostValue
+  // payload 2): the scipy.constants name, and the name whose `-D` gives the value
+  // (`m_e` for `INV_MC = 1. / (m_e * c)`; `r_e` for `r_e = physical_constants[...][0]`).
+  struct MeasuredConstant {
+    std::string scipyName;
+    std::string defineName;
+  };
+  std::map<std::string, MeasuredConstant> measuredConstants;
   // cuda.declare_device functions in source order.
   std::vector<ExternFunction> externs;
   // Undecorated module-level functions (tile helpers), by name.
@@ -505,6 +521,10 @@ std::optional<TypeId> typeOfConstant(const ConstValue& v, TypeTable& types);
 // cmath.nanj (complex128 values) the imaginary part.
 double mathConstValue(uint32_t payload);
 bool isComplexMathConst(uint32_t payload);
+// Whether `path` is one of scipy.constants' measured values (`scipy.constants.m_e`,
+// `...physical_constants`), whose digits depend on the SciPy release (CODATA 2018 until
+// SciPy 1.14, CODATA 2022 since 1.15): pykc asks for them with `-D`.
+bool isMeasuredScipyConstant(std::string_view path);
 
 // The location of a node of `ast` (1-based column, length clipped to the line).
 Location locationOf(const Ast& ast, const NodeRange& range);

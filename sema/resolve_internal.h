@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <set>
@@ -42,6 +43,19 @@ std::optional<bool> foldCondition(const Ast& ast, ExprId test, const ResolvedMod
 // The branch of `value`, an `a if test else b` whose test foldCondition folds;
 // nullopt for any other value.
 std::optional<ExprId> selectedBranch(const Ast& ast, ExprId value, const ResolvedModule& module);
+
+// A record type: `np.dtype([('x', np.float32), ('y', 'int32', 4)], align=True)` (a
+// third item makes a nested array field), `numba.from_dtype(<such a dtype or a name
+// bound to one>)`, or a name bound to one; `foldPath` folds a string (a field's name or
+// dtype). nullopt (after an error for a malformed dtype) otherwise (module_values.cpp).
+std::optional<TypeId> recordOfDtype(const Ast& ast, ExprId id, ResolvedModule& module, DiagnosticSink& diags,
+                                    const std::function<std::optional<std::string>(ExprId)>& foldPath);
+// For `name = value`, a module-level value that did not fold: the measured
+// scipy.constants value it reads (`INV_MC = 1. / (m_e * c)`), with the name whose `-D`
+// gives it (`m_e`; `name` itself where it reads `physical_constants`), else nullopt
+// (module_values.cpp).
+std::optional<ResolvedModule::MeasuredConstant> measuredDependency(const Ast& ast, const std::string& name,
+                                                                   ExprId value, const ResolvedModule& module);
 
 // Whether `module.functions[index]`, a `@cuda.jit` function without types, is one
 // numba compiles only where device code calls it, so that it needs none: it returns a

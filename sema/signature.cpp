@@ -239,10 +239,16 @@ private:
       uint32_t typeStart = static_cast<uint32_t>(pos_);
       auto typeName = parseName();
       if (!typeName) return std::nullopt;
-      auto t = scalarTypeByName(types_, *typeName);
+      std::optional<TypeId> t;
+      if (*typeName == "nestedarray") {
+        t = parseNestedArray();
+        if (!t) return std::nullopt;
+      } else {
+        t = scalarTypeByName(types_, *typeName);
+      }
       if (!t) {
         fail(typeStart, static_cast<uint32_t>(pos_ - typeStart),
-             "a record field must be a scalar type, found `" + *typeName + "`");
+             "a record field must be a scalar type or a nestedarray, found `" + *typeName + "`");
         return std::nullopt;
       }
       if (!expect(';') || !expectWord("offset=")) return std::nullopt;
@@ -281,6 +287,46 @@ private:
     }
     if (!expect(')')) return std::nullopt;
     return types_.record(std::move(names), std::move(fields), std::move(offsets), *size, aligned);
+  }
+
+  // numba's NestedArray name after `nestedarray`: `(int32, (20,))`, `(float64, (2, 3))`.
+  std::optional<TypeId> parseNestedArray() {
+    if (!expect('(')) return std::nullopt;
+    uint32_t elementStart = static_cast<uint32_t>(pos_);
+    auto elementName = parseName();
+    if (!elementName) return std::nullopt;
+    auto element = scalarTypeByName(types_, *elementName);
+    if (!element || types_.isNone(*element)) {
+      skipSpace();
+      fail(elementStart, static_cast<uint32_t>(pos_ - elementStart),
+           "a nested array holds scalars, found `" + *elementName + "`");
+      return std::nullopt;
+    }
+    if (!expect(',') || !expect('(')) return std::nullopt;
+    std::vector<int64_t> shape;
+    skipSpace();
+    while (!consume(')')) {
+      uint32_t at = static_cast<uint32_t>(pos_);
+      auto n = parseNumber("a nested array extent");
+      if (!n) return std::nullopt;
+      if (*n == 0) {
+        fail(at, 1, "a nested array extent must be positive");
+        return std::nullopt;
+      }
+      shape.push_back(*n);
+      skipSpace();
+      if (!consume(',')) {
+        if (!expect(')')) return std::nullopt;
+        break;
+      }
+      skipSpace();
+    }
+    if (shape.empty()) {
+      fail(static_cast<uint32_t>(pos_ > 0 ? pos_ - 1 : 0), 1, "a nested array needs at least one extent");
+      return std::nullopt;
+    }
+    if (!expect(')')) return std::nullopt;
+    return types_.nestedArray(*element, std::move(shape));
   }
 
   // A dotted name; returns its last component (`numba.types.float32` -> `float32`).

@@ -130,6 +130,17 @@ TypeId TypeTable::tile(TypeId element, std::vector<int64_t> shape) {
   return intern(t);
 }
 
+TypeId TypeTable::nestedArray(TypeId element, std::vector<int64_t> shape) {
+  assert(isScalar(element) && !shape.empty() && "nested arrays hold scalars");
+  Type t;
+  t.kind = TypeKind::Array;
+  t.element = element;
+  t.ndim = static_cast<uint8_t>(shape.size());
+  t.layout = Layout::C;
+  t.shape = std::move(shape);
+  return intern(t);
+}
+
 TypeId TypeTable::tuple(std::vector<TypeId> elements) {
   Type t;
   t.kind = TypeKind::Tuple;
@@ -166,7 +177,7 @@ TypeId makeRecord(TypeTable& types, const std::vector<std::pair<std::string, Typ
   uint32_t maxAlign = 1;
   for (const auto& [name, type] : fields) {
     uint32_t size = types.byteSize(type);
-    uint32_t align = types.isComplex(type) ? size / 2 : size;
+    uint32_t align = types.naturalAlign(type);
     if (aligned) {
       offset = (offset + align - 1) / align * align;
       maxAlign = std::max(maxAlign, align);
@@ -274,6 +285,12 @@ std::string TypeTable::name(TypeId id) const {
     }
     case TypeKind::Array:
       if (t.facts.raw) return "RawArrayMemory(" + dtypeName(t.element) + ")";
+      if (!t.shape.empty()) {
+        // numba's NestedArray name: `nestedarray(int32, (20,))`.
+        std::string s = "nestedarray(" + dtypeName(t.element) + ", (";
+        for (size_t i = 0; i < t.shape.size(); ++i) s += (i ? ", " : "") + std::to_string(t.shape[i]);
+        return s + (t.shape.size() == 1 ? ",))" : "))");
+      }
       return "array(" + dtypeName(t.element) + ", " + std::to_string(t.ndim) + "d, " +
              layoutChar(t.layout) + ")" + factsText(t.facts);
     case TypeKind::Tuple: {
@@ -367,6 +384,8 @@ std::string TypeTable::abiCode(TypeId id) const {
       s += 'a';
       s += std::to_string(t.ndim);
       s += layoutChar(t.layout);
+      // A nested array's extents: `i32a1Cn20`, `f64a2Cn2x3`.
+      for (size_t d = 0; d < t.shape.size(); ++d) s += (d ? "x" : "n") + std::to_string(t.shape[d]);
       return s + factsCode(t.facts);
     }
     case TypeKind::Tuple: {
@@ -405,8 +424,33 @@ unsigned TypeTable::byteSize(TypeId id) const {
       return t.bits / 8;
     case TypeKind::Record:
       return t.size;
+    case TypeKind::Array:
+      if (!t.shape.empty()) {
+        unsigned n = byteSize(t.element);
+        for (int64_t e : t.shape) n *= static_cast<unsigned>(e);
+        return n;
+      }
+      return 8;
     default:
       return 8;
+  }
+}
+
+unsigned TypeTable::naturalAlign(TypeId id) const {
+  const Type& t = get(id);
+  switch (t.kind) {
+    case TypeKind::Complex:
+      return t.bits / 16;
+    case TypeKind::Array:
+      return t.shape.empty() ? 8 : naturalAlign(t.element);
+    case TypeKind::Record: {
+      if (!t.aligned) return 1;
+      unsigned align = 1;
+      for (TypeId f : t.elements) align = std::max(align, naturalAlign(f));
+      return align;
+    }
+    default:
+      return byteSize(id);
   }
 }
 

@@ -29,7 +29,9 @@ using TypeId = Id<struct TypeTag>;
 // of a compile-time shape; never a kernel parameter.
 // Record: a NumPy structured dtype (numba's `Record`), as an array element;
 // its value is a reference to the record in the array (numba's semantics:
-// `r = a[i]; r.x = 1` writes into `a`).
+// `r = a[i]; r.x = 1` writes into `a`). A field may be a nested array (numba's
+// `NestedArray`: an Array type with its fixed `shape`, C layout), whose value is
+// an array viewing the record's bytes.
 enum class TypeKind : uint8_t { None, Bool, Int, Float, Array, Tuple, Complex, Pointer, Tile, Record };
 enum class Layout : uint8_t { C, F, A };
 // A float's format: IEEE binary16/32/64, or a tensor-core format (bfloat16:
@@ -80,6 +82,7 @@ struct Type {
   // Tuple: the element types. Record: the field types.
   std::vector<TypeId> elements;
   // Tile: the shape (powers of two; empty for a 0-d tile); `element` is the dtype.
+  // Array: a nested array's fixed extents (a record field's), empty otherwise.
   std::vector<int64_t> shape;
   // Record: the field names and byte offsets, the itemsize, and whether the
   // dtype was made with `align=True`.
@@ -145,7 +148,11 @@ public:
   // `array` without its facts (itself when it has none).
   TypeId withoutFacts(TypeId array);
   TypeId tuple(std::vector<TypeId> elements);
-  // A record of scalar fields at the given offsets (NumPy's layout rules are
+  // numba's NestedArray(element, shape): a record field holding a C-contiguous
+  // array of fixed extents (`('password', '<i4', 20)`).
+  TypeId nestedArray(TypeId element, std::vector<int64_t> shape);
+  bool isNestedArray(TypeId t) const { return isArray(t) && !get(t).shape.empty(); }
+  // A record of scalar (or nested-array) fields at the given offsets (NumPy's layout rules are
   // the caller's: makeRecord below).
   TypeId record(std::vector<std::string> names, std::vector<TypeId> fields,
                 std::vector<uint32_t> offsets, uint32_t size, bool aligned);
@@ -189,8 +196,13 @@ public:
   std::string dtypeName(TypeId t) const;
   // The ABI code of docs/ABI.md (`f32`, `b1`, `f32a1C`, `t2i64i64`).
   std::string abiCode(TypeId t) const;
-  // Size in bytes of a scalar in memory (bool is one byte).
+  // Size in bytes of a scalar in memory (bool is one byte), a record, or a
+  // nested array (its elements).
   unsigned byteSize(TypeId t) const;
+  // The alignment NumPy gives a record field or array element of type `t`: a
+  // scalar's size (a complex's part), a nested array's element's, an aligned
+  // record's largest field's, 1 for a packed record.
+  unsigned naturalAlign(TypeId t) const;
 
 private:
   // A deque: references get() returned stay valid while later types are interned
@@ -210,7 +222,7 @@ std::optional<TypeId> scalarTypeByName(TypeTable& types, std::string_view name);
 // `float8_e8m0fnu`), or std::nullopt: tile kernels only.
 std::optional<TypeId> float8ByName(TypeTable& types, std::string_view name);
 
-// A NumPy structured dtype of scalar fields, laid out as NumPy does: packed,
+// A NumPy structured dtype of scalar (or nested-array) fields, laid out as NumPy does: packed,
 // or with `aligned` each field at a multiple of its size and the itemsize a
 // multiple of the largest one.
 TypeId makeRecord(TypeTable& types, const std::vector<std::pair<std::string, TypeId>>& fields,

@@ -495,14 +495,29 @@ llvm::Value* FunctionLowering::fieldPointer(ExprId recordExpr, std::string_view 
   const Type& rt = types().get(recordType);
   size_t index = *types().fieldIndex(recordType, name);
   fieldType = rt.elements[index];
-  unsigned size = types().byteSize(fieldType);
-  unsigned natural = types().isComplex(fieldType) ? size / 2 : size;
+  unsigned natural = types().naturalAlign(fieldType);
   bool keeps = rt.fieldOffsets[index] % natural == 0 && rt.size % natural == 0;
   fieldAlign_ = llvm::Align(rt.aligned || keeps ? natural : 1);
   return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), base, rt.fieldOffsets[index]);
 }
 
 llvm::Value* FunctionLowering::loadField(llvm::Value* ptr, TypeId fieldType) {
+  if (types().isNestedArray(fieldType)) {
+    // numba's NestedArray: a C-contiguous view of the record's bytes, its extents
+    // and strides (in elements) constants.
+    const Type& nt = types().get(fieldType);
+    ArrayParts parts;
+    parts.data = ptr;
+    int64_t stride = 1;
+    parts.shape.resize(nt.ndim);
+    parts.strides.resize(nt.ndim);
+    for (unsigned d = nt.ndim; d-- > 0;) {
+      parts.shape[d] = builder_.getInt64(nt.shape[d]);
+      parts.strides[d] = builder_.getInt64(stride);
+      stride *= nt.shape[d];
+    }
+    return makeArray(parts, fieldType);
+  }
   llvm::LoadInst* load = builder_.CreateLoad(memoryType(fieldType), ptr);
   load->setAlignment(fieldAlign_);
   if (types().isBool(fieldType)) return builder_.CreateICmpNE(load, builder_.getInt8(0));
@@ -542,6 +557,13 @@ llvm::Value* FunctionLowering::loadElement(llvm::Value* ptr, TypeId elementType)
 }
 
 void FunctionLowering::storeElement(llvm::Value* ptr, llvm::Value* value, TypeId elementType) {
+  if (types().isRecord(elementType)) {
+    // numba's setitem of a record (`a[i] = r`): the record's bytes are copied (a
+    // record value is the address of its record).
+    llvm::Align align(types().naturalAlign(elementType));
+    builder_.CreateMemCpy(ptr, align, value, align, types().byteSize(elementType));
+    return;
+  }
   if (types().isBool(elementType)) value = builder_.CreateZExt(value, builder_.getInt8Ty());
   llvm::StoreInst* store = builder_.CreateStore(value, ptr);
   store->setAlignment(elementAlign(elementType));

@@ -135,7 +135,8 @@ def _structured(descr, itemsize: int) -> np.dtype:
     named '', skipped)."""
     names, formats, offsets, at = [], [], [], 0
     for entry in descr:
-        name, fmt = entry[0], np.dtype(entry[1])
+        # A nested array field has its shape third: ('password', '<i4', (20,)).
+        name, fmt = entry[0], np.dtype((entry[1], entry[2]) if len(entry) > 2 else entry[1])
         if name:
             names.append(name)
             formats.append(fmt)
@@ -146,10 +147,12 @@ def _structured(descr, itemsize: int) -> np.dtype:
 
 
 def _scalar_fields(dt: np.dtype) -> bool:
-    """Whether every field of a structured dtype is a native scalar (what pykc records
-    hold)."""
-    return all(f[0].fields is None and f[0].subdtype is None and f[0].isnative
-               and f[0].kind in "biufc" for f in dt.fields.values())
+    """Whether every field of a structured dtype is a native scalar or a nested array of
+    them (what pykc records hold)."""
+    def scalar(f):
+        return f.fields is None and f.subdtype is None and f.isnative and f.kind in "biufc"
+    return all(scalar(f[0].subdtype[0] if f[0].subdtype is not None else f[0])
+               for f in dt.fields.values())
 
 
 def _record_key(dt: np.dtype):

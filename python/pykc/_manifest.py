@@ -208,7 +208,8 @@ def _param(d: dict, where: str) -> Param:
                 r = d["record"]
                 record = tuple(zip(r["names"], r["formats"], (int(o) for o in r["offsets"])))
                 itemsize = int(r["itemsize"])
-                if any(f[1] not in SCALAR_DTYPES for f in record):
+                # A nested array field is `(20,)int32` (NumPy's subarray spelling).
+                if any(f[1][f[1].rfind(")") + 1:] not in SCALAR_DTYPES for f in record):
                     raise ManifestError(f"{where}: unknown field dtype in {r['formats']!r}")
             elif d["dtype"] not in SCALAR_DTYPES:
                 raise ManifestError(f"{where}: unknown dtype {d['dtype']!r}")

@@ -61,15 +61,23 @@ def layout_of(shape, strides) -> str:
 
 
 def _record_text(dt: np.dtype, what: str) -> str:
-    """numba's name of a structured dtype of scalar fields:
-    ``Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)``."""
+    """numba's name of a structured dtype of scalar and nested-array fields:
+    ``Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)``,
+    ``Record(p[type=nestedarray(int32, (20,));offset=0];80;False)``."""
     fields = []
     for name in dt.names:
         fdt, offset = dt.fields[name][:2]
-        if fdt.fields is not None or fdt.subdtype is not None:
+        nested = fdt.subdtype is not None and fdt.subdtype[0].fields is None \
+            and fdt.subdtype[0].subdtype is None
+        if fdt.fields is not None or (fdt.subdtype is not None and not nested):
             raise ArgumentError(f"{what}: record field `{name}` is {fdt}; pykc takes records "
-                                "of scalar fields only")
-        fields.append(f"{name}[type={_dtype_text(fdt, what)};offset={offset}]")
+                                "of scalar and nested-array fields only")
+        if nested:
+            base, shape = fdt.subdtype
+            text = f"nestedarray({_dtype_text(base, what)}, {tuple(int(n) for n in shape)})"
+        else:
+            text = _dtype_text(fdt, what)
+        fields.append(f"{name}[type={text};offset={offset}]")
     return f"Record({','.join(fields)};{dt.itemsize};{dt.isalignedstruct})"
 
 

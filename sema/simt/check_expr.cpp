@@ -239,6 +239,12 @@ Val FunctionChecker::globalVal(const Entity& entity, const std::string& name, co
     case Intrinsic::HostValue:
       if (entity.payload == 1) {
         error(range, Diag::UndecoratedFunction, name);
+      } else if (auto it = mc_.module().measuredConstants.find(name);
+                 entity.payload == 2 && it != mc_.module().measuredConstants.end()) {
+        const auto& m = it->second;
+        bool direct = m.defineName == name && m.scipyName != "physical_constants";
+        error(range, Diag::MeasuredConstant, name, direct ? "is" : "is computed from", m.scipyName,
+              m.defineName.empty() ? name : m.defineName);
       } else {
         error(range, Diag::HostGlobal, name);
       }

@@ -649,6 +649,16 @@ void FunctionChecker::assignTarget(ExprId target, const Val& value, const NodeRa
       }
       return;
     }
+    if (types().isRecord(element.type)) {
+      // `a[i] = r`: numba copies the record's bytes; its type must be the element's.
+      if (!value.isValue() || value.type != element.type) {
+        error(valueRange, Diag::InvalidAssignment,
+              "cannot store `" + (value.type.valid() ? typeName(value.type) : textOf(target)) +
+                  "` into an element of `" + typeName(base.type) +
+                  "`: a record element takes a record of its own type");
+      }
+      return;
+    }
     if (!value.isValue() || !types().isScalar(value.type) ||
         (types().isComplex(value.type) && !types().isComplex(element.type))) {
       error(valueRange, Diag::InvalidAssignment,

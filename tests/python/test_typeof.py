@@ -55,6 +55,10 @@ CASES = [
      "Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)[::1]"),
     (np.zeros(4, np.dtype([("x", np.float32), ("n", np.int8)])),
      "Record(x[type=float32;offset=0],n[type=int8;offset=4];5;False)[::1]"),
+    # A nested-array field (advent-of-numba day02), spelt as numba.typeof spells it.
+    (np.zeros(2, dtype=[("n", "<i4"), ("p", "<i4", 20), ("c", np.float64, (2, 3))]),
+     "Record(n[type=int32;offset=0],p[type=nestedarray(int32, (20,));offset=4],"
+     "c[type=nestedarray(float64, (2, 3));offset=84];132;False)[::1]"),
 ]
 
 
@@ -74,7 +78,7 @@ def test_layout_rules():
     (None, "cannot pass an argument of type NoneType"),
     ([1, 2], "cannot pass an argument of type list"),
     (np.zeros(3, dtype=object), "not supported"),
-    (np.zeros(3, dtype=[("x", np.float32, (2,))]), "is not supported"),
+    (np.zeros(3, dtype=[("x", [("y", np.float32)])]), "is not supported"),
     (1 << 64, "does not fit in 64 bits"),
     (np.zeros(3, np.dtype(">f4")), "non-native byte order"),
 ])
