@@ -86,14 +86,13 @@ std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
       folded = frontend::foldConstant(ast, e->value, empty);
     }
   }
-  if (!folded || folded->kind == frontend::ConstValue::Kind::Str ||
-      folded->kind == frontend::ConstValue::Kind::None) {
+  if (!folded) {
     if (paths != nullptr && dottedName(value)) {
       paths->emplace_back(name, value);
       return std::nullopt;
     }
     diags.error(frontend::Diag::InvalidDefine,
-                "`" + flag + " " + text + "`: the value must be a number, a bool or a tuple of them" +
+                "`" + flag + " " + text + "`: the value must be a number, a bool, a string, None or a tuple of them" +
                     (paths != nullptr ? ", or what the file imports (`ct.max`, `torch.float16`)" : ""));
     return std::nullopt;
   }

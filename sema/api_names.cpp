@@ -379,6 +379,9 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
       return lookupEntity("cuda.tile" + std::string(path.substr(inner.size())), types);
     }
   }
+  // Python's enum module: the bases of a module's enum classes.
+  if (path == "enum") return make(Intrinsic::Module, path);
+  if (path == "enum.Enum" || path == "enum.IntEnum") return make(Intrinsic::EnumBase, path, path == "enum.IntEnum");
   // cuTile Python (docs/TILE.md): `import cuda.tile as ct`.
   if (path == "cuda" || path == "cuda.tile") return make(Intrinsic::Module, path);
   if (path.substr(0, 10) == "cuda.tile.") {
@@ -645,6 +648,8 @@ std::string ConstValue::repr() const {
     }
     case Kind::Str:
       return "'" + strValue + "'";
+    case Kind::Enum:
+      return strValue;
     case Kind::Tuple: {
       std::string s = "(";
       for (size_t i = 0; i < elements.size(); ++i) {
@@ -670,5 +675,20 @@ Location locationOf(const Ast& ast, const NodeRange& range) {
   return source->location(range.lineno, column, length);
 }
 
+
+}  // namespace frontend
+
+namespace frontend {
+
+ConstValue EnumClass::member(size_t i, uint32_t index) const {
+  const ConstValue& value = members[i].second;
+  if (isInt) return value;
+  ConstValue v;
+  v.kind = ConstValue::Kind::Enum;
+  v.strValue = name + "." + members[canonical[i]].first;
+  v.intValue = index;
+  v.elements.push_back(value);
+  return v;
+}
 
 }  // namespace frontend

@@ -259,6 +259,13 @@ std::optional<ConstValue> foldCompare(CmpOp op, const ConstValue& a, const Const
     }
     return ConstValue::ofBool(found == (op == CmpOp::In));
   }
+  if (a.kind == ConstValue::Kind::Enum || b.kind == ConstValue::Kind::Enum) {
+    // Enum members are themselves only (no order); `is` as `==`.
+    bool same = a.kind == b.kind && a.strValue == b.strValue && a.intValue == b.intValue;
+    if (op == CmpOp::Eq || op == CmpOp::Is) return ConstValue::ofBool(same);
+    if (op == CmpOp::NotEq || op == CmpOp::IsNot) return ConstValue::ofBool(!same);
+    return std::nullopt;
+  }
   bool af, bf;
   int64_t ai = 0, bi = 0;
   double ad = 0, bd = 0;
@@ -325,6 +332,8 @@ bool truthOf(const ConstValue& v) {
       return !v.elements.empty();
     case ConstValue::Kind::Complex:
       return v.floatValue != 0 || v.imagValue != 0;
+    case ConstValue::Kind::Enum:
+      return true;
   }
   return false;
 }
@@ -363,6 +372,16 @@ std::optional<Entity> definePathEntity(const std::string& path, ResolvedModule& 
   if (it != module.globals.end()) {
     const Entity& e = it->second;
     if (rest.empty() && e.kind != Intrinsic::HostValue && e.kind != Intrinsic::EnclosingLocal) return e;
+    if (e.kind == Intrinsic::EnumClass) {
+      // `Color.BLUE`: a member of the module's enum class, a constant.
+      const EnumClass& cls = module.enums[e.payload];
+      for (size_t i = 0; i < cls.members.size(); ++i) {
+        if ("." + cls.members[i].first != rest) continue;
+        module.constants.push_back(cls.member(i, e.payload));
+        return Entity{Intrinsic::Constant, static_cast<uint32_t>(module.constants.size() - 1), path};
+      }
+      return std::nullopt;
+    }
     if (e.kind != Intrinsic::HostValue && e.kind != Intrinsic::Constant && !e.path.empty()) {
       if (auto found = lookupEntity(e.path + rest, module.types)) return found;
     }
@@ -658,6 +677,18 @@ std::optional<ConstValue> foldIn(const Ast& ast, ExprId id, const ResolvedModule
     }
     case ExprKind::Attribute: {
       if (scope != nullptr && mentionsLocal(ast, id, *scope)) return std::nullopt;
+      // A member of a module's enum class: `Color.RED`.
+      const auto& a = e.as<ast::Attribute>();
+      if (const auto* base = ast.expr(a.value).dyn<ast::Name>()) {
+        auto it = module.globals.find(std::string(ast.str(base->id)));
+        if (it != module.globals.end() && it->second.kind == Intrinsic::EnumClass) {
+          const EnumClass& cls = module.enums[it->second.payload];
+          for (size_t i = 0; i < cls.members.size(); ++i) {
+            if (cls.members[i].first == ast.str(a.attr)) return cls.member(i, it->second.payload);
+          }
+          return std::nullopt;
+        }
+      }
       auto path = entityPath(ast, id, module);
       if (!path) return std::nullopt;
       TypeTable scratch;

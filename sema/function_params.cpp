@@ -23,6 +23,7 @@ bool isFoldableDefault(const ConstValue& v) {
         return e.kind != ConstValue::Kind::None && isFoldableDefault(e);
       });
     case ConstValue::Kind::Str:
+    case ConstValue::Kind::Enum:
       return false;
   }
   return false;

@@ -141,7 +141,12 @@ private:
         break;
       case StmtKind::ClassDef: {
         std::string n(ast_.str(s.as<ast::ClassDef>().name));
-        bind(n, Entity{Intrinsic::HostValue, 0, n});
+        if (auto e = resolve_detail::enumClassOf(ast_, s.as<ast::ClassDef>(), module_)) {
+          module_.enums.push_back(std::move(*e));
+          bind(n, Entity{Intrinsic::EnumClass, static_cast<uint32_t>(module_.enums.size() - 1), n});
+        } else {
+          bind(n, Entity{Intrinsic::HostValue, 0, n});
+        }
         break;
       }
       case StmtKind::If:

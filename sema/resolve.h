@@ -22,7 +22,10 @@ class DiagnosticSink;
 
 // A compile-time value: module constants, literals, folded expressions.
 struct ConstValue {
-  enum class Kind : uint8_t { None, Bool, Int, Float, Str, Tuple, Complex };
+  // Enum: a member of a module's `enum.Enum` class (IntEnum members are Ints):
+  // `strValue` is `Class.MEMBER`, `intValue` the class's index in
+  // ResolvedModule::enums, `elements[0]` the member's value.
+  enum class Kind : uint8_t { None, Bool, Int, Float, Str, Tuple, Complex, Enum };
   Kind kind = Kind::None;
   bool boolValue = false;
   int64_t intValue = 0;
@@ -154,6 +157,11 @@ enum class Intrinsic : uint16_t {
   // Payload 1: an undecorated function; 2: a measured scipy.constants value or one
   // computed from it (ResolvedModule::measuredConstants says which).
   HostValue,
+  // `enum.Enum` (payload 0) and `enum.IntEnum` (1), as bases of a module's classes.
+  EnumBase,
+  // A module-level enum class (`class Color(Enum): RED = 0`): payload indexes
+  // ResolvedModule::enums; `Color.RED` is a constant, `Color(0)` too.
+  EnumClass,
   // A name bound only under a module-level `if` whose condition does not fold
   // (`if Version(x.__version__) >= ...` of another library): payload is the
   // `if`'s line. An error in kernels that use it.
@@ -243,6 +251,17 @@ unsigned mathFnArity(MathFn fn);
 
 // A compile-time meaning with the dotted path it was reached by
 // (`numba.cuda.threadIdx`), for messages and further attributes.
+// A module-level subclass of enum.Enum or enum.IntEnum whose members are constants.
+struct EnumClass {
+  std::string name;
+  bool isInt = false;
+  std::vector<std::pair<std::string, ConstValue>> members;
+  // Per member, the member it is (itself, or the first of its value: an alias).
+  std::vector<size_t> canonical;
+  // Member `i` as a constant (an IntEnum's: its int), `index` the class's.
+  ConstValue member(size_t i, uint32_t index) const;
+};
+
 struct Entity {
   Intrinsic kind = Intrinsic::None;
   uint32_t payload = 0;
@@ -435,6 +454,7 @@ struct ResolvedModule {
   // Module-level names, by name (sorted: deterministic).
   std::map<std::string, Entity> globals;
   std::vector<ConstValue> constants;
+  std::vector<EnumClass> enums;
   // Decorated functions in source order.
   std::vector<JitFunction> functions;
   // Sibling modules imported as objects (Intrinsic::ModuleObject's payload): the names

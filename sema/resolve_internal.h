@@ -37,6 +37,9 @@ bool readJitParams(const Ast& ast, const ast::FunctionDef& def, const ResolvedMo
 // re-exports a library (`from merlin.core.compat import cuda`: numba.cuda, or None
 // without it) that library (module_conditions.cpp).
 std::optional<Entity> importedEntity(const std::string& path, TypeTable& types);
+// A module-level `class Name(Enum)` (or IntEnum, enum.Enum, ...) whose members are
+// names assigned constants: the class; nullopt for any other class (enums.cpp).
+std::optional<EnumClass> enumClassOf(const Ast& ast, const ast::ClassDef& cls, const ResolvedModule& module);
 // A module-level condition's truth as Python sees it at import: a constant's, a
 // module's (true; `cuda is not None`, `not cupy`); nullopt when it does not fold.
 std::optional<bool> foldCondition(const Ast& ast, ExprId test, const ResolvedModule& module);

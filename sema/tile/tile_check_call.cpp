@@ -367,6 +367,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   TV callee = checkExpr(c.func);
   if (!callee.ok()) return TV{};
   if (callee.k != TV::K::Entity || callee.ent != Intrinsic::TileOp) {
+    if (callee.k == TV::K::Entity && callee.ent == Intrinsic::EnumClass) return checkEnumCall(id, c, callee);
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::TypeObject) {
       // `ct.float8_e4m3fn(0.0)`, `ct.int16(2)`: a number of that dtype (as astype).
       auto args = ast_.list(c.args);
@@ -865,6 +866,37 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       diags_.error(loc(id), Diag::TileUnsupported, "`" + fname + "`", " inside a kernel");
       return TV{};
   }
+}
+
+}  // namespace frontend::tile
+
+namespace frontend::tile {
+
+TV TileChecker::checkEnumCall(ExprId id, const ast::Call& c, const TV& callee) {
+  // `Color(value)`: the member of that value (Python's lookup by value), at compile time.
+  const EnumClass& cls = module_.enums[callee.payload];
+  auto args = ast_.list(c.args);
+  if (args.size() != 1 || !c.keywords.empty()) {
+    diags_.error(loc(id), Diag::InvalidCall, "`" + cls.name + "(...)` takes one value");
+    return TV{};
+  }
+  TV v = checkExpr(args[0]);
+  if (!v.ok()) return TV{};
+  if (v.k != TV::K::Const) {
+    diags_.error(loc(args[0]), Diag::NotConstant, "the value of an enum member (`" + cls.name + "(...)`)");
+    return TV{};
+  }
+  for (size_t i = 0; i < cls.members.size(); ++i) {
+    if (auto eq = foldCompare(CmpOp::Eq, cls.members[i].second, v.c); eq && truthOf(*eq)) {
+      return record(id, TV::constant(cls.member(i, callee.payload)));
+    }
+    // A member given itself: `Color(Color.RED)`.
+    if (v.c.kind == ConstValue::Kind::Enum && v.c.strValue == cls.member(i, callee.payload).strValue) {
+      return record(id, v);
+    }
+  }
+  diags_.error(loc(args[0]), Diag::TileType, v.c.repr() + " is not a valid `" + cls.name + "`");
+  return TV{};
 }
 
 }  // namespace frontend::tile

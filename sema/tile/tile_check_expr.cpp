@@ -54,6 +54,11 @@ TV TileChecker::checkExpr(ExprId id) {
         ok = true;
       } else if (c.kind == ConstantKind::None) {
         ok = true;
+      } else if (c.kind == ConstantKind::Str) {
+        // A compile-time string (an enum's value, a comparison, a message).
+        v.kind = ConstValue::Kind::Str;
+        v.strValue = c.text;
+        ok = true;
       }
       if (!ok) {
         diags_.error(loc(id), Diag::UnsupportedFeature, "this constant is not supported in tile kernels");
@@ -206,6 +211,7 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
       break;
     case Intrinsic::Module:
     case Intrinsic::TileOp:
+    case Intrinsic::EnumClass:
     case Intrinsic::TypeObject: {
       TV v;
       v.k = TV::K::Entity;
@@ -271,6 +277,22 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
     }
     diags_.error(loc(id), Diag::UnknownAttribute, base.path, attr);
     return TV{};
+  }
+  if (base.k == TV::K::Entity && base.ent == Intrinsic::EnumClass) {
+    // `Color.RED`: the member, a constant.
+    const EnumClass& cls = module_.enums[base.payload];
+    for (size_t i = 0; i < cls.members.size(); ++i) {
+      if (cls.members[i].first == attr) return record(id, TV::constant(cls.member(i, base.payload)));
+    }
+    diags_.error(loc(id), Diag::UnknownAttribute, base.path, attr);
+    return TV{};
+  }
+  if (base.k == TV::K::Const && base.c.kind == ConstValue::Kind::Enum && (attr == "value" || attr == "name")) {
+    if (attr == "value") return record(id, TV::constant(base.c.elements[0]));
+    ConstValue n;
+    n.kind = ConstValue::Kind::Str;
+    n.strValue = base.c.strValue.substr(base.c.strValue.find('.') + 1);
+    return record(id, TV::constant(n));
   }
   if (base.k == TV::K::Const && base.c.isNumber() && attr == "dtype") {
     // A number's dtype: a NumPy scalar's own (`np.int16(4).dtype`), else the type the

@@ -334,6 +334,8 @@ private:
   TV checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname, ExprId self = {});
   // `array.get_raw_memory()`: the array's RawArrayMemory (a 1-D array type marked raw).
   TV checkRawMemory(ExprId id, const ast::Call& c, ExprId self);
+  // `Color(value)` of a module's enum class: its member of that compile-time value.
+  TV checkEnumCall(ExprId id, const ast::Call& c, const TV& callee);
   // RawArrayMemory's `load_offset(offset, /, *, mask=None, padding_value=0,
   // latency=None)` and `store_offset(offset, value, /, *, mask=None, latency=None)`:
   // elements at the base + `offset` (an integer tile or scalar, in elements, unchecked);

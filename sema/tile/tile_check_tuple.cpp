@@ -63,6 +63,12 @@ TV TileChecker::checkLen(ExprId id, const ast::Call& c) {
   if (v.k == TV::K::Value && types_.isTuple(v.type)) {
     return record(id, TV::constant(ConstValue::ofInt(static_cast<int64_t>(types_.get(v.type).elements.size()))));
   }
+  if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Str) {
+    // Python counts code points: the UTF-8 bytes that start one.
+    int64_t n = 0;
+    for (unsigned char ch : v.c.strValue) n += (ch & 0xC0) != 0x80;
+    return record(id, TV::constant(ConstValue::ofInt(n)));
+  }
   diags_.error(loc(args[0]), Diag::TileType,
                "`len` takes a tuple in tile kernels, found `" + describe(v) + "`" +
                    (v.k == TV::K::Value && types_.isArray(v.type) ? " (use `x.shape[0]`)" : ""));

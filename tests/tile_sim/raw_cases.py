@@ -7,7 +7,7 @@ import numpy as np
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
 CONSTS = {"raw_copy": (64,), "raw_scalars": (), "raw_offsets_2d": (), "raw_atomics": (), "interleaved_order": (),
-          "carried_rows": ()}
+          "carried_rows": (), "enum_modes": ()}
 
 
 def raw_cases(run, arr, rng):
@@ -52,3 +52,8 @@ def raw_cases(run, arr, rng):
     want = np.cumsum(x, axis=0, dtype=np.float32)
     run("carried_rows", 1, arr(x) + [np.int32(12)])
     yield "a loop reading the row its previous trip wrote", x, want, ("close", 1e-5)
+    x = rng.standard_normal(96).astype(np.float32)
+    y = np.full(96, np.nan, np.float32)
+    run("enum_modes", 3, arr(x) + arr(y))
+    yield "enum members as constants, Class(value), IntEnum order and arithmetic, an alias", y, \
+        ((x * 2 + (x + 1)) * 4 + 1 + 5).astype(np.float32), ("close", 1e-6)

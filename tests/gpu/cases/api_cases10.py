@@ -9,6 +9,7 @@ Compiled output: <root>/api_kernels10, from
 import numpy as np
 
 from cases.api_cases7 import TPB, _blocks
+from cases.api_cases7 import _numba_module, _same
 from cases.api_cases9 import _run_both as _run_pair
 
 try:
@@ -27,17 +28,36 @@ def _run_both(ctx, name, grid, tpb, make_args, outputs):
 @case("api10 default parameter values: a device function with and without its default, a kernel "
       "launched without its defaulted parameter (breakpoint() inside: a no-op)", FOLDER)
 def _defaults(ctx):
+    # numba-cuda launches a kernel with all its arguments (0.30.4: "Signature mismatch: 2
+    # argument types given, but function takes 3"): its run passes the default, -1.
     n = int(ctx.rng.integers(2000, 5000))
     x = ctx.rng.standard_normal(n).astype(np.float32)
-    return _run_both(ctx, "iou_like", _blocks(n), TPB, lambda: [x.copy(), np.full(n, np.nan, np.float32)], [1])
+    mine = [x.copy(), np.full(n, np.nan, np.float32)]
+    theirs = [x.copy(), np.full(n, np.nan, np.float32)]
+    ctx.load()["iou_like"][_blocks(n), TPB](*mine)
+    _numba_module("api_kernels10").iou_like[_blocks(n), TPB](*theirs, -1)
+    return _same(mine[1], theirs[1], "iou_like arg 1")
 
 
 @case("api10 a shared array sized by a local constant (threads = 8 * 8)", FOLDER)
 def _local_constant(ctx):
+    # numba-cuda 0.30.4 rejects this kernel (a shared array's shape from a local variable is a
+    # TypingError there), so the reference is NumPy: each block's float64 sum, in order, of its
+    # 64 elements (0 past the end) and 64 ones.
     n = int(ctx.rng.integers(500, 1000))
     x = ctx.rng.standard_normal(n).astype(np.float32)
     blocks = -(-n // 64)
-    return _run_both(ctx, "block_sums", blocks, 64, lambda: [x.copy(), np.zeros(blocks, np.float32)], [1])
+    out = np.full(blocks, np.nan, np.float32)
+    ctx.load()["block_sums"][blocks, 64](x, out)
+    want = np.zeros(blocks, np.float32)
+    padded = np.concatenate([x, np.zeros(blocks * 64 - n, np.float32)]).astype(np.float64)
+    for b in range(blocks):
+        s = 0.0
+        for v in list(padded[b * 64:(b + 1) * 64]) + [1.0] * 64:
+            s += v
+        want[b] = s
+    _same(out, want, "block_sums arg 1")
+    return "block_sums: same bytes as the NumPy reference (float64 sums in order)"
 
 
 @case("api10 complex constants (1j, np.complex64(0.5 - 0.25j)) in complex64 arithmetic", FOLDER)

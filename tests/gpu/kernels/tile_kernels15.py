@@ -1,11 +1,42 @@
 """Tile kernels, fifteenth file: what cuTile's test files use that session 24 added (issue 22):
 RawArrayMemory (`array.get_raw_memory()` with `load_offset`, `store_offset` and the
 `atomic_*_offset` methods: element offsets from the array's base, masks, padding values,
-scalar offsets, offsets of a 2-D array). Checked on the CPU by tests/tile_sim (raw_cases.py)
-and on the GPU by tests/gpu/cases/tile_cases15.py, both against NumPy.
+scalar offsets, offsets of a 2-D array), a block's memory accesses in program order, and
+module enum classes (cuTile's test_enum: members as constants, `Class(value)`, IntEnum
+arithmetic and order, members passed to helpers). Checked on the CPU by tests/tile_sim
+(raw_cases.py) and on the GPU by tests/gpu/cases/tile_cases15.py, both against NumPy.
 """
+from enum import Enum, IntEnum
 
 import cuda.tile as ct
+
+
+class Mode(Enum):
+    SCALE = "scale"
+    SHIFT = "shift"
+    TWICE = "scale"  # an alias of SCALE
+
+
+class Level(IntEnum):
+    LOW = 1
+    HIGH = 4
+
+
+def apply(t, mode):
+    if mode == Mode.SCALE:
+        return t * 2.0
+    return t + 1.0
+
+
+@ct.kernel
+def enum_modes(x: "float32[::1]", y: "float32[::1]"):
+    bid = ct.bid(0)
+    t = ct.load(x, (bid,), shape=(32,))
+    m = Mode("shift")
+    u = apply(t, Mode.TWICE) + apply(t, m)
+    if Level.LOW < Level.HIGH and Mode.SCALE != m and Mode.TWICE is Mode.SCALE:
+        u = u * Level.HIGH
+    ct.store(y, (bid,), tile=u + Level(1) + len(Mode.SHIFT.value))
 
 
 @ct.kernel
