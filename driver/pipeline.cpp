@@ -210,7 +210,9 @@ llvm::Error runFrontend(const std::string& path, const FrontendOptions& options,
     }
   }
   for (const std::string& c : options.consts) {
-    if (auto parsed = parseDefine(c, diags, "--const")) resolveOptions.consts.push_back(std::move(*parsed));
+    if (auto parsed = parseDefine(c, diags, "--const", &resolveOptions.constPaths)) {
+      resolveOptions.consts.push_back(std::move(*parsed));
+    }
   }
   if (diags.hasErrors()) return llvm::Error::success();
   frontend::ResolvedModule resolved = frontend::resolveModule(*compilation.ast, resolveOptions, diags);

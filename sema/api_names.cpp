@@ -650,6 +650,8 @@ std::string ConstValue::repr() const {
       return "'" + strValue + "'";
     case Kind::Enum:
       return strValue;
+    case Kind::Dtype:
+      return "ct." + strValue;
     case Kind::Tuple: {
       std::string s = "(";
       for (size_t i = 0; i < elements.size(); ++i) {

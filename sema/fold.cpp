@@ -259,6 +259,19 @@ std::optional<ConstValue> foldCompare(CmpOp op, const ConstValue& a, const Const
     }
     return ConstValue::ofBool(found == (op == CmpOp::In));
   }
+  if (a.kind == ConstValue::Kind::None || b.kind == ConstValue::Kind::None) {
+    // None is only itself.
+    bool same = a.kind == b.kind;
+    if (op == CmpOp::Eq || op == CmpOp::Is) return ConstValue::ofBool(same);
+    if (op == CmpOp::NotEq || op == CmpOp::IsNot) return ConstValue::ofBool(!same);
+    return std::nullopt;
+  }
+  if (a.kind == ConstValue::Kind::Dtype || b.kind == ConstValue::Kind::Dtype) {
+    bool same = a.kind == b.kind && a.intValue == b.intValue;
+    if (op == CmpOp::Eq || op == CmpOp::Is) return ConstValue::ofBool(same);
+    if (op == CmpOp::NotEq || op == CmpOp::IsNot) return ConstValue::ofBool(!same);
+    return std::nullopt;
+  }
   if (a.kind == ConstValue::Kind::Enum || b.kind == ConstValue::Kind::Enum) {
     // Enum members are themselves only (no order); `is` as `==`.
     bool same = a.kind == b.kind && a.strValue == b.strValue && a.intValue == b.intValue;
@@ -333,6 +346,7 @@ bool truthOf(const ConstValue& v) {
     case ConstValue::Kind::Complex:
       return v.floatValue != 0 || v.imagValue != 0;
     case ConstValue::Kind::Enum:
+    case ConstValue::Kind::Dtype:
       return true;
   }
   return false;

@@ -24,6 +24,7 @@ bool isFoldableDefault(const ConstValue& v) {
       });
     case ConstValue::Kind::Str:
     case ConstValue::Kind::Enum:
+    case ConstValue::Kind::Dtype:
       return false;
   }
   return false;

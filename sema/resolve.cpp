@@ -206,6 +206,27 @@ private:
     definedByCommandLine_.insert(name);
   }
 
+  // The `--const NAME=PATH` values of `key`: enum members and dtypes the module names.
+  void constPathValues(const std::string& key, TileConstParam& c) {
+    for (const auto& [n, path] : options_.constPaths) {
+      if (n != key) continue;
+      auto entity = resolve_detail::definePathEntity(path, module_);
+      if (entity && entity->kind == Intrinsic::Constant) {
+        c.values.push_back(module_.constants[entity->payload]);
+      } else if (entity && entity->kind == Intrinsic::TypeObject) {
+        ConstValue d;
+        d.kind = ConstValue::Kind::Dtype;
+        d.intValue = entity->payload;
+        d.strValue = module_.types.dtypeName(TypeId{entity->payload});
+        c.values.push_back(d);
+      } else {
+        diags_.error(Diag::InvalidDefine, "`--const " + n + "=" + path + "`: `" + path +
+                                               "` is not a number, an enum member or a dtype the file names");
+        c.invalid = true;
+      }
+    }
+  }
+
   // `-D NAME=ct.max`: what the path names through the module's imports.
   void bindDefinePath(const std::string& name, const std::string& path) {
     auto entity = resolve_detail::definePathEntity(path, module_);
@@ -816,10 +837,12 @@ private:
         for (const auto& [n, v] : options_.consts) {
           if (n == qualifier_ + f.name + "." + name) c.values.push_back(v);
         }
+        constPathValues(qualifier_ + f.name + "." + name, c);
         if (c.values.empty()) {
           for (const auto& [n, v] : options_.consts) {
             if (n == name) c.values.push_back(v);
           }
+          constPathValues(name, c);
         }
         if (c.values.empty() && paramDefaults[i].valid()) {
           ExprId d = paramDefaults[i];

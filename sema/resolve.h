@@ -25,7 +25,9 @@ struct ConstValue {
   // Enum: a member of a module's `enum.Enum` class (IntEnum members are Ints):
   // `strValue` is `Class.MEMBER`, `intValue` the class's index in
   // ResolvedModule::enums, `elements[0]` the member's value.
-  enum class Kind : uint8_t { None, Bool, Int, Float, Str, Tuple, Complex, Enum };
+  // Dtype: a dtype given as a Constant parameter's value (`--const c=ct.float32`):
+  // `intValue` its TypeId's index, `strValue` its name.
+  enum class Kind : uint8_t { None, Bool, Int, Float, Str, Tuple, Complex, Enum, Dtype };
   Kind kind = Kind::None;
   bool boolValue = false;
   int64_t intValue = 0;
@@ -417,6 +419,9 @@ struct ResolveOptions {
   // `-D NAME=PATH` naming what the file imports (`-D reduce_op=ct.max`, `-D
   // dtype=torch.float16`): NAME means that (a parameter of a kernel factory).
   std::vector<std::pair<std::string, std::string>> definePaths;
+  // `--const NAME=C.MEMBER` / `--const KERNEL.NAME=ct.float32`: a module's enum member or
+  // a dtype the file names, resolved against the module.
+  std::vector<std::pair<std::string, std::string>> constPaths;
   // `--sig 'name(types)'`: signatures added to the named functions.
   std::vector<std::string> sigs;
   // `--const NAME=VALUE`: values of tile kernels' Constant parameters named

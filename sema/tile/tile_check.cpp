@@ -103,7 +103,18 @@ void TileChecker::run() {
     }
   }
   for (size_t i = 0; i < fn_.tileConsts.size() && i < inst_.tileConstValues.size(); ++i) {
-    consts_[fn_.tileConsts[i].name] = inst_.tileConstValues[i];
+    const ConstValue& v = inst_.tileConstValues[i];
+    if (v.kind == ConstValue::Kind::Dtype) {
+      // A dtype given as the Constant: the dtype itself (`c == ct.float32`, `astype(c)`).
+      TV d;
+      d.k = TV::K::Entity;
+      d.ent = Intrinsic::TypeObject;
+      d.payload = static_cast<uint32_t>(v.intValue);
+      d.path = v.repr();
+      entities_[fn_.tileConsts[i].name] = d;
+      continue;
+    }
+    consts_[fn_.tileConsts[i].name] = v;
   }
   const ast::FunctionDef& def = *ast_.stmt(fn_.stmt).functionDef();
   countAssignments(ast_.list(def.body));

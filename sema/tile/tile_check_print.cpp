@@ -133,6 +133,8 @@ std::optional<std::string> TileChecker::printConstant(ExprId where, const ConstV
     }
     case ConstValue::Kind::Complex:
       return std::nullopt;
+    case ConstValue::Kind::Dtype:
+      return std::nullopt;
     case ConstValue::Kind::Enum:
       // Python's str (`Color.RED`) and repr (`<Color.RED: 0>`) of a member.
       return repr ? "<" + c.strValue + ": " + c.elements[0].repr() + ">" : c.strValue;
