@@ -320,3 +320,54 @@ def test_nested_kernels_and_cutile_errors(tmp_path, monkeypatch):
         assert type(tile_error(ct.CompileError("x", []))) is ct.TileCompilerExecutionError
     finally:
         sys.path.remove(str(tmp_path))
+
+
+def test_constant_kinds(tmp_path, monkeypatch):
+    """Constant arguments beyond numbers (cuTile's test_constant and test_enum): an enum member
+    of the kernel's module, a dtype (pykc.tile's, NumPy's), a string and None are spelled as
+    `--const` takes them and compile one specialisation each."""
+    import enum
+    monkeypatch.setenv("PYKC_ARCH", "sm_90")
+    monkeypatch.setenv("PYKC_CACHE_DIR", str(tmp_path / "cache"))
+
+    class Mode(enum.Enum):
+        FAST = 1
+
+    class Level(enum.IntEnum):
+        HIGH = 4
+
+    assert ct._const_text(Mode.FAST) == "Mode.FAST" and ct._const_text(Level.HIGH) == "Level.HIGH"
+    assert ct._const_text(ct.float16) == "cuda.tile.float16"
+    assert ct._const_text(np.float32) == "cuda.tile.float32"
+    assert ct._const_text(np.dtype("int8")) == "cuda.tile.int8"
+    assert ct._const_text("hi") == "'hi'" and ct._const_text(None) == "None" and ct._const_text(3) == "3"
+    with pytest.raises(TypeError, match="enum member or a dtype"):
+        ct._const_text(object())
+    (tmp_path / "tile_const_kinds.py").write_text(textwrap.dedent('''
+        from enum import Enum, IntEnum
+        import pykc.tile as ct
+
+        class Mode(Enum):
+            FAST = 1
+            SLOW = 2
+
+        class Level(IntEnum):
+            HIGH = 4
+
+        @ct.kernel
+        def pick(out, mode: ct.Constant, level: ct.Constant, dt: ct.Constant, tag: ct.Constant,
+                 nothing: ct.Constant):
+            v = ct.full((16,), level, dtype=dt) if mode == Mode.FAST else ct.zeros((16,), dtype=dt)
+            if nothing is None and tag == "x":
+                ct.store(out, index=(0,), tile=v.astype(ct.float32) + len(tag))
+    '''))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import importlib
+        m = importlib.import_module("tile_const_kinds")
+        consts = (("mode", "Mode.FAST"), ("level", "Level.HIGH"), ("dt", "cuda.tile.float16"),
+                  ("tag", "'x'"), ("nothing", "None"))
+        compiled, _, _ = m.pick._compile(("float32[::1]",), consts)
+        assert len(compiled.manifest["kernels"]) == 1
+    finally:
+        sys.path.remove(str(tmp_path))

@@ -23,6 +23,7 @@ block size is pykc's (docs/TILE.md). Names used only inside kernels (``ct.load``
 from __future__ import annotations
 
 import contextlib
+import enum
 import inspect
 import threading
 import time
@@ -128,9 +129,9 @@ class _DType:
         return f"ct.{self.name}"
 
 
-for _n in ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-           "float16", "bfloat16", "float32", "float64", "tfloat32", "float8_e4m3fn",
-           "float8_e5m2"):
+_DTYPE_NAMES = ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                "float16", "bfloat16", "float32", "float64", "tfloat32", "float8_e4m3fn", "float8_e5m2")
+for _n in _DTYPE_NAMES:
     globals()[_n] = _DType(_n)
 del _n
 
@@ -186,11 +187,35 @@ def _arg_text(d, int64: bool = False) -> str:
 
 
 def _const_text(value) -> str:
-    if isinstance(value, (bool, int, float)):
+    """A Constant argument as `--const` spells it: a number, bool, string or None as Python
+    writes it, an enum member as `Class.MEMBER` (a class of the kernel's module), a dtype
+    (pykc.tile's, cuTile's, torch's or NumPy's) by its cuda.tile path."""
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__name__}.{value.name}"
+    if value is None or isinstance(value, (bool, int, float, str)):
         return repr(value)
+    if isinstance(value, _DType):
+        return f"cuda.tile.{value.name}"
+    dtype = _dtype_name(value)
+    if dtype is not None:
+        return f"cuda.tile.{dtype}"
     if hasattr(value, "item"):
         return repr(value.item())
-    raise TypeError(f"a Constant parameter takes a number or a bool, got {value!r}")
+    raise TypeError(f"a Constant parameter takes a number, a bool, a string, None, an enum member "
+                    f"or a dtype, got {value!r}")
+
+
+def _dtype_name(value):
+    """The cuda.tile name of a torch, NumPy or cuTile dtype object (or class), else None."""
+    text = str(value)
+    for prefix in ("torch.", "cuda.tile.", "ct."):
+        if text.startswith(prefix) and text[len(prefix):] in _DTYPE_NAMES:
+            return text[len(prefix):]
+    name = getattr(value, "__name__", None) or getattr(value, "name", None)
+    module = getattr(value, "__module__", "") or type(value).__module__ or ""
+    if isinstance(name, str) and name in _DTYPE_NAMES and (module.startswith("numpy") or module.startswith("cuda")):
+        return name
+    return None
 
 
 class TileKernel:
