@@ -614,10 +614,31 @@ TV TileChecker::checkStatic(ExprId id, const ast::Call& c, TileFn fn, const std:
     if (auto host = hostConstant((*args)[0])) return record(id, TV::constant(*host));
     TV v = checkExpr((*args)[0]);
     if (!v.ok()) return TV{};
+    // A run-time value passes through (cuTile's `ct.static_eval(tup[1])`, `a if N else b`)
+    // when the expression computes nothing on the device: no tile function or helper runs.
     if (v.k == TV::K::Value) {
-      diags_.error(loc((*args)[0]), Diag::NotConstant,
-                   "the argument of `" + fname + "` (here a run-time `" + describe(v) + "`)");
-      return TV{};
+      const NodeRange& r = ast_.expr((*args)[0]).range;
+      auto inside = [&](const NodeRange& x) {
+        auto before = [](uint32_t l1, uint32_t c1, uint32_t l2, uint32_t c2) {
+          return l1 < l2 || (l1 == l2 && c1 <= c2);
+        };
+        return before(r.lineno, r.colOffset, x.lineno, x.colOffset) &&
+               before(x.endLineno, x.endColOffset, r.endLineno, r.endColOffset);
+      };
+      for (uint32_t i = 0; i < inst_.meanings.size(); ++i) {
+        const Expr& e = ast_.expr(ExprId{i});
+        const auto* call = e.dyn<ast::Call>();
+        bool runs = call != nullptr && (inst_.meanings[i].kind == Intrinsic::TileOp ||
+                                        (i < inst_.callees.size() && inst_.callees[i] >= 0));
+        if (!runs || !inside(e.range)) continue;
+        std::string callee = "a function";
+        if (const auto* a = ast_.expr(call->func).dyn<ast::Attribute>()) callee = std::string(ast_.str(a->attr));
+        if (const auto* n = ast_.expr(call->func).dyn<ast::Name>()) callee = std::string(ast_.str(n->id));
+        diags_.error(loc(ExprId{i}), Diag::TileType,
+                     "`" + callee + "()` cannot run inside `" + fname +
+                         "`: its argument is evaluated at compile time, where nothing runs on the device");
+        return TV{};
+      }
     }
     return record(id, v);
   }

@@ -1,7 +1,8 @@
 # ARGS: --diag-kinds compile %s --phase=check
 # ct.static_assert takes a compile-time condition (Constant parameters, dtypes, shapes of
 # tiles, module constants) and fails the compile where it is false, with its message;
-# ct.static_eval gives a compile-time value and refuses run-time ones.
+# ct.static_eval gives a compile-time value, or a run-time one its expression computes without
+# running a tile function or helper (cuTile's `ct.static_eval(tup[1])`).
 import cuda.tile as ct
 
 ConstInt = ct.Constant[int]
@@ -46,9 +47,15 @@ def message_not_literal(x: "float32[::1]", TILE: ConstInt = 16):
 
 @ct.kernel
 def runtime_static_eval(x: "float32[::1]", n: "int32"):
-    # CHECK:STDERR: fail_tile_static.py:[[@LINE+4]]:24: error: the argument of `ct.static_eval` (here a run-time `int32`) must be a compile-time constant [not-constant]
-    # CHECK:STDERR:     k = ct.static_eval(n + 1)
-    # CHECK:STDERR:                        ^~~~~
-    # CHECK:STDERR:
     k = ct.static_eval(n + 1)
+    ct.store(x, index=(0,), tile=ct.full((16,), k, dtype=ct.float32))
+
+
+@ct.kernel
+def device_work_in_static_eval(x: "float32[::1]"):
+    # CHECK:STDERR: fail_tile_static.py:[[@LINE+4]]:31: error: `load()` cannot run inside `ct.static_eval`: its argument is evaluated at compile time, where nothing runs on the device [tile-type]
+    # CHECK:STDERR:     k = ct.static_eval(ct.sum(ct.load(x, index=(0,), shape=(16,))))
+    # CHECK:STDERR:                               ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    k = ct.static_eval(ct.sum(ct.load(x, index=(0,), shape=(16,))))
     ct.store(x, index=(0,), tile=ct.full((16,), k, dtype=ct.float32))
