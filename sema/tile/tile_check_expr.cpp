@@ -166,6 +166,11 @@ TV TileChecker::checkExpr(ExprId id) {
       return checkIfExp(id, e.as<ast::IfExp>());
     case ExprKind::BoolOp:
       return checkBoolOp(id, e.as<ast::BoolOp>());
+    case ExprKind::Lambda:
+      diags_.error(loc(id), Diag::UnsupportedFeature,
+                   "lambda expressions are not supported in tile kernels yet: define the function at module "
+                   "level and call it");
+      return TV{};
     default:
       diags_.error(loc(id), Diag::UnsupportedFeature,
                    "this expression is not supported in tile kernels");

@@ -191,6 +191,19 @@ void TileChecker::checkStmt(StmtId id) {
       markAmbiguous(differ);
       return;
     }
+    case StmtKind::FunctionDef:
+    case StmtKind::AsyncFunctionDef:
+      diags_.error(loc(s.range), Diag::UnsupportedFeature,
+                   "functions defined inside a tile kernel or helper (closures) are not supported yet: "
+                   "define `" + std::string(ast_.str(s.functionDef()->name)) +
+                       "` at module level and pass what it uses as arguments");
+      failed_.insert(std::string(ast_.str(s.functionDef()->name)));  // its calls: no second error
+      return;
+    case StmtKind::With:
+    case StmtKind::AsyncWith:
+      diags_.error(loc(s.range), Diag::UnsupportedFeature,
+                   "`with` statements are not supported in tile kernels yet");
+      return;
     default:
       diags_.error(loc(s.range), Diag::UnsupportedFeature,
                    "`" + std::string(name(s.kind())) + "` statements are not supported in tile kernels");
