@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Robustness of tile kernels' compile-time paths (ct.static_iter loops, tuple
 comprehensions, host evaluation in ct.static_assert/static_eval, ct.astile, recursion on
-Constants): random line mutations of files that use them must end in exit 0, or exit 1 with
+Constants, RawArrayMemory, the order of memory accesses, enum classes): random line mutations of files that use them must end in exit 0, or exit 1 with
 a diagnostic (never a signal, a hang or an internal error); the first ones of each file are
 compiled to cubins, through the lowering. The files: the GPU suite's
-tests/gpu/kernels/tile_kernels14.py and the goldens typed_tile_static_iter.py,
+tests/gpu/kernels/tile_kernels14.py and tile_kernels15.py and the goldens typed_tile_static_iter.py,
 typed_tile_static_host_eval.py and typed_tile_astile.py, with their own arguments. CPU only.
 
     tests/driver/tile_static_test.py --pykc build/bin/pykc [--mutants N]
@@ -36,7 +36,8 @@ def file_args(path):
     return args
 
 
-FILES = ["tests/gpu/kernels/tile_kernels14.py", "tests/check/typed_tile_static_iter.py",
+FILES = ["tests/gpu/kernels/tile_kernels14.py", "tests/gpu/kernels/tile_kernels15.py",
+         "tests/check/typed_tile_static_iter.py",
          "tests/check/typed_tile_static_host_eval.py", "tests/check/typed_tile_astile.py",
          "tests/check/typed_tile_tuple_compare.py"]
 
