@@ -302,8 +302,9 @@ private:
         bind(n, Entity{Intrinsic::Constant, static_cast<uint32_t>(module_.constants.size() - 1), n});
         return;
       }
-      if (auto v = foldConstant(ast_, value, module_);
-          v && v->kind != ConstValue::Kind::Str && v->kind != ConstValue::Kind::None) {
+      // Strings are constants too (tile kernels compare them; numba's checker refuses them
+      // where a value is needed); None stays unbound (`cupy = None`: an import's fallback).
+      if (auto v = foldConstant(ast_, value, module_); v && v->kind != ConstValue::Kind::None) {
         module_.constants.push_back(std::move(*v));
         bind(n, Entity{Intrinsic::Constant, static_cast<uint32_t>(module_.constants.size() - 1), n});
         return;

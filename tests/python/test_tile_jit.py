@@ -371,3 +371,50 @@ def test_constant_kinds(tmp_path, monkeypatch):
         assert len(compiled.manifest["kernels"]) == 1
     finally:
         sys.path.remove(str(tmp_path))
+
+
+ENUMS = '''
+from enum import Enum, IntEnum
+import pykc.tile as ct
+
+
+class Color(Enum):
+    RED = 0
+    BLUE = "blue"
+
+
+class Level(IntEnum):
+    LOW = 1
+
+
+def make(enum_value, name):
+    @ct.kernel
+    def k(out):
+        if enum_value == Color.BLUE and name == "BLUE" and Level.LOW < 2:
+            ct.scatter(out, 0, 1)
+    return k
+'''
+
+
+def test_nested_kernel_enum_values(tmp_path, monkeypatch):
+    """A tile kernel made inside a function that sees an enum member, a string and enum classes
+    (cuTile's test_enum under the JIT): the written module defines the classes on one line
+    each and binds the values; the kernel compiles."""
+    monkeypatch.setenv("PYKC_ARCH", "sm_90")
+    monkeypatch.setenv("PYKC_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "tile_nested_enums.py").write_text(ENUMS)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import importlib
+        sys.modules.pop("tile_nested_enums", None)
+        m = importlib.import_module("tile_nested_enums")
+        from pykc.tile._nested import nested_tile_source
+        k = m.make(m.Color.BLUE, "BLUE")
+        text = nested_tile_source(k._func)
+        assert "class Color(__pykc_enum.Enum): RED = 0; BLUE = 'blue'" in text
+        assert "enum_value = Color.BLUE" in text and "name = 'BLUE'" in text
+        assert "class Level(__pykc_enum.IntEnum): LOW = 1" in text
+        compiled, arch, _ = k._compile(("int32[::1]",), ())
+        assert arch == "sm_90" and compiled.cubins["sm_90"][:4] == b"\x7fELF"
+    finally:
+        sys.path.remove(str(tmp_path))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import enum
 import types as pytypes
 
 from ..cuda._jitsource import _function_lines, _same, lookup, referenced_names, value_text
@@ -63,6 +64,7 @@ class _TileWriter:
         self.functions: set = set()
         self.aliases: list = []
         self._torch = False
+        self._enum = False
 
     def bind(self, name, value, owner):
         if hasattr(builtins, name) and not _shadowed(owner, name):
@@ -113,8 +115,36 @@ class _TileWriter:
                 self._torch = True
                 self.header.insert(2, "import torch as __pykc_torch")
             return f"{name} = __pykc_torch.{str(value).rpartition('.')[2]}"
+        if isinstance(value, type) and issubclass(value, enum.Enum):
+            return self._enum_class(name, value)
+        if isinstance(value, enum.Enum):
+            # A member: its class written under the class's own name, then the member.
+            cls = type(value)
+            self.bind(cls.__name__, cls, owner)
+            if self.bound.get(cls.__name__, (None, None))[1] is not cls:
+                return None
+            return f"{name} = {cls.__name__}.{value.name}"
+        if value is None or isinstance(value, str):
+            return f"{name} = {value!r}"
         text = value_text(value, "__pykc_np.")
         return None if text is None else f"{name} = {text}"
+
+    def _enum_class(self, name, cls):
+        """An Enum/IntEnum class whose members are numbers, strings or tuples of them, written
+        on one line (the header keeps the user's line numbers below it) as a class of the
+        module, whose members the compiler reads as constants; else None."""
+        base = "IntEnum" if issubclass(cls, enum.IntEnum) else "Enum"
+        members = []
+        for member_name, member in cls.__members__.items():
+            v = member.value
+            text = repr(v) if isinstance(v, str) else value_text(v, "__pykc_np.")
+            if text is None:
+                return None
+            members.append(f"{member_name} = {text}")
+        if not self._enum:
+            self._enum = True
+            self.header.insert(2, "import enum as __pykc_enum")
+        return f"class {name}(__pykc_enum.{base}): " + ("; ".join(members) or "pass")
 
     def _alias(self, name, func):
         if func.__name__ != name:
