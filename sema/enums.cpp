@@ -1,4 +1,5 @@
-// Module-level enum classes (resolve_internal.h: enumClassOf).
+// Module-level enum classes and `--const` paths (resolve_internal.h: enumClassOf,
+// constPathValue).
 #include "sema/resolve_internal.h"
 
 namespace frontend::resolve_detail {
@@ -39,6 +40,17 @@ std::optional<EnumClass> enumClassOf(const Ast& ast, const ast::ClassDef& cls, c
     e.canonical.push_back(canonical);
   }
   return e;
+}
+
+std::optional<ConstValue> constPathValue(const std::string& path, ResolvedModule& module) {
+  auto entity = definePathEntity(path, module);
+  if (entity && entity->kind == Intrinsic::Constant) return module.constants[entity->payload];
+  if (!entity || entity->kind != Intrinsic::TypeObject) return std::nullopt;
+  ConstValue d;
+  d.kind = ConstValue::Kind::Dtype;
+  d.intValue = entity->payload;
+  d.strValue = module.types.dtypeName(TypeId{entity->payload});
+  return d;
 }
 
 }  // namespace frontend::resolve_detail

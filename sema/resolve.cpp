@@ -210,20 +210,13 @@ private:
   void constPathValues(const std::string& key, TileConstParam& c) {
     for (const auto& [n, path] : options_.constPaths) {
       if (n != key) continue;
-      auto entity = resolve_detail::definePathEntity(path, module_);
-      if (entity && entity->kind == Intrinsic::Constant) {
-        c.values.push_back(module_.constants[entity->payload]);
-      } else if (entity && entity->kind == Intrinsic::TypeObject) {
-        ConstValue d;
-        d.kind = ConstValue::Kind::Dtype;
-        d.intValue = entity->payload;
-        d.strValue = module_.types.dtypeName(TypeId{entity->payload});
-        c.values.push_back(d);
-      } else {
-        diags_.error(Diag::InvalidDefine, "`--const " + n + "=" + path + "`: `" + path +
-                                               "` is not a number, an enum member or a dtype the file names");
-        c.invalid = true;
+      if (auto v = resolve_detail::constPathValue(path, module_)) {
+        c.values.push_back(std::move(*v));
+        continue;
       }
+      diags_.error(Diag::InvalidDefine, "`--const " + n + "=" + path + "`: `" + path +
+                                             "` is not a number, an enum member or a dtype the file names");
+      c.invalid = true;
     }
   }
 

@@ -40,6 +40,9 @@ std::optional<Entity> importedEntity(const std::string& path, TypeTable& types);
 // A module-level `class Name(Enum)` (or IntEnum, enum.Enum, ...) whose members are
 // names assigned constants: the class; nullopt for any other class (enums.cpp).
 std::optional<EnumClass> enumClassOf(const Ast& ast, const ast::ClassDef& cls, const ResolvedModule& module);
+// A `--const NAME=PATH` value: an enum member (its constant) or a dtype (ConstValue::Kind::Dtype)
+// the module names (definePathEntity); nullopt for anything else (enums.cpp).
+std::optional<ConstValue> constPathValue(const std::string& path, ResolvedModule& module);
 // A module-level condition's truth as Python sees it at import: a constant's, a
 // module's (true; `cuda is not None`, `not cupy`); nullopt when it does not fold.
 std::optional<bool> foldCondition(const Ast& ast, ExprId test, const ResolvedModule& module);
