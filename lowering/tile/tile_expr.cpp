@@ -452,13 +452,10 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       emitPrint(id);
       return TileVal{};
     case TileFn::Gather:
-      return gatherScatter(id, true);
     case TileFn::LoadOffset:
-      return rawAccess(id, true);
-    case TileFn::StoreOffset:
-      rawAccess(id, false);
-      return TileVal{};
+      return gatherScatter(id, true);
     case TileFn::Scatter:
+    case TileFn::StoreOffset:
       gatherScatter(id, false);
       return TileVal{};
     case TileFn::LoadAdvancedIndexing:

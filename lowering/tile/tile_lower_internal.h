@@ -574,10 +574,9 @@ private:
   std::pair<llvm::Value*, llvm::Value*> indexedAddress(const ArrayArgs& arr, const std::vector<TileVal>& index,
                                                        unsigned s, bool check, const Layout& l, bool firstThread);
 
+  // Also RawArrayMemory's load_offset / store_offset: the base + offset (in elements),
+  // unchecked, under the mask.
   TileVal gatherScatter(ExprId id, bool gather);
-  // RawArrayMemory's load_offset / store_offset: gather/scatter at the base + offset
-  // (in elements), unchecked, under the mask.
-  TileVal rawAccess(ExprId id, bool load);
   // The loads (gather: the values, `value` where an element is masked off or out of
   // bounds) or stores (of `value`) at `index` (one int64 tile per array axis, in
   // layout `l`), guarded by `mask` and, with `check`, the bounds.

@@ -420,7 +420,9 @@ TileVal TileLowering::gatherScatter(ExprId id, bool gather) {
   if (maskExpr.valid()) {
     mask = evalAs(maskExpr, tile ? types_.tile(types_.boolean(), types_.get(shaped).shape) : types_.boolean());
   }
-  bool check = constIntArg(id, 4, 1) != 0;
+  // A RawArrayMemory's load_offset/store_offset (the same arguments up to the mask and
+  // padding value): unchecked offsets, and no check_bounds (their argument 4 is latency=).
+  bool check = !types_.get(typeOf(arg(id, 0))).facts.raw && constIntArg(id, 4, 1) != 0;
   TileVal value;
   if (gather) {
     access(arr, false);
@@ -434,31 +436,6 @@ TileVal TileLowering::gatherScatter(ExprId id, bool gather) {
     access(arr, true, l.uniform ? kThreadZero : 0);
   }
   return indexedAccess(arr, e, l, index, mask, check, gather, value);
-}
-
-TileVal TileLowering::rawAccess(ExprId id, bool load) {
-  const ArrayArgs& arr = arrayArg(arg(id, 0));
-  TypeId e = elementOf(typeOf(arg(id, 0)));
-  TypeId shaped = inst_->opTypes[id.index];
-  bool tile = types_.isTile(shaped);
-  Layout l = layoutOf(shaped);
-  TypeId indexType = tile ? types_.tile(types_.int64(), types_.get(shaped).shape) : types_.int64();
-  std::vector<TileVal> index{evalAs(arg(id, 1), indexType)};
-  std::optional<TileVal> mask;
-  if (ExprId m = arg(id, load ? 2 : 3); m.valid()) {
-    mask = evalAs(m, tile ? types_.tile(types_.boolean(), types_.get(shaped).shape) : types_.boolean());
-  }
-  TileVal value;
-  if (!load) {
-    value = evalAs(arg(id, 2), shaped);
-    access(arr, true, l.uniform ? kThreadZero : 0);
-  } else if (arg(id, 3).valid()) {
-    value = evalAs(arg(id, 3), shaped);
-  } else {
-    value.slots.assign(l.slots, llvm::Constant::getNullValue(llvmType(e)));
-  }
-  if (load) access(arr, false);
-  return indexedAccess(arr, e, l, index, mask, false, load, value);
 }
 
 TileVal TileLowering::indexedAccess(const ArrayArgs& arr, TypeId e, const Layout& l, const std::vector<TileVal>& index,
