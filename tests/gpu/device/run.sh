@@ -8,7 +8,8 @@
 #   gpu        tests/gpu/run_gpu_tests.py on the bundle's compiled kernel files
 #   driver     tests/gpu/compile_without_driver.py (a compile with the GPU visible vs hidden)
 #   fatbin     tests/gpu/fatbin_arch.py (fatbins and PTX-only builds on the GPU, issue 24)
-#   vsnumba    tests/realworld_numba/corpus/run_vs_numba.py (the numba corpus, pykc vs numba-cuda)
+#   vsnumba    tests/realworld_numba/corpus/run_vs_numba.py --time (the numba corpus, pykc vs
+#              numba-cuda: outputs compared, then kernel times)
 #   bench      bench/jit/jit_bench.py without cuTile, then bench/jit/tile_miss.py
 #   cutile     bench/jit/jit_bench.py with cuTile (/tmp/cutile from cutile-for-device.sh)
 #   rowwise    bench/tile/rowwise.py (softmax, layer norm, RMS norm of (B, N) tiles against
@@ -43,7 +44,7 @@ for mode in "$@"; do
     fatbin) python3 tests/gpu/fatbin_arch.py --pykc "$bundle/bin/pykc" > "$out/fatbin.txt" 2>&1 || status=1
             cat "$out/fatbin.txt" ;;
     vsnumba) python3 tests/realworld_numba/corpus/run_vs_numba.py --pykc "$bundle/bin/pykc" \
-               --json "$out/vs_numba.json" || status=1 ;;
+               --time --json "$out/vs_numba.json" || status=1 ;;
     bench) python3 bench/jit/jit_bench.py --no-cutile --json "$out/jit_bench.json" || status=1
            python3 bench/jit/tile_miss.py --json "$out/tile_miss.json" || status=1 ;;
     cutile) ( export PYTHONPATH=/tmp/cutile:$PYTHONPATH PATH=/tmp/cutile/nvidia/cu13/bin:$PATH \

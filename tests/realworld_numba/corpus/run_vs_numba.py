@@ -3,7 +3,7 @@
 (corpus.json's --sig/-D, as run_corpus.py compiles them), launched through pykc's loader and
 through numba-cuda itself on the same generated inputs; the outputs are compared.
 
-    python3 tests/realworld_numba/corpus/run_vs_numba.py --pykc PYKC [--json OUT] [FILTER]
+    python3 tests/realworld_numba/corpus/run_vs_numba.py --pykc PYKC [--time] [--json OUT] [FILTER]
 
 numba imports each corpus file for real (its sibling modules too); libraries that the GPU
 host lacks (cudf, dask, nemo's own packages, ...) are replaced by permissive stand-ins, which
@@ -18,6 +18,10 @@ kernels that ask for `cuda.grid(2)`/`(3)`. Per kernel the verdict is:
   numba-varies  numba's own two runs differ (races, atomics order): compared within tolerance
   skipped       no generic inputs (records, RNG states, pointers) or numba refuses them
   fault         the launch faulted (through numba as well: the inputs do not suit the kernel)
+
+With --time, each kernel that matched is then timed, pykc's build against numba's, at
+sizes grown until numba's kernel takes 0.3 ms (kernel_timing.py), and the geomean speedup
+is printed (issue 21: at least 1.1x).
 
 Each file runs in its own process (a fault spoils the CUDA context). Exit status 1 when any
 kernel `differs` or pykc fails where numba does not; 77 without a GPU.
@@ -187,7 +191,7 @@ def _arch():
     return f"sm_{major}{minor}"
 
 
-def _inputs(argtypes, rng):
+def _inputs(argtypes, rng, shapes=SHAPES):
     import numpy as np
     from numba.core import types as nt
     args = []
@@ -195,7 +199,7 @@ def _inputs(argtypes, rng):
         if isinstance(t, nt.Array):
             if not isinstance(t.dtype, (nt.Integer, nt.Float, nt.Boolean, nt.Complex)):
                 return None, f"array of {t.dtype}"
-            shape = SHAPES.get(t.ndim)
+            shape = shapes.get(t.ndim)
             if shape is None:
                 return None, f"{t.ndim}-d array"
             dt = np.dtype(str(t.dtype)) if not isinstance(t.dtype, nt.Boolean) else np.dtype(bool)
@@ -251,7 +255,24 @@ def _compare(mine, theirs, again):
     return verdict, ""
 
 
-def run_file(entry, pykc):
+def _time_rows(timed, out):
+    """--time: the kernel times of the rows that matched (kernel_timing.py says how)."""
+    import numpy as np
+    import pykc as pk
+    from kernel_timing import Timer, time_kernel
+    mine, timer = pk.load(out, backend="cuda.core", sync=False), Timer()
+    for row, theirs, argtypes, launch_shape in timed:
+        def make_args(shapes, argtypes=argtypes):
+            return _inputs(argtypes, np.random.default_rng(20261205), shapes)[0]
+        try:
+            row["time"] = time_kernel(timer, theirs, getattr(mine, row["kernel"]), make_args,
+                                      dict(SHAPES), launch_shape)
+        except Exception as e:  # noqa: BLE001 - a fault spoils the context: stop here
+            row["time"] = {"error": f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"}
+            return
+
+
+def run_file(entry, pykc, time=False):
     _numpy_shim()
     import numpy as np
     from numba.core import sigutils
@@ -263,6 +284,7 @@ def run_file(entry, pykc):
     except Exception as e:  # noqa: BLE001 - any import failure is reported, not raised
         result["error"] = f"numba import: {type(e).__name__}: {e}"
         return result
+    timed = []
     with tempfile.TemporaryDirectory(prefix="pykc-vs-numba-") as out:
         try:
             mine = _pykc_module(entry, pykc, out)
@@ -307,6 +329,10 @@ def run_file(entry, pykc):
                 row.update(verdict="pykc-error", why=f"{type(e).__name__}: {str(e)[:300]}")
                 continue
             row["verdict"], row["why"] = _compare(ours, theirs, again)
+            if row["verdict"] in ("same", "close", "numba-varies"):
+                timed.append((row, getattr(ref, name), argtypes, (grid, block)))
+        if time and timed:
+            _time_rows(timed, out)
     return result
 
 
@@ -316,23 +342,27 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pykc", default=os.path.join(ROOT, "build", "bin", "pykc"))
     ap.add_argument("--json", metavar="OUT")
+    ap.add_argument("--time", action="store_true",
+                    help="also time each matching kernel, pykc's build against numba's "
+                         "(kernel_timing.py); prints the geomean speedup")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     ap.add_argument("filter", nargs="?", default="")
     a = ap.parse_args()
     entries = json.load(open(os.path.join(HERE, "corpus.json"), encoding="utf-8"))
     if a.one is not None:
-        print(json.dumps(run_file(entries[a.one], a.pykc)))
+        print(json.dumps(run_file(entries[a.one], a.pykc, a.time)))
         return 0
     try:
         _device().set_current()
     except Exception as e:  # noqa: BLE001
         print(f"run_vs_numba: skipped: no GPU ({type(e).__name__}: {e})")
         return 77
-    results, counts = [], {}
+    results, counts, speedups = [], {}, []
     for i, entry in enumerate(entries):
         if a.filter not in entry["file"] or not entry.get("sigs"):
             continue
-        p = subprocess.run([sys.executable, __file__, "--pykc", a.pykc, "--one", str(i)],
+        p = subprocess.run([sys.executable, __file__, "--pykc", a.pykc, "--one", str(i)]
+                           + (["--time"] if a.time else []),
                            capture_output=True, text=True, timeout=600)
         try:
             r = json.loads(p.stdout.strip().splitlines()[-1])
@@ -345,12 +375,27 @@ def main():
             counts[k["verdict"]] = counts.get(k["verdict"], 0) + 1
             if k["verdict"] not in ("same", "close", "numba-varies"):
                 print(f"    {k['kernel']}: {k['verdict']}: {k.get('why', '')}")
+            t = k.get("time", {})
+            if "speedup" in t:
+                speedups.append(t["speedup"])
+                print(f"    {k['kernel']}: numba {t['numba_ms'] * 1e3:.1f} us, pykc "
+                      f"{t['pykc_ms'] * 1e3:.1f} us: {t['speedup']:.2f}x ({t['elements']} elements)")
+            elif "error" in t:
+                print(f"    {k['kernel']}: not timed: {t['error']}")
         if "error" in r:
             counts["file-error"] = counts.get("file-error", 0) + 1
     print("kernel signatures: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+    summary = {}
+    if speedups:
+        import math
+        summary = {"timed": len(speedups),
+                   "geomean_speedup": math.exp(sum(map(math.log, speedups)) / len(speedups)),
+                   "below_0_9": sum(x < 0.9 for x in speedups)}
+        print(f"kernel time, pykc vs numba-cuda: geomean {summary['geomean_speedup']:.3f}x over "
+              f"{summary['timed']} kernels, {summary['below_0_9']} below 0.9x")
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
-            json.dump({"counts": counts, "files": results}, f, indent=1)
+            json.dump({"counts": counts, "speed": summary, "files": results}, f, indent=1)
     return 1 if counts.get("differs") or counts.get("pykc-error") else 0
 
 

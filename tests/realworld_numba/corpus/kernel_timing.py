@@ -1,0 +1,91 @@
+"""Kernel times of pykc's and numba-cuda's builds of one corpus kernel, for run_vs_numba.py
+--time (issue 21's speed bar: pykc's kernels at least 1.1x numba-cuda's, geomean).
+
+What is timed is the GPU's time per kernel, not the cost of a launch from Python (which
+bench/jit measures apart): a busy kernel runs first on the stream, the CUDA events and R
+launches queue up behind it while it runs, so the time between the events is R kernels
+back to back. That the queue filled before the GPU reached the first event is checked (the
+event had not completed when the last launch was queued); when it had, the spin is doubled
+and the round repeated.
+
+Sizes: generic inputs as for the comparison, grown 4x a step (each dimension by 2, 4 for 1-D
+arrays) from run_vs_numba's sizes while numba's kernel takes under 0.3 ms and the inputs
+hold under 2^24 elements; the grid grows with them, the block stays. Both builds run on the
+same device arrays at the same size, alternating, best of 5 rounds each.
+"""
+import math
+
+ROUNDS, REPEAT = 5, 20
+TARGET_MS, MAX_ELEMENTS = 0.3, 1 << 24
+
+
+def _spin_kernel():
+    from numba import cuda
+
+    @cuda.jit("void(float32[::1], int64)")
+    def spin(out, n):  # one thread, a dependent chain: about n * 4 cycles
+        x = out[0]
+        for _ in range(n):
+            x = x * 0.999999 + 1e-7
+        out[0] = x
+    return spin
+
+
+class Timer:
+    """Events on one numba stream; pykc launches on the same stream (its handle)."""
+
+    def __init__(self):
+        import numpy as np
+        from numba import cuda
+        self.cuda, self.stream = cuda, cuda.stream()
+        self.spin = _spin_kernel()
+        self.scratch = cuda.to_device(np.ones(1, np.float32))
+        self.spin_n = 1 << 18
+
+    def _round(self, launch):
+        cuda, s = self.cuda, self.stream
+        start, end = cuda.event(), cuda.event()
+        for _ in range(6):
+            self.spin[1, 1, s](self.scratch, self.spin_n)
+            start.record(s)
+            for _ in range(REPEAT):
+                launch(s)
+            end.record(s)
+            queued_in_time = not start.query()
+            end.synchronize()
+            if queued_in_time:
+                return cuda.event_elapsed_time(start, end) / REPEAT
+            self.spin_n *= 2
+        raise RuntimeError("launches could not be queued behind the spin kernel")
+
+    def best(self, launch):
+        return min(self._round(launch) for _ in range(ROUNDS))
+
+
+def _grow(shapes, launch_shape):
+    """Each array 4x larger and the grid with it: 1-D arrays 4x, others 2x per dimension."""
+    grid, block = launch_shape
+    new = {nd: tuple(d * (4 if nd == 1 else 2) for d in shape) for nd, shape in shapes.items()}
+    factor = 4 if len(grid) == 1 else 2
+    return new, (tuple(g * factor for g in grid), block)
+
+
+def time_kernel(timer, theirs, mine, make_args, shapes, launch_shape):
+    """Best kernel times (ms) of numba's `theirs` and pykc's `mine`: make_args(shapes) gives
+    host arguments for array sizes `shapes`. Returns a dict for the corpus report."""
+    cuda = timer.cuda
+    while True:
+        host = make_args(shapes)
+        args = [cuda.to_device(a) if hasattr(a, "shape") and a.ndim else a for a in host]
+        grid, block = launch_shape
+        numba_ms = timer.best(lambda s: theirs[grid, block, s](*args))
+        elements = max((a.size for a in host if hasattr(a, "shape") and a.ndim), default=0)
+        nxt, nxt_launch = _grow(shapes, launch_shape)
+        bigger = max((math.prod(s) for s in nxt.values()), default=0)
+        if numba_ms >= TARGET_MS or bigger > MAX_ELEMENTS or elements == 0:
+            break
+        shapes, launch_shape = nxt, nxt_launch
+    pykc_ms = timer.best(lambda s: mine[grid, block, s](*args))
+    numba_ms = min(numba_ms, timer.best(lambda s: theirs[grid, block, s](*args)))
+    return {"numba_ms": numba_ms, "pykc_ms": pykc_ms, "speedup": numba_ms / pykc_ms,
+            "elements": elements, "grid": list(grid), "block": list(block)}
