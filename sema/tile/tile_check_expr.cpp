@@ -264,6 +264,13 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
         return record(id, v);
       }
     }
+    if (path == "cuda.tile.float8_e5m3fnu") {
+      // cuTile's own check_dtype_support: this dtype needs sm_107 (and tileiras 13.4).
+      diags_.error(loc(id), Diag::TileUnsupported,
+                   "`ct.float8_e5m3fnu` (unsigned E5M3)",
+                   ": cuTile accepts it from sm_107 on, an architecture pykc does not target yet");
+      return TV{};
+    }
     diags_.error(loc(id), Diag::UnknownAttribute, base.path, attr);
     return TV{};
   }
