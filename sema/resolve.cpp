@@ -18,6 +18,9 @@ namespace frontend {
 using resolve_detail::TypeExprEvaluator;
 using resolve_detail::entityPath;
 using resolve_detail::fromLiteral;
+using resolve_detail::isScalarInt64Annotation;
+using resolve_detail::isTileHintAnnotation;
+using resolve_detail::pythonScalarAnnotation;
 
 // --- the module level ---------------------------------------------------------
 
@@ -747,6 +750,13 @@ private:
   // (docs/TILE.md): the Constant parameters take their values from
   // `--const`, else their defaults; the others are typed by annotations or
   // `--sig` like SIMT kernels.
+  bool importsCudaTile() const {
+    for (const auto& [name, e] : module_.globals) {
+      if (e.kind == Intrinsic::Module && (e.path == "cuda.tile" || e.path.rfind("cuda.tile.", 0) == 0)) return true;
+    }
+    return false;
+  }
+
   void visitTileKernel(StmtId id, ExprId decorator) {
     const Stmt& s = ast_.stmt(id);
     const ast::FunctionDef& def = *s.functionDef();
@@ -761,7 +771,7 @@ private:
                    "tile kernels take named parameters only (no `*args` or `**kwargs`)");
     }
     if (s.isAsync()) diags_.error(f.location, Diag::UnsupportedConstruct, "`async def`");
-    if (const auto* call = ast_.expr(decorator).dyn<ast::Call>()) {
+    if (const auto* call = decorator.valid() ? ast_.expr(decorator).dyn<ast::Call>() : nullptr) {
       if (!call->args.empty()) {
         diags_.error(locationOf(ast_, ast_.expr(ast_.list(call->args)[0]).range),
                      Diag::InvalidDecorator, "`ct.kernel` takes keyword options only");
@@ -866,9 +876,9 @@ private:
       }
       ++runtimeCount;
       f.params.push_back(name);
-      if (a.annotation.valid() && !isTileHintAnnotation(a.annotation)) {
+      if (a.annotation.valid() && !isTileHintAnnotation(ast_, a.annotation, module_)) {
         ++typedCount;
-        if (isScalarInt64Annotation(a.annotation)) {
+        if (isScalarInt64Annotation(ast_, a.annotation, module_)) {
           // `n: ct.ScalarInt64`: an integer passed as int64 (a Python int is int32 otherwise).
           ++looseCount;
           f.tileScalarAnnotations.push_back(TileScalarAnnotation{
@@ -876,7 +886,7 @@ private:
           annotated.args.push_back(module_.types.int64());
           continue;
         }
-        if (auto kind = pythonScalarAnnotation(a.annotation)) {
+        if (auto kind = pythonScalarAnnotation(ast_, a.annotation, module_)) {
           // `scale: float` (cuTile's samples): the kind of number; alone it means
           // cuTile's default dtype for such a Python value (float32, int32, bool).
           ++looseCount;
@@ -913,57 +923,6 @@ private:
     std::string name = f.name;
     module_.functions.push_back(std::move(f));
     bind(name, Entity{Intrinsic::Function, index, name});
-  }
-
-  // `float`, `int` or `bool` when `annotation` names that Python type (not
-  // shadowed by a module-level name), else nullopt.
-  // A tile kernel parameter's annotation that names no type: cuTile's hints
-  // (`ct.Array`, `ct.IndexedWithInt64`, `Annotated[...]`, `tuple[...]`), other
-  // libraries' classes (`torch.Tensor`, `jax.Array`) and names bound to such at
-  // module level. The parameter counts as unannotated: its type comes from `--sig`
-  // or from the launch. numba's types and string annotations are always types.
-  bool isTileHintAnnotation(ExprId annotation) {
-    ExprId root = annotation;
-    for (;;) {
-      const Expr& e = ast_.expr(root);
-      if (const auto* s = e.dyn<ast::Subscript>()) {
-        root = s->value;
-      } else if (const auto* at = e.dyn<ast::Attribute>()) {
-        root = at->value;
-      } else {
-        break;
-      }
-    }
-    const auto* n = ast_.expr(root).dyn<ast::Name>();
-    if (n == nullptr || isScalarInt64Annotation(annotation)) return false;
-    std::string name(ast_.str(n->id));
-    auto it = module_.globals.find(name);
-    if (it == module_.globals.end()) {
-      static constexpr std::string_view kTyping[] = {"tuple", "list", "dict", "Annotated", "Tuple",
-                                                     "List", "Sequence", "Optional", "Union", "Any"};
-      return std::find(std::begin(kTyping), std::end(kTyping), name) != std::end(kTyping);
-    }
-    const Entity& ent = it->second;
-    if (ent.kind == Intrinsic::HostValue) return true;
-    bool numba = ent.path == "numba" || ent.path.rfind("numba.", 0) == 0;
-    if (ent.kind != Intrinsic::Module || numba) return false;
-    DiagnosticSink scratch;
-    auto t = evalTypeExpr(ast_, annotation, module_, scratch);
-    return !t || scratch.hasErrors();
-  }
-
-  bool isScalarInt64Annotation(ExprId annotation) const {
-    auto path = entityPath(ast_, annotation, module_);
-    return path && *path == "cuda.tile.ScalarInt64";
-  }
-
-  std::optional<std::string> pythonScalarAnnotation(ExprId annotation) const {
-    const auto* n = ast_.expr(annotation).dyn<ast::Name>();
-    if (n == nullptr) return std::nullopt;
-    std::string name(ast_.str(n->id));
-    if (name != "float" && name != "int" && name != "bool") return std::nullopt;
-    if (module_.globals.count(name)) return std::nullopt;
-    return name;
   }
 
   // The decorator's meaning: nullopt if it is not cuda.jit.
@@ -1051,6 +1010,12 @@ private:
       JitFunction& f = module_.functions.back();
       f.device = true;
       if (const auto* call = ast_.expr(cpuJitDecorator).dyn<ast::Call>()) parseCpuJitOptions(f, *call);
+      return;
+    }
+    if (!jitDecorator.valid() && id == namedDef_ && others.empty() && importsCudaTile()) {
+      // Named on the command line, in a file of tile kernels: what `ct.kernel(pyfunc)`
+      // makes of it at run time.
+      visitTileKernel(id, ExprId{});
       return;
     }
     if (!jitDecorator.valid()) {
@@ -1410,7 +1375,9 @@ private:
       }
     }
     qualifier_ = qualifier;  // `--const make.kernel.NAME=VALUE`
+    namedDef_ = path->def;
     visitTopLevel(path->def);
+    namedDef_ = StmtId();
     qualifier_.clear();
     // What the enclosing functions bound, as the kernel sees it.
     scopeChanges(savedGlobals, module_.globals, module_.scopes.back().names);
@@ -1485,6 +1452,9 @@ private:
   Bindings bound_;
   // The qualified name's prefix (`make.`) while a kernel made inside a function is visited.
   std::string qualifier_;
+  // The `def` that `--kernel`/`--sig` names inside functions (visitNested): undecorated,
+  // it is made a kernel at run time (`ct.kernel(pyfunc)` in cuTile's tests).
+  StmtId namedDef_;
 };
 
 }  // namespace

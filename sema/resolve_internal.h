@@ -70,6 +70,18 @@ std::optional<ResolvedModule::MeasuredConstant> measuredDependency(const Ast& as
 // (nothing launches it by name). function_params.cpp.
 bool compiledOnlyWhenCalled(const Ast& ast, const ResolvedModule& module, uint32_t index);
 
+// A tile kernel parameter's annotation that names no type: cuTile's hints (`ct.Array`,
+// `ct.IndexedWithInt64`, `Annotated[...]`, `tuple[...]`), other libraries' classes
+// (`torch.Tensor`, `jax.Array`) and names bound to such at module level. The parameter
+// counts as unannotated: its type comes from `--sig` or from the launch. numba's types
+// and string annotations are always types (tile_annotations.cpp).
+bool isTileHintAnnotation(const Ast& ast, ExprId annotation, ResolvedModule& module);
+// `n: ct.ScalarInt64`.
+bool isScalarInt64Annotation(const Ast& ast, ExprId annotation, const ResolvedModule& module);
+// `float`, `int` or `bool` when `annotation` names that Python type (not shadowed by a
+// module-level name), else nullopt.
+std::optional<std::string> pythonScalarAnnotation(const Ast& ast, ExprId annotation, const ResolvedModule& module);
+
 // Whether a launch's types (`--sig`) fit `f`: one per parameter, or fewer where
 // every parameter left out has a default (numba's omitted arguments).
 bool launchArityFits(const JitFunction& f, size_t given);

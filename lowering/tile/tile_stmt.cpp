@@ -1,4 +1,6 @@
 // Statements: assignment, control flow, loops, inlined helper calls and returns.
+#include <functional>
+
 #include "lowering/tile/tile_lower_internal.h"
 
 namespace lowering::tile {
@@ -23,11 +25,17 @@ void TileLowering::assignName(ExprId target, const TileVal& v, TypeId from) {
   if (!to.valid() || constOf(target) != nullptr) return;  // a compile-time constant
   TileVal c;
   if (types_.isTuple(to)) {
-    std::vector<TileVal> parts = tupleParts(v, from);
-    for (size_t i = 0; i < parts.size(); ++i) {
-      TileVal e = spread(parts[i], types_.get(from).elements[i], types_.get(to).elements[i]);
-      c.slots.insert(c.slots.end(), e.slots.begin(), e.slots.end());
-    }
+    // Element by element, nested tuples flattened (`(ct.bid(0), (n // 2, j))`).
+    std::function<void(const TileVal&, TypeId, TypeId)> flatten = [&](const TileVal& val, TypeId f, TypeId t) {
+      if (!types_.isTuple(t)) {
+        TileVal e = spread(val, f, t);
+        c.slots.insert(c.slots.end(), e.slots.begin(), e.slots.end());
+        return;
+      }
+      std::vector<TileVal> parts = tupleParts(val, f);
+      for (size_t i = 0; i < parts.size(); ++i) flatten(parts[i], types_.get(f).elements[i], types_.get(t).elements[i]);
+    };
+    flatten(v, from, to);
   } else {
     c = spread(v, from, to, mmaVars_.count({name, to.index}) != 0);
   }

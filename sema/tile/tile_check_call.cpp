@@ -688,6 +688,19 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     case TileFn::StaticAssert:
     case TileFn::StaticEval:
       return checkStatic(id, c, fn, fname);
+    case TileFn::EnsureConstant: {
+      // `ct.ensure_constant(x)`: x itself, which must be known at compile time.
+      auto args = bindArgs(id, c, fname, {"value"}, 1);
+      if (!args) return TV{};
+      TV v = checkExpr((*args)[0]);
+      if (!v.ok()) return TV{};
+      if (v.k == TV::K::Value) {
+        diags_.error(loc((*args)[0]), Diag::NotConstant,
+                     "the argument of `ct.ensure_constant` (here `" + describe(v) + "`)");
+        return TV{};
+      }
+      return record(id, v);
+    }
     case TileFn::Item: {
       // `t.item()`: t.reshape(()), the one element of a one-element tile.
       auto args = bindArgs(id, c, "item", {"self"}, 1, callee.self);

@@ -564,6 +564,30 @@ private:
   std::map<uint32_t, std::pair<size_t, int64_t>> sliceExtents_;
   std::map<std::string, std::pair<size_t, int64_t>> viewExtents_;
   TypeId lastOpType_;
+
+  // --- partly constant tuples (tile_check_known.cpp) -------------------------
+  // What is known at compile time of a run-time tuple's elements (`tup = (ct.bid(0), 4)`:
+  // element 1 is 4), by the name holding it; kept through a run-time if/else where both
+  // paths agree (cuTile's constant propagation through its SSA joins).
+  struct Known {
+    std::optional<ConstValue> c;  // a constant element
+    std::vector<Known> parts;     // else, for a tuple, its elements
+    bool any() const;
+  };
+  std::map<std::string, Known> known_;
+  // The compile-time knowledge of expression `e` (already checked).
+  Known knownOf(ExprId e) const;
+  // After `name = value` (`t` the type now held): what is known of the tuple it holds.
+  void noteKnown(const std::string& name, TypeId t, ExprId value);
+  // The join of two paths' knowledge: what both know alike.
+  static std::map<std::string, Known> meetKnown(const std::map<std::string, Known>& a,
+                                                const std::map<std::string, Known>& b);
+  // A run-time loop's body may rebind any name assigned in a block: what was known of
+  // those no longer holds in it (or after it).
+  void forgetLoopKnown();
+  static Known meetOne(const Known& a, const Known& b);
+  // Element `i` of a tuple expression `base`, when known.
+  std::optional<ConstValue> knownElement(ExprId base, size_t i) const;
 };
 
 }  // namespace frontend::tile

@@ -1,4 +1,6 @@
 // Statements of tile kernels and helpers: assignments, control flow, loops.
+#include <utility>
+
 #include "sema/tile/tile_check_internal.h"
 
 namespace frontend::tile {
@@ -118,6 +120,7 @@ void TileChecker::checkStmt(StmtId id) {
         }
       }
       assign(a.target, r, a.value);
+      known_.erase(std::string(ast_.str(name->id)));  // `t += ...`: not what a.value alone is
       return;
     }
     case StmtKind::Expr: {
@@ -163,9 +166,11 @@ void TileChecker::checkStmt(StmtId id) {
         diags_.error(loc(i.test), Diag::InvalidCondition, nameOf(c.type));
       }
       ++depthNow_;
+      auto knownBefore = known_;
       enterBlock(false);
       checkBody(ast_.list(i.body));
       auto thenRetyped = leaveBlock();
+      auto knownThen = std::exchange(known_, std::move(knownBefore));
       // The other branch starts from the types before the `if`.
       for (const auto& [name, r] : thenRetyped) {
         vars_[name] = r.before;
@@ -174,6 +179,7 @@ void TileChecker::checkStmt(StmtId id) {
       enterBlock(false);
       checkBody(ast_.list(i.orelse));
       auto elseRetyped = leaveBlock();
+      known_ = meetKnown(knownThen, known_);
       --depthNow_;
       // After the join a variable has one type only where both paths agree.
       std::map<std::string, Retyped> differ;
@@ -243,6 +249,7 @@ void TileChecker::checkFor(StmtId id, const ast::For& f) {
     diags_.error(loc(a), Diag::TileType, "`range` takes integers, found `" + describe(v) + "`");
   }
   inst_.rangeTypes[id.index] = it;
+  forgetLoopKnown();
   std::string name(ast_.str(target->id));
   bindRuntime(name, it, f.target);
   record(f.target, TV::value(it));
@@ -267,6 +274,7 @@ void TileChecker::checkWhile(const ast::While& w, const Stmt& s) {
   if (c.ok() && c.k != TV::K::Const && !(c.k == TV::K::Value && types_.isNumber(c.type))) {
     diags_.error(loc(w.test), Diag::InvalidCondition, nameOf(c.type));
   }
+  forgetLoopKnown();
   ++depthNow_;
   ++loopNest_;
   enterBlock(true);
@@ -397,8 +405,10 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
   std::string name(ast_.str(n->id));
   if (!v.ok()) {
     failed_.insert(name);
+    known_.erase(name);
     return;
   }
+  if (v.k != TV::K::Value) known_.erase(name);
   if (consts_.count(name) && !inst_.variables.count(name) && isConstParam(name)) {
     // Python rebinds the name (liger's rope: `cos_bs = COS.shape[0]` over a Constant
     // `cos_bs`): from here on it is the new value. Not where only some runs would rebind it.
@@ -458,6 +468,7 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
   }
   bindRuntime(name, t, target);
   record(target, TV::value(t));
+  noteKnown(name, t, valueExpr);
 }
 
 bool TileChecker::isConstParam(const std::string& name) const {

@@ -27,6 +27,7 @@ TV TileChecker::checkTupleSubscript(ExprId id, const ast::Subscript& sub, const 
       return TV{};
     }
     size_t k = static_cast<size_t>(i < 0 ? i + n : i);
+    if (auto c = knownElement(sub.value, k)) return record(id, TV::constant(*c));
     return record(id, TV::value(elements[k]));
   }
   if (index.k != TV::K::Value || !types_.isInt(index.type) || types_.isTile(index.type)) {
@@ -204,7 +205,11 @@ std::vector<TV> TileChecker::tupleItems(const TV& v, ExprId display) const {
   if (v.k == TV::K::Const) {
     for (const ConstValue& e : v.c.elements) out.push_back(TV::constant(e));
   } else {
-    for (TypeId e : types_.get(v.type).elements) out.push_back(TV::value(e));
+    const std::vector<TypeId>& elements = types_.get(v.type).elements;
+    for (size_t i = 0; i < elements.size(); ++i) {
+      auto c = display.valid() ? knownElement(display, i) : std::nullopt;
+      out.push_back(c ? TV::constant(*c) : TV::value(elements[i]));
+    }
   }
   return out;
 }

@@ -35,7 +35,7 @@ namespace frontend {
   X(LessEqual, "less_equal") X(Equal, "equal") X(NotEqual, "not_equal")                      \
   X(Floor, "floor") X(Ceil, "ceil") X(Tan, "tan") X(Sinh, "sinh") X(Cosh, "cosh")             \
   X(Isnan, "isnan") X(Atan2, "atan2") X(Cumsum, "cumsum") X(Cumprod, "cumprod")        \
-  X(StaticAssert, "static_assert") X(StaticEval, "static_eval") X(Bitcast, "bitcast") X(Insert, "insert") \
+  X(StaticAssert, "static_assert") X(StaticEval, "static_eval") X(EnsureConstant, "ensure_constant") X(Bitcast, "bitcast") X(Insert, "insert") \
   X(PackToBytes, "pack_to_bytes") X(UnpackFromBytes, "unpack_from_bytes") X(Assert, "assert_") \
   X(Print, "print") X(Printf, "printf")                                                   \
   X(LoadAdvancedIndexing, "load_advanced_indexing") X(StoreAdvancedIndexing, "store_advanced_indexing") \

@@ -7,7 +7,7 @@ import numpy as np
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
 CONSTS = {"raw_copy": (64,), "raw_scalars": (), "raw_offsets_2d": (), "raw_atomics": (), "interleaved_order": (),
-          "carried_rows": (), "enum_modes": ()}
+          "carried_rows": (), "enum_modes": (), "known_tuple": (8,)}
 
 
 def raw_cases(run, arr, rng):
@@ -57,3 +57,7 @@ def raw_cases(run, arr, rng):
     run("enum_modes", 3, arr(x) + arr(y))
     yield "enum members as constants, Class(value), IntEnum order and arithmetic, an alias", y, \
         ((x * 2 + (x + 1)) * 4 + 1 + 5).astype(np.float32), ("close", 1e-6)
+    x = np.full(24, -1, np.int32)
+    run("known_tuple", 3, arr(x))
+    want = np.concatenate([np.arange(8) * 2 + b * (10 if b % 2 == 0 else 100) for b in range(3)]).astype(np.int32)
+    yield "partly constant tuples: constant elements as tile widths, through an if/else", x, want, "exact"
