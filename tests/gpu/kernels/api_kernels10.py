@@ -8,6 +8,7 @@ here and numba-cuda's own on the same inputs, and wants the same bytes.
 Compile: bash tests/gpu/compile_kernel_file.sh PYKC tests/gpu/kernels/api_kernels10.py sm_90 <root>/api_kernels10
 """
 # pykc-compile: --sig iou_like(float32[::1],float32[::1])
+# pykc-compile: --sig iou_like_reference(float32[::1],float32[::1])
 # pykc-compile: --sig block_sums(float32[::1],float32[::1])
 # pykc-compile: --sig rotate(complex64[::1],complex64[::1])
 import math
@@ -31,6 +32,16 @@ def iou_like(x, out, criterion=-1):
     i = cuda.grid(1)
     if i < x.size:
         breakpoint()
+        out[i] = area(x[i], x[i] + 1, criterion) + area(x[i], 2.0) + area(x[i], 3.0, 2)
+
+
+@cuda.jit
+def iou_like_reference(x, out, criterion=-1):
+    # iou_like without its breakpoint(), for numba-cuda's run: numba-cuda lowers
+    # breakpoint() to PTX `brkpt`, which without a debugger attached ends the launch with
+    # CUDA_ERROR_LAUNCH_FAILED (seen on an H100); pykc's breakpoint() is a no-op.
+    i = cuda.grid(1)
+    if i < x.size:
         out[i] = area(x[i], x[i] + 1, criterion) + area(x[i], 2.0) + area(x[i], 3.0, 2)
 
 
