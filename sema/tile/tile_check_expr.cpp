@@ -184,6 +184,9 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
   if (auto v = vars_.find(name); v != vars_.end()) {
     if (readAmbiguous(id, name)) return TV{};
     noteRead(name);
+    // A run-time variable that holds one constant on every path here (`t = n + 2` in one
+    // branch, `t = 7` in the other): the constant, loosely typed as cuTile propagates it.
+    if (auto k = known_.find(name); k != known_.end() && k->second.c) return record(id, TV::constant(*k->second.c));
     return record(id, TV::value(v->second));
   }
   if (auto v = entities_.find(name); v != entities_.end()) return record(id, v->second);

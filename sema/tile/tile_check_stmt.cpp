@@ -98,6 +98,7 @@ void TileChecker::checkStmt(StmtId id) {
                      "tile kernels assign to names only (tiles are immutable values)");
         return;
       }
+      known_.erase(std::string(ast_.str(name->id)));  // `t += ...` reads the variable
       TV lhs = checkExpr(a.target);
       TV rhs = checkExpr(a.value);
       TV r = binary(a.op, lhs, rhs, s.range, a.value);
@@ -258,6 +259,7 @@ void TileChecker::checkFor(StmtId id, const ast::For& f) {
   enterBlock(true);
   checkBody(ast_.list(f.body));
   markAmbiguous(leaveBlock());
+  forgetLoopKnown();  // a loop that runs no trip leaves the values from before it
   --loopNest_;
   --depthNow_;
 }
@@ -280,6 +282,7 @@ void TileChecker::checkWhile(const ast::While& w, const Stmt& s) {
   enterBlock(true);
   checkBody(ast_.list(w.body));
   markAmbiguous(leaveBlock());
+  forgetLoopKnown();
   --loopNest_;
   --depthNow_;
 }
@@ -468,7 +471,11 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
   }
   bindRuntime(name, t, target);
   record(target, TV::value(t));
-  noteKnown(name, t, valueExpr);
+  if (v.k == TV::K::Const) {
+    known_[name] = Known{v.c, {}};  // a constant that a join made a variable
+  } else {
+    noteKnown(name, t, valueExpr);
+  }
 }
 
 bool TileChecker::isConstParam(const std::string& name) const {

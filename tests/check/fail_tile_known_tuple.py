@@ -1,6 +1,6 @@
 # ARGS: --diag-kinds compile %s --phase=check
-# What stays run-time: a tuple element the branches disagree on, one a loop may rebind,
-# and `ct.ensure_constant` of a run-time value.
+# What stays run-time: a tuple element or a name the branches disagree on, one a loop may
+# rebind (or leave as it was, after no trip), and `ct.ensure_constant` of a run-time value.
 import cuda.tile as ct
 
 
@@ -27,6 +27,31 @@ def loop_rebinds(x: "int32[::1]"):
         # CHECK:STDERR:
         ct.store(x, (i,), ct.arange(pair[1], dtype=x.dtype))
         pair = (ct.bid(1), 8)
+
+
+@ct.kernel
+def names_differ(x: "int32[::1]"):
+    if ct.bid(0) == 0:
+        w = 4
+    else:
+        w = 8
+    # CHECK:STDERR: fail_tile_known_tuple.py:[[@LINE+4]]:33: error: a tile shape must be a compile-time constant [not-constant]
+    # CHECK:STDERR:     ct.store(x, (0,), ct.arange(w, dtype=x.dtype))
+    # CHECK:STDERR:                                 ^
+    # CHECK:STDERR:
+    ct.store(x, (0,), ct.arange(w, dtype=x.dtype))
+
+
+@ct.kernel
+def loop_may_not_run(x: "int32[::1]"):
+    w = 4
+    for i in range(ct.bid(0)):
+        w = 8
+    # CHECK:STDERR: fail_tile_known_tuple.py:[[@LINE+4]]:33: error: a tile shape must be a compile-time constant [not-constant]
+    # CHECK:STDERR:     ct.store(x, (0,), ct.arange(w, dtype=x.dtype))
+    # CHECK:STDERR:                                 ^
+    # CHECK:STDERR:
+    ct.store(x, (0,), ct.arange(w, dtype=x.dtype))
 
 
 @ct.kernel

@@ -59,5 +59,5 @@ def raw_cases(run, arr, rng):
         ((x * 2 + (x + 1)) * 4 + 1 + 5).astype(np.float32), ("close", 1e-6)
     x = np.full(24, -1, np.int32)
     run("known_tuple", 3, arr(x))
-    want = np.concatenate([np.arange(8) * 2 + b * (10 if b % 2 == 0 else 100) for b in range(3)]).astype(np.int32)
-    yield "partly constant tuples: constant elements as tile widths, through an if/else", x, want, "exact"
+    want = np.concatenate([np.arange(8) * 3 + b * (10 if b % 2 == 0 else 100) for b in range(3)]).astype(np.int32)
+    yield "partly constant tuples and one constant on both paths of an if/else as tile widths", x, want, "exact"

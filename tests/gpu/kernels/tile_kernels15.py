@@ -115,12 +115,15 @@ def carried_rows(x: "float32[:, ::1]", n: "int32"):
 @ct.kernel
 def known_tuple(x: "int32[::1]", n: ct.Constant[int] = 8):
     # Partly constant tuples: tup[1][0] (n // 2) and pair[1] (4 on both paths) are
-    # compile-time constants, the tile widths; tup[0] and pair[0] are run-time values.
+    # compile-time constants, the tile widths, as is w (8 on both paths); tup[0] and
+    # pair[0] are run-time values.
     tup = (ct.bid(0), (n // 2, ct.bid(0)))
     width = ct.ensure_constant(tup[1][0] * 2)
     if ct.bid(0) % 2 == 0:
         pair = (ct.bid(0) * 10, 4)
+        w = n
     else:
         pair = (ct.bid(0) * 100, 4)
-    t = ct.arange(width, dtype=x.dtype) + ct.arange(pair[1] * 2, dtype=x.dtype)
+        w = 8
+    t = ct.arange(width, dtype=x.dtype) + ct.arange(pair[1] * 2, dtype=x.dtype) + ct.arange(w, dtype=x.dtype)
     ct.store(x, (tup[0],), t + pair[0])
