@@ -135,6 +135,9 @@ struct FunctionInstance {
   // converts it to the target's type).
   std::vector<TypeId> stmtOpTypes;
   std::vector<TypeId> stmtResultTypes;
+  // AugAssign `x **= k`: powExponentTypes' meaning for the statement, by StmtId index (the
+  // right side's own ExprId keeps its own: `s += d ** k` has a power of its own).
+  std::vector<TypeId> stmtPowExponentTypes;
   // Tile AugAssign whose target held a constant before and a run-time value after
   // (`off = 0` then `off += bid * N` in straight-line code): the old constant, by StmtId
   // index (the target's ExprId records the new value).

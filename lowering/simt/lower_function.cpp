@@ -879,7 +879,7 @@ void FunctionLowering::emitStmt(StmtId id) {
       const Expr& target = ast_.expr(a.target);
       TypeId opType = inst_.stmtOpTypes[id.index];
       TypeId resultType = inst_.stmtResultTypes[id.index];
-      TypeId exponent = inst_.powExponentTypes[a.value.index];
+      TypeId exponent = inst_.stmtPowExponentTypes[id.index];
       if (const auto* n = target.dyn<ast::Name>()) {
         std::string name(ast_.str(n->id));
         TypeId varType = inst_.variables.at(name);

@@ -121,6 +121,7 @@ void FunctionChecker::run() {
   inst_.callees.assign(nExprs, -1);
   inst_.stmtOpTypes.assign(nStmts, TypeId());
   inst_.stmtResultTypes.assign(nStmts, TypeId());
+  inst_.stmtPowExponentTypes.assign(nStmts, TypeId());
   inst_.rangeTypes.assign(nStmts, TypeId());
 
   for (const std::string& p : fn_.params) locals_.insert(p);

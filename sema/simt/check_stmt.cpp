@@ -107,7 +107,7 @@ void FunctionChecker::checkStmt(StmtId id) {
       }
       inst_.stmtOpTypes[id.index] = typing->operand;
       inst_.stmtResultTypes[id.index] = typing->result;
-      inst_.powExponentTypes[a.value.index] = typing->exponent;
+      inst_.stmtPowExponentTypes[id.index] = typing->exponent;
       if (const auto* n = target.dyn<ast::Name>()) {
         assignVariable(std::string(ast_.str(n->id)), typing->result, s.range);
       }
@@ -766,7 +766,7 @@ bool FunctionChecker::checkSliceAugAssign(StmtId id, const ast::AugAssign& a, co
   }
   inst_.stmtOpTypes[id.index] = typing->operand;
   inst_.stmtResultTypes[id.index] = typing->result;
-  inst_.powExponentTypes[a.value.index] = typing->exponent;
+  inst_.stmtPowExponentTypes[id.index] = typing->exponent;
   if (isArray) {
     sliceShapeCheck(s.range, "operands could not be broadcast together with remapped shapes");
   }

@@ -9,7 +9,8 @@
 #   driver     tests/gpu/compile_without_driver.py (a compile with the GPU visible vs hidden)
 #   fatbin     tests/gpu/fatbin_arch.py (fatbins and PTX-only builds on the GPU, issue 24)
 #   vsnumba    tests/realworld_numba/corpus/run_vs_numba.py --time (the numba corpus, pykc vs
-#              numba-cuda: outputs compared, then kernel times)
+#              numba-cuda: outputs compared, then kernel times; vsnumba-outputs: without
+#              the times, its report streamed to vs_numba.txt)
 #   bench      bench/jit/jit_bench.py without cuTile, then bench/jit/tile_miss.py
 #   cutile     bench/jit/jit_bench.py with cuTile (/tmp/cutile from cutile-for-device.sh)
 #   rowwise    bench/tile/rowwise.py (softmax, layer norm, RMS norm of (B, N) tiles against
@@ -45,6 +46,8 @@ for mode in "$@"; do
             cat "$out/fatbin.txt" ;;
     vsnumba) python3 tests/realworld_numba/corpus/run_vs_numba.py --pykc "$bundle/bin/pykc" \
                --time --json "$out/vs_numba.json" || status=1 ;;
+    vsnumba-outputs) python3 -u tests/realworld_numba/corpus/run_vs_numba.py --pykc "$bundle/bin/pykc" \
+               --json "$out/vs_numba.json" 2>&1 | tee "$out/vs_numba.txt" || status=1 ;;
     bench) python3 bench/jit/jit_bench.py --no-cutile --json "$out/jit_bench.json" || status=1
            python3 bench/jit/tile_miss.py --json "$out/tile_miss.json" || status=1 ;;
     cutile) ( export PYTHONPATH=/tmp/cutile:$PYTHONPATH PATH=/tmp/cutile/nvidia/cu13/bin:$PATH \
