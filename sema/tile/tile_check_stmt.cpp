@@ -271,12 +271,12 @@ void TileChecker::checkWhile(const ast::While& w, const Stmt& s) {
   if (!w.orelse.empty()) {
     diags_.error(loc(s.range), Diag::UnsupportedFeature, "`while ... else` is not supported in tile kernels");
   }
+  forgetLoopKnown();  // the test runs before every trip: `while i < n: i += 1` reads the variable
   TV c = checkExpr(w.test);
   if (c.k == TV::K::Const && !truthOf(c.c)) return;
   if (c.ok() && c.k != TV::K::Const && !(c.k == TV::K::Value && types_.isNumber(c.type))) {
     diags_.error(loc(w.test), Diag::InvalidCondition, nameOf(c.type));
   }
-  forgetLoopKnown();
   ++depthNow_;
   ++loopNest_;
   enterBlock(true);
