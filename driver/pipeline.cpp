@@ -19,6 +19,7 @@
 #include "syntax/lex.h"
 #include "syntax/parse.h"
 #include "sema/resolve.h"
+#include "sema/tile_const_elements.h"
 #include "sema/inspect_types.h"
 #include "support/arch.h"
 
@@ -51,6 +52,11 @@ std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
     std::vector<std::pair<std::string, std::string>>* paths = nullptr) {
   size_t eq = text.find('=');
   std::string name = text.substr(0, eq);
+  // --const also takes a tuple parameter's Constant element: `cfg[0]=8`.
+  std::string base = name;
+  if (flag == "--const") {
+    if (auto element = frontend::splitElementName(name)) base = element->param;
+  }
   // --const also takes KERNEL.NAME: two identifiers.
   auto identifier = [](std::string_view part) {
     bool ok = !part.empty() && !std::isdigit(static_cast<unsigned char>(part[0]));
@@ -58,17 +64,17 @@ std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
     return ok;
   };
   // The kernel may be one made inside a function: `test.kernel.NAME`.
-  size_t dot = flag == "--const" ? name.rfind('.') : std::string::npos;
-  bool validName = identifier(std::string_view(name).substr(dot == std::string::npos ? 0 : dot + 1));
+  size_t dot = flag == "--const" ? base.rfind('.') : std::string::npos;
+  bool validName = identifier(std::string_view(base).substr(dot == std::string::npos ? 0 : dot + 1));
   for (size_t start = 0; dot != std::string::npos && start <= dot;) {
-    size_t next = name.find('.', start);
-    validName = validName && identifier(std::string_view(name).substr(start, next - start));
+    size_t next = base.find('.', start);
+    validName = validName && identifier(std::string_view(base).substr(start, next - start));
     start = next + 1;
   }
   if (eq == std::string::npos || !validName) {
     diags.error(frontend::Diag::InvalidDefine,
                 "`" + flag + " " + text + "`: expected NAME=VALUE" +
-                    (flag == "--const" ? " or KERNEL.NAME=VALUE" : "") + ", e.g. `" + flag +
+                    (flag == "--const" ? ", KERNEL.NAME=VALUE or NAME[i]=VALUE" : "") + ", e.g. `" + flag +
                     " BLOCK=128`");
     return std::nullopt;
   }
@@ -332,9 +338,12 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
         } else {
           value = v.floatValue;
         }
-        constants.push_back({{"name", fn.tileConsts[c].name},
-                             {"position", fn.tileConsts[c].position},
-                             {"value", value}});
+        nlohmann::ordered_json constant = {{"name", fn.tileConsts[c].name},
+                                           {"position", fn.tileConsts[c].position},
+                                           {"value", value}};
+        // A tuple parameter's Constant element (`cfg[0]`): the tuple is still passed.
+        if (auto element = frontend::splitElementName(fn.tileConsts[c].name)) constant["element"] = element->path;
+        constants.push_back(std::move(constant));
       }
       tile["constants"] = constants;
       entry["tile"] = tile;

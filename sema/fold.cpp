@@ -10,6 +10,7 @@
 
 #include "diagnostics/diagnostics.h"
 #include "sema/resolve_internal.h"
+#include "sema/scalar_convert.h"
 #include "sema/tile/tile_ops.h"
 
 namespace frontend {
@@ -94,6 +95,23 @@ std::optional<ConstValue> foldBinary(Operator op, const ConstValue& a, const Con
     ConstValue t = a;
     t.elements.insert(t.elements.end(), b.elements.begin(), b.elements.end());
     return t;
+  }
+  if (a.kind == ConstValue::Kind::Str && b.kind == ConstValue::Kind::Str && op == Operator::Add) {
+    ConstValue t = a;
+    t.strValue += b.strValue;
+    return t;
+  }
+  if (op == Operator::Mult && (a.kind == ConstValue::Kind::Str) != (b.kind == ConstValue::Kind::Str)) {
+    // Repetition: `"ab" * 2` (none for n <= 0).
+    const ConstValue& t = a.kind == ConstValue::Kind::Str ? a : b;
+    const ConstValue& n = a.kind == ConstValue::Kind::Str ? b : a;
+    if (n.kind != ConstValue::Kind::Int && n.kind != ConstValue::Kind::Bool) return std::nullopt;
+    int64_t times = n.kind == ConstValue::Kind::Bool ? int64_t(n.boolValue) : n.intValue;
+    if (times > 0 && t.strValue.size() * static_cast<uint64_t>(times) > (1u << 20)) return std::nullopt;
+    ConstValue r = t;
+    r.strValue.clear();
+    for (int64_t i = 0; i < times; ++i) r.strValue += t.strValue;
+    return r;
   }
   if (op == Operator::Mult && (a.kind == ConstValue::Kind::Tuple) != (b.kind == ConstValue::Kind::Tuple)) {
     // Repetition: `(0,) * n`, `n * (0,)` (n an int or bool; none for n <= 0).
@@ -271,6 +289,12 @@ std::optional<ConstValue> foldCompare(CmpOp op, const ConstValue& a, const Const
     if (op == CmpOp::Eq || op == CmpOp::Is) return ConstValue::ofBool(same);
     if (op == CmpOp::NotEq || op == CmpOp::IsNot) return ConstValue::ofBool(!same);
     return std::nullopt;
+  }
+  if ((op == CmpOp::Is || op == CmpOp::IsNot) &&
+      (a.kind == ConstValue::Kind::Bool || b.kind == ConstValue::Kind::Bool)) {
+    // True and False are singletons: `x is True` holds for the bool True only.
+    bool same = a.kind == b.kind && a.boolValue == b.boolValue;
+    return ConstValue::ofBool(same == (op == CmpOp::Is));
   }
   if (a.kind == ConstValue::Kind::Enum || b.kind == ConstValue::Kind::Enum) {
     // Enum members are themselves only (no order); `is` as `==`.
@@ -474,6 +498,38 @@ ConstValue fromLiteral(const ConstantValue& c, bool& ok) {
 using resolve_detail::entityPath;
 using resolve_detail::fromLiteral;
 
+std::optional<ConstValue> convertNumberTo(const ConstValue& v, const Type& t, const std::string& name) {
+  if (!v.isNumber()) return std::nullopt;
+  double f = v.kind == ConstValue::Kind::Float ? v.floatValue
+             : v.kind == ConstValue::Kind::Int ? static_cast<double>(v.intValue)
+                                               : (v.boolValue ? 1.0 : 0.0);
+  ConstValue out;
+  if (t.kind == TypeKind::Bool) {
+    out = ConstValue::ofBool(f != 0);
+  } else if (t.kind == TypeKind::Int) {
+    if (v.kind == ConstValue::Kind::Float && !std::isfinite(f)) return std::nullopt;
+    int64_t i = v.kind == ConstValue::Kind::Int ? v.intValue
+                : v.kind == ConstValue::Kind::Bool ? int64_t(v.boolValue)
+                                                   : static_cast<int64_t>(f);
+    unsigned bits = t.bits;
+    if (bits < 64) {
+      uint64_t mask = (uint64_t{1} << bits) - 1;
+      uint64_t u = static_cast<uint64_t>(i) & mask;
+      // NumPy wraps out-of-range values (two's complement).
+      i = t.isSigned && (u >> (bits - 1)) ? static_cast<int64_t>(u | ~mask) : static_cast<int64_t>(u);
+    }
+    out = ConstValue::ofInt(i);
+  } else if (t.kind == TypeKind::Float && t.bits == 32) {
+    out = ConstValue::ofFloat(static_cast<double>(static_cast<float>(f)));
+  } else if (t.kind == TypeKind::Float && t.bits == 64) {
+    out = ConstValue::ofFloat(f);
+  } else {
+    return std::nullopt;  // float16 and narrower: not folded
+  }
+  out.scalarType = name;
+  return out;
+}
+
 namespace {
 
 // foldConstant in module scope (`scope` null) or in a function's.
@@ -582,6 +638,7 @@ std::optional<ConstValue> complexScalar(const ConstValue& v, unsigned bits, cons
   return out;
 }
 
+
 // `np.float32(0.5)`, `numba.int32(7)`, `float32(x)` of a number constant:
 // the value converted as NumPy converts it, typed (ConstValue::scalarType).
 // A bare unbound name is taken as the type name (`-D SCALE=float32(0.5)`).
@@ -612,33 +669,7 @@ std::optional<ConstValue> foldScalarCall(const Ast& ast, ExprId id, const Resolv
   if (!v) return std::nullopt;
   const Type& t = scratch.get(*type);
   if (t.kind == TypeKind::Complex) return complexScalar(*v, t.bits, scratch.name(*type));
-  if (!v->isNumber()) return std::nullopt;
-  double f = v->kind == ConstValue::Kind::Float ? v->floatValue
-             : v->kind == ConstValue::Kind::Int ? static_cast<double>(v->intValue)
-                                                : (v->boolValue ? 1.0 : 0.0);
-  ConstValue out;
-  if (t.kind == TypeKind::Bool) {
-    out = ConstValue::ofBool(f != 0);
-  } else if (t.kind == TypeKind::Int) {
-    if (v->kind == ConstValue::Kind::Float && !std::isfinite(f)) return std::nullopt;
-    int64_t i = v->kind == ConstValue::Kind::Int ? v->intValue : static_cast<int64_t>(f);
-    unsigned bits = t.bits;
-    if (bits < 64) {
-      uint64_t mask = (uint64_t{1} << bits) - 1;
-      uint64_t u = static_cast<uint64_t>(i) & mask;
-      // NumPy wraps out-of-range values (two's complement).
-      i = t.isSigned && (u >> (bits - 1)) ? static_cast<int64_t>(u | ~mask) : static_cast<int64_t>(u);
-    }
-    out = ConstValue::ofInt(i);
-  } else if (t.kind == TypeKind::Float && t.bits == 32) {
-    out = ConstValue::ofFloat(static_cast<double>(static_cast<float>(f)));
-  } else if (t.kind == TypeKind::Float && t.bits == 64) {
-    out = ConstValue::ofFloat(f);
-  } else {
-    return std::nullopt;  // float16: not folded
-  }
-  out.scalarType = scratch.name(*type);
-  return out;
+  return convertNumberTo(*v, t, scratch.name(*type));
 }
 
 // Whether the name at the root of an attribute chain (`np` of `np.float32`) is one of

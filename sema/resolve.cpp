@@ -1,5 +1,6 @@
 // The module level: the resolver (resolve.h, resolveModule).
 #include "sema/resolve.h"
+#include "sema/tile_const_elements.h"
 
 #include <algorithm>
 #include <cmath>
@@ -210,6 +211,18 @@ private:
   }
 
   // The `--const NAME=PATH` values of `key`: enum members and dtypes the module names.
+  // `--const KERNEL.NAME=VALUE` applies to that kernel alone and, where given, replaces
+  // the file-wide `NAME=VALUE` values for it.
+  void givenConstValues(const std::string& kernel, TileConstParam& c) {
+    for (const std::string& key : {qualifier_ + kernel + "." + c.name, c.name}) {
+      for (const auto& [n, v] : options_.consts) {
+        if (n == key) c.values.push_back(v);
+      }
+      constPathValues(key, c);
+      if (!c.values.empty()) return;
+    }
+  }
+
   void constPathValues(const std::string& key, TileConstParam& c) {
     for (const auto& [n, path] : options_.constPaths) {
       if (n != key) continue;
@@ -836,18 +849,7 @@ private:
         c.name = name;
         c.position = static_cast<uint32_t>(i);
         c.location = locationOf(ast_, a.range);
-        // `KERNEL.NAME=VALUE` applies to that kernel alone and, where given,
-        // replaces the file-wide `NAME=VALUE` values for it.
-        for (const auto& [n, v] : options_.consts) {
-          if (n == qualifier_ + f.name + "." + name) c.values.push_back(v);
-        }
-        constPathValues(qualifier_ + f.name + "." + name, c);
-        if (c.values.empty()) {
-          for (const auto& [n, v] : options_.consts) {
-            if (n == name) c.values.push_back(v);
-          }
-          constPathValues(name, c);
-        }
+        givenConstValues(f.name, c);
         if (c.values.empty() && paramDefaults[i].valid()) {
           ExprId d = paramDefaults[i];
           if (auto v = foldConstant(ast_, d, module_); v && v->isNumber()) {
@@ -876,6 +878,14 @@ private:
       }
       ++runtimeCount;
       f.params.push_back(name);
+      // `cfg: tuple[ct.Constant[int], int]`: `cfg[0]` a Constant (sema/tile_const_elements.h).
+      auto isConstant = [&](ExprId e) { return isTileConstantAnnotation(e); };
+      for (const auto& path : a.annotation.valid() ? constantElementPaths(ast_, a.annotation, isConstant)
+                                                   : std::vector<std::vector<uint32_t>>{}) {
+        TileConstParam c{elementConstName(name, path), static_cast<uint32_t>(i), {}, locationOf(ast_, a.range)};
+        givenConstValues(f.name, c);
+        f.tileConsts.push_back(std::move(c));
+      }
       if (a.annotation.valid() && !isTileHintAnnotation(ast_, a.annotation, module_)) {
         ++typedCount;
         if (isScalarInt64Annotation(ast_, a.annotation, module_)) {
@@ -910,7 +920,11 @@ private:
     // samples: `def attn(Q, K, V, Out, qk_scale: float, ...)`): the types come
     // from `--sig`, each checked against its annotation's kind.
     if (typedCount == looseCount && typedCount != runtimeCount) typedCount = 0;
-    if (typedCount != 0) {
+    if (runtimeCount == 0) {
+      // No run-time parameters (only Constants, or none): nothing to type.
+      f.signatureGiven = true;
+      f.signatures.push_back(DeclaredSignature{annotated, f.location});
+    } else if (typedCount != 0) {
       f.signatureGiven = true;
       if (typedCount != runtimeCount) {
         diags_.error(f.location, Diag::InvalidSignature,

@@ -162,12 +162,17 @@ TileVal TileLowering::reduce(ExprId id, TileFn fn, TypeId t) {
   std::vector<bool> reduced(xs.size(), false);
   ExprId axisExpr = arg(id, 1);
   const ConstValue* axisConst = axisExpr.valid() ? constOf(axisExpr) : nullptr;
-  if (axisConst == nullptr || axisConst->kind != ConstValue::Kind::Int) {
+  if (axisConst == nullptr || (axisConst->kind != ConstValue::Kind::Int && axisConst->kind != ConstValue::Kind::Tuple)) {
     reduced.assign(xs.size(), true);
   } else {
-    int64_t a = axisConst->intValue;
-    if (a < 0) a += static_cast<int64_t>(xs.size());
-    reduced[static_cast<size_t>(a)] = true;
+    // One axis, or a tuple of them (`axis=(1, 2)`).
+    std::vector<ConstValue> axes{*axisConst};
+    if (axisConst->kind == ConstValue::Kind::Tuple) axes = axisConst->elements;
+    for (const ConstValue& c : axes) {
+      int64_t a = c.intValue;
+      if (a < 0) a += static_cast<int64_t>(xs.size());
+      reduced[static_cast<size_t>(a)] = true;
+    }
   }
   // Reduced along some axes into several elements: in registers and shuffles
   // (tile_reduce_axis.cpp); else stage the input, then each output element

@@ -186,12 +186,13 @@ class Kernel:
             if not e.tile:
                 continue
             consts = e.tile["constants"]
-            if len(args) != len(e.params) + len(consts):
-                reasons.append(f"  {e.signature}: takes {len(e.params) + len(consts)} "
+            dropped = sum(1 for c in consts if not c[3])
+            if len(args) != len(e.params) + dropped:
+                reasons.append(f"  {e.signature}: takes {len(e.params) + dropped} "
                                f"arguments, {len(args)} given")
                 continue
-            bad = [f"{n}={args[pos]!r} given, compiled for {n}={v!r}"
-                   for n, pos, v in consts if not _same_constant(args[pos], v)]
+            bad = [f"{n}={_element(args[pos], el)!r} given, compiled for {n}={v!r}"
+                   for n, pos, v, el in consts if not _same_constant(_element(args[pos], el), v)]
             if bad:
                 reasons.append(f"  {e.signature}: " + "; ".join(bad))
                 continue
@@ -202,13 +203,23 @@ class Kernel:
                                  f"with kernel[grid, block](*args)")
             raise ArgumentError(f"no specialisation of tile kernel '{self.name}' accepts "
                                 f"these arguments:\n" + "\n".join(reasons))
-        positions = {pos for _, pos, _ in entries[0].tile["constants"]}
+        positions = {pos for _, pos, _, el in entries[0].tile["constants"] if not el}
         runtime = [a for i, a in enumerate(args) if i not in positions]
         return _Configured(self, grid, entries[0].tile["block"], stream, 0,
                            entries=entries)(*runtime)
 
     def __repr__(self):
         return f"<pykc.Kernel {self.name} signatures={self.signatures}>"
+
+
+def _element(arg, path):
+    """A tuple argument's element at `path` (a Constant element, `cfg[0]`); the argument
+    itself for an empty path; None where the argument has no such element."""
+    for i in path:
+        if not isinstance(arg, (tuple, list)) or i >= len(arg):
+            return None
+        arg = arg[i]
+    return arg
 
 
 def _same_constant(given, compiled) -> bool:

@@ -235,7 +235,10 @@ def _tile(t, where: str):
         return None
     try:
         block = tuple(int(b) for b in t["block"])
-        consts = tuple((str(c["name"]), int(c["position"]), c["value"]) for c in t["constants"])
+        # (name, position, value, element): element, the path into a tuple parameter for
+        # its Constant elements (`cfg[0]`: (0,), the tuple still passed), else ().
+        consts = tuple((str(c["name"]), int(c["position"]), c["value"],
+                        tuple(int(i) for i in c.get("element", ()))) for c in t["constants"])
     except (KeyError, TypeError, ValueError) as e:
         raise ManifestError(f"{where}: malformed tile entry {t!r} ({e})") from None
     if len(block) != 3 or min(block) < 1:

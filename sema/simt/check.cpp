@@ -1,4 +1,5 @@
 #include "sema/simt/check_internal.h"
+#include "sema/tile_const_elements.h"
 
 namespace frontend {
 namespace simt {
@@ -308,6 +309,11 @@ void ModuleChecker::addTileKernels(uint32_t function) {
   bool complete = true;
   for (const TileConstParam& c : fn.tileConsts) {
     if (c.invalid) {
+      complete = false;
+    } else if (c.values.empty() && splitElementName(c.name)) {
+      diags_.error(c.location, Diag::InvalidSignature,
+                   "Constant element `" + c.name + "` of `" + fn.name + "` has no value: give `--const " + c.name +
+                       "=VALUE` (the JIT reads it from the argument)");
       complete = false;
     } else if (c.values.empty()) {
       diags_.error(c.location, Diag::TileConstMissing, c.name, fn.name);

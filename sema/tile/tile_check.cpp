@@ -1,6 +1,8 @@
 #include "sema/tile/tile_check.h"
 #include "sema/tile/tile_check_internal.h"
 
+#include "sema/tile_const_elements.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -112,6 +114,10 @@ void TileChecker::run() {
       d.payload = static_cast<uint32_t>(v.intValue);
       d.path = v.repr();
       entities_[fn_.tileConsts[i].name] = d;
+      continue;
+    }
+    if (auto element = splitElementName(fn_.tileConsts[i].name)) {
+      seedKnownElement(*element, v);
       continue;
     }
     consts_[fn_.tileConsts[i].name] = v;

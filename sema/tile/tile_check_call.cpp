@@ -375,6 +375,21 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
         auto x = tileOrScalar(args[0]);
         if (!x) return TV{};
         TypeId dtype{callee.payload};
+        if (x->k == TV::K::Const && x->c.isNumber() && types_.name(dtype) == "float8_e8m0fnu") {
+          double f = x->c.kind == ConstValue::Kind::Float ? x->c.floatValue
+                     : x->c.kind == ConstValue::Kind::Int ? static_cast<double>(x->c.intValue)
+                                                          : double(x->c.boolValue);
+          if (f < 0) {
+            diags_.error(loc(args[0]), Diag::TileType,
+                         "`" + x->c.repr() + "` as float8_e8m0fnu: Negative values cannot be represented in an "
+                         "unsigned float format");
+            return TV{};
+          }
+        }
+        if (x->k == TV::K::Const && types_.isNumber(dtype)) {
+          // Of a constant: a strictly typed constant of that dtype.
+          if (auto typed = retype(x->c, dtype)) return record(id, TV::constant(*typed));
+        }
         if (!isTileVal(*x) && types_.isNumber(dtype)) {
           inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, static_cast<uint32_t>(TileFn::Astype)};
           inst_.callArguments[id.index] = std::vector<ExprId>{args[0]};
@@ -723,7 +738,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     case TileFn::Prod:
     case TileFn::Max:
     case TileFn::Min: {
-      auto r = reduction(id, c, fname);
+      auto r = reduction(id, c, fname, true);
       if (!r) return TV{};
       TypeId dtype = elementOf(r->first.type);
       if ((fn == TileFn::Sum || fn == TileFn::Prod) && types_.isBool(dtype)) dtype = types_.int32();

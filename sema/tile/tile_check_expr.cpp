@@ -1,6 +1,8 @@
 // Expressions and the typing rules: names, operators, broadcasting, promotion.
 #include "sema/tile/tile_check_internal.h"
 
+#include "sema/scalar_convert.h"
+
 namespace frontend::tile {
 
 TV TileChecker::record(ExprId id, TV v) {
@@ -147,6 +149,10 @@ TV TileChecker::checkExpr(ExprId id) {
       TV base = checkExpr(sub.value);
       if (!base.ok()) return TV{};
       if (base.k == TV::K::Const && base.c.kind == ConstValue::Kind::Tuple) {
+        if (const auto* slice = ast_.expr(sub.slice).dyn<ast::Slice>()) {
+          auto part = constSlice(base.c, *slice);
+          return part ? record(id, TV::constant(*part)) : TV{};
+        }
         auto i = constInt(sub.slice, "a tuple index");
         if (!i) return TV{};
         int64_t n = static_cast<int64_t>(base.c.elements.size());
@@ -401,7 +407,17 @@ TypeId TileChecker::elementOf(TypeId t) const {
   return ty.kind == TypeKind::Tile || ty.kind == TypeKind::Array ? ty.element : t;
 }
 
+std::optional<TypeId> TileChecker::strictType(const ConstValue& c) {
+  if (c.scalarType.empty() || !c.isNumber()) return std::nullopt;
+  return scalarTypeByName(types_, c.scalarType);
+}
+
+std::optional<ConstValue> TileChecker::retype(const ConstValue& c, TypeId dtype) {
+  return convertNumberTo(c, types_.get(dtype), types_.name(dtype));
+}
+
 std::optional<TypeId> TileChecker::weakType(const ConstValue& c) {
+  if (auto t = strictType(c)) return t;
   switch (c.kind) {
     case ConstValue::Kind::Bool: return types_.boolean();
     case ConstValue::Kind::Int:
@@ -434,13 +450,14 @@ TypeId TileChecker::promoteDtypes(TypeId a, TypeId b) {
 std::optional<TypeId> TileChecker::promote(const TV& l, const TV& r) {
   auto dtypeOf = [&](const TV& v) -> std::optional<TypeId> {
     if (v.k == TV::K::Value && !types_.isArray(v.type)) return elementOf(v.type);
+    if (v.k == TV::K::Const) return strictType(v.c);
     return std::nullopt;
   };
   auto dl = dtypeOf(l);
   auto dr = dtypeOf(r);
+  if (dl && dr) return promoteDtypes(*dl, *dr);
   if (l.k == TV::K::Const && dr) return weakWith(l.c, *dr);
   if (r.k == TV::K::Const && dl) return weakWith(r.c, *dl);
-  if (dl && dr) return promoteDtypes(*dl, *dr);
   if (l.k == TV::K::Const && r.k == TV::K::Const) {
     auto a = weakType(l.c);
     auto b = weakType(r.c);
@@ -634,7 +651,12 @@ TV TileChecker::unaryOp(ExprId id, UnaryOpKind op, ExprId operand) {
   TV x = checkExpr(operand);
   if (!x.ok()) return TV{};
   if (x.k == TV::K::Const) {
-    if (auto f = foldUnary(op, x.c)) return record(id, TV::constant(*f));
+    if (auto f = foldUnary(op, x.c)) {
+      if (op != UnaryOpKind::Not) {
+        if (auto strict = strictType(x.c)) f = retype(*f, *strict);
+      }
+      if (f) return record(id, TV::constant(*f));
+    }
   } else if (x.k == TV::K::Value && !types_.isArray(x.type)) {
     TypeId e = elementOf(x.type);
     if (types_.isNoArithmetic(e)) return tf32Only(id, e);
@@ -681,7 +703,18 @@ TV TileChecker::binary(Operator op, const TV& l, const TV& r, const NodeRange& r
     return TV::value(*t);
   }
   if (l.k == TV::K::Const && r.k == TV::K::Const) {
-    if (auto f = foldBinary(op, l.c, r.c)) return TV::constant(*f);
+    if (auto f = foldBinary(op, l.c, r.c)) {
+      if (!strictType(l.c) && !strictType(r.c)) return TV::constant(*f);
+      // A strictly typed constant (`ct.int16(2)`) keeps computing in its dtype, as a
+      // scalar of that dtype would: `n + ct.int16(2)` is an int16 constant.
+      if (auto dtype = promote(l, r)) {
+        TypeId d = *dtype;
+        bool bitwise = op == Operator::BitAnd || op == Operator::BitOr || op == Operator::BitXor;
+        if (types_.isBool(d) && !bitwise) d = types_.int32();
+        if (op == Operator::Div && !types_.isFloat(d)) d = types_.float32();
+        if (auto typed = retype(*f, d)) return TV::constant(*typed);
+      }
+    }
     diags_.error(loc(range), Diag::MismatchedOperandTypes, std::string(spelling(op)), l.c.repr(),
                  r.c.repr());
     return TV{};

@@ -299,6 +299,21 @@ std::optional<TV> TileChecker::checkPlainCall(ExprId id, const ast::Call& c) {
     return checkBuiltin(id, c, name);
   }
   if (name == "len") return checkLen(id, c);
+  if (name == "str" && ast_.list(c.args).size() == 1 && c.keywords.empty()) {
+    // str() of a compile-time constant: its text, as Python prints it.
+    ExprId arg = ast_.list(c.args)[0];
+    TV v = checkExpr(arg);
+    if (!v.ok()) return TV{};
+    if (v.k != TV::K::Const) {
+      diags_.error(loc(arg), Diag::TileType,
+                   "`str` takes a compile-time constant in tile kernels, found `" + describe(v) + "`");
+      return TV{};
+    }
+    ConstValue text;
+    text.kind = ConstValue::Kind::Str;
+    text.strValue = v.c.kind == ConstValue::Kind::Str ? v.c.strValue : v.c.repr();
+    return record(id, TV::constant(text));
+  }
   if (name == "tuple" && ast_.list(c.args).size() == 1 && c.keywords.empty()) {
     if (const auto* g = ast_.expr(ast_.list(c.args)[0]).dyn<ast::GeneratorExp>()) {
       return checkTupleComprehension(id, *g);

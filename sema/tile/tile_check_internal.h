@@ -22,6 +22,10 @@
 #include "sema/typed_module.h"
 #include "syntax/ast.h"
 
+namespace frontend {
+struct ElementName;
+}
+
 namespace frontend::tile {
 
 // What an expression is while checking a tile kernel.
@@ -176,6 +180,12 @@ private:
   // The dtype a Python number constant takes on its own (cuTile: int32 for
   // ints that fit, float32 for floats).
   std::optional<TypeId> weakType(const ConstValue& c);
+  // A strictly typed constant's dtype (`ct.int16(2)`, `np.float32(0.5)`: a number
+  // with ConstValue::scalarType), else nullopt (Python's loosely typed numbers).
+  std::optional<TypeId> strictType(const ConstValue& c);
+  // The number `c` as a constant of scalar dtype `dtype` (wrapped/rounded as NumPy
+  // does); nullopt where not folded (float16 and narrower).
+  std::optional<ConstValue> retype(const ConstValue& c, TypeId dtype);
 
   // Two dtypes meeting in an operation (cuTile's promotion: the wider float,
   // float over int, the wider int, signed over unsigned).
@@ -413,6 +423,9 @@ private:
   // `t[i]` of a tuple parameter: a constant index, or a run-time one where every
   // element has one type; `len(t)`.
   TV checkTupleSubscript(ExprId id, const ast::Subscript& sub, const TV& base);
+  // `t[a:b:c]` of a constant tuple, as Python slices (bounds and step constant
+  // integers or None); nullopt after a diagnostic.
+  std::optional<ConstValue> constSlice(const ConstValue& tuple, const ast::Slice& slice);
   TV checkLen(ExprId id, const ast::Call& c);
   // ct.astile(value, dtype=None): a tile from a number or nested tuples of numbers (constants,
   // scalars, 0-d tiles), its shape the nesting (each length a power of two).
@@ -453,13 +466,14 @@ private:
   // values; a NaN first stays), abs(x) (as ct.abs), int(x), float(x).
   TV checkBuiltin(ExprId id, const ast::Call& c, const std::string& name);
 
-  // An `axis=` of a reduction: all axes (None or absent) or one.
-  std::optional<std::vector<bool>> reducedAxes(ExprId axisExpr, const TV& x);
+  // An `axis=` of a reduction: all axes (None or absent), one, or with `tupleAxes` a
+  // tuple of distinct axes.
+  std::optional<std::vector<bool>> reducedAxes(ExprId axisExpr, const TV& x, bool tupleAxes);
 
   // A reduction's operand and result shape: `x` a tile (not tfloat32),
-  // `axis` None/absent or one constant axis, `keepdims` a constant.
+  // `axis` None/absent or constant axes (reducedAxes), `keepdims` a constant.
   std::optional<std::pair<TV, std::vector<int64_t>>> reduction(ExprId id, const ast::Call& c,
-                                                                const std::string& fname);
+                                                                const std::string& fname, bool tupleAxes);
 
   // ct.argmax / ct.argmin(x, axis=None, keepdims=False): int32 indices
   // (row-major flat indices when axis is None), as NumPy.
@@ -489,6 +503,9 @@ private:
   // A string literal or a module's string constant (`what` names it in the error).
   std::optional<std::string> stringConstant(ExprId id, const std::string& what);
   // `msg = f"..."`, `single = "'"`: a text for prints, not a value (strings_).
+  // The text of a string expression known at compile time (literals, names bound to
+  // constant text, their sums); nullopt otherwise (f-strings).
+  std::optional<std::string> constText(ExprId e) const;
   bool isStringExpr(ExprId e) const;
   bool bindString(const ast::Assign& a);
   std::map<std::string, ExprId> strings_;
@@ -533,12 +550,26 @@ private:
     ExprId where;
     int depthBefore = 0;
   };
+  // What is known at compile time of a run-time value (below, `known_`).
+  struct Known {
+    std::optional<ConstValue> c;  // a constant element
+    std::vector<Known> parts;     // else, for a tuple, its elements
+    bool any() const;
+  };
   struct Block {
     bool loop = false;
     std::map<std::string, Retyped> retyped;
     std::set<std::string> assigned;
     std::set<std::string> liveIn;
+    // A loop's `break`s: what was known at each; whether a `continue` goes round.
+    std::vector<std::map<std::string, Known>> breaks;
+    bool continues = false;
   };
+  // The branch a compile-time `if` took (for alwaysBreaks).
+  std::map<uint32_t, bool> foldedIfs_;
+  // Whether checked statements always end in `break` (a compile-time `if` by the
+  // branch it took): a `while True:` body that runs once.
+  bool alwaysBreaks(std::span<const StmtId> body) const;
   std::vector<Block> blocks_;
   // Variables whose type depends on the path taken (retyped in a block that has
   // ended): an error where they are read before being assigned again.
@@ -569,12 +600,9 @@ private:
   // What is known at compile time of a run-time tuple's elements (`tup = (ct.bid(0), 4)`:
   // element 1 is 4), by the name holding it; kept through a run-time if/else where both
   // paths agree (cuTile's constant propagation through its SSA joins).
-  struct Known {
-    std::optional<ConstValue> c;  // a constant element
-    std::vector<Known> parts;     // else, for a tuple, its elements
-    bool any() const;
-  };
   std::map<std::string, Known> known_;
+  // A Constant element of a tuple parameter (`cfg[0]`, sema/tile_const_elements.h): known.
+  void seedKnownElement(const ElementName& element, const ConstValue& v);
   // The compile-time knowledge of expression `e` (already checked).
   Known knownOf(ExprId e) const;
   // After `name = value` (`t` the type now held): what is known of the tuple it holds.

@@ -3,6 +3,10 @@
 // through an if/else whose branches both give it 4).
 #include "sema/tile/tile_check_internal.h"
 
+#include <algorithm>
+
+#include "sema/tile_const_elements.h"
+
 namespace frontend::tile {
 
 namespace {
@@ -86,6 +90,32 @@ std::map<std::string, TileChecker::Known> TileChecker::meetKnown(const std::map<
 
 void TileChecker::forgetLoopKnown() {
   for (const std::string& name : nestedAssigned_) known_.erase(name);
+}
+
+void TileChecker::seedKnownElement(const ElementName& element, const ConstValue& v) {
+  auto at = std::find(fn_.params.begin(), fn_.params.end(), element.param);
+  if (at == fn_.params.end()) return;
+  TypeId t = inst_.argTypes[static_cast<size_t>(at - fn_.params.begin())];
+  Known* k = &known_[element.param];
+  for (uint32_t i : element.path) {
+    if (!types_.isTuple(t) || i >= types_.get(t).elements.size()) {
+      diags_.error(fn_.location, Diag::InvalidSignature,
+                   "Constant `" + elementConstName(element.param, element.path) + "` names no element of `" +
+                       element.param + "`'s type `" + types_.name(inst_.argTypes[static_cast<size_t>(
+                                                              at - fn_.params.begin())]) + "`");
+      return;
+    }
+    k->parts.resize(types_.get(t).elements.size());
+    t = types_.get(t).elements[i];
+    k = &k->parts[i];
+  }
+  if (!types_.isNumber(t) || !v.isNumber()) {
+    diags_.error(fn_.location, Diag::InvalidSignature,
+                 "Constant `" + elementConstName(element.param, element.path) + "` must be a number element, found `" +
+                     types_.name(t) + "` given `" + v.repr() + "`");
+    return;
+  }
+  k->c = v;
 }
 
 std::optional<ConstValue> TileChecker::knownElement(ExprId base, size_t i) const {

@@ -186,8 +186,27 @@ bool TileChecker::isStringExpr(ExprId e) const {
   return false;
 }
 
+std::optional<std::string> TileChecker::constText(ExprId e) const {
+  const Expr& x = ast_.expr(e);
+  if (x.is<ast::Constant>() && ast_.constantOf(e).kind == ConstantKind::Str) return ast_.constantOf(e).text;
+  if (const auto* n = x.dyn<ast::Name>()) {
+    std::string name(ast_.str(n->id));
+    if (auto c = consts_.find(name); c != consts_.end() && c->second.kind == ConstValue::Kind::Str) {
+      return c->second.strValue;
+    }
+    return std::nullopt;
+  }
+  if (const auto* b = x.dyn<ast::BinOp>(); b != nullptr && b->op == Operator::Add) {
+    auto l = constText(b->left);
+    auto r = l ? constText(b->right) : std::nullopt;
+    if (r) return *l + *r;
+  }
+  return std::nullopt;
+}
+
 // A name given a string (a literal, an f-string, a sum of them) stands for that text
-// where it is printed; the f-string's values are read there.
+// where it is printed; the f-string's values are read there. Text known here (no
+// f-string) is also a constant: `c = a + b; ct.static_assert(c == "foobar")`.
 bool TileChecker::bindString(const ast::Assign& a) {
   auto targets = ast_.list(a.targets);
   if (targets.size() != 1 || !ast_.expr(targets[0]).is<ast::Name>() || !isStringExpr(a.value)) return false;
@@ -198,6 +217,12 @@ bool TileChecker::bindString(const ast::Assign& a) {
     return true;
   }
   strings_[name] = a.value;
+  if (auto text = constText(a.value)) {
+    ConstValue c;
+    c.kind = ConstValue::Kind::Str;
+    c.strValue = *text;
+    consts_[name] = c;
+  }
   return true;
 }
 

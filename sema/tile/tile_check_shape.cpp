@@ -154,31 +154,49 @@ TV TileChecker::checkBuiltin(ExprId id, const ast::Call& c, const std::string& n
   return record(id, TV::value(dtype));
 }
 
-std::optional<std::vector<bool>> TileChecker::reducedAxes(ExprId axisExpr, const TV& x) {
+std::optional<std::vector<bool>> TileChecker::reducedAxes(ExprId axisExpr, const TV& x, bool tupleAxes) {
   size_t nd = types_.get(x.type).shape.size();
   std::vector<bool> reduced(nd, true);
   if (!axisExpr.valid()) return reduced;
   TV axis = checkExpr(axisExpr);
   if (!axis.ok()) return std::nullopt;
   if (axis.k == TV::K::Const && axis.c.kind == ConstValue::Kind::None) return reduced;
-  if (axis.k != TV::K::Const || axis.c.kind != ConstValue::Kind::Int) {
-    diags_.error(loc(axisExpr), Diag::NotConstant, "the axis (an integer or None)");
+  // An integer, or (reductions) a tuple of them: `ct.max(x, axis=(1, 2))`.
+  std::vector<ConstValue> axes{axis.c};
+  if (axis.k == TV::K::Const && axis.c.kind == ConstValue::Kind::Tuple && tupleAxes) axes = axis.c.elements;
+  bool ints = axis.k == TV::K::Const;
+  for (const ConstValue& a : axes) ints = ints && a.kind == ConstValue::Kind::Int;
+  const char* kinds = tupleAxes ? "an integer, a tuple of integers or None" : "one axis (an integer) or None";
+  if (axis.k != TV::K::Const) {
+    diags_.error(loc(axisExpr), Diag::NotConstant, std::string("the axis (") + kinds + ")");
     return std::nullopt;
   }
-  int64_t a = axis.c.intValue;
+  if (!ints) {
+    diags_.error(loc(axisExpr), Diag::TileType,
+                 std::string("the axis must be ") + kinds + ", found `" + axis.c.repr() + "`");
+    return std::nullopt;
+  }
   int64_t n = static_cast<int64_t>(nd);
-  if (a < -n || a >= n) {
-    diags_.error(loc(axisExpr), Diag::TileShape,
-                 "axis " + std::to_string(a) + " is out of range for `" + describe(x) + "`");
-    return std::nullopt;
-  }
   reduced.assign(nd, false);
-  reduced[static_cast<size_t>(a < 0 ? a + n : a)] = true;
+  for (const ConstValue& c : axes) {
+    int64_t a = c.intValue;
+    if (a < -n || a >= n) {
+      diags_.error(loc(axisExpr), Diag::TileShape,
+                   "axis " + std::to_string(a) + " is out of range for `" + describe(x) + "`");
+      return std::nullopt;
+    }
+    size_t d = static_cast<size_t>(a < 0 ? a + n : a);
+    if (reduced[d]) {
+      diags_.error(loc(axisExpr), Diag::TileShape, "axis " + std::to_string(a) + " is given twice");
+      return std::nullopt;
+    }
+    reduced[d] = true;
+  }
   return reduced;
 }
 
 std::optional<std::pair<TV, std::vector<int64_t>>> TileChecker::reduction(ExprId id, const ast::Call& c,
-                                                              const std::string& fname) {
+                                                              const std::string& fname, bool tupleAxes) {
   auto args = bindArgs(id, c, fname, {"x", "axis", "keepdims"}, 1);
   if (!args) return std::nullopt;
   TV x = checkExpr((*args)[0]);
@@ -191,7 +209,7 @@ std::optional<std::pair<TV, std::vector<int64_t>>> TileChecker::reduction(ExprId
     tf32Only(id, elementOf(x.type));
     return std::nullopt;
   }
-  auto reduced = reducedAxes((*args)[1], x);
+  auto reduced = reducedAxes((*args)[1], x, tupleAxes);
   if (!reduced) return std::nullopt;
   bool keepdims = false;
   if ((*args)[2].valid()) {
@@ -212,7 +230,7 @@ std::optional<std::pair<TV, std::vector<int64_t>>> TileChecker::reduction(ExprId
 }
 
 TV TileChecker::checkArgReduce(ExprId id, const ast::Call& c, const std::string& fname) {
-  auto r = reduction(id, c, fname);
+  auto r = reduction(id, c, fname, false);
   if (!r) return TV{};
   return record(id, TV::value(types_.tile(types_.int32(), r->second)));
 }

@@ -148,6 +148,15 @@ void TileChecker::checkStmt(StmtId id) {
       return;
     case StmtKind::Break:
     case StmtKind::Continue:
+      for (auto b = blocks_.rbegin(); b != blocks_.rend(); ++b) {
+        if (!b->loop) continue;
+        if (s.kind() == StmtKind::Break) {
+          b->breaks.push_back(known_);
+        } else {
+          b->continues = true;
+        }
+        break;
+      }
       if (loopNest_ == 0) {
         diags_.error(loc(s.range), Diag::UnsupportedFeature,
                      "`" + std::string(s.kind() == StmtKind::Break ? "break" : "continue") +
@@ -159,6 +168,7 @@ void TileChecker::checkStmt(StmtId id) {
       TV c = checkExpr(i.test);
       if (c.k == TV::K::Const) {
         // Decided at compile time (cuTile's rule): the other branch is not typed.
+        foldedIfs_[id.index] = truthOf(c.c);
         checkBody(ast_.list(truthOf(c.c) ? i.body : i.orelse));
         return;
       }
@@ -281,10 +291,32 @@ void TileChecker::checkWhile(const ast::While& w, const Stmt& s) {
   ++loopNest_;
   enterBlock(true);
   checkBody(ast_.list(w.body));
+  // `while True:` whose body always ends in `break` (cuTile's test_constfold) runs
+  // once: after it, what every `break` knew.
+  bool once = c.k == TV::K::Const && !blocks_.back().continues && alwaysBreaks(ast_.list(w.body));
+  std::vector<std::map<std::string, Known>> breaks = std::move(blocks_.back().breaks);
   markAmbiguous(leaveBlock());
   forgetLoopKnown();
+  if (once && !breaks.empty()) {
+    std::map<std::string, Known> after = breaks.front();
+    for (size_t i = 1; i < breaks.size(); ++i) after = meetKnown(after, breaks[i]);
+    for (auto& [name, k] : after) known_[name] = std::move(k);
+  }
   --loopNest_;
   --depthNow_;
+}
+
+bool TileChecker::alwaysBreaks(std::span<const StmtId> body) const {
+  if (body.empty()) return false;
+  StmtId last = body.back();
+  const Stmt& s = ast_.stmt(last);
+  if (s.kind() == StmtKind::Break) return true;
+  if (s.kind() != StmtKind::If) return false;
+  const auto& i = s.as<ast::If>();
+  if (auto folded = foldedIfs_.find(last.index); folded != foldedIfs_.end()) {
+    return alwaysBreaks(ast_.list(folded->second ? i.body : i.orelse));
+  }
+  return alwaysBreaks(ast_.list(i.body)) && alwaysBreaks(ast_.list(i.orelse));
 }
 
 void TileChecker::enterBlock(bool loop) {

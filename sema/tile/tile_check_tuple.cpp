@@ -1,6 +1,7 @@
 // Tuple parameters of tile kernels (docs/TILE.md, "Tuples of arrays"): `t[i]` with a
 // constant index (any element), with a run-time integer (elements of one type), and
 // `len(t)`, a constant.
+#include <algorithm>
 #include <functional>
 
 #include "sema/tile/tile_check_internal.h"
@@ -48,6 +49,45 @@ TV TileChecker::checkTupleSubscript(ExprId id, const ast::Subscript& sub, const 
     return TV{};
   }
   return record(id, TV::value(elements.front()));
+}
+
+std::optional<ConstValue> TileChecker::constSlice(const ConstValue& tuple, const ast::Slice& slice) {
+  auto bound = [&](ExprId e, const char* what) -> std::optional<std::optional<int64_t>> {
+    if (!e.valid()) return std::optional<int64_t>{};
+    TV v = checkExpr(e);
+    if (!v.ok()) return std::nullopt;
+    if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::None) return std::optional<int64_t>{};
+    if (v.k == TV::K::Const && (v.c.kind == ConstValue::Kind::Int || v.c.kind == ConstValue::Kind::Bool)) {
+      return std::optional<int64_t>{v.c.kind == ConstValue::Kind::Int ? v.c.intValue : int64_t(v.c.boolValue)};
+    }
+    diags_.error(loc(e), Diag::TileType,
+                 std::string("the ") + what + " of a tuple slice must be a constant integer or None, found `" +
+                     describe(v) + "`");
+    return std::nullopt;
+  };
+  auto lower = bound(slice.lower, "start");
+  auto upper = bound(slice.upper, "stop");
+  auto step = bound(slice.step, "step");
+  if (!lower || !upper || !step) return std::nullopt;
+  int64_t n = static_cast<int64_t>(tuple.elements.size());
+  int64_t by = step->value_or(1);
+  if (by == 0) {
+    diags_.error(loc(slice.step), Diag::InvalidCall, "slice step cannot be zero");
+    return std::nullopt;
+  }
+  // Python's PySlice_AdjustIndices.
+  auto adjust = [&](std::optional<int64_t> v, int64_t dflt) {
+    if (!v) return dflt;
+    int64_t i = *v < 0 ? *v + n : *v;
+    if (by > 0) return std::clamp<int64_t>(i, 0, n);
+    return std::clamp<int64_t>(i, -1, n - 1);
+  };
+  int64_t from = adjust(*lower, by > 0 ? 0 : n - 1);
+  int64_t to = adjust(*upper, by > 0 ? n : -1);
+  ConstValue out;
+  out.kind = ConstValue::Kind::Tuple;
+  for (int64_t i = from; by > 0 ? i < to : i > to; i += by) out.elements.push_back(tuple.elements[static_cast<size_t>(i)]);
+  return out;
 }
 
 TV TileChecker::checkLen(ExprId id, const ast::Call& c) {

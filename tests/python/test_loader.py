@@ -663,3 +663,35 @@ def test_private_kernel_names_are_attributes(tmp_path):
         mod.__wrapped__
     with pytest.raises(AttributeError, match="no kernel '_missing'"):
         mod._missing
+
+
+def _partial_kernel(n):
+    """A tile kernel with a tuple parameter whose element 0 is a ct.Constant (as
+    `pykc compile --const cfg[0]=N` writes it): the tuple is still passed."""
+    arrays = [{"name": x, "kind": "array", "dtype": "int32", "ndim": 1, "layout": "C"} for x in ("a", "out")]
+    cfg = {"name": "cfg", "kind": "tuple", "elements": [
+        {"name": "cfg[0]", "kind": "scalar", "dtype": "int32"},
+        {"name": "cfg[1]", "kind": "scalar", "dtype": "int32"}]}
+    return {"name": "partial", "signature": f"void(int32[::1], int32[::1], Tuple(int32, int32), cfg[0]={n})",
+            "symbol": f"partial__i32a1C_i32a1C_t2i32i32__Kcfg$005B0$005D_{n}",
+            "params": arrays + [cfg], "cooperative": False, "dynamic_shared_memory": False,
+            "tile": {"block": [64, 1, 1],
+                     "constants": [{"name": "cfg[0]", "position": 2, "value": n, "element": [0]}]},
+            "resources": {"sm_90": {"registers": 32, "max_threads_per_block": 1024}}}
+
+
+def test_tile_launch_checks_constant_elements_of_tuples(tmp_path):
+    """cuTile's `cfg: tuple[ct.Constant[int], int]`: the element picks the specialisation,
+    and the whole tuple is passed (two int32 words)."""
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest_dict(_partial_kernel(8), _partial_kernel(16))))
+    be = FakeBackend()
+    mod = pykc.Module(pykc.read_manifest(str(tmp_path)), be)
+    a, out = arr((16,), "int32"), arr((16,), "int32")
+    pykc.launch(None, 1, mod.partial, (a, out, (16, 5)))
+    pykc.launch(None, 1, mod.partial, (a, out, (8, 5)))
+    assert [x[0] for x in be.launches] == ["partial__i32a1C_i32a1C_t2i32i32__Kcfg$005B0$005D_16",
+                                          "partial__i32a1C_i32a1C_t2i32i32__Kcfg$005B0$005D_8"]
+    with pytest.raises(ArgumentError, match=r"cfg\[0\]=4 given, compiled for cfg\[0\]=8"):
+        pykc.launch(None, 1, mod.partial, (a, out, (4, 5)))
+    with pytest.raises(ArgumentError, match=r"cfg\[0\]=None given"):
+        pykc.launch(None, 1, mod.partial, (a, out, 7))

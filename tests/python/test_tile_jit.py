@@ -418,3 +418,25 @@ def test_nested_kernel_enum_values(tmp_path, monkeypatch):
         assert arch == "sm_90" and compiled.cubins["sm_90"][:4] == b"\x7fELF"
     finally:
         sys.path.remove(str(tmp_path))
+
+
+def test_constant_elements_of_tuple_parameters(tmp_path, monkeypatch):
+    """`cfg: tuple[ct.Constant[int], int]` (cuTile's test_tuple_arguments): the JIT finds
+    the element, compiles with `--const cfg[0]=N`, and the manifest says which element."""
+    monkeypatch.setenv("PYKC_ARCH", "sm_90")
+    monkeypatch.setenv("PYKC_CACHE_DIR", str(tmp_path / "cache"))
+
+    def partial(a, out, cfg: tuple[ct.Constant[int], int]):
+        t = ct.load(a, (0,), (cfg[0],))
+        ct.store(out, (0,), t + cfg[1])
+
+    def nested(a, cfg: "tuple[tuple[int, ct.Constant[int]], ct.Constant[int]]"):
+        pass
+
+    k = ct.kernel(partial)
+    assert k._constants() == [] and k._elements == ((2, (0,)),)
+    n = ct.kernel(nested)
+    assert n._constants() == [] and n._elements == ((1, (0, 1)), (1, (1,)))
+    compiled, _, _ = k._compile(("int32[::1]", "int32[::1]", "UniTuple(int32, 2)"), (("cfg[0]", "8"),))
+    assert compiled.manifest["kernels"][0]["tile"]["constants"] == [
+        {"name": "cfg[0]", "position": 2, "value": 8, "element": [0]}]

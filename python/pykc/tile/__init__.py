@@ -231,6 +231,7 @@ class TileKernel:
         self._constant_positions = None
         self._constant_set = frozenset()  # the same positions, once _constants() ran
         self._int64_set = frozenset()     # parameters annotated ct.ScalarInt64
+        self._elements = ()  # (position, path) of tuple parameters' ct.Constant elements
         self._instances: dict = {}   # (types, constant values) -> pykc.Kernel
         self._fast: dict = {}        # tile_arg_key -> (FastLauncher, block, shared bytes)
         self._last_stream = (None, 0)  # the last stream object seen and its handle
@@ -254,6 +255,7 @@ class TileKernel:
                     out.append(i)
                 if a is ScalarInt64:
                     int64.append(i)
+                self._elements += tuple((i, path) for path in _constant_elements(a))
             self._constant_positions, self._constant_set = out, frozenset(out)
             self._int64_set = frozenset(int64)
         return self._constant_positions
@@ -353,6 +355,19 @@ class TileKernel:
                     types.append(_arg_text(describe(a, h), i in self._int64_set))
             except TypeError as e:
                 raise TypeError(f"tile kernel `{self.__name__}`, parameter `{p}`: {e}") from None
+        for i, path in self._elements:
+            value = args[i]
+            for k in path:
+                if not isinstance(value, tuple) or k >= len(value):
+                    raise TypeError(f"tile kernel `{self.__name__}`, parameter `{self._params[i]}`: its "
+                                    f"annotation makes element {list(path)} a ct.Constant, but the "
+                                    f"argument {args[i]!r} has no such element")
+                value = value[k]
+            name = self._params[i] + "".join(f"[{k}]" for k in path)
+            try:
+                consts.append((name, _const_text(value)))
+            except TypeError as e:
+                raise TypeError(f"tile kernel `{self.__name__}`, parameter `{name}`: {e}") from None
         kernel = self._kernel_for(tuple(types), tuple(consts))
         result = kernel.launch_tile(stream, grid, args)
         self._make_fast(kernel, args, h)
@@ -361,7 +376,8 @@ class TileKernel:
     def _make_fast(self, kernel, args, h):
         """After a checked launch: the FastLauncher for these argument types."""
         key, _ = tile_arg_key(args, self._constant_set, h)
-        if key is None or key in self._fast or kernel.module.sync or len(self._fast) >= 64:
+        # Constant elements of tuple arguments are not in the fast path's key: checked path.
+        if key is None or self._elements or key in self._fast or kernel.module.sync or len(self._fast) >= 64:
             return
         entries = [e for e in kernel.entries if e.tile]
         if len(entries) != 1 or not supports_tile(entries[0]):
@@ -378,6 +394,20 @@ class TileKernel:
 
     def __repr__(self):
         return f"<pykc.tile kernel {self.__qualname__}>"
+
+
+def _constant_elements(annotation, path=()):
+    """The paths of the ct.Constant elements of a `tuple[...]` annotation (nested too):
+    `tuple[ct.Constant[int], int]` gives [(0,)]."""
+    if getattr(annotation, "__origin__", None) is not tuple:
+        return []
+    out = []
+    for i, e in enumerate(getattr(annotation, "__args__", ())):
+        if isinstance(e, _ConstantAnnotation) or e is Constant:
+            out.append(path + (i,))
+        else:
+            out += _constant_elements(e, path + (i,))
+    return out
 
 
 def kernel(func=None, **options):
