@@ -558,6 +558,7 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       return atan2(id, t);
     case TileFn::Maximum:
     case TileFn::Minimum: {
+      FlagsScope flags(*this, reduceFlagsOf(id, fn));
       bool m = isMmaExpr(id);
       TileVal x = evalAs(arg(id, 0), t, m);
       TileVal y = evalAs(arg(id, 1), t, m);
@@ -577,17 +578,9 @@ TileFn TileLowering::roundingMode(ExprId id, size_t position) {
   return static_cast<TileFn>(inst_->meanings[r.index].payload);
 }
 
-TileVal TileLowering::roundedArith(ExprId id, TileFn fn, TypeId t) {
-  TypeId op = inst_->opTypes[id.index];
-  bool m = isMmaExpr(id);
-  TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
-  TileVal x = evalAs(arg(id, 0), opTile, m);
-  TileVal y = evalAs(arg(id, 1), opTile, m);
-  TileFn mode = roundingMode(id, 2);
-  bool f32 = op == types_.float32();
+llvm::Value* TileLowering::roundedAddMul(bool mul, llvm::Value* a, llvm::Value* c, TypeId op, int r, bool ftz) {
   bool f64 = op == types_.float64();
-  bool ftz = f32 && constIntArg(id, 3, 0) != 0;
-  x.splat = x.splat && y.splat;
+  if (r == 0 && !ftz) return mul ? b_.CreateFMul(a, c) : b_.CreateFAdd(a, c);
   using llvm::Intrinsic::ID;
   // NVVM's rounded float32/float64 intrinsics: {rn, rz, rm, rp} x {f, ftz f, d}.
   struct Rounded {
@@ -605,6 +598,23 @@ TileVal TileLowering::roundedArith(ExprId id, TileFn fn, TypeId t) {
                              llvm::Intrinsic::nvvm_mul_rm_ftz_f, llvm::Intrinsic::nvvm_mul_rp_ftz_f},
                             {llvm::Intrinsic::nvvm_mul_rn_d, llvm::Intrinsic::nvvm_mul_rz_d, llvm::Intrinsic::nvvm_mul_rm_d,
                              llvm::Intrinsic::nvvm_mul_rp_d}};
+  const Rounded& table = mul ? kMul : kAdd;
+  ID which = f64 ? table.d[r] : ftz ? table.ftz[r] : table.f[r];
+  return b_.CreateCall(intrinsic(which), {a, c});
+}
+
+TileVal TileLowering::roundedArith(ExprId id, TileFn fn, TypeId t) {
+  TypeId op = inst_->opTypes[id.index];
+  bool m = isMmaExpr(id);
+  TypeId opTile = types_.isTile(t) ? types_.tile(op, types_.get(t).shape) : op;
+  TileVal x = evalAs(arg(id, 0), opTile, m);
+  TileVal y = evalAs(arg(id, 1), opTile, m);
+  TileFn mode = roundingMode(id, 2);
+  bool f32 = op == types_.float32();
+  bool f64 = op == types_.float64();
+  bool ftz = f32 && constIntArg(id, 3, 0) != 0;
+  x.splat = x.splat && y.splat;
+  using llvm::Intrinsic::ID;
   int r = mode == TileFn::RoundRz ? 1 : mode == TileFn::RoundRm ? 2 : mode == TileFn::RoundRp ? 3 : 0;
   auto combineOne = [&](llvm::Value* a, llvm::Value* c) -> llvm::Value* {
     ID which = llvm::Intrinsic::not_intrinsic;
@@ -631,11 +641,9 @@ TileVal TileLowering::roundedArith(ExprId id, TileFn fn, TypeId t) {
                          : fn == TileFn::Sub ? frontend::Operator::Sub : frontend::Operator::Mult;
     // The plain operator where it means the same (RN without flush, or not a float32/64).
     if ((r == 0 && !ftz) || !(f32 || f64)) return arith(o, a, c, op);
-    const Rounded& table = fn == TileFn::Mul ? kMul : kAdd;
-    which = f64 ? table.d[r] : ftz ? table.ftz[r] : table.f[r];
     // a - b is a + (-b) under every rounding (negation is exact).
     if (fn == TileFn::Sub) c = b_.CreateFNeg(c);
-    return b_.CreateCall(intrinsic(which), {a, c});
+    return roundedAddMul(fn == TileFn::Mul, a, c, op, r, ftz);
   };
   for (size_t s = 0; s < x.slots.size(); ++s) x.slots[s] = combineOne(x.slots[s], y.slots[s]);
   if (op != elementOf(t)) {

@@ -606,9 +606,35 @@ private:
 
   // --- reductions ---------------------------------------------------------
 
+  // cuTile's options of the reduction (or ct.maximum/minimum) being lowered, which
+  // identity and combine follow: `rounding` 0 RN, 1 RZ, 2 RM, 3 RP (sum, prod on float32
+  // and float64), `ftz` flush_to_zero (float32), `propagateNan` (max, min: NaN wins;
+  // else NaN is ignored, the other operand taken, and NaN is the identity).
+  struct ReduceFlags {
+    int rounding = 0;
+    bool ftz = false;
+    bool propagateNan = false;
+  };
+  ReduceFlags reduceFlags_;
+  // The options call `id` of `fn` gives (its keyword arguments, as the checker bound them).
+  ReduceFlags reduceFlagsOf(ExprId id, TileFn fn);
+  // Sets reduceFlags_ for a scope.
+  struct FlagsScope {
+    FlagsScope(TileLowering& l, ReduceFlags f) : lowering(l), saved(l.reduceFlags_) { l.reduceFlags_ = f; }
+    ~FlagsScope() { lowering.reduceFlags_ = saved; }
+    FlagsScope(const FlagsScope&) = delete;
+    FlagsScope& operator=(const FlagsScope&) = delete;
+    TileLowering& lowering;
+    ReduceFlags saved;
+  };
+
   llvm::Value* identity(TileFn fn, TypeId acc);
 
   llvm::Value* combine(TileFn fn, llvm::Value* a, llvm::Value* c, TypeId acc);
+
+  // a + c or a * c of float32/float64 with NVVM's rounded intrinsics (`r` 0 RN, 1 RZ,
+  // 2 RM, 3 RP; `ftz` float32 only); the plain operation for RN without flush.
+  llvm::Value* roundedAddMul(bool mul, llvm::Value* a, llvm::Value* c, TypeId op, int r, bool ftz);
 
   llvm::Value* shuffleXor(llvm::Value* v, unsigned lane);
 

@@ -11,6 +11,8 @@ llvm::Value* TileLowering::identity(TileFn fn, TypeId acc) {
   if (fn == TileFn::Prod) return at.kind == TypeKind::Float ? llvm::ConstantFP::get(t, 1.0) : llvm::ConstantInt::get(t, 1);
   bool isMax = fn == TileFn::Max;
   if (at.kind == TypeKind::Float && at.bits == 8) return llvm::ConstantInt::get(t, float8Code(isMax ? -HUGE_VAL : HUGE_VAL, at.format));
+  // NaN-ignoring max/min (maxnum): NaN is the identity, so a row of NaNs stays NaN.
+  if (at.kind == TypeKind::Float && !reduceFlags_.propagateNan) return llvm::ConstantFP::getNaN(t);
   if (at.kind == TypeKind::Float) return llvm::ConstantFP::getInfinity(t, isMax);
   if (at.kind == TypeKind::Bool) return b_.getInt1(!isMax);
   if (at.isSigned) {
@@ -21,12 +23,26 @@ llvm::Value* TileLowering::identity(TileFn fn, TypeId acc) {
 
 llvm::Value* TileLowering::combine(TileFn fn, llvm::Value* a, llvm::Value* c, TypeId acc) {
   const Type& at = types_.get(acc);
-  if (fn == TileFn::Sum) return at.kind == TypeKind::Float ? b_.CreateFAdd(a, c) : b_.CreateAdd(a, c);
-  if (fn == TileFn::Prod) return at.kind == TypeKind::Float ? b_.CreateFMul(a, c) : b_.CreateMul(a, c);
+  const ReduceFlags& f = reduceFlags_;
+  bool rounded = at.kind == TypeKind::Float && (at.bits == 32 || at.bits == 64) && (f.rounding != 0 || f.ftz);
+  if (fn == TileFn::Sum || fn == TileFn::Prod) {
+    if (rounded) return roundedAddMul(fn == TileFn::Prod, a, c, acc, f.rounding, f.ftz && at.bits == 32);
+    if (fn == TileFn::Sum) return at.kind == TypeKind::Float ? b_.CreateFAdd(a, c) : b_.CreateAdd(a, c);
+    return at.kind == TypeKind::Float ? b_.CreateFMul(a, c) : b_.CreateMul(a, c);
+  }
   bool isMax = fn == TileFn::Max;
   if (at.kind == TypeKind::Float) {
-    // NaN propagates (NumPy's max/min).
-    return b_.CreateBinaryIntrinsic(isMax ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum, a, c);
+    if (f.ftz && at.bits == 32) {
+      // PTX's max.ftz / max.ftz.NaN.f32.
+      llvm::Intrinsic::ID id = isMax ? (f.propagateNan ? llvm::Intrinsic::nvvm_fmax_ftz_nan_f : llvm::Intrinsic::nvvm_fmax_ftz_f)
+                                     : (f.propagateNan ? llvm::Intrinsic::nvvm_fmin_ftz_nan_f : llvm::Intrinsic::nvvm_fmin_ftz_f);
+      return b_.CreateCall(intrinsic(id), {a, c});
+    }
+    // cuTile's propagate_nan=True: NaN wins (IEEE maximum); by default NaN is ignored
+    // and the other operand taken (maxnum, PTX's max.f32).
+    llvm::Intrinsic::ID id = f.propagateNan ? (isMax ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum)
+                                            : (isMax ? llvm::Intrinsic::maxnum : llvm::Intrinsic::minnum);
+    return b_.CreateBinaryIntrinsic(id, a, c);
   }
   if (at.kind == TypeKind::Bool) return isMax ? b_.CreateOr(a, c) : b_.CreateAnd(a, c);
   llvm::Intrinsic::ID id = at.isSigned ? (isMax ? llvm::Intrinsic::smax : llvm::Intrinsic::smin)
@@ -120,7 +136,38 @@ std::optional<TileVal> TileLowering::mmaRowReduce(ExprId id, TileFn fn, TypeId t
   return out;
 }
 
+TileLowering::ReduceFlags TileLowering::reduceFlagsOf(ExprId id, TileFn fn) {
+  ReduceFlags f;
+  switch (fn) {
+    case TileFn::Sum:
+    case TileFn::Prod: {
+      TileFn mode = roundingMode(id, 3);
+      f.rounding = mode == TileFn::RoundRz ? 1 : mode == TileFn::RoundRm ? 2 : mode == TileFn::RoundRp ? 3 : 0;
+      f.ftz = constIntArg(id, 4, 0) != 0;
+      break;
+    }
+    case TileFn::Max:
+    case TileFn::Min:
+      f.ftz = constIntArg(id, 3, 0) != 0;
+      f.propagateNan = constIntArg(id, 4, 0) != 0;
+      break;
+    case TileFn::Maximum:
+    case TileFn::Minimum:
+      f.ftz = constIntArg(id, 2, 0) != 0;
+      f.propagateNan = constIntArg(id, 3, 0) != 0;
+      break;
+    case TileFn::Argmax:
+    case TileFn::Argmin:
+      f.propagateNan = constIntArg(id, 3, 0) != 0;
+      break;
+    default:
+      break;
+  }
+  return f;
+}
+
 TileVal TileLowering::reduce(ExprId id, TileFn fn, TypeId t) {
+  FlagsScope flags(*this, reduceFlagsOf(id, fn));
   if (auto r = mmaRowReduce(id, fn, t)) return *r;
   ExprId xe = arg(id, 0);
   TypeId xt = typeOf(xe);

@@ -404,8 +404,15 @@ llvm::Value* TileLowering::argBetter(bool isMax, TypeId e, llvm::Value* a, llvm:
     llvm::Value* cNan = b_.CreateFCmpUNO(c, c);
     llvm::Value* beats = isMax ? b_.CreateFCmpOGT(c, a) : b_.CreateFCmpOLT(c, a);
     llvm::Value* ties = b_.CreateAnd(b_.CreateFCmpOEQ(c, a), earlier);
-    llvm::Value* number = b_.CreateAnd(b_.CreateNot(aNan), b_.CreateOr(beats, ties));
-    llvm::Value* nan = b_.CreateOr(b_.CreateNot(aNan), earlier);
+    // Two NaNs tie (the earlier index wins). cuTile's propagate_nan=True: NaN beats every
+    // number (NumPy's argmax); by default a number beats NaN.
+    if (reduceFlags_.propagateNan) {
+      llvm::Value* number = b_.CreateAnd(b_.CreateNot(aNan), b_.CreateOr(beats, ties));
+      llvm::Value* nan = b_.CreateOr(b_.CreateNot(aNan), earlier);
+      return b_.CreateSelect(cNan, nan, number);
+    }
+    llvm::Value* number = b_.CreateOr(aNan, b_.CreateOr(beats, ties));
+    llvm::Value* nan = b_.CreateAnd(aNan, earlier);
     return b_.CreateSelect(cNan, nan, number);
   }
   bool isSigned = et.kind == TypeKind::Int && et.isSigned;
@@ -415,6 +422,7 @@ llvm::Value* TileLowering::argBetter(bool isMax, TypeId e, llvm::Value* a, llvm:
 }
 
 TileVal TileLowering::argReduce(ExprId id, TileFn fn, TypeId t) {
+  FlagsScope flags(*this, reduceFlagsOf(id, fn));
   bool isMax = fn == TileFn::Argmax;
   ExprId xe = arg(id, 0);
   TypeId xt = typeOf(xe);

@@ -738,7 +738,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     case TileFn::Prod:
     case TileFn::Max:
     case TileFn::Min: {
-      auto r = reduction(id, c, fname, true);
+      auto r = reduction(id, c, fname, fn);
       if (!r) return TV{};
       TypeId dtype = elementOf(r->first.type);
       if ((fn == TileFn::Sum || fn == TileFn::Prod) && types_.isBool(dtype)) dtype = types_.int32();
@@ -832,8 +832,16 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     }
     case TileFn::Maximum:
     case TileFn::Minimum: {
-      auto args = bindArgs(id, c, fname, {"x", "y"}, 2);
+      // NaN: ignored (the other operand) unless `propagate_nan=True`, as cuTile.
+      auto args = bindArgs(id, c, fname, {"x", "y", "flush_to_zero", "propagate_nan"}, 2);
       if (!args) return TV{};
+      if ((*args)[3].valid() && !constBool((*args)[3], "`propagate_nan`")) return TV{};
+      bool ftz = false;
+      if ((*args)[2].valid()) {
+        auto f = constBool((*args)[2], "`flush_to_zero`");
+        if (!f) return TV{};
+        ftz = *f;
+      }
       auto x = tileOrScalar((*args)[0]);
       auto y = tileOrScalar((*args)[1]);
       if (!x || !y) return TV{};
@@ -841,6 +849,11 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       auto dtype = promote(*x, *y);
       if (!shape || !dtype) return TV{};
       if (types_.isNoArithmetic(*dtype)) return tf32Only(id, *dtype);
+      if (ftz && *dtype != types_.float32()) {
+        diags_.error(loc((*args)[2]), Diag::TileType,
+                     "`" + fname + "` flushes to zero on float32 only, found `" + nameOf(*dtype) + "`");
+        return TV{};
+      }
       inst_.opTypes[id.index] = *dtype;
       return record(id, TV::value(make(*dtype, *shape, *x, *y)));
     }
@@ -871,7 +884,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     }
     case TileFn::Argmax:
     case TileFn::Argmin:
-      return checkArgReduce(id, c, fname);
+      return checkArgReduce(id, c, fname, fn);
     case TileFn::Reshape:
     case TileFn::Permute:
     case TileFn::Transpose:

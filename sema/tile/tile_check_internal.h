@@ -471,13 +471,17 @@ private:
   std::optional<std::vector<bool>> reducedAxes(ExprId axisExpr, const TV& x, bool tupleAxes);
 
   // A reduction's operand and result shape: `x` a tile (not tfloat32),
-  // `axis` None/absent or constant axes (reducedAxes), `keepdims` a constant.
+  // `axis` None/absent or constant axes (reducedAxes; a tuple for sum, prod, max and
+  // min), `keepdims` a constant.
   std::optional<std::pair<TV, std::vector<int64_t>>> reduction(ExprId id, const ast::Call& c,
-                                                                const std::string& fname, bool tupleAxes);
+                                                                const std::string& fname, TileFn fn);
+  // A reduction's keyword options (reduction's argument order): constant, on dtypes
+  // that have them.
+  bool reductionOptions(const std::vector<ExprId>& args, const std::string& fname, TileFn fn, TypeId dtype);
 
   // ct.argmax / ct.argmin(x, axis=None, keepdims=False): int32 indices
   // (row-major flat indices when axis is None), as NumPy.
-  TV checkArgReduce(ExprId id, const ast::Call& c, const std::string& fname);
+  TV checkArgReduce(ExprId id, const ast::Call& c, const std::string& fname, TileFn fn);
 
   // The error for arithmetic on a tfloat32 or 8-bit float (`dtype`) tile.
   TV tf32Only(ExprId id, TypeId dtype = TypeId());

@@ -196,8 +196,14 @@ std::optional<std::vector<bool>> TileChecker::reducedAxes(ExprId axisExpr, const
 }
 
 std::optional<std::pair<TV, std::vector<int64_t>>> TileChecker::reduction(ExprId id, const ast::Call& c,
-                                                              const std::string& fname, bool tupleAxes) {
-  auto args = bindArgs(id, c, fname, {"x", "axis", "keepdims"}, 1);
+                                                              const std::string& fname, TileFn fn) {
+  // cuTile's keyword-only options: sum/prod round (`rounding_mode`, `flush_to_zero`),
+  // max/min flush and choose NaN's fate (`propagate_nan`), argmax/argmin the latter.
+  bool sums = fn == TileFn::Sum || fn == TileFn::Prod;
+  bool extrema = fn == TileFn::Max || fn == TileFn::Min;
+  auto args = sums      ? bindArgs(id, c, fname, {"x", "axis", "keepdims", "rounding_mode", "flush_to_zero"}, 1)
+              : extrema ? bindArgs(id, c, fname, {"x", "axis", "keepdims", "flush_to_zero", "propagate_nan"}, 1)
+                        : bindArgs(id, c, fname, {"x", "axis", "keepdims", "propagate_nan"}, 1);
   if (!args) return std::nullopt;
   TV x = checkExpr((*args)[0]);
   if (!x.ok()) return std::nullopt;
@@ -205,11 +211,13 @@ std::optional<std::pair<TV, std::vector<int64_t>>> TileChecker::reduction(ExprId
     diags_.error(loc((*args)[0]), Diag::TileType, "`" + fname + "` reduces a tile, found `" + describe(x) + "`");
     return std::nullopt;
   }
-  if (types_.isNoArithmetic(elementOf(x.type))) {
-    tf32Only(id, elementOf(x.type));
+  TypeId dtype = elementOf(x.type);
+  if (types_.isNoArithmetic(dtype)) {
+    tf32Only(id, dtype);
     return std::nullopt;
   }
-  auto reduced = reducedAxes((*args)[1], x, tupleAxes);
+  if (!reductionOptions(*args, fname, fn, dtype)) return std::nullopt;
+  auto reduced = reducedAxes((*args)[1], x, sums || extrema);
   if (!reduced) return std::nullopt;
   bool keepdims = false;
   if ((*args)[2].valid()) {
@@ -229,8 +237,38 @@ std::optional<std::pair<TV, std::vector<int64_t>>> TileChecker::reduction(ExprId
   return std::make_pair(x, out);
 }
 
-TV TileChecker::checkArgReduce(ExprId id, const ast::Call& c, const std::string& fname) {
-  auto r = reduction(id, c, fname, false);
+bool TileChecker::reductionOptions(const std::vector<ExprId>& args, const std::string& fname, TileFn fn, TypeId dtype) {
+  bool sums = fn == TileFn::Sum || fn == TileFn::Prod;
+  bool extrema = fn == TileFn::Max || fn == TileFn::Min;
+  size_t ftzAt = sums ? 4 : extrema ? 3 : 0;
+  size_t nanAt = extrema ? 4 : sums ? 0 : 3;
+  if (nanAt && args[nanAt].valid() && !constBool(args[nanAt], "`propagate_nan`")) return false;
+  if (ftzAt && args[ftzAt].valid()) {
+    auto ftz = constBool(args[ftzAt], "`flush_to_zero`");
+    if (!ftz) return false;
+    if (*ftz && dtype != types_.float32()) {
+      diags_.error(loc(args[ftzAt]), Diag::TileType,
+                   "`" + fname + "` flushes to zero on float32 only, found `" + nameOf(dtype) + "`");
+      return false;
+    }
+  }
+  if (sums && args[3].valid()) {
+    std::optional<TileFn> mode;
+    if (!roundingModeArg(args[3], mode)) return false;
+    bool ieee = mode && (*mode == TileFn::RoundRz || *mode == TileFn::RoundRm || *mode == TileFn::RoundRp);
+    if (mode && *mode != TileFn::RoundRn && !(ieee && (dtype == types_.float32() || dtype == types_.float64()))) {
+      diags_.error(loc(args[3]), Diag::TileUnsupported,
+                   "`" + fname + "` with `rounding_mode=RoundingMode." + std::string(tileFnName(*mode)) + "` on `" +
+                       nameOf(dtype) + "`",
+                   ieee ? " (float32 and float64 only)" : " (reductions take RN, RZ, RM or RP)");
+      return false;
+    }
+  }
+  return true;
+}
+
+TV TileChecker::checkArgReduce(ExprId id, const ast::Call& c, const std::string& fname, TileFn fn) {
+  auto r = reduction(id, c, fname, fn);
   if (!r) return TV{};
   return record(id, TV::value(types_.tile(types_.int32(), r->second)));
 }

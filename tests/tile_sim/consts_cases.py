@@ -3,12 +3,14 @@ tests/tile_sim/tile_sim.py (CPU) and tests/gpu/cases/tile_cases20.py.
 
 `consts_cases(run, arr, rng)` yields (what, got, want, kind); `run(kernel, grid, args)` runs
 a kernel, `arr(a)` passes an array; both leave results in the NumPy arrays."""
+from fractions import Fraction
+
 import numpy as np
 
 from tuple_cases import _packer
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
-CONSTS = {"strict_wrap": (), "strict_promote": (5,), "rounded": (), "folded": (), "partial_tuple": (), "two_axes": ()}
+CONSTS = {"strict_wrap": (), "strict_promote": (5,), "rounded": (), "folded": (), "partial_tuple": (), "two_axes": (), "nan_rows": (), "rounded_sums": ()}
 
 
 def consts_cases(run, arr, rng):
@@ -48,3 +50,55 @@ def consts_cases(run, arr, rng):
     run("two_axes", 1, arr(x) + arr(big) + arr(sums))
     yield "ct.max over axes (1, 2) with keepdims", big, x.max(axis=(1, 2), keepdims=True), "exact"
     yield "ct.sum over axes (0, -1)", sums, x.astype(np.float64).sum(axis=(0, 2)), ("close", 1e-5)
+    # cuTile's own NaN test rows (test_reduction.py), padded to 8 rows with NaN.
+    inf, nan = np.inf, np.nan
+    x = np.array([[3.0, 0.0, 4.0, 1.5, 5.0, 9.0, 2.0, 6.0],
+                  [3.0, inf, nan, 1.5, 5.0, -2.0, 2.0, 6.0],
+                  [nan, nan, 7.0, 1.0, nan, 8.0, nan, 0.5],
+                  [5.0, -3.0, 2.0, nan, 4.0, 0.0, -inf, 1.0],
+                  [nan] * 8], np.float32)
+    f = np.full((8, 8), -7, np.float32)
+    i = np.full((4, 8), -7, np.int32)
+    run("nan_rows", 1, arr(x) + arr(f) + arr(i))
+    pad = [nan] * 3
+    yield "ct.max ignores NaN by default (cuTile's reference)", f[0], np.array([9.0, inf, 8.0, 5.0, nan] + pad, np.float32), "exact-nan"
+    yield "ct.min ignores NaN by default", f[1], np.array([0.0, -2.0, 0.5, -inf, nan] + pad, np.float32), "exact-nan"
+    yield "ct.max(propagate_nan=True)", f[2], np.array([9.0, nan, nan, nan, nan] + pad, np.float32), "exact-nan"
+    yield "ct.min(propagate_nan=True)", f[3], np.array([0.0, nan, nan, nan, nan] + pad, np.float32), "exact-nan"
+    yield "ct.maximum(t, 1.0) ignores NaN", f[4], np.fmax(x[0], 1.0), "exact-nan"
+    yield "ct.maximum(t, 1.0, propagate_nan=True)", f[5], np.maximum(x[1], 1.0), "exact-nan"
+    yield "ct.argmax: NaN the worst by default", i[0], np.array([5, 1, 5, 0, 0, 0, 0, 0], np.int32), "exact"
+    yield "ct.argmin: NaN the worst by default", i[1], np.array([1, 5, 7, 6, 0, 0, 0, 0], np.int32), "exact"
+    yield "ct.argmax(propagate_nan=True)", i[2], np.array([5, 2, 0, 3, 0, 0, 0, 0], np.int32), "exact"
+    yield "ct.argmin(propagate_nan=True)", i[3], np.array([1, 2, 0, 3, 0, 0, 0, 0], np.int32), "exact"
+    # Rows whose sums and products round differently under each mode (one inexact step).
+    u = 2.0 ** -23
+    x = np.zeros((4, 8), np.float32)
+    x[0, :2] = [1.0, 0.75 * u]      # 1 + 0.75 ulp
+    x[1, :2] = [-1.0, -0.75 * u]
+    x[2, :2] = [1.0, 0.25 * u]      # 1 + 0.25 ulp
+    x[3, :2] = [2.0 ** -127, -1.0]  # a subnormal (max keeps it; flushed: 0)
+    p = np.ones((4, 8), np.float32)
+    p[:, :2] = [[1 + u, 1 + u], [-(1 + u), 1 + u], [1 + 2 * u, 1 + u], [3.0, np.float32(1.0 / 3.0)]]
+    f = np.full((8, 4), -7, np.float32)
+    run("rounded_sums", 1, arr(x) + arr(p) + arr(f))
+
+    def directed(v, up):
+        """The float32 next to the exact rational `v` in that direction."""
+        r = np.float32(float(v))
+        if up and Fraction(float(r)) < v:
+            r = np.nextafter(r, np.float32(np.inf))
+        if not up and Fraction(float(r)) > v:
+            r = np.nextafter(r, np.float32(-np.inf))
+        return r
+
+    exact_sums = [sum(Fraction(float(e)) for e in row) for row in x]
+    exact_prods = [np.prod([Fraction(float(e)) for e in row]) for row in p]
+    toward_zero = [directed(v, v < 0) for v in exact_sums]
+    yield "ct.sum (RN)", f[0], np.array([np.float32(float(v)) for v in exact_sums]), "exact"
+    yield "ct.sum(rounding_mode=RZ)", f[1], np.array(toward_zero, np.float32), "exact"
+    yield "ct.sum(rounding_mode=RP)", f[2], np.array([directed(v, True) for v in exact_sums], np.float32), "exact"
+    yield "ct.prod(rounding_mode=RM)", f[3], np.array([directed(v, False) for v in exact_prods], np.float32), "exact"
+    yield "ct.prod(rounding_mode=RP)", f[4], np.array([directed(v, True) for v in exact_prods], np.float32), "exact"
+    yield "ct.max(flush_to_zero=True) flushes a subnormal", f[5], np.array([1.0, 0.0, 1.0, 0.0], np.float32), "exact"
+    yield "ct.max keeps a subnormal", f[6], np.array([1.0, 0.0, 1.0, 2.0 ** -127], np.float32), "exact"

@@ -5,6 +5,7 @@
 // libdevice functions as libm. Blocks run one after another (shared memory is the
 // module's global).
 #include <pthread.h>
+#include <cfenv>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -19,6 +20,28 @@ static int g_and;
 static std::string g_out;
 static pthread_mutex_t g_out_lock = PTHREAD_MUTEX_INITIALIZER;
 static int g_traps;
+// Rounded add/mul (NVVM's add/mul.rn/rz/rm/rp[.ftz].f32/.f64): the host's FPU in that
+// rounding mode; .ftz flushes subnormal inputs and results to zero (sign kept).
+template <class T>
+static T sim_flush(T v, bool ftz) {
+  return ftz && std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(T(0), v) : v;
+}
+template <class T>
+static T sim_rounded(int mode, T a, T b, bool mul, bool ftz) {
+  volatile T x = sim_flush(a, ftz), y = sim_flush(b, ftz);
+  int old = fegetround();
+  fesetround(mode);
+  volatile T r = mul ? x * y : x + y;
+  fesetround(old);
+  return sim_flush(T(r), ftz);
+}
+// max/min.ftz[.NaN].f32: maxnum/minnum, or NaN winning, on flushed operands.
+static float sim_extreme(float a, float b, bool max, bool nan) {
+  a = sim_flush(a, true);
+  b = sim_flush(b, true);
+  if (nan && (std::isnan(a) || std::isnan(b))) return NAN;
+  return sim_flush(max ? std::fmax(a, b) : std::fmin(a, b), true);
+}
 extern "C" {
 int sim_tid_x() { return g_tid; }
 int sim_ctaid_x() { return g_ctaid; }
@@ -29,6 +52,34 @@ int sim_ctaid_z() { return 0; }
 // ex2.approx(.ftz).f32, div.approx(.ftz).f32: exactly rounded stand-ins.
 float sim_ex2(float x) { return exp2f(x); }
 float sim_div(float x, float y) { return x / y; }
+float sim_add_rn_f(float a, float b) { return sim_rounded(FE_TONEAREST, a, b, false, false); }
+float sim_add_rn_ftz_f(float a, float b) { return sim_rounded(FE_TONEAREST, a, b, false, true); }
+double sim_add_rn_d(double a, double b) { return sim_rounded(FE_TONEAREST, a, b, false, false); }
+float sim_add_rz_f(float a, float b) { return sim_rounded(FE_TOWARDZERO, a, b, false, false); }
+float sim_add_rz_ftz_f(float a, float b) { return sim_rounded(FE_TOWARDZERO, a, b, false, true); }
+double sim_add_rz_d(double a, double b) { return sim_rounded(FE_TOWARDZERO, a, b, false, false); }
+float sim_add_rm_f(float a, float b) { return sim_rounded(FE_DOWNWARD, a, b, false, false); }
+float sim_add_rm_ftz_f(float a, float b) { return sim_rounded(FE_DOWNWARD, a, b, false, true); }
+double sim_add_rm_d(double a, double b) { return sim_rounded(FE_DOWNWARD, a, b, false, false); }
+float sim_add_rp_f(float a, float b) { return sim_rounded(FE_UPWARD, a, b, false, false); }
+float sim_add_rp_ftz_f(float a, float b) { return sim_rounded(FE_UPWARD, a, b, false, true); }
+double sim_add_rp_d(double a, double b) { return sim_rounded(FE_UPWARD, a, b, false, false); }
+float sim_mul_rn_f(float a, float b) { return sim_rounded(FE_TONEAREST, a, b, true, false); }
+float sim_mul_rn_ftz_f(float a, float b) { return sim_rounded(FE_TONEAREST, a, b, true, true); }
+double sim_mul_rn_d(double a, double b) { return sim_rounded(FE_TONEAREST, a, b, true, false); }
+float sim_mul_rz_f(float a, float b) { return sim_rounded(FE_TOWARDZERO, a, b, true, false); }
+float sim_mul_rz_ftz_f(float a, float b) { return sim_rounded(FE_TOWARDZERO, a, b, true, true); }
+double sim_mul_rz_d(double a, double b) { return sim_rounded(FE_TOWARDZERO, a, b, true, false); }
+float sim_mul_rm_f(float a, float b) { return sim_rounded(FE_DOWNWARD, a, b, true, false); }
+float sim_mul_rm_ftz_f(float a, float b) { return sim_rounded(FE_DOWNWARD, a, b, true, true); }
+double sim_mul_rm_d(double a, double b) { return sim_rounded(FE_DOWNWARD, a, b, true, false); }
+float sim_mul_rp_f(float a, float b) { return sim_rounded(FE_UPWARD, a, b, true, false); }
+float sim_mul_rp_ftz_f(float a, float b) { return sim_rounded(FE_UPWARD, a, b, true, true); }
+double sim_mul_rp_d(double a, double b) { return sim_rounded(FE_UPWARD, a, b, true, false); }
+float sim_fmax_ftz_f(float a, float b) { return sim_extreme(a, b, true, false); }
+float sim_fmax_ftz_nan_f(float a, float b) { return sim_extreme(a, b, true, true); }
+float sim_fmin_ftz_f(float a, float b) { return sim_extreme(a, b, false, false); }
+float sim_fmin_ftz_nan_f(float a, float b) { return sim_extreme(a, b, false, true); }
 void sim_barrier() { pthread_barrier_wait(&g_bar); }
 // bar.red.and: 1 when every thread's predicate is non-zero.
 int sim_barrier_and(int p) {

@@ -50,6 +50,34 @@ INTRINSICS = {
     "@llvm.nvvm.div.approx.ftz.f": "@sim_div",
     "@llvm.nvvm.div.approx.f": "@sim_div",
     "@llvm.nvvm.div.rz.f": "@sim_div",
+    "@llvm.nvvm.add.rn.ftz.f": "@sim_add_rn_ftz_f",
+    "@llvm.nvvm.add.rn.f": "@sim_add_rn_f",
+    "@llvm.nvvm.add.rn.d": "@sim_add_rn_d",
+    "@llvm.nvvm.add.rz.ftz.f": "@sim_add_rz_ftz_f",
+    "@llvm.nvvm.add.rz.f": "@sim_add_rz_f",
+    "@llvm.nvvm.add.rz.d": "@sim_add_rz_d",
+    "@llvm.nvvm.add.rm.ftz.f": "@sim_add_rm_ftz_f",
+    "@llvm.nvvm.add.rm.f": "@sim_add_rm_f",
+    "@llvm.nvvm.add.rm.d": "@sim_add_rm_d",
+    "@llvm.nvvm.add.rp.ftz.f": "@sim_add_rp_ftz_f",
+    "@llvm.nvvm.add.rp.f": "@sim_add_rp_f",
+    "@llvm.nvvm.add.rp.d": "@sim_add_rp_d",
+    "@llvm.nvvm.mul.rn.ftz.f": "@sim_mul_rn_ftz_f",
+    "@llvm.nvvm.mul.rn.f": "@sim_mul_rn_f",
+    "@llvm.nvvm.mul.rn.d": "@sim_mul_rn_d",
+    "@llvm.nvvm.mul.rz.ftz.f": "@sim_mul_rz_ftz_f",
+    "@llvm.nvvm.mul.rz.f": "@sim_mul_rz_f",
+    "@llvm.nvvm.mul.rz.d": "@sim_mul_rz_d",
+    "@llvm.nvvm.mul.rm.ftz.f": "@sim_mul_rm_ftz_f",
+    "@llvm.nvvm.mul.rm.f": "@sim_mul_rm_f",
+    "@llvm.nvvm.mul.rm.d": "@sim_mul_rm_d",
+    "@llvm.nvvm.mul.rp.ftz.f": "@sim_mul_rp_ftz_f",
+    "@llvm.nvvm.mul.rp.f": "@sim_mul_rp_f",
+    "@llvm.nvvm.mul.rp.d": "@sim_mul_rp_d",
+    "@llvm.nvvm.fmax.ftz.nan.f": "@sim_fmax_ftz_nan_f",
+    "@llvm.nvvm.fmax.ftz.f": "@sim_fmax_ftz_f",
+    "@llvm.nvvm.fmin.ftz.nan.f": "@sim_fmin_ftz_nan_f",
+    "@llvm.nvvm.fmin.ftz.f": "@sim_fmin_ftz_f",
     "@llvm.nvvm.barrier0.and": "@sim_barrier_and",
     "@llvm.nvvm.barrier0": "@sim_barrier",
     "@llvm.nvvm.shfl.sync.bfly.i32": "@sim_shfl_bfly",
@@ -431,7 +459,8 @@ def check2(sim, sym, blocks):
         run("helpers_f16", rows, sim.array(x) + sim.array(y) + sim.array(sums))
         expect(f"helpers_f16 {rows}x{cols}", y, 2 * x.astype(np.float64))
         expect(f"helpers_f16 sums {rows}x{cols}", sums, x.astype(np.float64).sum(1), 1e-5, 1e-3)
-    # argmax / argmin along rows (NaN wins, first of ties) and over the whole tile.
+    # argmax / argmin along rows (NaN the worst, as cuTile's default; first of ties) and
+    # over the whole tile.
     for rows, cols in ((9, 500), (4, 512), (3, 7)):
         x = rng.standard_normal((rows, cols)).astype(np.float32)
         x[0, cols // 2] = x[0, cols // 3] = 10.0
@@ -443,11 +472,11 @@ def check2(sim, sym, blocks):
         amax, amin = np.full(rows, -1, np.int32), np.full(rows, -1, np.int32)
         flat = np.full(nb, -1, np.int32)
         run("arg_rows", nb, sim.array(x) + sim.array(amax) + sim.array(amin) + sim.array(flat))
-        expect(f"argmax rows {rows}x{cols}", amax, np.argmax(x, axis=1))
-        expect(f"argmin rows {rows}x{cols}", amin, np.argmin(x, axis=1))
+        expect(f"argmax rows {rows}x{cols}", amax, np.nanargmax(x, axis=1))
+        expect(f"argmin rows {rows}x{cols}", amin, np.nanargmin(x, axis=1))
         pad = np.full((nb * 4, 512), -np.inf, np.float32)
         pad[:rows, :cols] = x
-        expect(f"argmax flat {rows}x{cols}", flat, np.argmax(pad.reshape(nb, -1), axis=1))
+        expect(f"argmax flat {rows}x{cols}", flat, np.nanargmax(pad.reshape(nb, -1), axis=1))
     for n in (1000, 64, 3):
         x = rng.standard_normal(n).astype(np.float32)
         x[n // 2] = np.nan if n > 100 else x[n // 2]
@@ -457,8 +486,8 @@ def check2(sim, sym, blocks):
         pad = np.full(nb * 64, np.nan, np.float32)
         pad[:n] = x
         hi, lo = np.where(np.arange(nb * 64) < n, pad, -np.inf), np.where(np.arange(nb * 64) < n, pad, np.inf)
-        expect(f"argmax small n={n}", amax, np.argmax(hi.reshape(nb, 64), axis=1))
-        expect(f"argmin small n={n}", amin, np.argmin(lo.reshape(nb, 64), axis=1))
+        expect(f"argmax small n={n}", amax, np.nanargmax(hi.reshape(nb, 64), axis=1))
+        expect(f"argmin small n={n}", amin, np.nanargmin(lo.reshape(nb, 64), axis=1))
     for rows, cols in ((64, 100), (40, 32), (1, 5)):
         x = rng.integers(-5, 5, (rows, cols)).astype(np.int32)
         nb = cdiv(cols, 32)
@@ -733,6 +762,8 @@ def check_cases(cases, seed, typed=False):
                 g, w = np.asarray(got), np.asarray(want)
                 ok = g.shape == w.shape and np.array_equal(g, w)
                 detail = f": {int((g != w).sum()) if g.shape == w.shape else -1} of {w.size} differ"
+                if not ok and w.size <= 16:
+                    detail += f" (got {g.tolist()}, want {w.tolist()})"
             else:
                 g, w = np.asarray(got).astype(np.float64), np.asarray(want, np.float64)
                 ok = g.shape == w.shape and np.allclose(g, w, rtol=kind[1], atol=kind[1])

@@ -85,3 +85,34 @@ def two_axes(x: "float32[:,:,::1]", big: "float32[:,:,::1]", sums: "float32[::1]
     t = ct.load(x, (0, 0, 0), (4, 8, 16))
     ct.store(big, (0, 0, 0), ct.max(t, axis=(1, 2), keepdims=True))
     ct.store(sums, (0,), ct.sum(t, axis=(0, -1)))
+
+
+@ct.kernel
+def nan_rows(x: "float32[:, ::1]", f: "float32[:, ::1]", i: "int32[:, ::1]"):
+    """cuTile's test_reduce_maxmin_nan / argmaxmin_nan: NaN is ignored by default (the
+    other operand, NaN the worst for argmax/argmin), wins with propagate_nan=True."""
+    t = ct.load(x, (0, 0), (8, 8), padding_mode=ct.PaddingMode.NAN)
+    ct.store(f, (0, 0), ct.max(t, axis=1).reshape((1, 8)))
+    ct.store(f, (1, 0), ct.min(t, axis=1).reshape((1, 8)))
+    ct.store(f, (2, 0), ct.max(t, axis=1, propagate_nan=True).reshape((1, 8)))
+    ct.store(f, (3, 0), ct.min(t, axis=1, propagate_nan=True).reshape((1, 8)))
+    ct.store(f, (4, 0), ct.maximum(t, 1.0).reshape((8, 8)).extract((0, 0), (1, 8)))
+    ct.store(f, (5, 0), ct.maximum(t, 1.0, propagate_nan=True).extract((1, 0), (1, 8)))
+    ct.store(i, (0, 0), ct.argmax(t, axis=1).reshape((1, 8)))
+    ct.store(i, (1, 0), ct.argmin(t, axis=1).reshape((1, 8)))
+    ct.store(i, (2, 0), ct.argmax(t, axis=1, propagate_nan=True).reshape((1, 8)))
+    ct.store(i, (3, 0), ct.argmin(t, axis=1, propagate_nan=True).reshape((1, 8)))
+
+
+@ct.kernel
+def rounded_sums(x: "float32[:, ::1]", p: "float32[:, ::1]", f: "float32[:, ::1]"):
+    """sum/prod with rounding_mode= and max with flush_to_zero= (float32)."""
+    t = ct.load(x, (0, 0), (4, 8))
+    q = ct.load(p, (0, 0), (4, 8))
+    ct.store(f, (0, 0), ct.sum(t, axis=1, keepdims=True).reshape((1, 4)))
+    ct.store(f, (1, 0), ct.sum(t, axis=1, keepdims=True, rounding_mode=ct.RoundingMode.RZ).reshape((1, 4)))
+    ct.store(f, (2, 0), ct.sum(t, axis=1, rounding_mode=ct.RoundingMode.RP).reshape((1, 4)))
+    ct.store(f, (3, 0), ct.prod(q, axis=1, rounding_mode=ct.RoundingMode.RM).reshape((1, 4)))
+    ct.store(f, (4, 0), ct.prod(q, axis=1, rounding_mode=ct.RoundingMode.RP).reshape((1, 4)))
+    ct.store(f, (5, 0), ct.max(t, axis=1, flush_to_zero=True).reshape((1, 4)))
+    ct.store(f, (6, 0), ct.max(t, axis=1).reshape((1, 4)))
