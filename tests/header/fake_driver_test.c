@@ -13,7 +13,11 @@
 static int major_ = 9, minor_ = 0, failures_ = 0;
 static const void* loaded_;
 static char launched_[256];
+/* The launch's kernelParams, copied while the launch function's array lives: `count_`
+ * entries (set before each launch); NULL where the launch passed none. */
 static void** params_;
+static void* seen_[64];
+static int count_;
 static unsigned grid_[3], block_[3], shared_;
 static CUstream stream_;
 static int cooperative_, maxDynamicShared_;
@@ -65,7 +69,11 @@ static CUresult record(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
   block_[0] = bx, block_[1] = by, block_[2] = bz;
   shared_ = shared;
   stream_ = stream;
-  params_ = params;
+  params_ = NULL;
+  if (params != NULL) {
+    for (int i = 0; i < count_ && i < 64; ++i) seen_[i] = params[i];
+    params_ = seen_;
+  }
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
@@ -146,6 +154,7 @@ int main(void) {
     kernels_saxpy_args a = {2.0f, {0x1000, {10}, {1}}, {0x2000, {10}, {1}}, {0x3000, {10}, {1}}};
     void* want[] = {&a.a, &a.x.data, &a.x.shape[0], &a.x.strides[0], &a.y.data, &a.y.shape[0],
                     &a.y.strides[0], &a.out.data, &a.out.shape[0], &a.out.strides[0]};
+    count_ = 10;
     CHECK(kernels_saxpy_launch(&m, grid, block, 64, stream, &a) == CUDA_SUCCESS);
     CHECK(strncmp(launched_, "saxpy__", 7) == 0);
     CHECK(expect(want, 10));
@@ -165,6 +174,7 @@ int main(void) {
     memset(&a, 0, sizeof a);
     CHECK(sizeof(a.flag) == 1 && sizeof(a.small) == 1 && sizeof(a.mid) == 2 && sizeof(a.half) == 2);
     CHECK(sizeof(a.big) == 8 && sizeof(a.c.re) == 4 && sizeof(a.z.im) == 8 && sizeof(a.t.e0) == 4);
+    count_ = (int)(sizeof want / sizeof want[0]);
     CHECK(kernels_mixed_launch(&m, grid, block, 0, stream, &a) == CUDA_SUCCESS);
     CHECK(strncmp(launched_, "mixed__", 7) == 0);
     CHECK(expect(want, (int)(sizeof want / sizeof want[0])));
@@ -172,6 +182,7 @@ int main(void) {
   {
     kernels_twice__f32a1C_args a32 = {{0x10, {4}, {1}}};
     kernels_twice__f64a1C_args a64 = {{0x20, {4}, {1}}};
+    count_ = 1;
     CHECK(kernels_twice__f32a1C_launch(&m, grid, block, 0, stream, &a32) == CUDA_SUCCESS);
     CHECK(strcmp(launched_, "twice__f32a1C") == 0 && params_[0] == &a32.x.data);
     CHECK(kernels_twice__f64a1C_launch(&m, grid, block, 0, stream, &a64) == CUDA_SUCCESS);
@@ -194,6 +205,7 @@ int main(void) {
   {
     tile_kernels_vector_add_args v = {{0x1, {4096}, {1}}, {0x2, {4096}, {1}}, {0x3, {4096}, {1}}};
     pykc_dim3 tiles = {4, 1, 1};
+    count_ = 9;
     CHECK(tile_kernels_vector_add_launch(&tm, tiles, stream, &v) == CUDA_SUCCESS);
     CHECK(block_[0] == TILE_BLOCK && block_[1] == 1 && grid_[0] == 4 && shared_ == 0);
     CHECK(params_[0] == &v.a.data && params_[8] == &v.c.strides[0]);
