@@ -843,6 +843,8 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       inst_.opTypes[id.index] = elementOf(x.type);
       return record(id, TV::value(*t));
     }
+    case TileFn::MmaScaled:
+      return checkMmaScaled(id, c, fname);
     case TileFn::Matmul: {
       auto args = bindArgs(id, c, fname, {"x", "y"}, 2);
       if (!args) return TV{};

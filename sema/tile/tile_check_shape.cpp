@@ -499,8 +499,15 @@ TV TileChecker::checkBytes(ExprId id, const ast::Call& c, const std::string& fna
                  "`" + fname + "` takes numeric dtypes (no bools), found `" + nameOf(odd) + "`");
     return TV{};
   }
-  int64_t bits = count * types_.get(from).bits;
-  int64_t outBits = types_.get(to).bits;
+  // float4_e2m1fn packs two per byte, the first in the low nibble.
+  int64_t bits = count * types_.dataBits(from);
+  int64_t outBits = types_.dataBits(to);
+  if (bits % 8 != 0) {
+    diags_.error(loc(id), Diag::TileShape,
+                 "`" + fname + "`: " + std::to_string(count) + " `" + nameOf(from) +
+                     "` elements do not fill whole bytes (two per byte)");
+    return TV{};
+  }
   if (bits % outBits != 0 || bits < outBits) {
     diags_.error(loc(id), Diag::TileShape,
                  "`" + fname + "`: " + std::to_string(bits / 8) + " bytes do not make whole `" + nameOf(to) +
