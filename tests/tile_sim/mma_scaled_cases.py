@@ -7,7 +7,7 @@ array of 8-bit codes (uint8) as the float8 dtype `name` (None: as it is)."""
 import numpy as np
 
 CONSTS = {"scaled_e4m3": (32, 32, 64), "scaled_e5m2_batched": (2, 16, 16, 128),
-          "scaled_f4_e4m3": (16, 32, 64), "scaled_f4_e8m0": (16, 32, 64), "f4_codec": (128,)}
+          "scaled_f4_e4m3": (16, 32, 64), "scaled_f4_e8m0": (16, 32, 64), "f4_codec": (128,), "scaled_swizzled": (128, 128, 128)}
 
 # float4_e2m1fn: code -> value (bit 3 the sign).
 F4 = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0,
@@ -58,6 +58,14 @@ def _f8_codes(rng, shape, name):
     if name == "float8_e4m3fn":
         return np.where((c & 0x7F) == 0x7F, c ^ 1, c).astype(np.uint8)
     return np.where((c & 0x7C) == 0x7C, c & 0x83, c).astype(np.uint8)
+
+
+def _swizzle_32_4_4(scale):
+    """(M, K_s) scales in tcgen05's 32x4x4 order, as cuTile's docs build them on the host:
+    (M // 128, K_s // 4, 32, 16)."""
+    m, ks = scale.shape
+    s5 = scale.reshape(m // 128, 4, 32, ks // 4, 4).transpose(0, 3, 2, 1, 4)
+    return np.ascontiguousarray(s5).reshape(m // 128, ks // 4, 32, 16)
 
 
 def _close(got, want, xa, xb):
@@ -111,6 +119,19 @@ def mma_scaled_cases(run, arr, rng):
         xb = _unpack4(pb, (k, n)) * np.repeat(_decode8(sb, scale), block, axis=0)
         want = xa @ xb + (c0 if kernel == "scaled_f4_e8m0" else 0)
         yield f"ct.mma_scaled of packed float4_e2m1fn by {scale} (B = {block})", *_close(c, want, xa, xb)
+
+    # cuTile's block_scaled_matmul_kernel sizes (128x128x128 tiles, swizzled scales):
+    # 256x256 @ 256x256 over a 2x2 grid, two K steps.
+    m = k = n = 256
+    a = _f8_codes(rng, (m, k), "float8_e4m3fn")
+    b = _f8_codes(rng, (k, n), "float8_e4m3fn")
+    sa, sbt = _scale_codes(rng, (m, k // 32)), _scale_codes(rng, (n, k // 32))  # B's scales N-major
+    c = np.full((m, n), np.nan, np.float32)
+    run("scaled_swizzled", (2, 2), arr(a, "float8_e4m3fn") + arr(_swizzle_32_4_4(sa), "float8_e8m0fnu") +
+        arr(b, "float8_e4m3fn") + arr(_swizzle_32_4_4(sbt), "float8_e8m0fnu") + arr(c, None))
+    xa = _decode8(a, "float8_e4m3fn") * np.repeat(_decode8(sa, "float8_e8m0fnu"), 32, axis=1)
+    xb = _decode8(b, "float8_e4m3fn") * np.repeat(_decode8(sbt, "float8_e8m0fnu").T, 32, axis=0)
+    yield "ct.mma_scaled at 128x128x128 tiles with swizzled scales (cuTile's scaled_matmul)", *_close(c, xa @ xb, xa, xb)
 
     # float32 -> float4 -> packed bytes -> float32: the 16 values, ties, and beyond +-6.
     tile, blocks = 128, 4

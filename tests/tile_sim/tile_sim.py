@@ -112,6 +112,10 @@ def retarget(module: str) -> tuple:
     m = m.replace("@vprintf(", "@sim_vprintf(").replace("@llvm.trap()", "@sim_trap()")
     # The loops' opaque thread-id reads (tile_lower.cpp, lowerLoop).
     m = m.replace('call i32 asm sideeffect "mov.u32 $0, %tid.x;", "=r"()', "call i32 @sim_tid_x()")
+    # Dynamic shared memory (a scratch buffer past 48 KiB): a defined array of sm_90's
+    # 227 KiB and the 1024 bytes its start is rounded up by.
+    m = re.sub(r'^(@"?[^ ]*__tile_dynamic"?) = external addrspace\(3\) global \[0 x i8\]',
+               r"\1 = addrspace(3) global [233472 x i8] zeroinitializer", m, flags=re.M)
     # Programmatic dependent launch (griddepcontrol): one kernel at a time here, as on a
     # launch without PDL, where both are no-ops.
     m = re.sub(r'^\s*call void asm sideeffect "griddepcontrol\.[a-z_]+;".*$', "", m, flags=re.M)

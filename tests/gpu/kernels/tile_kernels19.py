@@ -83,3 +83,27 @@ def f4_codec(x: "float32[::1]", packed: "uint8[::1]", back: "float32[::1]", TILE
     p = ct.pack_to_bytes(q)
     ct.store(packed, index=(pid,), tile=p)
     ct.store(back, index=(pid,), tile=ct.unpack_from_bytes(p, ct.float4_e2m1fn).astype(ct.float32))
+
+
+def unswizzle_32_4_4(t):
+    # (m0, k0, 32, 16) scales in tcgen05's 32x4x4 order -> the logical (m0 * 128, k0 * 4).
+    m0, k0, _, _ = t.shape
+    return t.reshape((m0, k0, 32, 4, 4)).permute((0, 3, 2, 1, 4)).reshape((m0 * 128, k0 * 4))
+
+
+@ct.kernel
+def scaled_swizzled(a: "float8_e4m3fn[:, ::1]", sa: "float8_e8m0fnu[:, :, :, ::1]", b: "float8_e4m3fn[:, ::1]",
+                    sb: "float8_e8m0fnu[:, :, :, ::1]", c: "float32[:, ::1]",
+                    TM: ConstInt = 128, TN: ConstInt = 128, TK: ConstInt = 128):
+    # cuTile's block_scaled_matmul_kernel at its sizes: 128x128x128 tiles, scales stored
+    # swizzled (B's N-major), unswizzled in the kernel.
+    bx = ct.bid(0)
+    by = ct.bid(1)
+    acc = ct.full((TM, TN), 0, dtype=ct.float32)
+    for k in range(ct.num_tiles(a, axis=1, shape=(TM, TK))):
+        ta = ct.load(a, index=(bx, k), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+        tsa = unswizzle_32_4_4(ct.load(sa, index=(bx, k, 0, 0), shape=(1, TK // 128, 32, 16)))
+        tb = ct.load(b, index=(k, by), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+        tsb = unswizzle_32_4_4(ct.load(sb, index=(by, k, 0, 0), shape=(1, TK // 128, 32, 16))).permute((1, 0))
+        acc = ct.mma_scaled(ta, tsa, tb, tsb, acc)
+    ct.store(c, index=(bx, by), tile=acc)
