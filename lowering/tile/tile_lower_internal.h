@@ -966,6 +966,10 @@ private:
   // `ct.mma_scaled(x, x_scale, y, y_scale, acc)` (tile_mma_scaled.cpp): the operands
   // decoded and scaled in float32 (exact), then that product from acc.
   TileVal mmaScaled(ExprId id, TypeId t);
+  // Whether that product runs on tensor cores (2-D, its accumulator in the mma layout),
+  // and that product (block by block, in the mma layout).
+  bool scaledTensorCores(ExprId id, TypeId t);
+  TileVal scaledProduct(ExprId id, TypeId t);
   // `data`'s values in float32 times its scales, `scale` repeated along `axis` (K).
   TileVal scaledOperand(ExprId data, ExprId scale, size_t axis);
   // The CUDA-core products' loop over the depth: slot s sums, from init[s],

@@ -34,6 +34,8 @@ bool TileLowering::isMmaExpr(ExprId id) {
         case TileFn::Mma:
         case TileFn::Matmul:
           return tensorCores(arg(id, 0), arg(id, 1), t);
+        case TileFn::MmaScaled:
+          return scaledTensorCores(id, t);
         case TileFn::Astype: case TileFn::Exp: case TileFn::Exp2: case TileFn::Log:
         case TileFn::Log2: case TileFn::Sqrt: case TileFn::Rsqrt: case TileFn::Tanh:
         case TileFn::Sin: case TileFn::Cos: case TileFn::Abs: case TileFn::Floor:

@@ -7,7 +7,7 @@ array of 8-bit codes (uint8) as the float8 dtype `name` (None: as it is)."""
 import numpy as np
 
 CONSTS = {"scaled_e4m3": (32, 32, 64), "scaled_e5m2_batched": (2, 16, 16, 128),
-          "scaled_f4_e4m3": (16, 32, 64), "scaled_f4_e8m0": (16, 32, 64), "f4_codec": (128,), "scaled_swizzled": (128, 128, 128)}
+          "scaled_f4_e4m3": (64, 64, 64), "scaled_f4_e8m0": (16, 32, 64), "f4_codec": (128,), "scaled_swizzled": (128, 128, 128)}
 
 # float4_e2m1fn: code -> value (bit 3 the sign).
 F4 = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0,
@@ -102,9 +102,10 @@ def mma_scaled_cases(run, arr, rng):
     xb = _decode8(b, "float8_e5m2") * np.repeat(_decode8(sb, "float8_e8m0fnu"), 32, axis=1)
     yield "ct.mma_scaled of float8_e5m2, 2-D x by a batch of 2 y (16x128 @ 2x128x16)", *_close(c, xa @ xb, xa, xb)
 
-    # float4 operands, packed; E4M3 scales (blocks of 16) and E8M0 scales (blocks of 32).
-    m, k, n = 32, 64, 32
-    for kernel, scale, block in (("scaled_f4_e4m3", "float8_e4m3fn", 16), ("scaled_f4_e8m0", "float8_e8m0fnu", 32)):
+    # float4 operands, packed; E4M3 scales (blocks of 16; 64x64 tiles, tensor cores) and E8M0
+    # scales (blocks of 32; 16x32 tiles, CUDA cores).
+    for kernel, scale, block, m, k, n, tm in (("scaled_f4_e4m3", "float8_e4m3fn", 16, 128, 64, 64, 64),
+                                              ("scaled_f4_e8m0", "float8_e8m0fnu", 32, 32, 64, 32, 16)):
         pa = rng.integers(0, 256, (m, k // 2)).astype(np.uint8)
         pb = rng.integers(0, 256, (k, n // 2)).astype(np.uint8)
         if scale == "float8_e4m3fn":  # positive normal E4M3 scales: 2^-4 .. 2^4 with mantissas
@@ -114,7 +115,7 @@ def mma_scaled_cases(run, arr, rng):
             sa, sb = _scale_codes(rng, (m, k // block)), _scale_codes(rng, (k // block, n))
         c0 = rng.standard_normal((m, n)).astype(np.float32)
         c = c0.copy() if kernel == "scaled_f4_e8m0" else np.full((m, n), np.nan, np.float32)
-        run(kernel, m // 16, arr(pa, None) + arr(sa, scale) + arr(pb, None) + arr(sb, scale) + arr(c, None))
+        run(kernel, m // tm, arr(pa, None) + arr(sa, scale) + arr(pb, None) + arr(sb, scale) + arr(c, None))
         xa = _unpack4(pa, (m, k)) * np.repeat(_decode8(sa, scale), block, axis=1)
         xb = _unpack4(pb, (k, n)) * np.repeat(_decode8(sb, scale), block, axis=0)
         want = xa @ xb + (c0 if kernel == "scaled_f4_e8m0" else 0)

@@ -45,8 +45,9 @@ def scaled_e5m2_batched(a: "float8_e5m2[:, ::1]", sa: "float8_e8m0fnu[:, ::1]", 
 @ct.kernel
 def scaled_f4_e4m3(a: "uint8[:, ::1]", sa: "float8_e4m3fn[:, ::1]", b: "uint8[:, ::1]",
                    sb: "float8_e4m3fn[:, ::1]", c: "float32[:, ::1]",
-                   TM: ConstInt = 16, TN: ConstInt = 32, TK: ConstInt = 64):
-    # float4 operands packed two per byte along their rows; E4M3 scales, blocks of 16.
+                   TM: ConstInt = 64, TN: ConstInt = 64, TK: ConstInt = 64):
+    # float4 operands packed two per byte along their rows; E4M3 scales, blocks of 16
+    # (64x64: tensor cores; scaled_f4_e8m0's 16x32 takes CUDA cores).
     pid = ct.bid(0)
     pa = ct.load(a, index=(pid, 0), shape=(TM, TK // 2))
     ta = ct.unpack_from_bytes(pa.reshape((-1,)), ct.float4_e2m1fn).reshape((TM, TK))
