@@ -143,7 +143,9 @@ def mma_scaled_cases(run, arr, rng):
     x[24:28] = [6.5, 100.0, -1e30, 0.2]
     packed = np.zeros(nn // 2, np.uint8)
     back = np.full(nn, np.nan, np.float32)
-    run("f4_codec", blocks, arr(x, None) + arr(packed, None) + arr(back, None))
+    consts = np.full(4 * blocks, np.nan, np.float32)
+    run("f4_codec", blocks, arr(x, None) + arr(packed, None) + arr(back, None) + arr(consts, None))
+    yield "float4_e2m1fn constants (5.0 -> 4, -2.6 -> -3)", consts, np.tile(np.float32([4, 4, -3, -3]), blocks), "exact"
     codes = _encode4(x)
     yield "float32 -> float4_e2m1fn packed two per byte (nearest even, saturating)", packed, \
         (codes[0::2] | (codes[1::2] << 4)).astype(np.uint8), "exact"

@@ -76,10 +76,13 @@ def scaled_f4_e8m0(a: "uint8[:, ::1]", sa: "float8_e8m0fnu[:, ::1]", b: "uint8[:
 
 
 @ct.kernel
-def f4_codec(x: "float32[::1]", packed: "uint8[::1]", back: "float32[::1]", TILE: ConstInt = 128):
+def f4_codec(x: "float32[::1]", packed: "uint8[::1]", back: "float32[::1]", k: "float32[::1]",
+             TILE: ConstInt = 128):
     # float32 -> float4_e2m1fn (nearest even, saturating at 6), packed two per byte (the
-    # first of each pair in the low nibble), and decoded again.
+    # first of each pair in the low nibble), and decoded again; and float4 constants.
     pid = ct.bid(0)
+    five = ct.full((2,), 5.0, dtype=ct.float4_e2m1fn)  # a tie: 4
+    ct.store(k, index=(pid,), tile=ct.cat((five, ct.full((2,), -2.6, dtype=ct.float4_e2m1fn)), 0).astype(ct.float32))
     q = ct.astype(ct.load(x, index=(pid,), shape=(TILE,)), ct.float4_e2m1fn)
     p = ct.pack_to_bytes(q)
     ct.store(packed, index=(pid,), tile=p)
