@@ -41,6 +41,16 @@ llvm::Value* float8ToFloat(llvm::IRBuilderBase& b, llvm::Value* byte, FloatForma
       llvm::Value* half = b.CreateBitCast(b.CreateTrunc(b.CreateShl(u, 8), b.getInt16Ty()), b.getHalfTy());
       return b.CreateFPExt(half, b.getFloatTy());
     }
+    case FloatFormat::F4E2M1: {
+      // s.ee.m: e == 0 gives m * 0.5, else (1 + m/2) * 2^(e-1).
+      llvm::Value* sign = b.CreateShl(b.CreateAnd(u, u32(b, 8)), 28);
+      llvm::Value* e = b.CreateAnd(b.CreateLShr(u, 1), u32(b, 3));
+      llvm::Value* m = b.CreateAnd(u, u32(b, 1));
+      llvm::Value* normal = b.CreateOr(b.CreateShl(b.CreateAdd(e, u32(b, 126)), 23), b.CreateShl(m, 22));
+      llvm::Value* tiny = b.CreateMul(m, u32(b, 0x3F000000u));  // 0.5 or 0
+      llvm::Value* bits = b.CreateSelect(b.CreateICmpEQ(e, u32(b, 0)), tiny, normal);
+      return asFloat(b, b.CreateOr(bits, sign));
+    }
     case FloatFormat::F8E8M0: {
       llvm::Value* bits = b.CreateShl(u, 23);
       bits = b.CreateSelect(b.CreateICmpEQ(u, u32(b, 0)), u32(b, 0x00400000u), bits);  // 2^-127
@@ -77,6 +87,18 @@ llvm::Value* floatToFloat8(llvm::IRBuilderBase& b, llvm::Value* value, FloatForm
     code = b.CreateSelect(nan, u32(b, 0xFF), code);
     return b.CreateTrunc(code, b.getInt8Ty());
   }
+  if (format == FloatFormat::F4E2M1) {
+    // Round to nearest even, saturating at +-6; NaN (no such code) gives a zero of the
+    // opposite sign, as ml_dtypes converts it.
+    llvm::Value* normal = roundNormal(b, a, 1, 1);
+    llvm::Value* denormal = roundDenormal(b, a, 1);
+    code = b.CreateSelect(b.CreateICmpULT(a, u32(b, 0x3F800000u)), denormal, normal);
+    code = b.CreateSelect(b.CreateICmpUGT(code, u32(b, 7)), u32(b, 7), code);
+    code = b.CreateSelect(nan, u32(b, 0), code);
+    llvm::Value* sign = b.CreateLShr(b.CreateAnd(bits, u32(b, 0x80000000u)), 28);
+    sign = b.CreateSelect(nan, b.CreateXor(sign, u32(b, 8)), sign);
+    return b.CreateTrunc(b.CreateOr(code, sign), b.getInt8Ty());
+  }
   bool e4 = format == FloatFormat::F8E4M3;
   // Smallest normal (2^-6, 2^-14), mantissa bits, bias, largest finite code, NaN code.
   uint32_t minNormal = e4 ? 0x3C800000u : 0x38800000u;
@@ -102,6 +124,19 @@ uint8_t float8Code(double value, FloatFormat format) {
     uint32_t e = a >> 23;
     uint32_t code = e == 0 ? (a <= 0x00400000u ? 0u : 1u) : e + ((a & 0x7FFFFF) != 0 ? 1u : 0u);
     return static_cast<uint8_t>(std::min<uint32_t>(code, 0xFE));
+  }
+  if (format == FloatFormat::F4E2M1) {
+    uint32_t sign = (bits >> 28) & 8;
+    if (nan) return static_cast<uint8_t>(sign ^ 8);
+    uint32_t code;
+    if (a < 0x3F800000u) {
+      float mag;
+      std::memcpy(&mag, &a, 4);
+      code = static_cast<uint32_t>(std::nearbyint(static_cast<double>(mag) * 2.0));
+    } else {
+      code = ((a + (1u << 21) - 1 + ((a >> 22) & 1)) >> 22) - (126u << 1);
+    }
+    return static_cast<uint8_t>(std::min(code, 7u) | sign);
   }
   bool e4 = format == FloatFormat::F8E4M3;
   uint32_t minNormal = e4 ? 0x3C800000u : 0x38800000u;

@@ -8,7 +8,9 @@
 // `cvt.rn.satfinite` does (infinities too); NaN stays NaN. E8M0 (an unsigned
 // power of two) rounds the exponent up when the value is not a power of two, as
 // block scales are chosen (`cvt.rp.satfinite.ue8m0x2.f32`), from the value's
-// magnitude; zero gives 2^-127, NaN the NaN pattern 0xFF.
+// magnitude; zero gives 2^-127, NaN the NaN pattern 0xFF. F4E2M1 (`float4_e2m1fn`,
+// one code per byte, low nibble) rounds to nearest even and saturates at +-6; it has
+// no NaN, and NaN gives a zero of the opposite sign, as ml_dtypes converts it.
 #include <llvm/IR/IRBuilder.h>
 
 #include "sema/types.h"

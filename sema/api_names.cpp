@@ -372,8 +372,10 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     return lookupEntity("numba.types" + std::string(path.substr(16)), types);
   }
   // cuTile's private modules that real code imports from (TileGym: `from
-  // cuda.tile._numeric_semantics import RoundingMode as RMd`): the same names.
-  for (std::string_view inner : {"cuda.tile._numeric_semantics", "cuda.tile._datatype", "cuda.tile._memory_model"}) {
+  // cuda.tile._numeric_semantics import RoundingMode as RMd`, `from cuda.tile._stub
+  // import pack_to_bytes`): the same names.
+  for (std::string_view inner :
+       {"cuda.tile._numeric_semantics", "cuda.tile._datatype", "cuda.tile._memory_model", "cuda.tile._stub"}) {
     if (path == inner) return make(Intrinsic::Module, path);
     if (path.starts_with(inner) && path[inner.size()] == '.') {
       return lookupEntity("cuda.tile" + std::string(path.substr(inner.size())), types);
@@ -400,6 +402,9 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
     if (rest == "bfloat16") return make(Intrinsic::TypeObject, path, types.bfloat16().index);
     if (rest == "tfloat32") return make(Intrinsic::TypeObject, path, types.tfloat32().index);
     if (auto t = float8ByName(types, rest)) return make(Intrinsic::TypeObject, path, t->index);
+    if (rest == "float4_e2m1fn") {
+      return make(Intrinsic::TypeObject, path, types.float8(FloatFormat::F4E2M1).index);
+    }
     if (rest.find('.') == std::string_view::npos) {
       if (auto t = scalarTypeByName(types, rest)) {
         return make(Intrinsic::TypeObject, path, t->index);

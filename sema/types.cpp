@@ -230,6 +230,7 @@ std::string TypeTable::dtypeName(TypeId id) const {
       if (t.format == FloatFormat::F8E4M3) return "float8_e4m3fn";
       if (t.format == FloatFormat::F8E5M2) return "float8_e5m2";
       if (t.format == FloatFormat::F8E8M0) return "float8_e8m0fnu";
+      if (t.format == FloatFormat::F4E2M1) return "float4_e2m1fn";
       return "float" + std::to_string(t.bits);
     case TypeKind::Complex:
       return "complex" + std::to_string(t.bits);
@@ -375,6 +376,7 @@ std::string TypeTable::abiCode(TypeId id) const {
       if (t.format == FloatFormat::F8E4M3) return "f8e4m3";
       if (t.format == FloatFormat::F8E5M2) return "f8e5m2";
       if (t.format == FloatFormat::F8E8M0) return "f8e8m0";
+      if (t.format == FloatFormat::F4E2M1) return "f4e2m1";
       return "f" + std::to_string(t.bits);
     case TypeKind::Complex:
       return "c" + std::to_string(t.bits);

@@ -40,8 +40,10 @@ enum class Layout : uint8_t { C, F, A };
 // Ieee: float16/32/64; BFloat: bfloat16; TFloat: tfloat32 (tensor-core operands);
 // the 8-bit floats (OCP FP8, cuTile's): E4M3 `float8_e4m3fn` (no infinities, one NaN
 // pattern), E5M2 `float8_e5m2` (IEEE-like), E8M0 `float8_e8m0fnu` (powers of two,
-// unsigned: block scales).
-enum class FloatFormat : uint8_t { Ieee, BFloat, TFloat, F8E4M3, F8E5M2, F8E8M0 };
+// unsigned: block scales); and OCP's 4-bit E2M1 `float4_e2m1fn` (no infinities or NaN,
+// +-0..6), whose Type has bits 8: a tile holds one code per byte, in the low nibble;
+// `ct.pack_to_bytes` packs two per byte (TypeTable::dataBits).
+enum class FloatFormat : uint8_t { Ieee, BFloat, TFloat, F8E4M3, F8E5M2, F8E8M0, F4E2M1 };
 
 // What is known at launch about an array argument beyond its layout (cuTile's
 // specialisation facts; docs/TILE.md, "Array facts"): its base address is a
@@ -125,8 +127,12 @@ public:
   TypeId float64() { return floatType(64); }
   TypeId bfloat16();
   TypeId tfloat32();
-  // An 8-bit float of `format` (F8E4M3, F8E5M2 or F8E8M0).
+  // An 8-bit float of `format` (F8E4M3, F8E5M2 or F8E8M0), or float4_e2m1fn (F4E2M1,
+  // held in a byte as the 8-bit floats are).
   TypeId float8(FloatFormat format);
+  bool isFloat4(TypeId t) const { return get(t).kind == TypeKind::Float && get(t).format == FloatFormat::F4E2M1; }
+  // The bits of a value in packed memory (`ct.pack_to_bytes`): 4 for float4_e2m1fn, else `bits`.
+  unsigned dataBits(TypeId t) const { return isFloat4(t) ? 4 : get(t).bits; }
   // A float of IEEE binary16 (float16).
   bool isHalf(TypeId t) const {
     const Type& x = get(t);
@@ -219,7 +225,8 @@ private:
 std::optional<TypeId> scalarTypeByName(TypeTable& types, std::string_view name);
 
 // cuTile's and PyTorch's 8-bit float names (`float8_e4m3fn`, `float8_e5m2`,
-// `float8_e8m0fnu`), or std::nullopt: tile kernels only.
+// `float8_e8m0fnu`), or std::nullopt: tile kernels only. Not `float4_e2m1fn`: no array
+// holds it (PyTorch's float4_e2m1fn_x2 packs two per byte; cuTile takes uint8 arrays).
 std::optional<TypeId> float8ByName(TypeTable& types, std::string_view name);
 
 // A NumPy structured dtype of scalar (or nested-array) fields, laid out as NumPy does: packed,

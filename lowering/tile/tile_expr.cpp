@@ -519,6 +519,8 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     case TileFn::PackToBytes:
     case TileFn::UnpackFromBytes:
       return reinterpretBytes(id, t);
+    case TileFn::MmaScaled:
+      return mmaScaled(id, t);
     case TileFn::Extract:
       return extract(id, t);
     case TileFn::Cat:

@@ -985,6 +985,19 @@ private:
   // ct.matmul / `@` with batch dimensions (NumPy's broadcasting), on CUDA cores
   // through shared memory: each output element sums over the depth.
   TileVal batchedProduct(ExprId x, ExprId y, TypeId t);
+  // The same of operand values in `calc` (shapes xs, ys, in their plain layouts),
+  // summing from `acc` (of t, plain layout) or from zero.
+  TileVal batchedProductOf(const TileVal& xv, const std::vector<int64_t>& xs, const TileVal& yv,
+                           const std::vector<int64_t>& ys, TypeId t, TypeId calc, const TileVal* acc);
+  // `ct.mma_scaled(x, x_scale, y, y_scale, acc)` (tile_mma_scaled.cpp): the operands
+  // decoded and scaled in float32 (exact), then that product from acc.
+  TileVal mmaScaled(ExprId id, TypeId t);
+  // Whether that product runs on tensor cores (2-D, its accumulator in the mma layout),
+  // and that product (block by block, in the mma layout).
+  bool scaledTensorCores(ExprId id, TypeId t);
+  TileVal scaledProduct(ExprId id, TypeId t);
+  // `data`'s values in float32 times its scales, `scale` repeated along `axis` (K).
+  TileVal scaledOperand(ExprId data, ExprId scale, size_t axis);
   // The CUDA-core products' loop over the depth: slot s sums, from init[s],
   // buffer[xBase[s] + k] * buffer[yBase[s] + k * cols] for k < depth, in `calc`.
   std::vector<llvm::Value*> depthSums(llvm::Value* buffer, TypeId calc, const std::vector<llvm::Value*>& xBase,

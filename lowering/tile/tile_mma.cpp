@@ -34,6 +34,8 @@ bool TileLowering::isMmaExpr(ExprId id) {
         case TileFn::Mma:
         case TileFn::Matmul:
           return tensorCores(arg(id, 0), arg(id, 1), t);
+        case TileFn::MmaScaled:
+          return scaledTensorCores(id, t);
         case TileFn::Astype: case TileFn::Exp: case TileFn::Exp2: case TileFn::Log:
         case TileFn::Log2: case TileFn::Sqrt: case TileFn::Rsqrt: case TileFn::Tanh:
         case TileFn::Sin: case TileFn::Cos: case TileFn::Abs: case TileFn::Floor:
@@ -567,8 +569,16 @@ TileVal TileLowering::batchedProduct(ExprId x, ExprId y, TypeId t) {
   TypeId calc = et.kind == TypeKind::Int ? types_.int32()
                 : et.kind == TypeKind::Float && et.bits < 32 ? types_.float32()
                 : types_.isTFloat32(e) ? types_.float32() : e;
-  std::vector<int64_t> xs = types_.get(typeOf(x)).shape;
-  std::vector<int64_t> ys = types_.get(typeOf(y)).shape;
+  const std::vector<int64_t>& xs = types_.get(typeOf(x)).shape;
+  const std::vector<int64_t>& ys = types_.get(typeOf(y)).shape;
+  TileVal xv = evalAs(x, types_.tile(calc, xs));
+  TileVal yv = evalAs(y, types_.tile(calc, ys));
+  return batchedProductOf(xv, xs, yv, ys, t, calc, nullptr);
+}
+
+TileVal TileLowering::batchedProductOf(const TileVal& xv, const std::vector<int64_t>& xs, const TileVal& yv,
+                                       const std::vector<int64_t>& ys, TypeId t, TypeId calc, const TileVal* acc) {
+  TypeId e = elementOf(t);
   const std::vector<int64_t>& out = types_.get(t).shape;
   size_t nb = out.size() - 2;
   int64_t depth = xs.back(), cols = ys.back();
@@ -590,8 +600,6 @@ TileVal TileLowering::batchedProduct(ExprId x, ExprId y, TypeId t) {
   auto [yBatch, yCount] = strides(ys);
   TypeId xt = types_.tile(calc, xs);
   TypeId yt = types_.tile(calc, ys);
-  TileVal xv = evalAs(x, xt);
-  TileVal yv = evalAs(y, yt);
   unsigned bytes = types_.byteSize(calc);
   llvm::Value* buffer = scratch(static_cast<uint64_t>(xCount + yCount) * bytes);
   barrier();
@@ -610,7 +618,8 @@ TileVal TileLowering::batchedProduct(ExprId x, ExprId y, TypeId t) {
     }
     xBase.push_back(xb);
     yBase.push_back(yb);
-    init.push_back(llvm::Constant::getNullValue(llvmType(calc)));
+    init.push_back(acc != nullptr ? convert(acc->slots[acc->slots.size() == 1 ? 0 : s], e, calc)
+                                  : llvm::Constant::getNullValue(llvmType(calc)));
   }
   std::vector<llvm::Value*> next = depthSums(buffer, calc, xBase, yBase, cols, depth, init, "bmm");
   TileVal r;

@@ -351,7 +351,32 @@ TileVal TileLowering::reinterpretBytes(ExprId id, TypeId t) {
   TypeId from = inst_->opTypes[id.index];
   Layout lx = layoutOf(from);
   llvm::Value* buffer = stage(evalAs(arg(id, 0), from), from, lx);
-  TileVal out = loadStaged(buffer, t, layoutOf(t));
+  bool pack = types_.isFloat4(elementOf(from));
+  if (!pack && !types_.isFloat4(elementOf(t))) {
+    TileVal out = loadStaged(buffer, t, layoutOf(t));
+    barrier();
+    return out;
+  }
+  // float4_e2m1fn: staged one code per byte; packed two per byte, element 2j in byte j's
+  // low nibble and 2j + 1 in its high nibble (cuTile's and PyTorch's float4_e2m1fn_x2).
+  Layout l = layoutOf(t);
+  llvm::Type* i8 = b_.getInt8Ty();
+  TileVal out;
+  for (unsigned s = 0; s < l.slots; ++s) {
+    llvm::Value* index = clampIndex(elementIndex(l, s), l);
+    llvm::Value* v;
+    if (pack) {
+      llvm::Value* first = b_.CreateShl(index, b_.getInt32(1));
+      llvm::Value* lo = b_.CreateLoad(i8, b_.CreateGEP(i8, buffer, first));
+      llvm::Value* hi = b_.CreateLoad(i8, b_.CreateGEP(i8, buffer, b_.CreateAdd(first, b_.getInt32(1))));
+      v = b_.CreateOr(b_.CreateAnd(lo, b_.getInt8(0xF)), b_.CreateShl(hi, b_.getInt8(4)));
+    } else {
+      llvm::Value* byte = b_.CreateLoad(i8, b_.CreateGEP(i8, buffer, b_.CreateLShr(index, b_.getInt32(1))));
+      llvm::Value* shift = b_.CreateTrunc(b_.CreateShl(b_.CreateAnd(index, b_.getInt32(1)), b_.getInt32(2)), i8);
+      v = b_.CreateAnd(b_.CreateLShr(byte, shift), b_.getInt8(0xF));
+    }
+    out.slots.push_back(v);
+  }
   barrier();
   return out;
 }

@@ -654,11 +654,11 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
                                                   nameOf(types_.isBool(from) ? from : *dtype) + "`");
         return TV{};
       }
-      if (types_.isTFloat32(from) || types_.isTFloat32(*dtype) || types_.get(from).bits != types_.get(*dtype).bits) {
+      if (types_.isTFloat32(from) || types_.isTFloat32(*dtype) || types_.dataBits(from) != types_.dataBits(*dtype)) {
         diags_.error(loc(id), Diag::TileType,
                      "`ct.bitcast` keeps the bits, so it needs two non-bool dtypes of one width, found `" +
-                         nameOf(from) + "` (" + std::to_string(types_.get(from).bits) + " bits) and `" +
-                         nameOf(*dtype) + "` (" + std::to_string(types_.get(*dtype).bits) + " bits)");
+                         nameOf(from) + "` (" + std::to_string(types_.dataBits(from)) + " bits) and `" +
+                         nameOf(*dtype) + "` (" + std::to_string(types_.dataBits(*dtype)) + " bits)");
         return TV{};
       }
       inst_.opTypes[id.index] = from;
@@ -871,6 +871,8 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       inst_.opTypes[id.index] = elementOf(x.type);
       return record(id, TV::value(*t));
     }
+    case TileFn::MmaScaled:
+      return checkMmaScaled(id, c, fname);
     case TileFn::Matmul: {
       auto args = bindArgs(id, c, fname, {"x", "y"}, 2);
       if (!args) return TV{};

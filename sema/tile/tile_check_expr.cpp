@@ -146,6 +146,7 @@ TV TileChecker::checkExpr(ExprId id) {
           return record(id, TV::value(types_.int32()));
         }
       }
+      if (auto picked = pickFromTupleLiteral(id, sub)) return *picked;
       TV base = checkExpr(sub.value);
       if (!base.ok()) return TV{};
       if (base.k == TV::K::Const && base.c.kind == ConstValue::Kind::Tuple) {
@@ -607,6 +608,11 @@ std::optional<TypeId> TileChecker::mmaType(const TV& x, const TV& y, const TV& a
     diags_.error(loc(range), Diag::TileType,
                  "`ct.mma` of `float8_e8m0fnu` tiles: E8M0 holds block scales (ct.mma_scaled's), "
                  "not matrix values; products take float8_e4m3fn or float8_e5m2");
+    return std::nullopt;
+  }
+  if (types_.isFloat4(in)) {
+    diags_.error(loc(range), Diag::TileType,
+                 "`ct.mma` of `float4_e2m1fn` tiles: float4 operands take block scales (ct.mma_scaled)");
     return std::nullopt;
   }
   const Type& ot = types_.get(out);

@@ -229,6 +229,9 @@ private:
   // `ct.mma(x, y, acc)`: x and y of one dtype (not promoted), acc of the
   // (M, N) shape and an accumulator dtype cuTile allows for that input.
   std::optional<TypeId> mmaType(const TV& x, const TV& y, const TV& acc, const NodeRange& range);
+  // `ct.mma_scaled(x, x_scale, y, y_scale, acc)` (tile_check_mma_scaled.cpp): cuTile's
+  // operand, scale and accumulator dtypes, scaling block sizes and shapes.
+  TV checkMmaScaled(ExprId id, const ast::Call& c, const std::string& fname);
 
   TV binary(Operator op, const TV& l, const TV& r, const NodeRange& range, ExprId where);
   // `-x`, `~x`, `not x` at `id`, and `left <op> right`: the operators, and the
@@ -426,6 +429,10 @@ private:
   // `t[a:b:c]` of a constant tuple, as Python slices (bounds and step constant
   // integers or None); nullopt after a diagnostic.
   std::optional<ConstValue> constSlice(const ConstValue& tuple, const ast::Slice& slice);
+  // `(ct.float4_e2m1fn, ct.float8_e4m3fn)[dtype_id]`: a tuple literal of names (and
+  // attributes) indexed by a constant is the chosen element, checked alone, where that
+  // is a compile-time value (a dtype, a constant); std::nullopt otherwise.
+  std::optional<TV> pickFromTupleLiteral(ExprId id, const ast::Subscript& sub);
   TV checkLen(ExprId id, const ast::Call& c);
   // ct.astile(value, dtype=None): a tile from a number or nested tuples of numbers (constants,
   // scalars, 0-d tiles), its shape the nesting (each length a power of two).

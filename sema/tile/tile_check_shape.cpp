@@ -274,6 +274,12 @@ TV TileChecker::checkArgReduce(ExprId id, const ast::Call& c, const std::string&
 }
 
 TV TileChecker::tf32Only(ExprId id, TypeId dtype) {
+  if (dtype.valid() && types_.isFloat4(dtype)) {
+    diags_.error(loc(id), Diag::TileType,
+                 "`float4_e2m1fn` tiles are unpacked, packed, converted and `ct.mma_scaled` operands, "
+                 "without arithmetic: convert with `.astype(ct.float32)` first");
+    return TV{};
+  }
   if (dtype.valid() && types_.isFloat8(dtype)) {
     diags_.error(loc(id), Diag::TileType,
                  "`" + types_.dtypeName(dtype) + "` tiles are loaded, stored, converted and `ct.mma` operands, "
@@ -555,8 +561,15 @@ TV TileChecker::checkBytes(ExprId id, const ast::Call& c, const std::string& fna
                  "`" + fname + "` takes numeric dtypes (no bools), found `" + nameOf(odd) + "`");
     return TV{};
   }
-  int64_t bits = count * types_.get(from).bits;
-  int64_t outBits = types_.get(to).bits;
+  // float4_e2m1fn packs two per byte, the first in the low nibble.
+  int64_t bits = count * types_.dataBits(from);
+  int64_t outBits = types_.dataBits(to);
+  if (bits % 8 != 0) {
+    diags_.error(loc(id), Diag::TileShape,
+                 "`" + fname + "` of an odd number (" + std::to_string(count) + ") of `" + nameOf(from) +
+                     "` elements: they pack two per byte");
+    return TV{};
+  }
   if (bits % outBits != 0 || bits < outBits) {
     diags_.error(loc(id), Diag::TileShape,
                  "`" + fname + "`: " + std::to_string(bits / 8) + " bytes do not make whole `" + nameOf(to) +

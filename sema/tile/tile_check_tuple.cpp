@@ -90,6 +90,26 @@ std::optional<ConstValue> TileChecker::constSlice(const ConstValue& tuple, const
   return out;
 }
 
+std::optional<TV> TileChecker::pickFromTupleLiteral(ExprId id, const ast::Subscript& sub) {
+  const auto* tuple = ast_.expr(sub.value).dyn<ast::Tuple>();
+  if (tuple == nullptr) return std::nullopt;
+  auto elts = ast_.list(tuple->elts);
+  for (ExprId e : elts) {
+    if (!ast_.expr(e).is<ast::Name>() && !ast_.expr(e).is<ast::Attribute>()) return std::nullopt;
+  }
+  if (!ast_.expr(sub.slice).is<ast::Name>() && !ast_.expr(sub.slice).is<ast::Constant>()) return std::nullopt;
+  TV index = checkExpr(sub.slice);
+  if (!index.ok()) return TV{};  // reported
+  if (index.k != TV::K::Const || index.c.kind != ConstValue::Kind::Int) return std::nullopt;
+  int64_t n = static_cast<int64_t>(elts.size());
+  int64_t i = index.c.intValue;
+  if (i < -n || i >= n) return std::nullopt;  // the full check reports it
+  TV v = checkExpr(elts[static_cast<size_t>(i < 0 ? i + n : i)]);
+  if (!v.ok()) return TV{};  // reported
+  if (v.k != TV::K::Entity && v.k != TV::K::Const) return std::nullopt;
+  return record(id, v);
+}
+
 TV TileChecker::checkLen(ExprId id, const ast::Call& c) {
   auto args = ast_.list(c.args);
   if (args.size() != 1 || !c.keywords.empty()) {

@@ -41,7 +41,8 @@ namespace frontend {
   X(LoadAdvancedIndexing, "load_advanced_indexing") X(StoreAdvancedIndexing, "store_advanced_indexing") \
   X(Slice, "Slice")                                                                        \
   X(GridDepLaunch, "grid_dependency_control_launch_dependents")                            \
-  X(GridDepWait, "grid_dependency_control_wait") X(StaticIter, "static_iter") X(Astile, "astile")
+  X(GridDepWait, "grid_dependency_control_wait") X(StaticIter, "static_iter") X(Astile, "astile") \
+  X(MmaScaled, "mma_scaled")
 
 enum class TileFn : uint16_t {
 #define PYKC_X(N, S) N,

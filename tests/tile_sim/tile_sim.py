@@ -34,6 +34,7 @@ from nested_cases import nested_cases  # noqa: E402
 from static_cases import static_cases  # noqa: E402
 from raw_cases import raw_cases  # noqa: E402
 from consts_cases import consts_cases  # noqa: E402
+from mma_scaled_cases import mma_scaled_cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -140,6 +141,10 @@ def retarget(module: str) -> tuple:
     m = m.replace("@vprintf(", "@sim_vprintf(").replace("@llvm.trap()", "@sim_trap()")
     # The loops' opaque thread-id reads (tile_lower.cpp, lowerLoop).
     m = m.replace('call i32 asm sideeffect "mov.u32 $0, %tid.x;", "=r"()', "call i32 @sim_tid_x()")
+    # Dynamic shared memory (a scratch buffer past 48 KiB): a defined array of sm_90's
+    # 227 KiB and the 1024 bytes its start is rounded up by.
+    m = re.sub(r'^(@"?[^ ]*__tile_dynamic"?) = external addrspace\(3\) global \[0 x i8\]',
+               r"\1 = addrspace(3) global [233472 x i8] zeroinitializer", m, flags=re.M)
     # Programmatic dependent launch (griddepcontrol): one kernel at a time here, as on a
     # launch without PDL, where both are no-ops.
     m = re.sub(r'^\s*call void asm sideeffect "griddepcontrol\.[a-z_]+;".*$', "", m, flags=re.M)
@@ -283,6 +288,7 @@ def main():
                 ("tile_kernels15.py", check_cases(raw_cases, 20261213), (), "sm_90"),
                 ("tile_kernels20.py", check_cases(consts_cases, 20261218), compile_lines("tile_kernels20.py"),
                  "sm_90"),
+                ("tile_kernels19.py", check_cases(mma_scaled_cases, 20261217, typed=True), (), "sm_90"),
                 ("tile_kernels11.py", check_cases(rowwise_cases, 20261209), compile_lines("tile_kernels11.py"),
                  "sm_90"),
                 ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),
