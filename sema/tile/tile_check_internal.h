@@ -414,6 +414,10 @@ private:
 
   // `a, b = value`: a tuple constant or a tuple of runtime values, unpacked.
   void assignTuple(ExprId target, const TV& v, ExprId valueExpr);
+  // `a, b = x.dtype, t`: a tuple display whose elements include compile-time values or
+  // arrays, unpacked element by element; false (nothing checked) when it is no such
+  // assignment.
+  bool unpackDisplay(const ast::Assign& a);
 
   // `dtype = ct.float16`, `pad = ct.PaddingMode.ZERO`: a compile-time alias,
   // outside runtime loops and branches. Returns false (not handled) for other

@@ -72,6 +72,7 @@ void TileChecker::checkStmt(StmtId id) {
     case StmtKind::Assign: {
       const auto& a = s.as<ast::Assign>();
       if (bindString(a)) return;
+      if (unpackDisplay(a)) return;
       TV v = checkExpr(a.value);
       for (ExprId t : ast_.list(a.targets)) assign(t, v, a.value);
       return;
@@ -483,6 +484,36 @@ bool TileChecker::isConstParam(const std::string& name) const {
     if (c.name == name) return true;
   }
   return false;
+}
+
+bool TileChecker::unpackDisplay(const ast::Assign& a) {
+  // `tv_dtype, tv_shape = view.dtype, view.tile_shape`: a tuple display unpacked into as
+  // many names, element by element (all evaluated first, as Python does), where an element
+  // is a compile-time value (a dtype, an operation) or an array no run-time tuple holds.
+  auto targets = ast_.list(a.targets);
+  const auto* display = ast_.expr(a.value).dyn<ast::Tuple>();
+  const ExprList* names = targets.size() == 1 ? unpackingTargets(ast_, targets[0]) : nullptr;
+  if (display == nullptr || names == nullptr) return false;
+  auto elts = ast_.list(display->elts);
+  auto tn = ast_.list(*names);
+  if (elts.size() != tn.size()) return false;
+  for (ExprId e : elts) {
+    if (ast_.expr(e).is<ast::Starred>()) return false;
+  }
+  for (ExprId t : tn) {
+    if (!ast_.expr(t).is<ast::Name>()) return false;
+  }
+  std::vector<TV> values;
+  bool needed = false;
+  for (ExprId e : elts) {
+    values.push_back(checkExpr(e));
+    const TV& v = values.back();
+    if (!v.ok()) return true;  // reported
+    needed = needed || v.k == TV::K::Entity || (v.k == TV::K::Value && types_.isArray(v.type));
+  }
+  if (!needed) return false;  // a run-time tuple: checked as one (the elements again)
+  for (size_t i = 0; i < tn.size(); ++i) assign(tn[i], values[i], elts[i]);
+  return true;
 }
 
 }  // namespace frontend::tile

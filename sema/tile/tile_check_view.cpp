@@ -41,16 +41,17 @@ TV TileChecker::checkTiledView(ExprId id, const ast::Call& c, ExprId self) {
   facts.view = true;
   facts.viewTile = *tile;
   facts.viewPadding = 0;  // UNDETERMINED
-  if (ExprId p = (*args)[2]; p.valid() && !isNoneConst(p)) {
+  if (ExprId p = (*args)[2]; p.valid()) {
     if (!paddingArg(p)) return TV{};
     facts.viewPadding = inst_.meanings[p.index].payload - static_cast<uint32_t>(TileFn::PadUndetermined);
   }
   std::vector<int64_t> tileBroadcast = tile->empty() ? std::vector<int64_t>(static_cast<size_t>(ndim), 1) : *tile;
   facts.viewSteps = tileBroadcast;
-  if (ExprId s = (*args)[3]; s.valid() && !isNoneConst(s)) {
+  ExprId s = (*args)[3];
+  TV v = s.valid() ? checkExpr(s) : TV::constant(ConstValue{});
+  if (!v.ok()) return TV{};
+  if (!(v.k == TV::K::Const && v.c.kind == ConstValue::Kind::None)) {
     // Any positive integers (no power of two needed), one per axis; one number for a 1-d array.
-    TV v = checkExpr(s);
-    if (!v.ok()) return TV{};
     std::vector<int64_t> steps;
     bool ints = v.k == TV::K::Const && (v.c.kind == ConstValue::Kind::Int || v.c.kind == ConstValue::Kind::Tuple);
     if (ints && v.c.kind == ConstValue::Kind::Int) steps.push_back(v.c.intValue);
