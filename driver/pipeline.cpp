@@ -149,7 +149,9 @@ nlohmann::ordered_json paramJson(const frontend::TypeTable& types, frontend::Typ
                             std::pair{"stride_constant", &type.facts.strideConstant}}) {
         if (v->empty()) continue;
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
-        for (int64_t x : *v) list.push_back(x == frontend::ArrayFacts::kUnknown ? nlohmann::ordered_json() : x);
+        for (int64_t x : *v) {
+          list.push_back(x == frontend::ArrayFacts::kUnknown ? nlohmann::ordered_json() : nlohmann::ordered_json(x));
+        }
         p[key] = list;
       }
       break;
