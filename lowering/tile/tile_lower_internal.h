@@ -452,6 +452,9 @@ private:
   llvm::Value* tileOrigin(const Addressing& a, size_t d);
 
   // --- cuTile's TiledView (tile_view.cpp) ------------------------------------
+  // An array parameter's constant extents and strides (`.assume(shape_constant=,
+  // stride_constant=)`, checked at launch) replace the arguments' values.
+  void constantExtents(ArrayArgs& a);
   // `tv.num_tiles(axis)`: ceil(extent / step), an int32.
   TileVal viewNumTiles(ExprId id);
   // `tv.atomic_store_*(index, update)`: one atomic per element of the tile inside the

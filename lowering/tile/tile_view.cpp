@@ -1,9 +1,16 @@
 // cuTile's TiledView (sema/tile/tile_check_view.cpp): num_tiles and the atomic_store_*
-// methods. Its load and store go through ct.load's and ct.store's paths
+// methods; arrays' specialisation constants (the extents and strides a kernel reads). Its load and store go through ct.load's and ct.store's paths
 // (tile_memory.cpp), whose addressing takes the view's steps.
 #include "lowering/tile/tile_lower_internal.h"
 
 namespace lowering::tile {
+
+void TileLowering::constantExtents(ArrayArgs& a) {
+  for (size_t d = 0; d < a.shape.size(); ++d) {
+    if (int64_t n = a.facts.shapeConst(d); n != frontend::ArrayFacts::kUnknown) a.shape[d] = b_.getInt64(n);
+    if (int64_t s = a.facts.strideConst(d); s != frontend::ArrayFacts::kUnknown) a.strides[d] = b_.getInt64(s);
+  }
+}
 
 TileVal TileLowering::viewNumTiles(ExprId id) {
   const ArrayArgs& a = arrayArg(arg(id, 0));
