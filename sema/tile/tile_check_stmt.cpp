@@ -169,15 +169,23 @@ void TileChecker::checkStmt(StmtId id) {
       }
       ++depthNow_;
       auto knownBefore = known_;
+      std::set<std::string> boundBefore;
+      for (const auto& [name, t] : vars_) boundBefore.insert(name);
       enterBlock(false);
       checkBody(ast_.list(i.body));
       auto thenRetyped = leaveBlock();
       auto knownThen = std::exchange(known_, std::move(knownBefore));
-      // The other branch starts from the types before the `if`.
+      // The other branch starts from the types before the `if`, without the names the
+      // first one bound.
       for (const auto& [name, r] : thenRetyped) {
         vars_[name] = r.before;
         depth_[name] = r.depthBefore;
       }
+      std::map<std::string, std::pair<TypeId, int>> thenNew;
+      for (const auto& [name, t] : vars_) {
+        if (!boundBefore.count(name)) thenNew[name] = {t, depth_[name]};
+      }
+      for (const auto& [name, t] : thenNew) vars_.erase(name);
       enterBlock(false);
       checkBody(ast_.list(i.orelse));
       auto elseRetyped = leaveBlock();
@@ -185,6 +193,17 @@ void TileChecker::checkStmt(StmtId id) {
       --depthNow_;
       // After the join a variable has one type only where both paths agree.
       std::map<std::string, Retyped> differ;
+      for (const auto& [name, td] : thenNew) {
+        // First bound in both branches (cuTile: a type that "depends on the path taken"
+        // where they differ), or in the first only.
+        auto it = vars_.find(name);
+        if (it == vars_.end()) {
+          vars_[name] = td.first;
+          depth_[name] = td.second;
+        } else if (it->second != td.first) {
+          differ[name] = Retyped{td.first, it->second, i.test, depthNow_};
+        }
+      }
       for (const auto& [name, r] : thenRetyped) {
         auto other = elseRetyped.find(name);
         if (other != elseRetyped.end() && other->second.after == r.after) {
@@ -330,7 +349,7 @@ bool TileChecker::readAmbiguous(ExprId id, const std::string& name) {
   const Type& a = types_.get(r.after);
   const Type& b = types_.get(r.before);
   bool viewOnly = a.kind == TypeKind::Array && b.kind == TypeKind::Array && a.element == b.element &&
-                  a.ndim == b.ndim && a.layout == b.layout;
+                  a.ndim == b.ndim && a.layout == b.layout && !a.facts.view && !b.facts.view;
   diags_.error(loc(id), Diag::TileType,
                "`" + name + "` holds `" + nameOf(r.before) + "` or `" + nameOf(r.after) +
                    "` here, depending on the path taken (`" + nameOf(r.after) + "` from line " +
@@ -338,7 +357,9 @@ bool TileChecker::readAmbiguous(ExprId id, const std::string& name) {
                    "): such a variable keeps one type in a tile kernel" +
                    (viewOnly ? " (a view of an array keeps neither its alignment nor the sliced extent's "
                                "divisor: give the view a name of its own)"
-                             : ""));
+                    : (a.kind == TypeKind::Array && a.facts.view) || (b.kind == TypeKind::Array && b.facts.view)
+                        ? " (a tiled view's tile shape, padding and steps)"
+                        : ""));
   ambiguous_.erase(it);  // once
   failed_.insert(name);
   return true;
@@ -381,14 +402,18 @@ void TileChecker::bindRuntime(const std::string& name, TypeId t, ExprId where, b
     const Type& now = types_.get(t);
     const Type& before = types_.get(it->second);
     bool viewOnly = now.kind == TypeKind::Array && before.kind == TypeKind::Array &&
-                    now.element == before.element && now.ndim == before.ndim && now.layout == before.layout;
+                    now.element == before.element && now.ndim == before.ndim && now.layout == before.layout &&
+                    !now.facts.view && !before.facts.view;
+    // cuTile: a tiled view's type (tile shape, padding, steps) "depends on path taken".
+    bool tiledView = (now.kind == TypeKind::Array && now.facts.view) || (before.kind == TypeKind::Array && before.facts.view);
     diags_.error(loc(where), Diag::TileType,
                  "`" + name + "` is assigned `" + nameOf(t) + "` here but holds `" + nameOf(it->second) +
                      "` before the " + (keepType ? "operation" : "loop or branch") +
                      ": such a variable keeps one type in a tile kernel" +
                      (viewOnly ? " (a view of an array keeps neither its alignment nor the sliced extent's "
                                  "divisor: give the view a name of its own)"
-                               : ""));
+                      : tiledView ? " (a tiled view's tile shape, padding and steps may not depend on the path taken)"
+                                  : ""));
     return;
   }
   if (it->second != t) depth_[name] = depthNow_;

@@ -126,3 +126,16 @@ def not_constant_stride(x: "float32[:, :]"):
     # CHECK:STDERR:                      ^~~~~~~~~~~~~~~~~~
     # CHECK:STDERR:
     ct.static_assert(x.strides[0] == 10)
+
+
+@ct.kernel
+def path_dependent(x: "float32[::1]", cond: "bool"):
+    if cond:
+        tv = x.tiled_view(64)
+    else:
+        tv = x.tiled_view(32)
+    # CHECK:STDERR: fail_tile_tiled_view.py:[[@LINE+4]]:5: error: `tv` holds `TiledView[array(float32, 1d, C),tile_shape=(64,),padding_mode=UNDETERMINED,traversal_steps=(64,)]` or `TiledView[array(float32, 1d, C),tile_shape=(32,),padding_mode=UNDETERMINED,traversal_steps=(32,)]` here, depending on the path taken (`TiledView[array(float32, 1d, C),tile_shape=(32,),padding_mode=UNDETERMINED,traversal_steps=(32,)]` from line [[@LINE-4]]): such a variable keeps one type in a tile kernel (a tiled view's tile shape, padding and steps) [tile-type]
+    # CHECK:STDERR:     tv.store(0, 1.0)
+    # CHECK:STDERR:     ^~
+    # CHECK:STDERR:
+    tv.store(0, 1.0)
