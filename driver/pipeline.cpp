@@ -150,6 +150,16 @@ nlohmann::ordered_json paramJson(const frontend::TypeTable& types, frontend::Typ
       if (type.facts.alignment != 0) p["alignment"] = type.facts.alignment;
       if (!type.facts.strideDivisibleBy.empty()) p["stride_divisible_by"] = type.facts.strideDivisibleBy;
       if (!type.facts.shapeDivisibleBy.empty()) p["shape_divisible_by"] = type.facts.shapeDivisibleBy;
+      // Specialisation constants: the extent (stride) every launch must give, null where none.
+      for (auto [key, v] : {std::pair{"shape_constant", &type.facts.shapeConstant},
+                            std::pair{"stride_constant", &type.facts.strideConstant}}) {
+        if (v->empty()) continue;
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (int64_t x : *v) {
+          list.push_back(x == frontend::ArrayFacts::kUnknown ? nlohmann::ordered_json() : nlohmann::ordered_json(x));
+        }
+        p[key] = list;
+      }
       break;
     case frontend::TypeKind::Tuple: {
       p["kind"] = "tuple";

@@ -183,15 +183,52 @@ private:
       }
       return v;
     };
+    // `shape_constant=(16, None)`, `stride_constant=(10, None)`: one entry per dimension,
+    // an integer (a stride may be 0 or negative) or None (not constant).
+    auto constants = [&](const char* what, bool stride) -> std::optional<std::vector<int64_t>> {
+      skipSpace();
+      uint32_t at = static_cast<uint32_t>(pos_);
+      if (!expect('(')) return std::nullopt;
+      std::vector<int64_t> v;
+      do {
+        skipSpace();
+        if (pos_ < text_.size() && text_[pos_] == ')') break;
+        if (text_.substr(pos_, 4) == "None") {
+          pos_ += 4;
+          v.push_back(ArrayFacts::kUnknown);
+          continue;
+        }
+        bool minus = stride && consume('-');
+        uint32_t numberAt = static_cast<uint32_t>(pos_);
+        auto n = parseNumber(what);
+        if (!n) return std::nullopt;
+        if (minus && *n == 0) {
+          fail(numberAt, static_cast<uint32_t>(pos_ - numberAt), std::string(what) + ": -0");
+          return std::nullopt;
+        }
+        v.push_back(minus ? -int64_t(*n) : int64_t(*n));
+      } while (consume(','));
+      if (!expect(')')) return std::nullopt;
+      if (v.size() != ndim) {
+        fail(at, static_cast<uint32_t>(pos_ - at),
+             std::string(what) + ": " + std::to_string(v.size()) + " entries for an array of " +
+                 std::to_string(ndim) + " dimensions");
+        return std::nullopt;
+      }
+      return v;
+    };
     skipSpace();
     if (consume(')')) return facts;
+    uint32_t factsAt = static_cast<uint32_t>(pos_);
     do {
       skipSpace();
       uint32_t at = static_cast<uint32_t>(pos_);
       size_t end = pos_;
       while (end < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_')) ++end;
       if (end == pos_) {
-        fail(at, 1, "expected an array fact (alignment=, stride_divisible_by=, shape_divisible_by=) in signature");
+        fail(at, 1,
+             "expected an array fact (alignment=, stride_divisible_by=, shape_divisible_by=, shape_constant=, "
+             "stride_constant=) in signature");
         return std::nullopt;
       }
       auto key = std::optional<std::string>(text_.substr(pos_, end - pos_));
@@ -214,13 +251,37 @@ private:
         auto v = divisors("an extent divisor");
         if (!v) return std::nullopt;
         facts.shapeDivisibleBy = std::move(*v);
+      } else if (*key == "shape_constant" || *key == "stride_constant") {
+        bool stride = *key == "stride_constant";
+        auto v = constants(stride ? "a constant stride or None" : "a constant extent or None", stride);
+        if (!v) return std::nullopt;
+        (stride ? facts.strideConstant : facts.shapeConstant) = std::move(*v);
       } else {
         fail(at, static_cast<uint32_t>(key->size()),
-             "unknown array fact `" + *key + "` (pykc knows alignment, stride_divisible_by, shape_divisible_by)");
+             "unknown array fact `" + *key +
+                 "` (pykc knows alignment, stride_divisible_by, shape_divisible_by, shape_constant, stride_constant)");
         return std::nullopt;
       }
     } while (consume(','));
     if (!expect(')')) return std::nullopt;
+    // A constant must agree with the divisor given for its dimension (cuTile's
+    // ArrayConstraint refuses `stride_constant[1]=1` with `stride_divisible_by[1]=4`).
+    auto agree = [&](const std::vector<int64_t>& c, const std::vector<uint32_t>& div, const char* ck,
+                     const char* dk) {
+      for (size_t d = 0; d < c.size() && d < div.size(); ++d) {
+        if (c[d] != ArrayFacts::kUnknown && c[d] % int64_t(div[d]) != 0) {
+          fail(factsAt, static_cast<uint32_t>(pos_ - factsAt),
+               std::string(ck) + "[" + std::to_string(d) + "]=" + std::to_string(c[d]) + " is not divisible by " +
+                   std::to_string(div[d]) + " (" + dk + "[" + std::to_string(d) + "])");
+          return false;
+        }
+      }
+      return true;
+    };
+    if (!agree(facts.strideConstant, facts.strideDivisibleBy, "stride_constant", "stride_divisible_by") ||
+        !agree(facts.shapeConstant, facts.shapeDivisibleBy, "shape_constant", "shape_divisible_by")) {
+      return std::nullopt;
+    }
     return facts;
   }
 
@@ -519,9 +580,19 @@ private:
           return std::nullopt;
         }
         pos_ += 8;
+        uint32_t factsStart = static_cast<uint32_t>(pos_);
         auto facts = parseFacts(types_.get(value.type).ndim);
         if (!facts) return std::nullopt;
         const Type& at = types_.get(value.type);
+        // The layout's unit stride (`::1`) is 1: a constant saying otherwise contradicts it.
+        int unit = at.layout == Layout::C ? int(at.ndim) - 1 : at.layout == Layout::F ? 0 : -1;
+        if (int64_t c = facts->strideConst(static_cast<size_t>(unit < 0 ? 0 : unit));
+            unit >= 0 && c != ArrayFacts::kUnknown && c != 1) {
+          fail(factsStart, static_cast<uint32_t>(pos_ - factsStart),
+               "stride_constant[" + std::to_string(unit) + "]=" + std::to_string(c) +
+                   " contradicts the layout's unit stride (`::1`)");
+          return std::nullopt;
+        }
         value.type = types_.array(at.element, at.ndim, at.layout, *facts);
         continue;
       }

@@ -71,13 +71,22 @@ TypeId TypeTable::complexType(unsigned bits) {
   return intern(t);
 }
 
-std::vector<uint32_t> ArrayFacts::packed() const {
+std::vector<int64_t> ArrayFacts::packed() const {
   if (empty()) return {};
   // A raw memory's marker: an alignment (a power of two) is never odd above 1.
-  std::vector<uint32_t> out{raw ? alignment | 0x80000000u : alignment};
-  out.insert(out.end(), strideDivisibleBy.begin(), strideDivisibleBy.end());
-  out.push_back(0);  // (divisors are >= 1: a separator)
-  out.insert(out.end(), shapeDivisibleBy.begin(), shapeDivisibleBy.end());
+  std::vector<int64_t> out{raw ? alignment | 0x80000000u : alignment};
+  // Each list after its length: lists of other lengths never run together.
+  auto list = [&](const auto& v) {
+    out.push_back(static_cast<int64_t>(v.size()));
+    out.insert(out.end(), v.begin(), v.end());
+  };
+  list(strideDivisibleBy);
+  list(shapeDivisibleBy);
+  list(shapeConstant);
+  list(strideConstant);
+  out.push_back(view ? 1 + int64_t(viewPadding) : 0);
+  list(viewTile);
+  list(viewSteps);
   return out;
 }
 
@@ -96,6 +105,15 @@ ArrayFacts normalFacts(ArrayFacts f, unsigned ndim, Layout layout, uint32_t elem
   int unit = layout == Layout::C ? static_cast<int>(ndim) - 1 : layout == Layout::F ? 0 : -1;
   trim(f.strideDivisibleBy, unit);
   trim(f.shapeDivisibleBy, -1);
+  // Constants: a unit stride the layout says is no fact; all unknown is none.
+  auto trimConstants = [&](std::vector<int64_t>& v, int unitDim) {
+    if (v.empty()) return;
+    v.resize(ndim, ArrayFacts::kUnknown);
+    if (unitDim >= 0 && v[static_cast<size_t>(unitDim)] == 1) v[static_cast<size_t>(unitDim)] = ArrayFacts::kUnknown;
+    if (std::all_of(v.begin(), v.end(), [](int64_t x) { return x == ArrayFacts::kUnknown; })) v.clear();
+  };
+  trimConstants(f.strideConstant, unit);
+  trimConstants(f.shapeConstant, -1);
   return f;
 }
 
@@ -118,6 +136,11 @@ TypeId TypeTable::withoutFacts(TypeId id) {
   if (t.kind != TypeKind::Array || t.facts.empty()) return id;
   ArrayFacts kept;
   kept.raw = t.facts.raw;  // not a hint: what the value is
+  // Nor is a tiled view's tile shape, padding and steps.
+  kept.view = t.facts.view;
+  kept.viewTile = t.facts.viewTile;
+  kept.viewSteps = t.facts.viewSteps;
+  kept.viewPadding = t.facts.viewPadding;
   return array(t.element, t.ndim, t.layout, kept);
 }
 
@@ -243,18 +266,27 @@ static char layoutChar(Layout l) { return l == Layout::C ? 'C' : l == Layout::F 
 
 // `.assume(alignment=16, stride_divisible_by=(8, 1), shape_divisible_by=(16, 16))`, the
 // facts an array type carries (empty without any); the signature parser reads it back.
+// A tuple as Python writes it: `(64,)`, `(16, 16)`, `()`; kUnknown as None.
+static std::string tupleText(const std::vector<int64_t>& v) {
+  std::string s = "(";
+  for (size_t d = 0; d < v.size(); ++d) {
+    s += (d ? ", " : "") + (v[d] == ArrayFacts::kUnknown ? std::string("None") : std::to_string(v[d]));
+  }
+  return s + (v.size() == 1 ? ",)" : ")");
+}
+
 static std::string factsText(const ArrayFacts& f) {
-  if (f.empty()) return "";
   std::vector<std::string> parts;
   if (f.alignment != 0) parts.push_back("alignment=" + std::to_string(f.alignment));
-  auto list = [&](const char* key, const std::vector<uint32_t>& v) {
+  auto list = [&](const char* key, const auto& v) {
     if (v.empty()) return;
-    std::string s = std::string(key) + "=(";
-    for (size_t d = 0; d < v.size(); ++d) s += (d ? ", " : "") + std::to_string(v[d]);
-    parts.push_back(s + (v.size() == 1 ? ",)" : ")"));
+    parts.push_back(std::string(key) + "=" + tupleText(std::vector<int64_t>(v.begin(), v.end())));
   };
   list("stride_divisible_by", f.strideDivisibleBy);
   list("shape_divisible_by", f.shapeDivisibleBy);
+  list("shape_constant", f.shapeConstant);
+  list("stride_constant", f.strideConstant);
+  if (parts.empty()) return "";
   std::string s = ".assume(";
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
   return s + ")";
@@ -273,6 +305,22 @@ static std::string factsCode(const ArrayFacts& f) {
   };
   list('s', f.strideDivisibleBy);
   list('h', f.shapeDivisibleBy);
+  // Constants (`u` unknown, `m` a minus) and a view's tile, padding and steps.
+  auto constants = [&](char key, const std::vector<int64_t>& v) {
+    if (v.empty()) return;
+    s += key;
+    for (size_t d = 0; d < v.size(); ++d) {
+      s += d ? "x" : "";
+      s += v[d] == ArrayFacts::kUnknown ? "u" : v[d] < 0 ? "m" + std::to_string(-v[d]) : std::to_string(v[d]);
+    }
+  };
+  constants('k', f.shapeConstant);
+  constants('t', f.strideConstant);
+  if (f.view) {
+    s += "v" + std::to_string(f.viewPadding);
+    constants('w', f.viewTile);
+    constants('z', f.viewSteps);
+  }
   return s;
 }
 
@@ -286,6 +334,18 @@ std::string TypeTable::name(TypeId id) const {
     }
     case TypeKind::Array:
       if (t.facts.raw) return "RawArrayMemory(" + dtypeName(t.element) + ")";
+      if (t.facts.view) {
+        // cuTile's spelling: `TiledView[array(float32, 1d, C),tile_shape=(64,),...]`.
+        static constexpr const char* kPadding[] = {"UNDETERMINED", "ZERO", "NEG_ZERO", "NAN", "POS_INF", "NEG_INF"};
+        ArrayFacts base = t.facts;
+        base.view = false;
+        base.viewTile.clear();
+        base.viewSteps.clear();
+        return "TiledView[array(" + dtypeName(t.element) + ", " + std::to_string(t.ndim) + "d, " +
+               layoutChar(t.layout) + ")" + factsText(base) + ",tile_shape=" + tupleText(t.facts.viewTile) +
+               ",padding_mode=" + kPadding[t.facts.viewPadding % 6] +
+               ",traversal_steps=" + tupleText(t.facts.viewSteps) + "]";
+      }
       if (!t.shape.empty()) {
         // numba's NestedArray name: `nestedarray(int32, (20,))`.
         std::string s = "nestedarray(" + dtypeName(t.element) + ", (";

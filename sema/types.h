@@ -57,16 +57,39 @@ struct ArrayFacts {
   // cuTile's RawArrayMemory (`x.get_raw_memory()`): the array's base pointer, read and
   // written by element offset (1-D, no extent, unit stride). Not an array to ct.load.
   bool raw = false;
+  // cuTile's specialisation constants (its ArrayConstraint's `shape_constant` and
+  // `stride_constant`, which `ct.ArrayAnnotation(static_shape_dims=, static_stride_dims=)`
+  // asks for): per dimension the extent (stride, in elements) every launch gives, or
+  // kUnknown; empty: none. `x.shape[d]` / `x.strides[d]` are then compile-time constants.
+  // Written `.assume(shape_constant=(16, None), stride_constant=(10, None))`.
+  static constexpr int64_t kUnknown = INT64_MIN;
+  std::vector<int64_t> shapeConstant;
+  std::vector<int64_t> strideConstant;
+  // cuTile's TiledView (`x.tiled_view(tile_shape, padding_mode=, traversal_steps=)`): the
+  // array seen as a grid of tiles of `viewTile` (empty: 0-d tiles, one element each) whose
+  // origins are `viewSteps` elements apart along each axis, padded with `viewPadding`
+  // (cuTile's PaddingMode in its order: 0 UNDETERMINED, 1 ZERO, 2 NEG_ZERO, 3 NAN,
+  // 4 POS_INF, 5 NEG_INF). No array to ct.load or `.shape`: only the view's own
+  // attributes and methods.
+  bool view = false;
+  std::vector<int64_t> viewTile;
+  std::vector<int64_t> viewSteps;
+  uint32_t viewPadding = 0;
 
   bool empty() const {
-    return alignment == 0 && strideDivisibleBy.empty() && shapeDivisibleBy.empty() && !raw;
+    return alignment == 0 && strideDivisibleBy.empty() && shapeDivisibleBy.empty() && !raw &&
+           shapeConstant.empty() && strideConstant.empty() && !view;
   }
   uint32_t strideDivisor(size_t d) const { return d < strideDivisibleBy.size() ? strideDivisibleBy[d] : 1; }
   uint32_t shapeDivisor(size_t d) const { return d < shapeDivisibleBy.size() ? shapeDivisibleBy[d] : 1; }
+  // The constant extent (stride) of dimension d, or kUnknown.
+  int64_t shapeConst(size_t d) const { return d < shapeConstant.size() ? shapeConstant[d] : kUnknown; }
+  int64_t strideConst(size_t d) const { return d < strideConstant.size() ? strideConstant[d] : kUnknown; }
   // Whether the base is known to be a multiple of `bytes`.
   bool alignedTo(uint64_t bytes) const { return alignment != 0 && alignment % bytes == 0; }
-  // One vector for Type::key: alignment, then the stride and shape divisors.
-  std::vector<uint32_t> packed() const;
+  // One vector for Type::key: alignment, the stride and shape divisors, the constants
+  // and the view's fields.
+  std::vector<int64_t> packed() const;
 };
 
 struct Type {
@@ -101,7 +124,7 @@ struct Type {
 
   using Key = std::tuple<TypeKind, uint8_t, bool, FloatFormat, uint32_t, uint8_t, Layout, std::vector<TypeId>,
                          std::vector<int64_t>, std::vector<std::string>, std::vector<uint32_t>,
-                         uint32_t, bool, std::string, std::vector<uint32_t>>;
+                         uint32_t, bool, std::string, std::vector<int64_t>>;
   Key key() const {
     return Key(kind, bits, isSigned, format, element.index, ndim, layout, elements, shape, fieldNames,
                fieldOffsets, size, aligned, vectorName, facts.packed());
@@ -178,6 +201,8 @@ public:
   bool isInt(TypeId t) const { return get(t).kind == TypeKind::Int; }
   bool isFloat(TypeId t) const { return get(t).kind == TypeKind::Float; }
   bool isArray(TypeId t) const { return get(t).kind == TypeKind::Array; }
+  // cuTile's TiledView (an array type whose facts say `view`).
+  bool isTiledView(TypeId t) const { return isArray(t) && get(t).facts.view; }
   bool isTuple(TypeId t) const { return get(t).kind == TypeKind::Tuple; }
   bool isComplex(TypeId t) const { return get(t).kind == TypeKind::Complex; }
   bool isPointer(TypeId t) const { return get(t).kind == TypeKind::Pointer; }

@@ -398,6 +398,10 @@ std::vector<llvm::Value*> TileLowering::indexValues(ExprId id) {
 TileVal TileLowering::call(ExprId id, const ast::Call& c) {
   TypeId t = typeOf(id);
   auto fn = static_cast<TileFn>(inst_->meanings[id.index].payload);
+  if (isTileAtomic(fn) && types_.isTiledView(typeOf(arg(id, 0)))) {
+    viewAtomic(id, fn);
+    return TileVal{};
+  }
   if (isTileAtomic(fn)) return atomic(id, fn);
   switch (fn) {
     case TileFn::Bid: {
@@ -432,10 +436,14 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       return TileVal{{arith(frontend::Operator::FloorDiv, sum, y, op)}};
     }
     case TileFn::Load:
+    case TileFn::ViewLoad:
       return types_.isTile(t) ? load(id, t) : scalarLoad(id);
     case TileFn::Store:
+    case TileFn::ViewStore:
       store(id);
       return TileVal{};
+    case TileFn::ViewNumTiles:
+      return viewNumTiles(id);
     case TileFn::Astile:
       return astile(id);
     case TileFn::GridDepLaunch:

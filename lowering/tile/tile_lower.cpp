@@ -39,6 +39,7 @@ uint32_t TileLowering::run() {
       if (ty.layout == frontend::Layout::C && ty.ndim > 0) arr.strides.back() = b_.getInt64(1);
       if (ty.layout == frontend::Layout::F && ty.ndim > 0) arr.strides.front() = b_.getInt64(1);
       arr.facts = ty.facts;
+      constantExtents(arr);
       arrays_[name] = std::move(arr);
       continue;
     }

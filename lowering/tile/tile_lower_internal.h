@@ -442,9 +442,26 @@ private:
   struct Addressing {
     std::vector<llvm::Value*> tileIndex;  // i64 per dimension
     std::vector<int64_t> shape;
+    // A TiledView's traversal_steps: tile i starts at element i * steps[d] (empty: at
+    // i * shape[d], as ct.load's tiles).
+    std::vector<int64_t> steps;
   };
 
   Addressing addressing(ExprId call, TypeId tileType);
+  // The first element of the addressed tile along `d`: tileIndex * (step or extent).
+  llvm::Value* tileOrigin(const Addressing& a, size_t d);
+
+  // --- cuTile's TiledView (tile_view.cpp) ------------------------------------
+  // An array parameter's constant extents and strides (`.assume(shape_constant=,
+  // stride_constant=)`, checked at launch) replace the arguments' values.
+  void constantExtents(ArrayArgs& a);
+  // `tv.num_tiles(axis)`: ceil(extent / step), an int32.
+  TileVal viewNumTiles(ExprId id);
+  // `tv.atomic_store_*(index, update)`: one atomic per element of the tile inside the
+  // array (relaxed, device scope, as cuTile's), the update broadcast to the tile.
+  void viewAtomic(ExprId id, TileFn fn);
+  // The atomicrmw operation of ct.atomic_* `fn` on elements of dtype `e`.
+  llvm::AtomicRMWInst::BinOp rmwOp(TileFn fn, TypeId e) const;
 
   // Whether the whole tile lies inside the array (uniform across the CTA).
   llvm::Value* tileInside(const ArrayArgs& arr, const Addressing& a);
@@ -1128,7 +1145,9 @@ llvm::Value* TileLowering::guardedValue(llvm::Value* cond, llvm::Value* otherwis
 template <class Emit>
 std::vector<llvm::Value*> TileLowering::accessPaths(const ArrayArgs& arr, const Addressing& a, const Layout& l,
                                       TypeId e, Emit emit) {
-  bool vectors = hasVectors(l, e);
+  // A strided view's tiles start at multiples of its steps: vectors only where those keep
+  // the chunks aligned.
+  bool vectors = hasVectors(l, e) && (a.steps.empty() || a.steps.back() % l.vec == 0);
   llvm::Value* test = vectors ? vectorizable(arr, l, types_.byteSize(e))
                               : b_.CreateAnd(tileInside(arr, a), b_.getInt1(!l.partial));
   if (auto* known = llvm::dyn_cast<llvm::ConstantInt>(test)) {

@@ -22,6 +22,12 @@ ArrayArgs TileLowering::arrayArg(ExprId e) {
     a.facts = types_.get(typeOf(e)).facts;
     return a;
   }
+  if (static_cast<TileFn>(inst_->meanings[e.index].payload) == TileFn::TiledView) {
+    // A TiledView: its array (the tile shape, steps and padding are in its type).
+    ArrayArgs a = arrayArg(arg(e, 0));
+    a.facts = types_.get(typeOf(e)).facts;
+    return a;
+  }
   if (static_cast<TileFn>(inst_->meanings[e.index].payload) == TileFn::GetRawMemory) {
     // RawArrayMemory: the base, one axis of unit stride and no extent (offsets are unchecked).
     ArrayArgs a = arrayArg(arg(e, 0));
@@ -66,13 +72,20 @@ TileLowering::Addressing TileLowering::addressing(ExprId call, TypeId tileType) 
   Addressing a;
   a.tileIndex = indexValues(arg(call, 1));
   a.shape = types_.get(tileType).shape;
+  // A TiledView whose steps are not its tile shape (a strided view).
+  const frontend::ArrayFacts& f = types_.get(typeOf(arg(call, 0))).facts;
+  if (f.view && f.viewSteps != a.shape && f.viewSteps.size() == a.shape.size()) a.steps = f.viewSteps;
   return a;
+}
+
+llvm::Value* TileLowering::tileOrigin(const Addressing& a, size_t d) {
+  return b_.CreateMul(a.tileIndex[d], b_.getInt64(a.steps.empty() ? a.shape[d] : a.steps[d]));
 }
 
 llvm::Value* TileLowering::tileInside(const ArrayArgs& arr, const Addressing& a) {
   llvm::Value* inside = b_.getTrue();
   for (size_t d = 0; d < a.shape.size(); ++d) {
-    llvm::Value* end = b_.CreateMul(b_.CreateAdd(a.tileIndex[d], b_.getInt64(1)), b_.getInt64(a.shape[d]));
+    llvm::Value* end = b_.CreateAdd(tileOrigin(a, d), b_.getInt64(a.shape[d]));
     inside = b_.CreateAnd(inside, b_.CreateAnd(b_.CreateICmpSGE(a.tileIndex[d], b_.getInt64(0)),
                                                 b_.CreateICmpSLE(end, arr.shape[d])));
   }
@@ -88,8 +101,7 @@ std::pair<llvm::Value*, llvm::Value*> TileLowering::slotAddress(const ArrayArgs&
   llvm::Value* offset = b_.getInt64(0);
   llvm::Value* inside = slotValid(l);
   for (size_t d = 0; d < a.shape.size(); ++d) {
-    llvm::Value* g = b_.CreateAdd(b_.CreateMul(a.tileIndex[d], b_.getInt64(a.shape[d])),
-                                  b_.CreateZExt(mi[d], b_.getInt64Ty()));
+    llvm::Value* g = b_.CreateAdd(tileOrigin(a, d), b_.CreateZExt(mi[d], b_.getInt64Ty()));
     inside = b_.CreateAnd(inside, b_.CreateICmpULT(g, arr.shape[d]));
     offset = b_.CreateAdd(offset, b_.CreateMul(g, arr.strides[d]));
   }
@@ -107,7 +119,7 @@ std::pair<llvm::Value*, llvm::Value*> TileLowering::rowSlotAddress(const ArrayAr
     int64_t k = (element / inner) & (a.shape[d] - 1);
     inner *= a.shape[d];
     // The tile's first element along d plus k: uniform.
-    llvm::Value* g = b_.CreateAdd(b_.CreateMul(a.tileIndex[d], b_.getInt64(a.shape[d])), b_.getInt64(k));
+    llvm::Value* g = b_.CreateAdd(tileOrigin(a, d), b_.getInt64(k));
     if (d != last) {
       inside = b_.CreateAnd(inside, b_.CreateICmpULT(g, arr.shape[d]));
     } else {
@@ -127,6 +139,10 @@ llvm::Value* TileLowering::paddingValue(ExprId call, TypeId e, size_t at) {
   ExprId p = arg(call, at);
   TileFn mode = TileFn::PadZero;
   if (p.valid()) mode = static_cast<TileFn>(inst_->meanings[p.index].payload);
+  // A TiledView's load: the view's padding mode (UNDETERMINED reads as ZERO, as ct.load's).
+  if (const frontend::ArrayFacts& f = types_.get(typeOf(arg(call, 0))).facts; !p.valid() && f.view) {
+    mode = static_cast<TileFn>(static_cast<uint32_t>(TileFn::PadUndetermined) + f.viewPadding);
+  }
   llvm::Type* t = llvmType(e);
   const Type& et = types_.get(e);
   if (types_.isFloat8(e)) {
@@ -194,9 +210,11 @@ std::pair<TypeId, TileLowering::Addressing> TileLowering::arrayOrder(const Addre
   Addressing a;
   a.shape.assign(view.shape.size(), 1);
   a.tileIndex.assign(view.shape.size(), nullptr);
+  if (!view.steps.empty()) a.steps.assign(view.shape.size(), 1);
   for (size_t d = 0; d < order.size(); ++d) {
     a.shape[order[d]] = view.shape[d];
     a.tileIndex[order[d]] = view.tileIndex[d];
+    if (!view.steps.empty()) a.steps[order[d]] = view.steps[d];
   }
   return {types_.tile(e, a.shape), a};
 }
@@ -309,6 +327,8 @@ void TileLowering::store(ExprId id) {
   // A scalar is stored as a tile of ones of the array's rank.
   TypeId tileType = types_.isTile(valueType) ? types_.tile(e, types_.get(valueType).shape)
                                              : types_.tile(e, std::vector<int64_t>(types_.get(arrayType).ndim, 1));
+  // A TiledView's store: the value broadcast to the view's tile (sema's opType).
+  if (types_.get(arrayType).facts.view) tileType = inst_->opTypes[id.index];
   bool m = isMmaExpr(arg(id, 2));
   TileVal v = evalAs(arg(id, 2), tileType, m);
   Addressing a = addressing(id, tileType);
@@ -518,6 +538,12 @@ TileVal TileLowering::scalarLoad(ExprId id) {
   TypeId e = elementOf(typeOf(arg(id, 0)));
   Layout l = layoutOf(e);
   std::vector<TileVal> index = indexOperands(id, e);
+  // A TiledView of 0-d tiles: element i * steps[d] along each axis.
+  if (const frontend::ArrayFacts& f = types_.get(typeOf(arg(id, 0))).facts; f.view) {
+    for (size_t d = 0; d < index.size() && d < f.viewSteps.size(); ++d) {
+      if (f.viewSteps[d] != 1) index[d].slots[0] = b_.CreateMul(index[d].slots[0], b_.getInt64(f.viewSteps[d]));
+    }
+  }
   access(arr, false);
   auto [offset, ok] = indexedAddress(arr, index, 0, true, l, false);
   llvm::Type* mt = memoryType(e);
@@ -525,6 +551,36 @@ TileVal TileLowering::scalarLoad(ExprId id) {
     llvm::Value* x = b_.CreateLoad(mt, b_.CreateGEP(mt, arr.data, offset));
     return types_.isBool(e) ? b_.CreateICmpNE(x, b_.getInt8(0)) : x;
   })}};
+}
+
+llvm::AtomicRMWInst::BinOp TileLowering::rmwOp(TileFn fn, TypeId e) const {
+  const Type& et = types_.get(e);
+  bool isFloat = et.kind == TypeKind::Float;
+  using Op = llvm::AtomicRMWInst::BinOp;
+  Op op = Op::Xchg;
+  switch (fn) {
+    case TileFn::AtomicAdd:
+      op = isFloat ? Op::FAdd : Op::Add;
+      break;
+    case TileFn::AtomicMax:
+      op = et.isSigned ? Op::Max : Op::UMax;
+      break;
+    case TileFn::AtomicMin:
+      op = et.isSigned ? Op::Min : Op::UMin;
+      break;
+    case TileFn::AtomicAnd:
+      op = Op::And;
+      break;
+    case TileFn::AtomicOr:
+      op = Op::Or;
+      break;
+    case TileFn::AtomicXor:
+      op = Op::Xor;
+      break;
+    default:
+      break;
+  }
+  return op;
 }
 
 TileVal TileLowering::atomic(ExprId id, TileFn fn) {
@@ -571,30 +627,7 @@ TileVal TileLowering::atomic(ExprId id, TileFn fn) {
   }
   const Type& et = types_.get(e);
   bool isFloat = et.kind == TypeKind::Float;
-  using Op = llvm::AtomicRMWInst::BinOp;
-  Op op = Op::Xchg;
-  switch (fn) {
-    case TileFn::AtomicAdd:
-      op = isFloat ? Op::FAdd : Op::Add;
-      break;
-    case TileFn::AtomicMax:
-      op = et.isSigned ? Op::Max : Op::UMax;
-      break;
-    case TileFn::AtomicMin:
-      op = et.isSigned ? Op::Min : Op::UMin;
-      break;
-    case TileFn::AtomicAnd:
-      op = Op::And;
-      break;
-    case TileFn::AtomicOr:
-      op = Op::Or;
-      break;
-    case TileFn::AtomicXor:
-      op = Op::Xor;
-      break;
-    default:
-      break;
-  }
+  llvm::AtomicRMWInst::BinOp op = rmwOp(fn, e);
   llvm::Type* mt = memoryType(e);
   llvm::Align align(types_.byteSize(e));
   auto emit = [&](llvm::Value* p, unsigned s) -> llvm::Value* {

@@ -208,8 +208,8 @@ void TileLowering::issuePipe(const std::vector<PipeLoad>& pipes, bool aligned, l
     t.bytes = bytes;
     t.format = p.format;
     unsigned perChunk = 16 / bytes;
-    llvm::Value* row0 = b_.CreateMul(a.tileIndex[0], b_.getInt64(t.rows));
-    llvm::Value* col0 = b_.CreateMul(a.tileIndex[1], b_.getInt64(t.cols));
+    llvm::Value* row0 = tileOrigin(a, 0);
+    llvm::Value* col0 = tileOrigin(a, 1);
     llvm::Value* ok = b_.getInt1(aligned);
     auto* async = llvm::BasicBlock::Create(context_, "pipe.async", function_);
     auto* sync = llvm::BasicBlock::Create(context_, "pipe.sync", function_);

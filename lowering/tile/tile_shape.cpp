@@ -91,8 +91,35 @@ void TileLowering::lowerTupleAssign(ExprId target, ExprId value) {
     return;
   }
   TypeId tt = typeOf(target);
+  if (!tt.valid()) {
+    // A display unpacked element by element (sema's unpackDisplay): each value first.
+    auto elts = ast_.list(ast_.expr(value).as<ast::Tuple>().elts);
+    std::vector<std::pair<TileVal, ArrayArgs>> got(names.size());
+    for (size_t i = 0; i < names.size(); ++i) {
+      TypeId to = typeOf(names[i]);
+      if (!to.valid() || constOf(names[i]) != nullptr) continue;
+      if (types_.isArray(to)) {
+        got[i].second = arrayArg(elts[i]);
+      } else {
+        got[i].first = evalAs(elts[i], to);
+      }
+    }
+    for (size_t i = 0; i < names.size(); ++i) {
+      TypeId to = typeOf(names[i]);
+      if (!to.valid() || constOf(names[i]) != nullptr) continue;
+      if (types_.isArray(to)) {
+        assignArray(std::string(ast_.str(ast_.expr(names[i]).as<ast::Name>().id)), got[i].second);
+      } else {
+        assignName(names[i], got[i].first, to);
+      }
+    }
+    return;
+  }
   std::vector<TileVal> parts = tupleParts(evalAs(value, tt), tt);
-  for (size_t i = 0; i < names.size(); ++i) assignName(names[i], parts[i], types_.get(tt).elements[i]);
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (constOf(names[i]) != nullptr) continue;  // a constant element (sema's knownOf)
+    assignName(names[i], parts[i], types_.get(tt).elements[i]);
+  }
 }
 
 TileVal TileLowering::inlineHelper(ExprId id) {

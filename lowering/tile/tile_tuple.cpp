@@ -19,6 +19,7 @@ TupleArg TileLowering::readTupleParam(KernelParamReader& reader, TypeId t) {
     if (ty.layout == frontend::Layout::C && ty.ndim > 0) out.array.strides.back() = b_.getInt64(1);
     if (ty.layout == frontend::Layout::F && ty.ndim > 0) out.array.strides.front() = b_.getInt64(1);
     out.array.facts = ty.facts;
+    constantExtents(out.array);
   } else {
     out.scalar = types_.isBool(t) ? reader.takeBool(b_) : reader.take();
   }

@@ -341,6 +341,10 @@ def _unmet_fact(p: Param, a: ArrayArg) -> str | None:
     """The first of ``p``'s array facts that ``a`` does not hold, in words, or None."""
     if p.alignment and a.ptr % p.alignment:
         return f"its base address must be a multiple of {p.alignment} bytes"
+    for what, want, given in (("extent", p.shape_constant, a.shape), ("stride", p.stride_constant, a.strides)):
+        for d, (w, g) in enumerate(zip(want, given)):
+            if w is not None and w != g:
+                return f"{what} {d} is {w}"
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
         if d < len(p.shape_divisible_by) and n % p.shape_divisible_by[d]:
             return f"extent {d} must be a multiple of {p.shape_divisible_by[d]}"
@@ -375,7 +379,8 @@ def match(p: Param, a) -> tuple:
         if p.layout == "F" and not a.holds_f():
             raise ArgumentError(f"expected {want} (F layout: first stride must be 1 element), "
                                 f"got {a.describe()}")
-        if a.host is None and (p.alignment or p.stride_divisible_by or p.shape_divisible_by):
+        if p.shape_constant or p.stride_constant or (
+                a.host is None and (p.alignment or p.stride_divisible_by or p.shape_divisible_by)):
             unmet = _unmet_fact(p, a)
             if unmet:
                 raise ArgumentError(f"expected {want}, got {a.describe()}: the kernel was "

@@ -89,6 +89,10 @@ class Param:
     alignment: int = 0
     stride_divisible_by: tuple = ()
     shape_divisible_by: tuple = ()
+    # specialisation constants (cuTile's shape_constant / stride_constant): per dimension
+    # the extent (stride, in elements) every launch must give, or None
+    shape_constant: tuple = ()
+    stride_constant: tuple = ()
 
     def numpy_dtype(self):
         """The NumPy dtype of a scalar or an array's elements (structured for records)."""
@@ -108,7 +112,8 @@ class Param:
         if self.ndim == 0:
             return f"{self.dtype}[()]"
         return (self.dtype + dims_text(self.ndim, self.layout)
-                + facts_text(self.alignment, self.stride_divisible_by, self.shape_divisible_by))
+                + facts_text(self.alignment, self.stride_divisible_by, self.shape_divisible_by,
+                             self.shape_constant, self.stride_constant))
 
 
 def dims_text(ndim: int, layout: str) -> str:
@@ -121,12 +126,15 @@ def dims_text(ndim: int, layout: str) -> str:
     return f"[{', '.join(dims)}]"
 
 
-def facts_text(alignment: int, stride_divisible_by: tuple, shape_divisible_by: tuple) -> str:
+def facts_text(alignment: int, stride_divisible_by: tuple, shape_divisible_by: tuple,
+               shape_constant: tuple = (), stride_constant: tuple = ()) -> str:
     """``.assume(alignment=16, ...)`` as pykc writes an array's facts (empty parts left
     out), or "" when there are none."""
     parts = [f"alignment={alignment}"] if alignment else []
     for key, v in (("stride_divisible_by", stride_divisible_by),
-                   ("shape_divisible_by", shape_divisible_by)):
+                   ("shape_divisible_by", shape_divisible_by),
+                   ("shape_constant", shape_constant),
+                   ("stride_constant", stride_constant)):
         if v:
             parts.append(f"{key}=({', '.join(map(str, v))}{',' if len(v) == 1 else ''})")
     return f".assume({', '.join(parts)})" if parts else ""
@@ -220,6 +228,12 @@ def _param(d: dict, where: str) -> Param:
                      if k in d}
             if any(len(v) != ndim or min(v, default=1) < 1 for v in facts.values()):
                 raise ManifestError(f"{where}: bad array facts {facts!r}")
+            for k in ("shape_constant", "stride_constant"):
+                if k in d:
+                    v = tuple(None if x is None else int(x) for x in d[k])
+                    if len(v) != ndim:
+                        raise ManifestError(f"{where}: bad array facts {k}={v!r}")
+                    facts[k] = v
             return Param(name, kind, d["dtype"], ndim, layout, record=record, itemsize=itemsize,
                          alignment=int(d.get("alignment", 0)), **facts)
         if kind == "tuple":

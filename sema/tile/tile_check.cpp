@@ -71,6 +71,10 @@ std::string_view tileFnName(TileFn fn) {
   if (fn == TileFn::GetRawMemory) return "get_raw_memory";
   if (fn == TileFn::LoadOffset) return "load_offset";
   if (fn == TileFn::StoreOffset) return "store_offset";
+  if (fn == TileFn::TiledView) return "tiled_view";
+  if (fn == TileFn::ViewLoad) return "load";
+  if (fn == TileFn::ViewStore) return "store";
+  if (fn == TileFn::ViewNumTiles) return "num_tiles";
   if (isTileMemoryOrder(static_cast<uint32_t>(fn))) return kOrderNames[i - static_cast<size_t>(TileFn::OrderWeak)];
   if (isTileMemoryScope(static_cast<uint32_t>(fn))) return kScopeNames[i - static_cast<size_t>(TileFn::ScopeNone)];
   if (isTileRounding(static_cast<uint32_t>(fn))) return kRoundingNames[i - static_cast<size_t>(TileFn::RoundRn)];

@@ -348,7 +348,10 @@ std::optional<std::vector<int64_t>> TileChecker::orderArg(ExprId id, unsigned nd
 std::optional<TypeId> TileChecker::arrayArg(ExprId id) {
   TV v = checkExpr(id);
   if (!v.ok()) return std::nullopt;
-  if (v.k == TV::K::Value && types_.isArray(v.type) && !types_.get(v.type).facts.raw) return v.type;
+  if (v.k == TV::K::Value && types_.isArray(v.type) && !types_.get(v.type).facts.raw &&
+      !types_.get(v.type).facts.view) {
+    return v.type;
+  }
   diags_.error(loc(id), Diag::TileType, "expected an array, found `" + describe(v) + "`");
   return std::nullopt;
 }
@@ -406,6 +409,9 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   auto fn = static_cast<TileFn>(callee.payload);
   inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, callee.payload};
   std::string fname = "ct." + std::string(tileFnName(fn));
+  if (isTileAtomic(fn) && callee.self.valid() && types_.isTiledView(inst_.exprTypes[callee.self.index])) {
+    return checkViewAtomic(id, c, fn, callee.self);
+  }
   if (isTileAtomic(fn) && callee.self.valid()) {
     return checkAtomic(id, c, fn, std::string(tileFnName(fn)) + "_offset", callee.self);
   }
@@ -697,6 +703,12 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       return checkArraySlice(id, c, callee.self);
     case TileFn::GetRawMemory:
       return checkRawMemory(id, c, callee.self);
+    case TileFn::TiledView:
+      return checkTiledView(id, c, callee.self);
+    case TileFn::ViewLoad:
+    case TileFn::ViewStore:
+    case TileFn::ViewNumTiles:
+      return checkViewCall(id, c, fn, callee.self);
     case TileFn::LoadOffset:
     case TileFn::StoreOffset:
       return checkRawAccess(id, c, fn, callee.self);

@@ -126,7 +126,8 @@ TV TileChecker::checkExpr(ExprId id) {
       if (attr != nullptr && ast_.str(attr->attr) == "shape") {
         TV base = checkExpr(attr->value);
         if (!base.ok()) return TV{};
-        if (base.k == TV::K::Value && types_.isArray(base.type) && !types_.get(base.type).facts.raw) {
+        if (base.k == TV::K::Value && types_.isArray(base.type) && !types_.get(base.type).facts.raw &&
+            !types_.get(base.type).facts.view) {
           auto d = constInt(sub.slice, "the dimension of `shape[...]`");
           if (!d) return TV{};
           int64_t ndim = types_.get(base.type).ndim;
@@ -136,6 +137,11 @@ TV TileChecker::checkExpr(ExprId id) {
             return TV{};
           }
           inst_.arrayAttrs[sub.value.index] = ArrayAttr::Shape;
+          // A specialisation constant (`.assume(shape_constant=...)`): a compile-time extent.
+          if (int64_t n = types_.get(base.type).facts.shapeConst(static_cast<size_t>(*d < 0 ? *d + ndim : *d));
+              n != ArrayFacts::kUnknown) {
+            return record(id, TV::constant(ConstValue::ofInt(n)));
+          }
           // A view with constant bounds along this axis: its extent, a constant.
           if (const auto* view = ast_.expr(attr->value).dyn<ast::Name>()) {
             auto e = viewExtents_.find(std::string(ast_.str(view->id)));
@@ -340,6 +346,7 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       v.path = types_.dtypeName(t.element);
       return record(id, v);
     }
+    if (t.kind == TypeKind::Array && t.facts.view) return viewAttribute(id, attr, base, a.value);
     if (t.kind == TypeKind::Array && t.facts.raw) {
       // RawArrayMemory: its dtype (above), element-offset access and atomics.
       TV v;
@@ -391,6 +398,7 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
     };
     if (t.kind == TypeKind::Array && attr == "slice") return method(TileFn::ArraySlice);
     if (t.kind == TypeKind::Array && attr == "get_raw_memory") return method(TileFn::GetRawMemory);
+    if (t.kind == TypeKind::Array && attr == "tiled_view") return method(TileFn::TiledView);
     if (t.kind == TypeKind::Tile && (attr == "reshape" || attr == "permute" || attr == "transpose" || attr == "extract" ||
                                       attr == "insert")) {
       return method(*tileFnByName(attr));

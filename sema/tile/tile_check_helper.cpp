@@ -102,7 +102,12 @@ void TileChecker::assignTuple(ExprId target, const TV& v, ExprId valueExpr) {
   if (v.k == TV::K::Value && types_.isTuple(v.type) && types_.get(v.type).elements.size() == n) {
     std::vector<TypeId> elements = types_.get(v.type).elements;
     record(target, v);
-    for (size_t i = 0; i < n; ++i) assign(names[i], TV::value(elements[i]), valueExpr);
+    // Elements known at compile time stay constants (`m, n = x.shape` of a constant extent).
+    Known known = knownOf(valueExpr);
+    for (size_t i = 0; i < n; ++i) {
+      bool c = i < known.parts.size() && known.parts[i].c && known.parts[i].c->isNumber();
+      assign(names[i], c ? TV::constant(*known.parts[i].c) : TV::value(elements[i]), valueExpr);
+    }
     return;
   }
   diags_.error(loc(valueExpr), Diag::TileType,

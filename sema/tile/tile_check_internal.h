@@ -347,6 +347,19 @@ private:
   TV checkAtomic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname, ExprId self = {});
   // `array.get_raw_memory()`: the array's RawArrayMemory (a 1-D array type marked raw).
   TV checkRawMemory(ExprId id, const ast::Call& c, ExprId self);
+  // --- cuTile's TiledView (tile_check_view.cpp) -------------------------------
+  // `array.tiled_view(tile_shape, padding_mode=UNDETERMINED, traversal_steps=None)`: the
+  // array typed as a view (ArrayFacts::view) with its tile shape, padding and steps.
+  TV checkTiledView(ExprId id, const ast::Call& c, ExprId self);
+  // A view's attributes: `dtype` (checkAttribute), `tile_shape`, `traversal_steps`
+  // (constants) and its methods bound to it; an error for anything else.
+  TV viewAttribute(ExprId id, const std::string& attr, const TV& base, ExprId self);
+  // `tv.load(index, *, check_bounds=True, latency=None, allow_tma=None)`,
+  // `tv.store(index, tile, *, ...)`, `tv.num_tiles(axis)`; load and store bind their
+  // arguments in ct.load's (ct.store's) slots so the lowering shares their paths.
+  TV checkViewCall(ExprId id, const ast::Call& c, TileFn fn, ExprId self);
+  // `tv.atomic_store_add/max/min/and/or/xor(index, update, /)`.
+  TV checkViewAtomic(ExprId id, const ast::Call& c, TileFn fn, ExprId self);
   // `Color(value)` of a module's enum class: its member of that compile-time value.
   TV checkEnumCall(ExprId id, const ast::Call& c, const TV& callee);
   // RawArrayMemory's `load_offset(offset, /, *, mask=None, padding_value=0,
@@ -414,6 +427,10 @@ private:
 
   // `a, b = value`: a tuple constant or a tuple of runtime values, unpacked.
   void assignTuple(ExprId target, const TV& v, ExprId valueExpr);
+  // `a, b = x.dtype, t`: a tuple display whose elements include compile-time values or
+  // arrays, unpacked element by element; false (nothing checked) when it is no such
+  // assignment.
+  bool unpackDisplay(const ast::Assign& a);
 
   // `dtype = ct.float16`, `pad = ct.PaddingMode.ZERO`: a compile-time alias,
   // outside runtime loops and branches. Returns false (not handled) for other
@@ -627,6 +644,9 @@ private:
   static Known meetOne(const Known& a, const Known& b);
   // Element `i` of a tuple expression `base`, when known.
   std::optional<ConstValue> knownElement(ExprId base, size_t i) const;
+  // What a shape or strides tuple of an array type knows: its constant extents
+  // (strides: the constants and the layout's unit stride).
+  Known arrayAttrKnown(TypeId array, bool strides) const;
 };
 
 }  // namespace frontend::tile

@@ -51,6 +51,15 @@ TileChecker::Known TileChecker::knownOf(ExprId e) const {
     }
     return k;
   }
+  if (const auto* a = x.dyn<ast::Attribute>()) {
+    // `x.shape` / `x.strides` of an array with specialisation constants.
+    std::string_view attr = ast_.str(a->attr);
+    TypeId t = a->value.index < inst_.exprTypes.size() ? inst_.exprTypes[a->value.index] : TypeId();
+    if ((attr == "shape" || attr == "strides") && t.valid() && types_.isArray(t)) {
+      return arrayAttrKnown(t, attr == "strides");
+    }
+    return Known{};
+  }
   if (const auto* n = x.dyn<ast::Name>()) {
     auto it = known_.find(std::string(ast_.str(n->id)));
     return it != known_.end() ? it->second : Known{};
@@ -116,6 +125,20 @@ void TileChecker::seedKnownElement(const ElementName& element, const ConstValue&
     return;
   }
   k->c = v;
+}
+
+TileChecker::Known TileChecker::arrayAttrKnown(TypeId array, bool strides) const {
+  const Type& t = types_.get(array);
+  Known k;
+  int unit = t.layout == Layout::C ? int(t.ndim) - 1 : t.layout == Layout::F ? 0 : -1;
+  for (size_t d = 0; d < t.ndim; ++d) {
+    Known part;
+    int64_t c = strides ? t.facts.strideConst(d) : t.facts.shapeConst(d);
+    if (strides && static_cast<int>(d) == unit) c = 1;
+    if (c != ArrayFacts::kUnknown) part.c = ConstValue::ofInt(c);
+    k.parts.push_back(std::move(part));
+  }
+  return k;
 }
 
 std::optional<ConstValue> TileChecker::knownElement(ExprId base, size_t i) const {

@@ -72,6 +72,7 @@ void TileChecker::checkStmt(StmtId id) {
     case StmtKind::Assign: {
       const auto& a = s.as<ast::Assign>();
       if (bindString(a)) return;
+      if (unpackDisplay(a)) return;
       TV v = checkExpr(a.value);
       for (ExprId t : ast_.list(a.targets)) assign(t, v, a.value);
       return;
@@ -178,15 +179,23 @@ void TileChecker::checkStmt(StmtId id) {
       }
       ++depthNow_;
       auto knownBefore = known_;
+      std::set<std::string> boundBefore;
+      for (const auto& [name, t] : vars_) boundBefore.insert(name);
       enterBlock(false);
       checkBody(ast_.list(i.body));
       auto thenRetyped = leaveBlock();
       auto knownThen = std::exchange(known_, std::move(knownBefore));
-      // The other branch starts from the types before the `if`.
+      // The other branch starts from the types before the `if`, without the names the
+      // first one bound.
       for (const auto& [name, r] : thenRetyped) {
         vars_[name] = r.before;
         depth_[name] = r.depthBefore;
       }
+      std::map<std::string, std::pair<TypeId, int>> thenNew;
+      for (const auto& [name, t] : vars_) {
+        if (!boundBefore.count(name)) thenNew[name] = {t, depth_[name]};
+      }
+      for (const auto& [name, t] : thenNew) vars_.erase(name);
       enterBlock(false);
       checkBody(ast_.list(i.orelse));
       auto elseRetyped = leaveBlock();
@@ -194,6 +203,17 @@ void TileChecker::checkStmt(StmtId id) {
       --depthNow_;
       // After the join a variable has one type only where both paths agree.
       std::map<std::string, Retyped> differ;
+      for (const auto& [name, td] : thenNew) {
+        // First bound in both branches (cuTile: a type that "depends on the path taken"
+        // where they differ), or in the first only.
+        auto it = vars_.find(name);
+        if (it == vars_.end()) {
+          vars_[name] = td.first;
+          depth_[name] = td.second;
+        } else if (it->second != td.first) {
+          differ[name] = Retyped{td.first, it->second, i.test, depthNow_};
+        }
+      }
       for (const auto& [name, r] : thenRetyped) {
         auto other = elseRetyped.find(name);
         if (other != elseRetyped.end() && other->second.after == r.after) {
@@ -361,7 +381,7 @@ bool TileChecker::readAmbiguous(ExprId id, const std::string& name) {
   const Type& a = types_.get(r.after);
   const Type& b = types_.get(r.before);
   bool viewOnly = a.kind == TypeKind::Array && b.kind == TypeKind::Array && a.element == b.element &&
-                  a.ndim == b.ndim && a.layout == b.layout;
+                  a.ndim == b.ndim && a.layout == b.layout && !a.facts.view && !b.facts.view;
   diags_.error(loc(id), Diag::TileType,
                "`" + name + "` holds `" + nameOf(r.before) + "` or `" + nameOf(r.after) +
                    "` here, depending on the path taken (`" + nameOf(r.after) + "` from line " +
@@ -369,7 +389,9 @@ bool TileChecker::readAmbiguous(ExprId id, const std::string& name) {
                    "): such a variable keeps one type in a tile kernel" +
                    (viewOnly ? " (a view of an array keeps neither its alignment nor the sliced extent's "
                                "divisor: give the view a name of its own)"
-                             : ""));
+                    : (a.kind == TypeKind::Array && a.facts.view) || (b.kind == TypeKind::Array && b.facts.view)
+                        ? " (a tiled view's tile shape, padding and steps)"
+                        : ""));
   ambiguous_.erase(it);  // once
   failed_.insert(name);
   return true;
@@ -412,14 +434,18 @@ void TileChecker::bindRuntime(const std::string& name, TypeId t, ExprId where, b
     const Type& now = types_.get(t);
     const Type& before = types_.get(it->second);
     bool viewOnly = now.kind == TypeKind::Array && before.kind == TypeKind::Array &&
-                    now.element == before.element && now.ndim == before.ndim && now.layout == before.layout;
+                    now.element == before.element && now.ndim == before.ndim && now.layout == before.layout &&
+                    !now.facts.view && !before.facts.view;
+    // cuTile: a tiled view's type (tile shape, padding, steps) "depends on path taken".
+    bool tiledView = (now.kind == TypeKind::Array && now.facts.view) || (before.kind == TypeKind::Array && before.facts.view);
     diags_.error(loc(where), Diag::TileType,
                  "`" + name + "` is assigned `" + nameOf(t) + "` here but holds `" + nameOf(it->second) +
                      "` before the " + (keepType ? "operation" : "loop or branch") +
                      ": such a variable keeps one type in a tile kernel" +
                      (viewOnly ? " (a view of an array keeps neither its alignment nor the sliced extent's "
                                  "divisor: give the view a name of its own)"
-                               : ""));
+                      : tiledView ? " (a tiled view's tile shape, padding and steps may not depend on the path taken)"
+                                  : ""));
     return;
   }
   if (it->second != t) depth_[name] = depthNow_;
@@ -515,6 +541,36 @@ bool TileChecker::isConstParam(const std::string& name) const {
     if (c.name == name) return true;
   }
   return false;
+}
+
+bool TileChecker::unpackDisplay(const ast::Assign& a) {
+  // `tv_dtype, tv_shape = view.dtype, view.tile_shape`: a tuple display unpacked into as
+  // many names, element by element (all evaluated first, as Python does), where an element
+  // is a compile-time value (a dtype, an operation) or an array no run-time tuple holds.
+  auto targets = ast_.list(a.targets);
+  const auto* display = ast_.expr(a.value).dyn<ast::Tuple>();
+  const ExprList* names = targets.size() == 1 ? unpackingTargets(ast_, targets[0]) : nullptr;
+  if (display == nullptr || names == nullptr) return false;
+  auto elts = ast_.list(display->elts);
+  auto tn = ast_.list(*names);
+  if (elts.size() != tn.size()) return false;
+  for (ExprId e : elts) {
+    if (ast_.expr(e).is<ast::Starred>()) return false;
+  }
+  for (ExprId t : tn) {
+    if (!ast_.expr(t).is<ast::Name>()) return false;
+  }
+  std::vector<TV> values;
+  bool needed = false;
+  for (ExprId e : elts) {
+    values.push_back(checkExpr(e));
+    const TV& v = values.back();
+    if (!v.ok()) return true;  // reported
+    needed = needed || v.k == TV::K::Entity || (v.k == TV::K::Value && types_.isArray(v.type));
+  }
+  if (!needed) return false;  // a run-time tuple: checked as one (the elements again)
+  for (size_t i = 0; i < tn.size(); ++i) assign(tn[i], values[i], elts[i]);
+  return true;
 }
 
 }  // namespace frontend::tile

@@ -57,8 +57,9 @@ enum class TileFn : uint16_t {
   // cuTile's ct.MemoryScope members (payload of `ct.MemoryScope.X`).
   ScopeNone, ScopeBlock, ScopeDevice, ScopeSys,
   // Methods that are no `ct.` function: `t.item()`, `array.slice(axis, start, stop)`,
-  // `array.get_raw_memory()` and its RawArrayMemory's `load_offset`/`store_offset`.
-  Item, ArraySlice, GetRawMemory, LoadOffset, StoreOffset,
+  // `array.get_raw_memory()` and its RawArrayMemory's `load_offset`/`store_offset`;
+  // `array.tiled_view(...)` and its TiledView's `load`, `store`, `num_tiles`.
+  Item, ArraySlice, GetRawMemory, LoadOffset, StoreOffset, TiledView, ViewLoad, ViewStore, ViewNumTiles,
 };
 
 inline bool isTilePadding(uint32_t payload) {
@@ -120,12 +121,12 @@ inline bool isTileAtomic(TileFn fn) { return fn >= TileFn::AtomicAdd && fn <= Ti
 // The operations that read memory (atomics write it too).
 inline bool isTileRead(TileFn fn) {
   return isTileAtomic(fn) || fn == TileFn::Load || fn == TileFn::Gather || fn == TileFn::LoadOffset ||
-         fn == TileFn::LoadAdvancedIndexing;
+         fn == TileFn::LoadAdvancedIndexing || fn == TileFn::ViewLoad;
 }
 // The operations that write memory (atomics read it too).
 inline bool isTileWrite(TileFn fn) {
   return isTileAtomic(fn) || fn == TileFn::Store || fn == TileFn::Scatter || fn == TileFn::StoreOffset ||
-         fn == TileFn::StoreAdvancedIndexing;
+         fn == TileFn::StoreAdvancedIndexing || fn == TileFn::ViewStore;
 }
 
 // The `cuda.tile.<name>` function or namespace, or nullopt.

@@ -6,7 +6,7 @@ import cuda.tile as ct
 
 
 @ct.kernel
-# CHECK:STDERR: fail_array_facts.py:[[@LINE+4]]:37: error: unknown array fact `aligned` (pykc knows alignment, stride_divisible_by, shape_divisible_by) [invalid-type]
+# CHECK:STDERR: fail_array_facts.py:[[@LINE+4]]:37: error: unknown array fact `aligned` (pykc knows alignment, stride_divisible_by, shape_divisible_by, shape_constant, stride_constant) [invalid-type]
 # CHECK:STDERR: def unknown(a: "float32[::1].assume(aligned=16)"):
 # CHECK:STDERR:                                     ^~~~~~~
 # CHECK:STDERR:

@@ -43,8 +43,10 @@ from ._errors import (TileCompilerExecutionError, TileCompilerTimeoutError, Tile
                       TileStaticEvalError, TileSyntaxError, TileTypeError,
                       TileUnsupportedFeatureError, TileValueError, tile_error)
 from ._nested import nested_tile_source
+from ._static import ArrayAnnotation, ListAnnotation, static_arg_text, static_request
 
 __all__ = ["kernel", "launch", "Constant", "ByTarget", "cdiv", "TileKernel", "CompileError",
+           "ArrayAnnotation", "ListAnnotation",
            "TileError", "TileSyntaxError", "TileTypeError", "TileValueError",
            "TileUnsupportedFeatureError", "TileRecursionError", "TileStaticEvalError",
            "TileStaticAssertionError", "TileInternalError", "TileCompilerExecutionError",
@@ -232,6 +234,7 @@ class TileKernel:
         self._constant_set = frozenset()  # the same positions, once _constants() ran
         self._int64_set = frozenset()     # parameters annotated ct.ScalarInt64
         self._elements = ()  # (position, path) of tuple parameters' ct.Constant elements
+        self._static: dict = {}           # position -> ct.ArrayAnnotation (specialisation constants)
         self._instances: dict = {}   # (types, constant values) -> pykc.Kernel
         self._fast: dict = {}        # tile_arg_key -> (FastLauncher, block, shared bytes)
         self._last_stream = (None, 0)  # the last stream object seen and its handle
@@ -256,6 +259,8 @@ class TileKernel:
                 if a is ScalarInt64:
                     int64.append(i)
                 self._elements += tuple((i, path) for path in _constant_elements(a))
+                if (req := static_request(a)) is not None:
+                    self._static[i] = req
             self._constant_positions, self._constant_set = out, frozenset(out)
             self._int64_set = frozenset(int64)
         return self._constant_positions
@@ -351,6 +356,8 @@ class TileKernel:
             try:
                 if i in self._constant_set:
                     consts.append((p, _const_text(a)))
+                elif i in self._static:
+                    types.append(static_arg_text(describe(a, h), self._static[i]))
                 else:
                     types.append(_arg_text(describe(a, h), i in self._int64_set))
             except TypeError as e:
@@ -376,8 +383,11 @@ class TileKernel:
     def _make_fast(self, kernel, args, h):
         """After a checked launch: the FastLauncher for these argument types."""
         key, _ = tile_arg_key(args, self._constant_set, h)
-        # Constant elements of tuple arguments are not in the fast path's key: checked path.
-        if key is None or self._elements or key in self._fast or kernel.module.sync or len(self._fast) >= 64:
+        # Specialisation constants and constant elements of tuple arguments are no part of
+        # the fast path's key: checked launches only.
+        if self._static or self._elements:
+            return
+        if key is None or key in self._fast or kernel.module.sync or len(self._fast) >= 64:
             return
         entries = [e for e in kernel.entries if e.tile]
         if len(entries) != 1 or not supports_tile(entries[0]):
