@@ -173,6 +173,26 @@ TV TileChecker::runHelper(const std::vector<TV>& args) {
       if (auto t = weakType(a.c)) a = TV::value(*t);
     }
     std::string text;
+    if (a.k == TV::K::Dict) {
+      // `**kwargs`: its run-time values are the elements of a tuple the name holds.
+      std::vector<TypeId> runtime;
+      text = p + "={";
+      for (size_t k = 0; k < a.keys.size(); ++k) {
+        text += (k ? ", '" : "'") + a.keys[k] + "': " + describe(a.items[k]);
+        if (a.items[k].k != TV::K::Value) continue;
+        a.pieces[k] = TileArgPiece{ExprId(), {static_cast<uint32_t>(runtime.size())}};
+        runtime.push_back(a.items[k].type);
+      }
+      text += "}";
+      if (!runtime.empty()) {
+        vars_[p] = types_.tuple(runtime);
+        depth_[p] = 0;
+        inst_.argTypes[i] = vars_[p];
+      }
+      dicts_[p] = a;
+      params += (i ? ", " : "") + text;
+      continue;
+    }
     switch (a.k) {
       case TV::K::Const:
         consts_[p] = a.c;

@@ -364,6 +364,7 @@ std::optional<TV> TileChecker::tileOrScalar(ExprId id) {
 
 TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   if (auto r = checkPlainCall(id, c)) return *r;
+  if (auto r = checkDictMethod(id, c)) return *r;
   TV callee = checkExpr(c.func);
   if (!callee.ok()) return TV{};
   if (callee.k != TV::K::Entity || callee.ent != Intrinsic::TileOp) {

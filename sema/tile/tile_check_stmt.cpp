@@ -424,6 +424,22 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     consts_.erase(name);
   }
   if (v.k == TV::K::Entity && assignEntity(target, name, v)) return;
+  if (v.k == TV::K::Dict) {
+    // A dict of compile-time values, bound in straight-line code (`opts = {"k": 2}`).
+    bool runtime = false;
+    for (const TileArgPiece& p : v.pieces) runtime = runtime || p.expr.valid() || !p.path.empty();
+    if (runtime || depthNow_ > 0 || vars_.count(name)) {
+      diags_.error(loc(target), Diag::TileUnsupported,
+                   "a variable holding a dict of run-time values, or bound in a run-time loop or branch",
+                   ": pass the dict on with `**`");
+      return;
+    }
+    consts_.erase(name);
+    entities_.erase(name);
+    dicts_[name] = v;
+    return;
+  }
+  dicts_.erase(name);
   if (v.k == TV::K::Value && types_.isNone(v.type)) {
     diags_.error(loc(valueExpr), Diag::TileType, "this gives no value (`None`) to assign");
     return;
