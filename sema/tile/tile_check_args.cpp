@@ -29,6 +29,52 @@ TV TileChecker::functionValue(const std::string& name, StmtId def) {
   return v;
 }
 
+bool TileChecker::bindTupleAlias(const ast::Assign& a) {
+  auto targets = ast_.list(a.targets);
+  if (targets.size() != 1 || !ast_.expr(targets[0]).is<ast::Name>()) return false;
+  const auto* display = ast_.expr(a.value).dyn<ast::Tuple>();
+  if (display == nullptr) return false;
+  std::string name(ast_.str(ast_.expr(targets[0]).as<ast::Name>().id));
+  if (depthNow_ > 0 || assigned_[name] > 1 || nestedAssigned_.count(name) || vars_.count(name)) return false;
+  // Elements that read the same wherever the tuple is spliced: constants and names the
+  // function never assigns (its parameters, module constants).
+  bool array = false;
+  for (ExprId e : ast_.list(display->elts)) {
+    const Expr& x = ast_.expr(e);
+    if (const auto* n = x.dyn<ast::Name>()) {
+      std::string elt(ast_.str(n->id));
+      auto it = assigned_.find(elt);
+      if (it != assigned_.end() && it->second > 0) return false;
+      if (auto v = vars_.find(elt); v != vars_.end() && types_.isArray(v->second)) array = true;
+    } else if (!x.is<ast::Constant>() && !(x.is<ast::Tuple>() && ast_.list(x.as<ast::Tuple>().elts).empty())) {
+      return false;
+    }
+  }
+  if (!array) return false;
+  for (ExprId e : ast_.list(display->elts)) {
+    if (!checkExpr(e).ok()) failed_.insert(name);
+  }
+  tupleAliases_[name] = a.value;
+  return true;
+}
+
+std::optional<std::vector<ExprId>> TileChecker::splicedDisplay(ExprId starred) {
+  ExprId v = ast_.expr(starred).as<ast::Starred>().value;
+  if (const auto* n = ast_.expr(v).dyn<ast::Name>()) {
+    auto it = tupleAliases_.find(std::string(ast_.str(n->id)));
+    if (it == tupleAliases_.end()) return std::nullopt;
+    v = it->second;
+  }
+  const auto* display = ast_.expr(v).dyn<ast::Tuple>();
+  if (display == nullptr) return std::nullopt;
+  std::vector<ExprId> out;
+  for (ExprId e : ast_.list(display->elts)) {
+    if (ast_.expr(e).is<ast::Starred>()) return std::nullopt;
+    out.push_back(e);
+  }
+  return out;
+}
+
 bool TileChecker::gatherArgs(const ast::Call& c, const std::string& name, std::vector<ArgItem>& positional,
                              std::vector<std::pair<std::string, ArgItem>>& keywords) {
   for (ExprId a : ast_.list(c.args)) {
@@ -36,15 +82,24 @@ bool TileChecker::gatherArgs(const ast::Call& c, const std::string& name, std::v
     if (star == nullptr) {
       TV v = checkExpr(a);
       if (!v.ok()) return false;
-      positional.push_back(ArgItem{v, TileArgPiece{a, {}}, a});
+      positional.push_back(ArgItem{v, TileArgPiece{a, {}}, ast_.expr(a).range});
       continue;
     }
-    // `*t`: the tuple's elements, each an argument (cuTile: "Expected a tuple after *").
+    // `*t`: the tuple's elements, each an argument (cuTile: "Expected a tuple after *");
+    // a display's (or a name bound to one) are their own expressions.
+    if (auto elts = splicedDisplay(a)) {
+      for (ExprId e : *elts) {
+        TV v = checkExpr(e);
+        if (!v.ok()) return false;
+        positional.push_back(ArgItem{v, TileArgPiece{e, {}}, ast_.expr(a).range});
+      }
+      continue;
+    }
     TV t = checkExpr(star->value);
     if (!t.ok()) return false;
     if (t.k == TV::K::Const && t.c.kind == ConstValue::Kind::Tuple) {
       for (uint32_t i = 0; i < t.c.elements.size(); ++i) {
-        positional.push_back(ArgItem{TV::constant(t.c.elements[i]), TileArgPiece{star->value, {i}}, a});
+        positional.push_back(ArgItem{TV::constant(t.c.elements[i]), TileArgPiece{star->value, {i}}, ast_.expr(a).range});
       }
       continue;
     }
@@ -58,7 +113,7 @@ bool TileChecker::gatherArgs(const ast::Call& c, const std::string& name, std::v
                        ": pass the element itself (`t[0]`)");
           return false;
         }
-        positional.push_back(ArgItem{v, TileArgPiece{star->value, {i}}, a});
+        positional.push_back(ArgItem{v, TileArgPiece{star->value, {i}}, ast_.expr(a).range});
       }
       continue;
     }
@@ -71,7 +126,7 @@ bool TileChecker::gatherArgs(const ast::Call& c, const std::string& name, std::v
     if (k.arg.valid()) {
       TV v = checkExpr(k.value);
       if (!v.ok()) return false;
-      given.emplace_back(std::string(ast_.str(k.arg)), ArgItem{v, TileArgPiece{k.value, {}}, k.value});
+      given.emplace_back(std::string(ast_.str(k.arg)), ArgItem{v, TileArgPiece{k.value, {}}, k.range});
     } else {
       // `**d`: the dict's items, each a keyword (cuTile: "Expected a dictionary after **").
       TV d = checkExpr(k.value);
@@ -80,7 +135,7 @@ bool TileChecker::gatherArgs(const ast::Call& c, const std::string& name, std::v
         diags_.error(loc(k.range), Diag::TileType, "`**` in a call takes a dict, found `" + describe(d) + "`");
         return false;
       }
-      for (size_t i = 0; i < d.keys.size(); ++i) given.emplace_back(d.keys[i], ArgItem{d.items[i], d.pieces[i], k.value});
+      for (size_t i = 0; i < d.keys.size(); ++i) given.emplace_back(d.keys[i], ArgItem{d.items[i], d.pieces[i], k.range});
     }
     for (auto& [key, item] : given) {
       for (const auto& [seen, unused] : keywords) {
@@ -248,7 +303,7 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, cons
     ExprId d = defaults[i - firstDefault];
     TV v = fromDefault(d);
     if (!v.ok()) return false;
-    take(ArgItem{v, TileArgPiece{d, {}}, d});
+    take(ArgItem{v, TileArgPiece{d, {}}, ast_.expr(d).range});
   }
   if (args.vararg.valid()) {
     TileHelperArg l;
@@ -270,7 +325,7 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, cons
     }
     TV v = fromDefault(d);
     if (!v.ok()) return false;
-    take(ArgItem{v, TileArgPiece{d, {}}, d});
+    take(ArgItem{v, TileArgPiece{d, {}}, ast_.expr(d).range});
   }
   if (args.kwarg.valid()) {
     TileHelperArg l;

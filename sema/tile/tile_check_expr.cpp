@@ -201,6 +201,11 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
   }
   if (auto v = entities_.find(name); v != entities_.end()) return record(id, v->second);
   if (failed_.count(name)) return TV{};
+  if (tupleAliases_.count(name)) {
+    diags_.error(loc(id), Diag::TileUnsupported, "reading `" + name + "`, a tuple that holds arrays,",
+                 ": splice it into a call (`f(*" + name + ")`) or index the parameters it holds");
+    return TV{};
+  }
   if (assigned_.count(name)) {
     diags_.error(loc(id), Diag::UseBeforeAssign, name);
     return TV{};

@@ -469,7 +469,7 @@ private:
   struct ArgItem {
     TV v;
     TileArgPiece piece;
-    ExprId at;
+    NodeRange at;
   };
   // The call's positional arguments with `*t` spliced in and its keywords with `**d`
   // spread (cuTile's _dispatch_call); false when reported.
@@ -484,6 +484,13 @@ private:
   // A `*args` tuple or `**kwargs` dict of these items; Bad when reported.
   TV packTuple(const std::vector<ArgItem>& items, ExprId at, TileHelperArg& lowered);
   TV packDict(const std::vector<std::pair<std::string, ArgItem>>& items, ExprId at, TileHelperArg& lowered);
+  // `args = (x, (), 1234)` holding an array, in straight-line code, its elements constants
+  // and names never assigned: a name for the display, which `*args` splices into calls
+  // (cuTile's test_pass_tuple_starred_to_builtin); false for any other assignment.
+  bool bindTupleAlias(const ast::Assign& a);
+  std::map<std::string, ExprId> tupleAliases_;
+  // The elements of `*t` (a Starred) when t is a tuple display or such a name, else nullopt.
+  std::optional<std::vector<ExprId>> splicedDisplay(ExprId starred);
   // A plain `def` named as a value (`forward(leaf, ...)`): an entity calls can take.
   TV functionValue(const std::string& name, StmtId def);
   static bool isFunctionValue(const TV& v) { return v.k == TV::K::Entity && v.ent == Intrinsic::HostValue && v.payload == 1; }

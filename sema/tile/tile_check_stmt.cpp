@@ -71,7 +71,7 @@ void TileChecker::checkStmt(StmtId id) {
   switch (s.kind()) {
     case StmtKind::Assign: {
       const auto& a = s.as<ast::Assign>();
-      if (bindString(a)) return;
+      if (bindString(a) || bindTupleAlias(a)) return;
       TV v = checkExpr(a.value);
       for (ExprId t : ast_.list(a.targets)) assign(t, v, a.value);
       return;
