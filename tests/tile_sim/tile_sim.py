@@ -33,6 +33,7 @@ from advanced_cases import advanced_cases  # noqa: E402
 from nested_cases import nested_cases  # noqa: E402
 from static_cases import static_cases  # noqa: E402
 from raw_cases import raw_cases  # noqa: E402
+from helperargs_cases import helperargs_cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -252,6 +253,7 @@ def main():
                 ("tile_kernels14.py", check_cases(static_cases, 20261212), compile_lines("tile_kernels14.py"),
                  "sm_90"),
                 ("tile_kernels15.py", check_cases(raw_cases, 20261213), (), "sm_90"),
+                ("tile_kernels18.py", check_cases(helperargs_cases, 20261218), (), "sm_90"),
                 ("tile_kernels11.py", check_cases(rowwise_cases, 20261209), compile_lines("tile_kernels11.py"),
                  "sm_90"),
                 ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),
