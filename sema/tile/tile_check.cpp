@@ -205,8 +205,24 @@ TV TileChecker::runHelper(const std::vector<TV>& args) {
       default:
         vars_[p] = a.type;
         depth_[p] = 0;
+        if (!a.knownParts.empty()) {
+          // `*args`' constant elements stay constants (`dims[1]` can size a tile).
+          Known k;
+          for (const auto& c : a.knownParts) {
+            k.parts.emplace_back();
+            k.parts.back().c = c;
+          }
+          if (k.any()) known_[p] = k;
+        }
         inst_.argTypes[i] = a.type;
         text = types_.isArray(a.type) ? types_.signatureName(a.type) : types_.name(a.type);
+        if (known_.count(p)) {
+          text += "=(";
+          for (size_t k = 0; k < a.knownParts.size(); ++k) {
+            text += (k ? ", " : "") + (a.knownParts[k] ? a.knownParts[k]->repr() : std::string("?"));
+          }
+          text += a.knownParts.size() == 1 ? ",)" : ")";
+        }
         break;
     }
     params += (i ? ", " : "") + text;

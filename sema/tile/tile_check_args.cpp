@@ -183,7 +183,11 @@ TV TileChecker::packTuple(const std::vector<ArgItem>& items, ExprId at, TileHelp
     lowered.pieces.push_back(item.piece);
   }
   (void)at;
-  return TV::value(types_.tuple(elements));
+  TV v = TV::value(types_.tuple(elements));
+  for (const ArgItem& item : items) {
+    v.knownParts.push_back(item.v.k == TV::K::Const ? std::optional<ConstValue>(item.v.c) : std::nullopt);
+  }
+  return v;
 }
 
 TV TileChecker::packDict(const std::vector<std::pair<std::string, ArgItem>>& items, ExprId at,
@@ -369,7 +373,10 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
     }
   }
   std::string key = std::to_string(function);
-  for (const TV& v : values) key += "," + argCode(v) + (v.k == TV::K::Const ? "=" + v.c.repr() : "");
+  for (const TV& v : values) {
+    key += "," + argCode(v) + (v.k == TV::K::Const ? "=" + v.c.repr() : "");
+    for (const auto& k : v.knownParts) key += k ? "=" + k->repr() : std::string("=?");
+  }
   if (std::find(helpers_.stack.begin(), helpers_.stack.end(), key) != helpers_.stack.end()) {
     diags_.error(loc(id), Diag::TileRecursion, name);
     return TV{};
@@ -392,7 +399,14 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
     d.effects = child.effects();
     helpers_.stack.pop_back();
     h.symbol = name;
-    for (const TV& v : values) h.symbol += "__" + argCode(v);
+    for (const TV& v : values) {
+      h.symbol += "__" + argCode(v);
+      // `*args`' constant elements make instances of their own.
+      for (const auto& k : v.knownParts) h.symbol += k ? "_K" + k->repr() : std::string("_");
+    }
+    for (char& ch : h.symbol) {
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') ch = '_';
+    }
     d.index = static_cast<int32_t>(helpers_.out.size());
     helpers_.out.push_back(std::move(h));
     done = helpers_.done.emplace(key, d).first;

@@ -31,6 +31,22 @@ std::optional<TypeId> TileChecker::runtimeTypeOf(const ConstValue& c) {
 TV TileChecker::helperResult() {
   if (returnFailed_) return TV{};
   if (returns_.empty()) return TV::value(types_.none());
+  for (const auto& [v, where] : returns_) {
+    // A dict (or a function) returned: the same compile-time one from every `return`.
+    bool compileTime = v.k == TV::K::Dict || isFunctionValue(v);
+    if (!compileTime) continue;
+    for (const TileArgPiece& p : v.pieces) compileTime = compileTime && !p.expr.valid() && p.path.empty();
+    for (const auto& [w, unused] : returns_) {
+      auto eq = valuesEqual(v, w);
+      compileTime = compileTime && eq && *eq;
+    }
+    if (!compileTime) {
+      diags_.error(loc(ast_.stmt(where).range), Diag::TileUnsupported,
+                   "returning `" + describe(v) + "` unless every `return` gives the same compile-time value", "");
+      return TV{};
+    }
+    return v;
+  }
   const TV& first = returns_[0].first;
   bool same = true;
   for (const auto& [v, where] : returns_) {
@@ -174,7 +190,7 @@ TV TileChecker::compareEntities(ExprId id, CmpOp op, const TV& l, const TV& r) {
     return TV{};
   }
   bool same = l.k == r.k && l.ent == r.ent && l.payload == r.payload &&
-              (l.ent != Intrinsic::Module || l.path == r.path);
+              (l.ent != Intrinsic::Module || l.path == r.path) && (!isFunctionValue(l) || l.def == r.def);
   return record(id, TV::constant(ConstValue::ofBool(eqOp ? same : !same)));
 }
 

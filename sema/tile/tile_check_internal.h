@@ -50,6 +50,9 @@ struct TV {
   std::vector<std::string> keys;
   std::vector<TV> items;
   std::vector<TileArgPiece> pieces;
+  // A `*args` tuple of run-time values (tile_check_args.cpp): its elements that are
+  // compile-time constants (cuTile keeps them constant inside the aggregate).
+  std::vector<std::optional<ConstValue>> knownParts;
 
   bool ok() const { return k != K::Bad; }
   static TV value(TypeId t) {

@@ -49,6 +49,16 @@ def dict_items(**kwargs):
     return kwargs.items()
 
 
+def either(flag, **kw):
+    if flag > 0:
+        # CHECK:STDERR: fail_tile_helper_args.py:[[@LINE+4]]:9: error: returning `{'a': 1}` unless every `return` gives the same compile-time value is not supported in tile kernels yet [tile-unsupported]
+        # CHECK:STDERR:         return kw
+        # CHECK:STDERR:         ^~~~~~~~~
+        # CHECK:STDERR:
+        return kw
+    return {"z": 1}
+
+
 @ct.kernel
 def calls(x: "float32[::1]", n: "int32"):
     t = ct.load(x, index=(0,), shape=(16,))
@@ -122,3 +132,4 @@ def calls(x: "float32[::1]", n: "int32"):
     # CHECK:STDERR:         ^~~~~~~~~~~~~~~~
     # CHECK:STDERR:
     s = {"k": n} == opts
+    u = either(n, a=1)

@@ -31,6 +31,10 @@ def weighted(t, /, *, w, bias=0.0, **extra):
     return t * w + bias + extra["more"]
 
 
+def shaped(t, *dims):
+    return ct.reshape(t, (dims[1], dims[2])) * dims[0]
+
+
 @ct.kernel
 def kernel(x: "int32[::1]", y: "float32[::1]", n: "int32"):
     ct.static_assert(options(foo=123, bar=456) == 579)
@@ -39,6 +43,7 @@ def kernel(x: "int32[::1]", y: "float32[::1]", n: "int32"):
     gather(x, 123, *(10, 20), n, first=1)
     t = ct.load(y, (0,), shape=(16,))
     ct.store(y, (0,), tile=weighted(t, w=2.0, more=t))
+    ct.store(y, (0,), tile=ct.reshape(shaped(t, n, 4, 4), (16,)))
 # CHECK:STDOUT: kernel kernel kernel__i32a1C_f32a1C_i32 void(int32[::1], float32[::1], int32)
 # CHECK:STDOUT:   n: int32
 # CHECK:STDOUT:   t: tile(float32, (16,))
@@ -49,7 +54,7 @@ def kernel(x: "int32[::1]", y: "float32[::1]", n: "int32"):
 # CHECK:STDOUT:   args: UniTuple(int64 x 1)
 # CHECK:STDOUT: device forward forward__Eleaf7__K_3__4___Dbar_K5_5 345(f=leaf, args=(3, 4), kwargs={'bar': 5})
 # CHECK:STDOUT:   args: UniTuple(int64 x 2)
-# CHECK:STDOUT: device gather gather__i32a1C__t4i32i32i32i32__K1 void(int32[::1], UniTuple(int32 x 4), first=1)
+# CHECK:STDOUT: device gather gather__i32a1C__t4i32i32i32i32_K123_K10_K20___K1 void(int32[::1], UniTuple(int32 x 4)=(123, 10, 20, ?), first=1)
 # CHECK:STDOUT:   arr: array(int32, 1d, C)
 # CHECK:STDOUT:   first: int64
 # CHECK:STDOUT:   i: int64
@@ -60,6 +65,9 @@ def kernel(x: "int32[::1]", y: "float32[::1]", n: "int32"):
 # CHECK:STDOUT:   extra: UniTuple(tile(float32, (16,)) x 1)
 # CHECK:STDOUT:   t: tile(float32, (16,))
 # CHECK:STDOUT:   w: float64
+# CHECK:STDOUT: device shaped shaped__Tf32x16__t3i32i32i32__K4_K4 tile(float32, (4, 4))(tile(float32, (16,)), UniTuple(int32 x 3)=(?, 4, 4))
+# CHECK:STDOUT:   dims: UniTuple(int32 x 3)
+# CHECK:STDOUT:   t: tile(float32, (16,))
 # CHECK:STDOUT: device leaf leaf__K3__K4__K5 345(x=3, foo=4, bar=5)
 # CHECK:STDOUT:   bar: int64
 # CHECK:STDOUT:   foo: int64

@@ -6,7 +6,7 @@ runs a kernel, `arr(a)` passes an array; both leave results in the NumPy arrays.
 import numpy as np
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
-CONSTS = {"helper_args": (), "splice_builtin": ()}
+CONSTS = {"helper_args": (), "splice_builtin": (), "known_dims": ()}
 
 
 def helperargs_cases(run, arr, rng):
@@ -34,3 +34,11 @@ def helperargs_cases(run, arr, rng):
     yield "ct.scatter(*args), args a name for a display holding the array", z[2:3], \
         np.array([x.sum(dtype=np.float32)], np.float32), ("close", 1e-5)
     yield "ct.scatter(*args) writes one element", z[[0, 1, 3]], np.full(3, np.nan, np.float32), "exact-nan"
+    x = rng.standard_normal(16).astype(np.float32)
+    z = np.full((4, 4), np.nan, np.float32)
+    w = np.full((2, 8), np.nan, np.float32)
+    run("known_dims", 1, arr(x) + arr(z) + arr(w) + [np.int32(3)])
+    yield "*args' constants size tiles beside a run-time number", z, (x * np.float32(3)).reshape(4, 4), \
+        ("close", 1e-6)
+    yield "*args spliced on to another helper keeps its constants", w, (x * np.float32(3)).reshape(2, 8), \
+        ("close", 1e-6)

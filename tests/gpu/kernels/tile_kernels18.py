@@ -45,6 +45,14 @@ def row(t):
     return ct.reshape(t, (1, 32))
 
 
+def shaped(t, *dims):
+    return ct.reshape(t, (dims[1], dims[2])) * dims[0]
+
+
+def again(t, *dims):
+    return shaped(t, *dims)
+
+
 @ct.kernel
 def helper_args(x: "float32[::1]", y: "float32[::1]", out: "float32[:, ::1]", n: "int32"):
     bid = ct.bid(0)
@@ -65,3 +73,11 @@ def helper_args(x: "float32[::1]", y: "float32[::1]", out: "float32[:, ::1]", n:
 def splice_builtin(x: "float32[::1]", z: "float32[::1]"):
     args = (z, 2)
     ct.scatter(*args, ct.sum(ct.load(x, (0,), shape=(16,))))
+
+
+@ct.kernel
+def known_dims(x: "float32[::1]", z: "float32[:, ::1]", w: "float32[:, ::1]", n: "int32"):
+    # `*args` of a run-time number and constants: the constants still size tiles.
+    t = ct.load(x, (0,), shape=(16,))
+    ct.store(z, (0, 0), tile=shaped(t, n, 4, 4))
+    ct.store(w, (0, 0), tile=again(t, n, 2, 8))
