@@ -198,6 +198,10 @@ TV TileChecker::packDict(const std::vector<std::pair<std::string, ArgItem>>& ite
   for (const auto& [key, item] : items) {
     d.keys.push_back(key);
     d.items.push_back(item.v);
+    // A 0-d tile is a scalar (as record() makes it).
+    if (TV& v = d.items.back(); v.k == TV::K::Value && types_.isTile(v.type) && types_.get(v.type).shape.empty()) {
+      v.type = types_.get(v.type).element;
+    }
     TileArgPiece piece;
     if (item.v.k == TV::K::Value) {
       if (types_.isArray(item.v.type) || (types_.isTuple(item.v.type) && holdsArray(item.v.type))) {
