@@ -174,9 +174,8 @@ TV TileChecker::packTuple(const std::vector<ArgItem>& items, ExprId at, TileHelp
       if (types_.isTile(*t) && types_.get(*t).shape.empty()) t = types_.get(*t).element;
     }
     if (!t) {
-      diags_.error(loc(item.at), Diag::TileUnsupported,
-                   "passing `" + describe(item.v) + "` in `*args` beside run-time values",
-                   ": `*args` holds numbers, tiles and tuples of them, or compile-time values only");
+      diags_.error(loc(item.at), Diag::TileUnsupported, "passing `" + describe(item.v) + "` in `*args`",
+                   ": `*args` holds numbers, tiles and tuples of them (give it a parameter of its own)");
       return TV{};
     }
     elements.push_back(*t);
@@ -360,7 +359,7 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
   bool plain = true;
   for (size_t i = 0; i < values.size(); ++i) {
     const TV& v = values[i];
-    const TileHelperArg& l = lowered[i];
+    const TileHelperArg l = lowered[i];
     bool passable = v.k == TV::K::Const || v.k == TV::K::Dict ||
                     (v.k == TV::K::Value && !(types_.isTuple(v.type) && holdsArray(v.type))) ||
                     (v.k == TV::K::Entity && (v.ent == Intrinsic::TypeObject || v.ent == Intrinsic::TileOp ||
@@ -370,9 +369,21 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
       diags_.error(loc(at), Diag::TileType, "cannot pass `" + describe(v) + "` to a helper function");
       return TV{};
     }
-    if (!l.packed && l.pieces.size() == 1 && l.pieces[0].path.empty()) {
-      bound[i] = l.pieces[0].expr;
-    } else if (v.k == TV::K::Value || l.packed) {
+    if (v.k == TV::K::Dict && !l.packed) {
+      // A dict given to an ordinary parameter (`g(t, {"a": x})`, `g(t, kwargs)`): its run-time
+      // values, as for `**kwargs`.
+      std::vector<std::pair<std::string, ArgItem>> items;
+      NodeRange at = ast_.expr(l.pieces.empty() ? id : l.pieces[0].expr).range;
+      for (size_t k = 0; k < v.keys.size(); ++k) items.emplace_back(v.keys[k], ArgItem{v.items[k], v.pieces[k], at});
+      TileHelperArg packed;
+      TV d = packDict(items, id, packed);
+      if (!d.ok()) return TV{};
+      values[i] = d;
+      lowered[i] = packed;
+    }
+    if (!lowered[i].packed && lowered[i].pieces.size() == 1 && lowered[i].pieces[0].path.empty()) {
+      bound[i] = lowered[i].pieces[0].expr;
+    } else if (values[i].k == TV::K::Value || lowered[i].packed) {
       plain = false;
     }
   }

@@ -382,6 +382,8 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   if (auto r = checkDictMethod(id, c)) return *r;
   TV callee = checkExpr(c.func);
   if (!callee.ok()) return TV{};
+  // A function value out of a dict or a tuple (`kwargs["fn"](t)`).
+  if (isFunctionValue(callee)) return checkHelperCall(id, c, callee.def, callee.path, callee.defScope);
   if (callee.k != TV::K::Entity || callee.ent != Intrinsic::TileOp) {
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::EnumClass) return checkEnumCall(id, c, callee);
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::TypeObject) {

@@ -6,7 +6,7 @@ runs a kernel, `arr(a)` passes an array; both leave results in the NumPy arrays.
 import numpy as np
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
-CONSTS = {"helper_args": (), "splice_builtin": (), "known_dims": ()}
+CONSTS = {"helper_args": (), "splice_builtin": (), "known_dims": (), "dict_params": ()}
 
 
 def helperargs_cases(run, arr, rng):
@@ -42,3 +42,11 @@ def helperargs_cases(run, arr, rng):
         ("close", 1e-6)
     yield "*args spliced on to another helper keeps its constants", w, (x * np.float32(3)).reshape(2, 8), \
         ("close", 1e-6)
+    x = rng.standard_normal(32).astype(np.float32)
+    out = np.full((3, 32), np.nan, np.float32)
+    run("dict_params", 1, arr(x) + arr(out))
+    yield "a dict display of constants given to a parameter, len(dict)", out[0], (x * np.float32(3) + 1), \
+        ("close", 1e-6)
+    yield "a dict display of run-time values given to a parameter", out[1], (x * x + 2).astype(np.float32), \
+        ("close", 1e-6)
+    yield "a function out of **kwargs, called", out[2], x * np.float32(2), ("close", 1e-6)

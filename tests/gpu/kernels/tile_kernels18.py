@@ -53,6 +53,18 @@ def again(t, *dims):
     return shaped(t, *dims)
 
 
+def by_name(t, opts):
+    return t * opts["a"] + len(opts)
+
+
+def call_fn(t, **kw):
+    return kw["fn"](t)
+
+
+def dbl(t):
+    return t * 2
+
+
 @ct.kernel
 def helper_args(x: "float32[::1]", y: "float32[::1]", out: "float32[:, ::1]", n: "int32"):
     bid = ct.bid(0)
@@ -81,3 +93,13 @@ def known_dims(x: "float32[::1]", z: "float32[:, ::1]", w: "float32[:, ::1]", n:
     t = ct.load(x, (0,), shape=(16,))
     ct.store(z, (0, 0), tile=shaped(t, n, 4, 4))
     ct.store(w, (0, 0), tile=again(t, n, 2, 8))
+
+
+@ct.kernel
+def dict_params(x: "float32[::1]", out: "float32[:, ::1]"):
+    # A dict display given to an ordinary parameter (constant and run-time values), a
+    # function out of **kwargs called.
+    t = ct.load(x, (0,), shape=(32,))
+    ct.store(out, (0, 0), tile=row(by_name(t, {"a": 3.0})))
+    ct.store(out, (1, 0), tile=row(by_name(t, {"a": t, "b": 1})))
+    ct.store(out, (2, 0), tile=row(call_fn(t, fn=dbl)))
