@@ -157,6 +157,8 @@ void TileChecker::checkStmt(StmtId id) {
     case StmtKind::If: {
       const auto& i = s.as<ast::If>();
       TV c = checkExpr(i.test);
+      // A dict is true when it has keys (known at compile time).
+      if (c.k == TV::K::Dict) c = TV::constant(ConstValue::ofBool(!c.keys.empty()));
       if (c.k == TV::K::Const) {
         // Decided at compile time (cuTile's rule): the other branch is not typed.
         checkBody(ast_.list(truthOf(c.c) ? i.body : i.orelse));
@@ -164,7 +166,7 @@ void TileChecker::checkStmt(StmtId id) {
       }
       if (c.ok() && !(
                       (c.k == TV::K::Value && types_.isNumber(c.type)))) {
-        diags_.error(loc(i.test), Diag::InvalidCondition, nameOf(c.type));
+        diags_.error(loc(i.test), Diag::InvalidCondition, describe(c));
       }
       ++depthNow_;
       auto knownBefore = known_;
