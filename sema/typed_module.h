@@ -85,6 +85,20 @@ struct StaticBinding {
   std::vector<uint32_t> path;
 };
 
+// A tile helper call's argument for one parameter that is not one whole expression of the
+// caller (docs/TILE.md, "Helper functions"): an element of a `*t` splice, or a `*args`
+// tuple (`**kwargs`' run-time values) gathered from several arguments. Each piece is
+// element `path` of what `expr` gives in the caller (empty path: all of it).
+struct TileArgPiece {
+  ExprId expr;
+  std::vector<uint32_t> path;
+};
+struct TileHelperArg {
+  // A tuple of the pieces' values; else exactly one piece.
+  bool packed = false;
+  std::vector<TileArgPiece> pieces;
+};
+
 struct StaticUnroll;
 
 // One typed function: a kernel with one signature, or a device function
@@ -149,6 +163,9 @@ struct FunctionInstance {
   // Device function calls with keyword arguments: the argument expressions in
   // parameter order, by Call ExprId index.
   std::map<uint32_t, std::vector<ExprId>> callArguments;
+  // Tile helper calls with `*args`, `**kwargs` or splices: each parameter's argument, by
+  // Call ExprId index (callArguments holds the plain ones too, invalid for these).
+  std::map<uint32_t, std::vector<TileHelperArg>> helperArgs;
   // Tile kernels' prints, by Call ExprId index.
   std::map<uint32_t, std::vector<TilePrintPiece>> tilePrints;
   // debug=True kernels: their assert/raise statements, in source order.

@@ -957,6 +957,11 @@ private:
   // shares this function, its threads and its shared-memory scratch; its
   // returns store into slots read after the body.
   TileVal inlineHelper(ExprId id);
+  // Element `p.path` of what `p.expr` gives (a helper call's `*t` splice or `**kwargs`
+  // value) as a `to`; each tuple evaluated once per call (`evaluated`).
+  TileVal pieceValue(const frontend::TileArgPiece& p, TypeId to, std::map<uint32_t, TileVal>& evaluated);
+  // A constant (a tuple too) as a value of `to`.
+  TileVal constantValue(const ConstValue& c, TypeId to);
 
   // The body of an inlined helper; returns its result (empty for none).
   TileVal inlineBody();

@@ -127,9 +127,30 @@ TileVal TileLowering::inlineHelper(ExprId id) {
   const frontend::JitFunction& hf = typed_.module.functions[helper.function];
   std::vector<std::tuple<std::string, TileVal, TypeId>> values;
   std::vector<std::pair<std::string, ArrayArgs>> arrays;
+  // `*args`, `**kwargs` and splices (docs/TILE.md, "Helper functions"): each parameter's
+  // pieces; a tuple evaluated once however many of its elements are passed.
+  auto pieces = inst_->helperArgs.find(id.index);
+  std::map<uint32_t, TileVal> evaluated;
   for (size_t p = 0; p < helper.argTypes.size() && p < hf.params.size(); ++p) {
     TypeId pt = helper.argTypes[p];
     if (!pt.valid()) continue;
+    if (pieces != inst_->helperArgs.end()) {
+      const frontend::TileHelperArg& h = pieces->second[p];
+      if (types_.isArray(pt)) {
+        arrays.emplace_back(hf.params[p], arrayArg(h.pieces[0].expr));
+      } else if (h.packed) {
+        TileVal v;
+        const std::vector<TypeId>& elements = types_.get(pt).elements;
+        for (size_t k = 0; k < elements.size(); ++k) {
+          TileVal e = pieceValue(h.pieces[k], elements[k], evaluated);
+          v.slots.insert(v.slots.end(), e.slots.begin(), e.slots.end());
+        }
+        values.emplace_back(hf.params[p], v, pt);
+      } else {
+        values.emplace_back(hf.params[p], pieceValue(h.pieces[0], pt, evaluated), pt);
+      }
+      continue;
+    }
     ExprId a = arg(id, p);
     if (types_.isArray(pt)) {
       arrays.emplace_back(hf.params[p], arrayArg(a));
@@ -151,6 +172,39 @@ TileVal TileLowering::inlineHelper(ExprId id) {
   usesTensorCores_ = usesTensorCores_ || child.usesTensorCores_;
   b_.SetInsertPoint(child.b_.GetInsertBlock());
   return result;
+}
+
+TileVal TileLowering::constantValue(const ConstValue& c, TypeId to) {
+  TileVal v;
+  if (types_.isTuple(to)) {
+    const std::vector<TypeId>& elements = types_.get(to).elements;
+    for (size_t k = 0; k < elements.size(); ++k) {
+      TileVal e = constantValue(c.elements[k], elements[k]);
+      v.slots.insert(v.slots.end(), e.slots.begin(), e.slots.end());
+    }
+    return v;
+  }
+  v.slots.assign(layoutOf(to).slots, constantOf(c, to));
+  v.splat = true;
+  return v;
+}
+
+TileVal TileLowering::pieceValue(const frontend::TileArgPiece& p, TypeId to, std::map<uint32_t, TileVal>& evaluated) {
+  if (p.path.empty()) return evalAs(p.expr, to);
+  if (const ConstValue* c = constOf(p.expr)) {
+    for (uint32_t k : p.path) c = &c->elements[k];
+    return constantValue(*c, to);
+  }
+  TypeId t = typeOf(p.expr);
+  auto it = evaluated.find(p.expr.index);
+  if (it == evaluated.end()) it = evaluated.emplace(p.expr.index, eval(p.expr)).first;
+  TileVal v = it->second;
+  for (uint32_t k : p.path) {
+    v = tupleParts(v, t)[k];
+    t = types_.get(t).elements[k];
+  }
+  if (types_.isTuple(t)) return v;
+  return spread(v, t, to);
 }
 
 TileVal TileLowering::inlineBody() {

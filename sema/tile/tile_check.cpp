@@ -183,6 +183,26 @@ TV TileChecker::runHelper(const std::vector<TV>& args) {
       if (auto t = weakType(a.c)) a = TV::value(*t);
     }
     std::string text;
+    if (a.k == TV::K::Dict) {
+      // `**kwargs`: its run-time values are the elements of a tuple the name holds.
+      std::vector<TypeId> runtime;
+      text = p + "={";
+      for (size_t k = 0; k < a.keys.size(); ++k) {
+        text += (k ? ", '" : "'") + a.keys[k] + "': " + describe(a.items[k]);
+        if (a.items[k].k != TV::K::Value) continue;
+        a.pieces[k] = TileArgPiece{ExprId(), {static_cast<uint32_t>(runtime.size())}};
+        runtime.push_back(a.items[k].type);
+      }
+      text += "}";
+      if (!runtime.empty()) {
+        vars_[p] = types_.tuple(runtime);
+        depth_[p] = 0;
+        inst_.argTypes[i] = vars_[p];
+      }
+      dicts_[p] = a;
+      params += (i ? ", " : "") + text;
+      continue;
+    }
     switch (a.k) {
       case TV::K::Const:
         consts_[p] = a.c;
@@ -195,8 +215,24 @@ TV TileChecker::runHelper(const std::vector<TV>& args) {
       default:
         vars_[p] = a.type;
         depth_[p] = 0;
+        if (!a.knownParts.empty()) {
+          // `*args`' constant elements stay constants (`dims[1]` can size a tile).
+          Known k;
+          for (const auto& c : a.knownParts) {
+            k.parts.emplace_back();
+            k.parts.back().c = c;
+          }
+          if (k.any()) known_[p] = k;
+        }
         inst_.argTypes[i] = a.type;
         text = types_.isArray(a.type) ? types_.signatureName(a.type) : types_.name(a.type);
+        if (known_.count(p)) {
+          text += "=(";
+          for (size_t k = 0; k < a.knownParts.size(); ++k) {
+            text += (k ? ", " : "") + (a.knownParts[k] ? a.knownParts[k]->repr() : std::string("?"));
+          }
+          text += a.knownParts.size() == 1 ? ",)" : ")";
+        }
         break;
     }
     params += (i ? ", " : "") + text;

@@ -10,7 +10,22 @@ std::optional<std::vector<ExprId>> TileChecker::bindArgs(ExprId id, const ast::C
   std::vector<const char*> names(params);
   size_t next = 0;
   if (self.valid()) out[next++] = self;
+  std::vector<ExprId> positional;
   for (ExprId a : ast_.list(c.args)) {
+    if (!ast_.expr(a).is<ast::Starred>()) {
+      positional.push_back(a);
+      continue;
+    }
+    // `ct.scatter(*args)`: a tuple display's elements (or a name bound to one).
+    auto elts = splicedDisplay(a);
+    if (!elts) {
+      diags_.error(loc(a), Diag::TileUnsupported, "`*` in a call of `" + std::string(fname) + "` of this value",
+                   ": splice a tuple display or a name bound to one");
+      return std::nullopt;
+    }
+    positional.insert(positional.end(), elts->begin(), elts->end());
+  }
+  for (ExprId a : positional) {
     if (next >= out.size()) {
       diags_.error(loc(a), Diag::InvalidCall,
                    "`" + std::string(fname) + "` takes at most " + std::to_string(out.size()) +
@@ -367,8 +382,11 @@ std::optional<TV> TileChecker::tileOrScalar(ExprId id) {
 
 TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   if (auto r = checkPlainCall(id, c)) return *r;
+  if (auto r = checkDictMethod(id, c)) return *r;
   TV callee = checkExpr(c.func);
   if (!callee.ok()) return TV{};
+  // A function value out of a dict or a tuple (`kwargs["fn"](t)`).
+  if (isFunctionValue(callee)) return checkHelperCall(id, c, callee.def, callee.path, callee.defScope);
   if (callee.k != TV::K::Entity || callee.ent != Intrinsic::TileOp) {
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::EnumClass) return checkEnumCall(id, c, callee);
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::TypeObject) {

@@ -22,6 +22,7 @@ TV TileChecker::record(ExprId id, TV v) {
     case TV::K::Entity:
       inst_.meanings[id.index] = ExprMeaning{v.ent, v.payload};
       break;
+    case TV::K::Dict:
     case TV::K::Bad:
       break;
   }
@@ -33,6 +34,11 @@ std::string TileChecker::describe(const TV& v) const {
     case TV::K::Value: return nameOf(v.type);
     case TV::K::Const: return v.c.repr();
     case TV::K::Entity: return v.path;
+    case TV::K::Dict: {
+      std::string s = "{";
+      for (size_t i = 0; i < v.keys.size(); ++i) s += (i ? ", '" : "'") + v.keys[i] + "': " + describe(v.items[i]);
+      return s + "}";
+    }
     case TV::K::Bad: return "?";
   }
   return "?";
@@ -169,6 +175,7 @@ TV TileChecker::checkExpr(ExprId id) {
         }
         return record(id, TV::constant(base.c.elements[static_cast<size_t>(*i < 0 ? *i + n : *i)]));
       }
+      if (base.k == TV::K::Dict) return checkDictSubscript(id, sub, base);
       if (isTileVal(base)) return checkTileSubscript(id, sub, base);
       if (base.k == TV::K::Value && types_.isTuple(base.type)) return checkTupleSubscript(id, sub, base);
       diags_.error(loc(id), Diag::TileUnsupported, "indexing `" + describe(base) + "`",
@@ -179,6 +186,8 @@ TV TileChecker::checkExpr(ExprId id) {
       return checkIfExp(id, e.as<ast::IfExp>());
     case ExprKind::BoolOp:
       return checkBoolOp(id, e.as<ast::BoolOp>());
+    case ExprKind::Dict:
+      return checkDictDisplay(id, e.as<ast::Dict>());
     case ExprKind::Lambda:
       diags_.error(loc(id), Diag::UnsupportedFeature,
                    "lambda expressions are not supported in tile kernels yet: define the function at module "
@@ -193,6 +202,7 @@ TV TileChecker::checkExpr(ExprId id) {
 
 TV TileChecker::checkName(ExprId id, const ast::Name& n) {
   std::string name(ast_.str(n.id));
+  if (auto d = dicts_.find(name); d != dicts_.end()) return readDict(id, d->second);
   if (auto c = consts_.find(name); c != consts_.end()) return record(id, TV::constant(c->second));
   if (auto v = vars_.find(name); v != vars_.end()) {
     if (readAmbiguous(id, name)) return TV{};
@@ -204,6 +214,11 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
   }
   if (auto v = entities_.find(name); v != entities_.end()) return record(id, v->second);
   if (failed_.count(name)) return TV{};
+  if (tupleAliases_.count(name)) {
+    diags_.error(loc(id), Diag::TileUnsupported, "reading `" + name + "`, a tuple that holds arrays,",
+                 ": splice it into a call (`f(*" + name + ")`) or index the parameters it holds");
+    return TV{};
+  }
   if (assigned_.count(name)) {
     diags_.error(loc(id), Diag::UseBeforeAssign, name);
     return TV{};
@@ -245,6 +260,10 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
       diags_.error(loc(id), Diag::TileUnsupported, "calling other kernels or functions", "");
       return TV{};
     case Intrinsic::HostValue:
+      // A plain `def` named as a value (`forward(leaf, foo=4)`): calls can take it.
+      if (entity.payload == 1) {
+        if (auto def = module_.plainDef(name, fn_.scope)) return record(id, functionValue(name, *def));
+      }
       diags_.error(loc(id), Diag::HostGlobal, name);
       return TV{};
     case Intrinsic::Conditional:
@@ -690,6 +709,7 @@ TV TileChecker::compareOp(ExprId id, CmpOp op, ExprId left, ExprId right) {
   TV l = checkExpr(left);
   TV r = checkExpr(right);
   if (!l.ok() || !r.ok()) return TV{};
+  if (l.k == TV::K::Dict || r.k == TV::K::Dict) return compareDicts(id, op, l, r);
   if (l.k == TV::K::Entity || r.k == TV::K::Entity) return compareEntities(id, op, l, r);
   if (l.k == TV::K::Const && r.k == TV::K::Const) {
     if (auto f = foldCompare(op, l.c, r.c)) return record(id, TV::constant(*f));

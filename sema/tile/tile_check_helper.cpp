@@ -31,6 +31,22 @@ std::optional<TypeId> TileChecker::runtimeTypeOf(const ConstValue& c) {
 TV TileChecker::helperResult() {
   if (returnFailed_) return TV{};
   if (returns_.empty()) return TV::value(types_.none());
+  for (const auto& [v, where] : returns_) {
+    // A dict (or a function) returned: the same compile-time one from every `return`.
+    bool compileTime = v.k == TV::K::Dict || isFunctionValue(v);
+    if (!compileTime) continue;
+    for (const TileArgPiece& p : v.pieces) compileTime = compileTime && !p.expr.valid() && p.path.empty();
+    for (const auto& [w, unused] : returns_) {
+      auto eq = valuesEqual(v, w);
+      compileTime = compileTime && eq && *eq;
+    }
+    if (!compileTime) {
+      diags_.error(loc(ast_.stmt(where).range), Diag::TileUnsupported,
+                   "returning `" + describe(v) + "` unless every `return` gives the same compile-time value", "");
+      return TV{};
+    }
+    return v;
+  }
   const TV& first = returns_[0].first;
   bool same = true;
   for (const auto& [v, where] : returns_) {
@@ -115,7 +131,7 @@ void TileChecker::assignTuple(ExprId target, const TV& v, ExprId valueExpr) {
 }
 
 bool TileChecker::assignEntity(ExprId target, const std::string& name, const TV& v) {
-  if (v.ent != Intrinsic::TypeObject && v.ent != Intrinsic::TileOp) return false;
+  if (v.ent != Intrinsic::TypeObject && v.ent != Intrinsic::TileOp && !isFunctionValue(v)) return false;
   // A name may take the compile-time value it already holds again anywhere, and a
   // first one in a runtime loop outside runtime branches (`zero_pad =
   // ct.PaddingMode.ZERO` in a loop body, TileGym's bmm): the same every iteration.
@@ -179,7 +195,7 @@ TV TileChecker::compareEntities(ExprId id, CmpOp op, const TV& l, const TV& r) {
     return TV{};
   }
   bool same = l.k == r.k && l.ent == r.ent && l.payload == r.payload &&
-              (l.ent != Intrinsic::Module || l.path == r.path);
+              (l.ent != Intrinsic::Module || l.path == r.path) && (!isFunctionValue(l) || l.def == r.def);
   return record(id, TV::constant(ConstValue::ofBool(eqOp ? same : !same)));
 }
 
@@ -292,7 +308,14 @@ std::optional<TV> TileChecker::checkPlainCall(ExprId id, const ast::Call& c) {
   const auto* n = ast_.expr(c.func).dyn<ast::Name>();
   if (n == nullptr) return std::nullopt;
   std::string name(ast_.str(n->id));
-  if (consts_.count(name) || vars_.count(name) || entities_.count(name) || assigned_.count(name)) {
+  // A function passed as a value (`def forward(f, **kw): return f(3, **kw)`).
+  if (auto e = entities_.find(name); e != entities_.end() && isFunctionValue(e->second)) {
+    TV f = e->second;
+    record(c.func, f);
+    return checkHelperCall(id, c, f.def, f.path, f.defScope);
+  }
+  if (consts_.count(name) || vars_.count(name) || entities_.count(name) || assigned_.count(name) ||
+      dicts_.count(name)) {
     return std::nullopt;
   }
   if (const Entity* global = module_.lookup(name, fn_.scope)) {
@@ -331,7 +354,7 @@ std::optional<TV> TileChecker::checkPlainCall(ExprId id, const ast::Call& c) {
   return std::nullopt;
 }
 
-uint32_t TileChecker::helperFunction(StmtId def, const std::string& name) {
+uint32_t TileChecker::helperFunction(StmtId def, const std::string& name, std::optional<uint32_t> scope) {
   for (uint32_t i = 0; i < module_.functions.size(); ++i) {
     if (module_.functions[i].tileHelper && module_.functions[i].stmt == def) return i;
   }
@@ -342,13 +365,21 @@ uint32_t TileChecker::helperFunction(StmtId def, const std::string& name) {
   f.tile = true;
   f.tileHelper = true;
   // A helper the enclosing function of a nested kernel defines sees that function's names.
-  if (fn_.scope > 0) {
+  if (scope) {
+    f.scope = *scope;
+  } else if (fn_.scope > 0) {
     const auto& defs = module_.scopes[fn_.scope - 1].plainDefs;
     if (auto it = defs.find(name); it != defs.end() && it->second == def) f.scope = fn_.scope;
   }
   f.location = loc(ast_.stmt(def).range);
+  // Every parameter, in the order bindHelperArgs gives their values.
   const Arguments& args = ast_.arguments(ast_.stmt(def).functionDef()->args);
-  for (ArgId a : ast_.list(args.args)) f.params.push_back(std::string(ast_.str(ast_.arg(a).arg)));
+  auto add = [&](ArgId a) { f.params.push_back(std::string(ast_.str(ast_.arg(a).arg))); };
+  for (ArgId a : ast_.list(args.posonlyargs)) add(a);
+  for (ArgId a : ast_.list(args.args)) add(a);
+  if (args.vararg.valid()) add(args.vararg);
+  for (ArgId a : ast_.list(args.kwonlyargs)) add(a);
+  if (args.kwarg.valid()) add(args.kwarg);
   module_.functions.push_back(std::move(f));
   return static_cast<uint32_t>(module_.functions.size() - 1);
 }
@@ -364,116 +395,22 @@ std::string TileChecker::argCode(const TV& v) const {
       return s;
     }
     case TV::K::Const: s = "K" + v.c.repr(); break;
-    case TV::K::Entity: s = "E" + v.path; break;
+    case TV::K::Entity:
+      s = "E" + v.path;
+      if (isFunctionValue(v)) s += std::to_string(v.def.index);
+      break;
+    case TV::K::Dict:
+      s = "D";
+      for (size_t i = 0; i < v.keys.size(); ++i) {
+        s += v.keys[i] + "_" + argCode(v.items[i]) + (v.items[i].k == TV::K::Const ? "_" + v.items[i].c.repr() : "");
+      }
+      break;
     case TV::K::Bad: return "?";
   }
   for (char& ch : s) {
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   }
   return s;
-}
-
-TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, const std::string& name) {
-  const Arguments& args = ast_.arguments(ast_.stmt(defStmt).functionDef()->args);
-  if (!args.posonlyargs.empty() || args.vararg.valid() || !args.kwonlyargs.empty() ||
-      args.kwarg.valid()) {
-    diags_.error(loc(c.func), Diag::TileUnsupported,
-                 "calling `" + name + "`, which takes `*args`, keyword-only or `**kwargs` parameters", "");
-    return TV{};
-  }
-  if (ast_.stmt(defStmt).isAsync()) {
-    diags_.error(loc(c.func), Diag::TileUnsupported, "calling `async def " + name + "`", "");
-    return TV{};
-  }
-  uint32_t function = helperFunction(defStmt, name);
-  std::vector<std::string> params = module_.functions[function].params;
-  std::vector<ExprId> bound(params.size());
-  size_t next = 0;
-  for (ExprId a : ast_.list(c.args)) {
-    if (next >= bound.size()) {
-      diags_.error(loc(a), Diag::InvalidCall,
-                   "`" + name + "` takes " + std::to_string(bound.size()) + " argument(s)");
-      return TV{};
-    }
-    bound[next++] = a;
-  }
-  for (KeywordId kid : ast_.list(c.keywords)) {
-    const Keyword& k = ast_.keyword(kid);
-    std::string key = k.arg.valid() ? std::string(ast_.str(k.arg)) : "**";
-    auto it = std::find(params.begin(), params.end(), key);
-    if (it == params.end()) {
-      diags_.error(loc(k.range), Diag::InvalidCall, "`" + name + "` has no parameter `" + key + "`");
-      return TV{};
-    }
-    size_t i = static_cast<size_t>(it - params.begin());
-    if (bound[i].valid()) {
-      diags_.error(loc(k.range), Diag::InvalidCall, "`" + name + "` got `" + key + "` twice");
-      return TV{};
-    }
-    bound[i] = k.value;
-  }
-  auto defaults = ast_.list(args.defaults);
-  size_t firstDefault = params.size() - defaults.size();
-  std::vector<TV> values;
-  for (size_t i = 0; i < params.size(); ++i) {
-    TV v;
-    if (!bound[i].valid() && i >= firstDefault) {
-      // A default: a module-level constant expression (or a dtype).
-      bound[i] = defaults[i - firstDefault];
-      if (auto folded = foldConstant(ast_, bound[i], module_)) {
-        v = record(bound[i], TV::constant(*folded));
-      } else {
-        v = checkExpr(bound[i]);
-      }
-    } else if (!bound[i].valid()) {
-      diags_.error(loc(id), Diag::InvalidCall, "`" + name + "` needs its `" + params[i] + "` argument");
-      return TV{};
-    } else {
-      v = checkExpr(bound[i]);
-    }
-    if (!v.ok()) return TV{};
-    bool passable = v.k == TV::K::Const ||
-                    (v.k == TV::K::Value && !types_.isTuple(v.type)) ||
-                    (v.k == TV::K::Entity && (v.ent == Intrinsic::TypeObject || v.ent == Intrinsic::TileOp));
-    if (!passable) {
-      diags_.error(loc(bound[i]), Diag::TileType,
-                   "cannot pass `" + describe(v) + "` to a helper function");
-      return TV{};
-    }
-    values.push_back(v);
-  }
-  std::string key = std::to_string(function);
-  for (const TV& v : values) key += "," + argCode(v) + (v.k == TV::K::Const ? "=" + v.c.repr() : "");
-  if (std::find(helpers_.stack.begin(), helpers_.stack.end(), key) != helpers_.stack.end()) {
-    diags_.error(loc(id), Diag::TileRecursion, name);
-    return TV{};
-  }
-  if (helpers_.stack.size() >= HelperContext::kMaxDepth) {
-    diags_.error(loc(id), Diag::TileRecursionDepth, name, std::to_string(HelperContext::kMaxDepth));
-    return TV{};
-  }
-  inst_.callArguments[id.index] = bound;
-  auto done = helpers_.done.find(key);
-  if (done == helpers_.done.end()) {
-    FunctionInstance h;
-    h.function = function;
-    h.tile = true;
-    helpers_.stack.push_back(key);
-    TileChecker child(ast_, module_, h, diags_, helpers_);
-    HelperContext::Done d;
-    d.result = child.runHelper(values);
-    d.effects = child.effects();
-    helpers_.stack.pop_back();
-    h.symbol = name;
-    for (const TV& v : values) h.symbol += "__" + argCode(v);
-    d.index = static_cast<int32_t>(helpers_.out.size());
-    helpers_.out.push_back(std::move(h));
-    done = helpers_.done.emplace(key, d).first;
-  }
-  if (!done->second.result.ok()) return TV{};
-  effects_ = effects_ || done->second.effects;
-  inst_.callees[id.index] = done->second.index;
-  return record(id, done->second.result);
 }
 
 }  // namespace frontend::tile

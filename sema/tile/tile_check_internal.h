@@ -30,18 +30,33 @@ namespace frontend::tile {
 
 // What an expression is while checking a tile kernel.
 struct TV {
-  enum class K : uint8_t { Bad, Value, Const, Entity };
+  enum class K : uint8_t { Bad, Value, Const, Entity, Dict };
   K k = K::Bad;
   // Value: a scalar, array or tile type.
   TypeId type;
   // Const: a Python number or a tuple of them.
   ConstValue c;
-  // Entity: a TileOp, TypeObject or Module with its dotted path.
+  // Entity: a TileOp, TypeObject or Module with its dotted path; HostValue with payload 1
+  // is a plain function passed as a value (`forward(leaf, ...)`): `def` and `defScope`
+  // (JitFunction::scope) say which.
   Intrinsic ent = Intrinsic::None;
   uint32_t payload = 0;
   std::string path;
   // `t.astype` bound to `t`.
   ExprId self;
+  StmtId def;
+  uint32_t defScope = 0;
+  // Dict (tile_check_dict.cpp): a dictionary of string keys known at compile time (a
+  // helper's `**kwargs`, a dict display; cuTile's DictTy): its keys, their values
+  // (constants, entities, dicts, run-time values) and, for each run-time value, where
+  // lowering finds it (`pieces[i]`; an invalid expr: element path[0] of the tuple that
+  // the name holding the dict gives, filled in where the name is read).
+  std::vector<std::string> keys;
+  std::vector<TV> items;
+  std::vector<TileArgPiece> pieces;
+  // A `*args` tuple of run-time values (tile_check_args.cpp): its elements that are
+  // compile-time constants (cuTile keeps them constant inside the aggregate).
+  std::vector<std::optional<ConstValue>> knownParts;
 
   bool ok() const { return k != K::Bad; }
   static TV value(TypeId t) {
@@ -476,15 +491,68 @@ private:
   std::optional<TV> checkPlainCall(ExprId id, const ast::Call& c);
 
   // The module.functions entry of helper `def` (added on first call).
-  uint32_t helperFunction(StmtId def, const std::string& name);
+  uint32_t helperFunction(StmtId def, const std::string& name, std::optional<uint32_t> scope = std::nullopt);
 
   // A name for an instance's arguments (symbols and de-duplication).
   std::string argCode(const TV& v) const;
 
   // `f(args)` where `f` is a plain `def` of the module: typed for these
   // arguments (one instance per distinct argument types and constants) and
-  // inlined where it is called (lowering).
-  TV checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, const std::string& name);
+  // inlined where it is called (lowering). `scope`: the JitFunction::scope the def
+  // belongs to (a function value carries its own).
+  TV checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, const std::string& name,
+                     std::optional<uint32_t> scope = std::nullopt);
+
+  // --- helper call arguments (tile_check_args.cpp) -------------------------
+  // One argument of a helper call: its value and where lowering finds it (a whole
+  // expression, an element of a `*t` splice, a value of a `**d` dict).
+  struct ArgItem {
+    TV v;
+    TileArgPiece piece;
+    NodeRange at;
+  };
+  // The call's positional arguments with `*t` spliced in and its keywords with `**d`
+  // spread (cuTile's _dispatch_call); false when reported.
+  bool gatherArgs(const ast::Call& c, const std::string& name, std::vector<ArgItem>& positional,
+                  std::vector<std::pair<std::string, ArgItem>>& keywords);
+  // Binds the gathered arguments to the parameters of `def` as Python's
+  // inspect.Signature.bind does (cuTile's _bind_args): positional-only, ordinary,
+  // `*args` (a tuple), keyword-only, `**kwargs` (a dict), defaults. One TV per parameter
+  // in JitFunction::params order and what lowering evaluates for it; false when reported.
+  bool bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, const std::string& name,
+                      std::vector<TV>& values, std::vector<TileHelperArg>& lowered);
+  // A `*args` tuple or `**kwargs` dict of these items; Bad when reported.
+  TV packTuple(const std::vector<ArgItem>& items, ExprId at, TileHelperArg& lowered);
+  TV packDict(const std::vector<std::pair<std::string, ArgItem>>& items, ExprId at, TileHelperArg& lowered);
+  // `args = (x, (), 1234)` holding an array, in straight-line code, its elements constants
+  // and names never assigned: a name for the display, which `*args` splices into calls
+  // (cuTile's test_pass_tuple_starred_to_builtin); false for any other assignment.
+  bool bindTupleAlias(const ast::Assign& a);
+  std::map<std::string, ExprId> tupleAliases_;
+  // The elements of `*t` (a Starred) when t is a tuple display or such a name, else nullopt.
+  std::optional<std::vector<ExprId>> splicedDisplay(ExprId starred);
+  // A plain `def` named as a value (`forward(leaf, ...)`): an entity calls can take.
+  TV functionValue(const std::string& name, StmtId def);
+  static bool isFunctionValue(const TV& v) { return v.k == TV::K::Entity && v.ent == Intrinsic::HostValue && v.payload == 1; }
+
+  // --- compile-time dictionaries (tile_check_dict.cpp) ---------------------
+  // `{"a": x, **d}`: keys string constants.
+  TV checkDictDisplay(ExprId id, const ast::Dict& d);
+  // `d["a"]`, `d.get("a", default=None)`, `"a" in d`, `d == {...}`.
+  TV checkDictSubscript(ExprId id, const ast::Subscript& sub, const TV& base);
+  std::optional<TV> checkDictMethod(ExprId id, const ast::Call& c);
+  TV compareDicts(ExprId id, CmpOp op, const TV& l, const TV& r);
+  // The index of the key `key` gives in `dict` (nullopt: absent); false when reported.
+  bool dictKey(const TV& dict, ExprId key, std::optional<size_t>& index, std::string* text = nullptr);
+  // Item `i` of `dict` as the value of expression `id`.
+  TV dictItem(ExprId id, const TV& dict, size_t i, ExprId keyExpr);
+  // Whether two compile-time values are equal (nullopt: not known at compile time).
+  std::optional<bool> valuesEqual(const TV& a, const TV& b);
+  // The helper's `**kwargs` and dicts bound to names, by name.
+  std::map<std::string, TV> dicts_;
+  // The dict `name` holds, read at `id`: its run-time values are elements of the tuple
+  // the name holds (recorded as `id`'s type).
+  TV readDict(ExprId id, const TV& dict);
 
   // min(a, b, ...), max(...) on scalars (Python's order: the first of equal
   // values; a NaN first stays), abs(x) (as ct.abs), int(x), float(x).

@@ -71,7 +71,7 @@ void TileChecker::checkStmt(StmtId id) {
   switch (s.kind()) {
     case StmtKind::Assign: {
       const auto& a = s.as<ast::Assign>();
-      if (bindString(a)) return;
+      if (bindString(a) || bindTupleAlias(a)) return;
       if (unpackDisplay(a)) return;
       TV v = checkExpr(a.value);
       for (ExprId t : ast_.list(a.targets)) assign(t, v, a.value);
@@ -167,6 +167,8 @@ void TileChecker::checkStmt(StmtId id) {
     case StmtKind::If: {
       const auto& i = s.as<ast::If>();
       TV c = checkExpr(i.test);
+      // A dict is true when it has keys (known at compile time).
+      if (c.k == TV::K::Dict) c = TV::constant(ConstValue::ofBool(!c.keys.empty()));
       if (c.k == TV::K::Const) {
         // Decided at compile time (cuTile's rule): the other branch is not typed.
         foldedIfs_[id.index] = truthOf(c.c);
@@ -175,7 +177,7 @@ void TileChecker::checkStmt(StmtId id) {
       }
       if (c.ok() && !(
                       (c.k == TV::K::Value && types_.isNumber(c.type)))) {
-        diags_.error(loc(i.test), Diag::InvalidCondition, nameOf(c.type));
+        diags_.error(loc(i.test), Diag::InvalidCondition, describe(c));
       }
       ++depthNow_;
       auto knownBefore = known_;
@@ -482,6 +484,22 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     consts_.erase(name);
   }
   if (v.k == TV::K::Entity && assignEntity(target, name, v)) return;
+  if (v.k == TV::K::Dict) {
+    // A dict of compile-time values, bound in straight-line code (`opts = {"k": 2}`).
+    bool runtime = false;
+    for (const TileArgPiece& p : v.pieces) runtime = runtime || p.expr.valid() || !p.path.empty();
+    if (runtime || depthNow_ > 0 || vars_.count(name)) {
+      diags_.error(loc(target), Diag::TileUnsupported,
+                   "a variable holding a dict of run-time values, or bound in a run-time loop or branch",
+                   ": pass the dict on with `**`");
+      return;
+    }
+    consts_.erase(name);
+    entities_.erase(name);
+    dicts_[name] = v;
+    return;
+  }
+  dicts_.erase(name);
   if (v.k == TV::K::Value && types_.isNone(v.type)) {
     diags_.error(loc(valueExpr), Diag::TileType, "this gives no value (`None`) to assign");
     return;
