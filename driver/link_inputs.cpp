@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -15,6 +16,7 @@
 #include "cache/key.h"
 #include "sema/typed_module.h"
 #include "driver/pipeline.h"
+#include "support/arch.h"
 
 namespace driver {
 
@@ -327,11 +329,21 @@ llvm::Error explainLinkError(llvm::Error error, const Compilation& compilation) 
           std::string sizes = open != std::string::npos && close != std::string::npos
                                   ? log.substr(open + 1, close - open - 1)
                                   : "";
+          // ptxas names the static limit (0xc000); the tile lowering moves scratch past
+          // 48 KiB to dynamic shared memory where the arch's opt-in limit allows, so a
+          // kernel that reaches ptxas so is past that limit: say it in those terms.
+          const support::ArchInfo* arch = support::findArch(e->arch());
+          unsigned long long need = std::strtoull(sizes.c_str(), nullptr, 16);
+          std::string amount = need != 0 && arch != nullptr && arch->maxSharedBytesPerBlock != 0
+                                   ? std::to_string((need + 1023) / 1024) + " KiB, " + std::string(arch->name) +
+                                         " allows a block " + std::to_string(arch->maxSharedBytesPerBlock / 1024) +
+                                         " KiB"
+                                   : sizes;
           const frontend::JitFunction& fn = typed.module.functions[inst.function];
           problems.push_back(diagnosticAt(
               fn.location, frontend::Diag::SharedMemoryLimit,
               "kernel `" + fn.name + "` " + inst.signature + " needs more shared memory than a block can have (" +
-                  sizes + "): use smaller tiles (shared memory holds a tile kernel's staged tiles, reductions "
+                  amount + "): use smaller tiles (shared memory holds a tile kernel's staged tiles, reductions "
                   "and pipeline stages, up to 48 KiB static and past that as much as the arch allows)"));
         }
         if (problems.empty()) return llvm::Error(std::move(e));

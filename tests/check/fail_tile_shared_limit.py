@@ -7,7 +7,7 @@ import cuda.tile as ct
 
 
 @ct.kernel
-# CHECK:STDERR: fail_tile_shared_limit.py:[[@LINE+4]]:5: error: kernel `too_big` void(float32[:, ::1], float32[::1]) needs more shared memory than a block can have (0x100000 bytes, 0xc000 max): use smaller tiles (shared memory holds a tile kernel's staged tiles, reductions and pipeline stages, up to 48 KiB static and past that as much as the arch allows) [shared-memory-limit]
+# CHECK:STDERR: fail_tile_shared_limit.py:[[@LINE+4]]:5: error: kernel `too_big` void(float32[:, ::1], float32[::1]) needs more shared memory than a block can have (1024 KiB, sm_90 allows a block 227 KiB): use smaller tiles (shared memory holds a tile kernel's staged tiles, reductions and pipeline stages, up to 48 KiB static and past that as much as the arch allows) [shared-memory-limit]
 # CHECK:STDERR: def too_big(x: "float32[:, ::1]", y: "float32[::1]"):
 # CHECK:STDERR:     ^~~~~~~
 # CHECK:STDERR:
