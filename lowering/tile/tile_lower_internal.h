@@ -769,6 +769,11 @@ private:
 
   std::array<llvm::Value*, 4> unpack4(llvm::Value* v);
 
+  // mma.sync `mma` of every A fragment with every B fragment into `acc` (4 floats per
+  // pair, row-major over (A, B) fragments), operands bitcast to its parameter types.
+  void mmaFragments(llvm::Function* mma, const std::vector<std::array<llvm::Value*, 4>>& af,
+                    const std::vector<std::array<llvm::Value*, 2>>& bf, std::vector<llvm::Value*>& acc);
+
   // A's 16x16 fragment at rows r0.., columns k0..: ldmatrix.x4, lane l giving
   // the address of row r0 + l % 16, chunk k0 / 8 + l / 16.
   std::array<llvm::Value*, 4> ldmatrixA(const SmemTile& t, llvm::Value* r0, int64_t k0, llvm::Value* lane);

@@ -170,6 +170,28 @@ TileVal TileLowering::matmul(ExprId id, ExprId x, ExprId y) {
   return spread(r, accT, t, tc);
 }
 
+
+void TileLowering::mmaFragments(llvm::Function* mma, const std::vector<std::array<llvm::Value*, 4>>& af,
+                                const std::vector<std::array<llvm::Value*, 2>>& bf, std::vector<llvm::Value*>& acc) {
+  llvm::FunctionType* mt = mma->getFunctionType();
+  size_t fragsN = bf.size();
+  for (size_t fm = 0; fm < af.size(); ++fm) {
+    for (size_t fn = 0; fn < fragsN; ++fn) {
+      std::vector<llvm::Value*> args;
+      for (llvm::Value* v : af[fm]) args.push_back(v);
+      for (llvm::Value* v : bf[fn]) args.push_back(v);
+      size_t s0 = (fm * fragsN + fn) * 4;
+      for (unsigned j = 0; j < 4; ++j) args.push_back(acc[s0 + j]);
+      for (size_t i = 0; i < args.size(); ++i) {
+        llvm::Type* want = mt->getParamType(static_cast<unsigned>(i));
+        if (args[i]->getType() != want) args[i] = b_.CreateBitCast(args[i], want);
+      }
+      llvm::Value* d = b_.CreateCall(mma, args);
+      for (unsigned j = 0; j < 4; ++j) acc[s0 + j] = b_.CreateExtractValue(d, j);
+    }
+  }
+}
+
 TileVal TileLowering::product(ExprId x, ExprId y, TileVal acc, TypeId accT, bool tc) {
   TypeId xt = typeOf(x);
   TypeId yt = typeOf(y);
@@ -244,7 +266,6 @@ TileVal TileLowering::product(ExprId x, ExprId y, TileVal acc, TypeId accT, bool
   llvm::Function* mma = intrinsic(tf32 ? llvm::Intrinsic::nvvm_mma_m16n8k8_row_col_tf32
                                   : types_.isBFloat16(in) ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
                                                           : llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32);
-  llvm::FunctionType* mt = mma->getFunctionType();
   for (int64_t k0 = 0; k0 < depth; k0 += kStep) {
     std::vector<std::array<llvm::Value*, 4>> af(fragsM);
     std::vector<std::array<llvm::Value*, 2>> bf(fragsN);
@@ -264,21 +285,7 @@ TileVal TileLowering::product(ExprId x, ExprId y, TileVal acc, TypeId accT, bool
         bf[fn + 1] = {four[2], four[3]};
       }
     }
-    for (unsigned fm = 0; fm < fragsM; ++fm) {
-      for (unsigned fn = 0; fn < fragsN; ++fn) {
-        std::vector<llvm::Value*> args;
-        for (llvm::Value* v : af[fm]) args.push_back(v);
-        for (llvm::Value* v : bf[fn]) args.push_back(v);
-        unsigned s0 = (fm * fragsN + fn) * 4;
-        for (unsigned j = 0; j < 4; ++j) args.push_back(c[s0 + j]);
-        for (size_t i = 0; i < args.size(); ++i) {
-          llvm::Type* want = mt->getParamType(static_cast<unsigned>(i));
-          if (args[i]->getType() != want) args[i] = b_.CreateBitCast(args[i], want);
-        }
-        llvm::Value* d = b_.CreateCall(mma, args);
-        for (unsigned j = 0; j < 4; ++j) c[s0 + j] = b_.CreateExtractValue(d, j);
-      }
-    }
+    mmaFragments(mma, af, bf, c);
   }
   TileVal out;
   out.mma = true;

@@ -96,7 +96,6 @@ TileVal TileLowering::scaledProduct(ExprId id, TypeId t) {
   llvm::Value* rowBase = b_.CreateMul(b_.CreateUDiv(warp, b_.getInt32(l.warpsN)), b_.getInt32(static_cast<uint32_t>(l.wm)));
   llvm::Value* colBase = b_.CreateMul(b_.CreateURem(warp, b_.getInt32(l.warpsN)), b_.getInt32(static_cast<uint32_t>(l.wn)));
   llvm::Function* mma = intrinsic(llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32);
-  llvm::FunctionType* mt = mma->getFunctionType();
   llvm::Type* ft = b_.getFloatTy();
   llvm::Value* zero = llvm::ConstantFP::get(ft, 0.0);
   for (int64_t b0 = 0; b0 < depth; b0 += block) {
@@ -112,21 +111,7 @@ TileVal TileLowering::scaledProduct(ExprId id, TypeId t) {
         bf[fn] = {four[0], four[1]};
         bf[fn + 1] = {four[2], four[3]};
       }
-      for (unsigned fm = 0; fm < fragsM; ++fm) {
-        for (unsigned fn = 0; fn < fragsN; ++fn) {
-          std::vector<llvm::Value*> args;
-          for (llvm::Value* v : af[fm]) args.push_back(v);
-          for (llvm::Value* v : bf[fn]) args.push_back(v);
-          unsigned s0 = (fm * fragsN + fn) * 4;
-          for (unsigned j = 0; j < 4; ++j) args.push_back(part[s0 + j]);
-          for (size_t i = 0; i < args.size(); ++i) {
-            llvm::Type* want = mt->getParamType(static_cast<unsigned>(i));
-            if (args[i]->getType() != want) args[i] = b_.CreateBitCast(args[i], want);
-          }
-          llvm::Value* d = b_.CreateCall(mma, args);
-          for (unsigned j = 0; j < 4; ++j) part[s0 + j] = b_.CreateExtractValue(d, j);
-        }
-      }
+      mmaFragments(mma, af, bf, part);
     }
     // total += part * x_scale[row, b] * y_scale[b, col].
     llvm::Value* b = b_.getInt32(static_cast<uint32_t>(b0 / block));

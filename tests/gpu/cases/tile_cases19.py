@@ -12,35 +12,13 @@ import sys
 
 import numpy as np
 
-import pykc
 from harness import Skip, case
+from cases.tile_cases8 import _TorchDevice
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tile_sim"))
 from mma_scaled_cases import CONSTS, mma_scaled_cases  # noqa: E402
 
 FOLDER = "tile_kernels19"
-
-
-class _TorchDevice:
-    """`run`/`arr` for mma_scaled_cases: NumPy arrays as CUDA tensors (8-bit codes as
-    PyTorch's float8 dtypes), copied back in place after each launch."""
-
-    def __init__(self, mod, torch):
-        self.mod, self.torch, self.pending = mod, torch, []
-
-    def arr(self, a, name):
-        t = self.torch.from_numpy(np.ascontiguousarray(a)).cuda()
-        self.pending.append((a, t))
-        return [t.view(getattr(self.torch, name)) if name else t]
-
-    def run(self, kernel, grid, args):
-        grid = grid if isinstance(grid, tuple) else (grid,)
-        args = tuple(np.int32(x) if isinstance(x, int) else x for x in args) + CONSTS[kernel]
-        pykc.launch(None, grid, getattr(self.mod, kernel), args)
-        self.torch.cuda.synchronize()
-        for a, t in self.pending:
-            a[...] = t.cpu().numpy().reshape(a.shape)
-        self.pending = []
 
 
 @case("tile ct.mma_scaled: float8 (E8M0 scales) and packed float4_e2m1fn (E4M3 and E8M0 scales) "
@@ -52,7 +30,7 @@ def tile_mma_scaled(ctx):
         raise Skip(f"PyTorch not importable ({e})")
     if not hasattr(torch, "float8_e8m0fnu"):
         raise Skip("this PyTorch has no float8_e8m0fnu")
-    dev = _TorchDevice(ctx.load(), torch)
+    dev = _TorchDevice(ctx.load(), torch, CONSTS)
     out, bad = 0, []
     for what, got, want, kind in mma_scaled_cases(dev.run, dev.arr, ctx.rng):
         g, w = np.asarray(got), np.asarray(want)

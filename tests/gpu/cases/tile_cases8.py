@@ -23,11 +23,12 @@ FOLDER = "tile_kernels8"
 
 
 class _TorchDevice:
-    """`run`/`arr` for float8_cases: NumPy arrays as CUDA tensors (8-bit codes as PyTorch's
-    float8 dtypes), copied back in place after each launch."""
+    """`run`/`arr` for float8_cases (and mma_scaled_cases, with its `consts`): NumPy arrays
+    as CUDA tensors (8-bit codes as PyTorch's float8 dtypes), copied back in place after
+    each launch."""
 
-    def __init__(self, mod, torch):
-        self.mod, self.torch, self.pending = mod, torch, []
+    def __init__(self, mod, torch, consts=CONSTS):
+        self.mod, self.torch, self.pending, self.consts = mod, torch, [], consts
 
     def arr(self, a, name):
         t = self.torch.from_numpy(np.ascontiguousarray(a)).cuda()
@@ -36,7 +37,7 @@ class _TorchDevice:
 
     def run(self, kernel, grid, args):
         grid = grid if isinstance(grid, tuple) else (grid,)
-        args = tuple(np.int32(x) if isinstance(x, int) else x for x in args) + CONSTS[kernel]
+        args = tuple(np.int32(x) if isinstance(x, int) else x for x in args) + self.consts[kernel]
         pykc.launch(None, grid, getattr(self.mod, kernel), args)
         self.torch.cuda.synchronize()
         for a, t in self.pending:
