@@ -10,7 +10,8 @@ and the round repeated.
 
 Sizes: generic inputs as for the comparison, grown 4x a step (each dimension by 2, 4 for 1-D
 arrays) from run_vs_numba's sizes while numba's kernel takes under 0.3 ms and the inputs
-hold under 2^24 elements; the grid grows with them, the block stays. Both builds run on the
+hold under 2^24 elements; the grid grows with them, the block stays. Kernels with in-domain
+inputs in corpus.json (corpus_inputs.py) grow by doubling the spec's `grow` names. Both builds run on the
 same device arrays at the same size, alternating, best of 5 rounds each.
 """
 import math
@@ -70,21 +71,32 @@ def _grow(shapes, launch_shape):
     return new, (tuple(g * factor for g in grid), block)
 
 
-def time_kernel(timer, theirs, mine, make_args, shapes, launch_shape):
-    """Best kernel times (ms) of numba's `theirs` and pykc's `mine`: make_args(shapes) gives
-    host arguments for array sizes `shapes`. Returns a dict for the corpus report."""
+def grown(shapes, launch_shape, step):
+    """Generic sizes after `step` growth steps (4x the elements each)."""
+    for _ in range(step):
+        shapes, launch_shape = _grow(shapes, launch_shape)
+    return shapes, launch_shape
+
+
+def time_kernel(timer, theirs, mine, make):
+    """Best kernel times (ms) of numba's `theirs` and pykc's `mine`: make(step) gives the host
+    arguments and (grid, block) of growth step 0, 1, ... (4x the work a step). Returns a dict
+    for the corpus report."""
     cuda = timer.cuda
+    step, chosen = 0, None
     while True:
-        host = make_args(shapes)
-        args = [cuda.to_device(a) if hasattr(a, "shape") and a.ndim else a for a in host]
-        grid, block = launch_shape
-        numba_ms = timer.best(lambda s: theirs[grid, block, s](*args))
+        host, launch = make(step)
         elements = max((a.size for a in host if hasattr(a, "shape") and a.ndim), default=0)
-        nxt, nxt_launch = _grow(shapes, launch_shape)
-        bigger = max((math.prod(s) for s in nxt.values()), default=0)
-        if numba_ms >= TARGET_MS or bigger > MAX_ELEMENTS or elements == 0:
+        if chosen is not None and elements > MAX_ELEMENTS:
             break
-        shapes, launch_shape = nxt, nxt_launch
+        args = [cuda.to_device(a) if hasattr(a, "shape") and a.ndim else a for a in host]
+        grid, block = launch
+        numba_ms = timer.best(lambda s: theirs[grid, block, s](*args))
+        chosen = (args, launch, numba_ms, elements)
+        if numba_ms >= TARGET_MS or elements == 0:
+            break
+        step += 1
+    args, (grid, block), numba_ms, elements = chosen
     pykc_ms = timer.best(lambda s: mine[grid, block, s](*args))
     numba_ms = min(numba_ms, timer.best(lambda s: theirs[grid, block, s](*args)))
     return {"numba_ms": numba_ms, "pykc_ms": pykc_ms, "speedup": numba_ms / pykc_ms,

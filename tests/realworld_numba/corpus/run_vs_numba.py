@@ -10,7 +10,9 @@ host lacks (cudf, dask, nemo's own packages, ...) are replaced by permissive sta
 is enough for module-level host code, never for kernels. Inputs are generic: arrays of 4096
 elements (64x64, 16^3, 8^4 for more dimensions) of values in [0, 1) or integers in [0, 16),
 integer scalars 16, float scalars 0.75; 1-D launches of 32x128 threads, or 2-D/3-D ones for
-kernels that ask for `cuda.grid(2)`/`(3)`. Per kernel the verdict is:
+kernels that ask for `cuda.grid(2)`/`(3)`. Kernels that index with values they read (lengths,
+labels) would go out of bounds on such inputs; corpus.json gives theirs (`inputs`, spelt in
+corpus_inputs.py). Per kernel the verdict is:
 
   same          every output array has numba's bytes
   close         float outputs within rtol 1e-5/atol 1e-6 of numba's (operation order, fma)
@@ -191,18 +193,26 @@ def _arch():
     return f"sm_{major}{minor}"
 
 
+def _array_dtype(t):
+    import numpy as np
+    from numba.core import types as nt
+    if not isinstance(t.dtype, (nt.Integer, nt.Float, nt.Boolean, nt.Complex)):
+        return None
+    return np.dtype(str(t.dtype)) if not isinstance(t.dtype, nt.Boolean) else np.dtype(bool)
+
+
 def _inputs(argtypes, rng, shapes=SHAPES):
     import numpy as np
     from numba.core import types as nt
     args = []
     for t in argtypes:
         if isinstance(t, nt.Array):
-            if not isinstance(t.dtype, (nt.Integer, nt.Float, nt.Boolean, nt.Complex)):
+            dt = _array_dtype(t)
+            if dt is None:
                 return None, f"array of {t.dtype}"
             shape = shapes.get(t.ndim)
             if shape is None:
                 return None, f"{t.ndim}-d array"
-            dt = np.dtype(str(t.dtype)) if not isinstance(t.dtype, nt.Boolean) else np.dtype(bool)
             if dt.kind == "f":
                 a = rng.random(shape).astype(dt)
             elif dt.kind == "c":
@@ -223,6 +233,28 @@ def _inputs(argtypes, rng, shapes=SHAPES):
         else:
             return None, f"argument of type {t}"
     return args, ""
+
+
+def _spec_inputs(spec, argtypes, rng, scale=1):
+    """corpus.json's in-domain inputs for this kernel (corpus_inputs.py), in the signature's
+    dtypes and layouts: (args, (grid, block))."""
+    import numpy as np
+    from numba.core import types as nt
+    from corpus_inputs import evaluate
+    values, launch = evaluate(spec, len(argtypes), rng, scale)
+    args = []
+    for t, v in zip(argtypes, values):
+        if isinstance(t, nt.Array):
+            dt = _array_dtype(t)
+            a = np.asarray(v).astype(dt)
+            if a.ndim != t.ndim:
+                raise ValueError(f"inputs: a {a.ndim}-d value for a {t.ndim}-d parameter")
+            args.append(np.asfortranarray(a) if t.layout == "F" else np.ascontiguousarray(a))
+        elif isinstance(t, nt.Boolean):
+            args.append(bool(v))
+        else:
+            args.append(getattr(np, str(t))(v))
+    return args, launch
 
 
 def _launch_shape(source_text):
@@ -259,14 +291,17 @@ def _time_rows(timed, out):
     """--time: the kernel times of the rows that matched (kernel_timing.py says how)."""
     import numpy as np
     import pykc as pk
-    from kernel_timing import Timer, time_kernel
+    from kernel_timing import Timer, grown, time_kernel
     mine, timer = pk.load(out, backend="cuda.core", sync=False), Timer()
-    for row, theirs, argtypes, launch_shape in timed:
-        def make_args(shapes, argtypes=argtypes):
-            return _inputs(argtypes, np.random.default_rng(20261205), shapes)[0]
+    for row, theirs, argtypes, launch_shape, spec in timed:
+        def make(step, argtypes=argtypes, launch_shape=launch_shape, spec=spec):
+            rng = np.random.default_rng(20261205)
+            if spec is not None:
+                return _spec_inputs(spec, argtypes, rng, 2 ** step)
+            shapes, launch = grown(dict(SHAPES), launch_shape, step)
+            return _inputs(argtypes, rng, shapes)[0], launch
         try:
-            row["time"] = time_kernel(timer, theirs, getattr(mine, row["kernel"]), make_args,
-                                      dict(SHAPES), launch_shape)
+            row["time"] = time_kernel(timer, theirs, getattr(mine, row["kernel"]), make)
         except Exception as e:  # noqa: BLE001 - a fault spoils the context: stop here
             row["time"] = {"error": f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"}
             return
@@ -302,13 +337,18 @@ def run_file(entry, pykc, time=False):
                 row.update(verdict="skipped", why=f"signature numba cannot read ({type(e).__name__})")
                 continue
             rng = np.random.default_rng(20261205)
-            args, why = _inputs(argtypes, rng)
-            if args is None:
-                row.update(verdict="skipped", why=why)
-                continue
-            m = re.search(r"def\s+" + re.escape(name) + r"\s*\(", text)
-            body = text[m.start():m.start() + 6000] if m else text
-            grid, block = _launch_shape(body)
+            spec = entry.get("inputs", {}).get(name)
+            if spec is not None:
+                args, (grid, block) = _spec_inputs(spec, argtypes, rng)
+                row["inputs"] = "corpus.json"
+            else:
+                args, why = _inputs(argtypes, rng)
+                if args is None:
+                    row.update(verdict="skipped", why=why)
+                    continue
+                m = re.search(r"def\s+" + re.escape(name) + r"\s*\(", text)
+                body = text[m.start():m.start() + 6000] if m else text
+                grid, block = _launch_shape(body)
             copy = lambda: [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]  # noqa: E731
             theirs, again, ours = copy(), copy(), copy()
             try:
@@ -330,7 +370,7 @@ def run_file(entry, pykc, time=False):
                 continue
             row["verdict"], row["why"] = _compare(ours, theirs, again)
             if row["verdict"] in ("same", "close", "numba-varies"):
-                timed.append((row, getattr(ref, name), argtypes, (grid, block)))
+                timed.append((row, getattr(ref, name), argtypes, (grid, block), spec))
         if time and timed:
             _time_rows(timed, out)
     return result

@@ -1,0 +1,64 @@
+"""corpus.json's in-domain inputs (tests/realworld_numba/corpus/corpus_inputs.py) are well
+formed: one value per parameter of the kernel's --sig, arrays of the signature's rank, launch
+dimensions positive, at the first size and grown, and malformed specs are refused."""
+import json
+import os
+import re
+import sys
+
+import numpy as np
+import pytest
+
+CORPUS = os.path.join(os.path.dirname(__file__), "..", "realworld_numba", "corpus")
+sys.path.insert(0, CORPUS)
+from corpus_inputs import evaluate, sig_param_count  # noqa: E402
+
+
+def _params(sig):
+    inside = sig[sig.index("(") + 1:sig.rindex(")")]
+    out, depth, cur = [], 0, ""
+    for ch in inside:
+        depth += (ch in "([") - (ch in ")]")
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return out + [cur.strip()] if cur.strip() else out
+
+
+def _specs():
+    for entry in json.load(open(os.path.join(CORPUS, "corpus.json"), encoding="utf-8")):
+        for kernel, spec in entry.get("inputs", {}).items():
+            sigs = [s for s in entry["sigs"] if s.startswith(kernel + "(")]
+            yield pytest.param(spec, sigs, id=f"{os.path.basename(entry['file'])}:{kernel}")
+
+
+@pytest.mark.parametrize("spec,sigs", list(_specs()))
+def test_spec_matches_signature(spec, sigs):
+    assert sigs, "inputs given for a kernel that has no --sig"
+    for sig in sigs:
+        params = _params(sig)
+        assert sig_param_count(sig) == len(params)
+        for scale in (1, 4):
+            values, (grid, block) = evaluate(spec, len(params), np.random.default_rng(0), scale)
+            assert all(g > 0 for g in grid) and all(b > 0 for b in block) and np.prod(block) <= 1024
+            for p, v in zip(params, values):
+                m = re.search(r"\[(.*)\]$", p)
+                if m:
+                    assert isinstance(v, np.ndarray) and v.ndim == m.group(1).count(",") + 1, p
+                else:
+                    assert np.isscalar(v) or (isinstance(v, np.ndarray) and v.ndim == 0), p
+
+
+def test_malformed_specs_are_refused():
+    rng = np.random.default_rng(0)
+    ok = {"let": {"N": 4}, "args": ["rand(N)", "N"], "grid": "1", "block": "N"}
+    assert evaluate(ok, 2, rng)[1] == ((1,), (4,))
+    with pytest.raises(ValueError, match="3 expressions"):
+        evaluate(ok, 3, rng)
+    with pytest.raises(ValueError, match="grow names"):
+        evaluate(dict(ok, grow=["M"]), 2, rng)
+    with pytest.raises(ValueError, match="positive"):
+        evaluate(dict(ok, block="0"), 2, rng)
+    assert sig_param_count("k()") == 0 and sig_param_count("k(float32[:, ::1], int64)") == 2

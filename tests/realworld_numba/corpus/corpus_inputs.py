@@ -1,0 +1,76 @@
+"""In-domain inputs for corpus kernels whose generic inputs would take them out of bounds.
+
+run_vs_numba.py launches every corpus kernel on generic inputs (arrays of 4096 elements,
+scalars 16). Kernels that index with values read from their inputs (lengths, labels, an
+index computed from a size argument) then read or write past their arrays, and what they
+compute depends on where the allocator put the neighbouring memory: a comparison of such a
+launch says nothing. For those kernels corpus.json's entry holds an `inputs` object, keyed
+by kernel name, that spells what the kernel's own caller passes:
+
+    "inputs": {"compute_alphas_kernel": {
+        "let":   {"B": 4, "T": 8, "U": 6, "V": 5},       # names the expressions may use
+        "grow":  ["B"],                                  # doubled per step when timed
+        "args":  ["rand(B*T*U*V)", "zeros(B*T*U)", "ints(1, T + 1, B)", "B", "T", ...],
+        "grid":  "B", "block": "U"}}
+
+Each argument is a Python expression over the `let` names and these constructors (the
+array's dtype and layout come from the kernel's signature, not from the expression):
+
+    rand(*shape)         uniform values in [0, 1)
+    ints(lo, hi, *shape) integers in [lo, hi)
+    zeros(*shape), full(value, *shape), arange(n), array([...])
+
+`grid` and `block` are expressions giving an int or a tuple. corpus.json is ours, so the
+expressions are evaluated with `eval`.
+"""
+import math
+
+import numpy as np
+
+
+def _constructors(rng):
+    return {
+        "rand": lambda *shape: rng.random(shape),
+        "ints": lambda lo, hi, *shape: rng.integers(lo, hi, shape),
+        "zeros": lambda *shape: np.zeros(shape),
+        "full": lambda value, *shape: np.full(shape, value),
+        "arange": np.arange,
+        "array": np.array,
+        "math": math,
+        "np": np,
+    }
+
+
+def _dims(value):
+    value = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    if not value or not all(isinstance(v, (int, np.integer)) and v > 0 for v in value):
+        raise ValueError(f"a launch dimension must be positive ints, not {value!r}")
+    return tuple(int(v) for v in value)
+
+
+def evaluate(spec, n_params, rng, scale=1):
+    """(values, (grid, block)) of one kernel's `inputs` spec: raw NumPy arrays and Python
+    numbers, one per parameter, before the signature's dtypes are applied. `scale` multiplies
+    the `grow` names (timing grows the problem). Raises ValueError on a malformed spec."""
+    env = dict(spec.get("let", {}))
+    for name in spec.get("grow", []):
+        if name not in env:
+            raise ValueError(f"grow names {name!r}, which `let` does not define")
+        env[name] = env[name] * scale
+    env.update(_constructors(rng))
+    args = spec.get("args")
+    if not isinstance(args, list) or len(args) != n_params:
+        raise ValueError(f"`args` must list {n_params} expressions, one per parameter")
+    values = [eval(str(a), env) for a in args]  # noqa: S307 - corpus.json is ours
+    launch = (_dims(eval(str(spec["grid"]), env)), _dims(eval(str(spec["block"]), env)))  # noqa: S307
+    return values, launch
+
+
+def sig_param_count(sig):
+    """How many parameters a corpus `--sig` string names (commas outside brackets)."""
+    inside = sig[sig.index("(") + 1:sig.rindex(")")]
+    depth, count = 0, 0 if not inside.strip() else 1
+    for ch in inside:
+        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+        count += ch == "," and depth == 0
+    return count
