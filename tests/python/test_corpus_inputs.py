@@ -41,8 +41,9 @@ def test_spec_matches_signature(spec, sigs):
         params = _params(sig)
         assert sig_param_count(sig) == len(params)
         for scale in (1, 4):
-            values, (grid, block) = evaluate(spec, len(params), np.random.default_rng(0), scale)
+            values, (grid, block, shared) = evaluate(spec, len(params), np.random.default_rng(0), scale)
             assert all(g > 0 for g in grid) and all(b > 0 for b in block) and np.prod(block) <= 1024
+            assert shared <= 48 * 1024
             for p, v in zip(params, values):
                 m = re.search(r"\[(.*)\]$", p)
                 if m:
@@ -54,11 +55,14 @@ def test_spec_matches_signature(spec, sigs):
 def test_malformed_specs_are_refused():
     rng = np.random.default_rng(0)
     ok = {"let": {"N": 4}, "args": ["rand(N)", "N"], "grid": "1", "block": "N"}
-    assert evaluate(ok, 2, rng)[1] == ((1,), (4,))
+    assert evaluate(ok, 2, rng)[1] == ((1,), (4,), 0)
+    assert evaluate(dict(ok, shared="N * 8"), 2, rng)[1][2] == 32
     with pytest.raises(ValueError, match="3 expressions"):
         evaluate(ok, 3, rng)
     with pytest.raises(ValueError, match="grow names"):
         evaluate(dict(ok, grow=["M"]), 2, rng)
+    with pytest.raises(ValueError, match="non-negative"):
+        evaluate(dict(ok, shared="-1"), 2, rng)
     with pytest.raises(ValueError, match="positive"):
         evaluate(dict(ok, block="0"), 2, rng)
     assert sig_param_count("k()") == 0 and sig_param_count("k(float32[:, ::1], int64)") == 2

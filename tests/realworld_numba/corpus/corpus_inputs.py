@@ -11,7 +11,8 @@ by kernel name, that spells what the kernel's own caller passes:
         "let":   {"B": 4, "T": 8, "U": 6, "V": 5},       # names the expressions may use
         "grow":  ["B"],                                  # doubled per step when timed
         "args":  ["rand(B*T*U*V)", "zeros(B*T*U)", "ints(1, T + 1, B)", "B", "T", ...],
-        "grid":  "B", "block": "U"}}
+        "grid":  "B", "block": "U",
+        "shared": "0"}}                                  # dynamic shared memory, bytes
 
 Each argument is a Python expression over the `let` names and these constructors (the
 array's dtype and layout come from the kernel's signature, not from the expression):
@@ -20,8 +21,9 @@ array's dtype and layout come from the kernel's signature, not from the expressi
     ints(lo, hi, *shape) integers in [lo, hi)
     zeros(*shape), full(value, *shape), arange(n), array([...])
 
-`grid` and `block` are expressions giving an int or a tuple. corpus.json is ours, so the
-expressions are evaluated with `eval`.
+`grid` and `block` are expressions giving an int or a tuple, `shared` (optional) the bytes of
+dynamic shared memory the caller passes. Without `grow` the kernel is timed at these sizes
+only. corpus.json is ours, so the expressions are evaluated with `eval`.
 """
 import math
 
@@ -49,7 +51,7 @@ def _dims(value):
 
 
 def evaluate(spec, n_params, rng, scale=1):
-    """(values, (grid, block)) of one kernel's `inputs` spec: raw NumPy arrays and Python
+    """(values, (grid, block, shared_bytes)) of one kernel's `inputs` spec: raw NumPy arrays and Python
     numbers, one per parameter, before the signature's dtypes are applied. `scale` multiplies
     the `grow` names (timing grows the problem). Raises ValueError on a malformed spec."""
     env = dict(spec.get("let", {}))
@@ -62,7 +64,10 @@ def evaluate(spec, n_params, rng, scale=1):
     if not isinstance(args, list) or len(args) != n_params:
         raise ValueError(f"`args` must list {n_params} expressions, one per parameter")
     values = [eval(str(a), env) for a in args]  # noqa: S307 - corpus.json is ours
-    launch = (_dims(eval(str(spec["grid"]), env)), _dims(eval(str(spec["block"]), env)))  # noqa: S307
+    shared = eval(str(spec.get("shared", 0)), env)  # noqa: S307
+    if not isinstance(shared, (int, np.integer)) or shared < 0:
+        raise ValueError(f"`shared` must be a non-negative int of bytes, not {shared!r}")
+    launch = (_dims(eval(str(spec["grid"]), env)), _dims(eval(str(spec["block"]), env)), int(shared))  # noqa: S307
     return values, launch
 
 

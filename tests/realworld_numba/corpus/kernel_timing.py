@@ -72,32 +72,38 @@ def _grow(shapes, launch_shape):
 
 
 def grown(shapes, launch_shape, step):
-    """Generic sizes after `step` growth steps (4x the elements each)."""
+    """Generic sizes after `step` growth steps (4x the elements each); launch_shape is
+    (grid, block, dynamic shared bytes)."""
+    grid, block, shared = launch_shape
+    launch = (grid, block)
     for _ in range(step):
-        shapes, launch_shape = _grow(shapes, launch_shape)
-    return shapes, launch_shape
+        shapes, launch = _grow(shapes, launch)
+    return shapes, launch + (shared,)
 
 
 def time_kernel(timer, theirs, mine, make):
     """Best kernel times (ms) of numba's `theirs` and pykc's `mine`: make(step) gives the host
-    arguments and (grid, block) of growth step 0, 1, ... (4x the work a step). Returns a dict
-    for the corpus report."""
+    arguments and (grid, block, shared bytes) of growth step 0, 1, ... (4x the work a step),
+    or None where the sizes cannot grow. Returns a dict for the corpus report."""
     cuda = timer.cuda
     step, chosen = 0, None
     while True:
-        host, launch = make(step)
+        made = make(step)
+        if made is None:
+            break
+        host, launch = made
         elements = max((a.size for a in host if hasattr(a, "shape") and a.ndim), default=0)
         if chosen is not None and elements > MAX_ELEMENTS:
             break
         args = [cuda.to_device(a) if hasattr(a, "shape") and a.ndim else a for a in host]
-        grid, block = launch
-        numba_ms = timer.best(lambda s: theirs[grid, block, s](*args))
+        grid, block, shared = launch
+        numba_ms = timer.best(lambda s: theirs[grid, block, s, shared](*args))
         chosen = (args, launch, numba_ms, elements)
         if numba_ms >= TARGET_MS or elements == 0:
             break
         step += 1
-    args, (grid, block), numba_ms, elements = chosen
-    pykc_ms = timer.best(lambda s: mine[grid, block, s](*args))
-    numba_ms = min(numba_ms, timer.best(lambda s: theirs[grid, block, s](*args)))
+    args, (grid, block, shared), numba_ms, elements = chosen
+    pykc_ms = timer.best(lambda s: mine[grid, block, s, shared](*args))
+    numba_ms = min(numba_ms, timer.best(lambda s: theirs[grid, block, s, shared](*args)))
     return {"numba_ms": numba_ms, "pykc_ms": pykc_ms, "speedup": numba_ms / pykc_ms,
             "elements": elements, "grid": list(grid), "block": list(block)}

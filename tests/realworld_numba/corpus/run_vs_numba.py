@@ -237,7 +237,7 @@ def _inputs(argtypes, rng, shapes=SHAPES):
 
 def _spec_inputs(spec, argtypes, rng, scale=1):
     """corpus.json's in-domain inputs for this kernel (corpus_inputs.py), in the signature's
-    dtypes and layouts: (args, (grid, block))."""
+    dtypes and layouts: (args, (grid, block, shared_bytes))."""
     import numpy as np
     from numba.core import types as nt
     from corpus_inputs import evaluate
@@ -258,11 +258,12 @@ def _spec_inputs(spec, argtypes, rng, scale=1):
 
 
 def _launch_shape(source_text):
+    """(grid, block, dynamic shared bytes) for generic inputs."""
     if re.search(r"cuda\.grid\(\s*3\s*\)", source_text):
-        return (2, 2, 2), (8, 8, 8)
+        return (2, 2, 2), (8, 8, 8), 0
     if re.search(r"cuda\.grid\(\s*2\s*\)|blockIdx\.y|threadIdx\.y", source_text):
-        return (4, 4), (16, 16)
-    return (N1 // TPB,), (TPB,)
+        return (4, 4), (16, 16), 0
+    return (N1 // TPB,), (TPB,), 0
 
 
 def _compare(mine, theirs, again):
@@ -297,6 +298,8 @@ def _time_rows(timed, out):
         def make(step, argtypes=argtypes, launch_shape=launch_shape, spec=spec):
             rng = np.random.default_rng(20261205)
             if spec is not None:
+                if step and not spec.get("grow"):
+                    return None  # sizes fixed by the kernel's -D constants
                 return _spec_inputs(spec, argtypes, rng, 2 ** step)
             shapes, launch = grown(dict(SHAPES), launch_shape, step)
             return _inputs(argtypes, rng, shapes)[0], launch
@@ -339,7 +342,7 @@ def run_file(entry, pykc, time=False):
             rng = np.random.default_rng(20261205)
             spec = entry.get("inputs", {}).get(name)
             if spec is not None:
-                args, (grid, block) = _spec_inputs(spec, argtypes, rng)
+                args, (grid, block, shared) = _spec_inputs(spec, argtypes, rng)
                 row["inputs"] = "corpus.json"
             else:
                 args, why = _inputs(argtypes, rng)
@@ -348,12 +351,12 @@ def run_file(entry, pykc, time=False):
                     continue
                 m = re.search(r"def\s+" + re.escape(name) + r"\s*\(", text)
                 body = text[m.start():m.start() + 6000] if m else text
-                grid, block = _launch_shape(body)
+                grid, block, shared = _launch_shape(body)
             copy = lambda: [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]  # noqa: E731
             theirs, again, ours = copy(), copy(), copy()
             try:
-                getattr(ref, name)[grid, block](*theirs)
-                getattr(ref, name)[grid, block](*again)
+                getattr(ref, name)[grid, block, 0, shared](*theirs)
+                getattr(ref, name)[grid, block, 0, shared](*again)
                 from numba import cuda
                 cuda.synchronize()
             except Exception as e:  # noqa: BLE001
@@ -364,13 +367,13 @@ def run_file(entry, pykc, time=False):
                     return result
                 continue
             try:
-                getattr(mine, name)[grid, block](*ours)
+                getattr(mine, name)[grid, block, None, shared](*ours)
             except Exception as e:  # noqa: BLE001
                 row.update(verdict="pykc-error", why=f"{type(e).__name__}: {str(e)[:300]}")
                 continue
             row["verdict"], row["why"] = _compare(ours, theirs, again)
             if row["verdict"] in ("same", "close", "numba-varies"):
-                timed.append((row, getattr(ref, name), argtypes, (grid, block), spec))
+                timed.append((row, getattr(ref, name), argtypes, (grid, block, shared), spec))
         if time and timed:
             _time_rows(timed, out)
     return result
