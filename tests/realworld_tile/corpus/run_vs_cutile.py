@@ -1,0 +1,1131 @@
+#!/usr/bin/env python3
+"""The real-world cuTile corpus on a GPU: every corpus.json kernel that pykc compiles (its
+--sig and --const flags, as run_corpus.py compiles them), launched through pykc's AOT output
+(the CLI's manifest and cubin, pykc's loader, `pykc.launch`) and through NVIDIA's cuTile
+itself (the corpus file imported with the real `cuda.tile`, `ct.launch(stream, grid, kernel,
+args)` with the constants as Python values) on the same generated inputs; the outputs are
+compared (issue 22: "matches on the H200", "at least 1.0x cuTile's kernel time").
+
+    python3 tests/realworld_tile/corpus/run_vs_cutile.py --pykc PYKC [--time] [--json OUT] [FILTER ...]
+    python3 tests/realworld_tile/corpus/run_vs_cutile.py --dry-run [--cutile-path DIR] [FILTER ...]
+
+Inputs are generic PyTorch tensors built from the manifest's parameter types: every array
+of rank r gets the same extents, 2T per dimension where T is the kernel's largest
+power-of-two integer constant in [2, 65536] (its tile size, or a size; at least 64), the leading dimensions halved while an array would hold more than 2^22
+elements, so that tiles are exercised whole and several per axis. A `.assume(shape_constant=,
+stride_constant=)` array gets those extents and strides. Floats are uniform in [0.5, 1.5),
+integers in [0, 16) (in range as gather/scatter indices), bools random; integer scalars 16,
+float scalars 0.75, bool scalars True. The grid has 8 blocks for kernels that use only
+`ct.bid(0)`, (4, 4) for `ct.bid(1)`, (2, 2, 2) for `ct.bid(2)`. Libraries that the host
+lacks are stood in for module-level host code (../../realworld_numba/corpus/corpus_import.py).
+Kernels made inside functions (`--kernel test_x.kernel`, corpus.json "defines") are defined
+again for cuTile from their `def`, in the module's namespace plus the defines and the
+enclosing function's simple assignments.
+
+Per kernel (corpus.json entry) the verdict is:
+
+  same           every array argument holds cuTile's bytes after the launch
+  close          float outputs within a tolerance for their dtype (rtol/atol: float64
+                 1e-9/1e-12, float32 1e-4/1e-5, float16 1e-2/1e-3, bfloat16 2e-2/1e-2,
+                 float8 0.25/0.05, float8_e8m0fnu 1.0/0; atol scaled by the largest
+                 |value|): operation order, fma, approximations
+  differs        a mismatch beyond that, where cuTile agrees with itself on a second run
+  cutile-varies  cuTile's own two runs differ (atomics, races): compared within tolerance,
+                 not counted as a mismatch
+  skipped        no generic inputs (dataclasses, lists), the kernel object not found, or no
+                 manifest entry matches the signature; the reason is recorded
+  fault          the launch faulted through cuTile (the inputs do not suit the kernel)
+  cutile-fails   cuTile refuses the kernel (its compile error is recorded)
+  pykc-error     cuTile ran, pykc's launch raised (argument checks, a fault: pykc-fault)
+  not-compiled   pykc did not compile this kernel (run_corpus.py reports why)
+  crash, timeout the file's process died or ran past --file-timeout on this kernel
+
+A fault spoils the CUDA context: each file runs in its own process and, after a fault or
+crash, a fresh process goes on with the file's next kernel. With --time, each kernel that
+matched (same, close) is timed afterwards, one file at a time: cuTile's and pykc's launches
+on the same tensors behind a busy kernel (kernel_timing.py's rounds: GPU time per kernel,
+not Python's launch cost), the extents grown 2x per dimension (4x for 1-D; the grid as
+well) until cuTile's kernel takes 0.2 ms or an array would pass 2^24 elements; the ratio
+cuTile_time / pykc_time per kernel and its geomean are printed (>= 1.0: pykc as fast).
+
+--dry-run needs no GPU: it compiles with pykc, plans every kernel's inputs, grid and
+cuTile call, imports each file with cuTile where `cuda.tile` imports (--cutile-path adds a
+folder holding it, e.g. `pip install --target DIR cuda-tile==1.7.0`), finds each kernel
+object and runs cuTile's front end on the planned signature (`export_kernel` to TileIR
+bytecode; no tileiras, no GPU), reporting what would run and what cuTile would refuse.
+
+Exit status: 1 when a kernel differs, or pykc errs where cuTile runs; 77 without a GPU
+(not --dry-run); 0 otherwise. Python 3.10+; the GPU run needs torch and cuda.tile.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import concurrent.futures
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+NUMBA_CORPUS = os.path.join(ROOT, "tests", "realworld_numba", "corpus")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, NUMBA_CORPUS)
+sys.path.insert(0, HERE)
+
+from run_corpus import define_groups, kernel_flags  # noqa: E402
+
+CAP_ELEMENTS, TIME_CAP_ELEMENTS = 1 << 22, 1 << 24
+DEFAULT_TILE, MAX_TILE = 64, 1 << 16
+GRIDS = {1: (8,), 2: (4, 4), 3: (2, 2, 2)}
+INT_SCALAR, FLOAT_SCALAR = 16, 0.75
+TARGET_MS = 0.2
+SEED = 20261207
+# (rtol, atol) per dtype; atol is scaled by max(1, the largest |value| of cuTile's output)
+TOLERANCE = {"float64": (1e-9, 1e-12), "float32": (1e-4, 1e-5), "float16": (1e-2, 1e-3),
+             "bfloat16": (2e-2, 1e-2), "float8_e4m3fn": (0.25, 0.05),
+             "float8_e5m2": (0.5, 0.1), "float8_e8m0fnu": (1.0, 0.0)}
+MATCHED = ("same", "close")
+BAD = ("differs", "pykc-error", "pykc-fault")
+FAULT_RE = re.compile(r"CUDA_ERROR|CUDA error|cudaError|illegal (memory )?(address|instruction)|"
+                      r"misaligned address|unspecified launch failure|device-side assert|"
+                      r"CUresult\.|CUDA_EXCEPTION", re.I)
+
+
+# ------------------------------------------------------------------ signatures and manifests
+
+def split_top(text: str) -> list[str]:
+    """`a, T(b, c)[:, ::1], d` -> its top-level comma-separated parts, stripped."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def sig_params(sig: str) -> list[str]:
+    """The parameter types of a corpus `--sig` (`name(T1, T2)`)."""
+    inner = sig[sig.index("(") + 1:sig.rindex(")")] if "(" in sig else ""
+    return split_top(inner)
+
+
+_ARRAY_RE = re.compile(r"^(\w+)\[(.*?)\](?:\.assume\((.*)\))?$")
+
+
+def parse_type(text: str):
+    """A canonical tree for one `--sig` type: ("scalar", dtype), ("array", dtype, ndim,
+    layout, shape_constant, stride_constant), ("tuple", (items...)), or ("other", text) for
+    what generic inputs cannot give (dataclasses, lists, records)."""
+    t = text.strip()
+    m = re.match(r"^(UniTuple|Tuple)\((.*)\)$", t, re.S)
+    if m:
+        parts = split_top(m.group(2))
+        if m.group(1) == "UniTuple" and len(parts) == 2 and parts[1].strip().isdigit():
+            return ("tuple", (parse_type(parts[0]),) * int(parts[1]))
+        if m.group(1) == "Tuple" and len(parts) == 1 and parts[0].startswith("("):
+            parts = split_top(parts[0][1:-1])  # Tuple((a, b)) spelling
+        return ("tuple", tuple(parse_type(p) for p in parts))
+    m = _ARRAY_RE.match(t.replace(" ", ""))
+    if m:
+        dtype = _dtype_name(m.group(1))
+        dims = m.group(2)
+        if dims in ("()", ""):
+            ndim, layout = 0, "C"
+        else:
+            ds = dims.split(",")
+            ndim = len(ds)
+            layout = "C" if ds[-1] == "::1" else ("F" if ds[0] == "::1" else "A")
+        shape_c = stride_c = ()
+        if m.group(3):
+            call = ast.parse("f(" + m.group(3) + ")", mode="eval").body
+            for kw in call.keywords:
+                v = tuple(ast.literal_eval(kw.value))
+                if kw.arg == "shape_constant":
+                    shape_c = v
+                elif kw.arg == "stride_constant":
+                    stride_c = v
+        return ("array", dtype, ndim, _layout(ndim, layout), shape_c, stride_c)
+    if re.fullmatch(r"\w+", t) and t[0].islower():
+        return ("scalar", _dtype_name(t))
+    return ("other", t)
+
+
+def _dtype_name(name: str) -> str:
+    return "bool" if name in ("bool_", "boolean", "b1") else name
+
+
+def _layout(ndim: int, layout: str) -> str:
+    return "C" if ndim <= 1 and layout in ("C", "F") else layout
+
+
+def param_tree(p):
+    """parse_type's tree for a manifest parameter (pykc._manifest.Param)."""
+    if p.kind == "scalar":
+        return ("scalar", _dtype_name(p.dtype))
+    if p.kind == "tuple":
+        return ("tuple", tuple(param_tree(e) for e in p.elements))
+    if p.dtype == "record":
+        return ("other", "record")
+    return ("array", _dtype_name(p.dtype), p.ndim, _layout(p.ndim, p.layout),
+            tuple(p.shape_constant), tuple(p.stride_constant))
+
+
+def const_text_value(text: str):
+    """A `--const` value as a Python literal, or the text itself (a name: evaluated in the
+    module's namespace for cuTile)."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def _tuples(v):
+    """JSON's lists as the tuples they were."""
+    return tuple(_tuples(x) for x in v) if isinstance(v, (list, tuple)) else v
+
+
+def _same_value(manifest_value, text: str) -> bool:
+    v = const_text_value(text)
+    manifest_value = _tuples(manifest_value)
+    if isinstance(v, str) and v == text:
+        return True  # a name: the manifest spells it its own way
+    if isinstance(v, bool) or isinstance(manifest_value, bool):
+        return isinstance(manifest_value, (bool, int)) and bool(v) == bool(manifest_value)
+    if manifest_value == v:
+        return True
+    try:
+        return float(manifest_value) == float(v)
+    except (TypeError, ValueError):
+        return str(manifest_value) == str(v)
+
+
+def match_entry(manifest, kernel: dict):
+    """The manifest entry (pykc._manifest.KernelEntry) compiled for corpus kernel `kernel`,
+    or (None, why)."""
+    name = kernel["name"]
+    entries = [e for e in manifest.kernels if e.name == name and e.tile]
+    if not entries:
+        return None, f"no tile kernel {name} in the manifest"
+    consts = {}
+    for c in kernel.get("consts", []):
+        n, _, v = c.partition("=")
+        consts[n.strip()] = v.strip()
+    want = tuple(parse_type(t) for t in sig_params(kernel.get("sig", "")))
+    by_consts = []
+    for e in entries:
+        have = {c[0]: c[2] for c in e.tile["constants"]}
+        if all(n in have and _same_value(have[n], v) for n, v in consts.items()):
+            by_consts.append(e)
+    if not by_consts:
+        return None, "no specialisation with these constants in the manifest"
+    exact = [e for e in by_consts if tuple(param_tree(p) for p in e.params) == want]
+    if exact:
+        return exact[0], ""
+    if len(by_consts) == 1:
+        return by_consts[0], ""
+    return None, "no manifest entry matches the signature " + kernel.get("sig", "")
+
+
+# ------------------------------------------------------------------ plans (pure Python)
+
+def kernel_source(text: str, qualname: str):
+    """The ast.FunctionDef of `qualname` (`f` or `outer.inner`) in a file's source, and the
+    chain of enclosing FunctionDefs; (None, []) when not found."""
+    tree = ast.parse(text)
+    scope, chain = tree.body, []
+    parts = qualname.split(".")
+    for i, part in enumerate(parts):
+        found = None
+        for node in ast.walk(ast.Module(scope, [])) if i else scope:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == part:
+                found = node
+                break
+        if found is None:
+            return None, chain
+        if i < len(parts) - 1:
+            chain.append(found)
+            scope = found.body
+        else:
+            return found, chain
+    return None, chain
+
+
+def grid_rank(node_text: str, file_text: str) -> int:
+    """The grid's rank: the highest axis of `ct.bid(k)`/`num_blocks(k)` in the kernel (in
+    the file when the kernel has none: helpers), plus one."""
+    pat = r"\b(?:bid|num_blocks)\(\s*([012])\s*\)"
+    axes = [int(a) for a in re.findall(pat, node_text)] or \
+        [int(a) for a in re.findall(pat, file_text)]
+    return max(axes, default=0) + 1
+
+
+def tile_size(entry) -> int:
+    """The kernel's largest power-of-two integer constant in [2, MAX_TILE] (its tile size),
+    at least DEFAULT_TILE."""
+    vals = [c[2] for c in entry.tile["constants"]
+            if isinstance(c[2], int) and not isinstance(c[2], bool)]
+    tiles = [v for v in vals if 2 <= v <= MAX_TILE and v & (v - 1) == 0]
+    return max(tiles + [DEFAULT_TILE])
+
+
+def extents(rank: int, tile: int, cap: int = CAP_ELEMENTS) -> list[int]:
+    """2 * tile per dimension, leading dimensions halved (to 2) while over `cap` elements."""
+    dims = [2 * tile] * rank
+    i = 0
+    while math.prod(dims) > cap and i < rank:
+        if dims[i] > 2:
+            dims[i] //= 2
+        else:
+            i += 1
+    return dims
+
+
+def _c_strides(shape):
+    out, acc = [], 1
+    for d in reversed(shape):
+        out.append(acc)
+        acc *= max(d, 1)
+    return list(reversed(out))
+
+
+def array_spec(tree, tile: int, scale: int = 0) -> dict:
+    """The plan of one array argument; `scale`: growth steps for --time (each 2x a
+    dimension, 4x for 1-D)."""
+    _, dtype, ndim, layout, shape_c, stride_c = tree
+    dims = extents(ndim, tile)
+    for _ in range(scale):
+        dims = [d * (4 if ndim == 1 else 2) for d in dims]
+    if shape_c:
+        dims = [c if c is not None else d for c, d in zip(shape_c, dims)]
+    spec = {"kind": "array", "dtype": dtype, "shape": dims, "layout": layout}
+    if shape_c:
+        spec["shape_constant"] = list(shape_c)
+    if stride_c:
+        strides = _c_strides(dims) if layout != "F" else list(reversed(_c_strides(dims[::-1])))
+        spec["strides"] = [c if c is not None else s for c, s in zip(stride_c, strides)]
+    return spec
+
+
+def value_spec(tree, tile: int, scale: int = 0) -> dict | None:
+    kind = tree[0]
+    if kind == "array":
+        return array_spec(tree, tile, scale)
+    if kind == "scalar":
+        dt = tree[1]
+        v = True if dt == "bool" else (FLOAT_SCALAR if dt.startswith(("float", "bfloat")) else INT_SCALAR)
+        return {"kind": "scalar", "dtype": dt, "value": v}
+    if kind == "tuple":
+        items = [value_spec(t, tile, scale) for t in tree[1]]
+        return None if any(i is None for i in items) else {"kind": "tuple", "items": items}
+    return None
+
+
+def _set_element(spec: dict, path, const: dict) -> bool:
+    for i in path[:-1]:
+        if spec.get("kind") != "tuple" or i >= len(spec["items"]):
+            return False
+        spec = spec["items"][i]
+    if spec.get("kind") != "tuple" or path[-1] >= len(spec["items"]):
+        return False
+    spec["items"][path[-1]] = const
+    return True
+
+
+def plan_kernel(kernel: dict, entry, file_text: str, scale: int = 0) -> dict:
+    """Inputs, constants and grid of one corpus kernel: {"args": [spec...], "grid": [...],
+    "tile": T} or {"skip": why}. Constant specs hold the manifest's value ("pykc") and the
+    corpus.json text ("text": names such as `ct.float32` are evaluated for the launch)."""
+    texts = {}
+    for c in kernel.get("consts", []):
+        n, _, v = c.partition("=")
+        texts[n.strip()] = v.strip()
+    for p in sig_params(kernel.get("sig", "")):
+        if parse_type(p)[0] == "other":
+            return {"skip": f"argument {p} (a dataclass, list or record: no generic input)"}
+    tile = tile_size(entry)
+    runtime = []
+    for p in entry.params:
+        spec = value_spec(param_tree(p), tile, scale)
+        if spec is None:
+            return {"skip": f"parameter {p.name}: {p.type_str()} (no generic input)"}
+        runtime.append(spec)
+    consts = entry.tile["constants"]
+    positions = {pos: c for c in consts for pos in [c[1]] if not c[3]}
+    args, it = [], iter(runtime)
+    for i in range(len(entry.params) + len(positions)):
+        if i in positions:
+            name, _, value, _ = positions[i]
+            args.append({"kind": "const", "name": name, "pykc": value, "text": texts.get(name)})
+        else:
+            args.append(next(it))
+    for name, pos, value, path in consts:
+        if path and not _set_element(args[pos], path, {"kind": "const", "name": name,
+                                                        "pykc": value, "text": texts.get(name)}):
+            return {"skip": f"constant element {name} does not fit its tuple"}
+    node, _ = kernel_source(file_text, kernel["name"])
+    node_text = ast.unparse(node) if node is not None else ""
+    grid = list(GRIDS[grid_rank(node_text, file_text)])
+    if scale:
+        grid = [g * (4 if len(grid) == 1 else 2) ** scale for g in grid]
+    return {"args": args, "grid": grid, "tile": tile}
+
+
+def plan_elements(plan: dict) -> int:
+    def walk(s):
+        if s["kind"] == "array":
+            yield math.prod(s["shape"])
+        elif s["kind"] == "tuple":
+            for i in s["items"]:
+                yield from walk(i)
+    return max((n for a in plan.get("args", []) for n in walk(a)), default=0)
+
+
+def describe_plan(plan: dict) -> str:
+    def one(s):
+        if s["kind"] == "array":
+            st = f" strides {tuple(s['strides'])}" if "strides" in s else ""
+            return f"{s['dtype']}{list(s['shape'])}{'' if s['layout'] == 'C' else s['layout']}{st}"
+        if s["kind"] == "scalar":
+            return repr(s["value"])
+        if s["kind"] == "tuple":
+            return "(" + ", ".join(one(i) for i in s["items"]) + ")"
+        return f"{s['name']}=" + (s["text"] if s.get("text") is not None else repr(s["pykc"]))
+    return f"grid {tuple(plan['grid'])}: " + ", ".join(one(a) for a in plan["args"])
+
+
+# ------------------------------------------------------------------ pykc's build (parent)
+
+def compile_file(entry: dict, pykc: str, arch: str, out: str, timeout: float) -> dict:
+    """pykc's CLI on the file, one compile per group of -D values (as run_corpus.py); a
+    failing group is compiled kernel by kernel. Returns {kernel index: output folder or
+    "error: ..."}."""
+    file = os.path.join(HERE, entry["file"])
+    kernels = entry.get("kernels", [])
+    result = {}
+
+    def run(ks, folder):
+        cmd = [pykc, "compile", file, "--arch", arch, "-o", folder] + kernel_flags(ks)
+        try:
+            p = subprocess.run(cmd, cwd=os.path.dirname(file), capture_output=True, text=True,
+                               errors="replace", timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return f"error: pykc compile timed out after {timeout:.0f} s"
+        if p.returncode != 0:
+            err = [ln for ln in (p.stderr + p.stdout).splitlines() if "error" in ln]
+            return "error: " + (err[0] if err else f"pykc exit {p.returncode}")[:300]
+        return folder
+
+    for g, group in enumerate(define_groups(kernels)):
+        folder = os.path.join(out, f"g{g}")
+        r = run(group, folder)
+        names = list(dict.fromkeys(k["name"] for k in group))
+        if r.startswith("error") and len(names) > 1:
+            for j, n in enumerate(names):
+                ks = [k for k in group if k["name"] == n]
+                rk = run(ks, os.path.join(out, f"g{g}k{j}"))
+                for k in ks:
+                    result[kernels.index(k)] = rk
+        else:
+            for k in group:
+                result[kernels.index(k)] = r
+    # identical entries (the same dict twice) map by position
+    for i, k in enumerate(kernels):
+        if i not in result:
+            result[i] = result.get(kernels.index(k), "error: not compiled")
+    return result
+
+
+def read_manifest(path: str):
+    """pykc's manifest reader (pykc/_manifest.py, pure Python) without importing the
+    package, whose loader needs NumPy: the parent and --dry-run do without."""
+    if "pykc._manifest" in sys.modules:
+        return sys.modules["pykc._manifest"].read_manifest(path)
+    mod = sys.modules.get("_pykc_manifest")
+    if mod is None:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            "_pykc_manifest", os.path.join(ROOT, "python", "pykc", "_manifest.py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["_pykc_manifest"] = mod
+        spec.loader.exec_module(mod)
+    return mod.read_manifest(path)
+
+
+def plan_file(entry: dict, built: dict) -> list[dict]:
+    """One row per corpus kernel: its plan (or why it is skipped or not compiled)."""
+    text = open(os.path.join(HERE, entry["file"]), encoding="utf-8", errors="replace").read()
+    rows, manifests = [], {}
+    for i, k in enumerate(entry.get("kernels", [])):
+        row = {"index": i, "kernel": k["name"], "name": k["name"], "sig": k.get("sig", ""),
+               "consts": k.get("consts", []), "defines": k.get("defines", [])}
+        rows.append(row)
+        where = built.get(i, "error: not compiled")
+        if where.startswith("error"):
+            row.update(verdict="not-compiled", why=where[len("error: "):])
+            continue
+        try:
+            m = manifests.get(where) or manifests.setdefault(where, read_manifest(where))
+            e, why = match_entry(m, k)
+        except Exception as ex:  # noqa: BLE001 - a manifest the loader refuses
+            e, why = None, f"manifest: {type(ex).__name__}: {ex}"
+        if e is None:
+            row.update(verdict="skipped", why=why)
+            continue
+        plan = plan_kernel(k, e, text)
+        if "skip" in plan:
+            row.update(verdict="skipped", why=plan["skip"])
+            continue
+        row.update(build=where, symbol=e.symbol, plan=plan, inputs=describe_plan(plan))
+    return rows
+
+
+# ------------------------------------------------------------------ cuTile's side (child)
+
+def import_cutile_module(entry: dict):
+    """The corpus file imported with the real cuda.tile (stand-ins for what is absent)."""
+    import cuda.tile  # noqa: F401  (cuTile's own imports happen without stand-ins)
+    from corpus_import import import_corpus_file
+    return import_corpus_file(os.path.join(HERE, entry["file"]),
+                              os.path.join(HERE, entry["file"].split("/")[0]),
+                              [os.path.join(HERE, p) for p in entry.get("python_path", [])],
+                              keep=("cuda",))
+
+
+def _eval(text: str, ns: dict):
+    v = const_text_value(text)
+    if isinstance(v, str) and v == text:
+        return eval(text, ns)  # noqa: S307 - corpus.json is ours
+    return v
+
+
+def find_kernel(mod, kernel: dict, file_text: str):
+    """cuTile's kernel object for a corpus kernel: the module's, or (a qualified name, or
+    defines given) its `def` executed again in the module's namespace plus corpus.json's
+    defines and the enclosing functions' assignments. Raises LookupError."""
+    import cuda.tile as ct
+    from cuda.tile._execution import kernel as kernel_type
+    name, defines = kernel["name"], kernel.get("defines", [])
+    obj = getattr(mod, name, None) if "." not in name and not defines else None
+    if obj is None:
+        node, chain = kernel_source(file_text, name)
+        if node is None:
+            raise LookupError(f"no `def {name.split('.')[-1]}` found for {name}")
+        ns = dict(mod.__dict__)
+        define_names = {d.split("=", 1)[0].strip() for d in defines}
+        for outer in chain:
+            for stmt in outer.body:
+                if stmt is node or (isinstance(stmt, ast.FunctionDef) and stmt.name == node.name):
+                    break
+                targets = [t.id for s in [stmt] if isinstance(s, (ast.Assign, ast.AnnAssign))
+                           for t in (s.targets if isinstance(s, ast.Assign) else [s.target])
+                           if isinstance(t, ast.Name)]
+                if not targets or set(targets) & define_names:
+                    continue
+                try:
+                    exec(compile(ast.Module([stmt], []), mod.__file__, "exec"), ns)  # noqa: S102
+                except Exception:  # noqa: BLE001 - host code the kernel may not need
+                    pass
+        for d in defines:
+            k, v = d.split("=", 1)
+            ns[k.strip()] = _eval(v.strip(), ns)
+        exec(compile(ast.Module([node], []), mod.__file__, "exec"), ns)  # noqa: S102
+        obj = ns[node.name]
+    if not isinstance(obj, kernel_type):
+        if callable(obj):
+            obj = ct.kernel(obj)
+        else:
+            raise LookupError(f"{name} is a {type(obj).__name__}, not a kernel")
+    return obj
+
+
+def cutile_const(spec: dict, ns: dict):
+    """A constant as cuTile's user passes it: the manifest's number/bool, else corpus.json's
+    text evaluated in the module's namespace (`ct.float32`, `MyEnum.FOO`)."""
+    v = _tuples(spec["pykc"])
+    if isinstance(v, (bool, int, float, tuple)) or v is None:
+        if spec.get("text") is not None and isinstance(const_text_value(spec["text"]), bool):
+            return const_text_value(spec["text"])
+        return v
+    if spec.get("text") is not None:
+        return _eval(spec["text"], ns)
+    return v
+
+
+def cutile_signature(plan: dict, ns: dict):
+    """cuTile's KernelSignature for a plan (--dry-run's front-end check)."""
+    import cuda.tile as ct
+    from cuda.tile import compilation as cc
+
+    def one(s):
+        if s["kind"] == "const":
+            return cc.ConstantConstraint(cutile_const(s, ns))
+        if s["kind"] == "scalar":
+            return cc.ScalarConstraint(_ct_dtype(ct, s["dtype"]))
+        if s["kind"] == "tuple":
+            return cc.TupleConstraint([one(i) for i in s["items"]])
+        nd = len(s["shape"])
+        if "strides" in s:
+            stride_c = tuple(s["strides"])
+        elif s["layout"] == "C" and nd:
+            stride_c = (None,) * (nd - 1) + (1,)
+        elif s["layout"] == "F" and nd:
+            stride_c = (1,) + (None,) * (nd - 1)
+        else:
+            stride_c = None
+        extra = {}
+        if s.get("shape_constant"):
+            extra["shape_constant"] = tuple(s["shape_constant"])
+        return cc.ArrayConstraint(_ct_dtype(ct, s["dtype"]), nd, index_dtype=ct.int32,
+                                  stride_lower_bound_incl=0, alias_groups=(),
+                                  may_alias_internally=False, stride_constant=stride_c, **extra)
+    params = [one(a) for a in plan["args"]]
+    # v2: tuples, shape constants (what ct.launch picks for such arguments)
+    conv = cc.CallingConvention.cutile_python_v2()
+    return cc.KernelSignature(params, conv)
+
+
+def _ct_dtype(ct, name: str):
+    return ct.bool_ if name == "bool" else getattr(ct, name)
+
+
+def frontend_check(kobj, plan: dict, ns: dict) -> str:
+    """cuTile's front end (typing, lowering to TileIR bytecode) on the plan: "ok" or the
+    first lines of its error."""
+    import io
+    from cuda.tile.compilation import export_kernel
+    try:
+        export_kernel(kobj, [cutile_signature(plan, ns)], io.BytesIO(),
+                      output_format="tileir_bytecode", bytecode_version="13.3")
+        return "ok"
+    except Exception as e:  # noqa: BLE001 - what cuTile says is the result
+        return f"{type(e).__name__}: {_first_lines(str(e))}"
+
+
+def _first_lines(msg: str, n: int = 3, width: int = 400) -> str:
+    return " | ".join(ln.rstrip() for ln in msg.strip().splitlines()[:n])[:width]
+
+
+# ------------------------------------------------------------------ tensors (child, GPU)
+
+_TORCH_DTYPES = {"bool": "bool", "float8_e4m3fn": "float8_e4m3fn", "float8_e5m2": "float8_e5m2",
+                 "float8_e8m0fnu": "float8_e8m0fnu"}
+
+
+def make_value(spec: dict, gen, torch, ns: dict):
+    """A tensor, number, tuple or constant from a plan spec (torch tensors on the GPU).
+    Both builds get the same values: constants as cuTile's user writes them."""
+    kind = spec["kind"]
+    if kind == "const":
+        return cutile_const(spec, ns)
+    if kind == "scalar":
+        return spec["value"]
+    if kind == "tuple":
+        return tuple(make_value(i, gen, torch, ns) for i in spec["items"])
+    dtype = getattr(torch, _TORCH_DTYPES.get(spec["dtype"], spec["dtype"]))
+    shape = spec["shape"]
+    if "strides" in spec:
+        size = 1 + sum((d - 1) * abs(s) for d, s in zip(shape, spec["strides"]) if d > 0)
+        flat = _random(torch, gen, [size], dtype)
+        return flat.as_strided(shape, spec["strides"])
+    if spec["layout"] == "F" and len(shape) > 1:
+        t = _random(torch, gen, shape[::-1], dtype)
+        return t.permute(*reversed(range(len(shape))))
+    return _random(torch, gen, shape, dtype)
+
+
+def _random(torch, gen, shape, dtype):
+    if dtype == torch.bool:
+        return torch.rand(shape, generator=gen, device="cuda") < 0.5
+    if dtype.is_floating_point:
+        return (torch.rand(shape, generator=gen, device="cuda") + 0.5).to(dtype)
+    return torch.randint(0, 16, shape, generator=gen, device="cuda").to(dtype)
+
+
+def clone(v, torch):
+    if isinstance(v, torch.Tensor):
+        out = torch.empty_strided(v.shape, v.stride(), dtype=v.dtype, device=v.device) \
+            if v.is_contiguous() or v.is_non_overlapping_and_dense() else None
+        if out is None:  # overlapping views (stride 0): copy the storage, view it the same way
+            base = v.as_strided([v.untyped_storage().nbytes() // v.element_size()], [1], 0).clone()
+            return base.as_strided(v.shape, v.stride(), v.storage_offset())
+        out.copy_(v)
+        return out
+    if isinstance(v, tuple):
+        return tuple(clone(i, torch) for i in v)
+    return v
+
+
+def tensors(v, torch):
+    if isinstance(v, torch.Tensor):
+        yield v
+    elif isinstance(v, tuple):
+        for i in v:
+            yield from tensors(i, torch)
+
+
+def compare(ours, theirs, again, torch):
+    """(verdict, why, details) for the tensors of the three argument lists."""
+    verdict, why, details = "same", "", []
+    trip = zip(*(list(tensors(list_, torch)) for list_ in (ours, theirs, again)))
+    for k, (a, b, c) in enumerate(trip):
+        a, b, c = (x.contiguous().cpu() for x in (a, b, c))
+        raw = [x.reshape(-1).view(torch.uint8) if x.numel() else x.reshape(-1) for x in (a, b, c)]
+        if torch.equal(raw[0], raw[1]):
+            continue
+        varies = not torch.equal(raw[1], raw[2])
+        name = str(a.dtype).replace("torch.", "")
+        if a.dtype.is_floating_point:
+            af, bf = (x.double() for x in (a, b))
+            rtol, atol = TOLERANCE.get(name, (1e-4, 1e-5))
+            finite = bf[torch.isfinite(bf)]
+            scale = max(1.0, float(finite.abs().max()) if finite.numel() else 1.0)
+            ok = torch.isclose(af, bf, rtol=rtol, atol=atol * scale, equal_nan=True)
+            err = (af - bf).abs()
+            err = err[torch.isfinite(err)]
+            details.append({"arg": k, "dtype": name, "mismatched": int((~ok).sum()),
+                            "elements": a.numel(), "max_abs_err": float(err.max()) if err.numel() else None,
+                            "max_ref": scale, "cutile_varies": varies})
+            if bool(ok.all()):
+                if varies:
+                    verdict = "cutile-varies"
+                elif verdict == "same":
+                    verdict = "close"
+                continue
+        else:
+            details.append({"arg": k, "dtype": name, "mismatched": int((a != b).sum()),
+                            "elements": a.numel(), "cutile_varies": varies})
+        if varies:
+            verdict, why = "cutile-varies", why or f"arg {k}: cuTile's two runs differ"
+            continue
+        bad = (a != b) & ~((a != a) & (b != b)) if a.dtype.is_floating_point else (a != b)
+        bad = bad.reshape(-1)
+        i = int(torch.nonzero(bad)[0]) if bool(bad.any()) else 0
+        return "differs", (f"arg {k} ({name}): {int(bad.sum())} of {a.numel()} differ (first at "
+                           f"{i}: {a.reshape(-1)[i].item()!r} vs cuTile {b.reshape(-1)[i].item()!r})"), details
+    return verdict, why, details
+
+
+# ------------------------------------------------------------------ one file (child)
+
+def _emit(obj):
+    print(json.dumps(obj), flush=True)
+
+
+def child_main(spec_path: str) -> int:
+    """Runs the rows of one file (spec written by the parent), a JSON line per event:
+    {"start": i} before kernel i, then its row; a fault ends the process (exit 3)."""
+    spec = json.load(open(spec_path, encoding="utf-8"))
+    for p in spec.get("cutile_path", []):
+        sys.path.insert(0, p)
+    entry, rows, mode = spec["entry"], spec["rows"], spec["mode"]
+    text = open(os.path.join(HERE, entry["file"]), encoding="utf-8", errors="replace").read()
+    try:
+        mod, stood_in = import_cutile_module(entry)
+        _emit({"file_info": {"stand_ins": stood_in, "skipped_statements": mod.__skipped__}})
+    except Exception as e:  # noqa: BLE001
+        msg = f"cuTile import: {type(e).__name__}: {_first_lines(str(e), 2)}"
+        for r in rows:
+            _emit({"start": r["index"]})
+            _emit({**r, "verdict": "skipped", "why": msg})
+        return 0
+    if mode == "dry":
+        for r in rows:
+            _emit({"start": r["index"]})
+            out = {"index": r["index"], "verdict": "planned"}
+            try:
+                k = find_kernel(mod, r, text)
+                ns = k._annotated_function.pyfunc.__globals__ if hasattr(k, "_annotated_function") else mod.__dict__
+                out["cutile_frontend"] = frontend_check(k, r["plan"], ns) if spec.get("check", True) else "not run"
+            except Exception as e:  # noqa: BLE001
+                out.update(verdict="skipped", why=f"cuTile kernel: {type(e).__name__}: {_first_lines(str(e), 2)}")
+            _emit(out)
+        return 0
+    import torch
+    import pykc as pk
+    stream = torch.cuda.current_stream()
+    modules = {}
+    timer = None
+    for r in rows:
+        _emit({"start": r["index"]})
+        out = {"index": r["index"]}
+        try:
+            k = find_kernel(mod, r, text)
+        except Exception as e:  # noqa: BLE001
+            _emit({**out, "verdict": "skipped", "why": f"cuTile kernel: {type(e).__name__}: {_first_lines(str(e), 2)}"})
+            continue
+        ns = k._annotated_function.pyfunc.__globals__ if hasattr(k, "_annotated_function") else mod.__dict__
+        try:
+            m = modules.get(r["build"]) or modules.setdefault(r["build"], pk.load(r["build"]))
+            mine = m[r["kernel"]]
+        except Exception as e:  # noqa: BLE001
+            _emit({**out, "verdict": "pykc-error", "why": f"load: {type(e).__name__}: {_first_lines(str(e), 2)}"})
+            continue
+        if mode == "time":
+            if timer is None:
+                timer = TorchTimer(torch)
+            try:
+                out["time"] = time_row(timer, torch, k, mine, r, text, ns)
+            except Exception as e:  # noqa: BLE001
+                out["time"] = {"error": f"{type(e).__name__}: {_first_lines(str(e), 1, 200)}"}
+                _emit(out)
+                if FAULT_RE.search(str(e)):
+                    return 3
+                continue
+            _emit(out)
+            continue
+        plan = r["plan"]
+        gen = torch.Generator(device="cuda").manual_seed(SEED)
+        base = [make_value(a, gen, torch, ns) for a in plan["args"]]
+        theirs, again, ours = clone(base, torch), clone(base, torch), clone(base, torch)
+        torch.cuda.synchronize()
+        grid = tuple(plan["grid"])
+        try:
+            import cuda.tile as ct
+            ct.launch(stream, grid, k, tuple(theirs))
+            torch.cuda.synchronize()
+            ct.launch(stream, grid, k, tuple(again))
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001
+            msg = f"{type(e).__name__}: {_first_lines(str(e))}"
+            fault = bool(FAULT_RE.search(msg))
+            _emit({**out, "verdict": "fault" if fault else "cutile-fails", "why": "cuTile: " + msg})
+            if fault:
+                return 3
+            continue
+        try:
+            pk.launch(stream, grid, mine, tuple(ours))
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001
+            msg = f"{type(e).__name__}: {_first_lines(str(e))}"
+            fault = bool(FAULT_RE.search(msg))
+            _emit({**out, "verdict": "pykc-fault" if fault else "pykc-error", "why": msg})
+            if fault:
+                return 3
+            continue
+        out["verdict"], out["why"], out["details"] = compare(ours, theirs, again, torch)
+        _emit(out)
+    return 0
+
+
+# ------------------------------------------------------------------ --time (child)
+
+class TorchTimer:
+    """kernel_timing.py's rounds on PyTorch's current stream (cuTile's and pykc's launches
+    go there); torch.cuda._sleep is the busy kernel."""
+
+    def __init__(self, torch):
+        from kernel_timing import EventTimer
+
+        class _T(EventTimer):
+            def __init__(self):
+                self.stream, self.spin_n = torch.cuda.current_stream(), 1 << 18
+
+            def _spin(self, n):
+                torch.cuda._sleep(n * 4)
+
+            def _events(self):
+                return (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+
+            def _elapsed_ms(self, start, end):
+                return start.elapsed_time(end)
+        self.t = _T()
+
+    def best(self, launch):
+        return self.t.best(launch)
+
+
+def time_row(timer, torch, kobj, mine, row, file_text, ns) -> dict:
+    """Kernel times (ms) of cuTile's and pykc's builds at sizes grown until cuTile's takes
+    TARGET_MS (or an array would pass TIME_CAP_ELEMENTS); both on the same tensors."""
+    import cuda.tile as ct
+    import pykc as pk
+    entry = next(e for e in read_manifest(row["build"]).kernels if e.symbol == row["symbol"])
+    scale = 0
+    while True:
+        plan = plan_kernel(row, entry, file_text, scale)
+        gen = torch.Generator(device="cuda").manual_seed(SEED)
+        args = tuple(make_value(a, gen, torch, ns) for a in plan["args"])
+        pargs = args
+        grid = tuple(plan["grid"])
+        ct.launch(timer.t.stream, grid, kobj, args)  # compile outside the rounds
+        pk.launch(timer.t.stream, grid, mine, pargs)
+        torch.cuda.synchronize()
+        cutile_ms = timer.best(lambda s: ct.launch(s, grid, kobj, args))
+        bigger = plan_elements(plan_kernel(row, entry, file_text, scale + 1))
+        if (cutile_ms >= TARGET_MS or bigger > TIME_CAP_ELEMENTS or not plan_elements(plan)
+                or any(g > 65535 for g in plan_kernel(row, entry, file_text, scale + 1)["grid"][1:])):
+            break
+        scale += 1
+        del args, pargs
+    pykc_ms = timer.best(lambda s: pk.launch(s, grid, mine, pargs))
+    cutile_ms = min(cutile_ms, timer.best(lambda s: ct.launch(s, grid, kobj, args)))
+    return {"cutile_ms": cutile_ms, "pykc_ms": pykc_ms, "ratio": cutile_ms / pykc_ms,
+            "elements": plan_elements(plan), "grid": list(grid), "scale": scale}
+
+
+# ------------------------------------------------------------------ driver (parent)
+
+def run_child(entry, rows, mode, opts, deadline) -> list[dict]:
+    """Runs `rows` of one file in child processes (a fresh one after a fault or crash);
+    returns the rows updated."""
+    pending = [r for r in rows]
+    by_index = {r["index"]: r for r in rows}
+    info = {}
+    while pending:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump({"entry": entry, "rows": pending, "mode": mode, "check": opts.check,
+                       "cutile_path": opts.cutile_path}, f)
+            spec = f.name
+        started, done = None, set()
+        budget = max(1.0, min(opts.file_timeout, deadline - time.monotonic()))
+        try:
+            p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", spec],
+                               capture_output=True, text=True, errors="replace", timeout=budget)
+            out, err, timed_out = p.stdout, p.stderr, False
+        except subprocess.TimeoutExpired as e:
+            out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+            err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+            timed_out = True
+        finally:
+            os.unlink(spec)
+        for line in out.splitlines():
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(msg, dict):
+                continue
+            if "file_info" in msg:
+                info.update(msg["file_info"])
+            elif "start" in msg:
+                started = msg["start"]
+            elif "index" in msg:
+                row = by_index[msg["index"]]
+                row.update({k: v for k, v in msg.items() if k != "index"})
+                done.add(msg["index"])
+        rest = [r for r in pending if r["index"] not in done]
+        if started is not None and started not in done:
+            r = by_index[started]
+            if timed_out:
+                r.update(verdict="timeout" if mode != "time" else r.get("verdict"),
+                         why=f"no result within {budget:.0f} s")
+                if mode == "time":
+                    r["time"] = {"error": "timeout"}
+            else:
+                tail = err.strip().splitlines()[-1:] or [f"exit {p.returncode}"]
+                if mode == "time":
+                    r["time"] = {"error": "crash: " + tail[0][:300]}
+                else:
+                    r.update(verdict="crash", why=tail[0][:300])
+            rest = [x for x in rest if x["index"] != started]
+        elif not done and rest:
+            # the child died before any kernel (an import that crashed the interpreter)
+            tail = err.strip().splitlines()[-3:]
+            for r in rest:
+                if mode == "time":
+                    r["time"] = {"error": "child failed: " + " | ".join(tail)[:300]}
+                else:
+                    r.update(verdict="crash", why="child failed: " + " | ".join(tail)[:300])
+            rest = []
+        if timed_out or time.monotonic() > deadline:
+            for r in rest:
+                if mode == "time":
+                    r["time"] = {"error": "not timed (time limit)"}
+                else:
+                    r.update(verdict="not-run", why="time limit")
+            rest = []
+        pending = rest
+    return info
+
+
+def process_file(i, entry, opts, deadline, workdir) -> dict:
+    result = {"file": entry["file"], "kernels": []}
+    if time.monotonic() > deadline:
+        result["kernels"] = [{"index": j, "kernel": k["name"], "sig": k.get("sig", ""),
+                              "verdict": "not-run", "why": "time limit"}
+                             for j, k in enumerate(entry.get("kernels", []))]
+        return result
+    out = os.path.join(workdir, f"f{i}")
+    t0 = time.monotonic()
+    built = compile_file(entry, opts.pykc, opts.arch, out, opts.compile_timeout)
+    result["compile_s"] = round(time.monotonic() - t0, 2)
+    rows = plan_file(entry, built)
+    result["kernels"] = rows
+    runnable = [r for r in rows if "plan" in r and "verdict" not in r]
+    if runnable:
+        result.update(run_child(entry, runnable, "dry" if opts.dry_run else "compare", opts, deadline))
+    return result
+
+
+def print_file(r: dict, dry: bool) -> None:
+    ks = r["kernels"]
+    line = r.get("error") or ", ".join(f"{k['kernel']} {k.get('verdict', '?')}" for k in ks) or "no kernels"
+    print(f"{r['file']}: {line}", flush=True)
+    for k in ks:
+        v = k.get("verdict")
+        if dry and v == "planned":
+            fe = k.get("cutile_frontend", "")
+            print(f"    {k['kernel']}: {k.get('inputs', '')}" + ("" if fe in ("ok", "not run", "") else
+                                                                 f"\n      cuTile front end: {fe}"))
+        elif v not in MATCHED:
+            print(f"    {k['kernel']}: {v}: {k.get('why', '')}")
+
+
+def summarise(results: list[dict]) -> dict:
+    counts, why_skipped, ratios, frontend = {}, {}, [], {"ok": 0, "rejects": 0}
+    for r in results:
+        for k in r["kernels"]:
+            v = k.get("verdict", "?")
+            counts[v] = counts.get(v, 0) + 1
+            if v in ("skipped", "not-compiled"):
+                key = re.sub(r"\b\d+\b", "N", re.sub(r"`[^`]*`|'[^']*'", "'...'", k.get("why", "")))[:120]
+                why_skipped[f"{v}: {key}"] = why_skipped.get(f"{v}: {key}", 0) + 1
+            fe = k.get("cutile_frontend")
+            if fe and fe != "not run":
+                frontend["ok" if fe == "ok" else "rejects"] += 1
+            t = k.get("time", {})
+            if "ratio" in t:
+                ratios.append(t["ratio"])
+    s = {"counts": counts, "skipped_why": dict(sorted(why_skipped.items(), key=lambda kv: -kv[1]))}
+    if frontend["ok"] or frontend["rejects"]:
+        s["cutile_frontend"] = frontend
+    if ratios:
+        s["speed"] = {"timed": len(ratios),
+                      "geomean_ratio": math.exp(sum(map(math.log, ratios)) / len(ratios)),
+                      "below_1_0": sum(x < 1.0 for x in ratios),
+                      "below_0_9": sum(x < 0.9 for x in ratios)}
+    return s
+
+
+def _detect_arch() -> str:
+    import torch
+    major, minor = torch.cuda.get_device_capability()
+    return f"sm_{major}{minor}"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Verdicts and inputs: see the module docstring "
+                                        "(python3 -c 'help(...)' or the file's head).")
+    ap.add_argument("--pykc", default=os.environ.get("PYKC") or os.path.join(ROOT, "build", "bin", "pykc"),
+                    help="pykc binary (default $PYKC, else build/bin/pykc)")
+    ap.add_argument("--arch", default="auto", help="pykc's --arch (default: the GPU's; sm_90 with --dry-run)")
+    ap.add_argument("--json", metavar="OUT", help="write every result as JSON")
+    ap.add_argument("--time", action="store_true",
+                    help="time each matching kernel, cuTile's against pykc's, afterwards one "
+                         "file at a time; print cuTile_time/pykc_time per kernel and the geomean")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="no GPU: compile, plan inputs and cuTile calls, run cuTile's front end")
+    ap.add_argument("--no-frontend-check", dest="check", action="store_false",
+                    help="--dry-run: do not run cuTile's front end on the planned signatures")
+    ap.add_argument("--cutile-path", action="append", default=[], metavar="DIR",
+                    help="a folder to put first on the children's sys.path (cuda.tile there)")
+    ap.add_argument("--jobs", "-j", type=int, default=1,
+                    help="files at a time (compiles and comparisons; timing is always one at a time)")
+    ap.add_argument("--shard", default="1/1", metavar="K/N",
+                    help="only the K-th of N equal slices of the corpus entries (for short device calls)")
+    ap.add_argument("--time-limit", type=float, default=0, metavar="S",
+                    help="start nothing new after S seconds; what is left is reported not-run (0: none)")
+    ap.add_argument("--file-timeout", type=float, default=300, help="seconds per file's child process (300)")
+    ap.add_argument("--compile-timeout", type=float, default=180, help="seconds per pykc compile (180)")
+    ap.add_argument("--manifest", default=os.path.join(HERE, "corpus.json"), help=argparse.SUPPRESS)
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("filter", nargs="*", help="only files whose corpus path contains one of these")
+    a = ap.parse_args(argv)
+    if a.child:
+        return child_main(a.child)
+    a.pykc = os.path.abspath(a.pykc)
+    a.cutile_path = [os.path.abspath(p) for p in a.cutile_path]
+    if not os.access(a.pykc, os.X_OK):
+        print(f"run_vs_cutile: no pykc at {a.pykc} (give --pykc)", file=sys.stderr)
+        return 2
+    if a.arch == "auto":
+        if a.dry_run:
+            a.arch = "sm_90"
+        else:
+            try:
+                a.arch = _detect_arch()
+            except Exception as e:  # noqa: BLE001
+                print(f"run_vs_cutile: skipped: no GPU ({type(e).__name__}: {e})")
+                return 77
+    t_start = time.monotonic()
+    deadline = t_start + a.time_limit if a.time_limit > 0 else float("inf")
+    entries = json.load(open(a.manifest, encoding="utf-8"))
+    k, n = (int(x) for x in a.shard.split("/"))
+    chosen = [(i, e) for i, e in enumerate(entries)
+              if not e.get("skip") and e.get("kernels")
+              and (not a.filter or any(f in e["file"] for f in a.filter))]
+    chosen = [c for j, c in enumerate(chosen) if j * n // max(len(chosen), 1) == k - 1]
+    mode = "dry run" if a.dry_run else "on the GPU"
+    print(f"run_vs_cutile: {len(chosen)} files, {sum(len(e['kernels']) for _, e in chosen)} "
+          f"kernels, {mode}, pykc --arch {a.arch}", flush=True)
+    results = [None] * len(chosen)
+    with tempfile.TemporaryDirectory(prefix="pykc-vs-cutile-") as work:
+        with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+            futs = {pool.submit(process_file, i, e, a, deadline, work): j
+                    for j, (i, e) in enumerate(chosen)}
+            for fut in concurrent.futures.as_completed(futs):
+                j = futs[fut]
+                try:
+                    results[j] = fut.result()
+                except Exception as ex:  # noqa: BLE001 - one file's bug must not end the run
+                    results[j] = {"file": chosen[j][1]["file"], "kernels": [],
+                                  "error": f"{type(ex).__name__}: {ex}",
+                                  "traceback": traceback.format_exc()[-2000:]}
+                print_file(results[j], a.dry_run)
+        if a.time and not a.dry_run:
+            print("=== timing (one file at a time)", flush=True)
+            for j, (i, e) in enumerate(chosen):
+                rows = [k for k in results[j]["kernels"] if k.get("verdict") in MATCHED]
+                if not rows:
+                    continue
+                run_child(e, rows, "time", a, deadline)
+                for k in rows:
+                    t = k.get("time", {})
+                    if "ratio" in t:
+                        print(f"    {e['file']} {k['kernel']}: cuTile {t['cutile_ms'] * 1e3:.1f} us, "
+                              f"pykc {t['pykc_ms'] * 1e3:.1f} us: {t['ratio']:.2f}x "
+                              f"({t['elements']} elements, grid {tuple(t['grid'])})", flush=True)
+                    else:
+                        print(f"    {e['file']} {k['kernel']}: not timed: {t.get('error', '?')}", flush=True)
+    s = summarise(results)
+    print("kernels: " + ", ".join(f"{v} {c}" for c, v in sorted(s["counts"].items())))
+    if s["skipped_why"]:
+        print("skipped and not compiled, by reason:")
+        for why, c in s["skipped_why"].items():
+            print(f"  {c:4}  {why}")
+    if "cutile_frontend" in s:
+        fe = s["cutile_frontend"]
+        print(f"cuTile's front end on the planned signatures: {fe['ok']} accepted, {fe['rejects']} rejected")
+    if "speed" in s:
+        sp = s["speed"]
+        print(f"kernel time, cuTile / pykc: geomean {sp['geomean_ratio']:.3f}x over {sp['timed']} "
+              f"kernels, {sp['below_1_0']} below 1.0x, {sp['below_0_9']} below 0.9x")
+    print(f"({time.monotonic() - t_start:.0f} s)")
+    if a.json:
+        with open(a.json, "w", encoding="utf-8") as f:
+            json.dump({"pykc": a.pykc, "arch": a.arch, "dry_run": a.dry_run, "shard": a.shard,
+                       "summary": s, "files": results}, f, indent=1, default=str)
+    if a.dry_run:
+        return 0
+    return 1 if any(s["counts"].get(v) for v in BAD) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
