@@ -79,7 +79,7 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, NUMBA_CORPUS)
 sys.path.insert(0, HERE)
 
-from run_corpus import define_groups, kernel_flags  # noqa: E402
+from run_corpus import define_groups, kernel_flags, normalise  # noqa: E402
 
 CAP_ELEMENTS, TIME_CAP_ELEMENTS = 1 << 22, 1 << 24
 DEFAULT_TILE, MAX_TILE = 64, 1 << 16
@@ -200,18 +200,19 @@ def _tuples(v):
 
 
 def _same_value(manifest_value, text: str) -> bool:
+    """Whether the manifest's constant is corpus.json's `--const` value. Only numbers and
+    bools are compared: the manifest writes others its own way (None and strings as 0.0
+    in pykc 0.1.0)."""
     v = const_text_value(text)
+    if not isinstance(v, (bool, int, float)):
+        return True
     manifest_value = _tuples(manifest_value)
-    if isinstance(v, str) and v == text:
-        return True  # a name: the manifest spells it its own way
     if isinstance(v, bool) or isinstance(manifest_value, bool):
         return isinstance(manifest_value, (bool, int)) and bool(v) == bool(manifest_value)
-    if manifest_value == v:
-        return True
     try:
         return float(manifest_value) == float(v)
     except (TypeError, ValueError):
-        return str(manifest_value) == str(v)
+        return False
 
 
 def match_entry(manifest, kernel: dict):
@@ -244,24 +245,21 @@ def match_entry(manifest, kernel: dict):
 # ------------------------------------------------------------------ plans (pure Python)
 
 def kernel_source(text: str, qualname: str):
-    """The ast.FunctionDef of `qualname` (`f` or `outer.inner`) in a file's source, and the
-    chain of enclosing FunctionDefs; (None, []) when not found."""
-    tree = ast.parse(text)
-    scope, chain = tree.body, []
+    """The ast.FunctionDef of `qualname` (`f`, `outer.inner`, `Class.method.inner`) in a
+    file's source, and the chain of enclosing function and class definitions; (None, chain)
+    when not found."""
+    scope, chain = ast.parse(text).body, []
     parts = qualname.split(".")
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     for i, part in enumerate(parts):
-        found = None
-        for node in ast.walk(ast.Module(scope, [])) if i else scope:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == part:
-                found = node
-                break
+        nodes = scope if i == 0 else list(ast.walk(ast.Module(scope, [])))
+        found = next((n for n in nodes if isinstance(n, defs) and n.name == part), None)
         if found is None:
             return None, chain
-        if i < len(parts) - 1:
-            chain.append(found)
-            scope = found.body
-        else:
-            return found, chain
+        if i == len(parts) - 1:
+            return (found, chain) if not isinstance(found, ast.ClassDef) else (None, chain)
+        chain.append(found)
+        scope = found.body
     return None, chain
 
 
@@ -331,7 +329,13 @@ def value_spec(tree, tile: int, scale: int = 0) -> dict | None:
         return {"kind": "scalar", "dtype": dt, "value": v}
     if kind == "tuple":
         items = [value_spec(t, tile, scale) for t in tree[1]]
-        return None if any(i is None for i in items) else {"kind": "tuple", "items": items}
+        if any(i is None for i in items):
+            return None
+        spec = {"kind": "tuple", "items": items}
+        if items and all(t[0] == "array" for t in tree[1]) and len(set(tree[1])) == 1:
+            # cuTile's users pass a list here when the kernel indexes it at run time
+            spec["arrays"] = True
+        return spec
     return None
 
 
@@ -427,7 +431,8 @@ def compile_file(entry: dict, pykc: str, arch: str, out: str, timeout: float) ->
             return f"error: pykc compile timed out after {timeout:.0f} s"
         if p.returncode != 0:
             err = [ln for ln in (p.stderr + p.stdout).splitlines() if "error" in ln]
-            return "error: " + (err[0] if err else f"pykc exit {p.returncode}")[:300]
+            why = err[0].replace(HERE + os.sep, "") if err else f"pykc exit {p.returncode}"
+            return "error: " + why[:300]
         return folder
 
     for g, group in enumerate(define_groups(kernels)):
@@ -528,13 +533,16 @@ def find_kernel(mod, kernel: dict, file_text: str):
         ns = dict(mod.__dict__)
         define_names = {d.split("=", 1)[0].strip() for d in defines}
         for outer in chain:
+            if isinstance(outer, ast.ClassDef):
+                continue  # a class body's names are not the methods' closures
             for stmt in outer.body:
                 if stmt is node or (isinstance(stmt, ast.FunctionDef) and stmt.name == node.name):
                     break
                 targets = [t.id for s in [stmt] if isinstance(s, (ast.Assign, ast.AnnAssign))
                            for t in (s.targets if isinstance(s, ast.Assign) else [s.target])
                            if isinstance(t, ast.Name)]
-                if not targets or set(targets) & define_names:
+                imports = isinstance(stmt, (ast.Import, ast.ImportFrom))
+                if not imports and (not targets or set(targets) & define_names):
                     continue
                 try:
                     exec(compile(ast.Module([stmt], []), mod.__file__, "exec"), ns)  # noqa: S102
@@ -545,6 +553,8 @@ def find_kernel(mod, kernel: dict, file_text: str):
             ns[k.strip()] = _eval(v.strip(), ns)
         exec(compile(ast.Module([node], []), mod.__file__, "exec"), ns)  # noqa: S102
         obj = ns[node.name]
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
     if not isinstance(obj, kernel_type):
         if callable(obj):
             obj = ct.kernel(obj)
@@ -554,19 +564,33 @@ def find_kernel(mod, kernel: dict, file_text: str):
 
 
 def cutile_const(spec: dict, ns: dict):
-    """A constant as cuTile's user passes it: the manifest's number/bool, else corpus.json's
-    text evaluated in the module's namespace (`ct.float32`, `MyEnum.FOO`)."""
-    v = _tuples(spec["pykc"])
-    if isinstance(v, (bool, int, float, tuple)) or v is None:
-        if spec.get("text") is not None and isinstance(const_text_value(spec["text"]), bool):
-            return const_text_value(spec["text"])
-        return v
-    if spec.get("text") is not None:
-        return _eval(spec["text"], ns)
-    return v
+    """A constant as cuTile's user passes it: corpus.json's text (a literal, or a name such
+    as `ct.float32` or `MyEnum.FOO` evaluated in the module's namespace), a bool where the
+    manifest has one (`CAUSAL=0` for a Constant[bool]); the manifest's value for constants
+    left to their defaults."""
+    m = _tuples(spec["pykc"])
+    if spec.get("text") is None:
+        return spec["default"] if "has_default" in spec else m
+    v = _eval(spec["text"], ns)
+    return bool(v) if isinstance(m, bool) and isinstance(v, int) else v
 
 
-def cutile_signature(plan: dict, ns: dict):
+def fill_defaults(plan: dict, kobj) -> None:
+    """Constants that corpus.json leaves to their defaults: the Python default (the
+    manifest cannot spell None or strings)."""
+    import inspect
+    try:
+        params = inspect.signature(kobj._annotated_function.pyfunc).parameters
+    except (AttributeError, TypeError, ValueError):
+        return
+    for a in plan["args"]:
+        if a["kind"] == "const" and a.get("text") is None and a["name"] in params:
+            d = params[a["name"]].default
+            if d is not inspect.Parameter.empty:
+                a["default"], a["has_default"] = d, True
+
+
+def cutile_signature(plan: dict, ns: dict, lists: bool = False):
     """cuTile's KernelSignature for a plan (--dry-run's front-end check)."""
     import cuda.tile as ct
     from cuda.tile import compilation as cc
@@ -577,6 +601,8 @@ def cutile_signature(plan: dict, ns: dict):
         if s["kind"] == "scalar":
             return cc.ScalarConstraint(_ct_dtype(ct, s["dtype"]))
         if s["kind"] == "tuple":
+            if lists and s.get("arrays"):
+                return cc.ListConstraint(one(s["items"][0]), alias_groups=(), elements_may_alias=False)
             return cc.TupleConstraint([one(i) for i in s["items"]])
         nd = len(s["shape"])
         if "strides" in s:
@@ -604,16 +630,28 @@ def _ct_dtype(ct, name: str):
 
 
 def frontend_check(kobj, plan: dict, ns: dict) -> str:
-    """cuTile's front end (typing, lowering to TileIR bytecode) on the plan: "ok" or the
-    first lines of its error."""
+    """cuTile's front end (typing, lowering to TileIR bytecode) on the plan: "ok" (or "ok
+    with lists": tuples of arrays passed as lists, see wants_lists) or the first lines of
+    its error."""
     import io
     from cuda.tile.compilation import export_kernel
-    try:
-        export_kernel(kobj, [cutile_signature(plan, ns)], io.BytesIO(),
-                      output_format="tileir_bytecode", bytecode_version="13.3")
-        return "ok"
-    except Exception as e:  # noqa: BLE001 - what cuTile says is the result
-        return f"{type(e).__name__}: {_first_lines(str(e))}"
+    err = ""
+    for lists in (False, True) if has_array_tuples(plan) else (False,):
+        try:
+            sig = cutile_signature(plan, ns, lists)
+        except Exception as e:  # noqa: BLE001 - ct.launch takes more than KernelSignature
+            return f"not checked (KernelSignature: {type(e).__name__}: {_first_lines(str(e), 1)})"
+        try:
+            export_kernel(kobj, [sig], io.BytesIO(),
+                          output_format="tileir_bytecode", bytecode_version="13.3")
+            return "ok with lists" if lists else "ok"
+        except Exception as e:  # noqa: BLE001 - what cuTile says is the result
+            err = err or f"{type(e).__name__}: {_first_lines(str(e))}"
+    return err
+
+
+def has_array_tuples(plan: dict) -> bool:
+    return any(a["kind"] == "tuple" and a.get("arrays") for a in plan["args"])
 
 
 def _first_lines(msg: str, n: int = 3, width: int = 400) -> str:
@@ -621,10 +659,6 @@ def _first_lines(msg: str, n: int = 3, width: int = 400) -> str:
 
 
 # ------------------------------------------------------------------ tensors (child, GPU)
-
-_TORCH_DTYPES = {"bool": "bool", "float8_e4m3fn": "float8_e4m3fn", "float8_e5m2": "float8_e5m2",
-                 "float8_e8m0fnu": "float8_e8m0fnu"}
-
 
 def make_value(spec: dict, gen, torch, ns: dict):
     """A tensor, number, tuple or constant from a plan spec (torch tensors on the GPU).
@@ -636,7 +670,18 @@ def make_value(spec: dict, gen, torch, ns: dict):
         return spec["value"]
     if kind == "tuple":
         return tuple(make_value(i, gen, torch, ns) for i in spec["items"])
-    dtype = getattr(torch, _TORCH_DTYPES.get(spec["dtype"], spec["dtype"]))
+    return make_array(spec, gen, torch)
+
+
+def as_lists(args: list, plan: dict) -> list:
+    """cuTile's arguments with the tuples of arrays as lists (ct.launch's list parameters,
+    which kernels index at run time: TileGym's group GEMM). pykc takes them as tuples."""
+    return [list(v) if a["kind"] == "tuple" and a.get("arrays") else v
+            for v, a in zip(args, plan["args"])]
+
+
+def make_array(spec: dict, gen, torch):
+    dtype = getattr(torch, spec["dtype"])
     shape = spec["shape"]
     if "strides" in spec:
         size = 1 + sum((d - 1) * abs(s) for d, s in zip(shape, spec["strides"]) if d > 0)
@@ -657,6 +702,8 @@ def _random(torch, gen, shape, dtype):
 
 
 def clone(v, torch):
+    if isinstance(v, list):
+        return [clone(i, torch) for i in v]
     if isinstance(v, torch.Tensor):
         out = torch.empty_strided(v.shape, v.stride(), dtype=v.dtype, device=v.device) \
             if v.is_contiguous() or v.is_non_overlapping_and_dense() else None
@@ -673,7 +720,7 @@ def clone(v, torch):
 def tensors(v, torch):
     if isinstance(v, torch.Tensor):
         yield v
-    elif isinstance(v, tuple):
+    elif isinstance(v, (tuple, list)):
         for i in v:
             yield from tensors(i, torch)
 
@@ -734,6 +781,8 @@ def child_main(spec_path: str) -> int:
         sys.path.insert(0, p)
     entry, rows, mode = spec["entry"], spec["rows"], spec["mode"]
     text = open(os.path.join(HERE, entry["file"]), encoding="utf-8", errors="replace").read()
+    if mode == "dry":
+        dtype_stand_ins()
     try:
         mod, stood_in = import_cutile_module(entry)
         _emit({"file_info": {"stand_ins": stood_in, "skipped_statements": mod.__skipped__}})
@@ -741,85 +790,113 @@ def child_main(spec_path: str) -> int:
         msg = f"cuTile import: {type(e).__name__}: {_first_lines(str(e), 2)}"
         for r in rows:
             _emit({"start": r["index"]})
-            _emit({**r, "verdict": "skipped", "why": msg})
+            _emit({"index": r["index"], "verdict": "skipped", "why": msg})
         return 0
-    if mode == "dry":
-        for r in rows:
-            _emit({"start": r["index"]})
-            out = {"index": r["index"], "verdict": "planned"}
-            try:
-                k = find_kernel(mod, r, text)
-                ns = k._annotated_function.pyfunc.__globals__ if hasattr(k, "_annotated_function") else mod.__dict__
-                out["cutile_frontend"] = frontend_check(k, r["plan"], ns) if spec.get("check", True) else "not run"
-            except Exception as e:  # noqa: BLE001
-                out.update(verdict="skipped", why=f"cuTile kernel: {type(e).__name__}: {_first_lines(str(e), 2)}")
-            _emit(out)
-        return 0
-    import torch
-    import pykc as pk
-    stream = torch.cuda.current_stream()
-    modules = {}
-    timer = None
+    if mode != "dry":
+        import torch
+        import pykc as pk
+        gpu = {"torch": torch, "pk": pk, "modules": {}, "timer": None}
     for r in rows:
         _emit({"start": r["index"]})
         out = {"index": r["index"]}
         try:
             k = find_kernel(mod, r, text)
+            fill_defaults(r["plan"], k)
         except Exception as e:  # noqa: BLE001
-            _emit({**out, "verdict": "skipped", "why": f"cuTile kernel: {type(e).__name__}: {_first_lines(str(e), 2)}"})
+            _emit({**out, "verdict": "skipped",
+                   "why": f"cuTile kernel: {type(e).__name__}: {_first_lines(str(e), 2)}"})
             continue
         ns = k._annotated_function.pyfunc.__globals__ if hasattr(k, "_annotated_function") else mod.__dict__
+        if mode == "dry":
+            out["verdict"] = "planned"
+            out["cutile_frontend"] = frontend_check(k, r["plan"], ns) if spec.get("check", True) else "not run"
+            _emit(out)
+            continue
         try:
-            m = modules.get(r["build"]) or modules.setdefault(r["build"], pk.load(r["build"]))
+            m = gpu["modules"].get(r["build"]) or gpu["modules"].setdefault(r["build"], gpu["pk"].load(r["build"]))
             mine = m[r["kernel"]]
         except Exception as e:  # noqa: BLE001
             _emit({**out, "verdict": "pykc-error", "why": f"load: {type(e).__name__}: {_first_lines(str(e), 2)}"})
             continue
         if mode == "time":
-            if timer is None:
-                timer = TorchTimer(torch)
-            try:
-                out["time"] = time_row(timer, torch, k, mine, r, text, ns)
-            except Exception as e:  # noqa: BLE001
-                out["time"] = {"error": f"{type(e).__name__}: {_first_lines(str(e), 1, 200)}"}
-                _emit(out)
-                if FAULT_RE.search(str(e)):
-                    return 3
-                continue
-            _emit(out)
-            continue
-        plan = r["plan"]
-        gen = torch.Generator(device="cuda").manual_seed(SEED)
-        base = [make_value(a, gen, torch, ns) for a in plan["args"]]
-        theirs, again, ours = clone(base, torch), clone(base, torch), clone(base, torch)
-        torch.cuda.synchronize()
-        grid = tuple(plan["grid"])
+            out.update(time_one(gpu, k, mine, r, text, ns))
+        else:
+            out.update(compare_one(gpu, k, mine, r, ns))
+        _emit(out)
+        if out.get("fault"):
+            return 3
+    return 0
+
+
+def dtype_stand_ins() -> None:
+    """--dry-run without PyTorch or NumPy: modules whose dtype names are cuTile's dtypes
+    (a stand-in for the rest), so that `torch.float16` in a kernel or a define types."""
+    import types
+    import cuda.tile as ct
+    from corpus_import import stand_in
+    for lib in ("torch", "numpy"):
         try:
-            import cuda.tile as ct
+            __import__(lib)
+            continue
+        except ImportError:
+            pass
+        m = types.ModuleType(lib)
+        m.__path__ = []
+        m.__getattr__ = lambda name: stand_in(name)
+        for name in ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                     "float16", "bfloat16", "float32", "float64", "float8_e4m3fn", "float8_e5m2",
+                     "float8_e8m0fnu"):
+            if hasattr(ct, name):
+                setattr(m, name, getattr(ct, name))
+        m.bool = ct.bool_
+        m.half, m.float, m.double, m.int, m.long = ct.float16, ct.float32, ct.float64, ct.int32, ct.int64
+        sys.modules[lib] = m
+
+
+def _is_fault(e: Exception) -> bool:
+    return bool(FAULT_RE.search(f"{type(e).__name__}: {e}"))
+
+
+def compare_one(gpu: dict, k, mine, row: dict, ns: dict) -> dict:
+    """One kernel launched twice through cuTile and once through pykc on copies of the same
+    inputs: {"verdict", "why", "details"} (and "fault": True when the context is spoilt)."""
+    import cuda.tile as ct
+    torch, pk = gpu["torch"], gpu["pk"]
+    plan = row["plan"]
+    stream = torch.cuda.current_stream()
+    gen = torch.Generator(device="cuda").manual_seed(SEED)
+    base = [make_value(a, gen, torch, ns) for a in plan["args"]]
+    grid = tuple(plan["grid"])
+    lists, err = False, None
+    for lists in (False, True) if has_array_tuples(plan) else (False,):
+        theirs, again = clone(base, torch), clone(base, torch)
+        if lists:
+            theirs, again = as_lists(theirs, plan), as_lists(again, plan)
+        torch.cuda.synchronize()
+        try:
             ct.launch(stream, grid, k, tuple(theirs))
             torch.cuda.synchronize()
             ct.launch(stream, grid, k, tuple(again))
             torch.cuda.synchronize()
+            err = None
+            break
         except Exception as e:  # noqa: BLE001
-            msg = f"{type(e).__name__}: {_first_lines(str(e))}"
-            fault = bool(FAULT_RE.search(msg))
-            _emit({**out, "verdict": "fault" if fault else "cutile-fails", "why": "cuTile: " + msg})
-            if fault:
-                return 3
-            continue
-        try:
-            pk.launch(stream, grid, mine, tuple(ours))
-            torch.cuda.synchronize()
-        except Exception as e:  # noqa: BLE001
-            msg = f"{type(e).__name__}: {_first_lines(str(e))}"
-            fault = bool(FAULT_RE.search(msg))
-            _emit({**out, "verdict": "pykc-fault" if fault else "pykc-error", "why": msg})
-            if fault:
-                return 3
-            continue
-        out["verdict"], out["why"], out["details"] = compare(ours, theirs, again, torch)
-        _emit(out)
-    return 0
+            if _is_fault(e):
+                return {"verdict": "fault", "why": f"cuTile: {type(e).__name__}: {_first_lines(str(e))}",
+                        "fault": True}
+            err = err or e
+    if err is not None:
+        return {"verdict": "cutile-fails", "why": f"cuTile: {type(err).__name__}: {_first_lines(str(err))}"}
+    ours = clone(base, torch)
+    try:
+        pk.launch(stream, grid, mine, tuple(ours))
+        torch.cuda.synchronize()
+    except Exception as e:  # noqa: BLE001
+        fault = _is_fault(e)
+        return {"verdict": "pykc-fault" if fault else "pykc-error",
+                "why": f"{type(e).__name__}: {_first_lines(str(e))}", "fault": fault}
+    verdict, why, details = compare(ours, theirs, again, torch)
+    return {"verdict": verdict, "why": why, "details": details, "cutile_lists": lists}
 
 
 # ------------------------------------------------------------------ --time (child)
@@ -849,6 +926,18 @@ class TorchTimer:
         return self.t.best(launch)
 
 
+def time_one(gpu: dict, k, mine, row: dict, file_text: str, ns: dict) -> dict:
+    """{"time": {...}} for one matching kernel (or its error; "fault" when it faulted)."""
+    torch = gpu["torch"]
+    if gpu["timer"] is None:
+        gpu["timer"] = TorchTimer(torch)
+    try:
+        return {"time": time_row(gpu["timer"], torch, k, mine, row, file_text, ns)}
+    except Exception as e:  # noqa: BLE001
+        return {"time": {"error": f"{type(e).__name__}: {_first_lines(str(e), 1, 200)}"},
+                "fault": _is_fault(e)}
+
+
 def time_row(timer, torch, kobj, mine, row, file_text, ns) -> dict:
     """Kernel times (ms) of cuTile's and pykc's builds at sizes grown until cuTile's takes
     TARGET_MS (or an array would pass TIME_CAP_ELEMENTS); both on the same tensors."""
@@ -859,8 +948,10 @@ def time_row(timer, torch, kobj, mine, row, file_text, ns) -> dict:
     while True:
         plan = plan_kernel(row, entry, file_text, scale)
         gen = torch.Generator(device="cuda").manual_seed(SEED)
-        args = tuple(make_value(a, gen, torch, ns) for a in plan["args"])
-        pargs = args
+        fill_defaults(plan, kobj)
+        pargs = [make_value(a, gen, torch, ns) for a in plan["args"]]
+        args = tuple(as_lists(pargs, plan) if row.get("cutile_lists") else pargs)
+        pargs = tuple(pargs)
         grid = tuple(plan["grid"])
         ct.launch(timer.t.stream, grid, kobj, args)  # compile outside the rounds
         pk.launch(timer.t.stream, grid, mine, pargs)
@@ -916,7 +1007,7 @@ def run_child(entry, rows, mode, opts, deadline) -> list[dict]:
                 started = msg["start"]
             elif "index" in msg:
                 row = by_index[msg["index"]]
-                row.update({k: v for k, v in msg.items() if k != "index"})
+                row.update({k: v for k, v in msg.items() if k not in ("index", "fault")})
                 done.add(msg["index"])
         rest = [r for r in pending if r["index"] not in done]
         if started is not None and started not in done:
@@ -980,7 +1071,7 @@ def print_file(r: dict, dry: bool) -> None:
         v = k.get("verdict")
         if dry and v == "planned":
             fe = k.get("cutile_frontend", "")
-            print(f"    {k['kernel']}: {k.get('inputs', '')}" + ("" if fe in ("ok", "not run", "") else
+            print(f"    {k['kernel']}: {k.get('inputs', '')}" + ("" if fe in ("ok", "ok with lists", "not run", "") else
                                                                  f"\n      cuTile front end: {fe}"))
         elif v not in MATCHED:
             print(f"    {k['kernel']}: {v}: {k.get('why', '')}")
@@ -993,11 +1084,14 @@ def summarise(results: list[dict]) -> dict:
             v = k.get("verdict", "?")
             counts[v] = counts.get(v, 0) + 1
             if v in ("skipped", "not-compiled"):
-                key = re.sub(r"\b\d+\b", "N", re.sub(r"`[^`]*`|'[^']*'", "'...'", k.get("why", "")))[:120]
+                why = k.get("why", "")
+                key = normalise(why) if v == "not-compiled" and "error:" in why else \
+                    re.sub(r"\b\d+\b", "N", re.sub(r"`[^`]*`|'[^']*'", "'...'", why))[:120]
                 why_skipped[f"{v}: {key}"] = why_skipped.get(f"{v}: {key}", 0) + 1
             fe = k.get("cutile_frontend")
             if fe and fe != "not run":
-                frontend["ok" if fe == "ok" else "rejects"] += 1
+                key = "ok" if fe.startswith("ok") else ("not_checked" if fe.startswith("not checked") else "rejects")
+                frontend[key] = frontend.get(key, 0) + 1
             t = k.get("time", {})
             if "ratio" in t:
                 ratios.append(t["ratio"])
@@ -1112,7 +1206,8 @@ def main(argv=None) -> int:
             print(f"  {c:4}  {why}")
     if "cutile_frontend" in s:
         fe = s["cutile_frontend"]
-        print(f"cuTile's front end on the planned signatures: {fe['ok']} accepted, {fe['rejects']} rejected")
+        print(f"cuTile's front end on the planned signatures: {fe['ok']} accepted, {fe['rejects']} rejected, "
+              f"{fe.get('not_checked', 0)} not checked (constants KernelSignature cannot spell)")
     if "speed" in s:
         sp = s["speed"]
         print(f"kernel time, cuTile / pykc: geomean {sp['geomean_ratio']:.3f}x over {sp['timed']} "
