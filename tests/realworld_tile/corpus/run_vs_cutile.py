@@ -796,9 +796,14 @@ def child_main(spec_path: str) -> int:
         import torch
         import pykc as pk
         gpu = {"torch": torch, "pk": pk, "modules": {}, "timer": None}
+    hook = os.environ.get("PYKC_VSCUTILE_TEST_HOOK", "")  # tests: "hang:I" or "crash:I"
     for r in rows:
         _emit({"start": r["index"]})
         out = {"index": r["index"]}
+        if hook == f"hang:{r['index']}":
+            time.sleep(3600)
+        if hook == f"crash:{r['index']}":
+            os.abort()
         try:
             k = find_kernel(mod, r, text)
             fill_defaults(r["plan"], k)
@@ -849,6 +854,7 @@ def dtype_stand_ins() -> None:
             if hasattr(ct, name):
                 setattr(m, name, getattr(ct, name))
         m.bool = ct.bool_
+        m.inf, m.nan, m.pi, m.e = math.inf, math.nan, math.pi, math.e
         m.half, m.float, m.double, m.int, m.long = ct.float16, ct.float32, ct.float64, ct.int32, ct.int64
         sys.modules[lib] = m
 
@@ -971,74 +977,100 @@ def time_row(timer, torch, kobj, mine, row, file_text, ns) -> dict:
 
 # ------------------------------------------------------------------ driver (parent)
 
-def run_child(entry, rows, mode, opts, deadline) -> list[dict]:
-    """Runs `rows` of one file in child processes (a fresh one after a fault or crash);
-    returns the rows updated."""
-    pending = [r for r in rows]
+def _stream_child(spec_path: str, kernel_timeout: float, file_deadline: float):
+    """Runs a child on `spec_path`, yielding its JSON messages as they come; the child is
+    killed when a kernel runs past `kernel_timeout` seconds or the file past
+    `file_deadline` (time.monotonic()). Yields ("timeout", seconds) then, and finally
+    ("exit", returncode, stderr tail)."""
+    import queue
+    import threading
+    p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child", spec_path],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
+    lines: queue.Queue = queue.Queue()
+    err_tail: list[str] = []
+    threading.Thread(target=lambda: [lines.put(ln) for ln in p.stdout] + [lines.put(None)],
+                     daemon=True).start()
+    threading.Thread(target=lambda: [err_tail.append(ln) or err_tail.__delitem__(slice(0, -20))
+                                     for ln in p.stderr], daemon=True).start()
+    kernel_deadline = time.monotonic() + kernel_timeout
+    while True:
+        wait = min(kernel_deadline, file_deadline) - time.monotonic()
+        try:
+            line = lines.get(timeout=max(0.0, wait))
+        except queue.Empty:
+            p.kill()
+            p.wait()
+            yield ("timeout", kernel_timeout if kernel_deadline <= file_deadline else None)
+            return
+        if line is None:
+            break
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(msg, dict):
+            if "start" in msg:
+                kernel_deadline = time.monotonic() + kernel_timeout
+            yield msg
+    p.wait()
+    time.sleep(0.05)  # let the stderr reader finish
+    yield ("exit", p.returncode, "".join(err_tail))
+
+
+def run_child(entry, rows, mode, opts, deadline) -> dict:
+    """Runs `rows` of one file in child processes (a fresh one after a fault, crash or
+    kernel timeout), updating the rows; returns what the children said of the file."""
     by_index = {r["index"]: r for r in rows}
-    info = {}
+    pending, info = list(rows), {}
+    file_deadline = min(deadline, time.monotonic() + opts.file_timeout)
+
+    def fail(r, verdict, why):
+        if mode == "time":
+            r["time"] = {"error": f"{verdict}: {why}"}
+        else:
+            r.update(verdict=verdict, why=why)
+
     while pending:
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump({"entry": entry, "rows": pending, "mode": mode, "check": opts.check,
                        "cutile_path": opts.cutile_path}, f)
             spec = f.name
-        started, done = None, set()
-        budget = max(1.0, min(opts.file_timeout, deadline - time.monotonic()))
+        started, done, ended = None, set(), None
         try:
-            p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", spec],
-                               capture_output=True, text=True, errors="replace", timeout=budget)
-            out, err, timed_out = p.stdout, p.stderr, False
-        except subprocess.TimeoutExpired as e:
-            out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-            err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
-            timed_out = True
+            for msg in _stream_child(spec, opts.kernel_timeout, file_deadline):
+                if isinstance(msg, tuple):
+                    ended = msg
+                elif "file_info" in msg:
+                    info.update(msg["file_info"])
+                elif "start" in msg:
+                    started = msg["start"]
+                elif "index" in msg and msg["index"] in by_index:
+                    by_index[msg["index"]].update({k: v for k, v in msg.items() if k not in ("index", "fault")})
+                    done.add(msg["index"])
         finally:
             os.unlink(spec)
-        for line in out.splitlines():
-            try:
-                msg = json.loads(line)
-            except ValueError:
-                continue
-            if not isinstance(msg, dict):
-                continue
-            if "file_info" in msg:
-                info.update(msg["file_info"])
-            elif "start" in msg:
-                started = msg["start"]
-            elif "index" in msg:
-                row = by_index[msg["index"]]
-                row.update({k: v for k, v in msg.items() if k not in ("index", "fault")})
-                done.add(msg["index"])
         rest = [r for r in pending if r["index"] not in done]
-        if started is not None and started not in done:
-            r = by_index[started]
-            if timed_out:
-                r.update(verdict="timeout" if mode != "time" else r.get("verdict"),
-                         why=f"no result within {budget:.0f} s")
-                if mode == "time":
-                    r["time"] = {"error": "timeout"}
-            else:
-                tail = err.strip().splitlines()[-1:] or [f"exit {p.returncode}"]
-                if mode == "time":
-                    r["time"] = {"error": "crash: " + tail[0][:300]}
-                else:
-                    r.update(verdict="crash", why=tail[0][:300])
-            rest = [x for x in rest if x["index"] != started]
-        elif not done and rest:
+        if ended and ended[0] == "timeout":
+            if started is not None and started not in done and ended[1] is not None:
+                fail(by_index[started], "timeout", f"no result within {ended[1]:.0f} s")
+                rest = [r for r in rest if r["index"] != started]
+            elif ended[1] is None:
+                for r in rest:
+                    fail(r, "not-run", "file timeout" if time.monotonic() < deadline else "time limit")
+                rest = []
+        elif started is not None and started not in done:
+            tail = (ended[2].strip().splitlines() if ended else [])[-1:] or [f"exit {ended and ended[1]}"]
+            fail(by_index[started], "crash", tail[0][:300])
+            rest = [r for r in rest if r["index"] != started]
+        elif rest and not done:
             # the child died before any kernel (an import that crashed the interpreter)
-            tail = err.strip().splitlines()[-3:]
+            tail = " | ".join((ended[2].strip().splitlines() if ended else [])[-3:])
             for r in rest:
-                if mode == "time":
-                    r["time"] = {"error": "child failed: " + " | ".join(tail)[:300]}
-                else:
-                    r.update(verdict="crash", why="child failed: " + " | ".join(tail)[:300])
+                fail(r, "crash", "child failed: " + tail[:300])
             rest = []
-        if timed_out or time.monotonic() > deadline:
+        if rest and time.monotonic() > deadline:
             for r in rest:
-                if mode == "time":
-                    r["time"] = {"error": "not timed (time limit)"}
-                else:
-                    r.update(verdict="not-run", why="time limit")
+                fail(r, "not-run", "time limit")
             rest = []
         pending = rest
     return info
@@ -1136,7 +1168,9 @@ def main(argv=None) -> int:
                     help="only the K-th of N equal slices of the corpus entries (for short device calls)")
     ap.add_argument("--time-limit", type=float, default=0, metavar="S",
                     help="start nothing new after S seconds; what is left is reported not-run (0: none)")
-    ap.add_argument("--file-timeout", type=float, default=300, help="seconds per file's child process (300)")
+    ap.add_argument("--kernel-timeout", type=float, default=120,
+                    help="seconds for one kernel (cuTile's compile, launches, pykc's launch; 120)")
+    ap.add_argument("--file-timeout", type=float, default=600, help="seconds for one file's kernels (600)")
     ap.add_argument("--compile-timeout", type=float, default=180, help="seconds per pykc compile (180)")
     ap.add_argument("--manifest", default=os.path.join(HERE, "corpus.json"), help=argparse.SUPPRESS)
     ap.add_argument("--child", help=argparse.SUPPRESS)
