@@ -796,13 +796,14 @@ def child_main(spec_path: str) -> int:
         import torch
         import pykc as pk
         gpu = {"torch": torch, "pk": pk, "modules": {}, "timer": None}
-    hook = os.environ.get("PYKC_VSCUTILE_TEST_HOOK", "")  # tests: "hang:I" or "crash:I"
+    # tests: "hang:I,crash:J" makes kernel I hang and kernel J crash its process
+    hooks = os.environ.get("PYKC_VSCUTILE_TEST_HOOK", "").split(",")
     for r in rows:
         _emit({"start": r["index"]})
         out = {"index": r["index"]}
-        if hook == f"hang:{r['index']}":
+        if f"hang:{r['index']}" in hooks:
             time.sleep(3600)
-        if hook == f"crash:{r['index']}":
+        if f"crash:{r['index']}" in hooks:
             os.abort()
         try:
             k = find_kernel(mod, r, text)
@@ -992,7 +993,8 @@ def _stream_child(spec_path: str, kernel_timeout: float, file_deadline: float):
                      daemon=True).start()
     threading.Thread(target=lambda: [err_tail.append(ln) or err_tail.__delitem__(slice(0, -20))
                                      for ln in p.stderr], daemon=True).start()
-    kernel_deadline = time.monotonic() + kernel_timeout
+    # the imports (cuTile's, the corpus file's) before the first kernel get a minute more
+    kernel_deadline = time.monotonic() + kernel_timeout + 60
     while True:
         wait = min(kernel_deadline, file_deadline) - time.monotonic()
         try:
