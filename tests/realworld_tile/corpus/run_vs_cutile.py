@@ -414,21 +414,25 @@ def describe_plan(plan: dict) -> str:
 
 # ------------------------------------------------------------------ pykc's build (parent)
 
-def compile_file(entry: dict, pykc: str, arch: str, out: str, timeout: float) -> dict:
+def compile_file(entry: dict, pykc: str, arch: str, out: str, timeout: float,
+                 deadline: float = float("inf")) -> dict:
     """pykc's CLI on the file, one compile per group of -D values (as run_corpus.py); a
-    failing group is compiled kernel by kernel. Returns {kernel index: output folder or
-    "error: ..."}."""
+    failing group is compiled kernel by kernel. Each compile ends by `timeout` seconds and
+    by `deadline` (time.monotonic()). Returns {kernel index: output folder or "error: ..."}."""
     file = os.path.join(HERE, entry["file"])
     kernels = entry.get("kernels", [])
     result = {}
 
     def run(ks, folder):
         cmd = [pykc, "compile", file, "--arch", arch, "-o", folder] + kernel_flags(ks)
+        limit = min(timeout, deadline - time.monotonic())
+        if limit <= 0:
+            return "error: not compiled (time limit)"
         try:
             p = subprocess.run(cmd, cwd=os.path.dirname(file), capture_output=True, text=True,
-                               errors="replace", timeout=timeout)
+                               errors="replace", timeout=limit)
         except subprocess.TimeoutExpired:
-            return f"error: pykc compile timed out after {timeout:.0f} s"
+            return f"error: pykc compile timed out after {limit:.0f} s"
         if p.returncode != 0:
             err = [ln for ln in (p.stderr + p.stdout).splitlines() if "error" in ln]
             why = err[0].replace(HERE + os.sep, "") if err else f"pykc exit {p.returncode}"
@@ -631,7 +635,7 @@ def _ct_dtype(ct, name: str):
 
 def frontend_check(kobj, plan: dict, ns: dict) -> str:
     """cuTile's front end (typing, lowering to TileIR bytecode) on the plan: "ok" (or "ok
-    with lists": tuples of arrays passed as lists, see wants_lists) or the first lines of
+    with lists": tuples of arrays passed as lists, see as_lists) or the first lines of
     its error."""
     import io
     from cuda.tile.compilation import export_kernel
@@ -702,18 +706,16 @@ def _random(torch, gen, shape, dtype):
 
 
 def clone(v, torch):
+    """A deep copy of an argument: each tensor's whole storage copied and viewed with the
+    same shape, strides and offset (F order, stride-0 views and all)."""
     if isinstance(v, list):
         return [clone(i, torch) for i in v]
-    if isinstance(v, torch.Tensor):
-        out = torch.empty_strided(v.shape, v.stride(), dtype=v.dtype, device=v.device) \
-            if v.is_contiguous() or v.is_non_overlapping_and_dense() else None
-        if out is None:  # overlapping views (stride 0): copy the storage, view it the same way
-            base = v.as_strided([v.untyped_storage().nbytes() // v.element_size()], [1], 0).clone()
-            return base.as_strided(v.shape, v.stride(), v.storage_offset())
-        out.copy_(v)
-        return out
     if isinstance(v, tuple):
         return tuple(clone(i, torch) for i in v)
+    if isinstance(v, torch.Tensor):
+        n = v.untyped_storage().nbytes() // v.element_size()
+        whole = torch.as_strided(v, [n], [1], 0).clone()
+        return whole.as_strided(v.shape, v.stride(), v.storage_offset())
     return v
 
 
@@ -725,45 +727,51 @@ def tensors(v, torch):
             yield from tensors(i, torch)
 
 
+def _bytes(x, torch):
+    x = x.reshape(-1)
+    return x.view(torch.uint8) if x.numel() else x
+
+
 def compare(ours, theirs, again, torch):
-    """(verdict, why, details) for the tensors of the three argument lists."""
+    """(verdict, why, details) for the tensors of three argument lists after the launches:
+    pykc's, cuTile's, cuTile's second run."""
     verdict, why, details = "same", "", []
-    trip = zip(*(list(tensors(list_, torch)) for list_ in (ours, theirs, again)))
+    trip = zip(*(list(tensors(v, torch)) for v in (ours, theirs, again)))
     for k, (a, b, c) in enumerate(trip):
-        a, b, c = (x.contiguous().cpu() for x in (a, b, c))
-        raw = [x.reshape(-1).view(torch.uint8) if x.numel() else x.reshape(-1) for x in (a, b, c)]
-        if torch.equal(raw[0], raw[1]):
+        a, b, c = (x.detach().contiguous().cpu() for x in (a, b, c))
+        if torch.equal(_bytes(a, torch), _bytes(b, torch)):
             continue
-        varies = not torch.equal(raw[1], raw[2])
+        varies = not torch.equal(_bytes(b, torch), _bytes(c, torch))
         name = str(a.dtype).replace("torch.", "")
+        detail = {"arg": k, "dtype": name, "elements": a.numel(), "cutile_varies": varies}
         if a.dtype.is_floating_point:
-            af, bf = (x.double() for x in (a, b))
+            af, bf = a.double().reshape(-1), b.double().reshape(-1)
             rtol, atol = TOLERANCE.get(name, (1e-4, 1e-5))
             finite = bf[torch.isfinite(bf)]
             scale = max(1.0, float(finite.abs().max()) if finite.numel() else 1.0)
             ok = torch.isclose(af, bf, rtol=rtol, atol=atol * scale, equal_nan=True)
             err = (af - bf).abs()
             err = err[torch.isfinite(err)]
-            details.append({"arg": k, "dtype": name, "mismatched": int((~ok).sum()),
-                            "elements": a.numel(), "max_abs_err": float(err.max()) if err.numel() else None,
-                            "max_ref": scale, "cutile_varies": varies})
+            detail.update(mismatched=int((~ok).sum()), max_abs_err=float(err.max()) if err.numel() else None,
+                          max_abs_cutile=scale, rtol=rtol, atol=atol * scale)
+            details.append(detail)
             if bool(ok.all()):
-                if varies:
-                    verdict = "cutile-varies"
-                elif verdict == "same":
-                    verdict = "close"
+                verdict = "cutile-varies" if varies else ("close" if verdict == "same" else verdict)
                 continue
+            bad = ~ok
+            show = (af, bf)
         else:
-            details.append({"arg": k, "dtype": name, "mismatched": int((a != b).sum()),
-                            "elements": a.numel(), "cutile_varies": varies})
+            ai, bi = a.reshape(-1).to(torch.int64), b.reshape(-1).to(torch.int64)
+            bad = ai != bi
+            detail["mismatched"] = int(bad.sum())
+            details.append(detail)
+            show = (ai, bi)
         if varies:
             verdict, why = "cutile-varies", why or f"arg {k}: cuTile's two runs differ"
             continue
-        bad = (a != b) & ~((a != a) & (b != b)) if a.dtype.is_floating_point else (a != b)
-        bad = bad.reshape(-1)
         i = int(torch.nonzero(bad)[0]) if bool(bad.any()) else 0
         return "differs", (f"arg {k} ({name}): {int(bad.sum())} of {a.numel()} differ (first at "
-                           f"{i}: {a.reshape(-1)[i].item()!r} vs cuTile {b.reshape(-1)[i].item()!r})"), details
+                           f"{i}: {show[0][i].item()!r} vs cuTile {show[1][i].item()!r})"), details
     return verdict, why, details
 
 
@@ -1087,7 +1095,7 @@ def process_file(i, entry, opts, deadline, workdir) -> dict:
         return result
     out = os.path.join(workdir, f"f{i}")
     t0 = time.monotonic()
-    built = compile_file(entry, opts.pykc, opts.arch, out, opts.compile_timeout)
+    built = compile_file(entry, opts.pykc, opts.arch, out, opts.compile_timeout, deadline)
     result["compile_s"] = round(time.monotonic() - t0, 2)
     rows = plan_file(entry, built)
     result["kernels"] = rows
