@@ -11,16 +11,20 @@ compared (issue 22: "matches on the H200", "at least 1.0x cuTile's kernel time")
 
 Inputs are generic PyTorch tensors built from the manifest's parameter types: every array
 of rank r gets the same extents, 2T per dimension where T is the kernel's largest
-power-of-two integer constant in [2, 65536] (its tile size, or a size; at least 64), the leading dimensions halved while an array would hold more than 2^22
-elements, so that tiles are exercised whole and several per axis. A `.assume(shape_constant=,
-stride_constant=)` array gets those extents and strides. Floats are uniform in [0.5, 1.5),
-integers in [0, 16) (in range as gather/scatter indices), bools random; integer scalars 16,
-float scalars 0.75, bool scalars True. The grid has 8 blocks for kernels that use only
-`ct.bid(0)`, (4, 4) for `ct.bid(1)`, (2, 2, 2) for `ct.bid(2)`. Libraries that the host
-lacks are stood in for module-level host code (../../realworld_numba/corpus/corpus_import.py).
-Kernels made inside functions (`--kernel test_x.kernel`, corpus.json "defines") are defined
-again for cuTile from their `def`, in the module's namespace plus the defines and the
-enclosing function's simple assignments.
+power-of-two integer constant in [2, 65536] (its tile size, or a size; at least 64), the
+leading dimensions halved while an array would hold more than 2^22 elements, so that tiles
+are exercised whole and several per axis. A `.assume(shape_constant=, stride_constant=)`
+array gets those extents and strides. Floats are uniform in [0.5, 1.5), integers in
+[0, 16) (in range as gather/scatter indices), bools random; integer scalars 16, float
+scalars 0.75, bool scalars True. Both builds get the same arguments, constants as cuTile's
+users pass them (Python numbers, bools, tuples, dtypes, enum members); tuples of arrays
+that cuTile refuses as tuples are passed to it as lists (its list parameters), to pykc as
+tuples. The grid has 8 blocks for kernels that use only `ct.bid(0)`, (4, 4) for
+`ct.bid(1)`, (2, 2, 2) for `ct.bid(2)`. Libraries that the host lacks are stood in for
+module-level host code (../../realworld_numba/corpus/corpus_import.py). Kernels made inside
+functions (`--kernel test_x.kernel`, corpus.json "defines") are defined again for cuTile
+from their `def`, in the module's namespace plus the defines and the enclosing functions'
+assignments and imports.
 
 Per kernel (corpus.json entry) the verdict is:
 
@@ -36,9 +40,10 @@ Per kernel (corpus.json entry) the verdict is:
                  manifest entry matches the signature; the reason is recorded
   fault          the launch faulted through cuTile (the inputs do not suit the kernel)
   cutile-fails   cuTile refuses the kernel (its compile error is recorded)
-  pykc-error     cuTile ran, pykc's launch raised (argument checks, a fault: pykc-fault)
-  not-compiled   pykc did not compile this kernel (run_corpus.py reports why)
-  crash, timeout the file's process died or ran past --file-timeout on this kernel
+  pykc-error     cuTile ran, pykc's launch raised (argument checks; pykc-fault: a fault)
+  not-compiled   pykc did not compile this kernel (its first error is recorded)
+  crash, timeout the process died on this kernel, or it ran past --kernel-timeout
+  not-run        the --time-limit (or --file-timeout) came first
 
 A fault spoils the CUDA context: each file runs in its own process and, after a fault or
 crash, a fresh process goes on with the file's next kernel. With --time, each kernel that
@@ -1155,10 +1160,9 @@ def _detect_arch() -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog="Verdicts and inputs: see the module docstring "
-                                        "(python3 -c 'help(...)' or the file's head).")
+    head, _, rest = __doc__.partition("\n\n")
+    ap = argparse.ArgumentParser(description=head, epilog=rest,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pykc", default=os.environ.get("PYKC") or os.path.join(ROOT, "build", "bin", "pykc"),
                     help="pykc binary (default $PYKC, else build/bin/pykc)")
     ap.add_argument("--arch", default="auto", help="pykc's --arch (default: the GPU's; sm_90 with --dry-run)")
@@ -1177,7 +1181,8 @@ def main(argv=None) -> int:
     ap.add_argument("--shard", default="1/1", metavar="K/N",
                     help="only the K-th of N equal slices of the corpus entries (for short device calls)")
     ap.add_argument("--time-limit", type=float, default=0, metavar="S",
-                    help="start nothing new after S seconds; what is left is reported not-run (0: none)")
+                    help="stop after S seconds: kernels still running are stopped, the rest "
+                         "reported not-run, the report and JSON written (0: no limit)")
     ap.add_argument("--kernel-timeout", type=float, default=120,
                     help="seconds for one kernel (cuTile's compile, launches, pykc's launch; 120)")
     ap.add_argument("--file-timeout", type=float, default=600, help="seconds for one file's kernels (600)")
