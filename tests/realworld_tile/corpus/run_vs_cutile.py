@@ -24,7 +24,7 @@ tuples. The grid has 8 blocks for kernels that use only `ct.bid(0)`, (4, 4) for
 module-level host code (../../realworld_numba/corpus/corpus_import.py). Kernels made inside
 functions (`--kernel test_x.kernel`, corpus.json "defines") are defined again for cuTile
 from their `def`, in the module's namespace plus the defines and the enclosing functions'
-assignments and imports.
+assignments, imports and nested definitions.
 
 Per kernel (corpus.json entry) the verdict is:
 
@@ -74,6 +74,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 
@@ -464,19 +465,23 @@ def compile_file(entry: dict, pykc: str, arch: str, out: str, timeout: float,
     return result
 
 
+_MANIFEST_LOCK = threading.Lock()
+
+
 def read_manifest(path: str):
     """pykc's manifest reader (pykc/_manifest.py, pure Python) without importing the
     package, whose loader needs NumPy: the parent and --dry-run do without."""
     if "pykc._manifest" in sys.modules:
         return sys.modules["pykc._manifest"].read_manifest(path)
-    mod = sys.modules.get("_pykc_manifest")
-    if mod is None:
-        import importlib.util
-        spec = importlib.util.spec_from_file_location(
-            "_pykc_manifest", os.path.join(ROOT, "python", "pykc", "_manifest.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules["_pykc_manifest"] = mod
-        spec.loader.exec_module(mod)
+    with _MANIFEST_LOCK:  # --jobs threads
+        mod = sys.modules.get("_pykc_manifest")
+        if mod is None:
+            import importlib.util
+            spec = importlib.util.spec_from_file_location(
+                "_pykc_manifest", os.path.join(ROOT, "python", "pykc", "_manifest.py"))
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules["_pykc_manifest"] = mod  # (its dataclasses look themselves up there)
+            spec.loader.exec_module(mod)
     return mod.read_manifest(path)
 
 
@@ -530,7 +535,8 @@ def _eval(text: str, ns: dict):
 def find_kernel(mod, kernel: dict, file_text: str):
     """cuTile's kernel object for a corpus kernel: the module's, or (a qualified name, or
     defines given) its `def` executed again in the module's namespace plus corpus.json's
-    defines and the enclosing functions' assignments. Raises LookupError."""
+    defines and the enclosing functions' assignments, imports and nested definitions.
+    Raises LookupError."""
     import cuda.tile as ct
     from cuda.tile._execution import kernel as kernel_type
     name, defines = kernel["name"], kernel.get("defines", [])
@@ -550,8 +556,9 @@ def find_kernel(mod, kernel: dict, file_text: str):
                 targets = [t.id for s in [stmt] if isinstance(s, (ast.Assign, ast.AnnAssign))
                            for t in (s.targets if isinstance(s, ast.Assign) else [s.target])
                            if isinstance(t, ast.Name)]
-                imports = isinstance(stmt, (ast.Import, ast.ImportFrom))
-                if not imports and (not targets or set(targets) & define_names):
+                # imports, and helpers and classes the kernel may call
+                other = isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef))
+                if not other and (not targets or set(targets) & define_names):
                     continue
                 try:
                     exec(compile(ast.Module([stmt], []), mod.__file__, "exec"), ns)  # noqa: S102
@@ -651,8 +658,9 @@ def frontend_check(kobj, plan: dict, ns: dict) -> str:
         except Exception as e:  # noqa: BLE001 - ct.launch takes more than KernelSignature
             return f"not checked (KernelSignature: {type(e).__name__}: {_first_lines(str(e), 1)})"
         try:
+            # TileIR bytecode 13.4: what the tileiras packed with cuTile 1.7 reads
             export_kernel(kobj, [sig], io.BytesIO(),
-                          output_format="tileir_bytecode", bytecode_version="13.3")
+                          output_format="tileir_bytecode", bytecode_version="13.4")
             return "ok with lists" if lists else "ok"
         except Exception as e:  # noqa: BLE001 - what cuTile says is the result
             err = err or f"{type(e).__name__}: {_first_lines(str(e))}"
