@@ -892,8 +892,12 @@ def compare_one(gpu: dict, k, mine, row: dict, ns: dict) -> dict:
     torch, pk = gpu["torch"], gpu["pk"]
     plan = row["plan"]
     stream = torch.cuda.current_stream()
-    gen = torch.Generator(device="cuda").manual_seed(SEED)
-    base = [make_value(a, gen, torch, ns) for a in plan["args"]]
+    try:
+        gen = torch.Generator(device="cuda").manual_seed(SEED)
+        base = [make_value(a, gen, torch, ns) for a in plan["args"]]
+    except Exception as e:  # noqa: BLE001 - a dtype this PyTorch lacks, a constant's name
+        return {"verdict": "skipped", "why": f"inputs: {type(e).__name__}: {_first_lines(str(e), 1)}",
+                "fault": _is_fault(e)}
     grid = tuple(plan["grid"])
     lists, err = False, None
     for lists in (False, True) if has_array_tuples(plan) else (False,):
