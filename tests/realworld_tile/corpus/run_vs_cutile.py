@@ -1078,12 +1078,16 @@ def run_child(entry, rows, mode, opts, deadline) -> dict:
             os.unlink(spec)
         rest = [r for r in pending if r["index"] not in done]
         if ended and ended[0] == "timeout":
-            if started is not None and started not in done and ended[1] is not None:
-                fail(by_index[started], "timeout", f"no result within {ended[1]:.0f} s")
-                rest = [r for r in rest if r["index"] != started]
-            elif ended[1] is None:
+            if ended[1] is None:
                 for r in rest:
                     fail(r, "not-run", "file timeout" if time.monotonic() < deadline else "time limit")
+                rest = []
+            elif started is not None and started not in done:
+                fail(by_index[started], "timeout", f"no result within {ended[1]:.0f} s")
+                rest = [r for r in rest if r["index"] != started]
+            elif not done:
+                for r in rest:
+                    fail(r, "timeout", "the imports took too long (before the first kernel)")
                 rest = []
         elif started is not None and started not in done:
             tail = (ended[2].strip().splitlines() if ended else [])[-1:] or [f"exit {ended and ended[1]}"]
