@@ -47,11 +47,12 @@ Per kernel (corpus.json entry) the verdict is:
 
 A fault spoils the CUDA context: each file runs in its own process and, after a fault or
 crash, a fresh process goes on with the file's next kernel. With --time, each kernel that
-matched (same, close) is timed afterwards, one file at a time: cuTile's and pykc's launches
-on the same tensors behind a busy kernel (kernel_timing.py's rounds: GPU time per kernel,
-not Python's launch cost), the extents grown 2x per dimension (4x for 1-D; the grid as
-well) until cuTile's kernel takes 0.2 ms or an array would pass 2^24 elements; the ratio
-cuTile_time / pykc_time per kernel and its geomean are printed (>= 1.0: pykc as fast).
+matched (same, close) is timed afterwards, one kernel at a time (the files' processes start
+in parallel and take turns on a lock): cuTile's and pykc's launches on the same tensors
+behind a busy kernel (kernel_timing.py's rounds: GPU time per kernel, not Python's launch
+cost, best of 5), the extents grown 2x per dimension (4x for 1-D; the grid as well) until
+cuTile's kernel takes 0.2 ms or an array would pass 2^24 elements; the ratio cuTile_time /
+pykc_time per kernel and its geomean are printed (>= 1.0: pykc as fast).
 
 --dry-run needs no GPU: it compiles with pykc, plans every kernel's inputs, grid and
 cuTile call, imports each file with cuTile where `cuda.tile` imports (--cutile-path adds a
@@ -817,6 +818,8 @@ def child_main(spec_path: str) -> int:
         import torch
         import pykc as pk
         gpu = {"torch": torch, "pk": pk, "modules": {}, "timer": None}
+        if mode == "time":
+            return time_child(rows, mod, text, gpu, spec.get("lock"))
     # tests: "hang:I,crash:J" makes kernel I hang and kernel J crash its process
     hooks = os.environ.get("PYKC_VSCUTILE_TEST_HOOK", "").split(",")
     for r in rows:
@@ -845,10 +848,7 @@ def child_main(spec_path: str) -> int:
         except Exception as e:  # noqa: BLE001
             _emit({**out, "verdict": "pykc-error", "why": f"load: {type(e).__name__}: {_first_lines(str(e), 2)}"})
             continue
-        if mode == "time":
-            out.update(time_one(gpu, k, mine, r, text, ns))
-        else:
-            out.update(compare_one(gpu, k, mine, r, ns))
+        out.update(compare_one(gpu, k, mine, r, ns))
         _emit(out)
         if out.get("fault"):
             return 3
@@ -932,6 +932,74 @@ def compare_one(gpu: dict, k, mine, row: dict, ns: dict) -> dict:
 
 
 # ------------------------------------------------------------------ --time (child)
+
+def time_child(rows, mod, text: str, gpu: dict, lock: str | None) -> int:
+    """--time's child: finds, loads and launches each kernel once (cuTile's compile, from
+    its disk cache by now), then, holding the GPU lock that the other files' children wait
+    on, times them one by one. Each row's result goes in its "time"."""
+    import cuda.tile as ct
+    torch, pk = gpu["torch"], gpu["pk"]
+    ready = []
+    for r in rows:
+        _emit({"start": r["index"]})
+        try:
+            k = find_kernel(mod, r, text)
+            ns = k._annotated_function.pyfunc.__globals__ if hasattr(k, "_annotated_function") else mod.__dict__
+            m = gpu["modules"].get(r["build"]) or gpu["modules"].setdefault(r["build"], pk.load(r["build"]))
+            mine = m[r["kernel"]]
+            fill_defaults(r["plan"], k)
+            gen = torch.Generator(device="cuda").manual_seed(SEED)
+            args = [make_value(a, gen, torch, ns) for a in r["plan"]["args"]]
+            grid = tuple(r["plan"]["grid"])
+            ct.launch(torch.cuda.current_stream(), grid, k,
+                      tuple(as_lists(args, r["plan"]) if r.get("cutile_lists") else args))
+            pk.launch(torch.cuda.current_stream(), grid, mine, tuple(args))
+            torch.cuda.synchronize()
+            del args
+            ready.append((r, k, mine, ns))
+        except Exception as e:  # noqa: BLE001
+            _emit({"index": r["index"], "time": {"error": f"{type(e).__name__}: {_first_lines(str(e), 1, 200)}"}})
+            if _is_fault(e):
+                return 3
+    with gpu_lock(lock):
+        for r, k, mine, ns in ready:
+            _emit({"start": r["index"]})
+            out = {"index": r["index"], **time_one(gpu, k, mine, r, text, ns)}
+            _emit(out)
+            if out.get("fault"):
+                return 3
+    return 0
+
+
+class gpu_lock:  # noqa: N801 - used as a context manager
+    """An exclusive lock on `path` (fcntl) across the --time children: one times at a
+    time. While waiting it says so every 5 s, which the parent takes as a sign of life."""
+
+    def __init__(self, path):
+        self.path, self.f = path, None
+
+    def __enter__(self):
+        if not self.path:
+            return self
+        import fcntl
+        self.f = open(self.path, "a")
+        said = time.monotonic()
+        while True:
+            try:
+                fcntl.flock(self.f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return self
+            except OSError:
+                if time.monotonic() - said > 5:
+                    _emit({"wait": 1})
+                    said = time.monotonic()
+                time.sleep(0.1)
+
+    def __exit__(self, *exc):
+        if self.f is not None:
+            import fcntl
+            fcntl.flock(self.f, fcntl.LOCK_UN)
+            self.f.close()
+
 
 class TorchTimer:
     """kernel_timing.py's rounds on PyTorch's current stream (cuTile's and pykc's launches
@@ -1036,9 +1104,10 @@ def _stream_child(spec_path: str, kernel_timeout: float, file_deadline: float):
         except ValueError:
             continue
         if isinstance(msg, dict):
-            if "start" in msg:
+            if "start" in msg or "wait" in msg:
                 kernel_deadline = time.monotonic() + kernel_timeout
-            yield msg
+            if "wait" not in msg:
+                yield msg
     p.wait()
     time.sleep(0.05)  # let the stderr reader finish
     yield ("exit", p.returncode, "".join(err_tail))
@@ -1049,7 +1118,8 @@ def run_child(entry, rows, mode, opts, deadline) -> dict:
     kernel timeout), updating the rows; returns what the children said of the file."""
     by_index = {r["index"]: r for r in rows}
     pending, info = list(rows), {}
-    file_deadline = min(deadline, time.monotonic() + opts.file_timeout)
+    # (--time's children wait for the GPU lock: only the time limit ends them)
+    file_deadline = deadline if mode == "time" else min(deadline, time.monotonic() + opts.file_timeout)
 
     def fail(r, verdict, why):
         if mode == "time":
@@ -1060,7 +1130,7 @@ def run_child(entry, rows, mode, opts, deadline) -> dict:
     while pending:
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump({"entry": entry, "rows": pending, "mode": mode, "check": opts.check,
-                       "cutile_path": opts.cutile_path}, f)
+                       "cutile_path": opts.cutile_path, "lock": getattr(opts, "gpu_lock", None)}, f)
             spec = f.name
         started, done, ended = None, set(), None
         try:
@@ -1140,6 +1210,17 @@ def print_file(r: dict, dry: bool) -> None:
             print(f"    {k['kernel']}: {v}: {k.get('why', '')}")
 
 
+def print_times(entry: dict, rows: list[dict]) -> None:
+    for k in rows:
+        t = k.get("time", {})
+        if "ratio" in t:
+            print(f"    {entry['file']} {k['kernel']}: cuTile {t['cutile_ms'] * 1e3:.1f} us, "
+                  f"pykc {t['pykc_ms'] * 1e3:.1f} us: {t['ratio']:.2f}x "
+                  f"({t['elements']} elements, grid {tuple(t['grid'])})", flush=True)
+        else:
+            print(f"    {entry['file']} {k['kernel']}: not timed: {t.get('error', '?')}", flush=True)
+
+
 def summarise(results: list[dict]) -> dict:
     counts, why_skipped, ratios, frontend = {}, {}, [], {"ok": 0, "rejects": 0}
     for r in results:
@@ -1193,7 +1274,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cutile-path", action="append", default=[], metavar="DIR",
                     help="a folder to put first on the children's sys.path (cuda.tile there)")
     ap.add_argument("--jobs", "-j", type=int, default=1,
-                    help="files at a time (compiles and comparisons; timing is always one at a time)")
+                    help="files at a time (compiles, comparisons, --time's preparation; the "
+                         "timing itself is one kernel at a time, under a lock)")
     ap.add_argument("--shard", default="1/1", metavar="K/N",
                     help="only the K-th of N equal slices of the corpus entries (for short device calls)")
     ap.add_argument("--time-limit", type=float, default=0, metavar="S",
@@ -1249,20 +1331,21 @@ def main(argv=None) -> int:
                                   "traceback": traceback.format_exc()[-2000:]}
                 print_file(results[j], a.dry_run)
         if a.time and not a.dry_run:
-            print("=== timing (one file at a time)", flush=True)
-            for j, (i, e) in enumerate(chosen):
-                rows = [k for k in results[j]["kernels"] if k.get("verdict") in MATCHED]
-                if not rows:
-                    continue
-                run_child(e, rows, "time", a, deadline)
-                for k in rows:
-                    t = k.get("time", {})
-                    if "ratio" in t:
-                        print(f"    {e['file']} {k['kernel']}: cuTile {t['cutile_ms'] * 1e3:.1f} us, "
-                              f"pykc {t['pykc_ms'] * 1e3:.1f} us: {t['ratio']:.2f}x "
-                              f"({t['elements']} elements, grid {tuple(t['grid'])})", flush=True)
-                    else:
-                        print(f"    {e['file']} {k['kernel']}: not timed: {t.get('error', '?')}", flush=True)
+            print("=== timing (files prepared in parallel, timed one at a time)", flush=True)
+            a.gpu_lock = os.path.join(work, "gpu.lock")
+            todo = [(j, e, [k for k in results[j]["kernels"] if k.get("verdict") in MATCHED])
+                    for j, (i, e) in enumerate(chosen)]
+            with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+                futs = {pool.submit(run_child, e, rows, "time", a, deadline): (e, rows)
+                        for j, e, rows in todo if rows}
+                for fut in concurrent.futures.as_completed(futs):
+                    e, rows = futs[fut]
+                    try:
+                        fut.result()
+                    except Exception as ex:  # noqa: BLE001
+                        for k in rows:
+                            k["time"] = {"error": f"{type(ex).__name__}: {ex}"}
+                    print_times(e, rows)
     s = summarise(results)
     print("kernels: " + ", ".join(f"{v} {c}" for c, v in sorted(s["counts"].items())))
     if s["skipped_why"]:
