@@ -86,7 +86,7 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, NUMBA_CORPUS)
 sys.path.insert(0, HERE)
 
-from run_corpus import define_groups, kernel_flags, normalise  # noqa: E402
+from run_corpus import ERROR_RE, define_groups, kernel_flags, normalise, signal_name  # noqa: E402
 
 CAP_ELEMENTS, TIME_CAP_ELEMENTS = 1 << 22, 1 << 24
 DEFAULT_TILE, MAX_TILE = 64, 1 << 16
@@ -440,6 +440,8 @@ def compile_file(entry: dict, pykc: str, arch: str, out: str, timeout: float,
                                errors="replace", timeout=limit)
         except subprocess.TimeoutExpired:
             return f"error: pykc compile timed out after {limit:.0f} s"
+        if p.returncode < 0 or (p.returncode >= 128 and not ERROR_RE.search(p.stderr)):
+            return f"error: pykc crashed ({signal_name(p.returncode)})"
         if p.returncode != 0:
             err = [ln for ln in (p.stderr + p.stdout).splitlines() if "error" in ln]
             why = err[0].replace(HERE + os.sep, "") if err else f"pykc exit {p.returncode}"
