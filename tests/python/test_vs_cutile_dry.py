@@ -66,9 +66,14 @@ def test_extents_and_grid():
     assert vs.extents(1, 1024) == [2048]
     assert vs.extents(2, 4096) == [512, 8192]          # 2^22 elements at most
     assert vs.extents(4, 64) == [2, 128, 128, 128]
-    assert vs.grid_rank("bid(0); ct.bid(1)", "") == 2
-    assert vs.grid_rank("", "ct.bid(2)") == 3           # a helper's, in the file
-    assert vs.grid_rank("", "") == 1
+    src = ("def helper():\n    return ct.bid(2)\n"
+           "def k1(x):\n    a = ct.bid(0) + ct.bid(1)\n"
+           "def k2(x):\n    helper()\n"
+           "def k3(x):\n    ct.store(x, (0,), 1)\n")
+
+    def rank(name):
+        return vs.grid_rank(vs.kernel_source(src, name)[0], src)
+    assert (rank("k1"), rank("k2"), rank("k3")) == (2, 3, 0)  # k2 through its helper
 
 
 def test_plans_of_compiled_files(tmp_path):

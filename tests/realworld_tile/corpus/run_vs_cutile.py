@@ -19,8 +19,9 @@ array gets those extents and strides. Floats are uniform in [0.5, 1.5), integers
 scalars 0.75, bool scalars True. Both builds get the same arguments, constants as cuTile's
 users pass them (Python numbers, bools, tuples, dtypes, enum members); tuples of arrays
 that cuTile refuses as tuples are passed to it as lists (its list parameters), to pykc as
-tuples. The grid has 8 blocks for kernels that use only `ct.bid(0)`, (4, 4) for
-`ct.bid(1)`, (2, 2, 2) for `ct.bid(2)`. Libraries that the host lacks are stood in for
+tuples. The grid has 8 blocks for kernels that use only `ct.bid(0)` (themselves or in the
+functions they call), (4, 4) for `ct.bid(1)`, (2, 2, 2) for `ct.bid(2)`, one block for
+kernels that use none. Libraries that the host lacks are stood in for
 module-level host code (../../realworld_numba/corpus/corpus_import.py). Kernels made inside
 functions (`--kernel test_x.kernel`, corpus.json "defines") are defined again for cuTile
 from their `def`, in the module's namespace plus the defines and the enclosing functions'
@@ -90,7 +91,7 @@ from run_corpus import ERROR_RE, define_groups, kernel_flags, normalise, signal_
 
 CAP_ELEMENTS, TIME_CAP_ELEMENTS = 1 << 22, 1 << 24
 DEFAULT_TILE, MAX_TILE = 64, 1 << 16
-GRIDS = {1: (8,), 2: (4, 4), 3: (2, 2, 2)}
+GRIDS = {0: (1,), 1: (8,), 2: (4, 4), 3: (2, 2, 2)}
 INT_SCALAR, FLOAT_SCALAR = 16, 0.75
 TARGET_MS = 0.2
 SEED = 20261207
@@ -270,13 +271,29 @@ def kernel_source(text: str, qualname: str):
     return None, chain
 
 
-def grid_rank(node_text: str, file_text: str) -> int:
-    """The grid's rank: the highest axis of `ct.bid(k)`/`num_blocks(k)` in the kernel (in
-    the file when the kernel has none: helpers), plus one."""
-    pat = r"\b(?:bid|num_blocks)\(\s*([012])\s*\)"
-    axes = [int(a) for a in re.findall(pat, node_text)] or \
-        [int(a) for a in re.findall(pat, file_text)]
-    return max(axes, default=0) + 1
+_BID_RE = re.compile(r"\b(?:bid|num_blocks)\(\s*([012])\s*\)")
+
+
+def grid_rank(node, file_text: str) -> int:
+    """The grid's rank: the highest axis of `ct.bid(k)`/`ct.num_blocks(k)` in the kernel
+    `node` (an ast.FunctionDef; None: the whole file) or the module functions it calls,
+    directly or not, plus one; 0 when none does (the kernel works on fixed elements: one
+    block, as cuTile's tests launch it, keeps in-place updates free of races)."""
+    if node is None:
+        axes = [int(a) for a in _BID_RE.findall(file_text)]
+        return max(axes, default=0) + 1
+    functions = {n.name: n for n in ast.parse(file_text).body
+                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    seen, todo, axes = set(), [node], []
+    while todo:
+        f = todo.pop()
+        axes += [int(a) for a in _BID_RE.findall(ast.unparse(f))]
+        for c in ast.walk(f):
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in functions \
+                    and c.func.id not in seen:
+                seen.add(c.func.id)
+                todo.append(functions[c.func.id])
+    return max(axes) + 1 if axes else 0
 
 
 def tile_size(entry) -> int:
@@ -389,8 +406,7 @@ def plan_kernel(kernel: dict, entry, file_text: str, scale: int = 0) -> dict:
                                                         "pykc": value, "text": texts.get(name)}):
             return {"skip": f"constant element {name} does not fit its tuple"}
     node, _ = kernel_source(file_text, kernel["name"])
-    node_text = ast.unparse(node) if node is not None else ""
-    grid = list(GRIDS[grid_rank(node_text, file_text)])
+    grid = list(GRIDS[grid_rank(node, file_text)])
     if scale:
         grid = [g * (4 if len(grid) == 1 else 2) ** scale for g in grid]
     return {"args": args, "grid": grid, "tile": tile}
