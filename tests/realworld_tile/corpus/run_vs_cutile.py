@@ -406,10 +406,11 @@ def plan_kernel(kernel: dict, entry, file_text: str, scale: int = 0) -> dict:
                                                         "pykc": value, "text": texts.get(name)}):
             return {"skip": f"constant element {name} does not fit its tuple"}
     node, _ = kernel_source(file_text, kernel["name"])
-    grid = list(GRIDS[grid_rank(node, file_text)])
-    if scale:
+    rank = grid_rank(node, file_text)
+    grid = list(GRIDS[rank])
+    if scale and rank:
         grid = [g * (4 if len(grid) == 1 else 2) ** scale for g in grid]
-    return {"args": args, "grid": grid, "tile": tile}
+    return {"args": args, "grid": grid, "tile": tile, "grid_rank": rank}
 
 
 def plan_elements(plan: dict) -> int:
@@ -1076,7 +1077,9 @@ def time_row(timer, torch, kobj, mine, row, file_text, ns) -> dict:
         torch.cuda.synchronize()
         cutile_ms = timer.best(lambda s: ct.launch(s, grid, kobj, args))
         bigger = plan_elements(plan_kernel(row, entry, file_text, scale + 1))
+        # (a kernel that uses no ct.bid works on fixed elements: larger inputs change nothing)
         if (cutile_ms >= TARGET_MS or bigger > TIME_CAP_ELEMENTS or not plan_elements(plan)
+                or not plan["grid_rank"]
                 or any(g > 65535 for g in plan_kernel(row, entry, file_text, scale + 1)["grid"][1:])):
             break
         scale += 1
