@@ -19,8 +19,8 @@
 #              /tmp/cutile when an earlier call unpacked it there, else .cutile/activate.sh
 #              (../shared/tools/cutile-for-device.sh makes .cutile). Files at a time, the time
 #              limit (so that the report comes back within a device call) and more options:
-#              VSCUTILE_ARGS, default "-j 8 --time-limit 500"; e.g. add "--shard 1/3" or
-#              file filters. A bundle from `bundle.sh OUT sm_90 --corpus-only` suffices
+#              VSCUTILE_ARGS, which replaces the default "-j 8 --time-limit 500" (e.g.
+#              "-j 12 --time-limit 500 --shard 1/3", or file filters). A bundle from `bundle.sh OUT sm_90 --corpus-only` suffices
 #              (vsnumba's too)
 #   rowwise    bench/tile/rowwise.py (softmax, layer norm, RMS norm of (B, N) tiles against
 #              the copy bandwidth, issue 23)
