@@ -20,8 +20,8 @@
 #              (../shared/tools/cutile-for-device.sh makes .cutile). Files at a time, the time
 #              limit (so that the report comes back within a device call) and more options:
 #              VSCUTILE_ARGS, which replaces the default "-j 8 --time-limit 500" (e.g.
-#              "-j 12 --time-limit 500 --shard 1/3", or file filters). A bundle from `bundle.sh OUT sm_90 --corpus-only` suffices
-#              (vsnumba's too)
+#              "-j 12 --time-limit 500 --shard 1/3", or file filters). A bundle from
+#              `bundle.sh OUT sm_90 --corpus-only` suffices (for vsnumba too)
 #   rowwise    bench/tile/rowwise.py (softmax, layer norm, RMS norm of (B, N) tiles against
 #              the copy bandwidth, issue 23)
 #   compilebench  bench/compile/gpu_host.py (compile time: pykc cold/warm/to PTX, ptxas on
