@@ -13,6 +13,15 @@
 #              the times, its report streamed to vs_numba.txt)
 #   bench      bench/jit/jit_bench.py without cuTile, then bench/jit/tile_miss.py
 #   cutile     bench/jit/jit_bench.py with cuTile (/tmp/cutile from cutile-for-device.sh)
+#   vscutile   tests/realworld_tile/corpus/run_vs_cutile.py --time (the cuTile corpus, pykc vs
+#              NVIDIA's cuTile: outputs compared, then kernel times; vscutile-outputs: without
+#              the times, its report streamed to vs_cutile.txt), in cuTile's environment:
+#              /tmp/cutile when an earlier call unpacked it there, else .cutile/activate.sh
+#              (../shared/tools/cutile-for-device.sh makes .cutile). Files at a time, the time
+#              limit (so that the report comes back within a device call) and more options:
+#              VSCUTILE_ARGS, which replaces the default "-j 8 --time-limit 500" (e.g.
+#              "-j 12 --time-limit 500 --shard 1/3", or file filters). A bundle from
+#              `bundle.sh OUT sm_90 --corpus-only` suffices (for vsnumba too)
 #   rowwise    bench/tile/rowwise.py (softmax, layer norm, RMS norm of (B, N) tiles against
 #              the copy bandwidth, issue 23)
 #   compilebench  bench/compile/gpu_host.py (compile time: pykc cold/warm/to PTX, ptxas on
@@ -24,7 +33,8 @@ root=$(cd "$(dirname "$0")/../../.." && pwd)
 bundle=$(cd "${1:?usage: run.sh BUNDLE MODE...}" && pwd); shift
 out=${OUT:-$bundle/out}; mkdir -p "$out"
 for f in "$bundle/bin/pykc" "$bundle/lib/libpykc_codegen.so" "$bundle/lib/libpykc.so"; do
-  [ -f "$f" ] || xz -dk "$f.xz"
+  # (bundle.sh --corpus-only leaves libpykc, the JIT's library, out)
+  [ -f "$f" ] || [ ! -f "$f.xz" ] || xz -dk "$f.xz"
 done
 chmod +x "$bundle/bin/pykc"
 export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -33,6 +43,20 @@ export PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH}
 export PATH=$bundle/bin:$PATH
 cd "$root"
 status=0
+# NVIDIA's cuTile (cuda.tile 1.7, tileiras) for the modes that run it: /tmp/cutile as
+# .cutile/activate.sh unpacks it (in this call, or an earlier one on this warm machine).
+with_cutile() (
+  if [ -x /tmp/cutile/nvidia/cu13/bin/tileiras ]; then
+    export PYTHONPATH=/tmp/cutile:$PYTHONPATH PATH=/tmp/cutile/nvidia/cu13/bin:$PATH \
+      CUDA_HOME=/tmp/cutile/nvidia/cu13 LD_LIBRARY_PATH=/tmp/cutile/nvidia/cu13/lib:$LD_LIBRARY_PATH
+  elif [ -f "$root/.cutile/activate.sh" ]; then
+    source "$root/.cutile/activate.sh"
+  else
+    echo "no cuTile in /tmp/cutile: carry .cutile (../shared/tools/cutile-for-device.sh) first"
+    exit 1
+  fi
+  "$@"
+)
 for mode in "$@"; do
   echo "=== $mode ($(date -u +%H:%M:%S))"
   case $mode in
@@ -50,10 +74,13 @@ for mode in "$@"; do
                --json "$out/vs_numba.json" 2>&1 | tee "$out/vs_numba.txt" || status=1 ;;
     bench) python3 bench/jit/jit_bench.py --no-cutile --json "$out/jit_bench.json" || status=1
            python3 bench/jit/tile_miss.py --json "$out/tile_miss.json" || status=1 ;;
-    cutile) ( export PYTHONPATH=/tmp/cutile:$PYTHONPATH PATH=/tmp/cutile/nvidia/cu13/bin:$PATH \
-                CUDA_HOME=/tmp/cutile/nvidia/cu13 \
-                LD_LIBRARY_PATH=/tmp/cutile/nvidia/cu13/lib:$LD_LIBRARY_PATH
-              python3 bench/jit/jit_bench.py --json "$out/jit_bench_cutile.json" ) || status=1 ;;
+    cutile) with_cutile python3 bench/jit/jit_bench.py --json "$out/jit_bench_cutile.json" || status=1 ;;
+    vscutile) with_cutile python3 -u tests/realworld_tile/corpus/run_vs_cutile.py --pykc "$bundle/bin/pykc" \
+                --time --json "$out/vs_cutile.json" ${VSCUTILE_ARGS:--j 8 --time-limit 500} 2>&1 \
+                | tee "$out/vs_cutile.txt"; [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+    vscutile-outputs) with_cutile python3 -u tests/realworld_tile/corpus/run_vs_cutile.py --pykc "$bundle/bin/pykc" \
+                --json "$out/vs_cutile.json" ${VSCUTILE_ARGS:--j 8 --time-limit 500} 2>&1 \
+                | tee "$out/vs_cutile.txt"; [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
     rowwise) python3 bench/tile/rowwise.py --json "$out/rowwise.json" || status=1 ;;
     compilebench) python3 bench/compile/gpu_host.py --pykc "$bundle/bin/pykc" --rounds 9 --time-limit 420 \
                     --json "$out/compile_bench.json" ${COMPILEBENCH_ARGS:-} || status=1 ;;

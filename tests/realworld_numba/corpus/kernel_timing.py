@@ -32,7 +32,42 @@ def _spin_kernel():
     return spin
 
 
-class Timer:
+class EventTimer:
+    """The timing rounds, for any library's streams and events: a subclass gives `stream`,
+    `spin_n` and the methods below."""
+
+    def _spin(self, n):
+        """Queue the busy kernel (about n * 4 cycles) on `self.stream`."""
+        raise NotImplementedError
+
+    def _events(self):
+        """Two new timing events (start, end)."""
+        raise NotImplementedError
+
+    def _elapsed_ms(self, start, end):
+        raise NotImplementedError
+
+    def _round(self, launch):
+        s = self.stream
+        start, end = self._events()
+        for _ in range(6):
+            self._spin(self.spin_n)
+            start.record(s)
+            for _ in range(REPEAT):
+                launch(s)
+            end.record(s)
+            queued_in_time = not start.query()
+            end.synchronize()
+            if queued_in_time:
+                return self._elapsed_ms(start, end) / REPEAT
+            self.spin_n *= 2
+        raise RuntimeError("launches could not be queued behind the spin kernel")
+
+    def best(self, launch):
+        return min(self._round(launch) for _ in range(ROUNDS))
+
+
+class Timer(EventTimer):
     """Events on one numba stream; pykc launches on the same stream (its handle)."""
 
     def __init__(self):
@@ -43,24 +78,14 @@ class Timer:
         self.scratch = cuda.to_device(np.ones(1, np.float32))
         self.spin_n = 1 << 18
 
-    def _round(self, launch):
-        cuda, s = self.cuda, self.stream
-        start, end = cuda.event(), cuda.event()
-        for _ in range(6):
-            self.spin[1, 1, s](self.scratch, self.spin_n)
-            start.record(s)
-            for _ in range(REPEAT):
-                launch(s)
-            end.record(s)
-            queued_in_time = not start.query()
-            end.synchronize()
-            if queued_in_time:
-                return cuda.event_elapsed_time(start, end) / REPEAT
-            self.spin_n *= 2
-        raise RuntimeError("launches could not be queued behind the spin kernel")
+    def _spin(self, n):
+        self.spin[1, 1, self.stream](self.scratch, n)
 
-    def best(self, launch):
-        return min(self._round(launch) for _ in range(ROUNDS))
+    def _events(self):
+        return self.cuda.event(), self.cuda.event()
+
+    def _elapsed_ms(self, start, end):
+        return self.cuda.event_elapsed_time(start, end)
 
 
 def _grow(shapes, launch_shape):

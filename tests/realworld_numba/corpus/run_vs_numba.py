@@ -29,82 +29,19 @@ Each file runs in its own process (a fault spoils the CUDA context). Exit status
 kernel `differs` or pykc fails where numba does not; 77 without a GPU.
 """
 import argparse
-import ast
-import importlib
-import importlib.abc
-import importlib.machinery
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
-import types
+
+from corpus_import import import_corpus_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 N1, TPB = 4096, 128
 SHAPES = {1: (N1,), 2: (64, 64), 3: (16, 16, 16), 4: (8, 8, 8, 8)}
-
-
-# ------------------------------------------------------------------ stand-ins for absent libraries
-
-class _StandInType(type):
-    def __getattr__(cls, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return _stand_in(name)
-
-
-def _stand_in(name):
-    """A class that works as a decorator (returns the function), a base class, a callable
-    and a namespace."""
-    def __new__(cls, *a, **k):
-        if len(a) == 1 and not k and callable(a[0]):
-            return a[0]
-        return object.__new__(cls)
-
-    def __call__(self, *a, **k):
-        if len(a) == 1 and not k and callable(a[0]):
-            return a[0]
-        return _stand_in("result")()
-
-    def __getattr__(self, attr):
-        if attr.startswith("__"):
-            raise AttributeError(attr)
-        return _stand_in(attr)
-
-    return _StandInType(name, (), {"__new__": __new__, "__init__": lambda self, *a, **k: None,
-                                   "__call__": __call__, "__getattr__": __getattr__})
-
-
-class _StandInModule(types.ModuleType):
-    def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return _stand_in(name)
-
-
-class _StandInFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Last on sys.meta_path: a module that nothing else finds, of a package the corpus
-    files import (`roots`), is a stand-in (recorded). Other misses stay misses (libraries
-    probe for optional modules)."""
-    def __init__(self, roots):
-        self.roots, self.names = roots, []
-
-    def find_spec(self, name, path, target=None):
-        if name.split(".")[0] not in self.roots and not name.startswith("_corpus."):
-            return None
-        self.names.append(name)
-        return importlib.machinery.ModuleSpec(name, self, is_package=True)
-
-    def create_module(self, spec):
-        m = _StandInModule(spec.name)
-        m.__path__ = []
-        return m
-
-    def exec_module(self, module):
-        pass
 
 
 # ------------------------------------------------------------------ one file
@@ -119,49 +56,19 @@ def _numpy_shim():
 
 def _numba_module(entry):
     """The corpus file imported by numba (package `_corpus` for its folder, so that relative
-    imports of siblings work)."""
-    path = os.path.join(HERE, entry["file"])
-    folder = os.path.dirname(path)
-    for p in entry.get("python_path", []):
-        sys.path.insert(0, os.path.join(HERE, p))
-    sys.path.insert(0, folder)
-    pkg = types.ModuleType("_corpus")
-    pkg.__path__ = [folder]
-    sys.modules["_corpus"] = pkg
+    imports of siblings work; corpus_import.py)."""
     _numpy_shim()
     import numba.cuda  # noqa: F401  (numba's own imports happen without stand-ins)
-    roots = set()
-    for dirpath, _, files in os.walk(os.path.join(HERE, entry["file"].split("/")[0])):
-        for f in files:
-            if f.endswith(".py"):
-                src = open(os.path.join(dirpath, f), encoding="utf-8", errors="replace").read()
-                roots.update(re.findall(r"^\s*(?:from|import)\s+([A-Za-z_]\w*)", src, re.M))
-    finder = _StandInFinder(roots - {"numba", "numpy", "math", "cmath", "os", "sys"})
-    sys.meta_path.append(finder)
-    name = os.path.splitext(os.path.basename(path))[0]
-    # Statement by statement, as a module of package `_corpus`: a module-level statement
-    # that fails here (reading the puzzle's input file, arithmetic on a stand-in) is
-    # skipped and recorded; kernels and device functions are defined all the same.
-    mod = types.ModuleType("_corpus." + name)
-    mod.__file__, mod.__package__ = path, "_corpus"
-    sys.modules[mod.__name__] = mod
-    source = open(path, encoding="utf-8").read()
-    sys.argv = [path]  # scripts that parse their command line at import see none
-    skipped = []
-    for stmt in ast.parse(source, path).body:
-        if isinstance(stmt, ast.If) and ast.unparse(stmt.test) == "__name__ == '__main__'":
-            continue
-        try:
-            exec(compile(ast.Module([stmt], []), path, "exec"), mod.__dict__)
-        except Exception as e:  # noqa: BLE001 - recorded; host code the kernels do not need
-            skipped.append(f"line {stmt.lineno}: {type(e).__name__}")
-    mod.__skipped__ = skipped
+    mod, stood_in = import_corpus_file(
+        os.path.join(HERE, entry["file"]), os.path.join(HERE, entry["file"].split("/")[0]),
+        [os.path.join(HERE, p) for p in entry.get("python_path", [])],
+        keep=("numba", "numpy", "math", "cmath", "os", "sys"))
     for d in entry.get("defines", []):
         k, v = d.split("=", 1)
         import math
         import numpy as np
         setattr(mod, k, eval(v, {"np": np, "numpy": np, "math": math}))  # corpus.json is ours
-    return mod, sorted(set(n.split(".")[0] for n in finder.names))
+    return mod, stood_in
 
 
 def _pykc_module(entry, pykc, out):
