@@ -1,7 +1,6 @@
 #include "backend/target.h"
 
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/CodeGen.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
@@ -59,22 +58,6 @@ void initializeNvptxTarget() {
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
-  keepLoadsWhereWritten();
-}
-
-void keepLoadsWhereWritten() {
-  // InstCombine sinks an instruction into the one successor that uses it, loads
-  // included when nothing after them in their block writes memory: a kernel's
-  // `v = a[i]` read before `if cond: out[i] = f(v)` is then issued only after the
-  // branch, one memory latency after the loads the condition needed (xarray-
-  // spatial's _ebbi_gpu: 0.75x numba-cuda, whose NVVM keeps the load where the
-  // source has it). LLVM offers no per-pipeline switch for this; the option is
-  // LLVM's process-wide setting, and the same value for every compile here.
-  auto& options = llvm::cl::getRegisteredOptions();
-  auto found = options.find("instcombine-code-sinking");
-  if (found != options.end()) {
-    if (auto* sinking = static_cast<llvm::cl::opt<bool>*>(found->second)) sinking->setValue(false);
-  }
 }
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(

@@ -32,14 +32,8 @@ llvm::Expected<std::string> ptxTarget(std::string_view arch);
 
 // Registers the NVPTX target, its MC layer and the pass registries. Called
 // once by the driver before any compile; calling it again is harmless. Nothing
-// else in pykc registers targets (no static constructors). Also sets
-// keepLoadsWhereWritten's option.
+// else in pykc registers targets (no static constructors).
 void initializeNvptxTarget();
-
-// Turns off InstCombine's sinking of instructions into a successor block (LLVM's
-// process-wide `-instcombine-code-sinking`), which moved loads below the branch
-// that follows them; target.cpp says why. Idempotent.
-void keepLoadsWhereWritten();
 
 // A TargetMachine for ptxTarget(options.arch) (triple nvptx64-nvidia-cuda, PTX ISA
 // kPtxIsaVersion, codegen level from optLevel, fast-math target options).

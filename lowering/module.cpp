@@ -3,6 +3,7 @@
 // the per-kernel facts; and the module-level objects SIMT kernels share.
 #include "lowering/module_internal.h"
 
+#include "lowering/simt/load_pins.h"
 #include "lowering/simt/lower_internal.h"
 #include "lowering/tile/tile_lower.h"
 
@@ -349,6 +350,7 @@ LoweredModule ModuleLowering::run() {
     }
     simt::FunctionLowering lowering(*this, typed_.instances[i], functions_[i]);
     lowering.run();
+    simt::pinLoads(*functions_[i]);
     errors[i] = std::move(lowering.errors);
   }
   if (di_) di_->finalize();

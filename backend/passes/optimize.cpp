@@ -31,7 +31,9 @@
 
 #include "backend/cuda/toolkit.h"
 #include "backend/passes/alias_versioning.h"
+#include "backend/passes/constant_trip_loops.h"
 #include "backend/passes/hoist_loads.h"
+#include "backend/passes/load_pins.h"
 #include "backend/options.h"
 #include "backend/passes/read_loop_unroll.h"
 #include "backend/passes/reciprocal_division.h"
@@ -266,6 +268,12 @@ void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned op
         bool enabled = aliasVersioning && level != llvm::OptimizationLevel::O0;
         passes.addPass(llvm::createModuleToFunctionPassAdaptor(AliasVersioningPass(enabled)));
       });
+  // After each InstCombine of the simplification pipeline: the first run is
+  // before the loop passes (LoopFullUnrollPass reads the trip count it gives).
+  builder.registerPeepholeEPCallback(
+      [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel level) {
+        if (level != llvm::OptimizationLevel::O0) passes.addPass(ConstantTripLoopsPass());
+      });
   // Before LoopUnrollPass, after inlining (libdevice bodies count towards a
   // loop's size).
   builder.registerVectorizerStartEPCallback(
@@ -276,6 +284,7 @@ void runPipeline(llvm::Module& module, llvm::TargetMachine& machine, unsigned op
   // (debugging), where the source order is kept.
   builder.registerOptimizerLastEPCallback(
       [reciprocalDivision](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
+        passes.addPass(llvm::createModuleToFunctionPassAdaptor(RemoveLoadPinsPass()));
         if (level == llvm::OptimizationLevel::O0) return;
         if (reciprocalDivision) passes.addPass(llvm::createModuleToFunctionPassAdaptor(ReciprocalDivisionPass()));
         passes.addPass(llvm::createModuleToFunctionPassAdaptor(HoistLoadsPass()));

@@ -1,0 +1,30 @@
+#pragma once
+// Load pins (placed by lowering/simt/load_pins.h): how SIMT lowering keeps LLVM from sinking a block's array loads into
+// the branch that follows them, and the pass that takes the pins out again.
+//
+// InstCombine sinks an instruction into the one successor that uses it, loads
+// included when nothing after them in their block writes memory. A kernel's
+// `v = a[i]` read before `if cond: out[i] = f(v)` was then issued only after the
+// branch, one memory latency after the loads that `cond` needed (xarray-spatial's
+// _ebbi_gpu ran at 0.75x numba-cuda, datashader's cuda_nanmin_n_in_place_4d at
+// 0.57x; NVVM, numba's back end, keeps such loads where the source has them).
+// A pin is `call void @llvm.sideeffect()` tagged `!pykc.load_pin`, placed before
+// the conditional branch of each block that reads memory: it counts as a write,
+// so nothing above it is sunk past it, and passes that only care about real
+// memory (alias analysis, LICM, GVN) see through it. Tile lowering places none
+// (its code is scheduled otherwise; sinking there also kept ptxas' work down).
+#include <llvm/IR/PassManager.h>
+
+namespace llvm {
+class Function;
+}  // namespace llvm
+
+namespace backend {
+
+// Erases every load pin (end of the optimisation pipeline, before HoistLoadsPass).
+class RemoveLoadPinsPass : public llvm::PassInfoMixin<RemoveLoadPinsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
+};
+
+}  // namespace backend

@@ -1,0 +1,38 @@
+"""Where loads end up (backend/passes/load_pins.h, constant_trip_loops.h).
+
+ratio: `r = a[i]` is read before `if d != 0:` but only used inside it (xarray-spatial's
+_ebbi_gpu); the three loads are issued together, before the branch, not `a[i]` after it.
+window: `for j in range(lo, hi)` with `hi = lo + 25` (advent-of-numba day09's window) has a
+trip count of 25 and is unrolled fully, its 25 loads in straight-line code."""
+import math
+
+from numba import cuda
+
+WINDOW = 25
+
+
+@cuda.jit("void(float32[:, ::1], float32[:, ::1], float32[:, ::1], float32[:, ::1])")
+def ratio(a, b, c, out):
+    y, x = cuda.grid(2)
+    if y < out.shape[0] and x < out.shape[1]:
+        r = a[y, x]
+        s = b[y, x]
+        t = c[y, x]
+        d = 10 * math.sqrt(s + t)
+        if d != 0.0:
+            out[y, x] = (s - r) / d
+
+
+@cuda.jit("void(uint32[::1], uint32[::1])")
+def window(seq, out):
+    lo = cuda.grid(1)
+    hi = lo + WINDOW
+    if hi >= len(seq):
+        return
+    total = 0
+    for j in range(lo, hi):
+        total += seq[j]
+    out[lo] = total
+
+# PTX-IN ratio: (?s)ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*sqrt\.rn\.f32
+# PTX-IN window: (?s)(?:ld\.global\.u32(?:(?!bra).)*?){25}st\.global\.u32
