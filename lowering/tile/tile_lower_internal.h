@@ -370,6 +370,8 @@ private:
   // --- expression lowering ------------------------------------------------
 
   TileVal eval(ExprId id);
+  // The variable `name` holding a `t` (a parameter, a local, a tuple parameter).
+  TileVal namedValue(const std::string& name, TypeId t);
 
   TileVal binary(frontend::Operator op, ExprId left, ExprId right, TypeId opType, TypeId result, bool mma);
 
@@ -386,6 +388,8 @@ private:
   // The array an expression gives: a parameter, a local variable holding one,
   // or `array.slice(axis, start, stop)` of either (tile_memory.cpp).
   ArrayArgs arrayArg(ExprId e);
+  // The array (view) the parameter or variable `name` holds, of type `t`.
+  ArrayArgs namedArray(const std::string& name, TypeId t);
   // Tuple parameters (tile_tuple.cpp): read from the kernel's parameters; the value
   // of a tuple name or of `t[i]` (a run-time `i` selects among the elements); its
   // scalars flattened as a value's slots.
@@ -968,8 +972,12 @@ private:
   // A constant (a tuple too) as a value of `to`.
   TileVal constantValue(const ConstValue& c, TypeId to);
 
-  // The body of an inlined helper; returns its result (empty for none).
+  // The body of an inlined helper; returns its result (empty for none). An array result:
+  // its pointer, extents and strides.
   TileVal inlineBody();
+  // The statements of this instance's function (none for a lambda) and its extent.
+  std::span<const StmtId> functionBody() const;
+  frontend::NodeRange functionRange() const;
 
   void lowerInlineReturn(const ast::Return& r);
 

@@ -137,7 +137,8 @@ TileVal TileLowering::inlineHelper(ExprId id) {
     if (pieces != inst_->helperArgs.end()) {
       const frontend::TileHelperArg& h = pieces->second[p];
       if (types_.isArray(pt)) {
-        arrays.emplace_back(hf.params[p], arrayArg(h.pieces[0].expr));
+        const frontend::TileArgPiece& a = h.pieces[0];
+        arrays.emplace_back(hf.params[p], a.var.empty() ? arrayArg(a.expr) : namedArray(a.var, a.varType));
       } else if (h.packed) {
         TileVal v;
         const std::vector<TypeId>& elements = types_.get(pt).elements;
@@ -165,6 +166,18 @@ TileVal TileLowering::inlineHelper(ExprId id) {
     const auto& slots = child.storage(name, pt);
     for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);
   }
+  // Closures' run-time captures passed on (sema's hiddenArgs).
+  if (auto hidden = inst_->hiddenArgs.find(id.index); hidden != inst_->hiddenArgs.end()) {
+    for (const frontend::TileHiddenArg& h : hidden->second) {
+      if (types_.isArray(h.type)) {
+        child.arrays_[h.name] = h.piece.var.empty() ? arrayArg(h.piece.expr) : namedArray(h.piece.var, h.piece.varType);
+        continue;
+      }
+      TileVal v = pieceValue(h.piece, h.type, evaluated);
+      const auto& slots = child.storage(h.name, h.type);
+      for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);
+    }
+  }
   TileVal result = child.inlineBody();
   accessed_ = child.accessed_;
   scratch_ = child.scratch_;
@@ -190,6 +203,12 @@ TileVal TileLowering::constantValue(const ConstValue& c, TypeId to) {
 }
 
 TileVal TileLowering::pieceValue(const frontend::TileArgPiece& p, TypeId to, std::map<uint32_t, TileVal>& evaluated) {
+  if (!p.var.empty()) {
+    // A closure's capture: the variable as it holds now.
+    TileVal v = namedValue(p.var, p.varType);
+    if (types_.isTuple(to)) return v;
+    return spread(v, p.varType, to);
+  }
   if (p.path.empty()) return evalAs(p.expr, to);
   if (const ConstValue* c = constOf(p.expr)) {
     for (uint32_t k : p.path) c = &c->elements[k];
@@ -207,14 +226,34 @@ TileVal TileLowering::pieceValue(const frontend::TileArgPiece& p, TypeId to, std
   return spread(v, t, to);
 }
 
+std::span<const StmtId> TileLowering::functionBody() const {
+  if (!fn_.stmt.valid()) return {};
+  return ast_.list(ast_.stmt(fn_.stmt).functionDef()->body);
+}
+
+frontend::NodeRange TileLowering::functionRange() const {
+  return fn_.stmt.valid() ? ast_.stmt(fn_.stmt).range : ast_.expr(fn_.lambda).range;
+}
+
 TileVal TileLowering::inlineBody() {
   TypeId rt = inst_->returnType;
   exit_ = llvm::BasicBlock::Create(context_, "inline.done", function_);
-  std::vector<llvm::Type*> slots = types_.isNone(rt) ? std::vector<llvm::Type*>{} : slotTypes(rt);
+  // An array's slots are made at the first return (its pointer's type).
+  std::vector<llvm::Type*> slots =
+      types_.isNone(rt) || types_.isArray(rt) ? std::vector<llvm::Type*>{} : slotTypes(rt);
   for (llvm::Type* t : slots) returnSlots_.push_back(entryAlloca(t, fn_.name + ".ret"));
-  const ast::FunctionDef& def = *ast_.stmt(fn_.stmt).functionDef();
-  findMmaVars(ast_.list(def.body));
-  lowerBody(ast_.list(def.body));
+  findMmaVars(functionBody());
+  lowerBody(functionBody());
+  if (fn_.lambda.valid() && !b_.GetInsertBlock()->getTerminator()) {
+    // A lambda: its expression is the result.
+    ExprId value = ast_.expr(fn_.lambda).as<ast::Lambda>().body;
+    if (!returnSlots_.empty()) {
+      TileVal v = evalAs(value, rt);
+      for (size_t s = 0; s < returnSlots_.size(); ++s) b_.CreateStore(v.slots[s], returnSlots_[s]);
+    } else if (constOf(value) == nullptr && inst_->exprTypes[value.index].valid()) {
+      eval(value);
+    }
+  }
   if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(exit_);
   b_.SetInsertPoint(exit_);
   TileVal out;
@@ -223,7 +262,16 @@ TileVal TileLowering::inlineBody() {
 }
 
 void TileLowering::lowerInlineReturn(const ast::Return& r) {
-  if (r.value.valid() && !returnSlots_.empty()) {
+  if (r.value.valid() && types_.isArray(inst_->returnType)) {
+    ArrayArgs a = arrayArg(r.value);
+    std::vector<llvm::Value*> parts{a.data};
+    parts.insert(parts.end(), a.shape.begin(), a.shape.end());
+    parts.insert(parts.end(), a.strides.begin(), a.strides.end());
+    if (returnSlots_.empty()) {
+      for (llvm::Value* x : parts) returnSlots_.push_back(entryAlloca(x->getType(), fn_.name + ".ret"));
+    }
+    for (size_t s = 0; s < parts.size(); ++s) b_.CreateStore(parts[s], returnSlots_[s]);
+  } else if (r.value.valid() && !returnSlots_.empty()) {
     TileVal v = evalAs(r.value, inst_->returnType);
     for (size_t s = 0; s < returnSlots_.size(); ++s) b_.CreateStore(v.slots[s], returnSlots_[s]);
   }

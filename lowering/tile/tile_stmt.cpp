@@ -62,7 +62,13 @@ void TileLowering::lowerAssign(std::span<const ExprId> targets, ExprId value) {
     return;
   }
   TypeId to = typeOf(target);
-  if (!to.valid() || constOf(target) != nullptr) return;
+  if (!to.valid() || constOf(target) != nullptr) {
+    // A compile-time value (a function) a helper gives: its body still runs (its stores).
+    if (ast_.expr(value).is<ast::Call>() && inst_->callees[value.index] >= 0 && !typeOf(value).valid()) {
+      inlineHelper(value);
+    }
+    return;
+  }
   if (types_.isArray(to)) {
     ArrayArgs v = arrayArg(value);
     for (ExprId t : targets) assignArray(std::string(ast_.str(ast_.expr(t).as<ast::Name>().id)), v);

@@ -225,12 +225,11 @@ TV TileChecker::packDict(const std::vector<std::pair<std::string, ArgItem>>& ite
   return d;
 }
 
-bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, const std::string& name,
-                                 std::vector<TV>& values, std::vector<TileHelperArg>& lowered) {
+bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, const Arguments& args, const std::string& name,
+                                 std::vector<TV>& values, std::vector<TileHelperArg>& lowered, const TV* closure) {
   std::vector<ArgItem> positional;
   std::vector<std::pair<std::string, ArgItem>> keywords;
   if (!gatherArgs(c, name, positional, keywords)) return false;
-  const Arguments& args = ast_.arguments(ast_.stmt(def).functionDef()->args);
   auto posonly = ast_.list(args.posonlyargs);
   auto ordinary = ast_.list(args.args);
   auto kwonly = ast_.list(args.kwonlyargs);
@@ -291,6 +290,16 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, cons
     if (auto folded = foldConstant(ast_, d, module_)) return record(d, TV::constant(*folded));
     return checkExpr(d);
   };
+  // A closure's default: its value at the `def` (cuTile's ClosureValue.default_values).
+  auto closureDefault = [&](const std::string& param, ArgItem& out) {
+    if (closure == nullptr) return false;
+    for (size_t k = 0; k < closure->keys.size(); ++k) {
+      if (closure->keys[k] != "=" + param) continue;
+      out = ArgItem{closure->items[k], closure->pieces[k], ast_.expr(id).range};
+      return true;
+    }
+    return false;
+  };
   auto take = [&](const ArgItem& item) {
     values.push_back(item.v);
     TileHelperArg l;
@@ -307,6 +316,11 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, cons
       diags_.error(loc(id), Diag::InvalidCall, "`" + name + "` needs its `" + positionalNames[i] + "` argument");
       return false;
     }
+    ArgItem fromClosure;
+    if (closureDefault(positionalNames[i], fromClosure)) {
+      take(fromClosure);
+      continue;
+    }
     ExprId d = defaults[i - firstDefault];
     TV v = fromDefault(d);
     if (!v.ok()) return false;
@@ -322,6 +336,11 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, cons
   for (size_t i = 0; i < kwonlyNames.size(); ++i) {
     if (kw[i]) {
       take(*kw[i]);
+      continue;
+    }
+    ArgItem fromClosure;
+    if (closureDefault(kwonlyNames[i], fromClosure)) {
+      take(fromClosure);
       continue;
     }
     ExprId d = i < kwDefaults.size() ? kwDefaults[i] : ExprId();
@@ -353,14 +372,21 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
   uint32_t function = helperFunction(defStmt, name, scope);
   std::vector<TV> values;
   std::vector<TileHelperArg> lowered;
-  if (!bindHelperArgs(id, c, defStmt, name, values, lowered)) return TV{};
+  if (!bindHelperArgs(id, c, ast_.arguments(ast_.stmt(defStmt).functionDef()->args), name, values, lowered)) {
+    return TV{};
+  }
+  return instantiateHelper(id, function, name, values, lowered);
+}
+
+TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::string& name, std::vector<TV>& values,
+                                  std::vector<TileHelperArg>& lowered) {
   assert(values.size() == module_.functions[function].params.size() && "one value per parameter");
   std::vector<ExprId> bound(values.size());
   bool plain = true;
   for (size_t i = 0; i < values.size(); ++i) {
     const TV& v = values[i];
     const TileHelperArg l = lowered[i];
-    bool passable = v.k == TV::K::Const || v.k == TV::K::Dict ||
+    bool passable = v.k == TV::K::Const || v.k == TV::K::Dict || v.k == TV::K::Closure ||
                     (v.k == TV::K::Value && !(types_.isTuple(v.type) && holdsArray(v.type))) ||
                     (v.k == TV::K::Entity && (v.ent == Intrinsic::TypeObject || v.ent == Intrinsic::TileOp ||
                                               isFunctionValue(v)));
@@ -381,12 +407,18 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
       values[i] = d;
       lowered[i] = packed;
     }
-    if (!lowered[i].packed && lowered[i].pieces.size() == 1 && lowered[i].pieces[0].path.empty()) {
+    if (!lowered[i].packed && lowered[i].pieces.size() == 1 && lowered[i].pieces[0].path.empty() &&
+        lowered[i].pieces[0].var.empty()) {
       bound[i] = lowered[i].pieces[0].expr;
     } else if (values[i].k == TV::K::Value || lowered[i].packed) {
       plain = false;
     }
   }
+  // Closures holding run-time values: each such value becomes a variable of the helper
+  // (`f.t` for parameter `f`'s capture `t`), bound at the call.
+  std::vector<TileHiddenArg> hidden;
+  const std::vector<std::string> params = module_.functions[function].params;
+  for (size_t i = 0; i < values.size(); ++i) hideRuntimeParts(values[i], params[i], hidden);
   std::string key = std::to_string(function);
   for (const TV& v : values) {
     key += "," + argCode(v) + (v.k == TV::K::Const ? "=" + v.c.repr() : "");
@@ -402,6 +434,7 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
   }
   inst_.callArguments[id.index] = bound;
   if (!plain) inst_.helperArgs[id.index] = lowered;
+  if (!hidden.empty()) inst_.hiddenArgs[id.index] = hidden;
   auto done = helpers_.done.find(key);
   if (done == helpers_.done.end()) {
     FunctionInstance h;
@@ -412,6 +445,7 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
     HelperContext::Done d;
     d.result = child.runHelper(values);
     d.effects = child.effects();
+    d.assigned = child.assignedNames();
     helpers_.stack.pop_back();
     h.symbol = name;
     for (const TV& v : values) {
@@ -429,7 +463,76 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
   if (!done->second.result.ok()) return TV{};
   effects_ = effects_ || done->second.effects;
   inst_.callees[id.index] = done->second.index;
-  return record(id, done->second.result);
+  TV result = done->second.result;
+  // A closure returned: its run-time captures in this function's terms.
+  std::string lost;
+  if (!callerPieces(result, params, lowered, hidden, done->second.assigned, lost)) {
+    diags_.error(loc(id), Diag::TileUnsupported,
+                 "`" + name + "` returning a function that captures `" + lost +
+                     "`, a run-time value made inside it,",
+                 ": return the value too and pass it to the function, or capture only compile-time values and "
+                 "the caller's variables");
+    return TV{};
+  }
+  return record(id, result);
+}
+
+void TileChecker::hideRuntimeParts(TV& v, const std::string& prefix, std::vector<TileHiddenArg>& hidden) {
+  if (v.k != TV::K::Closure) return;
+  for (size_t k = 0; k < v.keys.size(); ++k) {
+    std::string name = prefix + "." + (v.keys[k][0] == '=' ? v.keys[k].substr(1) + "=" : v.keys[k]);
+    TV& item = v.items[k];
+    if (item.k == TV::K::Closure) {
+      hideRuntimeParts(item, name, hidden);
+      continue;
+    }
+    TileArgPiece& p = v.pieces[k];
+    if (item.k != TV::K::Value || (!p.expr.valid() && p.var.empty())) continue;
+    hidden.push_back(TileHiddenArg{name, p, item.type});
+    p = TileArgPiece{ExprId(), {}, name, item.type};
+  }
+}
+
+void TileChecker::bindHiddenVars(const TV& v) {
+  if (v.k != TV::K::Closure) return;
+  for (size_t k = 0; k < v.keys.size(); ++k) {
+    if (v.items[k].k == TV::K::Closure) bindHiddenVars(v.items[k]);
+    const TileArgPiece& p = v.pieces[k];
+    if (p.var.empty()) continue;
+    vars_[p.var] = p.varType;
+    depth_[p.var] = 0;
+  }
+}
+
+bool TileChecker::callerPieces(TV& v, const std::vector<std::string>& params, const std::vector<TileHelperArg>& lowered,
+                               const std::vector<TileHiddenArg>& hidden, const std::set<std::string>& assigned,
+                               std::string& lost) {
+  if (v.k != TV::K::Closure) return true;
+  for (size_t k = 0; k < v.keys.size(); ++k) {
+    if (!callerPieces(v.items[k], params, lowered, hidden, assigned, lost)) return false;
+    TileArgPiece& p = v.pieces[k];
+    if (p.var.empty()) continue;
+    lost = v.keys[k];
+    std::optional<TileArgPiece> outer;
+    for (const TileHiddenArg& h : hidden) {
+      if (h.name == p.var) outer = h.piece;
+    }
+    for (size_t i = 0; i < params.size() && !outer; ++i) {
+      if (params[i] != p.var || assigned.count(p.var) || lowered[i].packed || lowered[i].pieces.size() != 1) continue;
+      const TileArgPiece& a = lowered[i].pieces[0];
+      if (!a.var.empty()) {
+        outer = a;
+      } else if (a.expr.valid() && a.path.empty()) {
+        // A variable of this function passed as the argument.
+        if (const auto* n = ast_.expr(a.expr).dyn<ast::Name>(); n != nullptr && vars_.count(std::string(ast_.str(n->id)))) {
+          outer = TileArgPiece{ExprId(), {}, std::string(ast_.str(n->id)), inst_.exprTypes[a.expr.index]};
+        }
+      }
+    }
+    if (!outer) return false;
+    p = *outer;
+  }
+  return true;
 }
 
 }  // namespace frontend::tile

@@ -387,6 +387,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   if (!callee.ok()) return TV{};
   // A function value out of a dict or a tuple (`kwargs["fn"](t)`).
   if (isFunctionValue(callee)) return checkHelperCall(id, c, callee.def, callee.path, callee.defScope);
+  if (callee.k == TV::K::Closure) return checkClosureCall(id, c, callee);
   if (callee.k != TV::K::Entity || callee.ent != Intrinsic::TileOp) {
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::EnumClass) return checkEnumCall(id, c, callee);
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::TypeObject) {

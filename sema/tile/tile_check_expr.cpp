@@ -23,6 +23,7 @@ TV TileChecker::record(ExprId id, TV v) {
       inst_.meanings[id.index] = ExprMeaning{v.ent, v.payload};
       break;
     case TV::K::Dict:
+    case TV::K::Closure:
     case TV::K::Bad:
       break;
   }
@@ -39,6 +40,7 @@ std::string TileChecker::describe(const TV& v) const {
       for (size_t i = 0; i < v.keys.size(); ++i) s += (i ? ", '" : "'") + v.keys[i] + "': " + describe(v.items[i]);
       return s + "}";
     }
+    case TV::K::Closure: return v.lambda.valid() ? "<lambda>" : "<function " + v.path + ">";
     case TV::K::Bad: return "?";
   }
   return "?";
@@ -189,10 +191,7 @@ TV TileChecker::checkExpr(ExprId id) {
     case ExprKind::Dict:
       return checkDictDisplay(id, e.as<ast::Dict>());
     case ExprKind::Lambda:
-      diags_.error(loc(id), Diag::UnsupportedFeature,
-                   "lambda expressions are not supported in tile kernels yet: define the function at module "
-                   "level and call it");
-      return TV{};
+      return makeClosure(StmtId(), id, e.range);
     default:
       diags_.error(loc(id), Diag::UnsupportedFeature,
                    "this expression is not supported in tile kernels");
@@ -203,6 +202,7 @@ TV TileChecker::checkExpr(ExprId id) {
 TV TileChecker::checkName(ExprId id, const ast::Name& n) {
   std::string name(ast_.str(n.id));
   if (auto d = dicts_.find(name); d != dicts_.end()) return readDict(id, d->second);
+  if (auto f = closures_.find(name); f != closures_.end()) return f->second;
   if (auto c = consts_.find(name); c != consts_.end()) return record(id, TV::constant(c->second));
   if (auto v = vars_.find(name); v != vars_.end()) {
     if (readAmbiguous(id, name)) return TV{};

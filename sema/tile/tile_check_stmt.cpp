@@ -30,6 +30,14 @@ void TileChecker::countAssignments(std::span<const StmtId> body) {
       case StmtKind::While:
         countLoopBody(ast_.list(s.as<ast::While>().body));
         break;
+      case StmtKind::FunctionDef:
+      case StmtKind::AsyncFunctionDef: {
+        // A nested `def` binds its name (a closure, tile_check_closure.cpp).
+        std::string name(ast_.str(s.functionDef()->name));
+        assigned_[name] += 1;
+        if (countNest_ > 0) nestedAssigned_.insert(name);
+        break;
+      }
       case StmtKind::If:
         ++countNest_;
         countAssignments(ast_.list(s.as<ast::If>().body));
@@ -231,13 +239,16 @@ void TileChecker::checkStmt(StmtId id) {
       return;
     }
     case StmtKind::FunctionDef:
-    case StmtKind::AsyncFunctionDef:
-      diags_.error(loc(s.range), Diag::UnsupportedFeature,
-                   "functions defined inside a tile kernel or helper (closures) are not supported yet: "
-                   "define `" + std::string(ast_.str(s.functionDef()->name)) +
-                       "` at module level and pass what it uses as arguments");
-      failed_.insert(std::string(ast_.str(s.functionDef()->name)));  // its calls: no second error
+    case StmtKind::AsyncFunctionDef: {
+      std::string name(ast_.str(s.functionDef()->name));
+      TV c = makeClosure(id, ExprId(), s.range);
+      if (!c.ok()) {
+        failed_.insert(name);  // its calls: no second error
+        return;
+      }
+      bindClosure(name, c, s.range);
       return;
+    }
     case StmtKind::With:
     case StmtKind::AsyncWith:
       diags_.error(loc(s.range), Diag::UnsupportedFeature,
@@ -484,6 +495,11 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     consts_.erase(name);
   }
   if (v.k == TV::K::Entity && assignEntity(target, name, v)) return;
+  if (v.k == TV::K::Closure) {
+    bindClosure(name, v, ast_.expr(target).range);
+    return;
+  }
+  closures_.erase(name);
   if (v.k == TV::K::Dict) {
     // A dict of compile-time values, bound in straight-line code (`opts = {"k": 2}`).
     bool runtime = false;
@@ -589,6 +605,39 @@ bool TileChecker::unpackDisplay(const ast::Assign& a) {
   if (!needed) return false;  // a run-time tuple: checked as one (the elements again)
   for (size_t i = 0; i < tn.size(); ++i) assign(tn[i], values[i], elts[i]);
   return true;
+}
+
+void TileChecker::bindClosure(const std::string& name, const TV& v, NodeRange at) {
+  // In a run-time branch or loop the name must hold the same function on every path
+  // (a choice between functions made at run time is not supported yet).
+  auto held = closures_.find(name);
+  bool same = false;
+  if (held != closures_.end()) {
+    auto eq = valuesEqual(held->second, v);
+    same = (eq && *eq) || (held->second.live == v.live && v.live != 0 && held->second.def == v.def &&
+                           held->second.lambda == v.lambda && held->second.keys == v.keys);
+  }
+  bool bound = held != closures_.end() || consts_.count(name) || vars_.count(name) || entities_.count(name);
+  if (depthNow_ > loopNest_ && bound && !same) {
+    diags_.error(loc(at), Diag::TileUnsupported,
+                 "binding `" + name + "` to another function in a run-time branch",
+                 ": choose between the values the functions use, and call one function");
+    failed_.insert(name);
+    return;
+  }
+  if (vars_.count(name) && depthNow_ > 0) {
+    diags_.error(loc(at), Diag::TileType,
+                 "`" + name + "` holds a run-time value before this loop or branch and a function here");
+    failed_.insert(name);
+    return;
+  }
+  consts_.erase(name);
+  vars_.erase(name);
+  entities_.erase(name);
+  dicts_.erase(name);
+  failed_.erase(name);
+  known_.erase(name);
+  closures_[name] = v;
 }
 
 }  // namespace frontend::tile
