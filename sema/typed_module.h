@@ -184,6 +184,10 @@ struct FunctionInstance {
   std::map<uint32_t, std::vector<TileHelperArg>> helperArgs;
   // Tile helper calls passing closures that hold run-time values, by Call ExprId index.
   std::map<uint32_t, std::vector<TileHiddenArg>> hiddenArgs;
+  // Tile helper calls returning closures that capture the helper's own run-time values:
+  // each helper variable (`piece.var`) copied at the helper's end into this function's
+  // variable `name` (`$<call>.<var>`), which the closure then reads, by Call ExprId index.
+  std::map<uint32_t, std::vector<TileHiddenArg>> exports;
   // Tile kernels' prints, by Call ExprId index.
   std::map<uint32_t, std::vector<TilePrintPiece>> tilePrints;
   // debug=True kernels: their assert/raise statements, in source order.

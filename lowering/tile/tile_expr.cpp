@@ -564,6 +564,8 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     case TileFn::Cumsum:
     case TileFn::Cumprod:
       return scan(id, fn, t);
+    case TileFn::Reduce:
+      return customReduce(id, t);
     case TileFn::Item:
       return evalAs(arg(id, 0), t);  // one element: every thread holds it
     case TileFn::Atan2:

@@ -965,7 +965,12 @@ private:
   // helper's body is lowered by a TileLowering of the helper's instance that
   // shares this function, its threads and its shared-memory scratch; its
   // returns store into slots read after the body.
-  TileVal inlineHelper(ExprId id);
+  // `given`: the values of its first parameters (ct.reduce's combining function).
+  TileVal inlineHelper(ExprId id, const std::vector<TileVal>* given = nullptr);
+  // `ct.reduce(x, axis, func, identity, keepdims=)` (tile_reduce_fn.cpp): the inputs staged
+  // in shared memory, each output element folding its row from the identity with `func`
+  // (inlined per step) or the operator sema recorded on it.
+  TileVal customReduce(ExprId id, TypeId t);
   // Element `p.path` of what `p.expr` gives (a helper call's `*t` splice or `**kwargs`
   // value) as a `to`; each tuple evaluated once per call (`evaluated`).
   TileVal pieceValue(const frontend::TileArgPiece& p, TypeId to, std::map<uint32_t, TileVal>& evaluated);

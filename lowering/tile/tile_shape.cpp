@@ -122,7 +122,7 @@ void TileLowering::lowerTupleAssign(ExprId target, ExprId value) {
   }
 }
 
-TileVal TileLowering::inlineHelper(ExprId id) {
+TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given) {
   const frontend::FunctionInstance& helper = typed_.instances[static_cast<size_t>(inst_->callees[id.index])];
   const frontend::JitFunction& hf = typed_.module.functions[helper.function];
   std::vector<std::tuple<std::string, TileVal, TypeId>> values;
@@ -134,6 +134,10 @@ TileVal TileLowering::inlineHelper(ExprId id) {
   for (size_t p = 0; p < helper.argTypes.size() && p < hf.params.size(); ++p) {
     TypeId pt = helper.argTypes[p];
     if (!pt.valid()) continue;
+    if (given != nullptr && p < given->size()) {
+      values.emplace_back(hf.params[p], (*given)[p], pt);
+      continue;
+    }
     if (pieces != inst_->helperArgs.end()) {
       const frontend::TileHelperArg& h = pieces->second[p];
       if (types_.isArray(pt)) {
@@ -184,6 +188,18 @@ TileVal TileLowering::inlineHelper(ExprId id) {
   scratchBytes_ = std::max(scratchBytes_, child.scratchBytes_);
   usesTensorCores_ = usesTensorCores_ || child.usesTensorCores_;
   b_.SetInsertPoint(child.b_.GetInsertBlock());
+  // A returned closure's captures of the helper's own values, kept here.
+  if (auto exports = inst_->exports.find(id.index); exports != inst_->exports.end()) {
+    for (const frontend::TileHiddenArg& e : exports->second) {
+      if (types_.isArray(e.type)) {
+        assignArray(e.name, child.namedArray(e.piece.var, e.type));
+        continue;
+      }
+      TileVal v = child.namedValue(e.piece.var, e.type);
+      const auto& slots = storage(e.name, e.type);
+      for (size_t s = 0; s < slots.size(); ++s) b_.CreateStore(v.slots[s], slots[s]);
+    }
+  }
   return result;
 }
 

@@ -379,11 +379,14 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
 }
 
 TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::string& name, std::vector<TV>& values,
-                                  std::vector<TileHelperArg>& lowered) {
+                                  std::vector<TileHelperArg>& lowered, bool recordResult) {
   assert(values.size() == module_.functions[function].params.size() && "one value per parameter");
   std::vector<ExprId> bound(values.size());
   bool plain = true;
   for (size_t i = 0; i < values.size(); ++i) {
+    // A closure given to a helper leaves this function: its captures as they are now.
+    values[i] = frozen(values[i], ast_.expr(id).range);
+    if (!values[i].ok()) return TV{};
     const TV& v = values[i];
     const TileHelperArg l = lowered[i];
     bool passable = v.k == TV::K::Const || v.k == TV::K::Dict || v.k == TV::K::Closure ||
@@ -391,7 +394,7 @@ TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::strin
                     (v.k == TV::K::Entity && (v.ent == Intrinsic::TypeObject || v.ent == Intrinsic::TileOp ||
                                               isFunctionValue(v)));
     if (!passable) {
-      ExprId at = !l.packed && l.pieces.size() == 1 ? l.pieces[0].expr : id;
+      ExprId at = !l.packed && l.pieces.size() == 1 && l.pieces[0].expr.valid() ? l.pieces[0].expr : id;
       diags_.error(loc(at), Diag::TileType, "cannot pass `" + describe(v) + "` to a helper function");
       return TV{};
     }
@@ -466,7 +469,8 @@ TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::strin
   TV result = done->second.result;
   // A closure returned: its run-time captures in this function's terms.
   std::string lost;
-  if (!callerPieces(result, params, lowered, hidden, done->second.assigned, lost)) {
+  std::vector<TileHiddenArg> exports;
+  if (!callerPieces(result, id, function, lowered, hidden, done->second.assigned, exports, lost)) {
     diags_.error(loc(id), Diag::TileUnsupported,
                  "`" + name + "` returning a function that captures `" + lost +
                      "`, a run-time value made inside it,",
@@ -474,7 +478,8 @@ TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::strin
                  "the caller's variables");
     return TV{};
   }
-  return record(id, result);
+  if (!exports.empty()) inst_.exports[id.index] = exports;
+  return recordResult ? record(id, result) : result;
 }
 
 void TileChecker::hideRuntimeParts(TV& v, const std::string& prefix, std::vector<TileHiddenArg>& hidden) {
@@ -504,12 +509,14 @@ void TileChecker::bindHiddenVars(const TV& v) {
   }
 }
 
-bool TileChecker::callerPieces(TV& v, const std::vector<std::string>& params, const std::vector<TileHelperArg>& lowered,
+bool TileChecker::callerPieces(TV& v, ExprId call, uint32_t function, const std::vector<TileHelperArg>& lowered,
                                const std::vector<TileHiddenArg>& hidden, const std::set<std::string>& assigned,
-                               std::string& lost) {
+                               std::vector<TileHiddenArg>& exports, std::string& lost) {
   if (v.k != TV::K::Closure) return true;
+  const JitFunction& fn = module_.functions[function];
+  size_t firstCapture = fn.closure ? fn.params.size() - fn.captures : fn.params.size();
   for (size_t k = 0; k < v.keys.size(); ++k) {
-    if (!callerPieces(v.items[k], params, lowered, hidden, assigned, lost)) return false;
+    if (!callerPieces(v.items[k], call, function, lowered, hidden, assigned, exports, lost)) return false;
     TileArgPiece& p = v.pieces[k];
     if (p.var.empty()) continue;
     lost = v.keys[k];
@@ -517,19 +524,22 @@ bool TileChecker::callerPieces(TV& v, const std::vector<std::string>& params, co
     for (const TileHiddenArg& h : hidden) {
       if (h.name == p.var) outer = h.piece;
     }
-    for (size_t i = 0; i < params.size() && !outer; ++i) {
-      if (params[i] != p.var || assigned.count(p.var) || lowered[i].packed || lowered[i].pieces.size() != 1) continue;
-      const TileArgPiece& a = lowered[i].pieces[0];
-      if (!a.var.empty()) {
-        outer = a;
-      } else if (a.expr.valid() && a.path.empty()) {
-        // A variable of this function passed as the argument.
-        if (const auto* n = ast_.expr(a.expr).dyn<ast::Name>(); n != nullptr && vars_.count(std::string(ast_.str(n->id)))) {
-          outer = TileArgPiece{ExprId(), {}, std::string(ast_.str(n->id)), inst_.exprTypes[a.expr.index]};
-        }
-      }
+    // A capture of a function around the helper, never assigned in it: still that
+    // function's variable (a live scope).
+    for (size_t i = firstCapture; i < fn.params.size() && !outer; ++i) {
+      if (fn.params[i] != p.var || assigned.count(p.var) || lowered[i].packed || lowered[i].pieces.size() != 1) continue;
+      if (!lowered[i].pieces[0].var.empty()) outer = lowered[i].pieces[0];
     }
-    if (!outer) return false;
+    if (!outer) {
+      // The helper's own value (a parameter, a local): copied out at its end.
+      std::string name = "$" + std::to_string(call.index) + "." + p.var;
+      bool seen = false;
+      for (const TileHiddenArg& e : exports) seen = seen || e.name == name;
+      if (!seen) exports.push_back(TileHiddenArg{name, TileArgPiece{ExprId(), {}, p.var, p.varType}, p.varType});
+      vars_[name] = p.varType;
+      depth_[name] = depthNow_;
+      outer = TileArgPiece{ExprId(), {}, name, p.varType};
+    }
     p = *outer;
   }
   return true;

@@ -437,6 +437,8 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   if (isTileAtomic(fn)) return checkAtomic(id, c, fn, fname);
   if (isTileOperatorFn(fn)) return checkOperatorFn(id, c, fn, fname);
   switch (fn) {
+    case TileFn::Reduce:
+      return checkCustomReduce(id, c, fname);
     case TileFn::Bid:
     case TileFn::NumBlocks: {
       auto args = bindArgs(id, c, fname, {"axis"}, 1);

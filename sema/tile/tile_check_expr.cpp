@@ -294,8 +294,9 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       if (v.ent == Intrinsic::MathConst && !isComplexMathConst(v.payload)) {
         return record(id, TV::constant(ConstValue::ofFloat(mathConstValue(v.payload))));
       }
-      if (v.ent == Intrinsic::Module || v.ent == Intrinsic::TileOp ||
-          v.ent == Intrinsic::TypeObject) {
+      // Python's operator functions are values for `ct.reduce(x, axis, operator.add, 0)`.
+      if (v.ent == Intrinsic::Module || v.ent == Intrinsic::TileOp || v.ent == Intrinsic::TypeObject ||
+          (v.ent == Intrinsic::NumpyFn && base.path == "operator")) {
         return record(id, v);
       }
     }

@@ -548,7 +548,7 @@ private:
   // The helper instance of `function` for these parameter values (one per distinct kinds
   // and constants), recorded as the call's callee; what the call gives.
   TV instantiateHelper(ExprId id, uint32_t function, const std::string& name, std::vector<TV>& values,
-                       std::vector<TileHelperArg>& lowered);
+                       std::vector<TileHelperArg>& lowered, bool recordResult = true);
   // A `*args` tuple or `**kwargs` dict of these items; Bad when reported.
   TV packTuple(const std::vector<ArgItem>& items, ExprId at, TileHelperArg& lowered);
   TV packDict(const std::vector<std::pair<std::string, ArgItem>>& items, ExprId at, TileHelperArg& lowered);
@@ -588,10 +588,17 @@ private:
   // A closure parameter's hidden variables, declared.
   void bindHiddenVars(const TV& v);
   // A closure a helper returns: its run-time captures (helper variables) as the caller's:
-  // hidden arguments, or parameters the helper never assigns whose argument is a caller's
-  // variable; false (`lost` the capture) otherwise.
-  bool callerPieces(TV& v, const std::vector<std::string>& params, const std::vector<TileHelperArg>& lowered,
-                    const std::vector<TileHiddenArg>& hidden, const std::set<std::string>& assigned, std::string& lost);
+  // hidden arguments, or captures of the functions around it that the helper never
+  // assigns (live there, as cuTile's captured scopes); false (`lost`) otherwise.
+  // Others (its parameters and locals) are copied out at its end (`exports`).
+  bool callerPieces(TV& v, ExprId call, uint32_t function, const std::vector<TileHelperArg>& lowered,
+                    const std::vector<TileHiddenArg>& hidden, const std::set<std::string>& assigned,
+                    std::vector<TileHiddenArg>& exports, std::string& lost);
+  // `ct.reduce(x, axis, func, identity, *, keepdims=False)` (cuTile's custom reduction): x a
+  // tile or a tuple of tiles (broadcast to one shape), `func` a closure, a helper, or an
+  // operator (operator.add, ct.maximum, ...) combining 0-d values, typed on scalars of
+  // the inputs' dtypes (recorded on the `func` argument: its callee or its TileOp).
+  TV checkCustomReduce(ExprId id, const ast::Call& c, const std::string& fname);
   // A closure's `def`/`lambda` arguments.
   const Arguments& closureArguments(const TV& c) const;
   // Names bound to closures.
