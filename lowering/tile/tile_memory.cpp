@@ -18,6 +18,18 @@ ArrayArgs TileLowering::namedArray(const std::string& name, TypeId t) {
 ArrayArgs TileLowering::arrayArg(ExprId e) {
   const frontend::Expr& x = ast_.expr(e);
   if (const auto* n = x.dyn<ast::Name>()) return namedArray(std::string(ast_.str(n->id)), typeOf(e));
+  if (const auto* ie = x.dyn<ast::IfExp>()) {
+    // `a if C else b` with a compile-time C (sema typed the side it picks).
+    const ConstValue* c = constOf(ie->test);
+    assert(c != nullptr && "an array chosen at compile time");
+    bool take = c->kind == ConstValue::Kind::Bool ? c->boolValue
+                : c->kind == ConstValue::Kind::Float ? c->floatValue != 0.0
+                : c->kind == ConstValue::Kind::None ? false
+                : c->kind == ConstValue::Kind::Str ? !c->strValue.empty()
+                : c->kind == ConstValue::Kind::Tuple ? !c->elements.empty()
+                                                     : c->intValue != 0;
+    return arrayArg(take ? ie->body : ie->orelse);
+  }
   if (inst_->callees[e.index] >= 0) {
     // A helper returning an array (a view): its pointer, extents and strides.
     TileVal v = inlineHelper(e);

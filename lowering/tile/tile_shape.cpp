@@ -1,6 +1,8 @@
 // Helpers: tuples, shape operations (reshape, permute, broadcast, cat), argmax/argmin.
 #include "lowering/tile/tile_lower_internal.h"
 
+#include <functional>
+
 namespace lowering::tile {
 
 int64_t TileLowering::largestTile(const frontend::FunctionInstance& inst) const {
@@ -60,7 +62,22 @@ TileVal TileLowering::evalTuple(ExprId id, TypeId to) {
   }
   TypeId from = typeOf(id);
   std::vector<TileVal> parts = tupleParts(eval(id), from);
-  for (size_t i = 0; i < elements.size(); ++i) append(spread(parts[i], types_.get(from).elements[i], elements[i]));
+  // Nested tuples element by element (spread takes one tile or number).
+  std::function<TileVal(const TileVal&, TypeId, TypeId)> convertPart = [&](const TileVal& v, TypeId f, TypeId t) {
+    if (!types_.isTuple(t)) return spread(v, f, t);
+    if (f == t) return v;
+    TileVal r;
+    std::vector<TileVal> inner = tupleParts(v, f);
+    const std::vector<TypeId> fe = types_.get(f).elements;
+    const std::vector<TypeId> te = types_.get(t).elements;
+    for (size_t k = 0; k < te.size(); ++k) {
+      TileVal e = convertPart(inner[k], fe[k], te[k]);
+      r.slots.insert(r.slots.end(), e.slots.begin(), e.slots.end());
+    }
+    return r;
+  };
+  const std::vector<TypeId> fromElements = types_.get(from).elements;
+  for (size_t i = 0; i < elements.size(); ++i) append(convertPart(parts[i], fromElements[i], elements[i]));
   return out;
 }
 

@@ -215,6 +215,7 @@ TV TileChecker::runHelper(const std::vector<TV>& args) {
         text = p + "=" + a.path;
         break;
       case TV::K::Closure:
+      case TV::K::Items:
         closures_[p] = a;
         bindHiddenVars(a);
         text = p + "=" + describe(a);

@@ -389,7 +389,7 @@ TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::strin
     if (!values[i].ok()) return TV{};
     const TV& v = values[i];
     const TileHelperArg l = lowered[i];
-    bool passable = v.k == TV::K::Const || v.k == TV::K::Dict || v.k == TV::K::Closure ||
+    bool passable = v.k == TV::K::Const || v.k == TV::K::Dict || isAggregate(v) ||
                     (v.k == TV::K::Value && !(types_.isTuple(v.type) && holdsArray(v.type))) ||
                     (v.k == TV::K::Entity && (v.ent == Intrinsic::TypeObject || v.ent == Intrinsic::TileOp ||
                                               isFunctionValue(v)));
@@ -483,11 +483,15 @@ TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::strin
 }
 
 void TileChecker::hideRuntimeParts(TV& v, const std::string& prefix, std::vector<TileHiddenArg>& hidden) {
+  if (v.k == TV::K::Items) {
+    for (size_t i = 0; i < v.items.size(); ++i) hideRuntimeParts(v.items[i], prefix + "." + std::to_string(i), hidden);
+    return;
+  }
   if (v.k != TV::K::Closure) return;
   for (size_t k = 0; k < v.keys.size(); ++k) {
     std::string name = prefix + "." + (v.keys[k][0] == '=' ? v.keys[k].substr(1) + "=" : v.keys[k]);
     TV& item = v.items[k];
-    if (item.k == TV::K::Closure) {
+    if (isAggregate(item)) {
       hideRuntimeParts(item, name, hidden);
       continue;
     }
@@ -499,9 +503,13 @@ void TileChecker::hideRuntimeParts(TV& v, const std::string& prefix, std::vector
 }
 
 void TileChecker::bindHiddenVars(const TV& v) {
+  if (v.k == TV::K::Items) {
+    for (const TV& item : v.items) bindHiddenVars(item);
+    return;
+  }
   if (v.k != TV::K::Closure) return;
   for (size_t k = 0; k < v.keys.size(); ++k) {
-    if (v.items[k].k == TV::K::Closure) bindHiddenVars(v.items[k]);
+    if (isAggregate(v.items[k])) bindHiddenVars(v.items[k]);
     const TileArgPiece& p = v.pieces[k];
     if (p.var.empty()) continue;
     vars_[p.var] = p.varType;
@@ -512,6 +520,12 @@ void TileChecker::bindHiddenVars(const TV& v) {
 bool TileChecker::callerPieces(TV& v, ExprId call, uint32_t function, const std::vector<TileHelperArg>& lowered,
                                const std::vector<TileHiddenArg>& hidden, const std::set<std::string>& assigned,
                                std::vector<TileHiddenArg>& exports, std::string& lost) {
+  if (v.k == TV::K::Items) {
+    for (TV& item : v.items) {
+      if (!callerPieces(item, call, function, lowered, hidden, assigned, exports, lost)) return false;
+    }
+    return true;
+  }
   if (v.k != TV::K::Closure) return true;
   const JitFunction& fn = module_.functions[function];
   size_t firstCapture = fn.closure ? fn.params.size() - fn.captures : fn.params.size();

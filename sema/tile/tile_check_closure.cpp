@@ -291,7 +291,7 @@ TV TileChecker::freezeClosure(const TV& c, NodeRange at) {
 
 TV TileChecker::frozen(const TV& v, NodeRange at) {
   if (v.k == TV::K::Closure) return freezeClosure(v, at);
-  if (v.k == TV::K::Dict) {
+  if (v.k == TV::K::Dict || v.k == TV::K::Items) {
     TV out = v;
     for (TV& item : out.items) {
       item = frozen(item, at);
@@ -354,6 +354,25 @@ TV TileChecker::checkClosureCall(ExprId id, const ast::Call& c, const TV& callee
     lowered.push_back(std::move(l));
   }
   return instantiateHelper(id, function, f.path, values, lowered);
+}
+
+TV TileChecker::itemsOf(const std::vector<TV>& elements, NodeRange at) {
+  TV out;
+  out.k = TV::K::Items;
+  for (const TV& v : elements) {
+    bool compileTime = v.k == TV::K::Const || v.k == TV::K::Entity || isAggregate(v) ||
+                       (v.k == TV::K::Dict && std::all_of(v.pieces.begin(), v.pieces.end(), [](const TileArgPiece& p) {
+                          return !p.expr.valid() && p.path.empty() && p.var.empty();
+                        }));
+    if (!compileTime) {
+      diags_.error(loc(at), Diag::TileUnsupported,
+                   "a tuple holding a function and a run-time value (`" + describe(v) + "`)",
+                   ": keep functions and run-time values in tuples of their own");
+      return TV{};
+    }
+    out.items.push_back(v);
+  }
+  return out;
 }
 
 }  // namespace frontend::tile

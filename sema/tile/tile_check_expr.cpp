@@ -24,6 +24,7 @@ TV TileChecker::record(ExprId id, TV v) {
       break;
     case TV::K::Dict:
     case TV::K::Closure:
+    case TV::K::Items:
     case TV::K::Bad:
       break;
   }
@@ -41,6 +42,11 @@ std::string TileChecker::describe(const TV& v) const {
       return s + "}";
     }
     case TV::K::Closure: return v.lambda.valid() ? "<lambda>" : "<function " + v.path + ">";
+    case TV::K::Items: {
+      std::string s = "(";
+      for (size_t i = 0; i < v.items.size(); ++i) s += (i ? ", " : "") + describe(v.items[i]);
+      return s + (v.items.size() == 1 ? ",)" : ")");
+    }
     case TV::K::Bad: return "?";
   }
   return "?";
@@ -84,11 +90,19 @@ TV TileChecker::checkExpr(ExprId id) {
       ConstValue tuple;
       tuple.kind = ConstValue::Kind::Tuple;
       bool allConst = true;
+      std::vector<TV> elements;
+      bool functions = false;
       for (ExprId elt : ast_.list(e.as<ast::Tuple>().elts)) {
         // `(7, *a, 8)`: a starred tuple's elements, spliced in.
         const auto* star = ast_.expr(elt).dyn<ast::Starred>();
         TV v = checkExpr(star != nullptr ? star->value : elt);
         if (!v.ok()) return TV{};
+        if (isAggregate(v) && star == nullptr) {
+          functions = true;
+          elements.push_back(v);
+          continue;
+        }
+        elements.push_back(v);
         if (star != nullptr && !(v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) &&
             !(v.k == TV::K::Value && types_.isTuple(v.type))) {
           diags_.error(loc(elt), Diag::TileType, "`*` in a tuple takes a tuple, found `" + describe(v) + "`");
@@ -102,6 +116,8 @@ TV TileChecker::checkExpr(ExprId id) {
           tuple.elements.push_back(v.c);
         }
       }
+      // A tuple holding functions (cuTile's tuples hold closures as any value).
+      if (functions) return itemsOf(elements, e.range);
       if (allConst) return record(id, TV::constant(tuple));
       return runtimeTuple(id, e.as<ast::Tuple>());
     }
@@ -178,6 +194,16 @@ TV TileChecker::checkExpr(ExprId id) {
         return record(id, TV::constant(base.c.elements[static_cast<size_t>(*i < 0 ? *i + n : *i)]));
       }
       if (base.k == TV::K::Dict) return checkDictSubscript(id, sub, base);
+      if (base.k == TV::K::Items) {
+        auto i = constInt(sub.slice, "a tuple index");
+        if (!i) return TV{};
+        auto n = static_cast<int64_t>(base.items.size());
+        if (*i < -n || *i >= n) {
+          diags_.error(loc(sub.slice), Diag::IndexOutOfRange, "tuple index out of range");
+          return TV{};
+        }
+        return base.items[static_cast<size_t>(*i < 0 ? *i + n : *i)];
+      }
       if (isTileVal(base)) return checkTileSubscript(id, sub, base);
       if (base.k == TV::K::Value && types_.isTuple(base.type)) return checkTupleSubscript(id, sub, base);
       diags_.error(loc(id), Diag::TileUnsupported, "indexing `" + describe(base) + "`",

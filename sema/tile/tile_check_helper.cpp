@@ -40,11 +40,11 @@ TV TileChecker::helperResult() {
   if (returns_.empty()) return TV::value(types_.none());
   for (const auto& [v, where] : returns_) {
     // A dict (or a function) returned: the same compile-time one from every `return`.
-    bool compileTime = v.k == TV::K::Dict || v.k == TV::K::Closure || isFunctionValue(v);
+    bool compileTime = v.k == TV::K::Dict || isAggregate(v) || isFunctionValue(v);
     if (!compileTime) continue;
     // A closure's run-time captures are variables (the caller's, after the call).
     for (const TileArgPiece& p : v.pieces) {
-      compileTime = compileTime && !p.expr.valid() && (v.k == TV::K::Closure || (p.path.empty() && p.var.empty()));
+      compileTime = compileTime && !p.expr.valid() && (isAggregate(v) || (p.path.empty() && p.var.empty()));
     }
     for (const auto& [w, unused] : returns_) {
       auto eq = returns_.size() == 1 ? std::optional<bool>(true) : valuesEqual(v, w);
@@ -114,6 +114,10 @@ void TileChecker::assignTuple(ExprId target, const TV& v, ExprId valueExpr) {
   size_t n = names.size();
   if (!v.ok()) {
     for (ExprId e : names) assign(e, v, valueExpr);
+    return;
+  }
+  if (v.k == TV::K::Items && v.items.size() == n) {
+    for (size_t i = 0; i < n; ++i) assign(names[i], v.items[i], valueExpr);
     return;
   }
   if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple && v.c.elements.size() == n) {
@@ -420,6 +424,10 @@ std::string TileChecker::argCode(const TV& v) const {
       for (size_t i = 0; i < v.keys.size(); ++i) {
         s += "_" + v.keys[i] + "_" + argCode(v.items[i]) + (v.items[i].k == TV::K::Const ? "_" + v.items[i].c.repr() : "");
       }
+      break;
+    case TV::K::Items:
+      s = "I";
+      for (const TV& item : v.items) s += "_" + argCode(item) + (item.k == TV::K::Const ? "_" + item.c.repr() : "");
       break;
     case TV::K::Bad: return "?";
   }

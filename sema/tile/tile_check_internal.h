@@ -30,7 +30,7 @@ namespace frontend::tile {
 
 // What an expression is while checking a tile kernel.
 struct TV {
-  enum class K : uint8_t { Bad, Value, Const, Entity, Dict, Closure };
+  enum class K : uint8_t { Bad, Value, Const, Entity, Dict, Closure, Items };
   K k = K::Bad;
   // Value: a scalar, array or tile type.
   TypeId type;
@@ -66,6 +66,8 @@ struct TV {
   // called there); `pieces` where lowering finds each frozen run-time value.
   ExprId lambda;
   uint32_t live = 0;
+  // Items: a tuple holding functions (`(f, "dummy")`, `tuple(lambda: j for j in ...)`): its
+  // elements in `items` (compile-time values, closures among them).
 
   bool ok() const { return k != K::Bad; }
   static TV value(TypeId t) {
@@ -157,8 +159,10 @@ private:
   // One item of a compile-time iterable: a constant, element `path` of the run-time
   // tuple `source` evaluates to (of type `type`), or a tuple of items (enumerate, zip).
   struct StaticItem {
-    enum class K : uint8_t { Const, Element, Tuple } k = K::Const;
+    enum class K : uint8_t { Const, Element, Tuple, Items } k = K::Const;
     ConstValue c;
+    // Items: an element of a tuple holding functions (a compile-time value).
+    std::vector<TV> v;
     ExprId source;
     std::vector<uint32_t> path;
     TypeId type;
@@ -599,6 +603,10 @@ private:
   // operator (operator.add, ct.maximum, ...) combining 0-d values, typed on scalars of
   // the inputs' dtypes (recorded on the `func` argument: its callee or its TileOp).
   TV checkCustomReduce(ExprId id, const ast::Call& c, const std::string& fname);
+  // A tuple display or comprehension result holding functions: an Items value of its
+  // elements (each a compile-time value); Bad when reported.
+  TV itemsOf(const std::vector<TV>& elements, NodeRange at);
+  static bool isAggregate(const TV& v) { return v.k == TV::K::Closure || v.k == TV::K::Items; }
   // A closure's `def`/`lambda` arguments.
   const Arguments& closureArguments(const TV& c) const;
   // Names bound to closures.

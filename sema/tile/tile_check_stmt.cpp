@@ -495,7 +495,7 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     consts_.erase(name);
   }
   if (v.k == TV::K::Entity && assignEntity(target, name, v)) return;
-  if (v.k == TV::K::Closure) {
+  if (isAggregate(v)) {
     bindClosure(name, v, ast_.expr(target).range);
     return;
   }
