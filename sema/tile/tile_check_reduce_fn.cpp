@@ -92,8 +92,8 @@ TV TileChecker::checkCustomReduce(ExprId id, const ast::Call& c, const std::stri
     if (positional != 2 * n || params.vararg.valid() || params.kwarg.valid() || !ast_.list(params.kwonlyargs).empty()) {
       diags_.error(loc(fe), Diag::TileType,
                    "the function `" + fn.path + "` given to `" + fname + "` must take " + std::to_string(2 * n) +
-                       " positional parameters (the " + std::to_string(n) +
-                       " values of one side and then of the other), found " + std::to_string(positional));
+                       " positional parameters (" + std::to_string(n) + " for the values combined so far, " +
+                       std::to_string(n) + " for the next), found " + std::to_string(positional));
       return TV{};
     }
     std::vector<TV> values;
