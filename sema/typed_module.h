@@ -113,6 +113,9 @@ struct TileHiddenArg {
   std::string name;
   TileArgPiece piece;
   TypeId type;
+  // Instead of `piece`: a constant (a closure's captured constant made a variable where
+  // run-time branches bind different closures).
+  std::optional<ConstValue> value;
 };
 
 struct StaticUnroll;
@@ -188,6 +191,10 @@ struct FunctionInstance {
   // each helper variable (`piece.var`) copied at the helper's end into this function's
   // variable `name` (`$<call>.<var>`), which the closure then reads, by Call ExprId index.
   std::map<uint32_t, std::vector<TileHiddenArg>> exports;
+  // Names bound to closures in the branches of a run-time `if` whose captures differ: at
+  // each binding (by target ExprId index), the values stored into the variables the joined
+  // closure reads (`c.t`).
+  std::map<uint32_t, std::vector<TileHiddenArg>> closureStores;
   // Tile kernels' prints, by Call ExprId index.
   std::map<uint32_t, std::vector<TilePrintPiece>> tilePrints;
   // debug=True kernels: their assert/raise statements, in source order.

@@ -965,6 +965,9 @@ private:
   // helper's body is lowered by a TileLowering of the helper's instance that
   // shares this function, its threads and its shared-memory scratch; its
   // returns store into slots read after the body.
+  // The helper calls inside `e`, a compile-time value (a closure, a tuple of them: `make(t)[0]`),
+  // lowered for what they do (stores, the values a returned closure keeps).
+  void lowerCompileTimeCalls(ExprId e);
   // `given`: the values of its first parameters (ct.reduce's combining function).
   TileVal inlineHelper(ExprId id, const std::vector<TileVal>* given = nullptr);
   // `ct.reduce(x, axis, func, identity, keepdims=)` (tile_reduce_fn.cpp): the inputs staged

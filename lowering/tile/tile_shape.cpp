@@ -139,7 +139,27 @@ void TileLowering::lowerTupleAssign(ExprId target, ExprId value) {
   }
 }
 
+void TileLowering::lowerCompileTimeCalls(ExprId e) {
+  if (!e.valid() || constOf(e) != nullptr) return;
+  const frontend::Expr& x = ast_.expr(e);
+  if (const auto* c = x.dyn<ast::Call>()) {
+    if (inst_->callees[e.index] >= 0 && !typeOf(e).valid()) {
+      inlineHelper(e);
+      return;
+    }
+    lowerCompileTimeCalls(c->func);
+  } else if (const auto* s = x.dyn<ast::Subscript>()) {
+    lowerCompileTimeCalls(s->value);
+  } else if (const auto* t = x.dyn<ast::Tuple>()) {
+    for (ExprId elt : ast_.list(t->elts)) lowerCompileTimeCalls(elt);
+  }
+}
+
 TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given) {
+  // A closure called through a compile-time expression (`make(t)[0](v)`): that first.
+  if (given == nullptr) {
+    if (const auto* call = ast_.expr(id).dyn<ast::Call>()) lowerCompileTimeCalls(call->func);
+  }
   const frontend::FunctionInstance& helper = typed_.instances[static_cast<size_t>(inst_->callees[id.index])];
   const frontend::JitFunction& hf = typed_.module.functions[helper.function];
   std::vector<std::tuple<std::string, TileVal, TypeId>> values;

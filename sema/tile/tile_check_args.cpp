@@ -497,7 +497,7 @@ void TileChecker::hideRuntimeParts(TV& v, const std::string& prefix, std::vector
     }
     TileArgPiece& p = v.pieces[k];
     if (item.k != TV::K::Value || (!p.expr.valid() && p.var.empty())) continue;
-    hidden.push_back(TileHiddenArg{name, p, item.type});
+    hidden.push_back(TileHiddenArg{name, p, item.type, std::nullopt});
     p = TileArgPiece{ExprId(), {}, name, item.type};
   }
 }
@@ -549,7 +549,7 @@ bool TileChecker::callerPieces(TV& v, ExprId call, uint32_t function, const std:
       std::string name = "$" + std::to_string(call.index) + "." + p.var;
       bool seen = false;
       for (const TileHiddenArg& e : exports) seen = seen || e.name == name;
-      if (!seen) exports.push_back(TileHiddenArg{name, TileArgPiece{ExprId(), {}, p.var, p.varType}, p.varType});
+      if (!seen) exports.push_back(TileHiddenArg{name, TileArgPiece{ExprId(), {}, p.var, p.varType}, p.varType, std::nullopt});
       vars_[name] = p.varType;
       depth_[name] = depthNow_;
       outer = TileArgPiece{ExprId(), {}, name, p.varType};

@@ -375,4 +375,100 @@ TV TileChecker::itemsOf(const std::vector<TV>& elements, NodeRange at) {
   return out;
 }
 
+bool TileChecker::joinClosures(const std::map<std::string, TV>& thenC, const std::map<std::string, ExprId>& thenSites,
+                               const std::map<std::string, TV>& elseC, const std::map<std::string, ExprId>& elseSites,
+                               NodeRange at) {
+  std::set<std::string> names;
+  for (const auto& [name, v] : thenC) names.insert(name);
+  for (const auto& [name, v] : elseC) names.insert(name);
+  bool ok = true;
+  auto siteOf = [](const std::map<std::string, ExprId>& sites, const std::string& name) {
+    auto it = sites.find(name);
+    return it == sites.end() ? ExprId() : it->second;
+  };
+  for (const std::string& name : names) {
+    auto a = thenC.find(name);
+    auto b = elseC.find(name);
+    if (a == thenC.end() || b == elseC.end()) {
+      // Bound on one path only: the value that path gives (the other cannot read it).
+      const auto& [v, sites] = a != thenC.end() ? std::pair(a->second, thenSites) : std::pair(b->second, elseSites);
+      closures_[name] = v;
+      closureSites_[name] = siteOf(sites, name);
+      continue;
+    }
+    const TV& x = a->second;
+    const TV& y = b->second;
+    auto eq = valuesEqual(x, y);
+    bool sameLive = x.k == TV::K::Closure && y.k == TV::K::Closure && x.live != 0 && x.live == y.live &&
+                    x.def == y.def && x.lambda == y.lambda;
+    if ((eq && *eq) || sameLive) {
+      closures_[name] = x;
+      closureSites_[name] = ExprId();
+      continue;
+    }
+    // The same function with different captured numbers: those become variables
+    // (`c.t`), stored where each path binds the name (cuTile joins the closures' values).
+    std::string why;
+    TV joined = x;
+    std::vector<std::pair<ExprId, TileHiddenArg>> stores;
+    bool joinable = x.k == TV::K::Closure && y.k == TV::K::Closure && x.def == y.def && x.lambda == y.lambda &&
+                    x.keys == y.keys && x.live == 0 && y.live == 0;
+    if (!joinable) why = ": they are different functions";
+    for (size_t k = 0; joinable && k < x.keys.size(); ++k) {
+      const TV& p = x.items[k];
+      const TV& q = y.items[k];
+      auto same = valuesEqual(p, q);
+      if (same && *same) continue;
+      std::string key = x.keys[k][0] == '=' ? "default of `" + x.keys[k].substr(1) + "`" : "`" + x.keys[k] + "`";
+      auto typeOf = [&](const TV& v) -> std::optional<TypeId> {
+        if (v.k == TV::K::Const && v.c.isNumber()) return weakType(v.c);
+        if (v.k == TV::K::Value && (types_.isNumber(v.type) || types_.isTile(v.type))) return v.type;
+        return std::nullopt;
+      };
+      auto tp = typeOf(p);
+      auto tq = typeOf(q);
+      if (!tp || !tq || (p.k == TV::K::Value && q.k == TV::K::Value && *tp != *tq) ||
+          types_.isTile(*tp) != types_.isTile(*tq)) {
+        joinable = false;
+        why = ": its captured " + key + " is `" + describe(p) + "` on one path and `" + describe(q) + "` on the other";
+        break;
+      }
+      TypeId t = p.k == TV::K::Value ? *tp : q.k == TV::K::Value ? *tq : promoteDtypes(*tp, *tq);
+      std::string var = name + "." + x.keys[k];
+      for (auto [item, site] : {std::pair{&p, siteOf(thenSites, name)}, std::pair{&q, siteOf(elseSites, name)}}) {
+        size_t index = item == &p ? 0 : 1;
+        const TileArgPiece& from = (index == 0 ? x : y).pieces[k];
+        if (item->k == TV::K::Value && from.var == var) continue;  // already that variable
+        if (!site.valid()) {
+          joinable = false;
+          why = ": one of them is a `def` (bind the name with `=` on both paths)";
+          break;
+        }
+        TileHiddenArg h{var, from, t, std::nullopt};
+        if (item->k == TV::K::Const) h.value = item->c;
+        stores.emplace_back(site, h);
+      }
+      joined.items[k] = TV::value(t);
+      joined.pieces[k] = TileArgPiece{ExprId(), {}, var, t};
+    }
+    if (!joinable) {
+      diags_.error(loc(at), Diag::TileUnsupported,
+                   "binding `" + name + "` to different functions on the paths of a run-time `if`",
+                   why + " (the same function with other captured numbers is)");
+      failed_.insert(name);
+      closures_.erase(name);
+      ok = false;
+      continue;
+    }
+    for (auto& [site, h] : stores) {
+      vars_[h.name] = h.type;
+      depth_[h.name] = depthNow_;
+      inst_.closureStores[site.index].push_back(h);
+    }
+    closures_[name] = joined;
+    closureSites_[name] = ExprId();
+  }
+  return ok;
+}
+
 }  // namespace frontend::tile

@@ -611,8 +611,16 @@ private:
   const Arguments& closureArguments(const TV& c) const;
   // Names bound to closures.
   std::map<std::string, TV> closures_;
-  // `name` bound to the closure `v` (a `def`, `f = lambda ...`, `f = make()`).
-  void bindClosure(const std::string& name, const TV& v, NodeRange at);
+  // `name` bound to the closure `v` (a `def`, `f = lambda ...`, `f = make()`; `site` the
+  // assignment's target, invalid for a `def`).
+  void bindClosure(const std::string& name, const TV& v, NodeRange at, ExprId site = ExprId());
+  // Where each name got its closure (closureStores go there when branches join).
+  std::map<std::string, ExprId> closureSites_;
+  // After a run-time `if`: the closures each path bound, joined (differing captured numbers
+  // become variables `name.capture`, stored at each path's binding); false when reported.
+  bool joinClosures(const std::map<std::string, TV>& thenC, const std::map<std::string, ExprId>& thenSites,
+                    const std::map<std::string, TV>& elseC, const std::map<std::string, ExprId>& elseSites,
+                    NodeRange at);
   // This checker's scope token (HelperContext::nextScope).
   uint32_t scope_ = 0;
 

@@ -191,9 +191,13 @@ void TileChecker::checkStmt(StmtId id) {
       auto knownBefore = known_;
       std::set<std::string> boundBefore;
       for (const auto& [name, t] : vars_) boundBefore.insert(name);
+      auto closuresBefore = closures_;
+      auto sitesBefore = closureSites_;
       enterBlock(false);
       checkBody(ast_.list(i.body));
       auto thenRetyped = leaveBlock();
+      auto closuresThen = std::exchange(closures_, closuresBefore);
+      auto sitesThen = std::exchange(closureSites_, sitesBefore);
       auto knownThen = std::exchange(known_, std::move(knownBefore));
       // The other branch starts from the types before the `if`, without the names the
       // first one bound.
@@ -211,6 +215,8 @@ void TileChecker::checkStmt(StmtId id) {
       auto elseRetyped = leaveBlock();
       known_ = meetKnown(knownThen, known_);
       --depthNow_;
+      joinClosures(closuresThen, sitesThen, std::map<std::string, TV>(closures_),
+                   std::map<std::string, ExprId>(closureSites_), s.range);
       // After the join a variable has one type only where both paths agree.
       std::map<std::string, Retyped> differ;
       for (const auto& [name, td] : thenNew) {
@@ -496,7 +502,7 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
   }
   if (v.k == TV::K::Entity && assignEntity(target, name, v)) return;
   if (isAggregate(v)) {
-    bindClosure(name, v, ast_.expr(target).range);
+    bindClosure(name, v, ast_.expr(target).range, target);
     return;
   }
   closures_.erase(name);
@@ -607,24 +613,8 @@ bool TileChecker::unpackDisplay(const ast::Assign& a) {
   return true;
 }
 
-void TileChecker::bindClosure(const std::string& name, const TV& v, NodeRange at) {
-  // In a run-time branch or loop the name must hold the same function on every path
-  // (a choice between functions made at run time is not supported yet).
-  auto held = closures_.find(name);
-  bool same = false;
-  if (held != closures_.end()) {
-    auto eq = valuesEqual(held->second, v);
-    same = (eq && *eq) || (held->second.live == v.live && v.live != 0 && held->second.def == v.def &&
-                           held->second.lambda == v.lambda && held->second.keys == v.keys);
-  }
-  bool bound = held != closures_.end() || consts_.count(name) || vars_.count(name) || entities_.count(name);
-  if (depthNow_ > loopNest_ && bound && !same) {
-    diags_.error(loc(at), Diag::TileUnsupported,
-                 "binding `" + name + "` to another function in a run-time branch",
-                 ": choose between the values the functions use, and call one function");
-    failed_.insert(name);
-    return;
-  }
+void TileChecker::bindClosure(const std::string& name, const TV& v, NodeRange at, ExprId site) {
+  // In a run-time branch the paths' closures meet after the `if` (joinClosures).
   if (vars_.count(name) && depthNow_ > 0) {
     diags_.error(loc(at), Diag::TileType,
                  "`" + name + "` holds a run-time value before this loop or branch and a function here");
@@ -638,6 +628,7 @@ void TileChecker::bindClosure(const std::string& name, const TV& v, NodeRange at
   failed_.erase(name);
   known_.erase(name);
   closures_[name] = v;
+  closureSites_[name] = site;
 }
 
 }  // namespace frontend::tile

@@ -65,13 +65,13 @@ def recursive(x: "int32[::1]", n: "int32"):
 
 @ct.kernel
 def chosen_at_run_time(x: "int32[::1]"):
+    # CHECK:STDERR: fail_tile_closures.py:[[@LINE+4]]:5: error: binding `g` to different functions on the paths of a run-time `if` is not supported in tile kernels yet: they are different functions (the same function with other captured numbers is) [tile-unsupported]
+    # CHECK:STDERR:     if ct.bid(0) == 0:
+    # CHECK:STDERR:     ^~~~~~~~~~~~~~~~~~
+    # CHECK:STDERR:
     if ct.bid(0) == 0:
         g = lambda t: t + 1  # noqa: E731
     else:
-        # CHECK:STDERR: fail_tile_closures.py:[[@LINE+4]]:9: error: binding `g` to another function in a run-time branch is not supported in tile kernels yet: choose between the values the functions use, and call one function [tile-unsupported]
-        # CHECK:STDERR:         g = lambda t: t + 2  # noqa: E731
-        # CHECK:STDERR:         ^
-        # CHECK:STDERR:
         g = lambda t: t + 2  # noqa: E731
     ct.scatter(x, 0, g(1))
 
@@ -140,3 +140,22 @@ def reduce_errors(x: "int32[:, ::1]", y: "int32[::1]"):
     # CHECK:STDERR:                                 ^
     # CHECK:STDERR:
     ct.store(y, (0,), ct.reduce(3, 0, lambda a, b: a + b, 0))
+
+
+def make_cast(dtype):
+    def f(t):
+        return t.astype(dtype)
+    return f
+
+
+@ct.kernel
+def joined_dtypes(x: "float32[::1]"):
+    # CHECK:STDERR: fail_tile_closures.py:[[@LINE+4]]:5: error: binding `g` to different functions on the paths of a run-time `if` is not supported in tile kernels yet: its captured `dtype` is `cuda.tile.float16` on one path and `cuda.tile.float32` on the other (the same function with other captured numbers is) [tile-unsupported]
+    # CHECK:STDERR:     if ct.bid(0) == 0:
+    # CHECK:STDERR:     ^~~~~~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    if ct.bid(0) == 0:
+        g = make_cast(ct.float16)
+    else:
+        g = make_cast(ct.float32)
+    ct.scatter(x, 0, g(ct.gather(x, 1)))

@@ -7,7 +7,7 @@ import numpy as np
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
 CONSTS = {"live_captures": (), "tile_captures": (), "frozen_captures": (), "capture_depths": (),
-          "defaults_and_arrays": (), "passed_closures": (), "custom_reduce": (), "reduce_tuples": ()}
+          "defaults_and_arrays": (), "passed_closures": (), "custom_reduce": (), "reduce_tuples": (), "joined_closures": (), "lambda_tuples": ()}
 
 
 def closure_cases(run, arr, rng):
@@ -86,3 +86,14 @@ def closure_cases(run, arr, rng):
     mean = (xs * ws).sum() / ws.sum()
     m2 = (ws * (xs - mean) ** 2).sum()
     yield "Welford's mean and M2 through a 3-tuple ct.reduce", mv, np.array([mean, m2], np.float32), ("close", 1e-3)
+
+    x = rng.integers(-50, 50, 2).astype(np.int32)
+    y = np.full(4, -1, np.int32)
+    run("joined_closures", 2, arr(x) + arr(y))
+    yield "closures chosen by a run-time branch (a capture, a default made variables)", y, \
+        np.array([x[0] + 30, x[1] + 40, 3, 4], np.int32), "exact"
+
+    y = np.full(9, -1, np.int32)
+    run("lambda_tuples", 1, arr(y))
+    yield "tuples of lambdas: stored ones bind late, called ones at once; a closure in a returned tuple", y, \
+        np.array([3, 3, 3, 3, 0, 1, 2, 3, 15], np.int32), "exact"

@@ -2,7 +2,8 @@
 `def`, `lambda`) as cuTile 1.7 runs them (issue 22; cuTile's test_closure, test_reduction,
 test_tuple_comprehension): captures read as they are at the call while the defining function
 runs, frozen when a closure is returned, defaults evaluated at the `def`, closures passed to
-helpers, helpers returning arrays, and `ct.reduce` with a user combine function.
+helpers, helpers returning arrays, closures chosen in run-time branches, tuples of lambdas, and
+`ct.reduce` with a user combine function.
 Checked on the CPU by tests/tile_sim (closure_cases.py) and on the GPU by
 tests/gpu/cases/tile_cases21.py, both against NumPy.
 """
@@ -14,6 +15,13 @@ import cuda.tile as ct
 def apply(f, t):
     # A module-level helper calling the function it is given.
     return f(t) + f(t * 0)
+
+
+def make_default(default):
+    def f(x, i, t=default):
+        ct.scatter(x, i, t)
+    default = -1
+    return f
 
 
 def make_adder(t):
@@ -165,3 +173,42 @@ def reduce_tuples(x: "int32[:, ::1]", y: "int32[::1]", yi: "int32[::1]", w: "flo
     mean, m2, _ = ct.reduce((tx, tm2, tw), 0, combine, (0, 0, 0))
     ct.scatter(mv, 0, mean)
     ct.scatter(mv, 1, m2)
+
+
+@ct.kernel
+def joined_closures(x: "int32[::1]", y: "int32[::1]"):
+    def make_closure(t):
+        def f(v):
+            return v + t
+        return f
+
+    i = ct.bid(0)
+    if i == 0:
+        c = make_closure(30)
+    else:
+        c = make_closure(40)
+    ct.scatter(y, i, c(ct.gather(x, i)))
+    if i == 0:
+        d = make_default(3)
+    else:
+        d = make_default(4)
+    d(y, i + 2)
+
+
+@ct.kernel
+def lambda_tuples(y: "int32[::1]"):
+    # Python's late binding: every stored lambda sees the comprehension's last `s`.
+    fns = tuple(lambda: s for s in ct.static_iter(range(4)))
+    for k, f in ct.static_iter(enumerate(fns)):
+        ct.scatter(y, k, f())
+    now = tuple((lambda: s)() for s in ct.static_iter(range(4)))
+    for k, v in ct.static_iter(enumerate(now)):
+        ct.scatter(y, k + 4, v)
+
+    def make(t):
+        def g(v):
+            return v * t
+        return g, "unused"
+
+    h = make(ct.bid(0) + 3)[0]
+    ct.scatter(y, 8, h(5))
