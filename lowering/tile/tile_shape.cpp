@@ -108,6 +108,11 @@ void TileLowering::lowerTupleAssign(ExprId target, ExprId value) {
     return;
   }
   TypeId tt = typeOf(target);
+  if (!tt.valid() && !ast_.expr(value).is<ast::Tuple>()) {
+    // Compile-time values unpacked (a tuple of functions): only what its calls do.
+    lowerCompileTimeCalls(value);
+    return;
+  }
   if (!tt.valid()) {
     // A display unpacked element by element (sema's unpackDisplay): each value first.
     auto elts = ast_.list(ast_.expr(value).as<ast::Tuple>().elts);

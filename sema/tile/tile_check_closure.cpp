@@ -259,6 +259,21 @@ TV TileChecker::currentValue(const std::string& name, NodeRange at, bool& bound)
 
 TV TileChecker::freezeClosure(const TV& c, NodeRange at) {
   if (c.live != scope_) return c;
+  for (const auto& [def, lambda] : freezing_) {
+    if (def == c.def && lambda == c.lambda) {
+      diags_.error(loc(at), Diag::TileUnsupported,
+                   "functions defined inside a tile kernel that use each other (`" + c.path + "`)",
+                   ": cuTile inlines every call; define them at module level");
+      return TV{};
+    }
+  }
+  freezing_.emplace_back(c.def, c.lambda);
+  TV out = freezeCaptures(c, at);
+  freezing_.pop_back();
+  return out;
+}
+
+TV TileChecker::freezeCaptures(const TV& c, NodeRange at) {
   TV out = c;
   out.live = 0;
   for (size_t i = 0; i < out.keys.size(); ++i) {

@@ -580,6 +580,7 @@ private:
   // The closure with its live captures read now (it leaves this function: passed to a
   // helper, returned, captured by another closure); Bad when reported.
   TV freezeClosure(const TV& c, NodeRange at);
+  TV freezeCaptures(const TV& c, NodeRange at);
   // A TV with every closure it holds frozen (dict items too).
   TV frozen(const TV& v, NodeRange at);
   // `f(args)` of a closure value: its body typed as a helper instance whose parameters are
@@ -621,6 +622,9 @@ private:
   bool joinClosures(const std::map<std::string, TV>& thenC, const std::map<std::string, ExprId>& thenSites,
                     const std::map<std::string, TV>& elseC, const std::map<std::string, ExprId>& elseSites,
                     NodeRange at);
+  // The closures being frozen (a capture of a closure freezes it too): functions that
+  // capture each other are refused, not frozen forever.
+  std::vector<std::pair<StmtId, ExprId>> freezing_;
   // This checker's scope token (HelperContext::nextScope).
   uint32_t scope_ = 0;
 

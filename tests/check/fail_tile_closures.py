@@ -159,3 +159,17 @@ def joined_dtypes(x: "float32[::1]"):
     else:
         g = make_cast(ct.float32)
     ct.scatter(x, 0, g(ct.gather(x, 1)))
+
+
+@ct.kernel
+def mutual(x: "int32[::1]"):
+    def f(t):
+        return g(t)
+
+    def g(t):
+        return f(t)
+    # CHECK:STDERR: fail_tile_closures.py:[[@LINE+4]]:22: error: functions defined inside a tile kernel that use each other (`f`) is not supported in tile kernels yet: cuTile inlines every call; define them at module level [tile-unsupported]
+    # CHECK:STDERR:     ct.scatter(x, 0, f(1))
+    # CHECK:STDERR:                      ^~~~
+    # CHECK:STDERR:
+    ct.scatter(x, 0, f(1))

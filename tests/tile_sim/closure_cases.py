@@ -93,7 +93,7 @@ def closure_cases(run, arr, rng):
     yield "closures chosen by a run-time branch (a capture, a default made variables)", y, \
         np.array([x[0] + 30, x[1] + 40, 3, 4], np.int32), "exact"
 
-    y = np.full(9, -1, np.int32)
+    y = np.full(10, -1, np.int32)
     run("lambda_tuples", 1, arr(y))
-    yield "tuples of lambdas: stored ones bind late, called ones at once; a closure in a returned tuple", y, \
-        np.array([3, 3, 3, 3, 0, 1, 2, 3, 15], np.int32), "exact"
+    yield "tuples of lambdas: stored ones bind late, called ones at once; a closure in a returned tuple; " \
+        "unpacked, len()", y, np.array([3, 3, 3, 3, 0, 1, 2, 3, 15, 15], np.int32), "exact"

@@ -212,3 +212,5 @@ def lambda_tuples(y: "int32[::1]"):
 
     h = make(ct.bid(0) + 3)[0]
     ct.scatter(y, 8, h(5))
+    a, b, c, d = fns
+    ct.scatter(y, 9, a() + d() * len(fns))
