@@ -85,6 +85,11 @@ std::string moduleScope(const frontend::Ast& ast, const frontend::TokenBuffer& t
 
 std::string functionSource(const Compilation& compilation, const frontend::JitFunction& fn) {
   const frontend::Ast& ast = *compilation.ast;
+  if (!fn.stmt.valid()) {
+    // A lambda (a tile closure): its own lines.
+    const frontend::NodeRange& r = ast.expr(fn.lambda).range;
+    return normalisedTokens(*compilation.tokens, r.lineno, r.endLineno);
+  }
   const frontend::Stmt& stmt = ast.stmt(fn.stmt);
   uint32_t first = stmt.range.lineno;
   if (const auto* def = stmt.dyn<frontend::ast::FunctionDef>()) {

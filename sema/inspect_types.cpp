@@ -258,6 +258,10 @@ struct FunctionLines {
 };
 
 FunctionLines linesOf(const Ast& ast, const frontend::JitFunction& fn) {
+  if (!fn.stmt.valid()) {  // a lambda (a tile closure)
+    const frontend::NodeRange& r = ast.expr(fn.lambda).range;
+    return FunctionLines{r.lineno, r.lineno, r.endLineno};
+  }
   const frontend::Stmt& stmt = ast.stmt(fn.stmt);
   FunctionLines lines{stmt.range.lineno, stmt.range.lineno, stmt.range.endLineno};
   if (const auto* def = stmt.dyn<frontend::ast::FunctionDef>()) {

@@ -404,6 +404,12 @@ struct JitFunction {
   // "Helper functions"): added by check (with `tile` and `device` set), typed
   // per call site and inlined there; never compiled on its own.
   bool tileHelper = false;
+  // A tile helper that is a function defined inside a kernel or helper (a closure,
+  // docs/TILE.md "Closures"): its parameters are its own, then the names it captures
+  // (`captures` of them). `lambda`: a lambda's expression (then `stmt` is invalid).
+  bool closure = false;
+  uint32_t captures = 0;
+  ExprId lambda;
   TileKernelOptions tileOptions;
   std::vector<TileConstParam> tileConsts;
   std::vector<TileScalarAnnotation> tileScalarAnnotations;

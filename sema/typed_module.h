@@ -88,15 +88,34 @@ struct StaticBinding {
 // A tile helper call's argument for one parameter that is not one whole expression of the
 // caller (docs/TILE.md, "Helper functions"): an element of a `*t` splice, or a `*args`
 // tuple (`**kwargs`' run-time values) gathered from several arguments. Each piece is
-// element `path` of what `expr` gives in the caller (empty path: all of it).
+// element `path` of what `expr` gives in the caller (empty path: all of it), or (with
+// `var`) the caller's variable `var` as it holds a `varType` there: a closure's captured
+// value (docs/TILE.md, "Closures").
 struct TileArgPiece {
+  TileArgPiece() = default;
+  TileArgPiece(ExprId e, std::vector<uint32_t> p, std::string v = {}, TypeId t = {})
+      : expr(e), path(std::move(p)), var(std::move(v)), varType(t) {}
   ExprId expr;
   std::vector<uint32_t> path;
+  std::string var;
+  TypeId varType;
 };
 struct TileHelperArg {
   // A tuple of the pieces' values; else exactly one piece.
   bool packed = false;
   std::vector<TileArgPiece> pieces;
+};
+
+// A closure passed to a tile helper whose captures hold run-time values: each such value
+// is bound in the helper to the variable `name` (`f.t` for parameter `f`'s capture `t`),
+// from `piece` in the caller, of `type`.
+struct TileHiddenArg {
+  std::string name;
+  TileArgPiece piece;
+  TypeId type;
+  // Instead of `piece`: a constant (a closure's captured constant made a variable where
+  // run-time branches bind different closures).
+  std::optional<ConstValue> value;
 };
 
 struct StaticUnroll;
@@ -166,6 +185,16 @@ struct FunctionInstance {
   // Tile helper calls with `*args`, `**kwargs` or splices: each parameter's argument, by
   // Call ExprId index (callArguments holds the plain ones too, invalid for these).
   std::map<uint32_t, std::vector<TileHelperArg>> helperArgs;
+  // Tile helper calls passing closures that hold run-time values, by Call ExprId index.
+  std::map<uint32_t, std::vector<TileHiddenArg>> hiddenArgs;
+  // Tile helper calls returning closures that capture the helper's own run-time values:
+  // each helper variable (`piece.var`) copied at the helper's end into this function's
+  // variable `name` (`$<call>.<var>`), which the closure then reads, by Call ExprId index.
+  std::map<uint32_t, std::vector<TileHiddenArg>> exports;
+  // Names bound to closures in the branches of a run-time `if` whose captures differ: at
+  // each binding (by target ExprId index), the values stored into the variables the joined
+  // closure reads (`c.t`).
+  std::map<uint32_t, std::vector<TileHiddenArg>> closureStores;
   // Tile kernels' prints, by Call ExprId index.
   std::map<uint32_t, std::vector<TilePrintPiece>> tilePrints;
   // debug=True kernels: their assert/raise statements, in source order.

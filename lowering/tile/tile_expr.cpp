@@ -85,26 +85,28 @@ llvm::Value* TileLowering::clampIndex(llvm::Value* e, const Layout& l) {
   return b_.CreateAnd(e, b_.getInt32(static_cast<uint32_t>(l.n - 1)));
 }
 
+TileVal TileLowering::namedValue(const std::string& name, TypeId t) {
+  TileVal v;
+  if (auto it = tuples_.find(name); it != tuples_.end()) {
+    tupleSlots(it->second, v);
+    return v;
+  }
+  // A name assigned once whose value has a broadcast form: that value.
+  for (size_t i = boundValues_.size(); i-- > 0;) {
+    if (boundValues_[i].first == std::make_pair(name, t.index)) return boundValues_[i].second;
+  }
+  for (llvm::AllocaInst* a : storage(name, t)) v.slots.push_back(b_.CreateLoad(a->getAllocatedType(), a));
+  v.mma = mmaVars_.count({name, t.index}) != 0;
+  return v;
+}
+
 TileVal TileLowering::eval(ExprId id) {
   const frontend::Expr& e = ast_.expr(id);
   TypeId t = typeOf(id);
   if (const ConstValue* c = constOf(id)) return TileVal{{constantOf(*c, t)}};
   switch (e.kind()) {
-    case frontend::ExprKind::Name: {
-      std::string name(ast_.str(e.as<ast::Name>().id));
-      TileVal v;
-      if (auto it = tuples_.find(name); it != tuples_.end()) {
-        tupleSlots(it->second, v);
-        return v;
-      }
-      // A name assigned once whose value has a broadcast form: that value.
-      for (size_t i = boundValues_.size(); i-- > 0;) {
-        if (boundValues_[i].first == std::make_pair(name, t.index)) return boundValues_[i].second;
-      }
-      for (llvm::AllocaInst* a : storage(name, t)) v.slots.push_back(b_.CreateLoad(a->getAllocatedType(), a));
-      v.mma = mmaVars_.count({name, t.index}) != 0;
-      return v;
-    }
+    case frontend::ExprKind::Name:
+      return namedValue(std::string(ast_.str(e.as<ast::Name>().id)), t);
     case frontend::ExprKind::BinOp: {
       const auto& bo = e.as<ast::BinOp>();
       if (bo.op == frontend::Operator::MatMult) return matmul(id, bo.left, bo.right);
@@ -562,6 +564,8 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
     case TileFn::Cumsum:
     case TileFn::Cumprod:
       return scan(id, fn, t);
+    case TileFn::Reduce:
+      return customReduce(id, t);
     case TileFn::Item:
       return evalAs(arg(id, 0), t);  // one element: every thread holds it
     case TileFn::Atan2:

@@ -370,6 +370,8 @@ private:
   // --- expression lowering ------------------------------------------------
 
   TileVal eval(ExprId id);
+  // The variable `name` holding a `t` (a parameter, a local, a tuple parameter).
+  TileVal namedValue(const std::string& name, TypeId t);
 
   TileVal binary(frontend::Operator op, ExprId left, ExprId right, TypeId opType, TypeId result, bool mma);
 
@@ -386,6 +388,8 @@ private:
   // The array an expression gives: a parameter, a local variable holding one,
   // or `array.slice(axis, start, stop)` of either (tile_memory.cpp).
   ArrayArgs arrayArg(ExprId e);
+  // The array (view) the parameter or variable `name` holds, of type `t`.
+  ArrayArgs namedArray(const std::string& name, TypeId t);
   // Tuple parameters (tile_tuple.cpp): read from the kernel's parameters; the value
   // of a tuple name or of `t[i]` (a run-time `i` selects among the elements); its
   // scalars flattened as a value's slots.
@@ -961,15 +965,27 @@ private:
   // helper's body is lowered by a TileLowering of the helper's instance that
   // shares this function, its threads and its shared-memory scratch; its
   // returns store into slots read after the body.
-  TileVal inlineHelper(ExprId id);
+  // The helper calls inside `e`, a compile-time value (a closure, a tuple of them: `make(t)[0]`),
+  // lowered for what they do (stores, the values a returned closure keeps).
+  void lowerCompileTimeCalls(ExprId e);
+  // `given`: the values of its first parameters (ct.reduce's combining function).
+  TileVal inlineHelper(ExprId id, const std::vector<TileVal>* given = nullptr);
+  // `ct.reduce(x, axis, func, identity, keepdims=)` (tile_reduce_fn.cpp): the inputs staged
+  // in shared memory, each output element folding its row from the identity with `func`
+  // (inlined per step) or the operator sema recorded on it.
+  TileVal customReduce(ExprId id, TypeId t);
   // Element `p.path` of what `p.expr` gives (a helper call's `*t` splice or `**kwargs`
   // value) as a `to`; each tuple evaluated once per call (`evaluated`).
   TileVal pieceValue(const frontend::TileArgPiece& p, TypeId to, std::map<uint32_t, TileVal>& evaluated);
   // A constant (a tuple too) as a value of `to`.
   TileVal constantValue(const ConstValue& c, TypeId to);
 
-  // The body of an inlined helper; returns its result (empty for none).
+  // The body of an inlined helper; returns its result (empty for none). An array result:
+  // its pointer, extents and strides.
   TileVal inlineBody();
+  // The statements of this instance's function (none for a lambda) and its extent.
+  std::span<const StmtId> functionBody() const;
+  frontend::NodeRange functionRange() const;
 
   void lowerInlineReturn(const ast::Return& r);
 

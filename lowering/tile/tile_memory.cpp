@@ -3,18 +3,42 @@
 
 namespace lowering::tile {
 
+ArrayArgs TileLowering::namedArray(const std::string& name, TypeId t) {
+  if (auto it = arrays_.find(name); it != arrays_.end()) return it->second;
+  const ArrayVar& v = arrayVars_.at(name);
+  ArrayArgs a;
+  a.data = b_.CreateLoad(v.data->getAllocatedType(), v.data);
+  for (llvm::AllocaInst* s : v.shape) a.shape.push_back(b_.CreateLoad(b_.getInt64Ty(), s));
+  for (llvm::AllocaInst* s : v.strides) a.strides.push_back(b_.CreateLoad(b_.getInt64Ty(), s));
+  a.facts = types_.get(t).facts;
+  a.root = varRoot(name);
+  return a;
+}
+
 ArrayArgs TileLowering::arrayArg(ExprId e) {
   const frontend::Expr& x = ast_.expr(e);
-  if (const auto* n = x.dyn<ast::Name>()) {
-    std::string name(ast_.str(n->id));
-    if (auto it = arrays_.find(name); it != arrays_.end()) return it->second;
-    const ArrayVar& v = arrayVars_.at(name);
+  if (const auto* n = x.dyn<ast::Name>()) return namedArray(std::string(ast_.str(n->id)), typeOf(e));
+  if (const auto* ie = x.dyn<ast::IfExp>()) {
+    // `a if C else b` with a compile-time C (sema typed the side it picks).
+    const ConstValue* c = constOf(ie->test);
+    assert(c != nullptr && "an array chosen at compile time");
+    bool take = c->kind == ConstValue::Kind::Bool ? c->boolValue
+                : c->kind == ConstValue::Kind::Float ? c->floatValue != 0.0
+                : c->kind == ConstValue::Kind::None ? false
+                : c->kind == ConstValue::Kind::Str ? !c->strValue.empty()
+                : c->kind == ConstValue::Kind::Tuple ? !c->elements.empty()
+                                                     : c->intValue != 0;
+    return arrayArg(take ? ie->body : ie->orelse);
+  }
+  if (inst_->callees[e.index] >= 0) {
+    // A helper returning an array (a view): its pointer, extents and strides.
+    TileVal v = inlineHelper(e);
     ArrayArgs a;
-    a.data = b_.CreateLoad(v.data->getAllocatedType(), v.data);
-    for (llvm::AllocaInst* s : v.shape) a.shape.push_back(b_.CreateLoad(b_.getInt64Ty(), s));
-    for (llvm::AllocaInst* s : v.strides) a.strides.push_back(b_.CreateLoad(b_.getInt64Ty(), s));
+    unsigned ndim = types_.get(typeOf(e)).ndim;
+    a.data = v.slots[0];
+    for (unsigned d = 0; d < ndim; ++d) a.shape.push_back(v.slots[1 + d]);
+    for (unsigned d = 0; d < ndim; ++d) a.strides.push_back(v.slots[1 + ndim + d]);
     a.facts = types_.get(typeOf(e)).facts;
-    a.root = varRoot(name);
     return a;
   }
   if (x.is<ast::Subscript>()) {  // `t[i]` of a tuple parameter

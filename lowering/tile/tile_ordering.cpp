@@ -94,7 +94,7 @@ const llvm::Value* TileLowering::varRoot(const std::string& name) {
       }
     }
   };
-  walk(walk, ast_.list(ast_.stmt(fn_.stmt).functionDef()->body));
+  walk(walk, functionBody());
   const llvm::Value* out = mixed ? nullptr : root;
   varRoots_[name] = out;
   return out;

@@ -87,8 +87,7 @@ std::vector<PipeLoad> TileLowering::planPipeline(const ast::For& f) {
       if (inst_->exprTypes[e.index].valid()) ++reads[std::string(ast_.str(n->id))];
     }
   };
-  const ast::FunctionDef& def = *ast_.stmt(fn_.stmt).functionDef();
-  visitStmts(ast_.list(def.body), countReads);
+  visitStmts(functionBody(), countReads);
   uint64_t stageBytes = 0;
   std::set<std::string> seen;
   for (StmtId id : ast_.list(f.body)) {

@@ -289,7 +289,7 @@ bool TileLowering::assignedOnce(const std::string& name) {
   if (!assignments_) {
     // Every name stored to inside the function's definition, counted.
     assignments_.emplace();
-    const frontend::NodeRange& def = ast_.stmt(fn_.stmt).range;
+    const frontend::NodeRange def = functionRange();
     auto inside = [&](const frontend::NodeRange& r) {
       return std::make_tuple(r.lineno, r.colOffset) >= std::make_tuple(def.lineno, def.colOffset) &&
              std::make_tuple(r.endLineno, r.endColOffset) <= std::make_tuple(def.endLineno, def.endColOffset);

@@ -1,6 +1,8 @@
 // Helpers: tuples, shape operations (reshape, permute, broadcast, cat), argmax/argmin.
 #include "lowering/tile/tile_lower_internal.h"
 
+#include <functional>
+
 namespace lowering::tile {
 
 int64_t TileLowering::largestTile(const frontend::FunctionInstance& inst) const {
@@ -60,7 +62,22 @@ TileVal TileLowering::evalTuple(ExprId id, TypeId to) {
   }
   TypeId from = typeOf(id);
   std::vector<TileVal> parts = tupleParts(eval(id), from);
-  for (size_t i = 0; i < elements.size(); ++i) append(spread(parts[i], types_.get(from).elements[i], elements[i]));
+  // Nested tuples element by element (spread takes one tile or number).
+  std::function<TileVal(const TileVal&, TypeId, TypeId)> convertPart = [&](const TileVal& v, TypeId f, TypeId t) {
+    if (!types_.isTuple(t)) return spread(v, f, t);
+    if (f == t) return v;
+    TileVal r;
+    std::vector<TileVal> inner = tupleParts(v, f);
+    const std::vector<TypeId> fe = types_.get(f).elements;
+    const std::vector<TypeId> te = types_.get(t).elements;
+    for (size_t k = 0; k < te.size(); ++k) {
+      TileVal e = convertPart(inner[k], fe[k], te[k]);
+      r.slots.insert(r.slots.end(), e.slots.begin(), e.slots.end());
+    }
+    return r;
+  };
+  const std::vector<TypeId> fromElements = types_.get(from).elements;
+  for (size_t i = 0; i < elements.size(); ++i) append(convertPart(parts[i], fromElements[i], elements[i]));
   return out;
 }
 
@@ -91,6 +108,11 @@ void TileLowering::lowerTupleAssign(ExprId target, ExprId value) {
     return;
   }
   TypeId tt = typeOf(target);
+  if (!tt.valid() && !ast_.expr(value).is<ast::Tuple>()) {
+    // Compile-time values unpacked (a tuple of functions): only what its calls do.
+    lowerCompileTimeCalls(value);
+    return;
+  }
   if (!tt.valid()) {
     // A display unpacked element by element (sema's unpackDisplay): each value first.
     auto elts = ast_.list(ast_.expr(value).as<ast::Tuple>().elts);
@@ -122,7 +144,27 @@ void TileLowering::lowerTupleAssign(ExprId target, ExprId value) {
   }
 }
 
-TileVal TileLowering::inlineHelper(ExprId id) {
+void TileLowering::lowerCompileTimeCalls(ExprId e) {
+  if (!e.valid() || constOf(e) != nullptr) return;
+  const frontend::Expr& x = ast_.expr(e);
+  if (const auto* c = x.dyn<ast::Call>()) {
+    if (inst_->callees[e.index] >= 0 && !typeOf(e).valid()) {
+      inlineHelper(e);
+      return;
+    }
+    lowerCompileTimeCalls(c->func);
+  } else if (const auto* s = x.dyn<ast::Subscript>()) {
+    lowerCompileTimeCalls(s->value);
+  } else if (const auto* t = x.dyn<ast::Tuple>()) {
+    for (ExprId elt : ast_.list(t->elts)) lowerCompileTimeCalls(elt);
+  }
+}
+
+TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given) {
+  // A closure called through a compile-time expression (`make(t)[0](v)`): that first.
+  if (given == nullptr) {
+    if (const auto* call = ast_.expr(id).dyn<ast::Call>()) lowerCompileTimeCalls(call->func);
+  }
   const frontend::FunctionInstance& helper = typed_.instances[static_cast<size_t>(inst_->callees[id.index])];
   const frontend::JitFunction& hf = typed_.module.functions[helper.function];
   std::vector<std::tuple<std::string, TileVal, TypeId>> values;
@@ -134,10 +176,15 @@ TileVal TileLowering::inlineHelper(ExprId id) {
   for (size_t p = 0; p < helper.argTypes.size() && p < hf.params.size(); ++p) {
     TypeId pt = helper.argTypes[p];
     if (!pt.valid()) continue;
+    if (given != nullptr && p < given->size()) {
+      values.emplace_back(hf.params[p], (*given)[p], pt);
+      continue;
+    }
     if (pieces != inst_->helperArgs.end()) {
       const frontend::TileHelperArg& h = pieces->second[p];
       if (types_.isArray(pt)) {
-        arrays.emplace_back(hf.params[p], arrayArg(h.pieces[0].expr));
+        const frontend::TileArgPiece& a = h.pieces[0];
+        arrays.emplace_back(hf.params[p], a.var.empty() ? arrayArg(a.expr) : namedArray(a.var, a.varType));
       } else if (h.packed) {
         TileVal v;
         const std::vector<TypeId>& elements = types_.get(pt).elements;
@@ -165,12 +212,36 @@ TileVal TileLowering::inlineHelper(ExprId id) {
     const auto& slots = child.storage(name, pt);
     for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);
   }
+  // Closures' run-time captures passed on (sema's hiddenArgs).
+  if (auto hidden = inst_->hiddenArgs.find(id.index); hidden != inst_->hiddenArgs.end()) {
+    for (const frontend::TileHiddenArg& h : hidden->second) {
+      if (types_.isArray(h.type)) {
+        child.arrays_[h.name] = h.piece.var.empty() ? arrayArg(h.piece.expr) : namedArray(h.piece.var, h.piece.varType);
+        continue;
+      }
+      TileVal v = pieceValue(h.piece, h.type, evaluated);
+      const auto& slots = child.storage(h.name, h.type);
+      for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);
+    }
+  }
   TileVal result = child.inlineBody();
   accessed_ = child.accessed_;
   scratch_ = child.scratch_;
   scratchBytes_ = std::max(scratchBytes_, child.scratchBytes_);
   usesTensorCores_ = usesTensorCores_ || child.usesTensorCores_;
   b_.SetInsertPoint(child.b_.GetInsertBlock());
+  // A returned closure's captures of the helper's own values, kept here.
+  if (auto exports = inst_->exports.find(id.index); exports != inst_->exports.end()) {
+    for (const frontend::TileHiddenArg& e : exports->second) {
+      if (types_.isArray(e.type)) {
+        assignArray(e.name, child.namedArray(e.piece.var, e.type));
+        continue;
+      }
+      TileVal v = child.namedValue(e.piece.var, e.type);
+      const auto& slots = storage(e.name, e.type);
+      for (size_t s = 0; s < slots.size(); ++s) b_.CreateStore(v.slots[s], slots[s]);
+    }
+  }
   return result;
 }
 
@@ -190,6 +261,12 @@ TileVal TileLowering::constantValue(const ConstValue& c, TypeId to) {
 }
 
 TileVal TileLowering::pieceValue(const frontend::TileArgPiece& p, TypeId to, std::map<uint32_t, TileVal>& evaluated) {
+  if (!p.var.empty()) {
+    // A closure's capture: the variable as it holds now.
+    TileVal v = namedValue(p.var, p.varType);
+    if (types_.isTuple(to)) return v;
+    return spread(v, p.varType, to);
+  }
   if (p.path.empty()) return evalAs(p.expr, to);
   if (const ConstValue* c = constOf(p.expr)) {
     for (uint32_t k : p.path) c = &c->elements[k];
@@ -207,14 +284,34 @@ TileVal TileLowering::pieceValue(const frontend::TileArgPiece& p, TypeId to, std
   return spread(v, t, to);
 }
 
+std::span<const StmtId> TileLowering::functionBody() const {
+  if (!fn_.stmt.valid()) return {};
+  return ast_.list(ast_.stmt(fn_.stmt).functionDef()->body);
+}
+
+frontend::NodeRange TileLowering::functionRange() const {
+  return fn_.stmt.valid() ? ast_.stmt(fn_.stmt).range : ast_.expr(fn_.lambda).range;
+}
+
 TileVal TileLowering::inlineBody() {
   TypeId rt = inst_->returnType;
   exit_ = llvm::BasicBlock::Create(context_, "inline.done", function_);
-  std::vector<llvm::Type*> slots = types_.isNone(rt) ? std::vector<llvm::Type*>{} : slotTypes(rt);
+  // An array's slots are made at the first return (its pointer's type).
+  std::vector<llvm::Type*> slots =
+      types_.isNone(rt) || types_.isArray(rt) ? std::vector<llvm::Type*>{} : slotTypes(rt);
   for (llvm::Type* t : slots) returnSlots_.push_back(entryAlloca(t, fn_.name + ".ret"));
-  const ast::FunctionDef& def = *ast_.stmt(fn_.stmt).functionDef();
-  findMmaVars(ast_.list(def.body));
-  lowerBody(ast_.list(def.body));
+  findMmaVars(functionBody());
+  lowerBody(functionBody());
+  if (fn_.lambda.valid() && !b_.GetInsertBlock()->getTerminator()) {
+    // A lambda: its expression is the result.
+    ExprId value = ast_.expr(fn_.lambda).as<ast::Lambda>().body;
+    if (!returnSlots_.empty()) {
+      TileVal v = evalAs(value, rt);
+      for (size_t s = 0; s < returnSlots_.size(); ++s) b_.CreateStore(v.slots[s], returnSlots_[s]);
+    } else if (constOf(value) == nullptr && inst_->exprTypes[value.index].valid()) {
+      eval(value);
+    }
+  }
   if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(exit_);
   b_.SetInsertPoint(exit_);
   TileVal out;
@@ -223,7 +320,16 @@ TileVal TileLowering::inlineBody() {
 }
 
 void TileLowering::lowerInlineReturn(const ast::Return& r) {
-  if (r.value.valid() && !returnSlots_.empty()) {
+  if (r.value.valid() && types_.isArray(inst_->returnType)) {
+    ArrayArgs a = arrayArg(r.value);
+    std::vector<llvm::Value*> parts{a.data};
+    parts.insert(parts.end(), a.shape.begin(), a.shape.end());
+    parts.insert(parts.end(), a.strides.begin(), a.strides.end());
+    if (returnSlots_.empty()) {
+      for (llvm::Value* x : parts) returnSlots_.push_back(entryAlloca(x->getType(), fn_.name + ".ret"));
+    }
+    for (size_t s = 0; s < parts.size(); ++s) b_.CreateStore(parts[s], returnSlots_[s]);
+  } else if (r.value.valid() && !returnSlots_.empty()) {
     TileVal v = evalAs(r.value, inst_->returnType);
     for (size_t s = 0; s < returnSlots_.size(); ++s) b_.CreateStore(v.slots[s], returnSlots_[s]);
   }

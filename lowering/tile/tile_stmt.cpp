@@ -62,7 +62,20 @@ void TileLowering::lowerAssign(std::span<const ExprId> targets, ExprId value) {
     return;
   }
   TypeId to = typeOf(target);
-  if (!to.valid() || constOf(target) != nullptr) return;
+  if (!to.valid() || constOf(target) != nullptr) {
+    // A compile-time value (a function) a helper gives: its body still runs (its stores).
+    lowerCompileTimeCalls(value);
+    // A closure whose captured numbers differ between the paths of an `if`: its values here.
+    if (auto stores = inst_->closureStores.find(target.index); stores != inst_->closureStores.end()) {
+      std::map<uint32_t, TileVal> evaluated;
+      for (const frontend::TileHiddenArg& h : stores->second) {
+        TileVal v = h.value ? constantValue(*h.value, h.type) : pieceValue(h.piece, h.type, evaluated);
+        const auto& slots = storage(h.name, h.type);
+        for (size_t s = 0; s < slots.size(); ++s) b_.CreateStore(v.slots[s], slots[s]);
+      }
+    }
+    return;
+  }
   if (types_.isArray(to)) {
     ArrayArgs v = arrayArg(value);
     for (ExprId t : targets) assignArray(std::string(ast_.str(ast_.expr(t).as<ast::Name>().id)), v);

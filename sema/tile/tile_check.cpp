@@ -171,8 +171,10 @@ void TileChecker::initTables() {
 TV TileChecker::runHelper(const std::vector<TV>& args) {
   helperMode_ = true;
   initTables();
-  const ast::FunctionDef& def = *ast_.stmt(fn_.stmt).functionDef();
-  countAssignments(ast_.list(def.body));
+  // A lambda's body is one expression, its result.
+  std::span<const StmtId> body;
+  if (fn_.stmt.valid()) body = ast_.list(ast_.stmt(fn_.stmt).functionDef()->body);
+  countAssignments(body);
   std::string params;
   inst_.argTypes.assign(args.size(), TypeId());
   for (size_t i = 0; i < args.size() && i < fn_.params.size(); ++i) {
@@ -212,6 +214,12 @@ TV TileChecker::runHelper(const std::vector<TV>& args) {
         entities_[p] = a;
         text = p + "=" + a.path;
         break;
+      case TV::K::Closure:
+      case TV::K::Items:
+        closures_[p] = a;
+        bindHiddenVars(a);
+        text = p + "=" + describe(a);
+        break;
       default:
         vars_[p] = a.type;
         depth_[p] = 0;
@@ -237,7 +245,17 @@ TV TileChecker::runHelper(const std::vector<TV>& args) {
     }
     params += (i ? ", " : "") + text;
   }
-  checkBody(ast_.list(def.body));
+  checkBody(body);
+  if (fn_.lambda.valid()) {
+    ExprId value = ast_.expr(fn_.lambda).as<ast::Lambda>().body;
+    TV v = checkExpr(value);
+    if (v.ok()) v = frozen(v, ast_.expr(value).range);
+    if (v.ok()) {
+      returns_.emplace_back(v, ast_.expr(value).range);
+    } else {
+      returnFailed_ = true;
+    }
+  }
   TV result = helperResult();
   std::string ret = "?";
   if (result.k == TV::K::Value) {

@@ -225,12 +225,11 @@ TV TileChecker::packDict(const std::vector<std::pair<std::string, ArgItem>>& ite
   return d;
 }
 
-bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, const std::string& name,
-                                 std::vector<TV>& values, std::vector<TileHelperArg>& lowered) {
+bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, const Arguments& args, const std::string& name,
+                                 std::vector<TV>& values, std::vector<TileHelperArg>& lowered, const TV* closure) {
   std::vector<ArgItem> positional;
   std::vector<std::pair<std::string, ArgItem>> keywords;
   if (!gatherArgs(c, name, positional, keywords)) return false;
-  const Arguments& args = ast_.arguments(ast_.stmt(def).functionDef()->args);
   auto posonly = ast_.list(args.posonlyargs);
   auto ordinary = ast_.list(args.args);
   auto kwonly = ast_.list(args.kwonlyargs);
@@ -291,6 +290,16 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, cons
     if (auto folded = foldConstant(ast_, d, module_)) return record(d, TV::constant(*folded));
     return checkExpr(d);
   };
+  // A closure's default: its value at the `def` (cuTile's ClosureValue.default_values).
+  auto closureDefault = [&](const std::string& param, ArgItem& out) {
+    if (closure == nullptr) return false;
+    for (size_t k = 0; k < closure->keys.size(); ++k) {
+      if (closure->keys[k] != "=" + param) continue;
+      out = ArgItem{closure->items[k], closure->pieces[k], ast_.expr(id).range};
+      return true;
+    }
+    return false;
+  };
   auto take = [&](const ArgItem& item) {
     values.push_back(item.v);
     TileHelperArg l;
@@ -307,6 +316,11 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, cons
       diags_.error(loc(id), Diag::InvalidCall, "`" + name + "` needs its `" + positionalNames[i] + "` argument");
       return false;
     }
+    ArgItem fromClosure;
+    if (closureDefault(positionalNames[i], fromClosure)) {
+      take(fromClosure);
+      continue;
+    }
     ExprId d = defaults[i - firstDefault];
     TV v = fromDefault(d);
     if (!v.ok()) return false;
@@ -322,6 +336,11 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, cons
   for (size_t i = 0; i < kwonlyNames.size(); ++i) {
     if (kw[i]) {
       take(*kw[i]);
+      continue;
+    }
+    ArgItem fromClosure;
+    if (closureDefault(kwonlyNames[i], fromClosure)) {
+      take(fromClosure);
       continue;
     }
     ExprId d = i < kwDefaults.size() ? kwDefaults[i] : ExprId();
@@ -353,19 +372,29 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
   uint32_t function = helperFunction(defStmt, name, scope);
   std::vector<TV> values;
   std::vector<TileHelperArg> lowered;
-  if (!bindHelperArgs(id, c, defStmt, name, values, lowered)) return TV{};
+  if (!bindHelperArgs(id, c, ast_.arguments(ast_.stmt(defStmt).functionDef()->args), name, values, lowered)) {
+    return TV{};
+  }
+  return instantiateHelper(id, function, name, values, lowered);
+}
+
+TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::string& name, std::vector<TV>& values,
+                                  std::vector<TileHelperArg>& lowered, bool recordResult) {
   assert(values.size() == module_.functions[function].params.size() && "one value per parameter");
   std::vector<ExprId> bound(values.size());
   bool plain = true;
   for (size_t i = 0; i < values.size(); ++i) {
+    // A closure given to a helper leaves this function: its captures as they are now.
+    values[i] = frozen(values[i], ast_.expr(id).range);
+    if (!values[i].ok()) return TV{};
     const TV& v = values[i];
     const TileHelperArg l = lowered[i];
-    bool passable = v.k == TV::K::Const || v.k == TV::K::Dict ||
+    bool passable = v.k == TV::K::Const || v.k == TV::K::Dict || isAggregate(v) ||
                     (v.k == TV::K::Value && !(types_.isTuple(v.type) && holdsArray(v.type))) ||
                     (v.k == TV::K::Entity && (v.ent == Intrinsic::TypeObject || v.ent == Intrinsic::TileOp ||
                                               isFunctionValue(v)));
     if (!passable) {
-      ExprId at = !l.packed && l.pieces.size() == 1 ? l.pieces[0].expr : id;
+      ExprId at = !l.packed && l.pieces.size() == 1 && l.pieces[0].expr.valid() ? l.pieces[0].expr : id;
       diags_.error(loc(at), Diag::TileType, "cannot pass `" + describe(v) + "` to a helper function");
       return TV{};
     }
@@ -381,12 +410,18 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
       values[i] = d;
       lowered[i] = packed;
     }
-    if (!lowered[i].packed && lowered[i].pieces.size() == 1 && lowered[i].pieces[0].path.empty()) {
+    if (!lowered[i].packed && lowered[i].pieces.size() == 1 && lowered[i].pieces[0].path.empty() &&
+        lowered[i].pieces[0].var.empty()) {
       bound[i] = lowered[i].pieces[0].expr;
     } else if (values[i].k == TV::K::Value || lowered[i].packed) {
       plain = false;
     }
   }
+  // Closures holding run-time values: each such value becomes a variable of the helper
+  // (`f.t` for parameter `f`'s capture `t`), bound at the call.
+  std::vector<TileHiddenArg> hidden;
+  const std::vector<std::string> params = module_.functions[function].params;
+  for (size_t i = 0; i < values.size(); ++i) hideRuntimeParts(values[i], params[i], hidden);
   std::string key = std::to_string(function);
   for (const TV& v : values) {
     key += "," + argCode(v) + (v.k == TV::K::Const ? "=" + v.c.repr() : "");
@@ -402,6 +437,7 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
   }
   inst_.callArguments[id.index] = bound;
   if (!plain) inst_.helperArgs[id.index] = lowered;
+  if (!hidden.empty()) inst_.hiddenArgs[id.index] = hidden;
   auto done = helpers_.done.find(key);
   if (done == helpers_.done.end()) {
     FunctionInstance h;
@@ -412,6 +448,7 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
     HelperContext::Done d;
     d.result = child.runHelper(values);
     d.effects = child.effects();
+    d.assigned = child.assignedNames();
     helpers_.stack.pop_back();
     h.symbol = name;
     for (const TV& v : values) {
@@ -429,7 +466,97 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
   if (!done->second.result.ok()) return TV{};
   effects_ = effects_ || done->second.effects;
   inst_.callees[id.index] = done->second.index;
-  return record(id, done->second.result);
+  TV result = done->second.result;
+  // A closure returned: its run-time captures in this function's terms.
+  std::string lost;
+  std::vector<TileHiddenArg> exports;
+  if (!callerPieces(result, id, function, lowered, hidden, done->second.assigned, exports, lost)) {
+    diags_.error(loc(id), Diag::TileUnsupported,
+                 "`" + name + "` returning a function that captures `" + lost +
+                     "`, a run-time value made inside it,",
+                 ": return the value too and pass it to the function, or capture only compile-time values and "
+                 "the caller's variables");
+    return TV{};
+  }
+  if (!exports.empty()) inst_.exports[id.index] = exports;
+  return recordResult ? record(id, result) : result;
+}
+
+void TileChecker::hideRuntimeParts(TV& v, const std::string& prefix, std::vector<TileHiddenArg>& hidden) {
+  if (v.k == TV::K::Items) {
+    for (size_t i = 0; i < v.items.size(); ++i) hideRuntimeParts(v.items[i], prefix + "." + std::to_string(i), hidden);
+    return;
+  }
+  if (v.k != TV::K::Closure) return;
+  for (size_t k = 0; k < v.keys.size(); ++k) {
+    std::string name = prefix + "." + (v.keys[k][0] == '=' ? v.keys[k].substr(1) + "=" : v.keys[k]);
+    TV& item = v.items[k];
+    if (isAggregate(item)) {
+      hideRuntimeParts(item, name, hidden);
+      continue;
+    }
+    TileArgPiece& p = v.pieces[k];
+    if (item.k != TV::K::Value || (!p.expr.valid() && p.var.empty())) continue;
+    hidden.push_back(TileHiddenArg{name, p, item.type, std::nullopt});
+    p = TileArgPiece{ExprId(), {}, name, item.type};
+  }
+}
+
+void TileChecker::bindHiddenVars(const TV& v) {
+  if (v.k == TV::K::Items) {
+    for (const TV& item : v.items) bindHiddenVars(item);
+    return;
+  }
+  if (v.k != TV::K::Closure) return;
+  for (size_t k = 0; k < v.keys.size(); ++k) {
+    if (isAggregate(v.items[k])) bindHiddenVars(v.items[k]);
+    const TileArgPiece& p = v.pieces[k];
+    if (p.var.empty()) continue;
+    vars_[p.var] = p.varType;
+    depth_[p.var] = 0;
+  }
+}
+
+bool TileChecker::callerPieces(TV& v, ExprId call, uint32_t function, const std::vector<TileHelperArg>& lowered,
+                               const std::vector<TileHiddenArg>& hidden, const std::set<std::string>& assigned,
+                               std::vector<TileHiddenArg>& exports, std::string& lost) {
+  if (v.k == TV::K::Items) {
+    for (TV& item : v.items) {
+      if (!callerPieces(item, call, function, lowered, hidden, assigned, exports, lost)) return false;
+    }
+    return true;
+  }
+  if (v.k != TV::K::Closure) return true;
+  const JitFunction& fn = module_.functions[function];
+  size_t firstCapture = fn.closure ? fn.params.size() - fn.captures : fn.params.size();
+  for (size_t k = 0; k < v.keys.size(); ++k) {
+    if (!callerPieces(v.items[k], call, function, lowered, hidden, assigned, exports, lost)) return false;
+    TileArgPiece& p = v.pieces[k];
+    if (p.var.empty()) continue;
+    lost = v.keys[k];
+    std::optional<TileArgPiece> outer;
+    for (const TileHiddenArg& h : hidden) {
+      if (h.name == p.var) outer = h.piece;
+    }
+    // A capture of a function around the helper, never assigned in it: still that
+    // function's variable (a live scope).
+    for (size_t i = firstCapture; i < fn.params.size() && !outer; ++i) {
+      if (fn.params[i] != p.var || assigned.count(p.var) || lowered[i].packed || lowered[i].pieces.size() != 1) continue;
+      if (!lowered[i].pieces[0].var.empty()) outer = lowered[i].pieces[0];
+    }
+    if (!outer) {
+      // The helper's own value (a parameter, a local): copied out at its end.
+      std::string name = "$" + std::to_string(call.index) + "." + p.var;
+      bool seen = false;
+      for (const TileHiddenArg& e : exports) seen = seen || e.name == name;
+      if (!seen) exports.push_back(TileHiddenArg{name, TileArgPiece{ExprId(), {}, p.var, p.varType}, p.varType, std::nullopt});
+      vars_[name] = p.varType;
+      depth_[name] = depthNow_;
+      outer = TileArgPiece{ExprId(), {}, name, p.varType};
+    }
+    p = *outer;
+  }
+  return true;
 }
 
 }  // namespace frontend::tile

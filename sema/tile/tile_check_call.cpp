@@ -387,6 +387,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   if (!callee.ok()) return TV{};
   // A function value out of a dict or a tuple (`kwargs["fn"](t)`).
   if (isFunctionValue(callee)) return checkHelperCall(id, c, callee.def, callee.path, callee.defScope);
+  if (callee.k == TV::K::Closure) return checkClosureCall(id, c, callee);
   if (callee.k != TV::K::Entity || callee.ent != Intrinsic::TileOp) {
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::EnumClass) return checkEnumCall(id, c, callee);
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::TypeObject) {
@@ -436,6 +437,8 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   if (isTileAtomic(fn)) return checkAtomic(id, c, fn, fname);
   if (isTileOperatorFn(fn)) return checkOperatorFn(id, c, fn, fname);
   switch (fn) {
+    case TileFn::Reduce:
+      return checkCustomReduce(id, c, fname);
     case TileFn::Bid:
     case TileFn::NumBlocks: {
       auto args = bindArgs(id, c, fname, {"axis"}, 1);

@@ -166,6 +166,23 @@ std::optional<bool> TileChecker::valuesEqual(const TV& a, const TV& b) {
       }
       return true;
     }
+    case TV::K::Items: {
+      if (a.items.size() != b.items.size()) return false;
+      for (size_t i = 0; i < a.items.size(); ++i) {
+        auto e = valuesEqual(a.items[i], b.items[i]);
+        if (!e || !*e) return e;
+      }
+      return true;
+    }
+    case TV::K::Closure: {
+      if (a.def != b.def || a.lambda != b.lambda || a.keys != b.keys) return false;
+      for (size_t i = 0; i < a.keys.size(); ++i) {
+        if (!a.items[i].ok() || !b.items[i].ok()) return std::nullopt;
+        auto e = valuesEqual(a.items[i], b.items[i]);
+        if (!e || !*e) return e;
+      }
+      return true;
+    }
     default:
       return std::nullopt;
   }

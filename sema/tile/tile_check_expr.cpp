@@ -23,6 +23,8 @@ TV TileChecker::record(ExprId id, TV v) {
       inst_.meanings[id.index] = ExprMeaning{v.ent, v.payload};
       break;
     case TV::K::Dict:
+    case TV::K::Closure:
+    case TV::K::Items:
     case TV::K::Bad:
       break;
   }
@@ -38,6 +40,12 @@ std::string TileChecker::describe(const TV& v) const {
       std::string s = "{";
       for (size_t i = 0; i < v.keys.size(); ++i) s += (i ? ", '" : "'") + v.keys[i] + "': " + describe(v.items[i]);
       return s + "}";
+    }
+    case TV::K::Closure: return v.lambda.valid() ? "<lambda>" : "<function " + v.path + ">";
+    case TV::K::Items: {
+      std::string s = "(";
+      for (size_t i = 0; i < v.items.size(); ++i) s += (i ? ", " : "") + describe(v.items[i]);
+      return s + (v.items.size() == 1 ? ",)" : ")");
     }
     case TV::K::Bad: return "?";
   }
@@ -82,11 +90,19 @@ TV TileChecker::checkExpr(ExprId id) {
       ConstValue tuple;
       tuple.kind = ConstValue::Kind::Tuple;
       bool allConst = true;
+      std::vector<TV> elements;
+      bool functions = false;
       for (ExprId elt : ast_.list(e.as<ast::Tuple>().elts)) {
         // `(7, *a, 8)`: a starred tuple's elements, spliced in.
         const auto* star = ast_.expr(elt).dyn<ast::Starred>();
         TV v = checkExpr(star != nullptr ? star->value : elt);
         if (!v.ok()) return TV{};
+        if (isAggregate(v) && star == nullptr) {
+          functions = true;
+          elements.push_back(v);
+          continue;
+        }
+        elements.push_back(v);
         if (star != nullptr && !(v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) &&
             !(v.k == TV::K::Value && types_.isTuple(v.type))) {
           diags_.error(loc(elt), Diag::TileType, "`*` in a tuple takes a tuple, found `" + describe(v) + "`");
@@ -100,6 +116,8 @@ TV TileChecker::checkExpr(ExprId id) {
           tuple.elements.push_back(v.c);
         }
       }
+      // A tuple holding functions (cuTile's tuples hold closures as any value).
+      if (functions) return itemsOf(elements, e.range);
       if (allConst) return record(id, TV::constant(tuple));
       return runtimeTuple(id, e.as<ast::Tuple>());
     }
@@ -176,6 +194,16 @@ TV TileChecker::checkExpr(ExprId id) {
         return record(id, TV::constant(base.c.elements[static_cast<size_t>(*i < 0 ? *i + n : *i)]));
       }
       if (base.k == TV::K::Dict) return checkDictSubscript(id, sub, base);
+      if (base.k == TV::K::Items) {
+        auto i = constInt(sub.slice, "a tuple index");
+        if (!i) return TV{};
+        auto n = static_cast<int64_t>(base.items.size());
+        if (*i < -n || *i >= n) {
+          diags_.error(loc(sub.slice), Diag::IndexOutOfRange, "tuple index out of range");
+          return TV{};
+        }
+        return base.items[static_cast<size_t>(*i < 0 ? *i + n : *i)];
+      }
       if (isTileVal(base)) return checkTileSubscript(id, sub, base);
       if (base.k == TV::K::Value && types_.isTuple(base.type)) return checkTupleSubscript(id, sub, base);
       diags_.error(loc(id), Diag::TileUnsupported, "indexing `" + describe(base) + "`",
@@ -189,10 +217,7 @@ TV TileChecker::checkExpr(ExprId id) {
     case ExprKind::Dict:
       return checkDictDisplay(id, e.as<ast::Dict>());
     case ExprKind::Lambda:
-      diags_.error(loc(id), Diag::UnsupportedFeature,
-                   "lambda expressions are not supported in tile kernels yet: define the function at module "
-                   "level and call it");
-      return TV{};
+      return makeClosure(StmtId(), id, e.range);
     default:
       diags_.error(loc(id), Diag::UnsupportedFeature,
                    "this expression is not supported in tile kernels");
@@ -203,6 +228,7 @@ TV TileChecker::checkExpr(ExprId id) {
 TV TileChecker::checkName(ExprId id, const ast::Name& n) {
   std::string name(ast_.str(n.id));
   if (auto d = dicts_.find(name); d != dicts_.end()) return readDict(id, d->second);
+  if (auto f = closures_.find(name); f != closures_.end()) return f->second;
   if (auto c = consts_.find(name); c != consts_.end()) return record(id, TV::constant(c->second));
   if (auto v = vars_.find(name); v != vars_.end()) {
     if (readAmbiguous(id, name)) return TV{};
@@ -294,8 +320,9 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       if (v.ent == Intrinsic::MathConst && !isComplexMathConst(v.payload)) {
         return record(id, TV::constant(ConstValue::ofFloat(mathConstValue(v.payload))));
       }
-      if (v.ent == Intrinsic::Module || v.ent == Intrinsic::TileOp ||
-          v.ent == Intrinsic::TypeObject) {
+      // Python's operator functions are values for `ct.reduce(x, axis, operator.add, 0)`.
+      if (v.ent == Intrinsic::Module || v.ent == Intrinsic::TileOp || v.ent == Intrinsic::TypeObject ||
+          (v.ent == Intrinsic::NumpyFn && base.path == "operator")) {
         return record(id, v);
       }
     }

@@ -6,7 +6,7 @@ namespace frontend::tile {
 
 void TileChecker::checkHelperReturn(StmtId id, const ast::Return& r) {
   if (!r.value.valid()) {
-    returns_.emplace_back(TV::value(types_.none()), id);
+    returns_.emplace_back(TV::value(types_.none()), ast_.stmt(id).range);
     return;
   }
   TV v = checkExpr(r.value);
@@ -14,7 +14,14 @@ void TileChecker::checkHelperReturn(StmtId id, const ast::Return& r) {
     returnFailed_ = true;
     return;
   }
-  returns_.emplace_back(v, id);
+  // A closure leaves its function: its captures are what they hold now (cuTile's
+  // freeze_closures_on_scope_exit).
+  v = frozen(v, ast_.stmt(id).range);
+  if (!v.ok()) {
+    returnFailed_ = true;
+    return;
+  }
+  returns_.emplace_back(v, ast_.stmt(id).range);
 }
 
 std::optional<TypeId> TileChecker::runtimeTypeOf(const ConstValue& c) {
@@ -33,15 +40,18 @@ TV TileChecker::helperResult() {
   if (returns_.empty()) return TV::value(types_.none());
   for (const auto& [v, where] : returns_) {
     // A dict (or a function) returned: the same compile-time one from every `return`.
-    bool compileTime = v.k == TV::K::Dict || isFunctionValue(v);
+    bool compileTime = v.k == TV::K::Dict || isAggregate(v) || isFunctionValue(v);
     if (!compileTime) continue;
-    for (const TileArgPiece& p : v.pieces) compileTime = compileTime && !p.expr.valid() && p.path.empty();
+    // A closure's run-time captures are variables (the caller's, after the call).
+    for (const TileArgPiece& p : v.pieces) {
+      compileTime = compileTime && !p.expr.valid() && (isAggregate(v) || (p.path.empty() && p.var.empty()));
+    }
     for (const auto& [w, unused] : returns_) {
-      auto eq = valuesEqual(v, w);
+      auto eq = returns_.size() == 1 ? std::optional<bool>(true) : valuesEqual(v, w);
       compileTime = compileTime && eq && *eq;
     }
     if (!compileTime) {
-      diags_.error(loc(ast_.stmt(where).range), Diag::TileUnsupported,
+      diags_.error(loc(where), Diag::TileUnsupported,
                    "returning `" + describe(v) + "` unless every `return` gives the same compile-time value", "");
       return TV{};
     }
@@ -63,13 +73,13 @@ TV TileChecker::helperResult() {
   std::optional<TypeId> t;
   for (const auto& [v, where] : returns_) {
     if (v.k == TV::K::Entity) {
-      diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+      diags_.error(loc(where), Diag::TileType,
                    "a helper that returns `" + v.path + "` must return it from every `return`");
       return TV{};
     }
     if (v.k != TV::K::Value) continue;
     if (t && *t != v.type) {
-      diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+      diags_.error(loc(where), Diag::TileType,
                    "`" + fn_.name + "` returns `" + nameOf(v.type) + "` here but `" + nameOf(*t) +
                        "` before: a helper function returns one type");
       return TV{};
@@ -80,7 +90,7 @@ TV TileChecker::helperResult() {
     if (v.k != TV::K::Const) continue;
     auto ct = runtimeTypeOf(v.c);
     if (!ct) {
-      diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+      diags_.error(loc(where), Diag::TileType,
                    "cannot return `" + v.c.repr() + "` from a tile helper function");
       return TV{};
     }
@@ -88,7 +98,7 @@ TV TileChecker::helperResult() {
       t = ct;
     } else if (types_.isTuple(*t) != types_.isTuple(*ct) ||
                (types_.isTuple(*t) && types_.get(*t).elements.size() != types_.get(*ct).elements.size())) {
-      diags_.error(loc(ast_.stmt(where).range), Diag::TileType,
+      diags_.error(loc(where), Diag::TileType,
                    "`" + fn_.name + "` returns `" + v.c.repr() + "` here but `" + nameOf(*t) +
                        "` elsewhere: a helper function returns one type");
       return TV{};
@@ -104,6 +114,10 @@ void TileChecker::assignTuple(ExprId target, const TV& v, ExprId valueExpr) {
   size_t n = names.size();
   if (!v.ok()) {
     for (ExprId e : names) assign(e, v, valueExpr);
+    return;
+  }
+  if (v.k == TV::K::Items && v.items.size() == n) {
+    for (size_t i = 0; i < n; ++i) assign(names[i], v.items[i], valueExpr);
     return;
   }
   if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple && v.c.elements.size() == n) {
@@ -315,7 +329,7 @@ std::optional<TV> TileChecker::checkPlainCall(ExprId id, const ast::Call& c) {
     return checkHelperCall(id, c, f.def, f.path, f.defScope);
   }
   if (consts_.count(name) || vars_.count(name) || entities_.count(name) || assigned_.count(name) ||
-      dicts_.count(name)) {
+      dicts_.count(name) || closures_.count(name)) {
     return std::nullopt;
   }
   if (const Entity* global = module_.lookup(name, fn_.scope)) {
@@ -356,7 +370,7 @@ std::optional<TV> TileChecker::checkPlainCall(ExprId id, const ast::Call& c) {
 
 uint32_t TileChecker::helperFunction(StmtId def, const std::string& name, std::optional<uint32_t> scope) {
   for (uint32_t i = 0; i < module_.functions.size(); ++i) {
-    if (module_.functions[i].tileHelper && module_.functions[i].stmt == def) return i;
+    if (module_.functions[i].tileHelper && !module_.functions[i].closure && module_.functions[i].stmt == def) return i;
   }
   JitFunction f;
   f.name = name;
@@ -404,6 +418,16 @@ std::string TileChecker::argCode(const TV& v) const {
       for (size_t i = 0; i < v.keys.size(); ++i) {
         s += v.keys[i] + "_" + argCode(v.items[i]) + (v.items[i].k == TV::K::Const ? "_" + v.items[i].c.repr() : "");
       }
+      break;
+    case TV::K::Closure:
+      s = "C" + std::to_string(v.def.valid() ? v.def.index : v.lambda.index) + (v.def.valid() ? "d" : "l");
+      for (size_t i = 0; i < v.keys.size(); ++i) {
+        s += "_" + v.keys[i] + "_" + argCode(v.items[i]) + (v.items[i].k == TV::K::Const ? "_" + v.items[i].c.repr() : "");
+      }
+      break;
+    case TV::K::Items:
+      s = "I";
+      for (const TV& item : v.items) s += "_" + argCode(item) + (item.k == TV::K::Const ? "_" + item.c.repr() : "");
       break;
     case TV::K::Bad: return "?";
   }

@@ -30,7 +30,7 @@ namespace frontend::tile {
 
 // What an expression is while checking a tile kernel.
 struct TV {
-  enum class K : uint8_t { Bad, Value, Const, Entity, Dict };
+  enum class K : uint8_t { Bad, Value, Const, Entity, Dict, Closure, Items };
   K k = K::Bad;
   // Value: a scalar, array or tile type.
   TypeId type;
@@ -57,6 +57,17 @@ struct TV {
   // A `*args` tuple of run-time values (tile_check_args.cpp): its elements that are
   // compile-time constants (cuTile keeps them constant inside the aggregate).
   std::vector<std::optional<ConstValue>> knownParts;
+  // Closure (tile_check_closure.cpp; cuTile's ClosureTy): a function defined inside a tile
+  // kernel or helper, `def` its FunctionDef (or `lambda` its Lambda), `path` its name,
+  // `defScope` the JitFunction::scope its globals resolve in. `keys` are the names it
+  // captures from the functions around it and, prefixed with `=`, its parameters with
+  // defaults (evaluated at the `def`); `items` their values where known and frozen (an
+  // invalid TV where the capture is live: read from the defining function, `live`, when
+  // called there); `pieces` where lowering finds each frozen run-time value.
+  ExprId lambda;
+  uint32_t live = 0;
+  // Items: a tuple holding functions (`(f, "dummy")`, `tuple(lambda: j for j in ...)`): its
+  // elements in `items` (compile-time values, closures among them).
 
   bool ok() const { return k != K::Bad; }
   static TV value(TypeId t) {
@@ -84,6 +95,9 @@ struct HelperContext {
     int32_t index = -1;
     TV result;
     bool effects = false;
+    // The names the instance assigns (a returned closure's captures of parameters it
+    // never assigns are the caller's arguments).
+    std::set<std::string> assigned;
   };
   // By function index and argument kinds (see helperKey).
   std::map<std::string, Done> done;
@@ -92,6 +106,8 @@ struct HelperContext {
   // the same key, and never deeper than kMaxDepth.
   std::vector<std::string> stack;
   static constexpr size_t kMaxDepth = 200;
+  // Each checker's scope token (TV::live of the closures it defines).
+  uint32_t nextScope = 1;
 };
 
 class TileChecker {
@@ -99,7 +115,9 @@ public:
   TileChecker(const Ast& ast, ResolvedModule& module, FunctionInstance& inst, DiagnosticSink& diags,
               HelperContext& helpers)
       : ast_(ast), module_(module), types_(module.types), inst_(inst), diags_(diags),
-        fn_(module.functions[inst.function]), helpers_(helpers) {}
+        fn_(module.functions[inst.function]), helpers_(helpers) {
+    scope_ = helpers.nextScope++;
+  }
 
   void run();
 
@@ -108,6 +126,13 @@ public:
   // what the call gives (Bad after an error).
   TV runHelper(const std::vector<TV>& args);
   bool effects() const { return effects_; }
+  std::set<std::string> assignedNames() const {
+    std::set<std::string> out;
+    for (const auto& [name, n] : assigned_) {
+      if (n > 0) out.insert(name);
+    }
+    return out;
+  }
 
 private:
   void initTables();
@@ -134,8 +159,10 @@ private:
   // One item of a compile-time iterable: a constant, element `path` of the run-time
   // tuple `source` evaluates to (of type `type`), or a tuple of items (enumerate, zip).
   struct StaticItem {
-    enum class K : uint8_t { Const, Element, Tuple } k = K::Const;
+    enum class K : uint8_t { Const, Element, Tuple, Items } k = K::Const;
     ConstValue c;
+    // Items: an element of a tuple holding functions (a compile-time value).
+    std::vector<TV> v;
     ExprId source;
     std::vector<uint32_t> path;
     TypeId type;
@@ -519,8 +546,13 @@ private:
   // inspect.Signature.bind does (cuTile's _bind_args): positional-only, ordinary,
   // `*args` (a tuple), keyword-only, `**kwargs` (a dict), defaults. One TV per parameter
   // in JitFunction::params order and what lowering evaluates for it; false when reported.
-  bool bindHelperArgs(ExprId id, const ast::Call& c, StmtId def, const std::string& name,
-                      std::vector<TV>& values, std::vector<TileHelperArg>& lowered);
+  // `closure`: a closure's defaults (its `=NAME` items) replace the `def`'s expressions.
+  bool bindHelperArgs(ExprId id, const ast::Call& c, const Arguments& args, const std::string& name,
+                      std::vector<TV>& values, std::vector<TileHelperArg>& lowered, const TV* closure = nullptr);
+  // The helper instance of `function` for these parameter values (one per distinct kinds
+  // and constants), recorded as the call's callee; what the call gives.
+  TV instantiateHelper(ExprId id, uint32_t function, const std::string& name, std::vector<TV>& values,
+                       std::vector<TileHelperArg>& lowered, bool recordResult = true);
   // A `*args` tuple or `**kwargs` dict of these items; Bad when reported.
   TV packTuple(const std::vector<ArgItem>& items, ExprId at, TileHelperArg& lowered);
   TV packDict(const std::vector<std::pair<std::string, ArgItem>>& items, ExprId at, TileHelperArg& lowered);
@@ -534,6 +566,67 @@ private:
   // A plain `def` named as a value (`forward(leaf, ...)`): an entity calls can take.
   TV functionValue(const std::string& name, StmtId def);
   static bool isFunctionValue(const TV& v) { return v.k == TV::K::Entity && v.ent == Intrinsic::HostValue && v.payload == 1; }
+
+  // --- closures: functions defined inside kernels and helpers (tile_check_closure.cpp) ---
+  // `def f(...)` in a body, `lambda ...:`: a closure value (its defaults evaluated now, its
+  // captures live in this function).
+  TV makeClosure(StmtId def, ExprId lambda, NodeRange at);
+  // The names a function defined here reads from this function's scope (Python's free
+  // variables of `def`/`lambda` that are locals of the function being checked).
+  std::vector<std::string> closureCaptures(StmtId def, ExprId lambda) const;
+  // What `name` holds now in this function (for a capture); Bad when unbound (`bound`
+  // false) or reported.
+  TV currentValue(const std::string& name, NodeRange at, bool& bound);
+  // The closure with its live captures read now (it leaves this function: passed to a
+  // helper, returned, captured by another closure); Bad when reported.
+  TV freezeClosure(const TV& c, NodeRange at);
+  TV freezeCaptures(const TV& c, NodeRange at);
+  // A TV with every closure it holds frozen (dict items too).
+  TV frozen(const TV& v, NodeRange at);
+  // `f(args)` of a closure value: its body typed as a helper instance whose parameters are
+  // its own and then its captures (docs/TILE.md, "Closures").
+  TV checkClosureCall(ExprId id, const ast::Call& c, const TV& callee);
+  // The module.functions entry of a closure (added on first call).
+  uint32_t closureFunction(const TV& c);
+  // A closure argument's run-time captures as hidden variables of the helper (`prefix.name`).
+  void hideRuntimeParts(TV& v, const std::string& prefix, std::vector<TileHiddenArg>& hidden);
+  // A closure parameter's hidden variables, declared.
+  void bindHiddenVars(const TV& v);
+  // A closure a helper returns: its run-time captures (helper variables) as the caller's:
+  // hidden arguments, or captures of the functions around it that the helper never
+  // assigns (live there, as cuTile's captured scopes); false (`lost`) otherwise.
+  // Others (its parameters and locals) are copied out at its end (`exports`).
+  bool callerPieces(TV& v, ExprId call, uint32_t function, const std::vector<TileHelperArg>& lowered,
+                    const std::vector<TileHiddenArg>& hidden, const std::set<std::string>& assigned,
+                    std::vector<TileHiddenArg>& exports, std::string& lost);
+  // `ct.reduce(x, axis, func, identity, *, keepdims=False)` (cuTile's custom reduction): x a
+  // tile or a tuple of tiles (broadcast to one shape), `func` a closure, a helper, or an
+  // operator (operator.add, ct.maximum, ...) combining 0-d values, typed on scalars of
+  // the inputs' dtypes (recorded on the `func` argument: its callee or its TileOp).
+  TV checkCustomReduce(ExprId id, const ast::Call& c, const std::string& fname);
+  // A tuple display or comprehension result holding functions: an Items value of its
+  // elements (each a compile-time value); Bad when reported.
+  TV itemsOf(const std::vector<TV>& elements, NodeRange at);
+  static bool isAggregate(const TV& v) { return v.k == TV::K::Closure || v.k == TV::K::Items; }
+  // A closure's `def`/`lambda` arguments.
+  const Arguments& closureArguments(const TV& c) const;
+  // Names bound to closures.
+  std::map<std::string, TV> closures_;
+  // `name` bound to the closure `v` (a `def`, `f = lambda ...`, `f = make()`; `site` the
+  // assignment's target, invalid for a `def`).
+  void bindClosure(const std::string& name, const TV& v, NodeRange at, ExprId site = ExprId());
+  // Where each name got its closure (closureStores go there when branches join).
+  std::map<std::string, ExprId> closureSites_;
+  // After a run-time `if`: the closures each path bound, joined (differing captured numbers
+  // become variables `name.capture`, stored at each path's binding); false when reported.
+  bool joinClosures(const std::map<std::string, TV>& thenC, const std::map<std::string, ExprId>& thenSites,
+                    const std::map<std::string, TV>& elseC, const std::map<std::string, ExprId>& elseSites,
+                    NodeRange at);
+  // The closures being frozen (a capture of a closure freezes it too): functions that
+  // capture each other are refused, not frozen forever.
+  std::vector<std::pair<StmtId, ExprId>> freezing_;
+  // This checker's scope token (HelperContext::nextScope).
+  uint32_t scope_ = 0;
 
   // --- compile-time dictionaries (tile_check_dict.cpp) ---------------------
   // `{"a": x, **d}`: keys string constants.
@@ -627,7 +720,7 @@ private:
   std::map<std::string, TV> entities_;
   // A helper function: its return statements' values.
   bool helperMode_ = false;
-  std::vector<std::pair<TV, StmtId>> returns_;
+  std::vector<std::pair<TV, NodeRange>> returns_;
   bool returnFailed_ = false;
   // Whether the function stores to memory (then a call is never folded away).
   bool effects_ = false;

@@ -169,6 +169,18 @@ std::optional<std::vector<TileChecker::StaticItem>> TileChecker::staticItems(Exp
         item.c = c;
         out->push_back(std::move(item));
       }
+    } else if (v.k == TV::K::Items) {
+      out.emplace();
+      for (const TV& e : v.items) {
+        StaticItem item;
+        if (e.k == TV::K::Const) {
+          item.c = e.c;
+        } else {
+          item.k = StaticItem::K::Items;
+          item.v = {e};
+        }
+        out->push_back(std::move(item));
+      }
     } else if (v.k == TV::K::Value && types_.isTuple(v.type)) {
       out.emplace();
       std::vector<TypeId> elements = types_.get(v.type).elements;
@@ -205,6 +217,11 @@ bool TileChecker::bindStatic(ExprId target, const StaticItem& item, std::vector<
     if (item.k == StaticItem::K::Const) {
       consts_[name] = item.c;
       record(target, TV::constant(item.c));
+      return true;
+    }
+    if (item.k == StaticItem::K::Items) {
+      consts_.erase(name);
+      bindClosure(name, item.v[0], ast_.expr(target).range);
       return true;
     }
     if (item.k == StaticItem::K::Element) {
@@ -378,6 +395,15 @@ TV TileChecker::checkTupleComprehension(ExprId id, const ast::GeneratorExp& g) {
   std::vector<StaticBinding> bindings;
   std::vector<TV> results;
   bool ok = comprehend(g, 0, bindings, unroll, results);
+  // Functions made in it see its names as they end (Python's late binding: `tuple(lambda: j
+  // for j in ...)` all give the last j).
+  bool functions = false;
+  for (TV& r : results) {
+    if (!ok || !isAggregate(r)) continue;
+    functions = true;
+    r = frozen(r, ast_.expr(id).range);
+    ok = ok && r.ok();
+  }
   consts_ = std::move(consts);
   vars_ = std::move(vars);
   entities_ = std::move(entities);
@@ -385,6 +411,7 @@ TV TileChecker::checkTupleComprehension(ExprId id, const ast::GeneratorExp& g) {
   failed_ = std::move(failed);
   inst_.unrolled = std::move(outer);
   if (!ok) return TV{};
+  if (functions) return itemsOf(results, ast_.expr(id).range);
   ConstValue all;
   all.kind = ConstValue::Kind::Tuple;
   std::vector<TypeId> types;

@@ -30,6 +30,14 @@ void TileChecker::countAssignments(std::span<const StmtId> body) {
       case StmtKind::While:
         countLoopBody(ast_.list(s.as<ast::While>().body));
         break;
+      case StmtKind::FunctionDef:
+      case StmtKind::AsyncFunctionDef: {
+        // A nested `def` binds its name (a closure, tile_check_closure.cpp).
+        std::string name(ast_.str(s.functionDef()->name));
+        assigned_[name] += 1;
+        if (countNest_ > 0) nestedAssigned_.insert(name);
+        break;
+      }
       case StmtKind::If:
         ++countNest_;
         countAssignments(ast_.list(s.as<ast::If>().body));
@@ -183,9 +191,13 @@ void TileChecker::checkStmt(StmtId id) {
       auto knownBefore = known_;
       std::set<std::string> boundBefore;
       for (const auto& [name, t] : vars_) boundBefore.insert(name);
+      auto closuresBefore = closures_;
+      auto sitesBefore = closureSites_;
       enterBlock(false);
       checkBody(ast_.list(i.body));
       auto thenRetyped = leaveBlock();
+      auto closuresThen = std::exchange(closures_, closuresBefore);
+      auto sitesThen = std::exchange(closureSites_, sitesBefore);
       auto knownThen = std::exchange(known_, std::move(knownBefore));
       // The other branch starts from the types before the `if`, without the names the
       // first one bound.
@@ -203,6 +215,8 @@ void TileChecker::checkStmt(StmtId id) {
       auto elseRetyped = leaveBlock();
       known_ = meetKnown(knownThen, known_);
       --depthNow_;
+      joinClosures(closuresThen, sitesThen, std::map<std::string, TV>(closures_),
+                   std::map<std::string, ExprId>(closureSites_), s.range);
       // After the join a variable has one type only where both paths agree.
       std::map<std::string, Retyped> differ;
       for (const auto& [name, td] : thenNew) {
@@ -231,13 +245,16 @@ void TileChecker::checkStmt(StmtId id) {
       return;
     }
     case StmtKind::FunctionDef:
-    case StmtKind::AsyncFunctionDef:
-      diags_.error(loc(s.range), Diag::UnsupportedFeature,
-                   "functions defined inside a tile kernel or helper (closures) are not supported yet: "
-                   "define `" + std::string(ast_.str(s.functionDef()->name)) +
-                       "` at module level and pass what it uses as arguments");
-      failed_.insert(std::string(ast_.str(s.functionDef()->name)));  // its calls: no second error
+    case StmtKind::AsyncFunctionDef: {
+      std::string name(ast_.str(s.functionDef()->name));
+      TV c = makeClosure(id, ExprId(), s.range);
+      if (!c.ok()) {
+        failed_.insert(name);  // its calls: no second error
+        return;
+      }
+      bindClosure(name, c, s.range);
       return;
+    }
     case StmtKind::With:
     case StmtKind::AsyncWith:
       diags_.error(loc(s.range), Diag::UnsupportedFeature,
@@ -484,6 +501,11 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     consts_.erase(name);
   }
   if (v.k == TV::K::Entity && assignEntity(target, name, v)) return;
+  if (isAggregate(v)) {
+    bindClosure(name, v, ast_.expr(target).range, target);
+    return;
+  }
+  closures_.erase(name);
   if (v.k == TV::K::Dict) {
     // A dict of compile-time values, bound in straight-line code (`opts = {"k": 2}`).
     bool runtime = false;
@@ -589,6 +611,24 @@ bool TileChecker::unpackDisplay(const ast::Assign& a) {
   if (!needed) return false;  // a run-time tuple: checked as one (the elements again)
   for (size_t i = 0; i < tn.size(); ++i) assign(tn[i], values[i], elts[i]);
   return true;
+}
+
+void TileChecker::bindClosure(const std::string& name, const TV& v, NodeRange at, ExprId site) {
+  // In a run-time branch the paths' closures meet after the `if` (joinClosures).
+  if (vars_.count(name) && depthNow_ > 0) {
+    diags_.error(loc(at), Diag::TileType,
+                 "`" + name + "` holds a run-time value before this loop or branch and a function here");
+    failed_.insert(name);
+    return;
+  }
+  consts_.erase(name);
+  vars_.erase(name);
+  entities_.erase(name);
+  dicts_.erase(name);
+  failed_.erase(name);
+  known_.erase(name);
+  closures_[name] = v;
+  closureSites_[name] = site;
 }
 
 }  // namespace frontend::tile

@@ -125,6 +125,7 @@ TV TileChecker::checkLen(ExprId id, const ast::Call& c) {
     return record(id, TV::constant(ConstValue::ofInt(static_cast<int64_t>(types_.get(v.type).elements.size()))));
   }
   if (v.k == TV::K::Dict) return record(id, TV::constant(ConstValue::ofInt(static_cast<int64_t>(v.keys.size()))));
+  if (v.k == TV::K::Items) return record(id, TV::constant(ConstValue::ofInt(static_cast<int64_t>(v.items.size()))));
   if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Str) {
     // Python counts code points: the UTF-8 bytes that start one.
     int64_t n = 0;

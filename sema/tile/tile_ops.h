@@ -42,7 +42,7 @@ namespace frontend {
   X(Slice, "Slice")                                                                        \
   X(GridDepLaunch, "grid_dependency_control_launch_dependents")                            \
   X(GridDepWait, "grid_dependency_control_wait") X(StaticIter, "static_iter") X(Astile, "astile") \
-  X(MmaScaled, "mma_scaled")
+  X(MmaScaled, "mma_scaled") X(Reduce, "reduce")
 
 enum class TileFn : uint16_t {
 #define PYKC_X(N, S) N,

@@ -21,27 +21,6 @@ def later(a: "float16[:, ::1]", b: "float16[:, ::1]"):
 
 
 @ct.kernel
-def closure(x: "int32[::1]"):
-    # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:5: error: functions defined inside a tile kernel or helper (closures) are not supported yet: define `plus` at module level and pass what it uses as arguments [unsupported-construct]
-    # CHECK:STDERR:     def plus(t):
-    # CHECK:STDERR:     ^~~~~~~~~~~~
-    # CHECK:STDERR:
-    def plus(t):
-        return t + 20
-    ct.scatter(x, 0, plus(ct.gather(x, 0)))
-
-
-@ct.kernel
-def lambda_helper(x: "int32[::1]"):
-    # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:9: error: lambda expressions are not supported in tile kernels yet: define the function at module level and call it [unsupported-construct]
-    # CHECK:STDERR:     f = lambda t: t * 2  # noqa: E731
-    # CHECK:STDERR:         ^~~~~~~~~~~~~~~
-    # CHECK:STDERR:
-    f = lambda t: t * 2  # noqa: E731
-    ct.scatter(x, 0, 1)
-
-
-@ct.kernel
 def with_block(x: "int32[::1]"):
     # CHECK:STDERR: fail_tile_unsupported.py:[[@LINE+4]]:5: error: `with` statements are not supported in tile kernels yet [unsupported-construct]
     # CHECK:STDERR:     with open("f") as g:

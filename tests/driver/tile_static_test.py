@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Robustness of tile kernels' compile-time paths (ct.static_iter loops, tuple
 comprehensions, host evaluation in ct.static_assert/static_eval, ct.astile, recursion on
-Constants, RawArrayMemory, the order of memory accesses, enum classes): random line mutations of files that use them must end in exit 0, or exit 1 with
+Constants, RawArrayMemory, the order of memory accesses, enum classes, closures and
+ct.reduce with a function): random line mutations of files that use them must end in exit 0, or exit 1 with
 a diagnostic (never a signal, a hang or an internal error); the first ones of each file are
 compiled to cubins, through the lowering. The files: the GPU suite's
-tests/gpu/kernels/tile_kernels14.py and tile_kernels15.py and the goldens typed_tile_static_iter.py,
-typed_tile_static_host_eval.py and typed_tile_astile.py, with their own arguments. CPU only.
+tests/gpu/kernels/tile_kernels14.py, tile_kernels15.py and tile_kernels21.py and the goldens
+typed_tile_static_iter.py, typed_tile_static_host_eval.py, typed_tile_astile.py and
+typed_tile_closures.py, with their own arguments. CPU only.
 
     tests/driver/tile_static_test.py --pykc build/bin/pykc [--mutants N]
 """
@@ -39,12 +41,14 @@ def file_args(path):
 FILES = ["tests/gpu/kernels/tile_kernels14.py", "tests/gpu/kernels/tile_kernels15.py",
          "tests/check/typed_tile_static_iter.py",
          "tests/check/typed_tile_static_host_eval.py", "tests/check/typed_tile_astile.py",
-         "tests/check/typed_tile_tuple_compare.py"]
+         "tests/check/typed_tile_tuple_compare.py", "tests/gpu/kernels/tile_kernels21.py",
+         "tests/check/typed_tile_closures.py"]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pykc", required=True)
+    ap.add_argument("--only", metavar="SUFFIX", help="only the files whose path ends so")
     ap.add_argument("--mutants", type=int, default=300, help="mutants per file checked (300)")
     ap.add_argument("--full", type=int, default=30,
                     help="of those, how many are compiled to cubins (lowering too; 30)")
@@ -52,7 +56,8 @@ def main():
     failures = []
     rng = random.Random(20261206)
     with tempfile.TemporaryDirectory(prefix="pykc-tile-static-") as tmp:
-        for rel in FILES:  # (the first --full mutants of each compile to cubins: lowering too)
+        for rel in [f for f in FILES if not a.only or f.endswith(a.only)]:
+            # (the first --full mutants of each compile to cubins: lowering too)
             path = os.path.join(ROOT, rel)
             args = file_args(path)
 
