@@ -1,4 +1,5 @@
 #include "backend/passes/constant_trip_loops.h"
+#include "backend/passes/preserved.h"
 
 #include <llvm/Analysis/InstructionSimplify.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -62,10 +63,7 @@ llvm::PreservedAnalyses ConstantTripLoopsPass::run(llvm::Function& function,
     if (test->use_empty()) test->eraseFromParent();
     changed = true;
   }
-  if (!changed) return llvm::PreservedAnalyses::all();
-  llvm::PreservedAnalyses kept;
-  kept.preserveSet<llvm::CFGAnalyses>();
-  return kept;
+  return preservedUnlessChanged(changed);
 }
 
 }  // namespace backend

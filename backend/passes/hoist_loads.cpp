@@ -1,4 +1,5 @@
 #include "backend/passes/hoist_loads.h"
+#include "backend/passes/preserved.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
@@ -149,10 +150,7 @@ llvm::PreservedAnalyses HoistLoadsPass::run(llvm::Function& function,
   };
   bool changed = false;
   for (llvm::BasicBlock& block : function) changed |= hoistLoadsInBlock(block, aliases);
-  if (!changed) return llvm::PreservedAnalyses::all();
-  llvm::PreservedAnalyses kept;
-  kept.preserveSet<llvm::CFGAnalyses>();
-  return kept;
+  return preservedUnlessChanged(changed);
 }
 
 }  // namespace backend

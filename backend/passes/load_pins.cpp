@@ -1,4 +1,5 @@
 #include "backend/passes/load_pins.h"
+#include "backend/passes/preserved.h"
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
@@ -18,10 +19,7 @@ llvm::PreservedAnalyses RemoveLoadPinsPass::run(llvm::Function& function, llvm::
     }
   }
   for (llvm::Instruction* pin : pins) pin->eraseFromParent();
-  if (pins.empty()) return llvm::PreservedAnalyses::all();
-  llvm::PreservedAnalyses kept;
-  kept.preserveSet<llvm::CFGAnalyses>();
-  return kept;
+  return preservedUnlessChanged(!pins.empty());
 }
 
 }  // namespace backend

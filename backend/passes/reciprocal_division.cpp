@@ -1,4 +1,5 @@
 #include "backend/passes/reciprocal_division.h"
+#include "backend/passes/preserved.h"
 
 #include <llvm/ADT/APFloat.h>
 #include <llvm/ADT/MapVector.h>
@@ -137,10 +138,7 @@ llvm::PreservedAnalyses ReciprocalDivisionPass::run(llvm::Function& function, ll
     }
     changed = true;
   }
-  if (!changed) return llvm::PreservedAnalyses::all();
-  llvm::PreservedAnalyses kept;
-  kept.preserveSet<llvm::CFGAnalyses>();
-  return kept;
+  return preservedUnlessChanged(changed);
 }
 
 }  // namespace backend

@@ -306,25 +306,32 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, const Arguments&
     l.pieces.push_back(item.piece);
     lowered.push_back(std::move(l));
   };
+  // A parameter the call left out: the closure's value at the `def`, else its default
+  // `d` (none: an error naming the parameter, `kind` "keyword-only " or "").
+  auto takeDefault = [&](const std::string& param, ExprId d, const char* kind) {
+    if (!d.valid()) {
+      diags_.error(loc(id), Diag::InvalidCall, "`" + name + "` needs its " + kind + "`" + param + "` argument");
+      return false;
+    }
+    ArgItem fromClosure;
+    if (closureDefault(param, fromClosure)) {
+      take(fromClosure);
+      return true;
+    }
+    TV v = fromDefault(d);
+    if (!v.ok()) return false;
+    take(ArgItem{v, TileArgPiece{d, {}}, ast_.expr(d).range});
+    return true;
+  };
   size_t firstDefault = nPos - defaults.size();
   for (size_t i = 0; i < nPos; ++i) {
     if (pos[i]) {
       take(*pos[i]);
       continue;
     }
-    if (i < firstDefault) {
-      diags_.error(loc(id), Diag::InvalidCall, "`" + name + "` needs its `" + positionalNames[i] + "` argument");
+    if (!takeDefault(positionalNames[i], i < firstDefault ? ExprId() : defaults[i - firstDefault], "")) {
       return false;
     }
-    ArgItem fromClosure;
-    if (closureDefault(positionalNames[i], fromClosure)) {
-      take(fromClosure);
-      continue;
-    }
-    ExprId d = defaults[i - firstDefault];
-    TV v = fromDefault(d);
-    if (!v.ok()) return false;
-    take(ArgItem{v, TileArgPiece{d, {}}, ast_.expr(d).range});
   }
   if (args.vararg.valid()) {
     TileHelperArg l;
@@ -338,20 +345,9 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, const Arguments&
       take(*kw[i]);
       continue;
     }
-    ArgItem fromClosure;
-    if (closureDefault(kwonlyNames[i], fromClosure)) {
-      take(fromClosure);
-      continue;
-    }
-    ExprId d = i < kwDefaults.size() ? kwDefaults[i] : ExprId();
-    if (!d.valid()) {
-      diags_.error(loc(id), Diag::InvalidCall,
-                   "`" + name + "` needs its keyword-only `" + kwonlyNames[i] + "` argument");
+    if (!takeDefault(kwonlyNames[i], i < kwDefaults.size() ? kwDefaults[i] : ExprId(), "keyword-only ")) {
       return false;
     }
-    TV v = fromDefault(d);
-    if (!v.ok()) return false;
-    take(ArgItem{v, TileArgPiece{d, {}}, ast_.expr(d).range});
   }
   if (args.kwarg.valid()) {
     TileHelperArg l;
