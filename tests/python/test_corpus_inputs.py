@@ -11,20 +11,7 @@ import pytest
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "realworld_numba", "corpus")
 sys.path.insert(0, CORPUS)
-from corpus_inputs import evaluate, sig_param_count  # noqa: E402
-
-
-def _params(sig):
-    inside = sig[sig.index("(") + 1:sig.rindex(")")]
-    out, depth, cur = [], 0, ""
-    for ch in inside:
-        depth += (ch in "([") - (ch in ")]")
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    return out + [cur.strip()] if cur.strip() else out
+from corpus_inputs import evaluate, sig_param_count, sig_params  # noqa: E402
 
 
 def _specs():
@@ -38,8 +25,7 @@ def _specs():
 def test_spec_matches_signature(spec, sigs):
     assert sigs, "inputs given for a kernel that has no --sig"
     for sig in sigs:
-        params = _params(sig)
-        assert sig_param_count(sig) == len(params)
+        params = sig_params(sig)
         for scale in (1, 4):
             values, (grid, block, shared) = evaluate(spec, len(params), np.random.default_rng(0), scale)
             assert all(g > 0 for g in grid) and all(b > 0 for b in block) and np.prod(block) <= 1024
@@ -66,3 +52,4 @@ def test_malformed_specs_are_refused():
     with pytest.raises(ValueError, match="positive"):
         evaluate(dict(ok, block="0"), 2, rng)
     assert sig_param_count("k()") == 0 and sig_param_count("k(float32[:, ::1], int64)") == 2
+    assert sig_params("k(float32[:, ::1], Record(a=int32[2]), int64)") == ["float32[:, ::1]", "Record(a=int32[2])", "int64"]

@@ -71,11 +71,20 @@ def evaluate(spec, n_params, rng, scale=1):
     return values, launch
 
 
-def sig_param_count(sig):
-    """How many parameters a corpus `--sig` string names (commas outside brackets)."""
+def sig_params(sig):
+    """The parameter types a corpus `--sig` string names (split at commas outside brackets)."""
     inside = sig[sig.index("(") + 1:sig.rindex(")")]
-    depth, count = 0, 0 if not inside.strip() else 1
+    params, depth, current = [], 0, ""
     for ch in inside:
-        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
-        count += ch == "," and depth == 0
-    return count
+        depth += (ch in "([") - (ch in ")]")
+        if ch == "," and depth == 0:
+            params.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    return params + [current.strip()] if current.strip() else params
+
+
+def sig_param_count(sig):
+    """How many parameters a corpus `--sig` string names."""
+    return len(sig_params(sig))
