@@ -50,25 +50,62 @@ def _dims(value):
     return tuple(int(v) for v in value)
 
 
-def evaluate(spec, n_params, rng, scale=1):
-    """(values, (grid, block, shared_bytes)) of one kernel's `inputs` spec: raw NumPy arrays and Python
-    numbers, one per parameter, before the signature's dtypes are applied. `scale` multiplies
-    the `grow` names (timing grows the problem). Raises ValueError on a malformed spec."""
+def _shape_constructors():
+    """Constructors that give arrays of the right shape and no values (zero-stride views: no
+    memory), for planning launches on a machine without the inputs' memory."""
+    def nothing(*shape):
+        return np.broadcast_to(np.float64(0), shape)
+    return {
+        "rand": nothing,
+        "ints": lambda lo, hi, *shape: np.broadcast_to(np.int64(lo), shape),
+        "zeros": nothing,
+        "full": lambda value, *shape: np.broadcast_to(np.asarray(value), shape),
+        "arange": np.arange,
+        "array": np.array,
+        "math": math,
+        "np": np,
+    }
+
+
+def _values(spec, n_params, constructors, scale):
+    """The `let` names (the `grow` ones times `scale`) with `constructors`, and the `args`
+    values evaluated there."""
     env = dict(spec.get("let", {}))
     for name in spec.get("grow", []):
         if name not in env:
             raise ValueError(f"grow names {name!r}, which `let` does not define")
         env[name] = env[name] * scale
-    env.update(_constructors(rng))
+    env.update(constructors)
     args = spec.get("args")
     if not isinstance(args, list) or len(args) != n_params:
         raise ValueError(f"`args` must list {n_params} expressions, one per parameter")
-    values = [eval(str(a), env) for a in args]  # noqa: S307 - corpus.json is ours
+    return env, [eval(str(a), env) for a in args]  # noqa: S307 - corpus.json is ours
+
+
+def evaluate(spec, n_params, rng, scale=1):
+    """(values, (grid, block, shared_bytes)) of one kernel's `inputs` spec: raw NumPy arrays and Python
+    numbers, one per parameter, before the signature's dtypes are applied. `scale` multiplies
+    the `grow` names (timing grows the problem). Raises ValueError on a malformed spec."""
+    env, values = _values(spec, n_params, _constructors(rng), scale)
     shared = eval(str(spec.get("shared", 0)), env)  # noqa: S307
     if not isinstance(shared, (int, np.integer)) or shared < 0:
         raise ValueError(f"`shared` must be a non-negative int of bytes, not {shared!r}")
     launch = (_dims(eval(str(spec["grid"]), env)), _dims(eval(str(spec["block"]), env)), int(shared))  # noqa: S307
     return values, launch
+
+
+def evaluate_tile(spec, n_params, constructors=None, scale=1):
+    """(values, grid) of a tile kernel's `inputs` spec (the tile corpus: no `block`, no
+    `shared`; `args` lists the kernel's run-time parameters, not its constants).
+    `constructors` make the arrays (rand, ints, zeros, full, arange, array: the GPU run's
+    make device tensors); without them the arrays have their shapes and no values
+    (planning)."""
+    if "block" in spec or "shared" in spec:
+        raise ValueError("a tile kernel's inputs name no `block` or `shared`: the compiler picks them")
+    if constructors is None:
+        constructors = _shape_constructors()
+    env, values = _values(spec, n_params, {"math": math, "np": np, **constructors}, scale)
+    return values, _dims(eval(str(spec["grid"]), env))  # noqa: S307
 
 
 def sig_params(sig):

@@ -21,7 +21,10 @@ users pass them (Python numbers, bools, tuples, dtypes, enum members); tuples of
 that cuTile refuses as tuples are passed to it as lists (its list parameters), to pykc as
 tuples. The grid has 8 blocks for kernels that use only `ct.bid(0)` (themselves or in the
 functions they call), (4, 4) for `ct.bid(1)`, (2, 2, 2) for `ct.bid(2)`, one block for
-kernels that use none. Libraries that the host lacks are stood in for
+kernels that use none. A corpus.json kernel with `inputs` gets its caller's shapes, values
+and grid instead (corpus_inputs.evaluate_tile: `let`, `grow`, `args` for the run-time
+parameters, `grid`), where generic extents would not tile the kernel's arrays exactly
+(cuTile pads a partial tile with undetermined values) or sizes and arrays must agree. Libraries that the host lacks are stood in for
 module-level host code (../../realworld_numba/corpus/corpus_import.py). Kernels made inside
 functions (`--kernel test_x.kernel`, corpus.json "defines") are defined again for cuTile
 from their `def`, in the module's namespace plus the defines and the enclosing functions'
@@ -386,8 +389,13 @@ def plan_kernel(kernel: dict, entry, file_text: str, scale: int = 0) -> dict:
         if parse_type(p)[0] == "other":
             return {"skip": f"argument {p} (a dataclass, list or record: no generic input)"}
     tile = tile_size(entry)
-    runtime = []
-    for p in entry.params:
+    runtime, given_grid = [], None
+    if kernel.get("inputs") is not None:
+        try:
+            runtime, given_grid = input_specs(kernel["inputs"], entry, scale)
+        except (ValueError, TypeError, NameError, SyntaxError) as e:
+            return {"skip": f"corpus.json inputs: {type(e).__name__}: {e}"}
+    for p in entry.params if given_grid is None else []:
         spec = value_spec(param_tree(p), tile, scale)
         if spec is None:
             return {"skip": f"parameter {p.name}: {p.type_str()} (no generic input)"}
@@ -405,6 +413,9 @@ def plan_kernel(kernel: dict, entry, file_text: str, scale: int = 0) -> dict:
         if path and not _set_element(args[pos], path, {"kind": "const", "name": name,
                                                         "pykc": value, "text": texts.get(name)}):
             return {"skip": f"constant element {name} does not fit its tuple"}
+    if given_grid is not None:
+        return {"args": args, "grid": list(given_grid), "tile": tile, "inputs": kernel["inputs"],
+                "input_scale": 2 ** scale, "grid_rank": len(given_grid) if kernel["inputs"].get("grow") else 0}
     node, _ = kernel_source(file_text, kernel["name"])
     rank = grid_rank(node, file_text)
     grid = list(GRIDS[rank])
@@ -413,9 +424,37 @@ def plan_kernel(kernel: dict, entry, file_text: str, scale: int = 0) -> dict:
     return {"args": args, "grid": grid, "tile": tile, "grid_rank": rank}
 
 
+def input_specs(inputs: dict, entry, scale: int):
+    """The run-time arguments' specs and the grid of a kernel whose corpus.json entry gives
+    its caller's `inputs` (corpus_inputs.evaluate_tile: shapes planned here, values drawn in
+    the child): kind "input", the value's index, the manifest's dtype and layout, the
+    shape (arrays) or value (scalars). `scale` steps double the `grow` names."""
+    from corpus_inputs import evaluate_tile
+    values, grid = evaluate_tile(inputs, len(entry.params), None, 2 ** scale)
+    specs = []
+    for i, (p, v) in enumerate(zip(entry.params, values)):
+        tree = param_tree(p)
+        if tree[0] == "array":
+            _, dtype, ndim, layout, _, _ = tree
+            if getattr(v, "ndim", None) != ndim:
+                raise ValueError(f"argument {i} ({p.name}) must be a {ndim}-d array")
+            specs.append({"kind": "input", "i": i, "dtype": dtype, "layout": layout, "shape": list(v.shape)})
+        elif tree[0] == "scalar" and (isinstance(v, (int, float, bool)) or getattr(v, "ndim", 1) == 0):
+            specs.append({"kind": "input", "i": i, "dtype": tree[1], "value": _scalar(v, tree[1])})
+        else:
+            raise ValueError(f"argument {i} ({p.name}): inputs give arrays and numbers only")
+    return specs, grid
+
+
+def _scalar(v, dtype: str):
+    if dtype == "bool":
+        return bool(v)
+    return float(v) if dtype.startswith(("float", "bfloat")) else int(v)
+
+
 def plan_elements(plan: dict) -> int:
     def walk(s):
-        if s["kind"] == "array":
+        if "shape" in s:
             yield math.prod(s["shape"])
         elif s["kind"] == "tuple":
             for i in s["items"]:
@@ -425,10 +464,10 @@ def plan_elements(plan: dict) -> int:
 
 def describe_plan(plan: dict) -> str:
     def one(s):
-        if s["kind"] == "array":
+        if "shape" in s:
             st = f" strides {tuple(s['strides'])}" if "strides" in s else ""
             return f"{s['dtype']}{list(s['shape'])}{'' if s['layout'] == 'C' else s['layout']}{st}"
-        if s["kind"] == "scalar":
+        if s["kind"] in ("scalar", "input"):
             return repr(s["value"])
         if s["kind"] == "tuple":
             return "(" + ", ".join(one(i) for i in s["items"]) + ")"
@@ -634,7 +673,7 @@ def cutile_signature(plan: dict, ns: dict, lists: bool = False):
     def one(s):
         if s["kind"] == "const":
             return cc.ConstantConstraint(cutile_const(s, ns))
-        if s["kind"] == "scalar":
+        if s["kind"] == "scalar" or "value" in s:
             return cc.ScalarConstraint(_ct_dtype(ct, s["dtype"]))
         if s["kind"] == "tuple":
             if lists and s.get("arrays"):
@@ -697,10 +736,49 @@ def _first_lines(msg: str, n: int = 3, width: int = 400) -> str:
 
 # ------------------------------------------------------------------ tensors (child, GPU)
 
-def make_value(spec: dict, gen, torch, ns: dict):
+def make_args(plan: dict, gen, torch, ns: dict) -> list:
+    """The launch arguments of a plan: corpus.json's `inputs` where the plan has them,
+    generic tensors otherwise; random values from `gen`, on the GPU."""
+    given = None
+    if "inputs" in plan:
+        from corpus_inputs import evaluate_tile
+        n = sum(1 for a in plan["args"] if a["kind"] == "input")
+        given, _ = evaluate_tile(plan["inputs"], n, torch_constructors(torch, gen), plan["input_scale"])
+    return [make_value(a, gen, torch, ns, given) for a in plan["args"]]
+
+
+def torch_constructors(torch, gen) -> dict:
+    """corpus_inputs' array constructors as CUDA tensors (float32 or int64 until
+    given_value casts them to the parameter's dtype)."""
+    def shape(dims):
+        return [int(d) for d in dims]
+    return {
+        "rand": lambda *s: torch.rand(shape(s), generator=gen, device="cuda"),
+        "ints": lambda lo, hi, *s: torch.randint(int(lo), int(hi), shape(s), generator=gen, device="cuda"),
+        "zeros": lambda *s: torch.zeros(shape(s), device="cuda"),
+        "full": lambda value, *s: torch.full(shape(s), value, device="cuda"),
+        "arange": lambda *a: torch.arange(*a, device="cuda"),
+        "array": lambda v: torch.tensor(v, device="cuda"),
+    }
+
+
+def given_value(spec: dict, value, torch):
+    """corpus.json's value for one argument as the kernel takes it: a CUDA tensor of the
+    manifest's dtype and layout, or a Python number."""
+    if "value" in spec:
+        return spec["value"]
+    t = value.to(getattr(torch, spec["dtype"]))
+    if spec["layout"] == "F" and t.dim() > 1:
+        t = t.permute(*reversed(range(t.dim()))).contiguous().permute(*reversed(range(t.dim())))
+    return t.contiguous() if spec["layout"] != "F" else t
+
+
+def make_value(spec: dict, gen, torch, ns: dict, given=None):
     """A tensor, number, tuple or constant from a plan spec (torch tensors on the GPU).
     Both builds get the same values: constants as cuTile's user writes them."""
     kind = spec["kind"]
+    if kind == "input":
+        return given_value(spec, given[spec["i"]], torch)
     if kind == "const":
         return cutile_const(spec, ns)
     if kind == "scalar":
@@ -913,7 +991,7 @@ def compare_one(gpu: dict, k, mine, row: dict, ns: dict) -> dict:
     stream = torch.cuda.current_stream()
     try:
         gen = torch.Generator(device="cuda").manual_seed(SEED)
-        base = [make_value(a, gen, torch, ns) for a in plan["args"]]
+        base = make_args(plan, gen, torch, ns)
     except Exception as e:  # noqa: BLE001 - a dtype this PyTorch lacks, a constant's name
         return {"verdict": "skipped", "why": f"inputs: {type(e).__name__}: {_first_lines(str(e), 1)}",
                 "fault": _is_fault(e)}
@@ -968,7 +1046,7 @@ def time_child(rows, mod, text: str, gpu: dict, lock: str | None) -> int:
             mine = m[r["kernel"]]
             fill_defaults(r["plan"], k)
             gen = torch.Generator(device="cuda").manual_seed(SEED)
-            args = [make_value(a, gen, torch, ns) for a in r["plan"]["args"]]
+            args = make_args(r["plan"], gen, torch, ns)
             grid = tuple(r["plan"]["grid"])
             ct.launch(torch.cuda.current_stream(), grid, k,
                       tuple(as_lists(args, r["plan"]) if r.get("cutile_lists") else args))
@@ -1068,7 +1146,7 @@ def time_row(timer, torch, kobj, mine, row, file_text, ns) -> dict:
         plan = plan_kernel(row, entry, file_text, scale)
         gen = torch.Generator(device="cuda").manual_seed(SEED)
         fill_defaults(plan, kobj)
-        pargs = [make_value(a, gen, torch, ns) for a in plan["args"]]
+        pargs = make_args(plan, gen, torch, ns)
         args = tuple(as_lists(pargs, plan) if row.get("cutile_lists") else pargs)
         pargs = tuple(pargs)
         grid = tuple(plan["grid"])
