@@ -3,7 +3,7 @@
 (corpus.json's --sig/-D, as run_corpus.py compiles them), launched through pykc's loader and
 through numba-cuda itself on the same generated inputs; the outputs are compared.
 
-    python3 tests/realworld_numba/corpus/run_vs_numba.py --pykc PYKC [--time] [--json OUT] [FILTER]
+    python3 tests/realworld_numba/corpus/run_vs_numba.py --pykc PYKC [--time] [-j N] [--json OUT] [FILTER]
 
 numba imports each corpus file for real (its sibling modules too); libraries that the GPU
 host lacks (cudf, dask, nemo's own packages, ...) are replaced by permissive stand-ins, which
@@ -195,6 +195,26 @@ def _compare(mine, theirs, again):
     return verdict, ""
 
 
+def _gpu_lock(path):
+    """An exclusive lock (fcntl) on `path` while the files' processes of `-j` time their
+    kernels: one process times at a time, the others keep compiling and comparing."""
+    import contextlib
+    import fcntl
+
+    @contextlib.contextmanager
+    def held():
+        if not path:
+            yield
+            return
+        with open(path, "a", encoding="utf-8") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+    return held()
+
+
 def _time_rows(timed, out):
     """--time: the kernel times of the rows that matched (kernel_timing.py says how)."""
     import numpy as np
@@ -217,7 +237,7 @@ def _time_rows(timed, out):
             return
 
 
-def run_file(entry, pykc, time=False):
+def run_file(entry, pykc, time=False, lock=None):
     _numpy_shim()
     import numpy as np
     from numba.core import sigutils
@@ -237,52 +257,55 @@ def run_file(entry, pykc, time=False):
             result["error"] = f"pykc: {type(e).__name__}: {e}"
             return result
         text = open(os.path.join(HERE, entry["file"]), encoding="utf-8", errors="replace").read()
-        for sig in entry.get("sigs", []):
-            name, _, rest = sig.partition("(")
-            row = {"kernel": name, "sig": sig}
-            result["kernels"].append(row)
-            try:
-                argtypes, _ = sigutils.normalize_signature("void(" + rest)
-            except Exception as e:  # noqa: BLE001 - pykc's Record(...) spelling, say
-                row.update(verdict="skipped", why=f"signature numba cannot read ({type(e).__name__})")
-                continue
-            rng = np.random.default_rng(20261205)
-            spec = entry.get("inputs", {}).get(name)
-            if spec is not None:
-                args, (grid, block, shared) = _spec_inputs(spec, argtypes, rng)
-                row["inputs"] = "corpus.json"
-            else:
-                args, why = _inputs(argtypes, rng)
-                if args is None:
-                    row.update(verdict="skipped", why=why)
+        # with --time the GPU work (launches, comparisons, timing) holds the lock: another
+        # file's launches must not run beside a timing round
+        with _gpu_lock(lock if time else None):
+            for sig in entry.get("sigs", []):
+                name, _, rest = sig.partition("(")
+                row = {"kernel": name, "sig": sig}
+                result["kernels"].append(row)
+                try:
+                    argtypes, _ = sigutils.normalize_signature("void(" + rest)
+                except Exception as e:  # noqa: BLE001 - pykc's Record(...) spelling, say
+                    row.update(verdict="skipped", why=f"signature numba cannot read ({type(e).__name__})")
                     continue
-                m = re.search(r"def\s+" + re.escape(name) + r"\s*\(", text)
-                body = text[m.start():m.start() + 6000] if m else text
-                grid, block, shared = _launch_shape(body)
-            copy = lambda: [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]  # noqa: E731
-            theirs, again, ours = copy(), copy(), copy()
-            try:
-                getattr(ref, name)[grid, block, 0, shared](*theirs)
-                getattr(ref, name)[grid, block, 0, shared](*again)
-                from numba import cuda
-                cuda.synchronize()
-            except Exception as e:  # noqa: BLE001
-                msg = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
-                row.update(verdict="fault" if "CUDA_ERROR" in msg or "CudaAPIError" in msg else "skipped",
-                           why="numba: " + msg[:300])
-                if row["verdict"] == "fault":
-                    return result
-                continue
-            try:
-                getattr(mine, name)[grid, block, None, shared](*ours)
-            except Exception as e:  # noqa: BLE001
-                row.update(verdict="pykc-error", why=f"{type(e).__name__}: {str(e)[:300]}")
-                continue
-            row["verdict"], row["why"] = _compare(ours, theirs, again)
-            if row["verdict"] in ("same", "close", "numba-varies"):
-                timed.append((row, getattr(ref, name), argtypes, (grid, block, shared), spec))
-        if time and timed:
-            _time_rows(timed, out)
+                rng = np.random.default_rng(20261205)
+                spec = entry.get("inputs", {}).get(name)
+                if spec is not None:
+                    args, (grid, block, shared) = _spec_inputs(spec, argtypes, rng)
+                    row["inputs"] = "corpus.json"
+                else:
+                    args, why = _inputs(argtypes, rng)
+                    if args is None:
+                        row.update(verdict="skipped", why=why)
+                        continue
+                    m = re.search(r"def\s+" + re.escape(name) + r"\s*\(", text)
+                    body = text[m.start():m.start() + 6000] if m else text
+                    grid, block, shared = _launch_shape(body)
+                copy = lambda: [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]  # noqa: E731
+                theirs, again, ours = copy(), copy(), copy()
+                try:
+                    getattr(ref, name)[grid, block, 0, shared](*theirs)
+                    getattr(ref, name)[grid, block, 0, shared](*again)
+                    from numba import cuda
+                    cuda.synchronize()
+                except Exception as e:  # noqa: BLE001
+                    msg = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+                    row.update(verdict="fault" if "CUDA_ERROR" in msg or "CudaAPIError" in msg else "skipped",
+                               why="numba: " + msg[:300])
+                    if row["verdict"] == "fault":
+                        return result
+                    continue
+                try:
+                    getattr(mine, name)[grid, block, None, shared](*ours)
+                except Exception as e:  # noqa: BLE001
+                    row.update(verdict="pykc-error", why=f"{type(e).__name__}: {str(e)[:300]}")
+                    continue
+                row["verdict"], row["why"] = _compare(ours, theirs, again)
+                if row["verdict"] in ("same", "close", "numba-varies"):
+                    timed.append((row, getattr(ref, name), argtypes, (grid, block, shared), spec))
+            if time and timed:
+                _time_rows(timed, out)
     return result
 
 
@@ -295,45 +318,56 @@ def main():
     ap.add_argument("--time", action="store_true",
                     help="also time each matching kernel, pykc's build against numba's "
                          "(kernel_timing.py); prints the geomean speedup")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="files at a time (each in its own process; with --time they take turns "
+                         "on the GPU for the timing, so that times are not shared)")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--lock", help=argparse.SUPPRESS)
     ap.add_argument("filter", nargs="?", default="")
     a = ap.parse_args()
     entries = json.load(open(os.path.join(HERE, "corpus.json"), encoding="utf-8"))
     if a.one is not None:
-        print(json.dumps(run_file(entries[a.one], a.pykc, a.time)))
+        print(json.dumps(run_file(entries[a.one], a.pykc, a.time, a.lock)))
         return 0
     try:
         _device().set_current()
     except Exception as e:  # noqa: BLE001
         print(f"run_vs_numba: skipped: no GPU ({type(e).__name__}: {e})")
         return 77
-    results, counts, speedups = [], {}, []
-    for i, entry in enumerate(entries):
-        if a.filter not in entry["file"] or not entry.get("sigs"):
-            continue
-        p = subprocess.run([sys.executable, __file__, "--pykc", a.pykc, "--one", str(i)]
+    import concurrent.futures
+    import tempfile
+    chosen = [(i, e) for i, e in enumerate(entries) if a.filter in e["file"] and e.get("sigs")]
+    lock = os.path.join(tempfile.mkdtemp(prefix="pykc-vs-numba-"), "gpu.lock")
+
+    def one(item):
+        i, entry = item
+        p = subprocess.run([sys.executable, __file__, "--pykc", a.pykc, "--one", str(i), "--lock", lock]
                            + (["--time"] if a.time else []),
                            capture_output=True, text=True, timeout=600)
         try:
-            r = json.loads(p.stdout.strip().splitlines()[-1])
+            return json.loads(p.stdout.strip().splitlines()[-1])
         except (ValueError, IndexError):
-            r = {"file": entry["file"], "kernels": [], "error": "crashed: " + p.stderr[-600:]}
-        results.append(r)
-        line = r.get("error") or ", ".join(f"{k['kernel']} {k['verdict']}" for k in r["kernels"])
-        print(f"{entry['file']}: {line}", flush=True)
-        for k in r["kernels"]:
-            counts[k["verdict"]] = counts.get(k["verdict"], 0) + 1
-            if k["verdict"] not in ("same", "close", "numba-varies"):
-                print(f"    {k['kernel']}: {k['verdict']}: {k.get('why', '')}")
-            t = k.get("time", {})
-            if "speedup" in t:
-                speedups.append(t["speedup"])
-                print(f"    {k['kernel']}: numba {t['numba_ms'] * 1e3:.1f} us, pykc "
-                      f"{t['pykc_ms'] * 1e3:.1f} us: {t['speedup']:.2f}x ({t['elements']} elements)")
-            elif "error" in t:
-                print(f"    {k['kernel']}: not timed: {t['error']}")
-        if "error" in r:
-            counts["file-error"] = counts.get("file-error", 0) + 1
+            return {"file": entry["file"], "kernels": [], "error": "crashed: " + p.stderr[-600:]}
+
+    results, counts, speedups = [], {}, []
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+        for (_, entry), r in zip(chosen, pool.map(one, chosen)):
+            results.append(r)
+            line = r.get("error") or ", ".join(f"{k['kernel']} {k['verdict']}" for k in r["kernels"])
+            print(f"{entry['file']}: {line}", flush=True)
+            for k in r["kernels"]:
+                counts[k["verdict"]] = counts.get(k["verdict"], 0) + 1
+                if k["verdict"] not in ("same", "close", "numba-varies"):
+                    print(f"    {k['kernel']}: {k['verdict']}: {k.get('why', '')}")
+                t = k.get("time", {})
+                if "speedup" in t:
+                    speedups.append(t["speedup"])
+                    print(f"    {k['kernel']}: numba {t['numba_ms'] * 1e3:.1f} us, pykc "
+                          f"{t['pykc_ms'] * 1e3:.1f} us: {t['speedup']:.2f}x ({t['elements']} elements)")
+                elif "error" in t:
+                    print(f"    {k['kernel']}: not timed: {t['error']}")
+            if "error" in r:
+                counts["file-error"] = counts.get("file-error", 0) + 1
     print("kernel signatures: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
     summary = {}
     if speedups:
