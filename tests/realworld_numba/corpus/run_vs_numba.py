@@ -237,6 +237,29 @@ def _time_rows(timed, out):
             return
 
 
+def _kernel_signatures(entry, ref, sigutils):
+    """(name, signature text, numba argument types or why not) per kernel signature to run:
+    corpus.json's `sigs`, or, for files whose kernels carry their signatures in the decorator
+    (no `sigs`: pykc compiles them as they are), each listed kernel's eager signatures as
+    numba-cuda compiled them at import."""
+    for sig in entry.get("sigs", []):
+        name, _, rest = sig.partition("(")
+        try:
+            yield name, sig, sigutils.normalize_signature("void(" + rest)[0]
+        except Exception as e:  # noqa: BLE001 - pykc's Record(...) spelling, say
+            yield name, sig, f"signature numba cannot read ({type(e).__name__})"
+    if entry.get("sigs"):
+        return
+    for name in entry.get("kernels", []):
+        d = getattr(ref, name.split(".")[-1], None)
+        sigs = list(getattr(d, "signatures", None) or [])
+        if not sigs or getattr(d, "targetoptions", {}).get("device"):
+            yield name, f"{name}(?)", "no eager kernel signature in the numba module"
+            continue
+        for argtypes in sigs:
+            yield name, f"{name}({', '.join(str(t) for t in argtypes)})", tuple(argtypes)
+
+
 def run_file(entry, pykc, time=False, lock=None):
     _numpy_shim()
     import numpy as np
@@ -260,14 +283,11 @@ def run_file(entry, pykc, time=False, lock=None):
         # with --time the GPU work (launches, comparisons, timing) holds the lock: another
         # file's launches must not run beside a timing round
         with _gpu_lock(lock if time else None):
-            for sig in entry.get("sigs", []):
-                name, _, rest = sig.partition("(")
+            for name, sig, argtypes in _kernel_signatures(entry, ref, sigutils):
                 row = {"kernel": name, "sig": sig}
                 result["kernels"].append(row)
-                try:
-                    argtypes, _ = sigutils.normalize_signature("void(" + rest)
-                except Exception as e:  # noqa: BLE001 - pykc's Record(...) spelling, say
-                    row.update(verdict="skipped", why=f"signature numba cannot read ({type(e).__name__})")
+                if isinstance(argtypes, str):
+                    row.update(verdict="skipped", why=argtypes)
                     continue
                 rng = np.random.default_rng(20261205)
                 spec = entry.get("inputs", {}).get(name)
@@ -336,7 +356,8 @@ def main():
         return 77
     import concurrent.futures
     import tempfile
-    chosen = [(i, e) for i, e in enumerate(entries) if a.filter in e["file"] and e.get("sigs")]
+    chosen = [(i, e) for i, e in enumerate(entries)
+              if a.filter in e["file"] and (e.get("sigs") or e.get("kernels")) and not e.get("skip")]
     lock = os.path.join(tempfile.mkdtemp(prefix="pykc-vs-numba-"), "gpu.lock")
 
     def one(item):
