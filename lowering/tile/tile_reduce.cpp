@@ -178,6 +178,10 @@ TileVal TileLowering::reduce(ExprId id, TileFn fn, TypeId t) {
   TileVal x = evalAs(xe, accTile);
   Layout lx = layoutOf(accTile);
   Layout lo = layoutOf(t);
+  if (lx.uniform) {
+    // One element, which every thread holds (not one per thread): it is the result.
+    return TileVal{{convert(combine(fn, identity(fn, acc), x.slots[0], acc), acc, e)}};
+  }
   if (lo.n == 1) {
     // All elements into one: per thread, then across the warp (shuffles),
     // then across warps (shared memory); every thread gets the result.

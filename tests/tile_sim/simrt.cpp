@@ -184,6 +184,12 @@ float sim_tanh_approx(float x) { return tanhf(x); }
 float __nv_sinhf(float x) { return sinhf(x); }
 float __nv_coshf(float x) { return coshf(x); }
 float __nv_atan2f(float y, float x) { return atan2f(y, x); }
+float __nv_logf(float x) { return logf(x); }
+float __nv_log2f(float x) { return log2f(x); }
+float __nv_log1pf(float x) { return log1pf(x); }
+float __nv_exp2f(float x) { return exp2f(x); }
+float __nv_tanhf(float x) { return tanhf(x); }
+double __nv_log(double x) { return log(x); }
 // Warp-collective tensor-core operations (ldmatrix.x4[.trans], mma.m16n8k16.row.col with
 // f32 accumulation), as the PTX ISA defines the fragments: every thread publishes its
 // operands, a barrier, each computes its own results from its warp's, a barrier. All

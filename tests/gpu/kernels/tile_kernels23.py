@@ -1,0 +1,32 @@
+"""Tile kernels, twenty-third file: reductions of one-element tiles in kernels whose block has
+many threads (a large tile elsewhere sets it), as TileGym's liger cross-entropy and GRPO kernels
+write their online log-sum-exp (`m = ct.sum(m_tile, 0)` over a `(1,)` tile, `ct.sum` of a
+one-element gather). Every thread holds such a tile's one element: the reduction is that
+element, not the sum of the threads' copies (pykc before session 29 multiplied it by the
+thread count).
+Checked on the CPU by tests/tile_sim (reduce_cases.py) and on the GPU by
+tests/gpu/cases/tile_cases23.py, both against NumPy.
+"""
+import cuda.tile as ct
+
+TILE = 4096
+
+
+@ct.kernel
+def one_element_reductions(x: "float32[::1]", out: "float32[::1]", iout: "int32[::1]"):
+    big = ct.load(x, index=(0,), shape=(TILE,))
+    one = ct.gather(x, ct.arange(1, dtype=ct.int32) + 3)
+    ct.scatter(out, 0, ct.sum(one, 0, keepdims=False))
+    ct.scatter(out, 1, ct.sum(big, 0))
+    acc = ct.full((1,), 0.0, dtype=ct.float32)
+    for i in range(4):
+        acc = ct.full((1,), ct.sum(acc, 0, keepdims=False) + ct.sum(one, 0, keepdims=False), dtype=ct.float32)
+    ct.scatter(out, 2, ct.sum(acc, 0, keepdims=False))
+    two = ct.reshape(one, (1, 1))
+    ct.scatter(out, 3, ct.sum(ct.sum(two, 0), 0))
+    ct.scatter(out, 4, ct.max(one, 0, keepdims=False))
+    ct.scatter(out, 5, ct.prod(one * 2.0, 0))
+    ct.scatter(out, 6, ct.min(one - 1.0, 0))
+    n = ct.astype(one, ct.int32) + 5
+    ct.scatter(iout, 0, ct.sum(n, 0))
+    ct.scatter(iout, 1, ct.sum(ct.full((1,), 7, dtype=ct.int32), 0))

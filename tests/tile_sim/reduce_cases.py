@@ -1,0 +1,21 @@
+"""The kernels of tests/gpu/kernels/tile_kernels23.py with NumPy references, shared by
+tests/tile_sim/tile_sim.py (CPU) and tests/gpu/cases/tile_cases23.py.
+
+`reduce_cases(run, arr, rng)` yields (what, got, want, kind); `run(kernel, grid, args)` runs
+a kernel, `arr(a)` passes an array; both leave results in the NumPy arrays."""
+import numpy as np
+
+# The Constant parameters each kernel was compiled with, passed last on the GPU.
+CONSTS = {"one_element_reductions": ()}
+
+
+def reduce_cases(run, arr, rng):
+    x = (rng.random(4096) * 4).astype(np.float32)
+    out = np.full(7, np.nan, np.float32)
+    iout = np.full(2, -1, np.int32)
+    run("one_element_reductions", 1, arr(x) + arr(out) + arr(iout))
+    v = x[3]
+    yield "sum, max, min, prod of a one-element tile in a block of many threads: the element", \
+        out[[0, 2, 3, 4, 5, 6]], np.array([v, 4 * v, v, v, 2 * v, v - 1], np.float32), ("close", 1e-6)
+    yield "the whole sum of the large tile beside them", out[1], np.float32(x.astype(np.float64).sum()), ("close", 2e-3)
+    yield "integer sums of one-element tiles", iout, np.array([int(v) + 5, 7], np.int32), "exact"
