@@ -568,6 +568,8 @@ TileVal TileLowering::call(ExprId id, const ast::Call& c) {
       return customReduce(id, t);
     case TileFn::Item:
       return evalAs(arg(id, 0), t);  // one element: every thread holds it
+    case TileFn::StaticEval:
+      return evalAs(arg(id, 0), t);  // a run-time value passed through (`ct.static_eval(tup[1])`)
     case TileFn::Atan2:
       return atan2(id, t);
     case TileFn::Maximum:

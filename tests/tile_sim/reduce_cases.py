@@ -6,7 +6,7 @@ a kernel, `arr(a)` passes an array; both leave results in the NumPy arrays."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
-CONSTS = {"one_element_reductions": ()}
+CONSTS = {"one_element_reductions": (), "static_eval_values": (1,)}
 
 
 def reduce_cases(run, arr, rng):
@@ -19,3 +19,10 @@ def reduce_cases(run, arr, rng):
         out[[0, 2, 3, 4, 5, 6]], np.array([v, 4 * v, v, v, 2 * v, v - 1], np.float32), ("close", 1e-6)
     yield "the whole sum of the large tile beside them", out[1], np.float32(x.astype(np.float64).sum()), ("close", 2e-3)
     yield "integer sums of one-element tiles", iout, np.array([int(v) + 5, 7], np.int32), "exact"
+
+    x = rng.integers(-50, 50, 4).astype(np.int32)
+    want = x.copy()
+    want[2] = x[0] + 5
+    want[3] = x[1] + 20 + 100
+    run("static_eval_values", 1, arr(x))
+    yield "run-time values through ct.static_eval (a tuple element, a compile-time choice)", x, want, "exact"

@@ -296,7 +296,7 @@ def main():
                 ("tile_kernels16.py", check_cases(tiledview_cases, 20261214), (), "sm_90"),
                 ("tile_kernels18.py", check_cases(helperargs_cases, 20261216), (), "sm_90"),
                 ("tile_kernels21.py", check_cases(closure_cases, 20261219), (), "sm_90"),
-                ("tile_kernels23.py", check_cases(reduce_cases, 20261207), (), "sm_90"),
+                ("tile_kernels23.py", check_cases(reduce_cases, 20261207), compile_lines("tile_kernels23.py"), "sm_90"),
                 ("tile_kernels11.py", check_cases(rowwise_cases, 20261209), compile_lines("tile_kernels11.py"),
                  "sm_90"),
                 ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),

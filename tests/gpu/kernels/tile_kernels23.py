@@ -4,9 +4,11 @@ write their online log-sum-exp (`m = ct.sum(m_tile, 0)` over a `(1,)` tile, `ct.
 one-element gather). Every thread holds such a tile's one element: the reduction is that
 element, not the sum of the threads' copies (pykc before session 29 multiplied it by the
 thread count).
+Also: run-time values through `ct.static_eval` (cuTile's test_static_eval).
 Checked on the CPU by tests/tile_sim (reduce_cases.py) and on the GPU by
 tests/gpu/cases/tile_cases23.py, both against NumPy.
 """
+# pykc-compile: --const static_eval_values.n=1
 import cuda.tile as ct
 
 TILE = 4096
@@ -30,3 +32,15 @@ def one_element_reductions(x: "float32[::1]", out: "float32[::1]", iout: "int32[
     n = ct.astype(one, ct.int32) + 5
     ct.scatter(iout, 0, ct.sum(n, 0))
     ct.scatter(iout, 1, ct.sum(ct.full((1,), 7, dtype=ct.int32), 0))
+
+
+@ct.kernel
+def static_eval_values(x: "int32[::1]", n: ct.Constant[int]):
+    # cuTile's test_static_eval: a run-time value through ct.static_eval (a tuple element, a
+    # compile-time choice between two tiles) is that value (pykc lowered it as a call to cos).
+    t = ct.gather(x, 0)
+    tup = (1, t, 3)
+    ct.scatter(x, 2, ct.static_eval(tup[1]) + 5)
+    a = ct.gather(x, 0) + 10
+    b = ct.gather(x, 1) + 20
+    ct.scatter(x, 3, ct.static_eval(a if n == 0 else b) + 100)
