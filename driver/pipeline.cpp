@@ -105,6 +105,25 @@ std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
   return std::make_pair(name, *folded);
 }
 
+// A tile kernel's Constant value in the manifest, as the launcher compares it with the
+// argument given: numbers and bools as themselves, tuples as arrays, None as null,
+// strings as strings; an enum member, a dtype or a complex as its float part (what pykc
+// 0.1.0 wrote for every other kind).
+nlohmann::ordered_json constantJson(const frontend::ConstValue& v) {
+  switch (v.kind) {
+    case frontend::ConstValue::Kind::Bool: return v.boolValue;
+    case frontend::ConstValue::Kind::Int: return v.intValue;
+    case frontend::ConstValue::Kind::None: return nullptr;
+    case frontend::ConstValue::Kind::Str: return v.strValue;
+    case frontend::ConstValue::Kind::Tuple: {
+      nlohmann::ordered_json items = nlohmann::ordered_json::array();
+      for (const frontend::ConstValue& e : v.elements) items.push_back(constantJson(e));
+      return items;
+    }
+    default: return v.floatValue;
+  }
+}
+
 nlohmann::ordered_json paramJson(const frontend::TypeTable& types, frontend::TypeId t,
                                  const std::string& name) {
   nlohmann::ordered_json p;
@@ -339,18 +358,9 @@ std::string buildManifest(const frontend::TypedModule& typed, const ManifestInpu
       tile["block"] = {threads, 1, 1};
       nlohmann::ordered_json constants = nlohmann::ordered_json::array();
       for (size_t c = 0; c < fn.tileConsts.size() && c < inst.tileConstValues.size(); ++c) {
-        const frontend::ConstValue& v = inst.tileConstValues[c];
-        nlohmann::ordered_json value;
-        if (v.kind == frontend::ConstValue::Kind::Bool) {
-          value = v.boolValue;
-        } else if (v.kind == frontend::ConstValue::Kind::Int) {
-          value = v.intValue;
-        } else {
-          value = v.floatValue;
-        }
         nlohmann::ordered_json constant = {{"name", fn.tileConsts[c].name},
                                            {"position", fn.tileConsts[c].position},
-                                           {"value", value}};
+                                           {"value", constantJson(inst.tileConstValues[c])}};
         // A tuple parameter's Constant element (`cfg[0]`): the tuple is still passed.
         if (auto element = frontend::splitElementName(fn.tileConsts[c].name)) constant["element"] = element->path;
         constants.push_back(std::move(constant));

@@ -223,6 +223,12 @@ def _element(arg, path):
 
 
 def _same_constant(given, compiled) -> bool:
+    # The manifest writes a tuple constant as an array, None as null, a string as itself.
+    if isinstance(compiled, list):
+        return isinstance(given, (tuple, list)) and len(given) == len(compiled) \
+            and all(_same_constant(g, c) for g, c in zip(given, compiled))
+    if compiled is None or isinstance(compiled, str):
+        return given is None if compiled is None else isinstance(given, str) and given == compiled
     if isinstance(given, bool) or isinstance(compiled, bool):
         return isinstance(given, (bool, int)) and bool(given) == bool(compiled) \
             and int(given) == int(compiled)

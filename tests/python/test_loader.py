@@ -592,6 +592,25 @@ def test_tile_launch_passes_the_dynamic_shared_memory_of_its_arch(tmp_path):
     assert be.shared == [99328, 0]
 
 
+def test_tile_launch_matches_tuple_none_and_string_constants(tmp_path):
+    """The manifest writes a tuple Constant as an array, None as null, a string as itself
+    (cuTile's test_tuple_arguments passes `shape=(8,)`): the launcher matches them."""
+    k = _tile_kernel(1024)
+    k["tile"]["constants"] = [{"name": "shape", "position": 3, "value": [8, [1, 2]]},
+                              {"name": "mode", "position": 4, "value": "fast"},
+                              {"name": "extra", "position": 5, "value": None}]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest_dict(k)))
+    be = FakeBackend()
+    mod = pykc.Module(pykc.read_manifest(str(tmp_path)), be)
+    a, b, c = arr((64,)), arr((64,)), arr((64,))
+    pykc.launch(None, 1, mod.vector_add, (a, b, c, (8, (1, 2)), "fast", None))
+    assert len(be.launches) == 1 and be.launches[0][3] == 9
+    for wrong in [((8,), "fast", None), ((8, (1, 3)), "fast", None), ((8, (1, 2)), "slow", None),
+                  ((8, (1, 2)), "fast", 0), (8, "fast", None)]:
+        with pytest.raises(ArgumentError, match="compiled for"):
+            pykc.launch(None, 1, mod.vector_add, (a, b, c) + wrong)
+
+
 def test_tile_manifest_errors(tmp_path):
     bad = _tile_kernel(1024)
     bad["tile"] = {"block": [0, 1, 1], "constants": []}
