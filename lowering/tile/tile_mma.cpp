@@ -495,14 +495,16 @@ TileVal TileLowering::cudaCoreProduct(ExprId x, ExprId y, TileVal acc, TypeId ac
   uint64_t yOffset = static_cast<uint64_t>(rows * depth) * bytes;
   llvm::Value* buffer = scratch(yOffset + static_cast<uint64_t>(depth * cols) * bytes);
   llvm::Type* ct = llvmType(calc);
+  // Both operands are evaluated before either is written: evaluating one may pass
+  // through the scratch buffer (a transpose's relayout) that the other is staged in.
+  TileVal values[2] = {evalAs(x, xt), evalAs(y, yt)};
   barrier();
-  for (auto [e, t, off] : {std::tuple{x, xt, uint64_t(0)}, std::tuple{y, yt, yOffset}}) {
+  for (auto [v, t, off] : {std::tuple{&values[0], xt, uint64_t(0)}, std::tuple{&values[1], yt, yOffset}}) {
     Layout l = layoutOf(t);
-    TileVal v = evalAs(e, t);
     for (unsigned s = 0; s < l.slots; ++s) {
       llvm::Value* index = b_.CreateAdd(b_.getInt32(static_cast<uint32_t>(off / bytes)), clampIndex(elementIndex(l, s), l));
       llvm::Value* p = b_.CreateGEP(ct, buffer, index);
-      llvm::Value* val = v.slots[l.uniform ? 0 : s];
+      llvm::Value* val = v->slots[l.uniform ? 0 : s];
       if (l.partial) {
         guarded(slotValid(l), [&] { b_.CreateStore(val, p); });
       } else {

@@ -6,7 +6,7 @@ a kernel, `arr(a)` passes an array; both leave results in the NumPy arrays."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
-CONSTS = {"one_element_reductions": (), "static_eval_values": (1,)}
+CONSTS = {"one_element_reductions": (), "static_eval_values": (1,), "transposed_operand_product": ()}
 
 
 def reduce_cases(run, arr, rng):
@@ -26,3 +26,11 @@ def reduce_cases(run, arr, rng):
     want[3] = x[1] + 20 + 100
     run("static_eval_values", 1, arr(x))
     yield "run-time values through ct.static_eval (a tuple element, a compile-time choice)", x, want, "exact"
+
+    import ml_dtypes
+    q = rng.random((16, 64)).astype(np.float32).astype(ml_dtypes.bfloat16)
+    k = rng.random((64, 64)).astype(np.float32).astype(ml_dtypes.bfloat16)
+    out = np.full((16, 64), np.nan, np.float32)
+    run("transposed_operand_product", 1, arr(q) + arr(k) + arr(out))
+    yield "ct.mma(q, ct.transpose(k)) of (16, 64) on CUDA cores (a transposed right operand)", out, \
+        q.astype(np.float64) @ k.astype(np.float64).T, ("close", 1e-5)

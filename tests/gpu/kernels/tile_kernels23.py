@@ -4,7 +4,8 @@ write their online log-sum-exp (`m = ct.sum(m_tile, 0)` over a `(1,)` tile, `ct.
 one-element gather). Every thread holds such a tile's one element: the reduction is that
 element, not the sum of the threads' copies (pykc before session 29 multiplied it by the
 thread count).
-Also: run-time values through `ct.static_eval` (cuTile's test_static_eval).
+Also: run-time values through `ct.static_eval` (cuTile's test_static_eval), and a product
+whose right operand is a transpose, on CUDA cores (TileGym's MLA decode).
 Checked on the CPU by tests/tile_sim (reduce_cases.py) and on the GPU by
 tests/gpu/cases/tile_cases23.py, both against NumPy.
 """
@@ -44,3 +45,14 @@ def static_eval_values(x: "int32[::1]", n: ct.Constant[int]):
     a = ct.gather(x, 0) + 10
     b = ct.gather(x, 1) + 20
     ct.scatter(x, 3, ct.static_eval(a if n == 0 else b) + 100)
+
+
+@ct.kernel
+def transposed_operand_product(q: "bfloat16[:,::1]", k: "bfloat16[:,::1]", out: "float32[:,::1]"):
+    # TileGym's MLA decode (`ct.mma(q, ct.transpose(k_tile), acc)`, 16 heads by 64 tokens):
+    # a (16, 64) product has no tensor-core layout for the block's 8 warps and runs on CUDA
+    # cores; the transpose's relayout passes through the scratch buffer where the left
+    # operand was already staged (pykc before session 29 read it back overwritten).
+    qt = ct.load(q, index=(0, 0), shape=(16, 64))
+    kt = ct.load(k, index=(0, 0), shape=(64, 64))
+    ct.store(out, index=(0, 0), tile=ct.mma(qt, ct.transpose(kt), acc=ct.full((16, 64), 0.0, dtype=ct.float32)))
