@@ -18,6 +18,7 @@ Each argument is a Python expression over the `let` names and these constructors
 array's dtype and layout come from the kernel's signature, not from the expression):
 
     rand(*shape)         uniform values in [0, 1)
+    unit(*shape)         random unit complex numbers, shape + (2,): real and imaginary parts
     ints(lo, hi, *shape) integers in [lo, hi)
     zeros(*shape), full(value, *shape), arange(n), array([...])
 
@@ -33,6 +34,7 @@ import numpy as np
 def _constructors(rng):
     return {
         "rand": lambda *shape: rng.random(shape),
+        "unit": lambda *shape: _unit(lambda *s: rng.random(s), lambda t: np.stack([np.cos(t), np.sin(t)], -1), *shape),
         "ints": lambda lo, hi, *shape: rng.integers(lo, hi, shape),
         "zeros": lambda *shape: np.zeros(shape),
         "full": lambda value, *shape: np.full(shape, value),
@@ -50,6 +52,12 @@ def _dims(value):
     return tuple(int(v) for v in value)
 
 
+def _unit(rand, stack, *shape):
+    """Random unit complex numbers as (..., 2) real/imaginary pairs (DFT factors, twiddles)."""
+    theta = rand(*shape) * (2 * math.pi)
+    return stack(theta)
+
+
 def _shape_constructors():
     """Constructors that give arrays of the right shape and no values (zero-stride views: no
     memory), for planning launches on a machine without the inputs' memory."""
@@ -58,6 +66,7 @@ def _shape_constructors():
     return {
         "rand": nothing,
         "ints": lambda lo, hi, *shape: np.broadcast_to(np.int64(lo), shape),
+        "unit": lambda *shape: nothing(*shape, 2),
         "zeros": nothing,
         "full": lambda value, *shape: np.broadcast_to(np.asarray(value), shape),
         "arange": np.arange,

@@ -755,11 +755,16 @@ def torch_constructors(torch, gen) -> dict:
     return {
         "rand": lambda *s: torch.rand(shape(s), generator=gen, device="cuda"),
         "ints": lambda lo, hi, *s: torch.randint(int(lo), int(hi), shape(s), generator=gen, device="cuda"),
+        "unit": lambda *s: _unit_pairs(torch, torch.rand(shape(s), generator=gen, device="cuda") * (2 * math.pi)),
         "zeros": lambda *s: torch.zeros(shape(s), device="cuda"),
         "full": lambda value, *s: torch.full(shape(s), value, device="cuda"),
         "arange": lambda *a: torch.arange(*a, device="cuda"),
         "array": lambda v: torch.tensor(v, device="cuda"),
     }
+
+
+def _unit_pairs(torch, theta):
+    return torch.stack([torch.cos(theta), torch.sin(theta)], -1)
 
 
 def given_value(spec: dict, value, torch):
