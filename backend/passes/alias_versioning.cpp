@@ -26,6 +26,7 @@ struct ArrayParam {
   llvm::Argument* data = nullptr;
   unsigned ndim = 0;
   uint64_t itemsize = 0;
+  unsigned layout = lowering::kArrayLayoutAny;
   // Shapes, then strides (elements): the parameters after `data`.
   llvm::Argument* shape(unsigned d) const { return data->getParent()->getArg(data->getArgNo() + 1 + d); }
   llvm::Argument* stride(unsigned d) const {
@@ -39,11 +40,17 @@ std::vector<ArrayParam> readArrayParams(const llvm::MDNode& record, llvm::Functi
   std::vector<ArrayParam> arrays;
   for (const llvm::MDOperand& operand : record.operands()) {
     const auto* node = llvm::dyn_cast<llvm::MDNode>(operand.get());
-    if (node == nullptr || node->getNumOperands() != 3) return {};
+    if (node == nullptr || node->getNumOperands() < 3 || node->getNumOperands() > 4) return {};
     auto* param = llvm::mdconst::dyn_extract<llvm::ConstantInt>(node->getOperand(0));
     auto* ndim = llvm::mdconst::dyn_extract<llvm::ConstantInt>(node->getOperand(1));
     auto* itemsize = llvm::mdconst::dyn_extract<llvm::ConstantInt>(node->getOperand(2));
     if (param == nullptr || ndim == nullptr || itemsize == nullptr) return {};
+    unsigned layout = lowering::kArrayLayoutAny;
+    if (node->getNumOperands() == 4) {
+      auto* field = llvm::mdconst::dyn_extract<llvm::ConstantInt>(node->getOperand(3));
+      if (field == nullptr || field->getZExtValue() > lowering::kArrayLayoutF) return {};
+      layout = static_cast<unsigned>(field->getZExtValue());
+    }
     uint64_t first = param->getZExtValue();
     uint64_t dims = ndim->getZExtValue();
     if (first + 2 * dims >= function.arg_size() ||
@@ -51,7 +58,7 @@ std::vector<ArrayParam> readArrayParams(const llvm::MDNode& record, llvm::Functi
       return {};
     }
     arrays.push_back(ArrayParam{function.getArg(static_cast<unsigned>(first)),
-                                static_cast<unsigned>(dims), itemsize->getZExtValue()});
+                                static_cast<unsigned>(dims), itemsize->getZExtValue(), layout});
   }
   return arrays;
 }
@@ -122,26 +129,41 @@ struct ByteRange {
   llvm::Value* empty;
 };
 
+// Every thread of the kernel computes this (the check is not hoisted out of
+// it), so the layout's facts are used: a C or F array's strides are not
+// negative (no smin/smax) and its unit stride is no multiplication; a 1-d
+// contiguous array's range is [data, data + extent * itemsize).
 ByteRange emitByteRange(llvm::IRBuilder<>& builder, const ArrayParam& array) {
   llvm::Type* i64 = builder.getInt64Ty();
   llvm::Value* zero = builder.getInt64(0);
+  llvm::Value* one = builder.getInt64(1);
+  bool contiguous = array.layout != lowering::kArrayLayoutAny;
+  unsigned unitDim = array.layout == lowering::kArrayLayoutC ? array.ndim - 1 : 0;
   llvm::Value* below = zero;
-  llvm::Value* above = zero;
+  // The highest in-bounds offset + 1, elements.
+  llvm::Value* above = one;
   llvm::Value* empty = builder.getFalse();
   for (unsigned d = 0; d < array.ndim; ++d) {
     llvm::Value* extent = array.shape(d);
     empty = builder.CreateOr(empty, builder.CreateICmpSLE(extent, zero));
+    if (contiguous && d == unitDim) {
+      // (extent - 1) * 1, added to the 1 already there.
+      above = builder.CreateAdd(above, builder.CreateSub(extent, one));
+      continue;
+    }
     // The last index's offset, (extent - 1) * stride, elements.
-    llvm::Value* reach = builder.CreateMul(builder.CreateSub(extent, builder.getInt64(1)),
-                                           array.stride(d));
+    llvm::Value* reach = builder.CreateMul(builder.CreateSub(extent, one), array.stride(d));
+    if (contiguous) {
+      above = builder.CreateAdd(above, reach);
+      continue;
+    }
     below = builder.CreateAdd(below, builder.CreateBinaryIntrinsic(llvm::Intrinsic::smin, reach, zero));
     above = builder.CreateAdd(above, builder.CreateBinaryIntrinsic(llvm::Intrinsic::smax, reach, zero));
   }
   llvm::Value* itemsize = builder.getInt64(array.itemsize);
   llvm::Value* base = builder.CreatePtrToInt(array.data, i64);
-  llvm::Value* low = builder.CreateAdd(base, builder.CreateMul(below, itemsize));
-  llvm::Value* high = builder.CreateAdd(
-      base, builder.CreateMul(builder.CreateAdd(above, builder.getInt64(1)), itemsize));
+  llvm::Value* low = contiguous ? base : builder.CreateAdd(base, builder.CreateMul(below, itemsize));
+  llvm::Value* high = builder.CreateAdd(base, builder.CreateMul(above, itemsize));
   return ByteRange{low, high, empty};
 }
 

@@ -65,6 +65,8 @@ exit:
 !10 = distinct !{!10}
 !20 = !{!1, !2}
 !21 = !{!1, !2, !{i32 7, i32 1, i64 4}}
+!22 = !{!{i32 0, i32 1, i64 4, i32 1}, !{i32 3, i32 1, i64 4, i32 1}, !{i32 6, i32 1, i64 4, i32 1}}
+!23 = !{!{i32 0, i32 1, i64 4, i32 1}, !{i32 3, i32 1, i64 4, i32 7}, !3}
 )";
 }
 
@@ -159,6 +161,25 @@ TEST_F(AliasVersioningTest, VersionsALoopThatStoresOneArrayAndLoadsOthers) {
     ++compares;
   }
   EXPECT_EQ(compares, 4u) << body;
+}
+
+TEST_F(AliasVersioningTest, ContiguousArraysNeedNoMinMaxOrStride) {
+  // Layout C (lowering::kArrayLayoutC): [data, data + n * 4), no smin/smax, no
+  // multiplication by the stride parameters.
+  llvm::Function* f = run(kernel(kSaxpy, "!22"));
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(versioned(*f));
+  std::string body = text(*f);
+  EXPECT_EQ(body.find("smin"), std::string::npos) << body;
+  EXPECT_EQ(body.find("smax"), std::string::npos) << body;
+  for (const char* stride : {"%xs", "%ys", "%os"}) {
+    EXPECT_EQ(body.find(stride, body.find("{")), std::string::npos) << stride << body;
+  }
+  // Without the layout field any stride may be negative.
+  body = text(*run(kernel(kSaxpy)));
+  EXPECT_NE(body.find("smin"), std::string::npos) << body;
+  // A layout that is none of the three: a bad record, nothing versioned.
+  EXPECT_FALSE(versioned(*run(kernel(kSaxpy, "!23"))));
 }
 
 TEST_F(AliasVersioningTest, LeavesKernelsWhereNoLoopMixesArrays) {
