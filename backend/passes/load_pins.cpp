@@ -29,7 +29,12 @@ bool cheapToSpeculate(const llvm::Instruction& instruction) {
       default:
         break;
     }
-  } else if (!llvm::isa<llvm::CastInst, llvm::CmpInst, llvm::UnaryOperator, llvm::SelectInst>(instruction)) {
+  } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&instruction)) {
+    // Integer extensions and truncations stay with their users: SelectionDAG
+    // folds them into them within a block (`mul.wide.s32` for a multiply of
+    // a sign-extended int32 index, cuml's perform_expansion).
+    if (!cast->getType()->isFPOrFPVectorTy() && !cast->getSrcTy()->isFPOrFPVectorTy()) return false;
+  } else if (!llvm::isa<llvm::CmpInst, llvm::UnaryOperator, llvm::SelectInst>(instruction)) {
     return false;
   }
   return llvm::isSafeToSpeculativelyExecute(&instruction);

@@ -94,6 +94,29 @@ TEST_F(LoadPinsTest, LeavesDivisionsStoresAndSuccessorOperandsBelow) {
   EXPECT_EQ(names, expected);
 }
 
+TEST_F(LoadPinsTest, LeavesIntegerExtensionsWithTheirUsers) {
+  // SelectionDAG folds `sext` into the multiply within a block (mul.wide.s32).
+  auto names = entryAfterPass(R"(
+declare void @llvm.sideeffect()
+define void @k(ptr %a, ptr %out, i1 %cond) {
+entry:
+  %v = load i32, ptr %a, align 4
+  call void @llvm.sideeffect(), !pykc.load_pin !0
+  br i1 %cond, label %then, label %done
+then:
+  %w = sext i32 %v to i64
+  %m = mul i64 %w, 12
+  store i64 %m, ptr %out, align 8
+  br label %done
+done:
+  ret void
+}
+!0 = !{}
+)");
+  std::vector<std::string> expected{"v", ""};
+  EXPECT_EQ(names, expected);
+}
+
 TEST_F(LoadPinsTest, LeavesALoadUsedAboveTheBranchAlone) {
   // %n and %r have a user in their block (%d); %b is not used at all.
   auto names = entryAfterPass(kernel(R"(
