@@ -1,7 +1,11 @@
 #include "backend/passes/load_pins.h"
+#include "backend/passes/hoist_loads.h"
 #include "backend/passes/preserved.h"
 
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Instructions.h>
@@ -84,7 +88,8 @@ bool keepUsesAbove(llvm::Instruction& pin) {
 
 }  // namespace
 
-llvm::PreservedAnalyses RemoveLoadPinsPass::run(llvm::Function& function, llvm::FunctionAnalysisManager&) {
+llvm::PreservedAnalyses RemoveLoadPinsPass::run(llvm::Function& function,
+                                                llvm::FunctionAnalysisManager& analyses) {
   std::vector<llvm::Instruction*> pins;
   for (llvm::BasicBlock& block : function) {
     for (llvm::Instruction& instruction : block) {
@@ -94,6 +99,12 @@ llvm::PreservedAnalyses RemoveLoadPinsPass::run(llvm::Function& function, llvm::
   for (llvm::Instruction* pin : pins) {
     keepUsesAbove(*pin);
     pin->eraseFromParent();
+  }
+  // Only instructions moved: the CFG analyses stay valid.
+  if (!pins.empty()) {
+    hoistLoadsAboveJoins(function, analyses.getResult<llvm::DominatorTreeAnalysis>(function),
+                         analyses.getResult<llvm::PostDominatorTreeAnalysis>(function),
+                         analyses.getResult<llvm::LoopAnalysis>(function));
   }
   return preservedUnlessChanged(!pins.empty());
 }

@@ -6,6 +6,10 @@ sipi: `numerator = nir - blue` is computed before `if denominator != 0:` as the 
 (xarray-spatial's _sipi_gpu): were it sunk into the branch, as InstCombine does, `blue`'s
 only user would follow the branch and ptxas would issue its load there
 (backend/passes/load_pins.h).
+accept: `r[i]` is read after `math.exp(...)`, whose inlined libdevice body branches to a
+slow path (NVIDIA's ising update_lattice): the load moves above the exp, to the block the
+join after it post-dominates, and is issued with `x[i]` (backend/passes/hoist_loads.h,
+hoistLoadsAboveJoins).
 window: `for j in range(lo, hi)` with `hi = lo + 25` (advent-of-numba day09's window) has a
 trip count of 25 and is unrolled fully, its 25 loads in straight-line code."""
 import math
@@ -40,6 +44,15 @@ def sipi(nir_data, red_data, blue_data, out):
             out[y, x] = numerator / denominator
 
 
+@cuda.jit("void(float32[::1], float32[::1], float64, int8[::1])")
+def accept(x, r, t, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        a = math.exp(-t * x[i])
+        if r[i] < a:
+            out[i] = 1
+
+
 @cuda.jit("void(uint32[::1], uint32[::1])")
 def window(seq, out):
     lo = cuda.grid(1)
@@ -53,4 +66,5 @@ def window(seq, out):
 
 # PTX-IN ratio: (?s)ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*sqrt\.rn\.f32
 # PTX-IN sipi: (?s)ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*sub\.rn\.f32(?:(?!bra).)*sub\.rn\.f32
+# PTX-IN accept: (?s)ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*fma\.rn\.f64
 # PTX-IN window: (?s)(?:ld\.global\.u32(?:(?!bra).)*?){25}st\.global\.u32
