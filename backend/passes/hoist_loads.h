@@ -56,12 +56,12 @@ class PostDominatorTree;
 
 namespace backend {
 
-// Moves each simple global or generic load that its block's earlier
+// Outside loops, moves each simple global or generic load that its block's earlier
 // instructions do not keep down (nothing before it writes memory or has
 // side effects) into the highest block that dominates its block, is
 // post-dominated by it (every path from there reaches the load anyway) and
-// is in the same loop, when no block between the two writes memory or has
-// side effects and the load's address can be computed there (its operands'
+// is outside loops too, when no block between the two writes memory, has
+// side effects or is in a loop, and the load's address can be computed there (its operands'
 // side-effect-free computations move with it). Returns whether anything
 // moved; the CFG is unchanged.
 // Why: an inlined libdevice function (exp, log, sqrt) branches to its slow

@@ -297,6 +297,34 @@ join:
             stays);
 }
 
+TEST_F(HoistAboveJoinsTest, ALoopBetweenKeepsItDown) {
+  // The load would stay live through the whole loop (registers).
+  std::vector<std::string> stays{"px", "vx", ""};
+  EXPECT_EQ(entryAfter(R"(
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr %x, ptr %r, ptr %out, i64 %i, i64 %n) {
+entry:
+  %px = getelementptr double, ptr %x, i64 %i
+  %vx = load double, ptr %px, align 8
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k1, %loop ]
+  %s = phi double [ %vx, %entry ], [ %s1, %loop ]
+  %s1 = fmul double %s, %s
+  %k1 = add i64 %k, 1
+  %more = icmp slt i64 %k1, %n
+  br i1 %more, label %loop, label %after
+after:
+  %pr = getelementptr double, ptr %r, i64 %i
+  %vr = load double, ptr %pr, align 8
+  %t = fadd double %vr, %s1
+  store double %t, ptr %out, align 8
+  ret void
+}
+)"),
+            stays);
+}
+
 TEST_F(HoistAboveJoinsTest, ALoadOnOneSideOnlyStays) {
   // `write` does not post-dominate the entry: its store's block has no load
   // to move, and the conditional load below stays conditional.
