@@ -164,8 +164,8 @@ struct ByteRange {
   llvm::Value* empty;
 };
 
-// Every thread of the kernel computes this (the check is not hoisted out of
-// it), so the layout's facts are used: a C or F array's strides are not
+// Every thread that reaches the check block computes this (nothing shares it
+// between threads), so the layout's facts are used: a C or F array's strides are not
 // negative (no smin/smax) and its unit stride is no multiplication; a 1-d
 // contiguous array's range is [data, data + extent * itemsize).
 ByteRange emitByteRange(llvm::IRBuilder<>& builder, const ArrayParam& array) {

@@ -222,9 +222,9 @@ bool hoistLoadsAboveJoins(llvm::Function& function, const llvm::DominatorTree& d
   bool changed = false;
   for (llvm::BasicBlock& block : function) {
     // Not in loops: there the loads of an unrolled body would stay live across
-    // its `if`s, which cost registers where every one counts (xarray-spatial's
-    // focal kernels 32 -> 34, datashader's velocity kernel 32 -> 40: 75 %
-    // occupancy), for little (the loop's other loads are in flight meanwhile).
+    // its `if`s, which costs registers where every one counts (xarray-spatial's
+    // focal kernels 30-32 -> 32-34: 75 % occupancy past 32), for little (the
+    // loop's other loads are in flight meanwhile).
     if (dominators.getNode(&block) == nullptr || loops.getLoopFor(&block) != nullptr) continue;
     // The loads above the block's first barrier, in order.
     llvm::SmallVector<llvm::LoadInst*, 8> loads;
