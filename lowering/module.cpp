@@ -133,7 +133,11 @@ void ModuleLowering::recordArrayParams(const FunctionInstance& inst, llvm::Funct
       llvm::Metadata* fields[] = {
           llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, param)),
           llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, t.ndim)),
-          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i64, itemsize))};
+          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i64, itemsize)),
+          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+              i32, t.layout == Layout::C   ? kArrayLayoutC
+                   : t.layout == Layout::F ? kArrayLayoutF
+                                           : kArrayLayoutAny))};
       arrays.push_back(llvm::MDNode::get(context_, fields));
     }
     if (t.kind == TypeKind::Tuple) {

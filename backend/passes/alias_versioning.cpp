@@ -1,9 +1,12 @@
 #include "backend/passes/alias_versioning.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
@@ -26,6 +29,7 @@ struct ArrayParam {
   llvm::Argument* data = nullptr;
   unsigned ndim = 0;
   uint64_t itemsize = 0;
+  unsigned layout = lowering::kArrayLayoutAny;
   // Shapes, then strides (elements): the parameters after `data`.
   llvm::Argument* shape(unsigned d) const { return data->getParent()->getArg(data->getArgNo() + 1 + d); }
   llvm::Argument* stride(unsigned d) const {
@@ -39,11 +43,17 @@ std::vector<ArrayParam> readArrayParams(const llvm::MDNode& record, llvm::Functi
   std::vector<ArrayParam> arrays;
   for (const llvm::MDOperand& operand : record.operands()) {
     const auto* node = llvm::dyn_cast<llvm::MDNode>(operand.get());
-    if (node == nullptr || node->getNumOperands() != 3) return {};
+    if (node == nullptr || node->getNumOperands() < 3 || node->getNumOperands() > 4) return {};
     auto* param = llvm::mdconst::dyn_extract<llvm::ConstantInt>(node->getOperand(0));
     auto* ndim = llvm::mdconst::dyn_extract<llvm::ConstantInt>(node->getOperand(1));
     auto* itemsize = llvm::mdconst::dyn_extract<llvm::ConstantInt>(node->getOperand(2));
     if (param == nullptr || ndim == nullptr || itemsize == nullptr) return {};
+    unsigned layout = lowering::kArrayLayoutAny;
+    if (node->getNumOperands() == 4) {
+      auto* field = llvm::mdconst::dyn_extract<llvm::ConstantInt>(node->getOperand(3));
+      if (field == nullptr || field->getZExtValue() > lowering::kArrayLayoutF) return {};
+      layout = static_cast<unsigned>(field->getZExtValue());
+    }
     uint64_t first = param->getZExtValue();
     uint64_t dims = ndim->getZExtValue();
     if (first + 2 * dims >= function.arg_size() ||
@@ -51,7 +61,7 @@ std::vector<ArrayParam> readArrayParams(const llvm::MDNode& record, llvm::Functi
       return {};
     }
     arrays.push_back(ArrayParam{function.getArg(static_cast<unsigned>(first)),
-                                static_cast<unsigned>(dims), itemsize->getZExtValue()});
+                                static_cast<unsigned>(dims), itemsize->getZExtValue(), layout});
   }
   return arrays;
 }
@@ -86,7 +96,9 @@ struct Access {
 // registers (saxpy 20 -> 48), which lowers the occupancy the whole kernel
 // runs at, and a kernel that also streams through read-only loops loses more
 // there than it gains (the softmax benchmark: 12 % slower on the H200).
-bool loopMixesArrays(const llvm::LoopInfo& loops, const std::vector<Access>& accesses) {
+// `mixing` gets those loops.
+bool loopMixesArrays(const llvm::LoopInfo& loops, const std::vector<Access>& accesses,
+                     std::vector<const llvm::Loop*>& mixing) {
   llvm::DenseMap<const llvm::BasicBlock*, std::vector<const Access*>> byBlock;
   for (const Access& access : accesses) byBlock[access.instruction->getParent()].push_back(&access);
   bool mixes = false;
@@ -107,11 +119,41 @@ bool loopMixesArrays(const llvm::LoopInfo& loops, const std::vector<Access>& acc
     }
     if (stored == 0 && loaded != 0) return false;
     if (size > kAliasVersioningMaxLoopSize) continue;
+    bool mixesHere = false;
     for (unsigned s = 0; s < 64; ++s) {
-      if ((stored >> s & 1) != 0 && (loaded & ~(uint64_t{1} << s)) != 0) mixes = true;
+      if ((stored >> s & 1) != 0 && (loaded & ~(uint64_t{1} << s)) != 0) mixesHere = true;
     }
+    if (mixesHere) mixing.push_back(loop);
+    mixes = mixes || mixesHere;
   }
   return mixes;
+}
+
+// The outermost loop around `loop`.
+const llvm::Loop* outermost(const llvm::Loop* loop) {
+  while (loop->getParentLoop() != nullptr) loop = loop->getParentLoop();
+  return loop;
+}
+
+// Where the check goes: the nearest block that dominates the way into every
+// mixing loop's outermost loop, outside all loops (else every iteration
+// would check again). Code above it runs once for both bodies: a thread
+// that leaves before any such loop never computes the check, and one that
+// reaches it has issued the loads before it (nvtabular's _slice_rows reads
+// its row's offsets, then copies the row).
+llvm::BasicBlock* checkBlock(const llvm::DominatorTree& dominators, const llvm::LoopInfo& loops,
+                             const std::vector<const llvm::Loop*>& mixing) {
+  auto into = [&](const llvm::Loop* loop) {
+    if (llvm::BasicBlock* preheader = loop->getLoopPreheader()) return preheader;
+    return dominators.getNode(loop->getHeader())->getIDom()->getBlock();
+  };
+  llvm::BasicBlock* block = nullptr;
+  for (const llvm::Loop* loop : mixing) {
+    llvm::BasicBlock* way = into(outermost(loop));
+    block = block == nullptr ? way : dominators.findNearestCommonDominator(block, way);
+  }
+  while (const llvm::Loop* loop = loops.getLoopFor(block)) block = into(outermost(loop));
+  return block;
 }
 
 // [low, high) of the bytes `array` reaches with in-bounds indices, and
@@ -122,26 +164,41 @@ struct ByteRange {
   llvm::Value* empty;
 };
 
+// Every thread that reaches the check block computes this (nothing shares it
+// between threads), so the layout's facts are used: a C or F array's strides are not
+// negative (no smin/smax) and its unit stride is no multiplication; a 1-d
+// contiguous array's range is [data, data + extent * itemsize).
 ByteRange emitByteRange(llvm::IRBuilder<>& builder, const ArrayParam& array) {
   llvm::Type* i64 = builder.getInt64Ty();
   llvm::Value* zero = builder.getInt64(0);
+  llvm::Value* one = builder.getInt64(1);
+  bool contiguous = array.layout != lowering::kArrayLayoutAny;
+  unsigned unitDim = array.layout == lowering::kArrayLayoutC ? array.ndim - 1 : 0;
   llvm::Value* below = zero;
-  llvm::Value* above = zero;
+  // The highest in-bounds offset + 1, elements.
+  llvm::Value* above = one;
   llvm::Value* empty = builder.getFalse();
   for (unsigned d = 0; d < array.ndim; ++d) {
     llvm::Value* extent = array.shape(d);
     empty = builder.CreateOr(empty, builder.CreateICmpSLE(extent, zero));
+    if (contiguous && d == unitDim) {
+      // (extent - 1) * 1, added to the 1 already there.
+      above = builder.CreateAdd(above, builder.CreateSub(extent, one));
+      continue;
+    }
     // The last index's offset, (extent - 1) * stride, elements.
-    llvm::Value* reach = builder.CreateMul(builder.CreateSub(extent, builder.getInt64(1)),
-                                           array.stride(d));
+    llvm::Value* reach = builder.CreateMul(builder.CreateSub(extent, one), array.stride(d));
+    if (contiguous) {
+      above = builder.CreateAdd(above, reach);
+      continue;
+    }
     below = builder.CreateAdd(below, builder.CreateBinaryIntrinsic(llvm::Intrinsic::smin, reach, zero));
     above = builder.CreateAdd(above, builder.CreateBinaryIntrinsic(llvm::Intrinsic::smax, reach, zero));
   }
   llvm::Value* itemsize = builder.getInt64(array.itemsize);
   llvm::Value* base = builder.CreatePtrToInt(array.data, i64);
-  llvm::Value* low = builder.CreateAdd(base, builder.CreateMul(below, itemsize));
-  llvm::Value* high = builder.CreateAdd(
-      base, builder.CreateMul(builder.CreateAdd(above, builder.getInt64(1)), itemsize));
+  llvm::Value* low = contiguous ? base : builder.CreateAdd(base, builder.CreateMul(below, itemsize));
+  llvm::Value* high = builder.CreateAdd(base, builder.CreateMul(above, itemsize));
   return ByteRange{low, high, empty};
 }
 
@@ -209,17 +266,25 @@ bool versionKernel(llvm::Function& function, const std::vector<ArrayParam>& arra
   }
   if (tagged.size() < 2 || tagged.size() > kAliasVersioningMaxArrays) return false;
   for (Access& access : accesses) access.array = tagOf[access.array];
-  if (!loopMixesArrays(analyses.getResult<llvm::LoopAnalysis>(function), accesses)) return false;
+  const llvm::LoopInfo& loops = analyses.getResult<llvm::LoopAnalysis>(function);
+  std::vector<const llvm::Loop*> mixing;
+  if (!loopMixesArrays(loops, accesses, mixing)) return false;
 
   llvm::LLVMContext& context = function.getContext();
-  // The entry keeps its allocas (static allocas must stay in the entry
-  // block) and gets the check; everything after them is the body.
-  llvm::BasicBlock* entry = &function.getEntryBlock();
-  llvm::BasicBlock::iterator split = entry->getFirstNonPHIOrDbgOrAlloca();
-  llvm::BasicBlock* body = entry->splitBasicBlock(split, "alias.original");
+  // The check block keeps its instructions and gets the check; its
+  // terminator, alone in a block of its own, and every block that block
+  // dominates are the body (a region entered through it alone).
+  llvm::DominatorTree& dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
+  llvm::BasicBlock* check = checkBlock(dominators, loops, mixing);
+  llvm::SmallVector<llvm::BasicBlock*, 32> region;
+  dominators.getDescendants(check, region);
+  llvm::BasicBlock* body = check->splitBasicBlock(check->getTerminator(), "alias.original");
+  llvm::SmallPtrSet<llvm::BasicBlock*, 32> inRegion(region.begin(), region.end());
+  inRegion.erase(check);
+  inRegion.insert(body);
   std::vector<llvm::BasicBlock*> originals;
   for (llvm::BasicBlock& block : function) {
-    if (&block != entry) originals.push_back(&block);
+    if (inRegion.contains(&block)) originals.push_back(&block);
   }
   llvm::ValueToValueMapTy map;
   std::vector<llvm::BasicBlock*> clones;
@@ -230,6 +295,20 @@ bool versionKernel(llvm::Function& function, const std::vector<ArrayParam>& arra
   }
   llvm::remapInstructionsInBlocks(clones, map);
   renameLoopIds(clones);
+  // Where the body leaves the region (the join after an `if` around the
+  // loop, the kernel's return), the clone's edges join too. Values of the
+  // region reach beyond it only through such PHIs (it is a dominance subtree).
+  for (llvm::BasicBlock* block : originals) {
+    auto* clone = llvm::cast<llvm::BasicBlock>(map[block]);
+    for (llvm::BasicBlock* successor : llvm::successors(block)) {
+      if (inRegion.contains(successor)) continue;
+      for (llvm::PHINode& phi : successor->phis()) {
+        llvm::Value* incoming = phi.getIncomingValueForBlock(block);
+        llvm::Value* mapped = map.lookup(incoming);
+        phi.addIncoming(mapped != nullptr ? mapped : incoming, clone);
+      }
+    }
+  }
 
   // One scope per tagged array, in one domain for this kernel.
   llvm::MDBuilder builderMd(context);
@@ -249,14 +328,16 @@ bool versionKernel(llvm::Function& function, const std::vector<ArrayParam>& arra
     otherLists.push_back(llvm::MDNode::get(context, others));
   }
   for (const Access& access : accesses) {
-    auto* clone = llvm::cast<llvm::Instruction>(map[access.instruction]);
+    // Accesses above the check block are not in the body.
+    auto* clone = llvm::cast_or_null<llvm::Instruction>(map.lookup(access.instruction));
+    if (clone == nullptr) continue;
     addMetadata(*clone, llvm::LLVMContext::MD_alias_scope, scopeLists[access.array]);
     addMetadata(*clone, llvm::LLVMContext::MD_noalias, otherLists[access.array]);
   }
 
   // The check: every pair with a stored array is disjoint.
-  entry->getTerminator()->eraseFromParent();
-  llvm::IRBuilder<> builder(entry);
+  check->getTerminator()->eraseFromParent();
+  llvm::IRBuilder<> builder(check);
   std::vector<ByteRange> ranges;
   for (size_t a : tagged) ranges.push_back(emitByteRange(builder, arrays[a]));
   llvm::Value* disjoint = builder.getTrue();

@@ -24,12 +24,17 @@ namespace backend {
 //     an earlier store decides how many loads a thread has in flight), it
 //     tags at most kAliasVersioningMaxArrays arrays and has at most
 //     kAliasVersioningMaxSize instructions (code growth: the body doubles);
-//   - versioning: a new entry computes, for every pair of tagged arrays of
-//     which at least one is stored to, whether their byte ranges
-//     [lowest, highest + itemsize) over all in-bounds indices (negative
-//     strides included; an array with a zero extent reaches nothing) are
+//   - versioning: the check block -- the nearest block that dominates the
+//     way into every such loop (its outermost loop's preheader), outside all
+//     loops -- computes, for every pair of tagged arrays of which at least
+//     one is stored to, whether their byte ranges [lowest, highest +
+//     itemsize) over all in-bounds indices (negative strides included, none
+//     for C/F layouts; an array with a zero extent reaches nothing) are
 //     disjoint, and branches to a clone of the body or to the body as it
-//     was. In the clone every tagged access carries `!alias.scope` of its
+//     was. The body is what the check block dominates: code above it runs
+//     once, for both (a thread that returns before the loops never computes
+//     the check); where the body leaves that region, the clone's edges join
+//     the original's PHIs. In the clone every tagged access carries `!alias.scope` of its
 //     array and `!noalias` of all other tagged arrays (one scope per array,
 //     one domain per kernel), so LLVM may move loads above stores to other
 //     arrays; the original body keeps numba's semantics for overlapping

@@ -47,3 +47,31 @@ public:
 };
 
 }  // namespace backend
+
+namespace llvm {
+class DominatorTree;
+class LoopInfo;
+class PostDominatorTree;
+}  // namespace llvm
+
+namespace backend {
+
+// Outside loops, moves each simple global or generic load that its block's earlier
+// instructions do not keep down (nothing before it writes memory or has
+// side effects) into the highest block that dominates its block, is
+// post-dominated by it (every path from there reaches the load anyway) and
+// is outside loops too, when no block between the two writes memory, has
+// side effects or is in a loop, and the load's address can be computed there (its operands'
+// side-effect-free computations move with it). Returns whether anything
+// moved; the CFG is unchanged.
+// Why: an inlined libdevice function (exp, log, sqrt) branches to its slow
+// path, and a load after it was issued only after the whole expansion:
+// NVIDIA's ising update_lattice read `randvals[i, j]` after
+// `math.exp(...)`, one memory latency after its five other loads (numba-cuda's
+// SASS too); above the join, ptxas issues all six together. SIMT functions
+// only (RemoveLoadPinsPass calls it where lowering placed load pins).
+bool hoistLoadsAboveJoins(llvm::Function& function, const llvm::DominatorTree& dominators,
+                          const llvm::PostDominatorTree& postDominators,
+                          const llvm::LoopInfo& loops);
+
+}  // namespace backend

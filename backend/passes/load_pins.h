@@ -22,6 +22,16 @@ class Function;
 namespace backend {
 
 // Erases every load pin (end of the optimisation pipeline, before HoistLoadsPass).
+// First, where a pin's block ends in a conditional branch and InstCombine sank
+// every user of one of its loads into a successor (whose only predecessor the
+// block is), it moves one such user back above the branch: a cheap instruction
+// that cannot fault (no division, no integer extension that SelectionDAG
+// would fold into its user; see load_pins.cpp) whose operands are all
+// available there. ptxas sinks a load whose value only a successor uses into
+// that successor, which undoes the pin: xarray-spatial's _sipi_gpu read
+// `blue` after `if denominator != 0:` because `numerator = nir - blue` had been
+// sunk below it (numba-cuda's PTX computes it before the branch, where the
+// source has it, and ptxas keeps all three loads ahead of the branch).
 class RemoveLoadPinsPass : public llvm::PassInfoMixin<RemoveLoadPinsPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);

@@ -92,7 +92,7 @@ def fill(x):
 # CHECK:STDOUT:
 # CHECK:STDOUT: !0 = !{ptr @scale__f32a1C_f32, !"kernel", i32 1}
 # CHECK:STDOUT: !1 = !{!2}
-# CHECK:STDOUT: !2 = !{i32 0, i32 1, i64 4}
+# CHECK:STDOUT: !2 = !{i32 0, i32 1, i64 4, i32 1}
 # CHECK:STDOUT: !3 = !{i32 0, i32 1024}
 # CHECK:STDOUT: !4 = !{i32 0, i32 2147483647}
 # CHECK:STDOUT: !5 = !{i32 1, i32 1025}

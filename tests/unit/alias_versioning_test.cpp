@@ -65,6 +65,8 @@ exit:
 !10 = distinct !{!10}
 !20 = !{!1, !2}
 !21 = !{!1, !2, !{i32 7, i32 1, i64 4}}
+!22 = !{!{i32 0, i32 1, i64 4, i32 1}, !{i32 3, i32 1, i64 4, i32 1}, !{i32 6, i32 1, i64 4, i32 1}}
+!23 = !{!{i32 0, i32 1, i64 4, i32 1}, !{i32 3, i32 1, i64 4, i32 7}, !3}
 )";
 }
 
@@ -159,6 +161,100 @@ TEST_F(AliasVersioningTest, VersionsALoopThatStoresOneArrayAndLoadsOthers) {
     ++compares;
   }
   EXPECT_EQ(compares, 4u) << body;
+}
+
+TEST_F(AliasVersioningTest, ContiguousArraysNeedNoMinMaxOrStride) {
+  // Layout C (lowering::kArrayLayoutC): [data, data + n * 4), no smin/smax, no
+  // multiplication by the stride parameters.
+  llvm::Function* f = run(kernel(kSaxpy, "!22"));
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(versioned(*f));
+  std::string body = text(*f);
+  EXPECT_EQ(body.find("smin"), std::string::npos) << body;
+  EXPECT_EQ(body.find("smax"), std::string::npos) << body;
+  for (const char* stride : {"%xs", "%ys", "%os"}) {
+    EXPECT_EQ(body.find(stride, body.find("{")), std::string::npos) << stride << body;
+  }
+  // Without the layout field any stride may be negative.
+  body = text(*run(kernel(kSaxpy)));
+  EXPECT_NE(body.find("smin"), std::string::npos) << body;
+  // A layout that is none of the three: a bad record, nothing versioned.
+  EXPECT_FALSE(versioned(*run(kernel(kSaxpy, "!23"))));
+}
+
+// `if tid < xn: n = y[tid]; for i in range(n): out[i] = x[i]`, then a join
+// whose PHI takes a value from the loop's exit (nvtabular's _slice_rows).
+const char* kGuardedLoop = R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+define ptx_kernel void @k(ptr %x, i64 %xn, i64 %xs, ptr %y, i64 %yn, i64 %ys, ptr %out, i64 %on, i64 %os) !pykc.arrays !0 {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %tid = zext i32 %t to i64
+  %enter = icmp slt i64 %tid, %xn
+  br i1 %enter, label %row, label %join
+row:
+  %pn = getelementptr i64, ptr %y, i64 %tid
+  %n = load i64, ptr %pn, align 8
+  %any = icmp sgt i64 %n, 0
+  br i1 %any, label %loop, label %join
+loop:
+  %i = phi i64 [ 0, %row ], [ %i.next, %loop ]
+  %px = getelementptr float, ptr %x, i64 %i
+  %v = load float, ptr %px, align 4
+  %pq = getelementptr float, ptr %out, i64 %i
+  store float %v, ptr %pq, align 4
+  %i.next = add nuw nsw i64 %i, 1
+  %again = icmp slt i64 %i.next, %n
+  br i1 %again, label %loop, label %join, !llvm.loop !10
+join:
+  %last = phi i64 [ 0, %entry ], [ -1, %row ], [ %i.next, %loop ]
+  %pl = getelementptr i64, ptr %y, i64 %last
+  store i64 0, ptr %pl, align 8
+  ret void
+}
+!0 = !{!1, !2, !3}
+!1 = !{i32 0, i32 1, i64 4, i32 1}
+!2 = !{i32 3, i32 1, i64 8, i32 1}
+!3 = !{i32 6, i32 1, i64 4, i32 1}
+!10 = distinct !{!10}
+)";
+
+TEST_F(AliasVersioningTest, ChecksAboveTheLoopsAndClonesWhatThatDominates) {
+  llvm::Function* f = run(kGuardedLoop);
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(versioned(*f)) << text(*f);
+  // The check ends `row` (the loop's way in), after the row's load; the
+  // entry and `row`'s load are not cloned.
+  llvm::BasicBlock* row = nullptr;
+  unsigned rowLoads = 0;
+  for (llvm::BasicBlock& block : *f) {
+    if (block.getName() == "row") row = &block;
+    for (llvm::Instruction& instruction : block) {
+      auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
+      if (load != nullptr && load->getType()->isIntegerTy(64)) ++rowLoads;
+    }
+  }
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(rowLoads, 1u) << text(*f);
+  const auto* branch = llvm::dyn_cast<llvm::BranchInst>(row->getTerminator());
+  ASSERT_TRUE(branch != nullptr && branch->isConditional()) << text(*f);
+  EXPECT_TRUE(branch->getSuccessor(0)->getName().ends_with(".noalias")) << text(*f);
+  EXPECT_EQ(branch->getSuccessor(1)->getName(), "alias.original");
+  const auto* entryBranch = llvm::dyn_cast<llvm::BranchInst>(f->getEntryBlock().getTerminator());
+  ASSERT_NE(entryBranch, nullptr);
+  for (const llvm::BasicBlock* successor : entryBranch->successors()) {
+    EXPECT_FALSE(successor->getName().ends_with(".noalias")) << text(*f);
+  }
+  // The join (not dominated by the check) takes both bodies' edges: entry,
+  // the two ways out of `row`'s split-off branch, the two loops' exits.
+  for (const llvm::BasicBlock& block : *f) {
+    if (block.getName() != "join") continue;
+    const llvm::PHINode& phi = *block.phis().begin();
+    EXPECT_EQ(phi.getNumIncomingValues(), 5u) << text(*f);
+  }
 }
 
 TEST_F(AliasVersioningTest, LeavesKernelsWhereNoLoopMixesArrays) {

@@ -5,7 +5,10 @@
 
 #include "function_pass_test_util.h"
 
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
 #include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -204,6 +207,145 @@ TEST_F(HoistLoadsTest, EmitPtxIssuesTheLoadsBeforeSqrt) {
     ++loads;
   }
   EXPECT_EQ(loads, 3u) << *ptx;
+}
+
+}  // namespace
+
+namespace {
+
+// exp's shape: a diamond (a slow path on one side) between the first load and
+// the second; BETWEEN goes into the slow path, AFTER_JOIN at the join's top.
+std::string diamond(const std::string& between, const std::string& afterJoin = "") {
+  return R"(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+declare double @llvm.exp.f64(double)
+
+define ptx_kernel void @k(ptr %x, ptr %r, ptr %out, i64 %i, i1 %big) {
+entry:
+  %px = getelementptr double, ptr %x, i64 %i
+  %vx = load double, ptr %px, align 8
+  br i1 %big, label %slow, label %join
+slow:
+)" + between + R"(
+  br label %join
+join:
+  %e = phi double [ %vx, %entry ], [ 1.0, %slow ]
+)" + afterJoin + R"(
+  %pr = getelementptr double, ptr %r, i64 %i
+  %vr = load double, ptr %pr, align 8
+  %c = fcmp olt double %vr, %e
+  br i1 %c, label %write, label %done
+write:
+  store double %e, ptr %out, align 8
+  br label %done
+done:
+  ret void
+}
+)";
+}
+
+class HoistAboveJoinsTest : public HoistLoadsTest {
+protected:
+  // The entry block's instruction names after hoistLoadsAboveJoins.
+  std::vector<std::string> entryAfter(const std::string& text) {
+    auto module = parse(text);
+    if (!module) return {};
+    llvm::Function& function = *module->getFunction("k");
+    llvm::DominatorTree dominators(function);
+    llvm::PostDominatorTree postDominators(function);
+    llvm::LoopInfo loops(dominators);
+    backend::hoistLoadsAboveJoins(function, dominators, postDominators, loops);
+    std::string problems;
+    llvm::raw_string_ostream stream(problems);
+    EXPECT_FALSE(llvm::verifyFunction(function, &stream)) << problems;
+    std::vector<std::string> names;
+    for (const llvm::Instruction& instruction : function.getEntryBlock()) {
+      names.push_back(instruction.getName().str());
+    }
+    return names;
+  }
+};
+
+TEST_F(HoistAboveJoinsTest, ALoadAfterTheJoinMovesAboveTheDiamond) {
+  std::vector<std::string> expected{"px", "vx", "pr", "vr", ""};
+  EXPECT_EQ(entryAfter(diamond("  %y = call double @llvm.exp.f64(double %vx)")), expected);
+}
+
+TEST_F(HoistAboveJoinsTest, AStoreBetweenOrAnAddressFromTheJoinKeepsItDown) {
+  std::vector<std::string> stays{"px", "vx", ""};
+  // The slow path writes memory.
+  EXPECT_EQ(entryAfter(diamond("  store double 0.0, ptr %out, align 8")), stays);
+  // The address needs the join's PHI.
+  EXPECT_EQ(entryAfter(R"(
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr %x, ptr %r, ptr %out, i64 %i, i1 %big) {
+entry:
+  %px = getelementptr double, ptr %x, i64 %i
+  %vx = load double, ptr %px, align 8
+  br i1 %big, label %slow, label %join
+slow:
+  br label %join
+join:
+  %j = phi i64 [ %i, %entry ], [ 0, %slow ]
+  %pr = getelementptr double, ptr %r, i64 %j
+  %vr = load double, ptr %pr, align 8
+  store double %vr, ptr %out, align 8
+  ret void
+}
+)"),
+            stays);
+}
+
+TEST_F(HoistAboveJoinsTest, ALoopBetweenKeepsItDown) {
+  // The load would stay live through the whole loop (registers).
+  std::vector<std::string> stays{"px", "vx", ""};
+  EXPECT_EQ(entryAfter(R"(
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr %x, ptr %r, ptr %out, i64 %i, i64 %n) {
+entry:
+  %px = getelementptr double, ptr %x, i64 %i
+  %vx = load double, ptr %px, align 8
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k1, %loop ]
+  %s = phi double [ %vx, %entry ], [ %s1, %loop ]
+  %s1 = fmul double %s, %s
+  %k1 = add i64 %k, 1
+  %more = icmp slt i64 %k1, %n
+  br i1 %more, label %loop, label %after
+after:
+  %pr = getelementptr double, ptr %r, i64 %i
+  %vr = load double, ptr %pr, align 8
+  %t = fadd double %vr, %s1
+  store double %t, ptr %out, align 8
+  ret void
+}
+)"),
+            stays);
+}
+
+TEST_F(HoistAboveJoinsTest, ALoadOnOneSideOnlyStays) {
+  // `write` does not post-dominate the entry: its store's block has no load
+  // to move, and the conditional load below stays conditional.
+  std::vector<std::string> stays{"px", "vx", ""};
+  EXPECT_EQ(entryAfter(R"(
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr %x, ptr %r, ptr %out, i64 %i, i1 %big) {
+entry:
+  %px = getelementptr double, ptr %x, i64 %i
+  %vx = load double, ptr %px, align 8
+  br i1 %big, label %side, label %done
+side:
+  %pr = getelementptr double, ptr %r, i64 %i
+  %vr = load double, ptr %pr, align 8
+  store double %vr, ptr %out, align 8
+  br label %done
+done:
+  ret void
+}
+)"),
+            stays);
 }
 
 }  // namespace
