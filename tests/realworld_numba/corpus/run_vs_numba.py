@@ -173,6 +173,26 @@ def _launch_shape(source_text):
     return (N1 // TPB,), (TPB,), 0
 
 
+def _launch_numba(kernel, launch, args):
+    """numba-cuda's launch on host arrays, which it copies in and out; where numba refuses them
+    (fbpic's kernels, made for CuPy arrays: "pass a cupy.ndarray instead"), on device copies
+    of them, copied back into `args` after the launch."""
+    import numpy as np
+    from numba import cuda
+    grid, block, shared = launch
+    try:
+        kernel[grid, block, 0, shared](*args)
+        return
+    except TypeError as e:
+        if "cupy.ndarray" not in str(e):
+            raise
+    device = [cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in args]
+    kernel[grid, block, 0, shared](*device)
+    for a, d in zip(args, device):
+        if isinstance(a, np.ndarray):
+            d.copy_to_host(a)
+
+
 def _compare(mine, theirs, again):
     import numpy as np
     verdict = "same"
@@ -305,8 +325,8 @@ def run_file(entry, pykc, time=False, lock=None):
                 copy = lambda: [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]  # noqa: E731
                 theirs, again, ours = copy(), copy(), copy()
                 try:
-                    getattr(ref, name)[grid, block, 0, shared](*theirs)
-                    getattr(ref, name)[grid, block, 0, shared](*again)
+                    _launch_numba(getattr(ref, name), (grid, block, shared), theirs)
+                    _launch_numba(getattr(ref, name), (grid, block, shared), again)
                     from numba import cuda
                     cuda.synchronize()
                 except Exception as e:  # noqa: BLE001
