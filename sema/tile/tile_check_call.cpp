@@ -380,6 +380,22 @@ std::optional<TV> TileChecker::tileOrScalar(ExprId id) {
   return std::nullopt;
 }
 
+namespace {
+// `operator.add` ... as cuTile's operator function of the same meaning.
+std::optional<TileFn> operatorModuleFn(std::string_view name) {
+  static constexpr std::pair<std::string_view, TileFn> kOperators[] = {
+      {"add", TileFn::Add},          {"sub", TileFn::Sub},           {"mul", TileFn::Mul},
+      {"truediv", TileFn::Truediv},  {"floordiv", TileFn::Floordiv}, {"mod", TileFn::Mod},
+      {"pow", TileFn::Pow},          {"neg", TileFn::Negative},      {"and_", TileFn::BitwiseAnd},
+      {"or_", TileFn::BitwiseOr},    {"xor", TileFn::BitwiseXor},    {"lshift", TileFn::BitwiseLshift},
+      {"rshift", TileFn::BitwiseRshift}};
+  for (auto [n, fn] : kOperators) {
+    if (n == name) return fn;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   if (auto r = checkPlainCall(id, c)) return *r;
   if (auto r = checkDictMethod(id, c)) return *r;
@@ -388,6 +404,21 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   // A function value out of a dict or a tuple (`kwargs["fn"](t)`).
   if (isFunctionValue(callee)) return checkHelperCall(id, c, callee.def, callee.path, callee.defScope);
   if (callee.k == TV::K::Closure) return checkClosureCall(id, c, callee);
+  // Python's operator functions called in a kernel (`operator.add(a, b)`, cuTile's
+  // test_static_eval): cuTile's operator functions of the same meaning.
+  std::string fname;
+  if (callee.k == TV::K::Entity && callee.ent == Intrinsic::NumpyFn && callee.path.rfind("operator.", 0) == 0) {
+    auto op = operatorModuleFn(callee.path.substr(9));
+    if (!op) {
+      diags_.error(loc(c.func), Diag::TileUnsupported, "`" + callee.path + "`",
+                   ": tile kernels call add, sub, mul, truediv, floordiv, mod, pow, neg, and_, or_, xor, "
+                   "lshift and rshift of Python's operator module");
+      return TV{};
+    }
+    callee.ent = Intrinsic::TileOp;
+    callee.payload = static_cast<uint32_t>(*op);
+    fname = callee.path;
+  }
   if (callee.k != TV::K::Entity || callee.ent != Intrinsic::TileOp) {
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::EnumClass) return checkEnumCall(id, c, callee);
     if (callee.k == TV::K::Entity && callee.ent == Intrinsic::TypeObject) {
@@ -427,7 +458,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   }
   auto fn = static_cast<TileFn>(callee.payload);
   inst_.meanings[id.index] = ExprMeaning{Intrinsic::TileOp, callee.payload};
-  std::string fname = "ct." + std::string(tileFnName(fn));
+  if (fname.empty()) fname = "ct." + std::string(tileFnName(fn));
   if (isTileAtomic(fn) && callee.self.valid() && types_.isTiledView(inst_.exprTypes[callee.self.index])) {
     return checkViewAtomic(id, c, fn, callee.self);
   }

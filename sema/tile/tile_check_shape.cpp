@@ -697,8 +697,12 @@ TV TileChecker::checkStatic(ExprId id, const ast::Call& c, TileFn fn, const std:
       for (uint32_t i = 0; i < inst_.meanings.size(); ++i) {
         const Expr& e = ast_.expr(ExprId{i});
         const auto* call = e.dyn<ast::Call>();
-        bool runs = call != nullptr && (inst_.meanings[i].kind == Intrinsic::TileOp ||
-                                        (i < inst_.callees.size() && inst_.callees[i] >= 0));
+        // Operators as functions (`ct.add`, `operator.add`, `ct.maximum`) compute nothing
+        // a compile-time evaluation could not: cuTile allows them (pure expressions).
+        bool pure = call != nullptr && inst_.meanings[i].kind == Intrinsic::TileOp &&
+                    isPureTileFn(static_cast<TileFn>(inst_.meanings[i].payload));
+        bool runs = call != nullptr && !pure && (inst_.meanings[i].kind == Intrinsic::TileOp ||
+                                                 (i < inst_.callees.size() && inst_.callees[i] >= 0));
         if (!runs || !inside(e.range)) continue;
         std::string callee = "a function";
         if (const auto* a = ast_.expr(call->func).dyn<ast::Attribute>()) callee = std::string(ast_.str(a->attr));

@@ -84,6 +84,12 @@ inline bool isTileMemoryScope(uint32_t payload) {
 // lowered as the operator on their two (one) arguments.
 inline bool isTileOperatorFn(TileFn fn) { return fn >= TileFn::Floordiv && fn <= TileFn::NotEqual; }
 
+// Operators as functions: what `ct.static_eval` may apply to run-time values.
+inline bool isPureTileFn(TileFn fn) {
+  return isTileOperatorFn(fn) || fn == TileFn::Add || fn == TileFn::Sub || fn == TileFn::Mul ||
+         fn == TileFn::Truediv || fn == TileFn::Maximum || fn == TileFn::Minimum;
+}
+
 // The operator an operator function is: the checker types it and the lowering
 // emits it as that operator.
 struct TileOperator {

@@ -6,7 +6,7 @@ a kernel, `arr(a)` passes an array; both leave results in the NumPy arrays."""
 import numpy as np
 
 # The Constant parameters each kernel was compiled with, passed last on the GPU.
-CONSTS = {"one_element_reductions": (), "static_eval_values": (1,), "transposed_operand_product": ()}
+CONSTS = {"one_element_reductions": (), "static_eval_values": (1,), "transposed_operand_product": (), "operator_functions": ()}
 
 
 def reduce_cases(run, arr, rng):
@@ -34,3 +34,13 @@ def reduce_cases(run, arr, rng):
     run("transposed_operand_product", 1, arr(q) + arr(k) + arr(out))
     yield "ct.mma(q, ct.transpose(k)) of (16, 64) on CUDA cores (a transposed right operand)", out, \
         q.astype(np.float64) @ k.astype(np.float64).T, ("close", 1e-5)
+
+    x = np.zeros(6, np.int32)
+    x[:2] = rng.integers(1, 50, 2)
+    y = rng.random(64).astype(np.float32)
+    want_y = y - np.float32(1.0)
+    a, b = int(x[0]) + 15, int(x[1]) + 4
+    run("operator_functions", 1, arr(x) + arr(y))
+    yield "operator.add/mul/floordiv and ct.maximum on run-time values, in ct.static_eval and not", x[2:], \
+        np.array([a + b, a * b, a // b, max(a, b)], np.int32), "exact"
+    yield "operator.sub on a tile", y, want_y, "exact"

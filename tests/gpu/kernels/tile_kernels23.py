@@ -4,12 +4,15 @@ write their online log-sum-exp (`m = ct.sum(m_tile, 0)` over a `(1,)` tile, `ct.
 one-element gather). Every thread holds such a tile's one element: the reduction is that
 element, not the sum of the threads' copies (pykc before session 29 multiplied it by the
 thread count).
-Also: run-time values through `ct.static_eval` (cuTile's test_static_eval), and a product
-whose right operand is a transpose, on CUDA cores (TileGym's MLA decode).
+Also: run-time values through `ct.static_eval` (cuTile's test_static_eval), Python's operator
+functions on tiles (in and out of `ct.static_eval`), and a product whose right operand is a
+transpose, on CUDA cores (TileGym's MLA decode).
 Checked on the CPU by tests/tile_sim (reduce_cases.py) and on the GPU by
 tests/gpu/cases/tile_cases23.py, both against NumPy.
 """
 # pykc-compile: --const static_eval_values.n=1
+import operator
+
 import cuda.tile as ct
 
 TILE = 4096
@@ -56,3 +59,17 @@ def transposed_operand_product(q: "bfloat16[:,::1]", k: "bfloat16[:,::1]", out: 
     qt = ct.load(q, index=(0, 0), shape=(16, 64))
     kt = ct.load(k, index=(0, 0), shape=(64, 64))
     ct.store(out, index=(0, 0), tile=ct.mma(qt, ct.transpose(kt), acc=ct.full((16, 64), 0.0, dtype=ct.float32)))
+
+
+@ct.kernel
+def operator_functions(x: "int32[::1]", y: "float32[::1]"):
+    # cuTile's test_static_eval_allow_pure_expressions_binary_op: operator.add(a, b) of run-time
+    # values, inside ct.static_eval and not.
+    a = ct.gather(x, 0) + 15
+    b = ct.gather(x, 1) + 4
+    ct.scatter(x, 2, ct.static_eval(operator.add(a, b)))
+    ct.scatter(x, 3, operator.mul(a, b))
+    ct.scatter(x, 4, operator.floordiv(a, b))
+    ct.scatter(x, 5, ct.static_eval(ct.maximum(a, b)))
+    t = ct.load(y, index=(0,), shape=(64,))
+    ct.store(y, index=(0,), tile=operator.sub(t, 1.0))
