@@ -12,7 +12,9 @@ Sizes: generic inputs as for the comparison, grown 4x a step (each dimension by 
 arrays) from run_vs_numba's sizes while numba's kernel takes under 0.3 ms and the inputs
 hold under 2^24 elements; the grid grows with them, the block stays. Kernels with in-domain
 inputs in corpus.json (corpus_inputs.py) grow by doubling the spec's `grow` names. Both builds run on the
-same device arrays at the same size, alternating, best of 5 rounds each.
+same device arrays at the same size, alternating, best of 5 rounds each; every round starts
+from the arrays' first contents (restored ahead of the busy kernel), so that kernels updating
+their arguments in place are timed on the same data by both builds.
 """
 import math
 
@@ -47,10 +49,12 @@ class EventTimer:
     def _elapsed_ms(self, start, end):
         raise NotImplementedError
 
-    def _round(self, launch):
+    def _round(self, launch, before=None):
         s = self.stream
         start, end = self._events()
         for _ in range(6):
+            if before is not None:
+                before(s)  # queued ahead of the busy kernel: not timed
             self._spin(self.spin_n)
             start.record(s)
             for _ in range(REPEAT):
@@ -63,8 +67,10 @@ class EventTimer:
             self.spin_n *= 2
         raise RuntimeError("launches could not be queued behind the spin kernel")
 
-    def best(self, launch):
-        return min(self._round(launch) for _ in range(ROUNDS))
+    def best(self, launch, before=None):
+        """The best of ROUNDS rounds; `before(stream)`, when given, runs ahead of each round
+        (restoring the arguments a kernel updates in place)."""
+        return min(self._round(launch, before) for _ in range(ROUNDS))
 
 
 class Timer(EventTimer):
@@ -106,6 +112,20 @@ def grown(shapes, launch_shape, step):
     return shapes, launch + (shared,)
 
 
+def _restorer(cuda, args):
+    """What restores the device arrays `args` to their first contents before each round, so
+    that kernels updating their arguments in place (datashader's *_in_place_*, ising) start
+    every round of either build from the same state."""
+    saved = [(a, cuda.device_array_like(a)) for a in args if hasattr(a, "copy_to_device")]
+    for a, copy in saved:
+        copy.copy_to_device(a)
+
+    def restore(stream):
+        for a, copy in saved:
+            a.copy_to_device(copy, stream=stream)
+    return restore
+
+
 def time_kernel(timer, theirs, mine, make):
     """Best kernel times (ms) of numba's `theirs` and pykc's `mine`: make(step) gives the host
     arguments and (grid, block, shared bytes) of growth step 0, 1, ... (4x the work a step),
@@ -121,14 +141,15 @@ def time_kernel(timer, theirs, mine, make):
         if chosen is not None and elements > MAX_ELEMENTS:
             break
         args = [cuda.to_device(a) if hasattr(a, "shape") and a.ndim else a for a in host]
+        reset = _restorer(cuda, args)
         grid, block, shared = launch
-        numba_ms = timer.best(lambda s: theirs[grid, block, s, shared](*args))
-        chosen = (args, launch, numba_ms, elements)
+        numba_ms = timer.best(lambda s: theirs[grid, block, s, shared](*args), reset)
+        chosen = (args, launch, numba_ms, elements, reset)
         if numba_ms >= TARGET_MS or elements == 0:
             break
         step += 1
-    args, (grid, block, shared), numba_ms, elements = chosen
-    pykc_ms = timer.best(lambda s: mine[grid, block, s, shared](*args))
-    numba_ms = min(numba_ms, timer.best(lambda s: theirs[grid, block, s, shared](*args)))
+    args, (grid, block, shared), numba_ms, elements, reset = chosen
+    pykc_ms = timer.best(lambda s: mine[grid, block, s, shared](*args), reset)
+    numba_ms = min(numba_ms, timer.best(lambda s: theirs[grid, block, s, shared](*args), reset))
     return {"numba_ms": numba_ms, "pykc_ms": pykc_ms, "speedup": numba_ms / pykc_ms,
             "elements": elements, "grid": list(grid), "block": list(block)}
