@@ -1,6 +1,7 @@
 // The module level: the resolver (resolve.h, resolveModule).
 #include "sema/resolve.h"
 #include "sema/tile_const_elements.h"
+#include "sema/dataclasses.h"
 
 #include <algorithm>
 #include <cmath>
@@ -148,6 +149,10 @@ private:
         if (auto e = resolve_detail::enumClassOf(ast_, s.as<ast::ClassDef>(), module_)) {
           module_.enums.push_back(std::move(*e));
           bind(n, Entity{Intrinsic::EnumClass, static_cast<uint32_t>(module_.enums.size() - 1), n});
+        } else if (isUserClass(s.as<ast::ClassDef>())) {
+          // A dataclass, or a class derived from one (sema/dataclasses.h): tile kernels
+          // construct and use its instances.
+          bind(n, Entity{Intrinsic::HostValue, kClassPayload + id.index, n});
         } else {
           bind(n, Entity{Intrinsic::HostValue, 0, n});
         }
@@ -1310,6 +1315,20 @@ private:
       diags_.warning(locationOf(ast_, ast_.expr(call.func).range), Diag::UnsupportedOption,
                      "`max_registers` applies to kernels only; ignored on a device function");
     }
+  }
+
+  // A class tile kernels may use: `@dataclass`, or derived from such a class.
+  bool isUserClass(const ast::ClassDef& cls) const {
+    if (hasDataclassDecorator(ast_, cls)) return true;
+    for (ExprId b : ast_.list(cls.bases)) {
+      const auto* n = ast_.expr(b).dyn<ast::Name>();
+      if (n == nullptr) continue;
+      auto it = module_.globals.find(std::string(ast_.str(n->id)));
+      if (it != module_.globals.end() && it->second.kind == Intrinsic::HostValue && isClassPayload(it->second.payload)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // A name bound at module level to something computed on the host (HostValue).

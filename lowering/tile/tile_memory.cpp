@@ -41,7 +41,7 @@ ArrayArgs TileLowering::arrayArg(ExprId e) {
     a.facts = types_.get(typeOf(e)).facts;
     return a;
   }
-  if (x.is<ast::Subscript>()) {  // `t[i]` of a tuple parameter
+  if (x.is<ast::Subscript>() || x.is<ast::Attribute>()) {  // `t[i]`, `d.x` of a tuple (dataclass) parameter
     ArrayArgs a = tupleValue(e).array;
     a.facts = types_.get(typeOf(e)).facts;
     return a;

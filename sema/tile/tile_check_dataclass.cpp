@@ -1,0 +1,386 @@
+// cuTile's frozen dataclasses in tile kernels (docs/TILE.md, "Dataclasses"): classes named
+// as values, instances constructed (`FooBar(2, bar=7)`, defaults, `dataclasses.replace`),
+// fields read (`fb.foo`), class constants, methods, properties and the `__call__`,
+// `__getitem__` and `__setitem__` dunders (typed as helper calls with `self` first). An
+// instance is a run-time tuple of its fields (sema/dataclasses.h); what is known of its
+// fields at compile time is kept as for partly constant tuples.
+#include "sema/dataclasses.h"
+#include "sema/tile/tile_check_internal.h"
+
+namespace frontend::tile {
+
+TV TileChecker::classValue(const std::string& name, uint32_t payload) {
+  TV v;
+  v.k = TV::K::Entity;
+  v.ent = Intrinsic::HostValue;
+  v.payload = payload;
+  v.path = name;
+  v.def = classStmtOf(payload);
+  v.defScope = fn_.scope;
+  return v;
+}
+
+DataclassInfo TileChecker::classInfo(const TV& cls) const {
+  return dataclassInfo(ast_, module_, cls.def, cls.defScope);
+}
+
+std::optional<DataclassInfo> TileChecker::instanceClass(TypeId t, ExprId at) {
+  if (!isDataclassType(types_, t)) return std::nullopt;
+  std::string name = dataclassName(types_, t);
+  const Entity* e = module_.lookup(name, fn_.scope);
+  if (e == nullptr || e->kind != Intrinsic::HostValue || !isClassPayload(e->payload)) {
+    // A helper of another scope: the class as the kernel's scope names it.
+    for (uint32_t s = 0; s <= module_.scopes.size() && e == nullptr; ++s) {
+      const Entity* f = module_.lookup(name, s);
+      if (f != nullptr && f->kind == Intrinsic::HostValue && isClassPayload(f->payload)) e = f;
+    }
+    if (e == nullptr) {
+      diags_.error(loc(at), Diag::TileType, "class `" + name + "` is not visible here");
+      return std::nullopt;
+    }
+  }
+  return dataclassInfo(ast_, module_, classStmtOf(e->payload), fn_.scope);
+}
+
+bool TileChecker::classUsable(const DataclassInfo& info, ExprId at, bool constructing) {
+  if (info.nonDataclassDerived) {
+    diags_.error(loc(at), Diag::TileType,
+                 "Non-dataclass subclasses of a dataclass are not supported (`" + info.name + "`)");
+    return false;
+  }
+  if (!info.isDataclass) {
+    diags_.error(loc(at), Diag::TileUnsupported, "class `" + info.name + "`", ": tile kernels use frozen dataclasses");
+    return false;
+  }
+  if (!info.frozen) {
+    diags_.error(loc(at), Diag::TileType,
+                 "Only frozen dataclasses are supported: declare `" + info.name + "` with `@dataclass(frozen=True)`");
+    return false;
+  }
+  if (!constructing) return true;
+  if (info.customNew.valid()) {
+    diags_.error(loc(at), Diag::TileType, "Dataclasses with custom __new__ are not supported (`" + info.name + "`)");
+    return false;
+  }
+  if (!info.init || info.customInit.valid()) {
+    diags_.error(loc(at), Diag::TileType,
+                 "Dataclass instance creation is only supported for dataclasses with a default generated __init__() "
+                 "method (`" + info.name + "`)");
+    return false;
+  }
+  for (const DataclassField& f : info.fields) {
+    if (f.initFalse) {
+      diags_.error(loc(at), Diag::TileType,
+                   "Dataclasses with init=False fields are not supported (`" + info.name + "." + f.name + "`)");
+      return false;
+    }
+    if (f.defaultFactory) {
+      diags_.error(loc(at), Diag::TileType,
+                   "Dataclasses with default_factory fields are not supported (`" + info.name + "." + f.name + "`)");
+      return false;
+    }
+  }
+  return true;
+}
+
+TV TileChecker::buildInstance(ExprId id, const DataclassInfo& info, std::vector<ArgItem>& fields) {
+  std::vector<std::string> names;
+  std::vector<TypeId> types;
+  TileHelperArg lowered;
+  Known known;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const TV& v = fields[i].v;
+    const std::string& fname = info.fields[i].name;
+    names.push_back(fname);
+    TypeId t;
+    Known k;
+    if (v.k == TV::K::Value) {
+      t = v.type;
+      if (types_.isArray(t) || (types_.isTuple(t) && holdsArray(t))) {
+        diags_.error(loc(fields[i].piece.expr.valid() ? fields[i].piece.expr : id), Diag::TileUnsupported,
+                     "a dataclass field holding an array (`" + info.name + "." + fname + "`) made inside a kernel",
+                     ": pass the instance as a kernel parameter");
+        return TV{};
+      }
+      if (types_.isNone(t)) {
+        diags_.error(loc(id), Diag::TileType, "field `" + fname + "` is given no value (`None`)");
+        return TV{};
+      }
+      if (fields[i].piece.expr.valid() && fields[i].piece.path.empty()) k = knownOf(fields[i].piece.expr);
+    } else if (v.k == TV::K::Const) {
+      auto rt = v.c.isNumber() ? weakType(v.c) : runtimeTypeOf(v.c);
+      if (!rt) {
+        diags_.error(loc(fields[i].piece.expr.valid() ? fields[i].piece.expr : id), Diag::TileUnsupported,
+                     "a dataclass field holding `" + v.c.repr() + "`",
+                     ": fields hold numbers, tuples of numbers, tiles and dataclass instances");
+        return TV{};
+      }
+      t = *rt;
+      k.c = v.c;
+    } else {
+      diags_.error(loc(fields[i].piece.expr.valid() ? fields[i].piece.expr : id), Diag::TileUnsupported,
+                   "a dataclass field holding `" + describe(v) + "`",
+                   ": fields hold numbers, tuples of numbers, tiles and dataclass instances");
+      return TV{};
+    }
+    types.push_back(t);
+    lowered.pieces.push_back(fields[i].piece);
+    known.parts.push_back(k);
+  }
+  TypeId t = dataclassType(types_, info.name, names, types);
+  inst_.meanings[id.index] = ExprMeaning{Intrinsic::HostValue, kClassPayload};
+  inst_.helperArgs[id.index] = std::vector<TileHelperArg>{lowered};
+  if (known.any()) dataclassKnown_[id.index] = known;
+  return record(id, TV::value(t));
+}
+
+TV TileChecker::checkDataclassCall(ExprId id, const ast::Call& c, const TV& cls) {
+  DataclassInfo info = classInfo(cls);
+  if (!classUsable(info, id, true)) return TV{};
+  std::vector<ArgItem> positional;
+  std::vector<std::pair<std::string, ArgItem>> keywords;
+  if (!gatherArgs(c, info.name, positional, keywords)) return TV{};
+  std::vector<std::optional<ArgItem>> given(info.fields.size());
+  if (positional.size() > info.fields.size()) {
+    diags_.error(loc(id), Diag::InvalidCall,
+                 "`" + info.name + "` takes " + std::to_string(info.fields.size()) + " field(s) but " +
+                     std::to_string(positional.size()) + " were given");
+    return TV{};
+  }
+  for (size_t i = 0; i < positional.size(); ++i) given[i] = positional[i];
+  for (auto& [key, item] : keywords) {
+    size_t i = 0;
+    while (i < info.fields.size() && info.fields[i].name != key) ++i;
+    if (i == info.fields.size()) {
+      diags_.error(loc(item.at), Diag::InvalidCall, "`" + info.name + "` has no field `" + key + "`");
+      return TV{};
+    }
+    if (given[i]) {
+      diags_.error(loc(item.at), Diag::InvalidCall, "`" + info.name + "` got `" + key + "` twice");
+      return TV{};
+    }
+    given[i] = item;
+  }
+  std::vector<ArgItem> fields;
+  for (size_t i = 0; i < info.fields.size(); ++i) {
+    if (given[i]) {
+      fields.push_back(*given[i]);
+      continue;
+    }
+    ExprId d = info.fields[i].defaultValue;
+    if (!d.valid()) {
+      diags_.error(loc(id), Diag::InvalidCall, "`" + info.name + "` needs its `" + info.fields[i].name + "` field");
+      return TV{};
+    }
+    TV v;
+    if (auto folded = foldConstant(ast_, d, module_)) {
+      v = record(d, TV::constant(*folded));
+    } else {
+      v = checkExpr(d);
+    }
+    if (!v.ok()) return TV{};
+    fields.push_back(ArgItem{v, TileArgPiece{d, {}}, ast_.expr(d).range});
+  }
+  return buildInstance(id, info, fields);
+}
+
+bool TileChecker::isDataclassesReplace(ExprId func) const {
+  const auto* a = ast_.expr(func).dyn<ast::Attribute>();
+  if (a == nullptr || ast_.str(a->attr) != "replace") return false;
+  const auto* n = ast_.expr(a->value).dyn<ast::Name>();
+  if (n == nullptr) return false;
+  const Entity* e = module_.lookup(std::string(ast_.str(n->id)), fn_.scope);
+  return e != nullptr && e->path == "dataclasses";
+}
+
+TV TileChecker::checkDataclassReplace(ExprId id, const ast::Call& c) {
+  std::vector<ArgItem> positional;
+  std::vector<std::pair<std::string, ArgItem>> keywords;
+  if (!gatherArgs(c, "dataclasses.replace", positional, keywords)) return TV{};
+  if (positional.size() != 1 || positional[0].v.k != TV::K::Value || !isDataclassType(types_, positional[0].v.type)) {
+    diags_.error(loc(id), Diag::InvalidCall, "`dataclasses.replace` takes one dataclass instance and field keywords");
+    return TV{};
+  }
+  const ArgItem& obj = positional[0];
+  auto info = instanceClass(obj.v.type, id);
+  if (!info) return TV{};
+  const Type& t = types_.get(obj.v.type);
+  std::vector<ArgItem> fields;
+  Known base = obj.piece.expr.valid() && obj.piece.path.empty() ? knownOf(obj.piece.expr) : Known{};
+  for (size_t i = 0; i < t.elements.size(); ++i) {
+    TileArgPiece p = obj.piece;
+    p.path.push_back(static_cast<uint32_t>(i));
+    TV v = TV::value(t.elements[i]);
+    if (i < base.parts.size() && base.parts[i].c) v = TV::constant(*base.parts[i].c);
+    fields.push_back(ArgItem{v, p, obj.at});
+  }
+  for (auto& [key, item] : keywords) {
+    auto i = dataclassField(types_, obj.v.type, key);
+    if (!i) {
+      diags_.error(loc(item.at), Diag::TileType, "Dataclass '" + info->name + "' has no such field '" + key + "'");
+      return TV{};
+    }
+    fields[*i] = item;
+  }
+  TV out = buildInstance(id, *info, fields);
+  if (out.ok()) {
+    // What stays known of the old instance's fields.
+    Known k = dataclassKnown_.count(id.index) ? dataclassKnown_[id.index] : Known{};
+    k.parts.resize(t.elements.size());
+    for (size_t i = 0; i < t.elements.size(); ++i) {
+      if (!k.parts[i].any() && i < base.parts.size() && fields[i].piece.expr == obj.piece.expr) k.parts[i] = base.parts[i];
+    }
+    if (k.any()) dataclassKnown_[id.index] = k;
+  }
+  return out;
+}
+
+TV TileChecker::checkInstanceAttribute(ExprId id, const std::string& attr, const TV& base, ExprId value) {
+  if (auto i = dataclassField(types_, base.type, attr)) {
+    if (auto c = knownElement(value, *i)) return record(id, TV::constant(*c));
+    return record(id, TV::value(types_.get(base.type).elements[*i]));
+  }
+  auto info = instanceClass(base.type, id);
+  if (!info) return TV{};
+  if (auto m = classMethod(ast_, *info, attr)) {
+    const ast::FunctionDef& def = *ast_.stmt(*m).functionDef();
+    bool property = false;
+    bool staticMethod = false;
+    for (ExprId d : ast_.list(def.decoratorList)) {
+      const auto* n = ast_.expr(d).dyn<ast::Name>();
+      if (n != nullptr && ast_.str(n->id) == "property") property = true;
+      if (n != nullptr && ast_.str(n->id) == "staticmethod") staticMethod = true;
+    }
+    if (property) return callMethod(id, *m, info->name + "." + attr, value, base, {});
+    TV v;
+    v.k = TV::K::Entity;
+    v.ent = Intrinsic::HostValue;
+    v.payload = staticMethod ? 4 : 3;
+    v.path = info->name + "." + attr;
+    v.def = *m;
+    v.self = value;
+    v.type = base.type;
+    return v;
+  }
+  if (auto c = classConstant(ast_, *info, attr)) {
+    if (auto folded = foldConstant(ast_, *c, module_)) return record(id, TV::constant(*folded));
+  }
+  diags_.error(loc(id), Diag::UnknownAttribute, info->name, attr);
+  return TV{};
+}
+
+TV TileChecker::checkClassAttribute(ExprId id, const std::string& attr, const TV& cls) {
+  DataclassInfo info = classInfo(cls);
+  if (auto c = classConstant(ast_, info, attr)) {
+    if (auto folded = foldConstant(ast_, *c, module_)) return record(id, TV::constant(*folded));
+  }
+  if (auto m = classMethod(ast_, info, attr)) {
+    TV v;
+    v.k = TV::K::Entity;
+    v.ent = Intrinsic::HostValue;
+    v.payload = 4;  // called without `self` (a staticmethod, or `Cls.method(obj, ...)`)
+    v.path = info.name + "." + attr;
+    v.def = *m;
+    return v;
+  }
+  diags_.error(loc(id), Diag::UnknownAttribute, info.name, attr);
+  return TV{};
+}
+
+std::optional<TypeId> TileChecker::namedDataclassTypes(TypeId t) {
+  if (!t.valid() || !types_.isTuple(t)) return t;
+  const Type ty = types_.get(t);
+  std::vector<TypeId> elements;
+  for (TypeId e : ty.elements) {
+    auto n = namedDataclassTypes(e);
+    if (!n) return std::nullopt;
+    elements.push_back(*n);
+  }
+  if (!isDataclassType(types_, t)) return elements == ty.elements ? t : types_.tuple(elements);
+  const std::string& name = ty.fieldNames[0];
+  const Entity* e = module_.lookup(name, fn_.scope);
+  if (e == nullptr || e->kind != Intrinsic::HostValue || !isClassPayload(e->payload)) {
+    diags_.error(fn_.location, Diag::TileType,
+                 "`" + name + "` in the signature of `" + fn_.name + "` names no dataclass of this module");
+    return std::nullopt;
+  }
+  DataclassInfo info = dataclassInfo(ast_, module_, classStmtOf(e->payload), fn_.scope);
+  if (info.nonDataclassDerived || !info.isDataclass || !info.frozen) {
+    diags_.error(fn_.location, Diag::TileType,
+                 "Only frozen dataclasses are supported as kernel parameters (`" + name + "` in the signature of `" +
+                     fn_.name + "`)");
+    return std::nullopt;
+  }
+  if (info.fields.size() != elements.size()) {
+    diags_.error(fn_.location, Diag::TileType,
+                 "`" + name + "` has " + std::to_string(info.fields.size()) + " field(s), the signature of `" +
+                     fn_.name + "` gives " + std::to_string(elements.size()));
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  for (const DataclassField& f : info.fields) names.push_back(f.name);
+  return dataclassType(types_, name, names, elements);
+}
+
+uint32_t TileChecker::methodFunction(StmtId def, const std::string& name) {
+  return helperFunction(def, name, fn_.scope);
+}
+
+TV TileChecker::callMethod(ExprId id, StmtId def, const std::string& name, ExprId selfExpr, const TV& self,
+                           std::vector<ArgItem> rest) {
+  uint32_t function = methodFunction(def, name);
+  const JitFunction& f = module_.functions[function];
+  std::vector<TV> values;
+  std::vector<TileHelperArg> lowered;
+  values.push_back(self);
+  TileHelperArg s;
+  s.pieces.push_back(TileArgPiece{selfExpr, {}});
+  lowered.push_back(s);
+  for (ArgItem& a : rest) {
+    values.push_back(a.v);
+    TileHelperArg l;
+    l.pieces.push_back(a.piece);
+    lowered.push_back(l);
+  }
+  if (values.size() != f.params.size()) {
+    diags_.error(loc(id), Diag::InvalidCall,
+                 "`" + name + "` takes " + std::to_string(f.params.size()) + " argument(s) with `self`, " +
+                     std::to_string(values.size()) + " given");
+    return TV{};
+  }
+  inst_.helperArgs[id.index] = lowered;
+  TV out = instantiateHelper(id, function, name, values, lowered);
+  inst_.helperArgs[id.index] = lowered;
+  return out;
+}
+
+TV TileChecker::checkBoundMethodCall(ExprId id, const ast::Call& c, const TV& method) {
+  uint32_t function = methodFunction(method.def, method.path);
+  std::vector<TV> values;
+  std::vector<TileHelperArg> lowered;
+  const Arguments& args = ast_.arguments(ast_.stmt(method.def).functionDef()->args);
+  if (method.payload == 4) return checkHelperCall(id, c, method.def, method.path, fn_.scope);
+  // `self` first, then the call's arguments bound to the rest of the parameters.
+  if (!bindHelperArgs(id, c, args, method.path, values, lowered, nullptr, 1)) return TV{};
+  values.insert(values.begin(), TV::value(method.type));
+  TileHelperArg s;
+  s.pieces.push_back(TileArgPiece{method.self, {}});
+  lowered.insert(lowered.begin(), s);
+  TV out = instantiateHelper(id, function, method.path, values, lowered);
+  inst_.helperArgs[id.index] = lowered;
+  return out;
+}
+
+TV TileChecker::callDunder(ExprId id, const TV& self, ExprId selfExpr, const char* dunder, std::vector<ArgItem> rest,
+                           const char* what) {
+  auto info = instanceClass(self.type, id);
+  if (!info) return TV{};
+  auto m = classMethod(ast_, *info, dunder);
+  if (!m) {
+    diags_.error(loc(id), Diag::TileType, std::string("Cannot ") + what + " an object of type " + info->name);
+    return TV{};
+  }
+  return callMethod(id, *m, info->name + "." + dunder, selfExpr, self, std::move(rest));
+}
+
+}  // namespace frontend::tile

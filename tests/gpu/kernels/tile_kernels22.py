@@ -1,0 +1,125 @@
+"""Tile kernels, twenty-second file: cuTile's frozen dataclasses (issue 22; cuTile's
+test_dataclass): instances built in kernels (positional, keyword and default fields, nested
+instances, `dataclasses.replace`, loop-carried), fields holding numbers, tuples and tiles, class
+constants, methods, properties, `__call__`/`__getitem__`, inheritance, and dataclass kernel
+parameters (flattened in field order, arrays among the fields).
+Checked on the CPU by tests/tile_sim (dataclass_cases.py) and on the GPU by
+tests/gpu/cases/tile_cases22.py, both against NumPy.
+"""
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import cuda.tile as ct
+
+
+@dataclass(frozen=True)
+class FooBar:
+    foo: int
+    bar: int
+    baz: Any = 5
+
+
+@dataclass(frozen=True)
+class Affine:
+    scale: Any
+    shift: Any
+
+    NUMBER = 123
+
+    def apply(self, t):
+        return t * self.scale + self.shift
+
+    def total(self):
+        return self.scale * 10 + self.shift
+
+    @property
+    def both(self):
+        return self.scale + self.shift
+
+    def __call__(self, z):
+        return 100 * self.scale + z
+
+    def __getitem__(self, i):
+        return self.shift * i
+
+
+@dataclass(frozen=True)
+class Base:
+    x: int
+
+
+@dataclass(frozen=True)
+class Derived(Base):
+    y: int
+
+    def __call__(self, z):
+        return 100 * self.x + 10 * self.y + z
+
+
+@dataclass(frozen=True)
+class TilePair:
+    lo: Any
+    hi: Any
+
+    def mix(self, w):
+        return self.lo * w + self.hi
+
+
+@dataclass(frozen=True)
+class Job:
+    src: Any
+    dst: Any
+    scale: float
+    offset: Any
+
+
+@ct.kernel
+def basics(x: "int32[::1]", n: "int32"):
+    fb = FooBar(2, bar=7)
+    ct.scatter(x, 0, fb.foo)
+    ct.scatter(x, 1, fb.bar)
+    ct.scatter(x, 2, fb.baz)
+    nested = FooBar(2, bar=7, baz=FooBar(30, 40))
+    ct.scatter(x, 3, nested.baz.foo + nested.baz.baz)
+    fb2 = dataclasses.replace(fb, baz=123, bar=(30, 40))
+    ct.scatter(x, 4, fb2.bar[1] + fb2.baz)
+    for i in range(n):
+        fb = dataclasses.replace(fb, foo=fb.foo + 1, bar=fb.bar + i)
+    ct.scatter(x, 5, fb.foo)
+    ct.scatter(x, 6, fb.bar)
+    ct.scatter(x, 7, fb.baz)
+    d = Derived(3, 5)
+    ct.scatter(x, 8, d(7))
+    ct.scatter(x, 9, d.x * 1000 + d.y)
+
+
+@ct.kernel
+def methods(x: "float32[::1]", y: "int32[::1]", z: "float32[::1]"):
+    a = Affine(ct.bid(0) + 5, 7)
+    b = ct.bid(0) * 16
+    ct.scatter(y, b + 0, a.total())
+    ct.scatter(y, b + 1, a.NUMBER + Affine.NUMBER)
+    ct.scatter(y, b + 2, a.both)
+    ct.scatter(y, b + 3, a(3))
+    ct.scatter(y, b + 4, a[4])
+    t = ct.load(x, index=(ct.bid(0),), shape=(8,))
+    ct.store(z, index=(ct.bid(0),), tile=a.apply(t))
+
+
+@ct.kernel
+def tile_fields(x: "float32[::1]", y: "float32[::1]", TILE: ct.Constant[int] = 16):
+    bid = ct.bid(0)
+    t = ct.load(x, index=(bid,), shape=(TILE,))
+    p = TilePair(t, t * 2.0)
+    q = dataclasses.replace(p, hi=p.hi + 1.0)
+    if bid == 0:
+        q = TilePair(q.hi, q.lo)
+    ct.store(y, index=(bid,), tile=q.mix(3.0))
+
+
+@ct.kernel
+def job_param(job: "Job(float32[::1], float32[::1], float32, UniTuple(int32, 2))", TILE: ct.Constant[int] = 16):
+    bid = ct.bid(0)
+    t = ct.load(job.src, index=(bid,), shape=(TILE,))
+    ct.store(job.dst, index=(bid,), tile=t * job.scale + job.offset[0] + job.offset[1])

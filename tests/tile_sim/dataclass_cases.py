@@ -1,0 +1,66 @@
+"""The kernels of tests/gpu/kernels/tile_kernels22.py (cuTile's frozen dataclasses) with NumPy
+references, shared by tests/tile_sim/tile_sim.py (CPU) and tests/gpu/cases/tile_cases22.py.
+
+`dataclass_cases(run, arr, rng)` yields (what, got, want, kind); `run(kernel, grid, args)` runs a
+kernel, `arr(a)` passes an array. A dataclass argument is an instance on the GPU (pykc's launcher
+flattens it in field order) and its fields flattened on the simulator (docs/ABI.md)."""
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+# The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
+CONSTS = {"basics": (), "methods": (), "tile_fields": (16,), "job_param": (16,)}
+
+
+@dataclass(frozen=True)
+class Job:
+    src: Any
+    dst: Any
+    scale: float
+    offset: Any
+
+
+def dataclass_cases(run, arr, rng):
+    flat = len(arr(np.zeros(1, np.float32))) > 1   # the simulator's arrays are pointer+shape+strides
+
+    x = np.full(10, -1, np.int32)
+    n = 3
+    run("basics", 1, arr(x) + [np.int32(n)])
+    foo, bar = 2, 7
+    for i in range(n):
+        foo, bar = foo + 1, bar + i
+    yield "fields, defaults, nested instances, dataclasses.replace (also loop-carried), a base class", x, \
+        np.array([2, 7, 5, 35, 163, foo, bar, 5, 357, 3005], np.int32), "exact"
+
+    xs = rng.standard_normal(8 * 3).astype(np.float32)
+    y = np.full(16 * 3, -1, np.int32)
+    z = np.full(8 * 3, np.nan, np.float32)
+    run("methods", 3, arr(xs) + arr(y) + arr(z))
+    want = np.full(16 * 3, -1, np.int32)
+    for b in range(3):
+        s = b + 5
+        want[16 * b:16 * b + 5] = [s * 10 + 7, 246, s + 7, 100 * s + 3, 7 * 4]
+    yield "methods, class constants, a property, __call__ and __getitem__ (int fields)", y, want, "exact"
+    wantz = xs * np.repeat(np.arange(5, 8, dtype=np.float32), 8) + np.float32(7)
+    yield "a method on a tile (scale and shift fields)", z, wantz, ("close", 1e-6)
+
+    x = rng.standard_normal(16 * 4).astype(np.float32)
+    y = np.full(16 * 4, np.nan, np.float32)
+    run("tile_fields", 4, arr(x) + arr(y))
+    f = np.float32
+    lo, hi = x, x * f(2) + f(1)
+    want = lo * f(3) + hi
+    want[:16] = hi[:16] * f(3) + lo[:16]
+    yield "tiles in fields, replaced, swapped in a run-time branch", y, want, ("close", 1e-6)
+
+    x = rng.standard_normal(16 * 3).astype(np.float32)
+    y = np.full(16 * 3, np.nan, np.float32)
+    scale, offset = np.float32(1.5), (3, -10)
+    if flat:
+        args = arr(x) + arr(y) + [scale, np.int32(offset[0]), np.int32(offset[1])]
+    else:
+        args = [Job(arr(x)[0], arr(y)[0], scale, offset)]
+    run("job_param", 3, args)
+    yield "a dataclass kernel parameter (arrays, a float and a tuple among its fields)", y, \
+        x * scale + f(offset[0]) + f(offset[1]), ("close", 1e-6)
