@@ -461,6 +461,10 @@ std::string TypeTable::abiCode(TypeId id) const {
     case TypeKind::Tuple: {
       if (!t.vectorName.empty()) return "x" + abiCode(t.elements[0]) + std::to_string(t.elements.size());
       std::string s = "t" + std::to_string(t.elements.size());
+      // A dataclass (sema/dataclasses.h): its class too (`D4Pair` then the fields).
+      if (t.fieldNames.size() == t.elements.size() + 1) {
+        s = "D" + std::to_string(t.fieldNames[0].size()) + t.fieldNames[0] + std::to_string(t.elements.size());
+      }
       for (TypeId e : t.elements) {
         s += abiCode(e);
       }
