@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"basics": (), "methods": (), "tile_fields": (16,), "job_param": (16,)}
+CONSTS = {"basics": (), "methods": (), "tile_fields": (16,), "job_param": (16,), "unpacked": ()}
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,18 @@ class Job:
     dst: Any
     scale: float
     offset: Any
+
+
+@dataclass(frozen=True)
+class Arg:
+    a: int
+    b: float
+
+
+@dataclass(frozen=True)
+class At:
+    idx: Any
+    n: int
 
 
 def dataclass_cases(run, arr, rng):
@@ -64,3 +76,16 @@ def dataclass_cases(run, arr, rng):
     run("job_param", 3, args)
     yield "a dataclass kernel parameter (arrays, a float and a tuple among its fields)", y, \
         x * scale + f(offset[0]) + f(offset[1]), ("close", 1e-6)
+
+    out = np.full(2, np.nan, np.float32)
+    z = np.full((3, 3), -1, np.int32)
+    if flat:
+        args = [np.int32(4), np.float32(0.5)] + arr(out) + [np.int32(1), np.int32(2), np.int32(7)] + arr(z)
+    else:
+        args = [(Arg(np.int32(4), np.float32(0.5)), arr(out)[0]), At((1, 2), np.int32(7))] + arr(z)
+    run("unpacked", 1, args)
+    yield "a tuple parameter holding a dataclass and an array, unpacked", out[:1], np.array([40.5], np.float32), \
+        "exact"
+    wz = np.full((3, 3), -1, np.int32)
+    wz[1, 2], wz[0, 1] = 7, 9
+    yield "a dataclass field (a parameter's, a constant one) as a scatter index tuple", z, wz, "exact"

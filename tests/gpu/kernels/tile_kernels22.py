@@ -123,3 +123,25 @@ def job_param(job: "Job(float32[::1], float32[::1], float32, UniTuple(int32, 2))
     bid = ct.bid(0)
     t = ct.load(job.src, index=(bid,), shape=(TILE,))
     ct.store(job.dst, index=(bid,), tile=t * job.scale + job.offset[0] + job.offset[1])
+
+
+@dataclass(frozen=True)
+class Arg:
+    a: int
+    b: float
+
+
+@dataclass(frozen=True)
+class At:
+    idx: Any
+    n: int
+
+
+@ct.kernel
+def unpacked(t: "Tuple((Arg(int32, float32), float32[::1]))", d: "At(UniTuple(int32, 2), int32)",
+             z: "int32[:, ::1]"):
+    item, out = t
+    ct.scatter(out, 0, item.a * 10 + item.b)
+    ct.scatter(z, d.idx, d.n)
+    c = At((0, 1), 9)
+    ct.scatter(z, c.idx, c.n)
