@@ -103,6 +103,11 @@ bool TileChecker::gatherArgs(const ast::Call& c, const std::string& name, std::v
       }
       continue;
     }
+    if (t.k == TV::K::Value && isDataclassType(types_, t.type)) {
+      diags_.error(loc(star->value), Diag::TileType,
+                   "argument after * must be an iterable, not " + dataclassName(types_, t.type));
+      return false;
+    }
     if (t.k == TV::K::Value && types_.isTuple(t.type)) {
       const std::vector<TypeId>& elements = types_.get(t.type).elements;
       for (uint32_t i = 0; i < elements.size(); ++i) {

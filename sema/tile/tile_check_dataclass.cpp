@@ -68,6 +68,11 @@ bool TileChecker::classUsable(const DataclassInfo& info, ExprId at, bool constru
                  "method (`" + info.name + "`)");
     return false;
   }
+  if (classMethod(ast_, info, "__post_init__")) {
+    diags_.error(loc(at), Diag::TileUnsupported, "`__post_init__` of dataclass `" + info.name + "`",
+                 ": compute the fields before constructing the instance");
+    return false;
+  }
   for (const DataclassField& f : info.fields) {
     if (f.initFalse) {
       diags_.error(loc(at), Diag::TileType,

@@ -794,6 +794,10 @@ TV TileChecker::binary(Operator op, const TV& l, const TV& r, const NodeRange& r
                  r.c.repr());
     return TV{};
   }
+  if ((l.k == TV::K::Value && isDataclassType(types_, l.type)) || (r.k == TV::K::Value && isDataclassType(types_, r.type))) {
+    diags_.error(loc(range), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l), describe(r));
+    return TV{};
+  }
   auto tupleOf = [&](const TV& v) -> std::optional<TypeId> {
     if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) return runtimeTypeOf(v.c);
     if (v.k == TV::K::Value && types_.isTuple(v.type) && !holdsArray(v.type)) return v.type;

@@ -124,6 +124,12 @@ void TileChecker::assignTuple(ExprId target, const TV& v, ExprId valueExpr) {
     for (size_t i = 0; i < n; ++i) assign(names[i], TV::constant(v.c.elements[i]), valueExpr);
     return;
   }
+  if (v.k == TV::K::Value && isDataclassType(types_, v.type)) {
+    diags_.error(loc(valueExpr), Diag::TileType,
+                 "cannot unpack non-iterable " + dataclassName(types_, v.type) + " object");
+    for (ExprId e : names) assign(e, TV{}, valueExpr);
+    return;
+  }
   if (v.k == TV::K::Value && types_.isTuple(v.type) && holdsArray(v.type)) {
     // `item, out = t` of a tuple (or dataclass) parameter, in straight-line code: each name
     // holds that element (an array, a number, or a tuple the parameter holds).

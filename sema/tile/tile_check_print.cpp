@@ -158,6 +158,11 @@ std::optional<std::string> TileChecker::printTupleFormat(ExprId where, TypeId t)
   for (size_t k = 0; k < tt.elements.size(); ++k) {
     TypeId e = tt.elements[k];
     std::string part;
+    if (isDataclassType(types_, e)) {
+      diags_.error(loc(where), Diag::TileUnsupported, "printing a dataclass instance (`" + nameOf(e) + "`)",
+                   ": print its fields");
+      return std::nullopt;
+    }
     if (types_.isTuple(e)) {
       auto inner = printTupleFormat(where, e);
       if (!inner) return std::nullopt;
@@ -288,6 +293,11 @@ bool TileChecker::printValue(ExprId e, const std::string& spec, bool repr, std::
   }
   TV v = checkExpr(e);
   if (!v.ok()) return false;
+  if (v.k == TV::K::Value && isDataclassType(types_, v.type)) {
+    diags_.error(loc(e), Diag::TileUnsupported, "printing a dataclass instance (`" + nameOf(v.type) + "`)",
+                 ": print its fields");
+    return false;
+  }
   if (v.k == TV::K::Const) {
     auto s = printConstant(e, v.c, spec, repr);
     if (!s) return false;

@@ -126,6 +126,10 @@ TV TileChecker::checkLen(ExprId id, const ast::Call& c) {
   }
   TV v = checkExpr(args[0]);
   if (!v.ok()) return TV{};
+  if (v.k == TV::K::Value && isDataclassType(types_, v.type)) {
+    diags_.error(loc(args[0]), Diag::TileType, "object of type '" + dataclassName(types_, v.type) + "' has no len()");
+    return TV{};
+  }
   if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) {
     return record(id, TV::constant(ConstValue::ofInt(static_cast<int64_t>(v.c.elements.size()))));
   }

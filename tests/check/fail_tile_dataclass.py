@@ -181,3 +181,57 @@ def thawed_param(d: "Thawed(int32)"):
 # CHECK:STDERR:
 def unknown_class(d: "Nowhere(int32)"):
     pass
+
+
+@dataclass(frozen=True)
+class WithPostInit:
+    foo: int
+
+    def __post_init__(self):
+        pass
+
+
+def helper(a, b):
+    return a + b
+
+
+@ct.kernel
+def not_a_tuple(x: "int32[::1]"):
+    # Instances are no tuples: Python's TypeErrors.
+    d = FooBar(ct.bid(0), 2)
+    # CHECK:STDERR: fail_tile_dataclass.py:[[@LINE+4]]:26: error: object of type 'FooBar' has no len() [tile-type]
+    # CHECK:STDERR:     ct.scatter(x, 0, len(d))
+    # CHECK:STDERR:                          ^
+    # CHECK:STDERR:
+    ct.scatter(x, 0, len(d))
+    # CHECK:STDERR: fail_tile_dataclass.py:[[@LINE+4]]:15: error: cannot unpack non-iterable FooBar object [tile-type]
+    # CHECK:STDERR:     a, b, c = d
+    # CHECK:STDERR:               ^
+    # CHECK:STDERR:
+    a, b, c = d
+    # CHECK:STDERR: fail_tile_dataclass.py:[[@LINE+4]]:9: error: unsupported operand types for `+`: `FooBar(int32, int32, int32)` and `FooBar(int32, int32, int32)` [mismatched-operand-types]
+    # CHECK:STDERR:     e = d + d
+    # CHECK:STDERR:         ^~~~~
+    # CHECK:STDERR:
+    e = d + d
+    # CHECK:STDERR: fail_tile_dataclass.py:[[@LINE+4]]:30: error: argument after * must be an iterable, not FooBar [tile-type]
+    # CHECK:STDERR:     ct.scatter(x, 0, helper(*d))
+    # CHECK:STDERR:                              ^
+    # CHECK:STDERR:
+    ct.scatter(x, 0, helper(*d))
+    # CHECK:STDERR: fail_tile_dataclass.py:[[@LINE+4]]:29: error: 'FooBar' object is not iterable [tile-type]
+    # CHECK:STDERR:     for v in ct.static_iter(d):
+    # CHECK:STDERR:                             ^
+    # CHECK:STDERR:
+    for v in ct.static_iter(d):
+        ct.scatter(x, 0, v)
+    # CHECK:STDERR: fail_tile_dataclass.py:[[@LINE+4]]:14: error: printing a dataclass instance (`FooBar(int32, int32, int32)`) is not supported in tile kernels yet: print its fields [tile-unsupported]
+    # CHECK:STDERR:     ct.print(d)
+    # CHECK:STDERR:              ^
+    # CHECK:STDERR:
+    ct.print(d)
+    # CHECK:STDERR: fail_tile_dataclass.py:[[@LINE+4]]:5: error: `__post_init__` of dataclass `WithPostInit` is not supported in tile kernels yet: compute the fields before constructing the instance [tile-unsupported]
+    # CHECK:STDERR:     WithPostInit(1)
+    # CHECK:STDERR:     ^~~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    WithPostInit(1)
