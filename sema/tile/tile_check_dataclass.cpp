@@ -112,12 +112,16 @@ TV TileChecker::buildInstance(ExprId id, const DataclassInfo& info, std::vector<
         return TV{};
       }
       if (fields[i].piece.expr.valid() && fields[i].piece.path.empty()) k = knownOf(fields[i].piece.expr);
+    } else if (v.k == TV::K::Const && (v.c.kind == ConstValue::Kind::Str || v.c.kind == ConstValue::Kind::None)) {
+      // A string or None: a compile-time field (no run-time part: an empty tuple), known.
+      t = types_.tuple({});
+      k.c = v.c;
     } else if (v.k == TV::K::Const) {
       auto rt = v.c.isNumber() ? weakType(v.c) : runtimeTypeOf(v.c);
       if (!rt) {
         diags_.error(loc(fields[i].piece.expr.valid() ? fields[i].piece.expr : id), Diag::TileUnsupported,
                      "a dataclass field holding `" + v.c.repr() + "`",
-                     ": fields hold numbers, tuples of numbers, tiles and dataclass instances");
+                     ": fields hold numbers, strings, tuples of numbers, tiles and dataclass instances");
         return TV{};
       }
       t = *rt;
@@ -243,7 +247,14 @@ TV TileChecker::checkDataclassReplace(ExprId id, const ast::Call& c) {
 TV TileChecker::checkInstanceAttribute(ExprId id, const std::string& attr, const TV& base, ExprId value) {
   if (auto i = dataclassField(types_, base.type, attr)) {
     if (auto c = knownElement(value, *i)) return record(id, TV::constant(*c));
-    return record(id, TV::value(types_.get(base.type).elements[*i]));
+    TypeId t = types_.get(base.type).elements[*i];
+    if (types_.isTuple(t) && types_.get(t).elements.empty()) {
+      // A string (None) field is a compile-time value: lost where paths join differently.
+      diags_.error(loc(id), Diag::TileType,
+                   "field `" + attr + "` holds a string or None that is not known here (it depends on the path taken)");
+      return TV{};
+    }
+    return record(id, TV::value(t));
   }
   auto info = instanceClass(base.type, id);
   if (!info) return TV{};
@@ -386,6 +397,146 @@ TV TileChecker::callDunder(ExprId id, const TV& self, ExprId selfExpr, const cha
     return TV{};
   }
   return callMethod(id, *m, info->name + "." + dunder, selfExpr, self, std::move(rest));
+}
+
+namespace {
+
+// A print piece's text for element `path` of its value (lowering/tile/tile_print.cpp).
+std::string pathText(const std::vector<uint32_t>& path, const std::string& conversion) {
+  if (path.empty()) return conversion;
+  std::string s = "\x1fP";
+  for (size_t i = 0; i < path.size(); ++i) s += (i ? "." : "") + std::to_string(path[i]);
+  return s + "\x1f" + conversion;
+}
+
+}  // namespace
+
+bool TileChecker::printField(ExprId root, const std::vector<uint32_t>& path, TypeId t, bool repr,
+                             std::vector<TilePrintPiece>& out) {
+  using Kind = TilePrintPiece::Kind;
+  if (isDataclassType(types_, t)) return printInstance(root, path, t, repr, out);
+  if (types_.isTuple(t) && types_.get(t).elements.empty()) {
+    // A compile-time field (a string, None, an empty tuple): its known value.
+    Known k = knownOf(root);
+    for (uint32_t i : path) k = i < k.parts.size() ? k.parts[i] : Known{};
+    if (!k.c) {
+      diags_.error(loc(root), Diag::TileType, "a string field that is not known here (it depends on the path taken)");
+      return false;
+    }
+    auto s = printConstant(root, *k.c, "", repr);
+    if (!s) return false;
+    out.push_back(TilePrintPiece{Kind::Text, *s, ExprId()});
+    return true;
+  }
+  if (types_.isTile(t)) {
+    TypeId el = elementOf(t);
+    auto conv = printConversion(root, "", types_.isBool(el) ? types_.int64() : el);
+    if (!conv) return false;
+    out.push_back(TilePrintPiece{Kind::Tile, pathText(path, *conv), root});
+    return true;
+  }
+  if (types_.isBool(t)) {
+    out.push_back(TilePrintPiece{Kind::Number, pathText(path, "%s"), root});
+    return true;
+  }
+  if (types_.isNumber(t) && !types_.isFloat8(t)) {
+    auto conv = printConversion(root, "", t);
+    if (!conv) return false;
+    out.push_back(TilePrintPiece{Kind::Number, pathText(path, *conv), root});
+    return true;
+  }
+  if (types_.isTuple(t)) {
+    auto format = printTupleFormat(root, t);
+    if (!format) return false;
+    out.push_back(TilePrintPiece{Kind::Tuple, pathText(path, *format), root});
+    return true;
+  }
+  diags_.error(loc(root), Diag::TileUnsupported, "printing a dataclass field of `" + nameOf(t) + "`", "");
+  return false;
+}
+
+bool TileChecker::printInstance(ExprId root, const std::vector<uint32_t>& path, TypeId t, bool repr,
+                                std::vector<TilePrintPiece>& out) {
+  using Kind = TilePrintPiece::Kind;
+  auto text = [&](const std::string& s) { out.push_back(TilePrintPiece{Kind::Text, s, ExprId()}); };
+  auto info = instanceClass(t, root);
+  if (!info) return false;
+  if (formatting_ && classMethod(ast_, *info, "__format__")) {
+    diags_.error(loc(root), Diag::TileType, "Formatting dataclass values with custom __format__() is not supported");
+    return false;
+  }
+  std::optional<StmtId> method;
+  if (!repr) method = classMethod(ast_, *info, "__str__");
+  if (!method) method = classMethod(ast_, *info, "__repr__");
+  if (method) {
+    // `return f"...{self.x}..."`: the f-string with self's fields.
+    const ast::FunctionDef& def = *ast_.stmt(*method).functionDef();
+    auto body = ast_.list(def.body);
+    const ast::Return* ret = nullptr;
+    for (StmtId s : body) {
+      if (const auto* r = ast_.stmt(s).dyn<ast::Return>()) ret = r;
+    }
+    auto params = ast_.list(ast_.arguments(def.args).args);
+    const auto* js = ret != nullptr && ret->value.valid() ? ast_.expr(ret->value).dyn<ast::JoinedStr>() : nullptr;
+    if (js == nullptr || params.empty()) {
+      diags_.error(loc(root), Diag::TileUnsupported,
+                   "printing `" + info->name + "` through its `" + std::string(ast_.str(def.name)) + "`",
+                   ": tile kernels print a custom __str__/__repr__ written as `return f\"...{self.field}...\"`");
+      return false;
+    }
+    std::string self(ast_.str(ast_.arg(params[0]).arg));
+    for (ExprId v : ast_.list(js->values)) {
+      if (ast_.expr(v).is<ast::Constant>()) {
+        text(ast_.constantOf(v).text);
+        continue;
+      }
+      const auto& fv = ast_.expr(v).as<ast::FormattedValue>();
+      // `self.a.b`: the field path.
+      std::vector<std::string> names;
+      ExprId e = fv.value;
+      while (const auto* a = ast_.expr(e).dyn<ast::Attribute>()) {
+        names.insert(names.begin(), std::string(ast_.str(a->attr)));
+        e = a->value;
+      }
+      const auto* n = ast_.expr(e).dyn<ast::Name>();
+      std::vector<uint32_t> p = path;
+      TypeId ft = t;
+      bool ok = n != nullptr && ast_.str(n->id) == self && !names.empty() && !fv.formatSpec.valid();
+      for (size_t k = 0; ok && k < names.size(); ++k) {
+        auto i = dataclassField(types_, ft, names[k]);
+        ok = i.has_value();
+        if (ok) {
+          p.push_back(static_cast<uint32_t>(*i));
+          ft = types_.get(ft).elements[*i];
+        }
+      }
+      if (!ok) {
+        diags_.error(loc(fv.value), Diag::TileUnsupported,
+                     "this value in `" + info->name + "." + std::string(ast_.str(def.name)) + "`",
+                     ": a printed __str__/__repr__ formats fields of `" + self + "` only");
+        return false;
+      }
+      if (!printField(root, p, ft, fv.conversion == 'r', out)) return false;
+    }
+    return true;
+  }
+  if (!info->repr) {
+    text("<" + info->name + " object>");
+    return true;
+  }
+  text(info->name + "(");
+  bool first = true;
+  const Type& ty = types_.get(t);
+  for (size_t k = 0; k < info->fields.size() && k < ty.elements.size(); ++k) {
+    if (info->fields[k].reprFalse) continue;
+    text((first ? "" : ", ") + info->fields[k].name + "=");
+    first = false;
+    std::vector<uint32_t> p = path;
+    p.push_back(static_cast<uint32_t>(k));
+    if (!printField(root, p, ty.elements[k], true, out)) return false;
+  }
+  text(")");
+  return true;
 }
 
 }  // namespace frontend::tile

@@ -652,6 +652,16 @@ private:
   // `Cls.attr`: a class constant or a method called without `self`.
   TV checkClassAttribute(ExprId id, const std::string& attr, const TV& cls);
   uint32_t methodFunction(StmtId def, const std::string& name);
+  // print / f-strings of an instance (element `path` of what `root` gives, of type `t`):
+  // its class's __str__ (unless `repr`) or __repr__ when written as an f-string of self's
+  // fields, else the generated repr (`Foo(x=[0, 1], y=2)`, repr=False fields left out) or
+  // `<Foo object>`; false when reported.
+  bool printInstance(ExprId root, const std::vector<uint32_t>& path, TypeId t, bool repr,
+                     std::vector<TilePrintPiece>& out);
+  bool printField(ExprId root, const std::vector<uint32_t>& path, TypeId t, bool repr,
+                  std::vector<TilePrintPiece>& out);
+  // An f-string being formatted (a custom __format__ is refused there, as cuTile does).
+  bool formatting_ = false;
   // A kernel parameter's type with the dataclasses a signature wrote by their fields'
   // types (`Arg(int32, float32)`) named from their classes; nullopt when reported.
   std::optional<TypeId> namedDataclassTypes(TypeId t);

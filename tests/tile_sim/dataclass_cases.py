@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"basics": (), "methods": (), "tile_fields": (16,), "job_param": (16,), "unpacked": ()}
+CONSTS = {"basics": (), "methods": (), "tile_fields": (16,), "job_param": (16,), "unpacked": (), "prints": (4,)}
 
 
 @dataclass(frozen=True)
@@ -89,3 +89,16 @@ def dataclass_cases(run, arr, rng):
     wz = np.full((3, 3), -1, np.int32)
     wz[1, 2], wz[0, 1] = 7, 9
     yield "a dataclass field (a parameter's, a constant one) as a scatter index tuple", z, wz, "exact"
+
+    # Printing instances (the simulator compares the text; on a GPU the kernel runs and its
+    # values are checked only by eye).
+    x = np.arange(4, dtype=np.int32) * 3
+    run("prints", 1, arr(x))
+    if hasattr(run, "output"):
+        printed, _ = run.output()
+        t = "[" + ", ".join(str(v) for v in x) + "]"
+        t1 = "[" + ", ".join(str(v + 1) for v in x) + "]"
+        want = (f"Shown(x={t}, z='hello')\n" f"CUSTOM{{{t1}|7}}\n" f"(R(7), <Hidden object>)\n"
+                "<Hidden object> int32 'a'\n")
+        yield "printing instances: generated repr, custom __str__/__repr__, repr=False, a dtype", printed, want, \
+            "exact"

@@ -145,3 +145,40 @@ def unpacked(t: "Tuple((Arg(int32, float32), float32[::1]))", d: "At(UniTuple(in
     ct.scatter(z, d.idx, d.n)
     c = At((0, 1), 9)
     ct.scatter(z, c.idx, c.n)
+
+
+@dataclass(frozen=True)
+class Shown:
+    x: Any
+    y: Any = dataclasses.field(repr=False)
+    z: Any = "hello"
+
+
+@dataclass(frozen=True)
+class Custom:
+    x: Any
+    n: Any
+
+    def __str__(self):
+        return f"CUSTOM{{{self.x}|{self.n}}}"
+
+    def __repr__(self):
+        return f"R({self.n!r})"
+
+
+@dataclass(frozen=True, repr=False)
+class Hidden:
+    x: Any
+
+
+@ct.kernel
+def prints(x: "int32[::1]", TILE: ct.Constant[int] = 4):
+    """cuTile's test_print of dataclasses: the generated repr (repr=False fields left out, a
+    string field), a custom __str__ and __repr__ of self's fields, repr=False, nested in a
+    tuple (repr), and a dtype."""
+    t = ct.load(x, index=(0,), shape=(TILE,))
+    ct.print(Shown(t, t + 1))
+    c = Custom(t + 1, ct.bid(0) + 7)
+    print(c)
+    print((c, Hidden(t)))
+    ct.print(f"{Hidden(t)} {x.dtype} {repr('a')}")
