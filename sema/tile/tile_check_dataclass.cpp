@@ -129,7 +129,7 @@ TV TileChecker::buildInstance(ExprId id, const DataclassInfo& info, std::vector<
     } else {
       diags_.error(loc(fields[i].piece.expr.valid() ? fields[i].piece.expr : id), Diag::TileUnsupported,
                    "a dataclass field holding `" + describe(v) + "`",
-                   ": fields hold numbers, tuples of numbers, tiles and dataclass instances");
+                   ": fields hold numbers, strings, tuples of numbers, tiles and dataclass instances");
       return TV{};
     }
     types.push_back(t);
