@@ -23,6 +23,12 @@ struct ResolvedModule;
 constexpr uint32_t kClassPayload = 0x40000000u;
 inline bool isClassPayload(uint32_t payload) { return payload >= kClassPayload; }
 inline StmtId classStmtOf(uint32_t payload) { return StmtId(payload - kClassPayload); }
+// HostValue payloads in [kInstancePayload, kClassPayload) name an instance built at module
+// level (or before a nested kernel's `def`) from constants: `fb = FooBar(2, 7)`; the rest is
+// the Call's ExprId index. Kernels read it as the instance that call builds.
+constexpr uint32_t kInstancePayload = 0x20000000u;
+inline bool isInstancePayload(uint32_t payload) { return payload >= kInstancePayload && payload < kClassPayload; }
+inline ExprId instanceCallOf(uint32_t payload) { return ExprId(payload - kInstancePayload); }
 
 // One field of a dataclass, in field order (base classes' first, as Python's).
 struct DataclassField {

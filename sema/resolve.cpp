@@ -353,6 +353,10 @@ private:
         bind(n, Entity{Intrinsic::HostValue, 2, n});
         return;
       }
+      if (isConstantInstance(value)) {
+        bind(n, Entity{Intrinsic::HostValue, kInstancePayload + value.index, n});
+        return;
+      }
       bind(n, Entity{Intrinsic::HostValue, 0, n});
       return;
     }
@@ -1315,6 +1319,24 @@ private:
       diags_.warning(locationOf(ast_, ast_.expr(call.func).range), Diag::UnsupportedOption,
                      "`max_registers` applies to kernels only; ignored on a device function");
     }
+  }
+
+  // `FooBar(2, bar=7)`: a dataclass built from constants (sema/dataclasses.h).
+  bool isConstantInstance(ExprId value) const {
+    const auto* call = ast_.expr(value).dyn<ast::Call>();
+    const auto* f = call != nullptr ? ast_.expr(call->func).dyn<ast::Name>() : nullptr;
+    if (f == nullptr) return false;
+    auto it = module_.globals.find(std::string(ast_.str(f->id)));
+    if (it == module_.globals.end() || it->second.kind != Intrinsic::HostValue || !isClassPayload(it->second.payload)) {
+      return false;
+    }
+    for (ExprId a : ast_.list(call->args)) {
+      if (ast_.expr(a).is<ast::Starred>() || !foldConstant(ast_, a, module_)) return false;
+    }
+    for (KeywordId k : ast_.list(call->keywords)) {
+      if (!ast_.keyword(k).arg.valid() || !foldConstant(ast_, ast_.keyword(k).value, module_)) return false;
+    }
+    return true;
   }
 
   // A class tile kernels may use: `@dataclass`, or derived from such a class.

@@ -107,6 +107,10 @@ TileVal TileLowering::eval(ExprId id) {
   if (const ConstValue* c = constOf(id)) return TileVal{{constantOf(*c, t)}};
   switch (e.kind()) {
     case frontend::ExprKind::Name:
+      if (inst_->meanings[id.index].kind == Intrinsic::HostValue &&
+          frontend::isClassPayload(inst_->meanings[id.index].payload)) {
+        return dataclassInstance(id, t);  // a module-level instance (`fb = FooBar(2, 7)`)
+      }
       return namedValue(std::string(ast_.str(e.as<ast::Name>().id)), t);
     case frontend::ExprKind::BinOp: {
       const auto& bo = e.as<ast::BinOp>();

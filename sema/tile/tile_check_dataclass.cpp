@@ -338,6 +338,18 @@ std::optional<TypeId> TileChecker::namedDataclassTypes(TypeId t) {
   return dataclassType(types_, name, names, elements);
 }
 
+TV TileChecker::globalInstance(ExprId id, ExprId call) {
+  const auto& c = ast_.expr(call).as<ast::Call>();
+  TV cls = checkExpr(c.func);
+  if (!cls.ok()) return TV{};
+  TV v = checkDataclassCall(call, c, cls);
+  if (!v.ok()) return TV{};
+  inst_.meanings[id.index] = inst_.meanings[call.index];
+  inst_.helperArgs[id.index] = inst_.helperArgs[call.index];
+  if (auto k = dataclassKnown_.find(call.index); k != dataclassKnown_.end()) dataclassKnown_[id.index] = k->second;
+  return record(id, v);
+}
+
 uint32_t TileChecker::methodFunction(StmtId def, const std::string& name) {
   return helperFunction(def, name, fn_.scope);
 }

@@ -296,6 +296,7 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
       return TV{};
     case Intrinsic::HostValue:
       if (isClassPayload(entity.payload)) return record(id, classValue(name, entity.payload));
+      if (isInstancePayload(entity.payload)) return globalInstance(id, instanceCallOf(entity.payload));
       // A plain `def` named as a value (`forward(leaf, foo=4)`): calls can take it.
       if (entity.payload == 1) {
         if (auto def = module_.plainDef(name, fn_.scope)) return record(id, functionValue(name, *def));

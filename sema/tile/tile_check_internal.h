@@ -652,6 +652,9 @@ private:
   // `Cls.attr`: a class constant or a method called without `self`.
   TV checkClassAttribute(ExprId id, const std::string& attr, const TV& cls);
   uint32_t methodFunction(StmtId def, const std::string& name);
+  // A module-level (or enclosing function's) `fb = FooBar(2, 7)` read at `id`: the instance
+  // that `call` builds, recorded at `id` as a construction.
+  TV globalInstance(ExprId id, ExprId call);
   // print / f-strings of an instance (element `path` of what `root` gives, of type `t`):
   // its class's __str__ (unless `repr`) or __repr__ when written as an f-string of self's
   // fields, else the generated repr (`Foo(x=[0, 1], y=2)`, repr=False fields left out) or

@@ -70,6 +70,7 @@ TileChecker::Known TileChecker::knownOf(ExprId e) const {
     return Known{};
   }
   if (const auto* n = x.dyn<ast::Name>()) {
+    if (auto d = dataclassKnown_.find(e.index); d != dataclassKnown_.end()) return d->second;  // a global instance
     auto it = known_.find(std::string(ast_.str(n->id)));
     return it != known_.end() ? it->second : Known{};
   }

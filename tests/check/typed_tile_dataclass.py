@@ -37,8 +37,14 @@ def local_instances(x: "float32[::1]", n: "int32"):
     ct.static_assert(p.b == 2.5)
 
 
+# A module-level instance of constants: known in kernels.
+HALF = Pair(1, 0.5)
+
+
 @ct.kernel
 def param(x: "float32[::1]", p: "Pair(int32, float32)"):
+    ct.static_assert(HALF.b == 0.5)
+    ct.scatter(x, 1, HALF.total())
     ct.scatter(x, 0, p.total() + Pair.SCALE)
 # CHECK:STDOUT: kernel local_instances local_instances__f32a1C_i32 void(float32[::1], int32)
 # CHECK:STDOUT:   n: int32

@@ -36,14 +36,14 @@ class At:
 def dataclass_cases(run, arr, rng):
     flat = len(arr(np.zeros(1, np.float32))) > 1   # the simulator's arrays are pointer+shape+strides
 
-    x = np.full(10, -1, np.int32)
+    x = np.full(12, -1, np.int32)
     n = 3
     run("basics", 1, arr(x) + [np.int32(n)])
     foo, bar = 2, 7
     for i in range(n):
         foo, bar = foo + 1, bar + i
-    yield "fields, defaults, nested instances, dataclasses.replace (also loop-carried), a base class", x, \
-        np.array([2, 7, 5, 35, 163, foo, bar, 5, 357, 3005], np.int32), "exact"
+    yield "fields, defaults, nested instances, replace (also loop-carried), a base class, module-level instances", x, \
+        np.array([2, 7, 5, 35, 163, foo, bar, 5, 357, 3005, 40 + 200 + 50000, 23 + 6], np.int32), "exact"
 
     xs = rng.standard_normal(8 * 3).astype(np.float32)
     y = np.full(16 * 3, -1, np.int32)

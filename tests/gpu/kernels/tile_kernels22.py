@@ -44,6 +44,9 @@ class Affine:
         return self.shift * i
 
 
+UNIT = Affine(2, 3)
+
+
 @dataclass(frozen=True)
 class Base:
     x: int
@@ -74,6 +77,10 @@ class Job:
     offset: Any
 
 
+# Module-level instances built from constants: kernels read them as those instances.
+ORIGIN = FooBar(40, bar=2)
+
+
 @ct.kernel
 def basics(x: "int32[::1]", n: "int32"):
     fb = FooBar(2, bar=7)
@@ -92,6 +99,8 @@ def basics(x: "int32[::1]", n: "int32"):
     d = Derived(3, 5)
     ct.scatter(x, 8, d(7))
     ct.scatter(x, 9, d.x * 1000 + d.y)
+    ct.scatter(x, 10, ORIGIN.foo + ORIGIN.bar * 100 + ORIGIN.baz * 10000)
+    ct.scatter(x, 11, UNIT.total() + UNIT[2])
 
 
 @ct.kernel
