@@ -116,6 +116,36 @@ bool hasDataclassDecorator(const Ast& ast, const ast::ClassDef& cls) {
   return false;
 }
 
+bool isUserClass(const Ast& ast, const ResolvedModule& module, const ast::ClassDef& cls) {
+  if (hasDataclassDecorator(ast, cls)) return true;
+  for (ExprId b : ast.list(cls.bases)) {
+    const auto* n = ast.expr(b).dyn<ast::Name>();
+    if (n == nullptr) continue;
+    auto it = module.globals.find(std::string(ast.str(n->id)));
+    if (it != module.globals.end() && it->second.kind == Intrinsic::HostValue && isClassPayload(it->second.payload)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool isConstantInstance(const Ast& ast, const ResolvedModule& module, ExprId value) {
+  const auto* call = ast.expr(value).dyn<ast::Call>();
+  const auto* f = call != nullptr ? ast.expr(call->func).dyn<ast::Name>() : nullptr;
+  if (f == nullptr) return false;
+  auto it = module.globals.find(std::string(ast.str(f->id)));
+  if (it == module.globals.end() || it->second.kind != Intrinsic::HostValue || !isClassPayload(it->second.payload)) {
+    return false;
+  }
+  for (ExprId a : ast.list(call->args)) {
+    if (ast.expr(a).is<ast::Starred>() || !foldConstant(ast, a, module)) return false;
+  }
+  for (KeywordId k : ast.list(call->keywords)) {
+    if (!ast.keyword(k).arg.valid() || !foldConstant(ast, ast.keyword(k).value, module)) return false;
+  }
+  return true;
+}
+
 DataclassInfo dataclassInfo(const Ast& ast, const ResolvedModule& module, StmtId cls, uint32_t scope) {
   DataclassInfo out;
   out.stmt = cls;

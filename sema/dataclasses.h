@@ -68,6 +68,11 @@ DataclassInfo dataclassInfo(const Ast& ast, const ResolvedModule& module, StmtId
 
 // Whether the class statement carries `@dataclass` / `@dataclasses.dataclass(...)`.
 bool hasDataclassDecorator(const Ast& ast, const ast::ClassDef& cls);
+// A class tile kernels may use (the resolver binds it with a class payload): `@dataclass`,
+// or derived from such a class (bases looked up in `module`'s globals).
+bool isUserClass(const Ast& ast, const ResolvedModule& module, const ast::ClassDef& cls);
+// `FooBar(2, bar=7)`: a call of such a class whose arguments all fold to constants.
+bool isConstantInstance(const Ast& ast, const ResolvedModule& module, ExprId value);
 
 // The method (a FunctionDef) `name` of the class or a base (most derived first).
 std::optional<StmtId> classMethod(const Ast& ast, const DataclassInfo& info, const std::string& name);

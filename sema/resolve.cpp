@@ -149,7 +149,7 @@ private:
         if (auto e = resolve_detail::enumClassOf(ast_, s.as<ast::ClassDef>(), module_)) {
           module_.enums.push_back(std::move(*e));
           bind(n, Entity{Intrinsic::EnumClass, static_cast<uint32_t>(module_.enums.size() - 1), n});
-        } else if (isUserClass(s.as<ast::ClassDef>())) {
+        } else if (isUserClass(ast_, module_, s.as<ast::ClassDef>())) {
           // A dataclass, or a class derived from one (sema/dataclasses.h): tile kernels
           // construct and use its instances.
           bind(n, Entity{Intrinsic::HostValue, kClassPayload + id.index, n});
@@ -353,7 +353,7 @@ private:
         bind(n, Entity{Intrinsic::HostValue, 2, n});
         return;
       }
-      if (isConstantInstance(value)) {
+      if (isConstantInstance(ast_, module_, value)) {
         bind(n, Entity{Intrinsic::HostValue, kInstancePayload + value.index, n});
         return;
       }
@@ -1319,38 +1319,6 @@ private:
       diags_.warning(locationOf(ast_, ast_.expr(call.func).range), Diag::UnsupportedOption,
                      "`max_registers` applies to kernels only; ignored on a device function");
     }
-  }
-
-  // `FooBar(2, bar=7)`: a dataclass built from constants (sema/dataclasses.h).
-  bool isConstantInstance(ExprId value) const {
-    const auto* call = ast_.expr(value).dyn<ast::Call>();
-    const auto* f = call != nullptr ? ast_.expr(call->func).dyn<ast::Name>() : nullptr;
-    if (f == nullptr) return false;
-    auto it = module_.globals.find(std::string(ast_.str(f->id)));
-    if (it == module_.globals.end() || it->second.kind != Intrinsic::HostValue || !isClassPayload(it->second.payload)) {
-      return false;
-    }
-    for (ExprId a : ast_.list(call->args)) {
-      if (ast_.expr(a).is<ast::Starred>() || !foldConstant(ast_, a, module_)) return false;
-    }
-    for (KeywordId k : ast_.list(call->keywords)) {
-      if (!ast_.keyword(k).arg.valid() || !foldConstant(ast_, ast_.keyword(k).value, module_)) return false;
-    }
-    return true;
-  }
-
-  // A class tile kernels may use: `@dataclass`, or derived from such a class.
-  bool isUserClass(const ast::ClassDef& cls) const {
-    if (hasDataclassDecorator(ast_, cls)) return true;
-    for (ExprId b : ast_.list(cls.bases)) {
-      const auto* n = ast_.expr(b).dyn<ast::Name>();
-      if (n == nullptr) continue;
-      auto it = module_.globals.find(std::string(ast_.str(n->id)));
-      if (it != module_.globals.end() && it->second.kind == Intrinsic::HostValue && isClassPayload(it->second.payload)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   // A name bound at module level to something computed on the host (HostValue).
