@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 # The Constant parameters each kernel was compiled with (its defaults), passed last on the GPU.
-CONSTS = {"basics": (), "methods": (), "tile_fields": (16,), "job_param": (16,), "unpacked": (), "prints": (4,)}
+CONSTS = {"basics": (), "methods": (), "tile_fields": (16,), "job_param": (16,), "unpacked": (), "prints": (4,), "helpers": ()}
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,13 @@ def dataclass_cases(run, arr, rng):
     wz = np.full((3, 3), -1, np.int32)
     wz[1, 2], wz[0, 1] = 7, 9
     yield "a dataclass field (a parameter's, a constant one) as a scatter index tuple", z, wz, "exact"
+
+    x = np.full(5, -1, np.int32)
+    y = np.concatenate([rng.standard_normal(4).astype(np.float32), np.full(4, np.nan, np.float32)])
+    run("helpers", 1, arr(x) + arr(y))
+    yield "instances passed to and returned from helpers; methods calling methods; static methods", x, \
+        np.array([301, 1, 8, 4, 11], np.int32), "exact"
+    yield "a helper reading tile fields", y[4:], y[:4] * np.float32(100) + y[:4] * np.float32(2), ("close", 1e-6)
 
     # Printing instances (the simulator compares the text; on a GPU the kernel runs and its
     # values are checked only by eye).

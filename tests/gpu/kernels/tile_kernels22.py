@@ -191,3 +191,43 @@ def prints(x: "int32[::1]", TILE: ct.Constant[int] = 4):
     print(c)
     print((c, Hidden(t)))
     ct.print(f"{Hidden(t)} {x.dtype} {repr('a')}")
+
+
+@dataclass(frozen=True)
+class P:
+    a: Any
+    b: Any = 1
+
+    def twice(self):
+        return self.inc() * 2
+
+    def inc(self):
+        return self.a + self.b
+
+    @staticmethod
+    def make(v):
+        return P(v, v)
+
+
+def getter(p):
+    # A module-level helper taking an instance.
+    return p.a * 100 + p.b
+
+
+def mk(v):
+    # A helper returning an instance.
+    return P(v + 1)
+
+
+@ct.kernel
+def helpers(x: "int32[::1]", y: "float32[::1]"):
+    p = P(ct.bid(0) + 3)
+    ct.scatter(x, 0, getter(p))
+    q = mk(ct.bid(0))
+    ct.scatter(x, 1, q.a)
+    ct.scatter(x, 2, p.twice())
+    ct.scatter(x, 3, P.inc(p))
+    ct.scatter(x, 4, P.make(5).a + p.make(6).b)
+    t = ct.load(y, index=(0,), shape=(4,))
+    tp = P(t, t * 2.0)
+    ct.store(y, index=(1,), tile=getter(tp))
