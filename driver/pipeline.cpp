@@ -182,9 +182,15 @@ nlohmann::ordered_json paramJson(const frontend::TypeTable& types, frontend::Typ
       break;
     case frontend::TypeKind::Tuple: {
       p["kind"] = "tuple";
+      // A frozen dataclass (docs/ABI.md): flattened as the tuple of its fields, in field order;
+      // launchers take an instance (or a tuple of its field values).
+      bool dataclass = type.fieldNames.size() == type.elements.size() + 1;
+      if (dataclass) p["class"] = type.fieldNames[0];
       nlohmann::ordered_json elements = nlohmann::ordered_json::array();
       for (size_t i = 0; i < type.elements.size(); ++i) {
-        elements.push_back(paramJson(types, type.elements[i], name + "[" + std::to_string(i) + "]"));
+        std::string element = dataclass ? name + "." + type.fieldNames[i + 1] : name + "[" + std::to_string(i) + "]";
+        elements.push_back(paramJson(types, type.elements[i], element));
+        if (dataclass) elements.back()["field"] = type.fieldNames[i + 1];
       }
       p["elements"] = elements;
       break;

@@ -1,6 +1,7 @@
 // The module level: the resolver (resolve.h, resolveModule).
 #include "sema/resolve.h"
 #include "sema/tile_const_elements.h"
+#include "sema/dataclasses.h"
 
 #include <algorithm>
 #include <cmath>
@@ -148,6 +149,10 @@ private:
         if (auto e = resolve_detail::enumClassOf(ast_, s.as<ast::ClassDef>(), module_)) {
           module_.enums.push_back(std::move(*e));
           bind(n, Entity{Intrinsic::EnumClass, static_cast<uint32_t>(module_.enums.size() - 1), n});
+        } else if (isUserClass(ast_, module_, s.as<ast::ClassDef>())) {
+          // A dataclass, or a class derived from one (sema/dataclasses.h): tile kernels
+          // construct and use its instances.
+          bind(n, Entity{Intrinsic::HostValue, kClassPayload + id.index, n});
         } else {
           bind(n, Entity{Intrinsic::HostValue, 0, n});
         }
@@ -346,6 +351,10 @@ private:
       if (auto measured = resolve_detail::measuredDependency(ast_, n, value, module_)) {
         module_.measuredConstants[n] = std::move(*measured);
         bind(n, Entity{Intrinsic::HostValue, 2, n});
+        return;
+      }
+      if (isConstantInstance(ast_, module_, value)) {
+        bind(n, Entity{Intrinsic::HostValue, kInstancePayload + value.index, n});
         return;
       }
       bind(n, Entity{Intrinsic::HostValue, 0, n});

@@ -1,4 +1,5 @@
 #include "sema/signature.h"
+#include "sema/dataclasses.h"
 
 #include <algorithm>
 
@@ -515,6 +516,16 @@ private:
         // bfloat16: tile kernels only (the SIMT checker rejects it).
         if (!t && *name == "bfloat16") t = types_.bfloat16();
         if (!t) t = float8ByName(types_, *name);
+        if (!t && pos_ < text_.size() && text_[pos_] == '(' && std::isupper(static_cast<unsigned char>((*name)[0]))) {
+          // `KernelArg(float32[::1], int32)`: a dataclass instance by its fields' types
+          // (sema/dataclasses.h); the checker names the fields from the class.
+          ++pos_;
+          auto list = parseList(')');
+          if (!list) return std::nullopt;
+          auto fields = typesOf(*list);
+          if (!fields) return std::nullopt;
+          t = dataclassType(types_, *name, std::vector<std::string>(fields->size()), *fields);
+        }
         if (!t) {
           if (isUnsupportedTypeName(*name)) {
             fail(start, length, "type `" + *name + "` is not supported by pykc yet");

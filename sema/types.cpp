@@ -356,6 +356,12 @@ std::string TypeTable::name(TypeId id) const {
              layoutChar(t.layout) + ")" + factsText(t.facts);
     case TypeKind::Tuple: {
       if (!t.vectorName.empty()) return t.vectorName;
+      if (t.fieldNames.size() == t.elements.size() + 1) {
+        // A dataclass instance (sema/dataclasses.h): `FooBar(int32, float32)`.
+        std::string s = t.fieldNames[0] + "(";
+        for (size_t i = 0; i < t.elements.size(); ++i) s += (i ? ", " : "") + name(t.elements[i]);
+        return s + ")";
+      }
       bool uniform = !t.elements.empty() &&
                      std::all_of(t.elements.begin(), t.elements.end(),
                                  [&](TypeId e) { return e == t.elements[0]; });
@@ -402,7 +408,9 @@ std::string TypeTable::signatureName(TypeId id) const {
       return s + "]" + factsText(t.facts);
     }
     case TypeKind::Tuple: {
-      std::string s = "Tuple(";
+      // A dataclass (sema/dataclasses.h) as --sig writes it: `Arg(int32, float32)`.
+      bool dataclass = t.fieldNames.size() == t.elements.size() + 1;
+      std::string s = dataclass ? t.fieldNames[0] + "(" : "Tuple(";
       for (size_t i = 0; i < t.elements.size(); ++i) {
         s += (i ? ", " : "") + signatureName(t.elements[i]);
       }
@@ -453,6 +461,10 @@ std::string TypeTable::abiCode(TypeId id) const {
     case TypeKind::Tuple: {
       if (!t.vectorName.empty()) return "x" + abiCode(t.elements[0]) + std::to_string(t.elements.size());
       std::string s = "t" + std::to_string(t.elements.size());
+      // A dataclass (sema/dataclasses.h): its class too (`D4Pair` then the fields).
+      if (t.fieldNames.size() == t.elements.size() + 1) {
+        s = "D" + std::to_string(t.fieldNames[0].size()) + t.fieldNames[0] + std::to_string(t.elements.size());
+      }
       for (TypeId e : t.elements) {
         s += abiCode(e);
       }

@@ -1,5 +1,6 @@
 // Expression lowering: values spread over layouts, operators, calls to elementwise operations.
 #include "lowering/tile/tile_lower_internal.h"
+#include "sema/dataclasses.h"
 
 namespace lowering::tile {
 
@@ -106,6 +107,10 @@ TileVal TileLowering::eval(ExprId id) {
   if (const ConstValue* c = constOf(id)) return TileVal{{constantOf(*c, t)}};
   switch (e.kind()) {
     case frontend::ExprKind::Name:
+      if (inst_->meanings[id.index].kind == Intrinsic::HostValue &&
+          frontend::isClassPayload(inst_->meanings[id.index].payload)) {
+        return dataclassInstance(id, t);  // a module-level instance (`fb = FooBar(2, 7)`)
+      }
       return namedValue(std::string(ast_.str(e.as<ast::Name>().id)), t);
     case frontend::ExprKind::BinOp: {
       const auto& bo = e.as<ast::BinOp>();
@@ -129,9 +134,22 @@ TileVal TileLowering::eval(ExprId id) {
         emitPrint(id);
         return TileVal{};
       }
+      if (kind == Intrinsic::HostValue && frontend::isClassPayload(inst_->meanings[id.index].payload)) {
+        return dataclassInstance(id, t);
+      }
       return call(id, e.as<ast::Call>());
     }
     case frontend::ExprKind::Attribute: {
+      if (inst_->callees[id.index] >= 0) return inlineHelper(id);  // a dataclass property
+      if (TypeId bt = typeOf(e.as<ast::Attribute>().value); frontend::isDataclassType(types_, bt)) {
+        if (isTupleParamExpr(id)) {  // a field of a dataclass parameter
+          TileVal v;
+          tupleSlots(tupleValue(id), v);
+          return v;
+        }
+        auto k = frontend::dataclassField(types_, bt, std::string(ast_.str(e.as<ast::Attribute>().attr)));
+        return tupleParts(evalTuple(e.as<ast::Attribute>().value, bt), bt)[*k];
+      }
       // `array.shape` / `array.strides` as a tuple of int32.
       const ArrayArgs a = arrayArg(e.as<ast::Attribute>().value);
       bool shape = inst_->arrayAttrs[id.index] == frontend::ArrayAttr::Shape;
@@ -144,6 +162,7 @@ TileVal TileLowering::eval(ExprId id) {
     case frontend::ExprKind::BoolOp:
       return boolOp(e.as<ast::BoolOp>());
     case frontend::ExprKind::Subscript: {
+      if (inst_->callees[id.index] >= 0) return inlineHelper(id);  // a dataclass's __getitem__
       const auto& sub = e.as<ast::Subscript>();
       // t[:, None]: an axis of length 1 added.
       if (inst_->meanings[id.index].kind == Intrinsic::TileOp) {
@@ -186,6 +205,19 @@ TileVal TileLowering::eval(ExprId id) {
   }
   assert(false && "an expression the tile checker rejects");
   return TileVal{};
+}
+
+TileVal TileLowering::dataclassInstance(ExprId id, TypeId t) {
+  // Its fields in order (sema's pieces: an argument, a default, a field of another instance).
+  const frontend::TileHelperArg& h = inst_->helperArgs.at(id.index)[0];
+  const std::vector<TypeId>& elements = types_.get(t).elements;
+  std::map<uint32_t, TileVal> evaluated;
+  TileVal out;
+  for (size_t k = 0; k < elements.size(); ++k) {
+    TileVal v = pieceValue(h.pieces[k], elements[k], evaluated);
+    out.slots.insert(out.slots.end(), v.slots.begin(), v.slots.end());
+  }
+  return out;
 }
 
 std::pair<TypeId, TypeId> TileLowering::concatParts(ExprId right, TypeId result) {

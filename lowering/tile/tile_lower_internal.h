@@ -954,6 +954,8 @@ private:
 
   // `id` as the tuple type `to`: each element spread and converted.
   TileVal evalTuple(ExprId id, TypeId to);
+  // `Cls(args)` / `dataclasses.replace(...)`: the instance's fields (sema/dataclasses.h).
+  TileVal dataclassInstance(ExprId id, TypeId t);
 
   // The slots of each element of tuple `v` (of type `tupleType`), in order.
   std::vector<TileVal> tupleParts(const TileVal& v, TypeId tupleType);

@@ -41,7 +41,7 @@ ArrayArgs TileLowering::arrayArg(ExprId e) {
     a.facts = types_.get(typeOf(e)).facts;
     return a;
   }
-  if (x.is<ast::Subscript>()) {  // `t[i]` of a tuple parameter
+  if (x.is<ast::Subscript>() || x.is<ast::Attribute>()) {  // `t[i]`, `d.x` of a tuple (dataclass) parameter
     ArrayArgs a = tupleValue(e).array;
     a.facts = types_.get(typeOf(e)).facts;
     return a;
@@ -423,6 +423,11 @@ std::vector<TileVal> TileLowering::indexOperands(ExprId id, TypeId shaped) {
   std::vector<TileVal> index;
   ExprId indices = arg(id, 1);
   TypeId held = typeOf(indices);
+  if (const ConstValue* c = constOf(indices); c != nullptr && c->kind == ConstValue::Kind::Tuple) {
+    // A constant tuple of indices held in a name or a field (`d.idx`).
+    for (const ConstValue& e : c->elements) index.push_back(constantValue(e, indexType));
+    return index;
+  }
   if (!ast_.expr(indices).is<ast::Tuple>() && held.valid() && types_.isTuple(held)) {
     // A name holding the tuple: its elements in order, each spread to the indices' shape.
     size_t n = types_.get(held).elements.size();

@@ -118,12 +118,51 @@ void TileLowering::emitPrint(ExprId id) {
     llvm::Value* buffer = nullptr;  // Tile
   };
   std::vector<Ready> ready(pieces.size());
+  // Each piece's value type and conversion; a field of a dataclass instance (sema's
+  // printInstance) has its path in front of the conversion: "\x1fP0.1\x1f%d".
+  struct Operand {
+    TypeId type;
+    std::string text;
+    std::vector<uint32_t> path;
+  };
+  std::vector<Operand> ops(pieces.size());
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const auto& p = pieces[i];
+    if (p.kind == Kind::Text) continue;
+    Operand& o = ops[i];
+    o.type = typeOf(p.value);
+    o.text = p.text;
+    if (p.text.rfind("\x1fP", 0) == 0) {
+      size_t end = p.text.find('\x1f', 2);
+      std::string digits = p.text.substr(2, end - 2);
+      for (size_t at = 0; at < digits.size();) {
+        size_t dot = digits.find('.', at);
+        if (dot == std::string::npos) dot = digits.size();
+        uint32_t k = static_cast<uint32_t>(std::stoul(digits.substr(at, dot - at)));
+        o.path.push_back(k);
+        o.type = types_.get(o.type).elements[k];
+        at = dot + 1;
+      }
+      o.text = p.text.substr(end + 1);
+    }
+  }
+  auto evalOperand = [&](size_t i) {
+    const auto& p = pieces[i];
+    if (ops[i].path.empty()) return p.kind == Kind::Tuple ? eval(p.value) : evalAs(p.value, ops[i].type);
+    TypeId t = typeOf(p.value);
+    TileVal v = eval(p.value);
+    for (uint32_t k : ops[i].path) {
+      v = tupleParts(v, t)[k];
+      t = types_.get(t).elements[k];
+    }
+    return v;
+  };
   // The tiles side by side in one scratch buffer (16-byte aligned each).
   uint64_t bytes = 0;
   std::vector<uint64_t> offsets(pieces.size(), 0);
   for (size_t i = 0; i < pieces.size(); ++i) {
     if (pieces[i].kind != Kind::Tile) continue;
-    TypeId t = typeOf(pieces[i].value);
+    TypeId t = ops[i].type;
     offsets[i] = bytes;
     bytes += (static_cast<uint64_t>(layoutOf(t).n) * types_.byteSize(elementOf(t)) + 15) / 16 * 16;
   }
@@ -132,11 +171,11 @@ void TileLowering::emitPrint(ExprId id) {
   for (size_t i = 0; i < pieces.size(); ++i) {
     const auto& p = pieces[i];
     if (p.kind == Kind::Text) continue;
-    TypeId t = typeOf(p.value);
+    TypeId t = ops[i].type;
     if (p.kind == Kind::Tile) {
-      tiles[i] = evalAs(p.value, t);
+      tiles[i] = evalOperand(i);
     } else if (p.kind == Kind::Number) {
-      ready[i].leaves.push_back(evalAs(p.value, t).slots[0]);
+      ready[i].leaves.push_back(evalOperand(i).slots[0]);
       ready[i].types.push_back(t);
     } else {
       std::function<void(const TileVal&, TypeId)> flatten = [&](const TileVal& v, TypeId tt) {
@@ -151,7 +190,7 @@ void TileLowering::emitPrint(ExprId id) {
           }
         }
       };
-      flatten(eval(p.value), t);
+      flatten(evalOperand(i), t);
     }
   }
   if (bytes != 0) {
@@ -159,7 +198,7 @@ void TileLowering::emitPrint(ExprId id) {
     barrier();
     for (size_t i = 0; i < pieces.size(); ++i) {
       if (pieces[i].kind != Kind::Tile) continue;
-      TypeId t = typeOf(pieces[i].value);
+      TypeId t = ops[i].type;
       ready[i].buffer = b_.CreateGEP(b_.getInt8Ty(), scratchBuffer, b_.getInt32(static_cast<uint32_t>(offsets[i])));
       storeSlots(tiles[i], t, layoutOf(t), ready[i].buffer, 0);
     }
@@ -206,23 +245,24 @@ void TileLowering::emitPrint(ExprId id) {
         format += escapePercent(p.text);
         break;
       case Kind::Number:
-        number(ready[i].leaves[0], ready[i].types[0], p.text);
+        number(ready[i].leaves[0], ready[i].types[0], ops[i].text);
         break;
       case Kind::Tuple: {
-        std::vector<std::string> convs = conversions(p.text);
+        const std::string& text = ops[i].text;
+        std::vector<std::string> convs = conversions(text);
         size_t at = 0, k = 0;
         for (const std::string& c : convs) {
-          size_t pos = p.text.find(c, at);
-          format += p.text.substr(at, pos - at);
+          size_t pos = text.find(c, at);
+          format += text.substr(at, pos - at);
           number(ready[i].leaves[k], ready[i].types[k], c);
           ++k;
           at = pos + c.size();
         }
-        format += p.text.substr(at);
+        format += text.substr(at);
         break;
       }
       case Kind::Tile: {
-        TypeId t = typeOf(p.value);
+        TypeId t = ops[i].type;
         TypeId e = elementOf(t);
         const std::vector<int64_t>& shape = types_.get(t).shape;
         int64_t count = 1;
@@ -236,7 +276,7 @@ void TileLowering::emitPrint(ExprId id) {
           }
           llvm::Value* x = b_.CreateLoad(memoryType(e), b_.CreateGEP(memoryType(e), ready[i].buffer, b_.getInt32(static_cast<uint32_t>(n))));
           if (types_.isBool(e)) x = b_.CreateICmpNE(x, b_.getInt8(0));
-          number(x, e, p.text);
+          number(x, e, ops[i].text);
           span = 1;
           std::string close;
           for (size_t d = shape.size(); d-- > 0;) {

@@ -108,6 +108,35 @@ void TileLowering::lowerTupleAssign(ExprId target, ExprId value) {
     return;
   }
   TypeId tt = typeOf(target);
+  std::function<bool(TypeId)> holdsArray = [&](TypeId t) {
+    if (types_.isArray(t)) return true;
+    if (!types_.isTuple(t)) return false;
+    for (TypeId e : types_.get(t).elements) {
+      if (holdsArray(e)) return true;
+    }
+    return false;
+  };
+  if (tt.valid() && isTupleParamExpr(value) && holdsArray(tt)) {
+    // `item, out = t` of a tuple parameter holding arrays: each name that element.
+    TupleArg t = tupleValue(value);
+    for (size_t i = 0; i < names.size(); ++i) {
+      std::string name(ast_.str(ast_.expr(names[i]).as<ast::Name>().id));
+      const TupleArg& e = t.elements[i];
+      TypeId et = e.type;
+      if (types_.isArray(et)) {
+        ArrayArgs a = e.array;
+        a.facts = types_.get(et).facts;
+        assignArray(name, a);
+      } else if (types_.isTuple(et)) {
+        tuples_[name] = e;
+      } else {
+        TileVal v;
+        tupleSlots(e, v);
+        assignName(names[i], v, et);
+      }
+    }
+    return;
+  }
   if (!tt.valid() && !ast_.expr(value).is<ast::Tuple>()) {
     // Compile-time values unpacked (a tuple of functions): only what its calls do.
     lowerCompileTimeCalls(value);

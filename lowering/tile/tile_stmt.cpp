@@ -57,6 +57,10 @@ void TileLowering::lowerBody(std::span<const StmtId> body) {
 
 void TileLowering::lowerAssign(std::span<const ExprId> targets, ExprId value) {
   ExprId target = targets[0];
+  if (ast_.expr(target).is<ast::Subscript>() && inst_->callees[target.index] >= 0) {
+    inlineHelper(target);  // `obj[i] = v`: the dataclass's __setitem__
+    return;
+  }
   if (unpackingTargets(ast_, target) != nullptr) {
     lowerTupleAssign(target, value);
     return;

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "lowering/tile/tile_lower_internal.h"
+#include "sema/dataclasses.h"
 
 namespace lowering::tile {
 
@@ -30,6 +31,9 @@ bool TileLowering::isTupleParamExpr(ExprId e) const {
   const frontend::Expr& x = ast_.expr(e);
   if (const auto* n = x.dyn<ast::Name>()) return tuples_.count(std::string(ast_.str(n->id))) != 0;
   if (const auto* s = x.dyn<ast::Subscript>()) return isTupleParamExpr(s->value);
+  if (const auto* a = x.dyn<ast::Attribute>()) {
+    return frontend::isDataclassType(types_, typeOf(a->value)) && isTupleParamExpr(a->value);
+  }
   return false;
 }
 
@@ -52,6 +56,11 @@ TupleArg TileLowering::selectTuple(llvm::Value* take, const TupleArg& a, const T
 TupleArg TileLowering::tupleValue(ExprId e) {
   const frontend::Expr& x = ast_.expr(e);
   if (const auto* n = x.dyn<ast::Name>()) return tuples_.at(std::string(ast_.str(n->id)));
+  if (const auto* a = x.dyn<ast::Attribute>()) {  // a dataclass parameter's field
+    TupleArg base = tupleValue(a->value);
+    auto i = frontend::dataclassField(types_, typeOf(a->value), std::string(ast_.str(a->attr)));
+    return base.elements[*i];
+  }
   const auto& sub = x.as<ast::Subscript>();
   TupleArg base = tupleValue(sub.value);
   auto n = static_cast<int64_t>(base.elements.size());

@@ -11,6 +11,7 @@ in elements)``; a scalar becomes one value of its exact C type; a tuple its elem
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -77,8 +78,13 @@ class ScalarArg:
 @dataclass
 class TupleArg:
     items: list
+    # A frozen dataclass instance (docs/ABI.md): its class name; its fields are `items`,
+    # in field order.
+    cls: str | None = None
 
     def describe(self) -> str:
+        if self.cls is not None:
+            return self.cls + "(" + ", ".join(i.describe() for i in self.items) + ")"
         return "tuple(" + ", ".join(i.describe() for i in self.items) + ")"
 
 
@@ -226,6 +232,25 @@ def dlpack_to_array(capsule, what="DLPack tensor") -> ArrayArg:
     return ArrayArg(dt, shape, strides, ptr, keep=capsule)
 
 
+def _from_dataclass(arg, stream):
+    """A dataclass instance: the tuple of its fields in field order (cuTile's calling
+    convention v3 flattens it so), lists among them as tuples. Frozen ones only (cuTile)."""
+    cls = type(arg)
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is not None and not params.frozen:
+        raise ArgumentError(f"Only frozen dataclasses are supported: {cls.__name__} is not frozen")
+    items = []
+    for f in dataclasses.fields(arg):
+        v = getattr(arg, f.name)
+        if isinstance(v, list):
+            v = tuple(v)
+        try:
+            items.append(describe(v, stream))
+        except (ArgumentError, TypeError) as e:
+            raise ArgumentError(f"field '{f.name}' of {cls.__name__}: {e}") from None
+    return TupleArg(items, cls.__name__)
+
+
 def describe(arg, stream: int | None = None):
     """Turn one Python argument into ArrayArg / ScalarArg / TupleArg (no CUDA calls).
 
@@ -244,6 +269,8 @@ def describe(arg, stream: int | None = None):
         return ScalarArg(arg, None, int if isinstance(arg, int) else type(arg))
     if isinstance(arg, tuple):
         return TupleArg([describe(a, stream) for a in arg])
+    if dataclasses.is_dataclass(arg) and not isinstance(arg, type):
+        return _from_dataclass(arg, stream)
     what = type(arg).__name__
     if getattr(arg, "requires_grad", False) and callable(getattr(arg, "detach", None)):
         # A PyTorch tensor in an autograd graph: the kernel reads its data (as cuTile and
@@ -395,6 +422,8 @@ def match(p: Param, a) -> tuple:
         if not isinstance(a, TupleArg) or len(a.items) != len(p.elements):
             raise ArgumentError(f"expected {want} ({len(p.elements)} elements), "
                                 f"got {a.describe()}")
+        if p.cls and a.cls is not None and a.cls != p.cls:
+            raise ArgumentError(f"expected {want}, got {a.describe()}")
         conv = gen = 0
         for i, (pe, ae) in enumerate(zip(p.elements, a.items)):
             try:

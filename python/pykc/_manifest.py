@@ -93,6 +93,8 @@ class Param:
     # the extent (stride, in elements) every launch must give, or None
     shape_constant: tuple = ()
     stride_constant: tuple = ()
+    # tuple: a frozen dataclass's class name (its elements are its fields, in order)
+    cls: str = ""
 
     def numpy_dtype(self):
         """The NumPy dtype of a scalar or an array's elements (structured for records)."""
@@ -108,7 +110,7 @@ class Param:
         if self.kind == "scalar":
             return self.dtype
         if self.kind == "tuple":
-            return "Tuple(" + ", ".join(e.type_str() for e in self.elements) + ")"
+            return (self.cls or "Tuple") + "(" + ", ".join(e.type_str() for e in self.elements) + ")"
         if self.ndim == 0:
             return f"{self.dtype}[()]"
         return (self.dtype + dims_text(self.ndim, self.layout)
@@ -238,7 +240,7 @@ def _param(d: dict, where: str) -> Param:
                          alignment=int(d.get("alignment", 0)), **facts)
         if kind == "tuple":
             elems = tuple(_param(e, f"{where}.{i}") for i, e in enumerate(d["elements"]))
-            return Param(name, kind, elements=elems)
+            return Param(name, kind, elements=elems, cls=str(d.get("class", "")))
     except (KeyError, TypeError) as e:
         raise ManifestError(f"{where}: malformed parameter {d!r} ({e})") from None
     raise ManifestError(f"{where}: unknown parameter kind {kind!r}")

@@ -1,4 +1,5 @@
 #include "sema/simt/check_internal.h"
+#include "sema/dataclasses.h"
 #include "sema/tile_const_elements.h"
 
 namespace frontend {
@@ -380,7 +381,28 @@ void ModuleChecker::addTileKernels(uint32_t function) {
   }
 }
 
+namespace {
+
+// A dataclass type written in a signature (`Arg(int32, float32)`, sema/dataclasses.h): its name.
+std::string dataclassIn(const TypeTable& types, const std::vector<TypeId>& args) {
+  for (TypeId t : args) {
+    if (isDataclassType(types, t)) return dataclassName(types, t);
+    if (types.isTuple(t)) {
+      std::string inner = dataclassIn(types, types.get(t).elements);
+      if (!inner.empty()) return inner;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 bool ModuleChecker::rejectBFloat16(const DeclaredSignature& sig) {
+  // (also dataclass parameters: tile kernels only)
+  if (std::string cls = dataclassIn(types(), sig.signature.args); !cls.empty()) {
+    diags_.error(sig.location, Diag::InvalidSignature, "unknown type `" + cls + "` in signature");
+    return true;
+  }
   if (!usesBFloat16(sig.signature.args)) return false;
   diags_.error(sig.location, Diag::UnsupportedFeature,
                "bfloat16 and the float8 types are supported in tile kernels (`@ct.kernel`) only");

@@ -86,6 +86,14 @@ namespace tile {
 void TileChecker::run() {
   initTables();
   for (size_t i = 0; i < fn_.params.size() && i < inst_.argTypes.size(); ++i) {
+    // A dataclass written by its fields' types (`--sig 'k(Arg(int32, float32))'`): named.
+    if (auto named = namedDataclassTypes(inst_.argTypes[i])) {
+      inst_.argTypes[i] = *named;
+    } else {
+      vars_[fn_.params[i]] = inst_.argTypes[i];
+      failed_.insert(fn_.params[i]);
+      continue;
+    }
     TypeId t = inst_.argTypes[i];
     if (!types_.isArray(t) && !types_.isNumber(t) && !tupleParamOk(t)) {
       diags_.error(fn_.location, Diag::TileType,

@@ -103,6 +103,11 @@ bool TileChecker::gatherArgs(const ast::Call& c, const std::string& name, std::v
       }
       continue;
     }
+    if (t.k == TV::K::Value && isDataclassType(types_, t.type)) {
+      diags_.error(loc(star->value), Diag::TileType,
+                   "argument after * must be an iterable, not " + dataclassName(types_, t.type));
+      return false;
+    }
     if (t.k == TV::K::Value && types_.isTuple(t.type)) {
       const std::vector<TypeId>& elements = types_.get(t.type).elements;
       for (uint32_t i = 0; i < elements.size(); ++i) {
@@ -226,7 +231,8 @@ TV TileChecker::packDict(const std::vector<std::pair<std::string, ArgItem>>& ite
 }
 
 bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, const Arguments& args, const std::string& name,
-                                 std::vector<TV>& values, std::vector<TileHelperArg>& lowered, const TV* closure) {
+                                 std::vector<TV>& values, std::vector<TileHelperArg>& lowered, const TV* closure,
+                                 size_t skip) {
   std::vector<ArgItem> positional;
   std::vector<std::pair<std::string, ArgItem>> keywords;
   if (!gatherArgs(c, name, positional, keywords)) return false;
@@ -238,6 +244,10 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, const Arguments&
   std::vector<std::string> positionalNames;
   for (ArgId a : posonly) positionalNames.push_back(std::string(ast_.str(ast_.arg(a).arg)));
   for (ArgId a : ordinary) positionalNames.push_back(std::string(ast_.str(ast_.arg(a).arg)));
+  // A method's `self` (bound by the caller).
+  skip = std::min(skip, positionalNames.size());
+  positionalNames.erase(positionalNames.begin(), positionalNames.begin() + static_cast<std::ptrdiff_t>(skip));
+  size_t posonlyCount = posonly.size() > skip ? posonly.size() - skip : 0;
   std::vector<std::string> kwonlyNames;
   for (ArgId a : kwonly) kwonlyNames.push_back(std::string(ast_.str(ast_.arg(a).arg)));
   size_t nPos = positionalNames.size();
@@ -264,7 +274,7 @@ bool TileChecker::bindHelperArgs(ExprId id, const ast::Call& c, const Arguments&
     auto p = std::find(positionalNames.begin(), positionalNames.end(), key);
     size_t pi = static_cast<size_t>(p - positionalNames.begin());
     auto q = std::find(kwonlyNames.begin(), kwonlyNames.end(), key);
-    if (p != positionalNames.end() && pi >= posonly.size()) {
+    if (p != positionalNames.end() && pi >= posonlyCount) {
       if (pos[pi]) {
         diags_.error(loc(item.at), Diag::InvalidCall, "`" + name + "` got `" + key + "` twice");
         return false;

@@ -399,8 +399,22 @@ std::optional<TileFn> operatorModuleFn(std::string_view name) {
 TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   if (auto r = checkPlainCall(id, c)) return *r;
   if (auto r = checkDictMethod(id, c)) return *r;
+  if (isDataclassesReplace(c.func)) return checkDataclassReplace(id, c);
   TV callee = checkExpr(c.func);
   if (!callee.ok()) return TV{};
+  if (isClassTV(callee)) return checkDataclassCall(id, c, callee);
+  if (isBoundMethod(callee)) return checkBoundMethodCall(id, c, callee);
+  if (callee.k == TV::K::Value && isDataclassType(types_, callee.type)) {
+    // `obj(args)`: its class's __call__.
+    std::vector<ArgItem> positional;
+    std::vector<std::pair<std::string, ArgItem>> keywords;
+    if (!gatherArgs(c, "__call__", positional, keywords)) return TV{};
+    if (!keywords.empty()) {
+      diags_.error(loc(id), Diag::TileUnsupported, "keyword arguments to `__call__`", "");
+      return TV{};
+    }
+    return callDunder(id, callee, c.func, "__call__", positional, "call");
+  }
   // A function value out of a dict or a tuple (`kwargs["fn"](t)`).
   if (isFunctionValue(callee)) return checkHelperCall(id, c, callee.def, callee.path, callee.defScope);
   if (callee.k == TV::K::Closure) return checkClosureCall(id, c, callee);

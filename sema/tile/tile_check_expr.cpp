@@ -205,6 +205,15 @@ TV TileChecker::checkExpr(ExprId id) {
         return base.items[static_cast<size_t>(*i < 0 ? *i + n : *i)];
       }
       if (isTileVal(base)) return checkTileSubscript(id, sub, base);
+      if (base.k == TV::K::Value && isDataclassType(types_, base.type)) {
+        TV index = checkExpr(sub.slice);
+        if (!index.ok()) return TV{};
+        TileArgPiece piece;
+        if (index.k == TV::K::Value) piece.expr = sub.slice;
+        if (index.k == TV::K::Const) piece.expr = sub.slice;
+        return callDunder(id, base, sub.value, "__getitem__", {ArgItem{index, piece, ast_.expr(sub.slice).range}},
+                          "index");
+      }
       if (base.k == TV::K::Value && types_.isTuple(base.type)) return checkTupleSubscript(id, sub, base);
       diags_.error(loc(id), Diag::TileUnsupported, "indexing `" + describe(base) + "`",
                    ": load tiles with `ct.load`");
@@ -286,6 +295,8 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
       diags_.error(loc(id), Diag::TileUnsupported, "calling other kernels or functions", "");
       return TV{};
     case Intrinsic::HostValue:
+      if (isClassPayload(entity.payload)) return record(id, classValue(name, entity.payload));
+      if (isInstancePayload(entity.payload)) return globalInstance(id, instanceCallOf(entity.payload));
       // A plain `def` named as a value (`forward(leaf, foo=4)`): calls can take it.
       if (entity.payload == 1) {
         if (auto def = module_.plainDef(name, fn_.scope)) return record(id, functionValue(name, *def));
@@ -381,6 +392,10 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
       v.path = types_.dtypeName(*t);
       return record(id, v);
     }
+  }
+  if (isClassTV(base)) return checkClassAttribute(id, attr, base);
+  if (base.k == TV::K::Value && isDataclassType(types_, base.type)) {
+    return checkInstanceAttribute(id, attr, base, a.value);
   }
   if (base.k == TV::K::Value) {
     const Type& t = types_.get(base.type);
@@ -778,6 +793,10 @@ TV TileChecker::binary(Operator op, const TV& l, const TV& r, const NodeRange& r
     }
     diags_.error(loc(range), Diag::MismatchedOperandTypes, std::string(spelling(op)), l.c.repr(),
                  r.c.repr());
+    return TV{};
+  }
+  if ((l.k == TV::K::Value && isDataclassType(types_, l.type)) || (r.k == TV::K::Value && isDataclassType(types_, r.type))) {
+    diags_.error(loc(range), Diag::MismatchedOperandTypes, std::string(spelling(op)), describe(l), describe(r));
     return TV{};
   }
   auto tupleOf = [&](const TV& v) -> std::optional<TypeId> {

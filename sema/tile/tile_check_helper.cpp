@@ -124,9 +124,51 @@ void TileChecker::assignTuple(ExprId target, const TV& v, ExprId valueExpr) {
     for (size_t i = 0; i < n; ++i) assign(names[i], TV::constant(v.c.elements[i]), valueExpr);
     return;
   }
+  if (v.k == TV::K::Value && isDataclassType(types_, v.type)) {
+    diags_.error(loc(valueExpr), Diag::TileType,
+                 "cannot unpack non-iterable " + dataclassName(types_, v.type) + " object");
+    for (ExprId e : names) assign(e, TV{}, valueExpr);
+    return;
+  }
   if (v.k == TV::K::Value && types_.isTuple(v.type) && holdsArray(v.type)) {
-    diags_.error(loc(valueExpr), Diag::TileUnsupported, "unpacking a tuple that holds arrays",
-                 ": index it (`a = t[0]`)");
+    // `item, out = t` of a tuple (or dataclass) parameter, in straight-line code: each name
+    // holds that element (an array, a number, or a tuple the parameter holds).
+    ExprId root = valueExpr;
+    for (;;) {
+      if (const auto* s = ast_.expr(root).dyn<ast::Subscript>()) {
+        root = s->value;
+      } else if (const auto* a = ast_.expr(root).dyn<ast::Attribute>()) {
+        root = a->value;
+      } else {
+        break;
+      }
+    }
+    const auto* rootName = ast_.expr(root).dyn<ast::Name>();
+    bool param = rootName != nullptr;
+    if (param) {
+      std::string r(ast_.str(rootName->id));
+      param = std::find(fn_.params.begin(), fn_.params.end(), r) != fn_.params.end() && !assigned_.count(r) &&
+              !helperMode_;
+    }
+    std::vector<TypeId> elements = types_.get(v.type).elements;
+    if (!param || depthNow_ > 0 || elements.size() != n) {
+      diags_.error(loc(valueExpr), Diag::TileUnsupported, "unpacking a tuple that holds arrays",
+                   ": index it (`a = t[0]`), or unpack a tuple parameter in straight-line code");
+      return;
+    }
+    record(target, v);
+    for (size_t i = 0; i < n; ++i) {
+      const auto* nm = ast_.expr(names[i]).dyn<ast::Name>();
+      if (nm == nullptr) {
+        diags_.error(loc(names[i]), Diag::TileUnsupported, "a nested unpacking of a tuple that holds arrays", "");
+        return;
+      }
+      std::string name(ast_.str(nm->id));
+      consts_.erase(name);
+      vars_[name] = elements[i];
+      depth_[name] = depthNow_;
+      record(names[i], TV::value(elements[i]));
+    }
     return;
   }
   if (v.k == TV::K::Value && types_.isTuple(v.type) && types_.get(v.type).elements.size() == n) {

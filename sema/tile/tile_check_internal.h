@@ -17,6 +17,7 @@
 #include <string>
 
 #include "diagnostics/diagnostics.h"
+#include "sema/dataclasses.h"
 #include "sema/tile/tile_ops.h"
 #include "sema/resolve.h"
 #include "sema/typed_module.h"
@@ -548,7 +549,8 @@ private:
   // in JitFunction::params order and what lowering evaluates for it; false when reported.
   // `closure`: a closure's defaults (its `=NAME` items) replace the `def`'s expressions.
   bool bindHelperArgs(ExprId id, const ast::Call& c, const Arguments& args, const std::string& name,
-                      std::vector<TV>& values, std::vector<TileHelperArg>& lowered, const TV* closure = nullptr);
+                      std::vector<TV>& values, std::vector<TileHelperArg>& lowered, const TV* closure = nullptr,
+                      size_t skip = 0);
   // The helper instance of `function` for these parameter values (one per distinct kinds
   // and constants), recorded as the call's callee; what the call gives.
   TV instantiateHelper(ExprId id, uint32_t function, const std::string& name, std::vector<TV>& values,
@@ -627,6 +629,60 @@ private:
   std::vector<std::pair<StmtId, ExprId>> freezing_;
   // This checker's scope token (HelperContext::nextScope).
   uint32_t scope_ = 0;
+
+  // --- frozen dataclasses (tile_check_dataclass.cpp) -------------------------
+  // A class named in a kernel (HostValue with a class payload, sema/dataclasses.h).
+  TV classValue(const std::string& name, uint32_t payload);
+  DataclassInfo classInfo(const TV& cls) const;
+  // The class of an instance's type, as this function's scope names it (nullopt: reported).
+  std::optional<DataclassInfo> instanceClass(TypeId t, ExprId at);
+  // cuTile's rules for using a class (frozen dataclasses; for construction, no custom
+  // __init__/__new__, init=False or default_factory fields); false when reported.
+  bool classUsable(const DataclassInfo& info, ExprId at, bool constructing);
+  // `Cls(args)`: the fields bound as Python's generated __init__ binds them.
+  TV checkDataclassCall(ExprId id, const ast::Call& c, const TV& cls);
+  // `dataclasses.replace(obj, field=value, ...)`.
+  TV checkDataclassReplace(ExprId id, const ast::Call& c);
+  bool isDataclassesReplace(ExprId func) const;
+  // The instance of `info` whose fields are `fields` (in field order), recorded at `id` for
+  // lowering (meanings: HostValue kClassPayload; helperArgs: one piece per field).
+  TV buildInstance(ExprId id, const DataclassInfo& info, std::vector<ArgItem>& fields);
+  // `obj.attr`: a field, a property's value, a bound method, a class constant.
+  TV checkInstanceAttribute(ExprId id, const std::string& attr, const TV& base, ExprId value);
+  // `Cls.attr`: a class constant or a method called without `self`.
+  TV checkClassAttribute(ExprId id, const std::string& attr, const TV& cls);
+  uint32_t methodFunction(StmtId def, const std::string& name);
+  // A module-level (or enclosing function's) `fb = FooBar(2, 7)` read at `id`: the instance
+  // that `call` builds, recorded at `id` as a construction.
+  TV globalInstance(ExprId id, ExprId call);
+  // print / f-strings of an instance (element `path` of what `root` gives, of type `t`):
+  // its class's __str__ (unless `repr`) or __repr__ when written as an f-string of self's
+  // fields, else the generated repr (`Foo(x=[0, 1], y=2)`, repr=False fields left out) or
+  // `<Foo object>`; false when reported.
+  bool printInstance(ExprId root, const std::vector<uint32_t>& path, TypeId t, bool repr,
+                     std::vector<TilePrintPiece>& out);
+  bool printField(ExprId root, const std::vector<uint32_t>& path, TypeId t, bool repr,
+                  std::vector<TilePrintPiece>& out);
+  // An f-string being formatted (a custom __format__ is refused there, as cuTile does).
+  bool formatting_ = false;
+  // A kernel parameter's type with the dataclasses a signature wrote by their fields'
+  // types (`Arg(int32, float32)`) named from their classes; nullopt when reported.
+  std::optional<TypeId> namedDataclassTypes(TypeId t);
+  // The method `def` called at `id` (a Call, or the Attribute/Subscript of a property or a
+  // dunder) with `self` (`selfExpr`) and then `rest`.
+  TV callMethod(ExprId id, StmtId def, const std::string& name, ExprId selfExpr, const TV& self,
+                std::vector<ArgItem> rest);
+  // `obj.method(args)` of a bound method value (HostValue payload 3; 4: without self).
+  TV checkBoundMethodCall(ExprId id, const ast::Call& c, const TV& method);
+  // `obj(args)`, `obj[i]`, `obj[i] = v`: the class's `dunder`, else cuTile's "Cannot `what`".
+  TV callDunder(ExprId id, const TV& self, ExprId selfExpr, const char* dunder, std::vector<ArgItem> rest,
+                const char* what);
+  static bool isBoundMethod(const TV& v) {
+    return v.k == TV::K::Entity && v.ent == Intrinsic::HostValue && (v.payload == 3 || v.payload == 4);
+  }
+  static bool isClassTV(const TV& v) {
+    return v.k == TV::K::Entity && v.ent == Intrinsic::HostValue && isClassPayload(v.payload);
+  }
 
   // --- compile-time dictionaries (tile_check_dict.cpp) ---------------------
   // `{"a": x, **d}`: keys string constants.
@@ -790,6 +846,9 @@ private:
   // element 1 is 4), by the name holding it; kept through a run-time if/else where both
   // paths agree (cuTile's constant propagation through its SSA joins).
   std::map<std::string, Known> known_;
+  // What is known of the fields of dataclass instances built here, by the building
+  // call's ExprId index (tile_check_dataclass.cpp).
+  std::map<uint32_t, Known> dataclassKnown_;
   // A Constant element of a tuple parameter (`cfg[0]`, sema/tile_const_elements.h): known.
   void seedKnownElement(const ElementName& element, const ConstValue& v);
   // The compile-time knowledge of expression `e` (already checked).

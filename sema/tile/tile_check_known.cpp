@@ -51,16 +51,26 @@ TileChecker::Known TileChecker::knownOf(ExprId e) const {
     }
     return k;
   }
+  if (x.is<ast::Call>()) {
+    // A dataclass instance built here: its known fields.
+    auto it = dataclassKnown_.find(e.index);
+    return it != dataclassKnown_.end() ? it->second : Known{};
+  }
   if (const auto* a = x.dyn<ast::Attribute>()) {
     // `x.shape` / `x.strides` of an array with specialisation constants.
     std::string_view attr = ast_.str(a->attr);
     TypeId t = a->value.index < inst_.exprTypes.size() ? inst_.exprTypes[a->value.index] : TypeId();
+    if (auto i = dataclassField(types_, t, std::string(attr))) {  // a dataclass field
+      Known base = knownOf(a->value);
+      return *i < base.parts.size() ? base.parts[*i] : Known{};
+    }
     if ((attr == "shape" || attr == "strides") && t.valid() && types_.isArray(t)) {
       return arrayAttrKnown(t, attr == "strides");
     }
     return Known{};
   }
   if (const auto* n = x.dyn<ast::Name>()) {
+    if (auto d = dataclassKnown_.find(e.index); d != dataclassKnown_.end()) return d->second;  // a global instance
     auto it = known_.find(std::string(ast_.str(n->id)));
     return it != known_.end() ? it->second : Known{};
   }

@@ -21,10 +21,19 @@ std::optional<TileChecker::IndexedTarget> TileChecker::indexedTarget(ExprId arra
   if (const auto* t = ast_.expr(indices).dyn<ast::Tuple>()) {
     tuple = true;
     for (ExprId e : ast_.list(t->elts)) items.push_back(e);
-  } else if (ast_.expr(indices).is<ast::Name>()) {
+  } else if (ast_.expr(indices).is<ast::Name>() || ast_.expr(indices).is<ast::Attribute>() ||
+             ast_.expr(indices).is<ast::Subscript>()) {
+    // A name, a dataclass field (`d.idx`) or a tuple's element holding a tuple of indices.
     TV v = checkExpr(indices);
     if (!v.ok()) return std::nullopt;
-    if (v.k == TV::K::Value && types_.isTuple(v.type)) {
+    bool constTuple = v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple &&
+                      std::all_of(v.c.elements.begin(), v.c.elements.end(),
+                                  [](const ConstValue& c) { return c.kind == ConstValue::Kind::Int; });
+    if (constTuple) {
+      tuple = true;
+      for (size_t k = 0; k < v.c.elements.size(); ++k) held.push_back(types_.int32());
+      items.assign(held.size(), indices);
+    } else if (v.k == TV::K::Value && types_.isTuple(v.type)) {
       tuple = true;
       held = types_.get(v.type).elements;
       items.assign(held.size(), indices);

@@ -158,6 +158,11 @@ std::optional<std::string> TileChecker::printTupleFormat(ExprId where, TypeId t)
   for (size_t k = 0; k < tt.elements.size(); ++k) {
     TypeId e = tt.elements[k];
     std::string part;
+    if (isDataclassType(types_, e)) {
+      diags_.error(loc(where), Diag::TileUnsupported, "printing a dataclass instance (`" + nameOf(e) + "`)",
+                   ": print its fields");
+      return std::nullopt;
+    }
     if (types_.isTuple(e)) {
       auto inner = printTupleFormat(where, e);
       if (!inner) return std::nullopt;
@@ -267,7 +272,11 @@ bool TileChecker::printValue(ExprId e, const std::string& spec, bool repr, std::
           inner += ast_.constantOf(p).text;
         }
       }
-      if (!printValue(fv.value, inner, fv.conversion == 'r', out)) return false;
+      bool was = formatting_;
+      formatting_ = true;
+      bool ok = printValue(fv.value, inner, fv.conversion == 'r', out);
+      formatting_ = was;
+      if (!ok) return false;
     }
     if (repr) text(quote);
     return true;
@@ -286,8 +295,42 @@ bool TileChecker::printValue(ExprId e, const std::string& spec, bool repr, std::
     text(items.size() == 1 ? ",)" : ")");
     return true;
   }
+  if (const auto* call = x.dyn<ast::Call>()) {
+    // `repr(v)` / `str(v)` of what prints: its repr / str.
+    const auto* f = ast_.expr(call->func).dyn<ast::Name>();
+    std::string fname = f != nullptr ? std::string(ast_.str(f->id)) : std::string();
+    if ((fname == "repr" || fname == "str") && isBuiltinName(fname) && ast_.list(call->args).size() == 1 &&
+        call->keywords.empty() && spec.empty()) {
+      if (!repr) return printValue(ast_.list(call->args)[0], "", fname == "repr", out);
+      // The repr of that text: its pieces between quotes (a constant text only).
+      std::vector<TilePrintPiece> inner;
+      if (!printValue(ast_.list(call->args)[0], "", fname == "repr", inner)) return false;
+      std::string all;
+      for (const TilePrintPiece& p : inner) {
+        if (p.kind != TilePrintPiece::Kind::Text) {
+          diags_.error(loc(e), Diag::TileUnsupported, "the repr of a run-time `" + fname + "(...)`", "");
+          return false;
+        }
+        all += p.text;
+      }
+      text(pyRepr(all));
+      return true;
+    }
+  }
   TV v = checkExpr(e);
   if (!v.ok()) return false;
+  if (v.k == TV::K::Entity && v.ent == Intrinsic::TypeObject) {
+    // A dtype (`x.dtype`, `ct.float32`): its name, as cuTile prints it.
+    text(types_.dtypeName(TypeId(v.payload)));
+    return true;
+  }
+  if (v.k == TV::K::Value && isDataclassType(types_, v.type)) {
+    if (!spec.empty()) {
+      diags_.error(loc(e), Diag::TileType, "cannot apply format spec to a value of type " + nameOf(v.type));
+      return false;
+    }
+    return printInstance(e, {}, v.type, repr, out);
+  }
   if (v.k == TV::K::Const) {
     auto s = printConstant(e, v.c, spec, repr);
     if (!s) return false;

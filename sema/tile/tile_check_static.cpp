@@ -181,6 +181,9 @@ std::optional<std::vector<TileChecker::StaticItem>> TileChecker::staticItems(Exp
         }
         out->push_back(std::move(item));
       }
+    } else if (v.k == TV::K::Value && isDataclassType(types_, v.type)) {
+      diags_.error(loc(iterable), Diag::TileType, "'" + dataclassName(types_, v.type) + "' object is not iterable");
+      return std::nullopt;
     } else if (v.k == TV::K::Value && types_.isTuple(v.type)) {
       out.emplace();
       std::vector<TypeId> elements = types_.get(v.type).elements;

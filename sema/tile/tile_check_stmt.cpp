@@ -477,6 +477,20 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     return;
   }
   const auto* n = ast_.expr(target).dyn<ast::Name>();
+  if (const auto* sub = ast_.expr(target).dyn<ast::Subscript>(); sub != nullptr && v.ok()) {
+    // `obj[i] = v` of a dataclass instance: its class's __setitem__.
+    TV base = checkExpr(sub->value);
+    if (!base.ok()) return;
+    if (base.k == TV::K::Value && isDataclassType(types_, base.type)) {
+      TV index = checkExpr(sub->slice);
+      if (!index.ok()) return;
+      callDunder(target, base, sub->value, "__setitem__",
+                 {ArgItem{index, TileArgPiece{sub->slice, {}}, ast_.expr(sub->slice).range},
+                  ArgItem{v, TileArgPiece{valueExpr, {}}, ast_.expr(valueExpr).range}},
+                 "assign to an item of");
+      return;
+    }
+  }
   if (n == nullptr) {
     diags_.error(loc(target), Diag::UnsupportedFeature,
                  "tile kernels assign to names only (tiles are immutable values)");

@@ -10,7 +10,15 @@ namespace frontend::tile {
 
 TV TileChecker::checkTupleSubscript(ExprId id, const ast::Subscript& sub, const TV& base) {
   ExprId root = sub.value;
-  while (const auto* s = ast_.expr(root).dyn<ast::Subscript>()) root = s->value;
+  for (;;) {  // `t[0][1]`, `d.field[0]` (a dataclass parameter's field)
+    if (const auto* s = ast_.expr(root).dyn<ast::Subscript>()) {
+      root = s->value;
+    } else if (const auto* a = ast_.expr(root).dyn<ast::Attribute>()) {
+      root = a->value;
+    } else {
+      break;
+    }
+  }
   if (!ast_.expr(root).is<ast::Name>() && holdsArray(base.type)) {
     diags_.error(loc(id), Diag::TileUnsupported, "indexing `" + describe(base) + "` here",
                  ": index a tuple parameter, or unpack the tuple (`a, b = ...`)");
@@ -118,6 +126,10 @@ TV TileChecker::checkLen(ExprId id, const ast::Call& c) {
   }
   TV v = checkExpr(args[0]);
   if (!v.ok()) return TV{};
+  if (v.k == TV::K::Value && isDataclassType(types_, v.type)) {
+    diags_.error(loc(args[0]), Diag::TileType, "object of type '" + dataclassName(types_, v.type) + "' has no len()");
+    return TV{};
+  }
   if (v.k == TV::K::Const && v.c.kind == ConstValue::Kind::Tuple) {
     return record(id, TV::constant(ConstValue::ofInt(static_cast<int64_t>(v.c.elements.size()))));
   }

@@ -222,6 +222,52 @@ def test_tuple_params_flatten_in_order():
         plan_launch(e, [(3,), 2.0])
 
 
+def test_dataclass_params_flatten_in_field_order():
+    """A frozen dataclass parameter (manifest `class`, docs/ABI.md): an instance is flattened
+    as the tuple of its fields in field order (lists as tuples), as cuTile's calling
+    convention v3 does; a plain tuple of the field values is taken too."""
+    import dataclasses
+    from typing import Any
+
+    @dataclasses.dataclass(frozen=True)
+    class Job:
+        src: Any
+        idx: Any
+        val: float
+
+    @dataclasses.dataclass
+    class Thawed:
+        src: Any
+        idx: Any
+        val: float
+
+    @dataclasses.dataclass(frozen=True)
+    class Other:
+        src: Any
+        idx: Any
+        val: float
+
+    job = {"name": "job", "kind": "tuple", "class": "Job", "sig": "Job(float32[::1], UniTuple(int32, 2), float32)",
+           "elements": [
+               {"name": "job.src", "field": "src", "kind": "array", "dtype": "float32", "ndim": 1, "layout": "C"},
+               {"name": "job.idx", "field": "idx", "kind": "tuple", "elements": [
+                   {"name": "job.idx[0]", "kind": "scalar", "dtype": "int32"},
+                   {"name": "job.idx[1]", "kind": "scalar", "dtype": "int32"}]},
+               {"name": "job.val", "field": "val", "kind": "scalar", "dtype": "float32"}]}
+    e = entry(kernel("k", job))
+    assert e.params[0].cls == "Job" and e.params[0].type_str() == "Job(float32[::1], Tuple(int32, int32), float32)"
+    want = [("pointer", 0x10), ("int64", 4), ("int64", 1), ("int32", 1), ("int32", 2), ("float32", 5.0)]
+    assert plan_launch(e, [Job(arr((4,), ptr=0x10), (1, 2), 5.0)]).params == want
+    assert plan_launch(e, [Job(arr((4,), ptr=0x10), [1, 2], 5.0)]).params == want
+    assert plan_launch(e, [(arr((4,), ptr=0x10), (1, 2), 5.0)]).params == want
+    with pytest.raises(ArgumentError, match="Only frozen dataclasses"):
+        plan_launch(e, [Thawed(arr((4,), ptr=0x10), (1, 2), 5.0)])
+    with pytest.raises(ArgumentError, match="expected Job"):
+        plan_launch(e, [Other(arr((4,), ptr=0x10), (1, 2), 5.0)])
+    with pytest.raises(ArgumentError, match="element 0"):
+        plan_launch(e, [Job(arr((4,), "float64"), (1, 2), 5.0)])
+
+
 def test_numpy_arrays_are_uploaded_after_all_checks_and_copied_back():
     e = entry(SAXPY)
     uploads = []
@@ -714,3 +760,19 @@ def test_tile_launch_checks_constant_elements_of_tuples(tmp_path):
         pykc.launch(None, 1, mod.partial, (a, out, (4, 5)))
     with pytest.raises(ArgumentError, match=r"cfg\[0\]=None given"):
         pykc.launch(None, 1, mod.partial, (a, out, 7))
+
+
+def test_tile_jit_types_dataclass_arguments():
+    """pykc.tile types a frozen dataclass argument as `--sig` writes it: `Class(field types)`."""
+    import dataclasses
+    from typing import Any
+
+    from pykc.tile import _arg_text
+
+    @dataclasses.dataclass(frozen=True)
+    class Arg:
+        a: Any
+        b: float
+
+    assert _arg_text(describe(Arg(np.zeros(3, np.float32), (1, 2)))) == "Arg(float32[::1], UniTuple(int32, 2))"
+    assert _arg_text(describe((Arg(1, 2.5), Arg(3, 4.5)))) == "UniTuple(Arg(int32, float32), 2)"

@@ -182,6 +182,8 @@ def _arg_text(d, int64: bool = False) -> str:
         return _scalar_text(d, int64)
     if isinstance(d, TupleArg):
         items = [_element_text(i) for i in d.items]
+        if d.cls is not None:  # a frozen dataclass: `Arg(int32, float32)`
+            return f"{d.cls}({', '.join(items)})"
         if items and all(i == items[0] for i in items):
             return f"UniTuple({items[0]}, {len(items)})"
         return f"Tuple({', '.join(items)})"
