@@ -381,18 +381,25 @@ std::optional<TV> TileChecker::tileOrScalar(ExprId id) {
 }
 
 namespace {
-// `operator.add` ... as cuTile's operator function of the same meaning.
-std::optional<TileFn> operatorModuleFn(std::string_view name) {
-  static constexpr std::pair<std::string_view, TileFn> kOperators[] = {
-      {"add", TileFn::Add},          {"sub", TileFn::Sub},           {"mul", TileFn::Mul},
-      {"truediv", TileFn::Truediv},  {"floordiv", TileFn::Floordiv}, {"mod", TileFn::Mod},
-      {"pow", TileFn::Pow},          {"neg", TileFn::Negative},      {"and_", TileFn::BitwiseAnd},
-      {"or_", TileFn::BitwiseOr},    {"xor", TileFn::BitwiseXor},    {"lshift", TileFn::BitwiseLshift},
-      {"rshift", TileFn::BitwiseRshift}};
-  for (auto [n, fn] : kOperators) {
-    if (n == name) return fn;
+// An operator-module function (`operator.add`: the NumpyFn api_names gives it) as cuTile's
+// operator function of the same meaning.
+std::optional<TileFn> operatorModuleFn(NumpyFn fn) {
+  switch (fn) {
+    case NumpyFn::Add: return TileFn::Add;
+    case NumpyFn::Subtract: return TileFn::Sub;
+    case NumpyFn::Multiply: return TileFn::Mul;
+    case NumpyFn::TrueDivide: return TileFn::Truediv;
+    case NumpyFn::FloorDivide: return TileFn::Floordiv;
+    case NumpyFn::Remainder: return TileFn::Mod;
+    case NumpyFn::Power: return TileFn::Pow;
+    case NumpyFn::Negative: return TileFn::Negative;
+    case NumpyFn::BitwiseAnd: return TileFn::BitwiseAnd;
+    case NumpyFn::BitwiseOr: return TileFn::BitwiseOr;
+    case NumpyFn::BitwiseXor: return TileFn::BitwiseXor;
+    case NumpyFn::LeftShift: return TileFn::BitwiseLshift;
+    case NumpyFn::RightShift: return TileFn::BitwiseRshift;
+    default: return std::nullopt;
   }
-  return std::nullopt;
 }
 }  // namespace
 
@@ -422,7 +429,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
   // test_static_eval): cuTile's operator functions of the same meaning.
   std::string fname;
   if (callee.k == TV::K::Entity && callee.ent == Intrinsic::NumpyFn && callee.path.rfind("operator.", 0) == 0) {
-    auto op = operatorModuleFn(callee.path.substr(9));
+    auto op = operatorModuleFn(static_cast<NumpyFn>(callee.payload));
     if (!op) {
       diags_.error(loc(c.func), Diag::TileUnsupported, "`" + callee.path + "`",
                    ": tile kernels call add, sub, mul, truediv, floordiv, mod, pow, neg, and_, or_, xor, "

@@ -34,7 +34,7 @@ import numpy as np
 def _constructors(rng):
     return {
         "rand": lambda *shape: rng.random(shape),
-        "unit": lambda *shape: _unit(lambda *s: rng.random(s), lambda t: np.stack([np.cos(t), np.sin(t)], -1), *shape),
+        "unit": lambda *shape: unit(lambda *s: rng.random(s), lambda t: np.stack([np.cos(t), np.sin(t)], -1), *shape),
         "ints": lambda lo, hi, *shape: rng.integers(lo, hi, shape),
         "zeros": lambda *shape: np.zeros(shape),
         "full": lambda value, *shape: np.full(shape, value),
@@ -52,7 +52,7 @@ def _dims(value):
     return tuple(int(v) for v in value)
 
 
-def _unit(rand, stack, *shape):
+def unit(rand, stack, *shape):
     """Random unit complex numbers as (..., 2) real/imaginary pairs (DFT factors, twiddles)."""
     theta = rand(*shape) * (2 * math.pi)
     return stack(theta)

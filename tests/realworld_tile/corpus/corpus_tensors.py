@@ -2,7 +2,6 @@
 processes): corpus.json's `inputs` as CUDA tensors, generic random tensors, deep copies, and
 the comparison of pykc's outputs with cuTile's two runs (`compare`'s tolerances per dtype).
 PyTorch is passed in, so that importing this needs none."""
-import math
 
 # (rtol, atol) per dtype; atol is scaled by max(1, the largest |value| of cuTile's output)
 TOLERANCE = {"float64": (1e-9, 1e-12), "float32": (1e-4, 1e-5), "float16": (1e-2, 1e-3),
@@ -13,21 +12,20 @@ TOLERANCE = {"float64": (1e-9, 1e-12), "float32": (1e-4, 1e-5), "float16": (1e-2
 def torch_constructors(torch, gen) -> dict:
     """corpus_inputs' array constructors as CUDA tensors (float32 or int64 until
     given_value casts them to the parameter's dtype)."""
+    import corpus_inputs  # (NumPy: the GPU child has it)
+
     def shape(dims):
         return [int(d) for d in dims]
     return {
         "rand": lambda *s: torch.rand(shape(s), generator=gen, device="cuda"),
         "ints": lambda lo, hi, *s: torch.randint(int(lo), int(hi), shape(s), generator=gen, device="cuda"),
-        "unit": lambda *s: _unit_pairs(torch, torch.rand(shape(s), generator=gen, device="cuda") * (2 * math.pi)),
+        "unit": lambda *s: corpus_inputs.unit(lambda *t: torch.rand(shape(t), generator=gen, device="cuda"),
+                                              lambda t: torch.stack([torch.cos(t), torch.sin(t)], -1), *s),
         "zeros": lambda *s: torch.zeros(shape(s), device="cuda"),
         "full": lambda value, *s: torch.full(shape(s), value, device="cuda"),
         "arange": lambda *a: torch.arange(*a, device="cuda"),
         "array": lambda v: torch.tensor(v, device="cuda"),
     }
-
-
-def _unit_pairs(torch, theta):
-    return torch.stack([torch.cos(theta), torch.sin(theta)], -1)
 
 
 def given_value(spec: dict, value, torch):
