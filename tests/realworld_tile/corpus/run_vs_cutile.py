@@ -549,6 +549,8 @@ def plan_file(entry: dict, built: dict) -> list[dict]:
     for i, k in enumerate(entry.get("kernels", [])):
         row = {"index": i, "kernel": k["name"], "name": k["name"], "sig": k.get("sig", ""),
                "consts": k.get("consts", []), "defines": k.get("defines", [])}
+        if k.get("inputs") is not None:  # the caller's inputs: the timing rounds plan from them too
+            row["inputs"] = k["inputs"]
         rows.append(row)
         where = built.get(i, "error: not compiled")
         if where.startswith("error"):
@@ -566,7 +568,7 @@ def plan_file(entry: dict, built: dict) -> list[dict]:
         if "skip" in plan:
             row.update(verdict="skipped", why=plan["skip"])
             continue
-        row.update(build=where, symbol=e.symbol, plan=plan, inputs=describe_plan(plan))
+        row.update(build=where, symbol=e.symbol, plan=plan, launch=describe_plan(plan))
     return rows
 
 
@@ -1190,7 +1192,7 @@ def print_file(r: dict, dry: bool) -> None:
         v = k.get("verdict")
         if dry and v == "planned":
             fe = k.get("cutile_frontend", "")
-            print(f"    {k['kernel']}: {k.get('inputs', '')}" + ("" if fe in ("ok", "ok with lists", "not run", "") else
+            print(f"    {k['kernel']}: {k.get('launch', '')}" + ("" if fe in ("ok", "ok with lists", "not run", "") else
                                                                  f"\n      cuTile front end: {fe}"))
         elif v not in MATCHED:
             print(f"    {k['kernel']}: {v}: {k.get('why', '')}")
