@@ -129,3 +129,27 @@ def test_hang_and_crash_are_contained(tmp_path):
     assert rows[1]["verdict"] == "timeout", rows[1]
     assert rows[3]["verdict"] == "crash", rows[3]
     assert sum(k["verdict"] == "planned" for k in rows) >= 5, rows
+
+
+def test_tolerances_follow_the_precision_a_kernel_computes_in():
+    """A float32 output computed through tfloat32 products or from half-precision inputs is
+    compared at that precision; 8-bit floats never loosen it; an output dtype's own
+    tolerance is kept where it is the looser."""
+    import corpus_tensors as ctz
+
+    class Tensor:
+        def __init__(self, dtype):
+            self.dtype = dtype
+
+    class FakeTorch:
+        pass
+    FakeTorch.Tensor = Tensor
+    args = (Tensor("torch.float16"), [Tensor("torch.float32"), Tensor("torch.float8_e4m3fn")], 3)
+    assert ctz.compute_dtypes(args, FakeTorch, False) == ["float16"]
+    assert ctz.compute_dtypes(args, FakeTorch, True) == ["tfloat32", "float16"]
+    assert ctz.compute_dtypes((Tensor("torch.float32"),), FakeTorch, False) == []
+    assert ctz.tolerance("float32") == (1e-4, 1e-5)
+    assert ctz.tolerance("float32", ["tfloat32"]) == (2e-3, 1e-3)
+    assert ctz.tolerance("float32", ["tfloat32", "bfloat16"]) == (2e-2, 1e-2)
+    assert ctz.tolerance("float8_e4m3fn", ["float16"]) == (0.25, 0.05)
+    assert ctz.tolerance("float64", []) == (1e-9, 1e-12)

@@ -36,10 +36,14 @@ Per kernel (corpus.json entry) the verdict is:
   close          float outputs within a tolerance for their dtype (rtol/atol: float64
                  1e-9/1e-12, float32 1e-4/1e-5, float16 1e-2/1e-3, bfloat16 2e-2/1e-2,
                  float8 0.25/0.05, float8_e8m0fnu 1.0/0; atol scaled by the largest
-                 |value|): operation order, fma, approximations
+                 |value|), or for the precision the kernel computes in where that is lower
+                 (float16/bfloat16 array arguments, tfloat32 casts in its file: 2e-3/1e-3):
+                 operation order, fma, approximations; also where cuTile's own two runs
+                 differ (float atomics) and pykc's output is within that tolerance
   differs        a mismatch beyond that, where cuTile agrees with itself on a second run
-  cutile-varies  cuTile's own two runs differ (atomics, races): compared within tolerance,
-                 not counted as a mismatch
+  cutile-varies  cuTile's own two runs differ (atomics, races) and pykc's output is not
+                 within tolerance of the first (integers in a racing order): not counted
+                 as a mismatch
   skipped        no generic inputs (dataclasses, lists), the kernel object not found, or no
                  manifest entry matches the signature; the reason is recorded
   fault          the launch faulted through cuTile (the inputs do not suit the kernel)
@@ -91,8 +95,8 @@ sys.path.insert(0, NUMBA_CORPUS)
 sys.path.insert(0, HERE)
 
 from run_corpus import ERROR_RE, define_groups, kernel_flags, normalise, signal_name  # noqa: E402
-from corpus_tensors import (TOLERANCE, clone, compare, given_value, make_array,  # noqa: E402,F401
-                            tensors, torch_constructors)
+from corpus_tensors import (TOLERANCE, clone, compare, compute_dtypes, given_value,  # noqa: E402,F401
+                            make_array, tensors, torch_constructors)
 
 CAP_ELEMENTS, TIME_CAP_ELEMENTS = 1 << 22, 1 << 24
 DEFAULT_TILE, MAX_TILE = 64, 1 << 16
@@ -568,6 +572,7 @@ def plan_file(entry: dict, built: dict) -> list[dict]:
         if "skip" in plan:
             row.update(verdict="skipped", why=plan["skip"])
             continue
+        plan["tf32"] = "tfloat32" in text  # (products at tfloat32 precision: compare's tolerance)
         row.update(build=where, symbol=e.symbol, plan=plan, launch=describe_plan(plan))
     return rows
 
@@ -907,7 +912,8 @@ def compare_one(gpu: dict, k, mine, row: dict, ns: dict) -> dict:
         fault = _is_fault(e)
         return {"verdict": "pykc-fault" if fault else "pykc-error",
                 "why": f"{type(e).__name__}: {_first_lines(str(e))}", "fault": fault}
-    verdict, why, details = compare(ours, theirs, again, torch)
+    verdict, why, details = compare(ours, theirs, again, torch,
+                                    compute_dtypes(base, torch, plan.get("tf32", False)))
     return {"verdict": verdict, "why": why, "details": details, "cutile_lists": lists}
 
 
