@@ -116,14 +116,48 @@ bool TileChecker::convertsTo(const TV& v, TypeId to) const {
   return types_.isFloat(to);
 }
 
+bool TileChecker::implicitlyCasts(const TV& v, TypeId to) const {
+  const Type& t = types_.get(to);
+  if (v.k == TV::K::Const) {
+    switch (v.c.kind) {
+      case ConstValue::Kind::Bool:
+        return true;
+      case ConstValue::Kind::Int: {
+        if (t.kind == TypeKind::Bool) return v.c.intValue == 0 || v.c.intValue == 1;
+        if (t.kind != TypeKind::Int || t.bits >= 64) return t.kind == TypeKind::Int || t.kind == TypeKind::Float;
+        int64_t lo = t.isSigned ? -(int64_t(1) << (t.bits - 1)) : 0;
+        int64_t hi = t.isSigned ? (int64_t(1) << (t.bits - 1)) - 1 : (int64_t(1) << t.bits) - 1;
+        return v.c.intValue >= lo && v.c.intValue <= hi;
+      }
+      case ConstValue::Kind::Float:
+        return t.kind == TypeKind::Float;
+      default:
+        return false;
+    }
+  }
+  TypeId from = elementOf(v.type);
+  if (from == to) return true;
+  const Type& f = types_.get(from);
+  if (types_.isNoArithmetic(from) || types_.isNoArithmetic(to)) return false;
+  if (f.kind == TypeKind::Bool) return true;
+  if (t.kind == TypeKind::Bool) return false;
+  if (t.kind == TypeKind::Float) {
+    if (f.kind != TypeKind::Float) return true;
+    // float16 and bfloat16 hold neither the other; wider holds narrower.
+    if (f.bits == t.bits) return f.format == t.format;
+    return f.bits < t.bits && (t.bits > 16);
+  }
+  return f.kind == TypeKind::Int && t.kind == TypeKind::Int && f.isSigned == t.isSigned && f.bits <= t.bits;
+}
+
 bool TileChecker::valueOperand(ExprId e, const std::string& fname, const char* what, const std::vector<int64_t>& shape,
                   TypeId to) {
   auto v = tileOrScalar(e);
   if (!v) return false;
-  if (!convertsTo(*v, to)) {
+  if (!implicitlyCasts(*v, to)) {
     diags_.error(loc(e), Diag::TileType,
-                 "`" + fname + "` cannot convert " + what + " `" + describe(*v) + "` to the array's `" +
-                     nameOf(to) + "` (use `.astype`)");
+                 "`" + fname + "` cannot implicitly cast " + what + " `" + describe(*v) + "` to the array's `" +
+                     nameOf(to) + "` (cuTile converts only to a dtype that holds every value: use `.astype`)");
     return false;
   }
   if (!broadcastsTo(*v, shape)) {
@@ -586,6 +620,13 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
         diags_.error(loc((*args)[2]), Diag::TileShape,
                      "`ct.store` needs a tile with the array's " + std::to_string(at.ndim) +
                          " dimension(s), found `" + describe(t) + "`");
+        return TV{};
+      }
+      if (!implicitlyCasts(t, at.element)) {
+        diags_.error(loc((*args)[2]), Diag::TileType,
+                     "the stored tile `" + describe(t) + "` is incompatible with the array's dtype `" +
+                         nameOf(at.element) +
+                         "`: cuTile casts implicitly only to a dtype that holds every value (use `.astype`)");
         return TV{};
       }
       if ((*args)[3].valid() && !orderArg((*args)[3], at.ndim)) return TV{};

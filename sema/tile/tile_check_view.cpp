@@ -181,7 +181,7 @@ TV TileChecker::checkViewCall(ExprId id, const ast::Call& c, TileFn fn, ExprId s
                      shapeText(tile));
     return TV{};
   }
-  if (!convertsTo(value, vt.element)) {
+  if (!implicitlyCasts(value, vt.element)) {
     diags_.error(loc((*args)[2]), Diag::TileType,
                  "the stored tile (`" + describe(value) + "`) is incompatible with the tiled view's dtype `" +
                      types_.dtypeName(vt.element) + "`");

@@ -47,12 +47,12 @@ def atomics(x: "float32[:, ::1]", h: "int32[::1]", b: "bfloat16[::1]", g: "float
     # CHECK:STDERR:                              ^
     # CHECK:STDERR:
     a7 = ct.atomic_add(h, i, j)
-    # CHECK:STDERR: fail_tile_atomic.py:[[@LINE+4]]:30: error: `ct.atomic_add` cannot convert the update `tile(float32, (16,))` to the array's `int32` (use `.astype`) [tile-type]
+    # CHECK:STDERR: fail_tile_atomic.py:[[@LINE+4]]:30: error: `ct.atomic_add` cannot implicitly cast the update `tile(float32, (16,))` to the array's `int32` (cuTile converts only to a dtype that holds every value: use `.astype`) [tile-type]
     # CHECK:STDERR:     a8 = ct.atomic_add(h, i, f)
     # CHECK:STDERR:                              ^
     # CHECK:STDERR:
     a8 = ct.atomic_add(h, i, f)
-    # CHECK:STDERR: fail_tile_atomic.py:[[@LINE+4]]:30: error: `ct.atomic_and` needs an update of the array's dtype `int32`, found `tile(int64, (16,))` (use `.astype`) [tile-type]
+    # CHECK:STDERR: fail_tile_atomic.py:[[@LINE+4]]:30: error: `ct.atomic_and` cannot implicitly cast the update `tile(int64, (16,))` to the array's `int32` (cuTile converts only to a dtype that holds every value: use `.astype`) [tile-type]
     # CHECK:STDERR:     a9 = ct.atomic_and(h, i, i.astype(ct.int64))
     # CHECK:STDERR:                              ^~~~~~~~~~~~~~~~~~
     # CHECK:STDERR:
@@ -102,7 +102,7 @@ def atomics(x: "float32[:, ::1]", h: "int32[::1]", b: "bfloat16[::1]", g: "float
     # CHECK:STDERR:          ^~~~~~~~~~~~~~~~~~~~~~
     # CHECK:STDERR:
     b9 = ct.atomic_cas(h, i, 1)
-    # CHECK:STDERR: fail_tile_atomic.py:[[@LINE+4]]:33: error: `ct.atomic_cas` cannot convert the desired value `tile(float32, (16,))` to the array's `int32` (use `.astype`) [tile-type]
+    # CHECK:STDERR: fail_tile_atomic.py:[[@LINE+4]]:33: error: `ct.atomic_cas` cannot implicitly cast the desired value `tile(float32, (16,))` to the array's `int32` (cuTile converts only to a dtype that holds every value: use `.astype`) [tile-type]
     # CHECK:STDERR:     c1 = ct.atomic_cas(h, i, 1, f)
     # CHECK:STDERR:                                 ^
     # CHECK:STDERR:
@@ -112,7 +112,7 @@ def atomics(x: "float32[:, ::1]", h: "int32[::1]", b: "bfloat16[::1]", g: "float
     # CHECK:STDERR:                                                 ^
     # CHECK:STDERR:
     c2 = ct.atomic_cas(h, i, 1, 2, check_bounds=n)
-    # CHECK:STDERR: fail_tile_atomic.py:[[@LINE+4]]:30: error: `ct.atomic_xor` cannot convert the update `1.5` to the array's `int32` (use `.astype`) [tile-type]
+    # CHECK:STDERR: fail_tile_atomic.py:[[@LINE+4]]:30: error: `ct.atomic_xor` cannot implicitly cast the update `1.5` to the array's `int32` (cuTile converts only to a dtype that holds every value: use `.astype`) [tile-type]
     # CHECK:STDERR:     c3 = ct.atomic_xor(h, i, 1.5)
     # CHECK:STDERR:                              ^~~
     # CHECK:STDERR:

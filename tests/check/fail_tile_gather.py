@@ -52,7 +52,7 @@ def gathers(x: "float32[:, ::1]", v: "float32[::1]", k: "int32[::1]", n: "int32"
     # CHECK:STDERR:                   ^
     # CHECK:STDERR:
     m = ct.gather(t, i)
-    # CHECK:STDERR: fail_tile_gather.py:[[@LINE+4]]:39: error: `ct.gather` cannot convert the padding value `0.5` to the array's `int32` (use `.astype`) [tile-type]
+    # CHECK:STDERR: fail_tile_gather.py:[[@LINE+4]]:39: error: `ct.gather` cannot implicitly cast the padding value `0.5` to the array's `int32` (cuTile converts only to a dtype that holds every value: use `.astype`) [tile-type]
     # CHECK:STDERR:     o = ct.gather(k, i, padding_value=0.5)
     # CHECK:STDERR:                                       ^~~
     # CHECK:STDERR:
@@ -72,7 +72,7 @@ def gathers(x: "float32[:, ::1]", v: "float32[::1]", k: "int32[::1]", n: "int32"
     # CHECK:STDERR:                                      ^~~~~
     # CHECK:STDERR:
     r = ct.gather(v, i, check_bounds=n > 0)
-    # CHECK:STDERR: fail_tile_gather.py:[[@LINE+4]]:22: error: `ct.scatter` cannot convert the value `tile(float32, (16,))` to the array's `int32` (use `.astype`) [tile-type]
+    # CHECK:STDERR: fail_tile_gather.py:[[@LINE+4]]:22: error: `ct.scatter` cannot implicitly cast the value `tile(float32, (16,))` to the array's `int32` (cuTile converts only to a dtype that holds every value: use `.astype`) [tile-type]
     # CHECK:STDERR:     ct.scatter(k, i, f)
     # CHECK:STDERR:                      ^
     # CHECK:STDERR:

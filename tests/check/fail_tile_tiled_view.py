@@ -103,7 +103,7 @@ def atomic_dtype(x: "float16[::1]"):
 
 @ct.kernel
 def atomic_bitwise_dtype(x: "int32[::1]", y: "int64[::1]"):
-    # CHECK:STDERR: fail_tile_tiled_view.py:[[@LINE+4]]:41: error: `atomic_store_or` needs an update dtype to exactly match the target dtype `int32`, found `tile(int64, (16,))` (use `.astype`) [tile-type]
+    # CHECK:STDERR: fail_tile_tiled_view.py:[[@LINE+4]]:41: error: `atomic_store_or` cannot implicitly cast the update `tile(int64, (16,))` to the array's `int32` (cuTile converts only to a dtype that holds every value: use `.astype`) [tile-type]
     # CHECK:STDERR:     x.tiled_view(16).atomic_store_or(0, y.tiled_view(16).load(0))
     # CHECK:STDERR:                                         ^~~~~~~~~~~~~~~~~~~~~~~~
     # CHECK:STDERR:

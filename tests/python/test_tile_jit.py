@@ -73,7 +73,7 @@ def test_compile_per_constant_value(mod):
     compiled, arch, _ = mod.vec_add._compile(("float32[::1]",) * 3, (("TILE", "1024"),))
     k = compiled.manifest["kernels"]
     assert arch == "sm_90" and len(k) == 1 and k[0]["tile"]["constants"][0]["value"] == 1024
-    compiled, _, _ = mod.scale._compile(("float16[::1]", "float32"), (("TILE", "256"),))
+    compiled, _, _ = mod.scale._compile(("float16[::1]", "float16"), (("TILE", "256"),))
     assert compiled.manifest["kernels"][0]["tile"]["constants"][0]["value"] == 256
 
 
