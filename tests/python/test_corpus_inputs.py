@@ -12,7 +12,7 @@ import pytest
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "realworld_numba", "corpus")
 sys.path.insert(0, CORPUS)
-from corpus_inputs import evaluate, evaluate_tile, sig_param_count, sig_params  # noqa: E402
+from corpus_inputs import evaluate, evaluate_tile, expected_tile, sig_param_count, sig_params  # noqa: E402
 
 
 def _specs():
@@ -72,6 +72,7 @@ def test_tile_spec_matches_signature(kernel):
     kernel's --sig, arrays of its rank, a positive grid, at the first size and grown; the
     planning (shape-only) values have the shapes the drawn ones get."""
     params = sig_params(kernel["sig"])
+    expected_tile(kernel["inputs"], len(params))  # (raises on a malformed `expect`)
     for scale in (1, 4):
         values, grid = evaluate_tile(kernel["inputs"], len(params), None, scale)
         assert all(g > 0 for g in grid) and len(grid) <= 3
@@ -80,7 +81,8 @@ def test_tile_spec_matches_signature(kernel):
         for p, v, d in zip(params, values, drawn):
             m = re.search(r"\[(.*)\]$", p)
             if m:
-                assert isinstance(v, np.ndarray) and v.ndim == m.group(1).count(",") + 1, p
+                rank = 0 if m.group(1) == "()" else m.group(1).count(",") + 1
+                assert isinstance(v, np.ndarray) and v.ndim == rank, p
                 assert np.shape(d) == v.shape, p
             else:
                 assert np.isscalar(v) or (isinstance(v, np.ndarray) and v.ndim == 0), p

@@ -153,3 +153,21 @@ def test_tolerances_follow_the_precision_a_kernel_computes_in():
     assert ctz.tolerance("float32", ["tfloat32", "bfloat16"]) == (2e-2, 1e-2)
     assert ctz.tolerance("float8_e4m3fn", ["float16"]) == (0.25, 0.05)
     assert ctz.tolerance("float64", []) == (1e-9, 1e-12)
+
+
+def test_expected_values_and_file_verdicts():
+    """corpus.json's `expect` (the values a test asserts, for kernels cuTile refuses) lists
+    one entry per run-time argument; a file matches when each of its kernels is same, close
+    or as-asserted, and the summary names the others with their verdicts."""
+    from corpus_inputs import expected_tile
+    assert expected_tile({"args": ["full(-1, 2)"], "grid": "(1,)"}, 1) == []
+    assert expected_tile({"args": ["full(-1, 2)"], "expect": [[1, 0]]}, 1) == [[1, 0]]
+    with pytest.raises(ValueError, match="one per `args` entry"):
+        expected_tile({"args": ["full(-1, 2)"], "expect": [[1, 0], None]}, 1)
+    results = [{"file": "a.py", "kernels": [{"verdict": "same"}, {"verdict": "as-asserted"}]},
+               {"file": "b.py", "kernels": [{"verdict": "close"}, {"verdict": "cutile-fails"}]},
+               {"file": "c.py", "kernels": [], "error": "compile: timeout"},
+               {"file": "d.py", "kernels": []}]
+    files = vs.summarise(results)["files"]
+    assert files["total"] == 4 and files["matching"] == 1
+    assert files["not_matching"] == {"b.py": ["cutile-fails"], "c.py": ["error"], "d.py": ["no kernels"]}

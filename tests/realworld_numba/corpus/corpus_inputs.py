@@ -117,6 +117,20 @@ def evaluate_tile(spec, n_params, constructors=None, scale=1):
     return values, _dims(eval(str(spec["grid"]), env))  # noqa: S307
 
 
+def expected_tile(spec, n_params):
+    """A tile kernel's `expect` (corpus.json `inputs`): what its test asserts each run-time
+    argument holds after the launch (nested lists of numbers, None where nothing is
+    asserted), one entry per `args` entry; [] without one. For kernels that cuTile itself
+    refuses, whose values nothing else on the GPU host gives. Raises ValueError on a
+    malformed one."""
+    expect = spec.get("expect")
+    if expect is None:
+        return []
+    if not isinstance(expect, list) or len(expect) != n_params:
+        raise ValueError(f"`expect` must list {n_params} values, one per `args` entry (None: not asserted)")
+    return expect
+
+
 def sig_params(sig):
     """The parameter types a corpus `--sig` string names (split at commas outside brackets)."""
     inside = sig[sig.index("(") + 1:sig.rindex(")")]
