@@ -37,6 +37,7 @@ import sys
 import tempfile
 
 from corpus_import import import_corpus_file
+from numba_sig_text import numba_argtypes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -108,16 +109,41 @@ def _array_dtype(t):
     return np.dtype(str(t.dtype)) if not isinstance(t.dtype, nt.Boolean) else np.dtype(bool)
 
 
+def _record_array(dtype, shape, rng):
+    """A record array of `shape` whose fields hold generic values (integers in [0, 16),
+    floats in [0, 1)), nested arrays element by element."""
+    import numpy as np
+    a = np.zeros(shape, dtype)
+    for name in dtype.names:
+        sub = dtype.fields[name][0]
+        base, fshape = (sub.base, shape + sub.shape) if sub.shape else (sub, shape)
+        if base.kind == "f":
+            a[name] = rng.random(fshape).astype(base)
+        elif base.kind == "c":
+            a[name] = (rng.random(fshape) + 1j * rng.random(fshape)).astype(base)
+        elif base.kind == "b":
+            a[name] = rng.random(fshape) < 0.5
+        else:
+            a[name] = rng.integers(0, 16, fshape).astype(base)
+    return a
+
+
 def _inputs(argtypes, rng, shapes=SHAPES):
     import numpy as np
     from numba.core import types as nt
     args = []
     for t in argtypes:
+        if isinstance(t, nt.Array) and isinstance(t.dtype, nt.Record):
+            shape = () if t.ndim == 0 else shapes.get(t.ndim)
+            if shape is None:
+                return None, f"{t.ndim}-d array"
+            args.append(_record_array(t.dtype.dtype, shape, rng))
+            continue
         if isinstance(t, nt.Array):
             dt = _array_dtype(t)
             if dt is None:
                 return None, f"array of {t.dtype}"
-            shape = shapes.get(t.ndim)
+            shape = () if t.ndim == 0 else shapes.get(t.ndim)
             if shape is None:
                 return None, f"{t.ndim}-d array"
             if dt.kind == "f":
@@ -266,8 +292,11 @@ def _kernel_signatures(entry, ref, sigutils):
         name, _, rest = sig.partition("(")
         try:
             yield name, sig, sigutils.normalize_signature("void(" + rest)[0]
-        except Exception as e:  # noqa: BLE001 - pykc's Record(...) spelling, say
-            yield name, sig, f"signature numba cannot read ({type(e).__name__})"
+        except Exception:  # noqa: BLE001 - records as numba prints them, 0-d arrays
+            try:
+                yield name, sig, numba_argtypes(sig)
+            except Exception as e:  # noqa: BLE001
+                yield name, sig, f"signature numba cannot read ({type(e).__name__}: {e})"
     if entry.get("sigs"):
         return
     for name in entry.get("kernels", []):
