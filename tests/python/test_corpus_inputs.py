@@ -73,6 +73,8 @@ def test_tile_spec_matches_signature(kernel):
     planning (shape-only) values have the shapes the drawn ones get."""
     params = sig_params(kernel["sig"])
     expected_tile(kernel["inputs"], len(params))  # (raises on a malformed `expect`)
+    for k, expr in kernel["inputs"].get("reference", {}).items():  # outputs' PyTorch references
+        assert 0 <= int(k) < len(params) and compile(expr, "reference", "eval")
     for scale in (1, 4):
         values, grid = evaluate_tile(kernel["inputs"], len(params), None, scale)
         assert all(g > 0 for g in grid) and len(grid) <= 3

@@ -48,8 +48,11 @@ Per kernel (corpus.json entry) the verdict is:
                  manifest entry matches the signature; the reason is recorded
   fault          the launch faulted through cuTile (the inputs do not suit the kernel)
   cutile-fails   cuTile refuses the kernel (its compile error is recorded)
-  as-asserted    cuTile refuses the kernel (its release predates the test), and pykc's
-                 outputs are the values the test asserts (corpus.json inputs' `expect`)
+  as-asserted    cuTile refuses the kernel (its release predates the test, or not on this
+                 GPU), and pykc's outputs are the values the test asserts (corpus.json
+                 inputs' `expect`) or those of its PyTorch reference (`reference`: an
+                 expression per output over the inputs a0, a1, ..., compared within
+                 `reference_tolerance`, rtol and atol, 1e-2 each by default)
   pykc-error     cuTile ran, pykc's launch raised (argument checks; pykc-fault: a fault)
   not-compiled   pykc did not compile this kernel (its first error is recorded)
   crash, timeout the process died on this kernel, or it ran past --kernel-timeout
@@ -909,7 +912,7 @@ def compare_one(gpu: dict, k, mine, row: dict, ns: dict) -> dict:
             err = err or e
     if err is not None:
         refused = f"cuTile: {type(err).__name__}: {_first_lines(str(err))}"
-        if plan.get("inputs", {}).get("expect"):
+        if plan.get("inputs", {}).get("expect") or plan.get("inputs", {}).get("reference"):
             return check_expected(pk, stream, grid, mine, base, plan, refused, torch)
         return {"verdict": "cutile-fails", "why": refused}
     ours = clone(base, torch)
@@ -927,8 +930,14 @@ def compare_one(gpu: dict, k, mine, row: dict, ns: dict) -> dict:
 
 def check_expected(pk, stream, grid, mine, base, plan: dict, refused: str, torch) -> dict:
     """Where cuTile refuses a kernel whose test asserts its outputs: pykc's launch on the
-    inputs against those values (`expect`): as-asserted, or differs."""
+    inputs against those values (`expect`) or its test's PyTorch reference computed from the
+    inputs (`reference`): as-asserted, or differs."""
     from corpus_inputs import expected_tile
+    spec = plan["inputs"]
+    inputs = [v for a, v in zip(plan["args"], base) if a["kind"] == "input"]
+    env = {"torch": torch, **{f"a{i}": v for i, v in enumerate(inputs)}}
+    refs = {int(k): eval(e, env) for k, e in spec.get("reference", {}).items()}  # noqa: S307 - ours
+    rtol, atol = spec.get("reference_tolerance", (1e-2, 1e-2))
     ours = clone(base, torch)
     try:
         pk.launch(stream, grid, mine, tuple(ours))
@@ -944,6 +953,12 @@ def check_expected(pk, stream, grid, mine, base, plan: dict, refused: str, torch
         got_list = got.tolist() if isinstance(got, torch.Tensor) else got
         if got_list != want:
             return {"verdict": "differs", "why": f"arg {k}: {got_list!r}, the test asserts {want!r} ({refused})"}
+    for k, ref in refs.items():
+        got = runtime[k].double()
+        ok = torch.isclose(got, ref.double(), rtol=rtol, atol=atol, equal_nan=True)
+        if not bool(ok.all()):
+            return {"verdict": "differs", "why": f"arg {k}: {int((~ok).sum())} of {ok.numel()} differ from the "
+                                                 f"test's reference (rtol {rtol}, atol {atol}; {refused})"}
     return {"verdict": "as-asserted", "why": refused}
 
 
