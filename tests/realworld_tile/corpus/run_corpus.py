@@ -85,6 +85,7 @@ def run_kernels(pykc: str, file: Path, arch: str, kernels: list[dict], timeout: 
             return r
     merged = dict(results[0])
     merged["built"] = [b for r in results for b in r["built"]]
+    merged["resources"] = [x for r in results for x in r.get("resources", [])]
     merged["seconds"] = round(sum(r["seconds"] for r in results), 2)
     return merged
 
@@ -184,10 +185,14 @@ def run_one(pykc: str, file: Path, arch: str, flags: list[str], timeout: float) 
         secs = round(time.monotonic() - t0, 2)
         output = proc.stdout + proc.stderr
         built: list[str] = []
+        resources: list[dict] = []
         manifest = out_dir / "manifest.json"
         if manifest.is_file():
             try:
-                built = [k["name"] for k in json.loads(manifest.read_text()).get("kernels", [])]
+                kernels = json.loads(manifest.read_text()).get("kernels", [])
+                built = [k["name"] for k in kernels]
+                resources = [{"name": k["name"], "symbol": k["symbol"], **k.get("resources", {}).get(arch, {})}
+                             for k in kernels]
             except (ValueError, KeyError, TypeError):
                 built = []
         rc = proc.returncode
@@ -199,7 +204,7 @@ def run_one(pykc: str, file: Path, arch: str, flags: list[str], timeout: float) 
         else:
             outcome = "pass"
         return {"outcome": outcome, "rc": rc, "seconds": secs, "output": output[-4000:],
-                "errors": parse_errors(output), "built": built}
+                "errors": parse_errors(output), "built": built, "resources": resources}
 
 
 def signal_name(rc: int | None) -> str:
@@ -308,7 +313,12 @@ def summarise(results: list[dict], arch: str) -> dict:
             for c in {er["cause"] for er in lst if not er.get("other_kernel")}:
                 causes[c]["kernels"] += 1
     ordered = sorted(causes.items(), key=lambda kv: (-len(kv[1]["files"]), kv[0]))
-    return {"arch": arch, "files": files, "files_passed": len(by["pass"]), "files_failed": len(by["fail"]),
+    # kernels whose registers spill or that use local memory (ptxas' resource report in the
+    # manifest): where the code generator, not the kernel, may limit speed
+    spills = sorted(({"file": r["file"], **x} for r in results for x in r.get("resources", [])
+                     if x.get("spill_stores") or x.get("spill_loads") or x.get("local_bytes")),
+                    key=lambda x: -(x.get("spill_stores", 0) + x.get("spill_loads", 0)))
+    return {"spills": spills,"arch": arch, "files": files, "files_passed": len(by["pass"]), "files_failed": len(by["fail"]),
             "crashes": [r["file"] for r in by["crash"]], "timeouts": [r["file"] for r in by["timeout"]],
             "no_kernels": [r["file"] for r in by["no-kernels"]],
             "kernels": k_total, "kernels_passed": k_pass, "kernels_blocked_by_other_kernels": k_blocked,
@@ -328,6 +338,11 @@ def print_summary(s: dict) -> None:
             print(f"  {c['files_blocked']:3} {c['kernels']:4}  {c['cause']}")
             if c["example_source"]:
                 print(f"            e.g. {c['example_source'][:110]}")
+    if s.get("spills"):
+        print(f"Kernels that spill or use local memory ({len(s['spills'])}; ptxas' counts in the manifest):")
+        for x in s["spills"]:
+            print(f"  {x.get('spill_stores', 0):6} stores {x.get('spill_loads', 0):6} loads {x.get('local_bytes', 0):6} "
+                  f"local bytes {x.get('registers', 0):4} regs  {x['file']} {x['symbol'][:90]}")
     for what, key in (("crashes", "crashes"), ("timeouts", "timeouts"), ("exit 0 without kernels", "no_kernels")):
         if s[key]:
             print(f"{what}:")
