@@ -74,6 +74,20 @@ std::string importedPath(const Ast& tree, StmtId id, const std::string& name) {
   return {};
 }
 
+// `from pkg import X` and `from pkg.sub import X` (importedPath's spellings): a package
+// that re-exports a name of its submodule (cuTile's `cuda.tile._bytecode` and
+// `cuda.tile._bytecode.version`, both giving BytecodeVersion) means one thing.
+bool reexportedName(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty() || a[0] == '.' || b[0] == '.') return false;
+  size_t ka = a.rfind('.'), kb = b.rfind('.');
+  if (ka == std::string::npos || kb == std::string::npos || a.substr(ka) != b.substr(kb)) return false;
+  std::string ma = a.substr(0, ka), mb = b.substr(0, kb);
+  auto within = [](const std::string& pkg, const std::string& sub) {
+    return sub.size() > pkg.size() && sub.compare(0, pkg.size(), pkg) == 0 && sub[pkg.size()] == '.';
+  };
+  return within(ma, mb) || within(mb, ma);
+}
+
 // The names a top-level statement binds.
 std::vector<std::string> boundNames(const Ast& tree, StmtId id) {
   std::vector<std::string> out;
@@ -640,8 +654,9 @@ std::optional<SiblingPaste> pasteSiblingHelpers(const frontend::SourceFile& main
         for (StmtId own : mb->second) {
           // `from numba import cuda` here and `from numba import cuda, types` there: one
           // meaning (pasting theirs binds the same thing again).
+          std::string ownPath = importedPath(tree, own, n);
           sameImport = sameImport || (!theirPath.empty() && theirPath[0] != '.' &&
-                                      importedPath(tree, own, n) == theirPath);
+                                      (ownPath == theirPath || reexportedName(ownPath, theirPath)));
           // `from .gelu import f` elsewhere in this file names the very function pasted.
           if (const auto* f2 = tree.stmt(own).dyn<ast::ImportFrom>()) {
             auto other = paster.find(dir, tree, *f2);
