@@ -16,6 +16,12 @@ struct CodegenOptions {
   // instructions (contraction included), approximate division and square root,
   // flush-to-zero, and libdevice's approximate paths.
   bool fastMath = false;
+  // NVVM's -fma=1, numba-cuda's default for its kernels: any float add, subtract or
+  // multiply may fuse into an fma, in LLVM's DAG and in ptxas, which contracts PTX's
+  // `add.f64` (not `add.rn.f64`) with a `mul` of another block as it does NVVM's output.
+  // The driver sets it for modules of numba.cuda kernels only (tile kernels round each
+  // operation, as cuTile does); derived from the source, so no cache key field of its own.
+  bool contractEverywhere = false;
   // Flush single-precision denormals to zero (implied by fastMath).
   bool ftz = false;
   // Register limit per thread for every kernel (`.maxnreg`); 0 means none.

@@ -80,8 +80,9 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(
   // Contraction follows each instruction's `contract` flag; fast math allows it
   // everywhere. SelectionDAG re-reads the fp-math options from each function's
   // attributes (optimize.cpp sets them), so these are the defaults for the rest.
-  targetOptions.AllowFPOpFusion =
-      options.fastMath ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
+  targetOptions.AllowFPOpFusion = options.fastMath || options.contractEverywhere
+                                      ? llvm::FPOpFusion::Fast
+                                      : llvm::FPOpFusion::Standard;
   targetOptions.UnsafeFPMath = options.fastMath;
   std::string features = "+ptx" + std::to_string(kPtxIsaVersion);
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(

@@ -70,6 +70,10 @@ llvm::Expected<ModuleOutput> emitModule(const frontend::Ast& ast,
   }
   backend::CodegenOptions codegen = request.codegen;
   codegen.lineInfo = codegen.lineInfo || lowered.wantsLineInfo;
+  // numba.cuda kernels contract as NVVM's -fma=1 does; a module holding a tile kernel
+  // keeps each operation's rounding (a file of both dialects: for both).
+  codegen.contractEverywhere = std::none_of(typed.instances.begin(), typed.instances.end(),
+                                            [](const frontend::FunctionInstance& i) { return i.tile; });
   auto ptx = backend::emitPtxPart(*lowered.module, codegen, partSuffix);
   if (!ptx) return ptx.takeError();
   out.ptx = std::move(*ptx);

@@ -17,6 +17,6 @@ def twice_f32(x, out):
         out[i] = x[i] * float32(1.1)
 
 # PTX-IN twice: cvt\.f64\.f32
-# PTX-IN twice: (mul|fma)\.rn\.f64
+# PTX-IN twice: (mul|fma)(\.rn)?\.f64
 # PTX-IN twice: cvt\.rn\.f32\.f64
 # PTX-NOT-IN twice_f32: \.f64

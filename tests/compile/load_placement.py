@@ -65,6 +65,6 @@ def window(seq, out):
     out[lo] = total
 
 # PTX-IN ratio: (?s)ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*sqrt\.rn\.f32
-# PTX-IN sipi: (?s)ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*sub\.rn\.f32(?:(?!bra).)*sub\.rn\.f32
+# PTX-IN sipi: (?s)ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*sub(?:\.rn)?\.f32(?:(?!bra).)*sub(?:\.rn)?\.f32
 # PTX-IN accept: (?s)ld\.global\.f32(?:(?!bra).)*ld\.global\.f32(?:(?!bra).)*fma\.rn\.f64
 # PTX-IN window: (?s)(?:ld\.global\.u32(?:(?!bra).)*?){25}st\.global\.u32

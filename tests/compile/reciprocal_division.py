@@ -12,7 +12,7 @@
 # PTX-NOT-IN pair: div\.rn\.f32
 # PTX-IN single: div\.rn\.f32
 # PTX-NOT-IN single: \.f64
-# PTX-IN by_three: mul\.rn\.f64
+# PTX-IN by_three: mul(\.rn)?\.f64
 # PTX-NOT-IN by_three: div\.rn\.f32
 # PTX-NOT-IN by_three: rcp
 from numba import cuda, float32

@@ -61,7 +61,7 @@ def fill(x):
 # CHECK:STDOUT: 	// ptx.py:10  x[i] = x[i] * a
 # CHECK:STDOUT: 	.loc	1 10 9
 # CHECK:STDOUT: 	ld.global.f32 	%f2, [%rd1];
-# CHECK:STDOUT: 	mul.rn.f32 	%f3, %f2, %f1;
+# CHECK:STDOUT: 	mul.f32 	%f3, %f2, %f1;
 # CHECK:STDOUT: 	st.global.f32 	[%rd1], %f3;
 # CHECK:STDOUT: $L__BB0_2:
 # CHECK:STDOUT: 	// ptx.py:7  def scale(x, a):

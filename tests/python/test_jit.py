@@ -96,7 +96,8 @@ def test_compile_for_signature_and_inspect(tmp_path):
     m.add.compile("(float64[::1], float64[::1], float64[::1])")
     assert len(m.add.overloads) == 2
     ptx = m.add.inspect_asm(("float32[::1]", "float32[::1]", "float32[::1]"))
-    assert ".target sm_90" in ptx and "add.rn.f32" in ptx
+    # (numba's NVVM -fma=1: an add that ptxas may still fuse, without `.rn`)
+    assert ".target sm_90" in ptx and "add.f32" in ptx
     assert set(m.add.inspect_asm()) == set(m.add.signatures)
     # The np.float32 global keeps `scale` in float32.
     assert "mul.rn.f64" not in m.scale.inspect_asm()[("float32[::1]", "float32")]
