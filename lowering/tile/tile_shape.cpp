@@ -189,7 +189,8 @@ void TileLowering::lowerCompileTimeCalls(ExprId e) {
   }
 }
 
-TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given) {
+TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given,
+                                   std::function<void(TileLowering&)>* onYield) {
   // A closure called through a compile-time expression (`make(t)[0](v)`): that first.
   if (given == nullptr) {
     if (const auto* call = ast_.expr(id).dyn<ast::Call>()) lowerCompileTimeCalls(call->func);
@@ -253,12 +254,18 @@ TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given)
       for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);
     }
   }
+  child.yieldHook_ = onYield;
   TileVal result = child.inlineBody();
   accessed_ = child.accessed_;
   scratch_ = child.scratch_;
   scratchBytes_ = std::max(scratchBytes_, child.scratchBytes_);
   usesTensorCores_ = usesTensorCores_ || child.usesTensorCores_;
   b_.SetInsertPoint(child.b_.GetInsertBlock());
+  copyExports(child, id);
+  return result;
+}
+
+void TileLowering::copyExports(TileLowering& child, ExprId id) {
   // A returned closure's captures of the helper's own values, kept here.
   if (auto exports = inst_->exports.find(id.index); exports != inst_->exports.end()) {
     for (const frontend::TileHiddenArg& e : exports->second) {
@@ -271,7 +278,6 @@ TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given)
       for (size_t s = 0; s < slots.size(); ++s) b_.CreateStore(v.slots[s], slots[s]);
     }
   }
-  return result;
 }
 
 TileVal TileLowering::constantValue(const ConstValue& c, TypeId to) {
@@ -362,7 +368,7 @@ void TileLowering::lowerInlineReturn(const ast::Return& r) {
     TileVal v = evalAs(r.value, inst_->returnType);
     for (size_t s = 0; s < returnSlots_.size(); ++s) b_.CreateStore(v.slots[s], returnSlots_[s]);
   }
-  b_.CreateBr(exit_);
+  lowerExit(3);
 }
 
 TileVal TileLowering::builtinMinMax(ExprId id, bool isMax) {
