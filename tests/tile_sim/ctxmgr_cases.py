@@ -31,6 +31,7 @@ APPENDS = [
      [8, 1, 3, 5, 9, 6, 4, 7, 2, 0]),
     ("cm_dead_break", "a dead `yield` after `break` in the cleanup", [3, 1, 9, 3, 0, 0, 0, 0]),
     ("cm_dead_continue", "a dead `yield` after `continue` in the cleanup", [4, 1, 9, 10, 11, 0, 0, 0]),
+    ("cm_method", "a frozen dataclass's @contextmanager method", [8, 10, 20, 21, 30, 7, 8, 8, 50]),
 ]
 
 # The Constant parameters each kernel was compiled with (none), passed last on the GPU.

@@ -246,3 +246,25 @@ def cm_tile_value(x: "int32[::1]", y: "int32[::1]"):
     with scaled(x, t) as u:
         append(x, ct.sum(u))
         ct.store(y, index=(1,), tile=u)
+
+
+@dataclass(frozen=True)
+class Span:
+    base: int
+
+    @contextmanager
+    def enter(self, x, end_val):
+        append(x, self.base)
+        yield self.base + 1
+        append(x, end_val)
+
+
+@ct.kernel
+def cm_method(x: "int32[::1]"):
+    append(x, 10)
+    obj = Span(ct.bid(0) + 20)
+    with obj.enter(x, 30) as val:
+        append(x, val)
+    with Span(7).enter(x, 8) as seven:
+        append(x, seven)
+    append(x, 50)
