@@ -396,6 +396,12 @@ private:
   // scalars flattened as a value's slots.
   TupleArg readTupleParam(KernelParamReader& reader, TypeId t);
   TupleArg tupleValue(ExprId e);
+  // A dataclass instance holding arrays (tile_tuple.cpp): built here (`Cls(x, n)`, sema's
+  // pieces) or a name, field or parameter holding one.
+  TupleArg instanceTuple(ExprId e);
+  bool holdsArrayType(TypeId t) const;
+  // The TupleArg of type `t` over run-time slots (numbers, tuples of them) from `next`.
+  TupleArg slotsTuple(TypeId t, const TileVal& v, size_t& next);
   TupleArg selectTuple(llvm::Value* take, const TupleArg& a, const TupleArg& b);
   void tupleSlots(const TupleArg& t, TileVal& out);
   bool isTupleParamExpr(ExprId e) const;

@@ -1,5 +1,6 @@
 // Helpers: tuples, shape operations (reshape, permute, broadcast, cat), argmax/argmin.
 #include "lowering/tile/tile_lower_internal.h"
+#include "sema/dataclasses.h"
 
 #include <functional>
 
@@ -203,9 +204,16 @@ TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given,
   // pieces; a tuple evaluated once however many of its elements are passed.
   auto pieces = inst_->helperArgs.find(id.index);
   std::map<uint32_t, TileVal> evaluated;
+  std::vector<std::pair<std::string, TupleArg>> instances;
   for (size_t p = 0; p < helper.argTypes.size() && p < hf.params.size(); ++p) {
     TypeId pt = helper.argTypes[p];
     if (!pt.valid()) continue;
+    if (frontend::isDataclassType(types_, pt) && holdsArrayType(pt) && (given == nullptr || p >= given->size())) {
+      // A dataclass instance holding arrays: the parameter stands for the caller's.
+      ExprId a = pieces != inst_->helperArgs.end() ? pieces->second[p].pieces[0].expr : arg(id, p);
+      instances.emplace_back(hf.params[p], instanceTuple(a));
+      continue;
+    }
     if (given != nullptr && p < given->size()) {
       values.emplace_back(hf.params[p], (*given)[p], pt);
       continue;
@@ -238,6 +246,7 @@ TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given,
   TileLowering child(*this, helper);
   child.accessed_ = accessed_;
   for (auto& [name, a] : arrays) child.arrays_[name] = a;
+  for (auto& [name, t] : instances) child.tuples_[name] = t;
   for (auto& [name, v, pt] : values) {
     const auto& slots = child.storage(name, pt);
     for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);

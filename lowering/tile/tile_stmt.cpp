@@ -2,6 +2,7 @@
 #include <functional>
 
 #include "lowering/tile/tile_lower_internal.h"
+#include "sema/dataclasses.h"
 
 namespace lowering::tile {
 
@@ -63,6 +64,12 @@ void TileLowering::lowerAssign(std::span<const ExprId> targets, ExprId value) {
   }
   if (unpackingTargets(ast_, target) != nullptr) {
     lowerTupleAssign(target, value);
+    return;
+  }
+  if (TypeId it = typeOf(target); it.valid() && ast_.expr(target).is<ast::Name>() &&
+                                  frontend::isDataclassType(types_, it) && holdsArrayType(it)) {
+    // `obj = Cls(x)`: an instance holding arrays, the name standing for it.
+    tuples_[std::string(ast_.str(ast_.expr(target).as<ast::Name>().id))] = instanceTuple(value);
     return;
   }
   TypeId to = typeOf(target);

@@ -413,7 +413,12 @@ TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::strin
     if (!values[i].ok()) return TV{};
     const TV& v = values[i];
     const TileHelperArg l = lowered[i];
-    bool passable = v.k == TV::K::Const || v.k == TV::K::Dict || isAggregate(v) ||
+    // A dataclass instance holding arrays (a parameter, a name bound to one, a construction,
+    // a field of one): the helper's parameter stands for it (lowering's TupleArg).
+    bool instance = v.k == TV::K::Value && isDataclassType(types_, v.type) && holdsArray(v.type) && !l.packed &&
+                    l.pieces.size() == 1 && l.pieces[0].expr.valid() && l.pieces[0].path.empty() &&
+                    l.pieces[0].var.empty();
+    bool passable = v.k == TV::K::Const || v.k == TV::K::Dict || isAggregate(v) || instance ||
                     (v.k == TV::K::Value && !(types_.isTuple(v.type) && holdsArray(v.type))) ||
                     (v.k == TV::K::Entity && (v.ent == Intrinsic::TypeObject || v.ent == Intrinsic::TileOp ||
                                               isFunctionValue(v)));

@@ -552,7 +552,20 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     diags_.error(loc(valueExpr), Diag::TileType, "this gives no value (`None`) to assign");
     return;
   }
-  if (v.k == TV::K::Value && types_.isTuple(v.type) && holdsArray(v.type)) {
+  // A dataclass instance holding arrays built here (`obj = Cls(x)`), bound once in
+  // straight-line code: the name stands for it (lowering: a TupleArg).
+  bool built = v.k == TV::K::Value && isDataclassType(types_, v.type) && holdsArray(v.type) &&
+               inst_.meanings[valueExpr.index].kind == Intrinsic::HostValue &&
+               isClassPayload(inst_.meanings[valueExpr.index].payload);
+  bool instance = built && depthNow_ == 0 && assigned_[name] <= 1 && !vars_.count(name);
+  if (built && !instance) {
+    diags_.error(loc(target), Diag::TileUnsupported,
+                 "an instance holding arrays (`" + dataclassName(types_, v.type) +
+                     "`) bound in a run-time loop or branch, or to a name bound more than once",
+                 ": bind it once, in straight-line code");
+    return;
+  }
+  if (v.k == TV::K::Value && types_.isTuple(v.type) && holdsArray(v.type) && !instance) {
     diags_.error(loc(target), Diag::TileUnsupported, "a variable holding a tuple of arrays",
                  ": index the tuple parameter where an array is used (`ct.load(xs[i], ...)`)");
     return;

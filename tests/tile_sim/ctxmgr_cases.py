@@ -32,6 +32,10 @@ APPENDS = [
     ("cm_dead_break", "a dead `yield` after `break` in the cleanup", [3, 1, 9, 3, 0, 0, 0, 0]),
     ("cm_dead_continue", "a dead `yield` after `continue` in the cleanup", [4, 1, 9, 10, 11, 0, 0, 0]),
     ("cm_method", "a frozen dataclass's @contextmanager method", [8, 10, 20, 21, 30, 7, 8, 8, 50]),
+    ("cm_dataclass_method", "a @contextmanager method of an instance holding the array, built in the kernel",
+     [5, 10, 20, 40, 30, 50, 0, 0, 0, 0]),
+    ("cm_array_instance", "an instance holding an array and numbers given to methods and helpers",
+     [4, 104, 108, 113, 9, 0]),
 ]
 
 # The Constant parameters each kernel was compiled with (none), passed last on the GPU.

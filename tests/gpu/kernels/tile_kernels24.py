@@ -268,3 +268,48 @@ def cm_method(x: "int32[::1]"):
     with Span(7).enter(x, 8) as seven:
         append(x, seven)
     append(x, 50)
+
+
+@dataclass(frozen=True)
+class DataclassWithCtxMethod:
+    x: ct.Array
+
+    @contextmanager
+    def foo(self, start_val, end_val):
+        append(self.x, start_val)
+        yield start_val
+        append(self.x, end_val)
+
+
+@ct.kernel
+def cm_dataclass_method(x: "int32[::1]"):
+    append(x, 10)
+    obj = DataclassWithCtxMethod(x)
+    with obj.foo(20, 30) as val:
+        append(x, 40)
+        static_assert(val == 20)
+    append(x, 50)
+
+
+@dataclass(frozen=True)
+class Sink:
+    out: ct.Array
+    base: int
+    pair: tuple
+
+    def put(self, v):
+        append(self.out, v + self.base + self.pair[1])
+
+
+def put_twice(sink, v):
+    sink.put(v)
+    sink.put(v * 2)
+
+
+@ct.kernel
+def cm_array_instance(x: "int32[::1]"):
+    # An instance holding an array and run-time numbers, given to methods and helpers.
+    s = Sink(x, ct.bid(0) + 100, (1, ct.bid(0) + 3))
+    s.put(1)
+    put_twice(s, 5)
+    Sink(x, 7, (0, 0)).put(2)
