@@ -39,7 +39,7 @@ APPENDS = [
 ]
 
 # The Constant parameters each kernel was compiled with (none), passed last on the GPU.
-CONSTS = {k: () for k in [a[0] for a in APPENDS] + ["cm_helper_return", "cm_tile_value"]}
+CONSTS = {k: () for k in [a[0] for a in APPENDS] + ["cm_helper_return", "cm_tile_value", "cm_for_mixed"]}
 
 
 def ctxmgr_cases(run, arr, rng):
@@ -53,6 +53,12 @@ def ctxmgr_cases(run, arr, rng):
         run("cm_helper_return", 1, arr(x) + [np.bool_(early)])
         yield f"a helper returning a yielded closure from {'inside' if early else 'after'} the `with`", x, \
             np.array([4, 20, 10, 30, 11, 0, 0, 0], np.int32), "exact"
+
+    x = np.zeros(20, np.int32)
+    run("cm_for_mixed", 1, arr(x) + [np.int32(5)])
+    yield "a run-time value yielded; continue, break, return through `with`s in `range` loops", x, \
+        np.array([19, 100, 100, 200, 101, 201, 102, 102, 202, 103, 203, 6, 8, 7, 1, 10, 20, 11, 21, 2], np.int32), \
+        "exact"
 
     x = np.zeros(8, np.int32)
     y = np.concatenate([rng.integers(-50, 50, 4).astype(np.int32), np.full(4, -1, np.int32)])

@@ -313,3 +313,24 @@ def cm_array_instance(x: "int32[::1]"):
     s.put(1)
     put_twice(s, 5)
     Sink(x, 7, (0, 0)).put(2)
+
+
+@ct.kernel
+def cm_for_mixed(x: "int32[::1]", n: "int32"):
+    # A run-time value yielded; `continue` and `break` in a `range` loop; a `with` in a
+    # run-time branch with keyword arguments; `return` from a loop inside nested `with`s.
+    for i in range(n):
+        with foo(x, 100 + i, 200 + i) as v:
+            if i == 1:
+                continue
+            if i == 3:
+                break
+            append(x, v)
+    if n > 2:
+        with foo(x, end_val=7, start_val=6):
+            append(x, 8)
+    with foo(x, 1, 2):
+        for j in range(3):
+            with foo(x, 10 + j, 20 + j):
+                if j == 1:
+                    return
