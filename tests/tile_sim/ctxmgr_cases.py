@@ -39,7 +39,7 @@ APPENDS = [
 ]
 
 # The Constant parameters each kernel was compiled with (none), passed last on the GPU.
-CONSTS = {k: () for k in [a[0] for a in APPENDS] + ["cm_helper_return", "cm_tile_value", "cm_for_mixed"]}
+CONSTS = {k: () for k in [a[0] for a in APPENDS] + ["cm_helper_return", "cm_tile_value", "cm_for_mixed", "array_setitem"]}
 
 
 def ctxmgr_cases(run, arr, rng):
@@ -53,6 +53,11 @@ def ctxmgr_cases(run, arr, rng):
         run("cm_helper_return", 1, arr(x) + [np.bool_(early)])
         yield f"a helper returning a yielded closure from {'inside' if early else 'after'} the `with`", x, \
             np.array([4, 20, 10, 30, 11, 0, 0, 0], np.int32), "exact"
+
+    x = np.arange(4, dtype=np.int32)
+    run("array_setitem", 1, arr(x))
+    yield "`__setitem__` of an instance holding the array (cuTile's test_dataclass)", x, \
+        np.array([0, 50, 2, 3], np.int32), "exact"
 
     x = np.zeros(20, np.int32)
     run("cm_for_mixed", 1, arr(x) + [np.int32(5)])

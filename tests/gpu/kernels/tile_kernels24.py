@@ -334,3 +334,18 @@ def cm_for_mixed(x: "int32[::1]", n: "int32"):
             with foo(x, 10 + j, 20 + j):
                 if j == 1:
                     return
+
+
+@dataclass(frozen=True)
+class WithSetitem:
+    x: ct.Array
+
+    def __setitem__(self, i, val):
+        ct.scatter(self.x, i, val * 10)
+
+
+@ct.kernel
+def array_setitem(x: "int32[::1]"):
+    # cuTile's test_dataclass: `__setitem__` of an instance holding the array, built here.
+    d = WithSetitem(x)
+    d[1] = 5
