@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <span>
 #include <tuple>
 #include <cassert>
@@ -395,6 +396,12 @@ private:
   // scalars flattened as a value's slots.
   TupleArg readTupleParam(KernelParamReader& reader, TypeId t);
   TupleArg tupleValue(ExprId e);
+  // A dataclass instance holding arrays (tile_tuple.cpp): built here (`Cls(x, n)`, sema's
+  // pieces) or a name, field or parameter holding one.
+  TupleArg instanceTuple(ExprId e);
+  bool holdsArrayType(TypeId t) const;
+  // The TupleArg of type `t` over run-time slots (numbers, tuples of them) from `next`.
+  TupleArg slotsTuple(TypeId t, const TileVal& v, size_t& next);
   TupleArg selectTuple(llvm::Value* take, const TupleArg& a, const TupleArg& b);
   void tupleSlots(const TupleArg& t, TileVal& out);
   bool isTupleParamExpr(ExprId e) const;
@@ -914,6 +921,28 @@ private:
   // Whether `body` holds a break or continue of its own loop (not of loops inside it).
   bool exitsLoop(std::span<const StmtId> body) const;
 
+  // --- `with` over @contextmanager generators (tile_with.cpp) ----------------
+  // `with cm(args) [as name]: body`: the generator inlined as a helper whose `yield`
+  // lowers the body here (yieldHook_); the body's `break`, `continue` and `return` go
+  // through the generator's statements after the `yield` (its cleanup), then on.
+  void lowerWith(const ast::With& w);
+  // The generator's `yield [value]`: the value into the return slots, then the body.
+  void lowerYield(ExprId value);
+  // `break` (kind 1), `continue` (2), `return` (3, its value stored): through the cleanups
+  // of the `with`s they leave, innermost first.
+  void lowerExit(int kind);
+  // A returned closure's (a yielded one's) captures of the helper's own values, copied
+  // from `child` into this function's variables (sema's exports of call `id`).
+  void copyExports(TileLowering& child, ExprId id);
+  struct WithFrame {
+    size_t loops = 0;  // loopExits_ when the `with` began
+    llvm::BasicBlock* cleanup = nullptr;
+    llvm::AllocaInst* tag = nullptr;
+    std::set<int> used;
+  };
+  std::vector<WithFrame> withFrames_;
+  std::function<void(TileLowering&)>* yieldHook_ = nullptr;
+
   // `opaqueTid`: the body reads the thread id anew (a volatile `mov %tid.x`)
   // so that LLVM does not hoist the body's per-slot address arithmetic out of
   // the loop: in a loop of tensor-core products and softmax-like steps
@@ -971,7 +1000,9 @@ private:
   // lowered for what they do (stores, the values a returned closure keeps).
   void lowerCompileTimeCalls(ExprId e);
   // `given`: the values of its first parameters (ct.reduce's combining function).
-  TileVal inlineHelper(ExprId id, const std::vector<TileVal>* given = nullptr);
+  // `onYield`: the helper is a @contextmanager generator entered by `with` (tile_with.cpp).
+  TileVal inlineHelper(ExprId id, const std::vector<TileVal>* given = nullptr,
+                       std::function<void(TileLowering&)>* onYield = nullptr);
   // `ct.reduce(x, axis, func, identity, keepdims=)` (tile_reduce_fn.cpp): the inputs staged
   // in shared memory, each output element folding its row from the identity with `func`
   // (inlined per step) or the operator sema recorded on it.
@@ -1359,6 +1390,10 @@ void TileLowering::visitStmts(std::span<const StmtId> body, F& f) const {
         visitExpr(s.as<ast::If>().test, f);
         visitStmts(ast_.list(s.as<ast::If>().body), f);
         visitStmts(ast_.list(s.as<ast::If>().orelse), f);
+        break;
+      case frontend::StmtKind::With:
+        for (frontend::WithItemId w : ast_.list(s.as<ast::With>().items)) visitExpr(ast_.withItem(w).contextExpr, f);
+        visitStmts(ast_.list(s.as<ast::With>().body), f);
         break;
       default:
         break;

@@ -107,6 +107,9 @@ void TileLowering::markMmaVars(std::span<const StmtId> body) {
         markMmaVars(ast_.list(s.as<ast::If>().body));
         markMmaVars(ast_.list(s.as<ast::If>().orelse));
         break;
+      case frontend::StmtKind::With:
+        markMmaVars(ast_.list(s.as<ast::With>().body));
+        break;
       default:
         break;
     }

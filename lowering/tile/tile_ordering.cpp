@@ -89,6 +89,13 @@ const llvm::Value* TileLowering::varRoot(const std::string& name) {
           self(self, ast_.list(s.as<ast::If>().body));
           self(self, ast_.list(s.as<ast::If>().orelse));
           break;
+        case frontend::StmtKind::With:
+          for (frontend::WithItemId w : ast_.list(s.as<ast::With>().items)) {
+            ExprId t = ast_.withItem(w).optionalVars;
+            mixed = mixed || (t.valid() && binds(t));
+          }
+          self(self, ast_.list(s.as<ast::With>().body));
+          break;
         default:
           break;
       }
@@ -186,6 +193,8 @@ TileLowering::Accesses TileLowering::accessesOf(std::span<const StmtId> body) {
       } else if (s.kind() == frontend::StmtKind::If) {
         self(self, ast_.list(s.as<ast::If>().body));
         self(self, ast_.list(s.as<ast::If>().orelse));
+      } else if (s.kind() == frontend::StmtKind::With) {
+        self(self, ast_.list(s.as<ast::With>().body));
       }
     }
   };

@@ -30,6 +30,15 @@ void TileLowering::assignedNames(std::span<const StmtId> body, std::set<std::str
         assignedNames(ast_.list(s.as<ast::If>().body), out);
         assignedNames(ast_.list(s.as<ast::If>().orelse), out);
         break;
+      case frontend::StmtKind::With:
+        for (frontend::WithItemId w : ast_.list(s.as<ast::With>().items)) {
+          ExprId t = ast_.withItem(w).optionalVars;
+          if (const auto* n = t.valid() ? ast_.expr(t).dyn<ast::Name>() : nullptr) {
+            out.insert(std::string(ast_.str(n->id)));
+          }
+        }
+        assignedNames(ast_.list(s.as<ast::With>().body), out);
+        break;
       default:
         break;
     }

@@ -1,5 +1,6 @@
 // Helpers: tuples, shape operations (reshape, permute, broadcast, cat), argmax/argmin.
 #include "lowering/tile/tile_lower_internal.h"
+#include "sema/dataclasses.h"
 
 #include <functional>
 
@@ -189,7 +190,8 @@ void TileLowering::lowerCompileTimeCalls(ExprId e) {
   }
 }
 
-TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given) {
+TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given,
+                                   std::function<void(TileLowering&)>* onYield) {
   // A closure called through a compile-time expression (`make(t)[0](v)`): that first.
   if (given == nullptr) {
     if (const auto* call = ast_.expr(id).dyn<ast::Call>()) lowerCompileTimeCalls(call->func);
@@ -202,9 +204,16 @@ TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given)
   // pieces; a tuple evaluated once however many of its elements are passed.
   auto pieces = inst_->helperArgs.find(id.index);
   std::map<uint32_t, TileVal> evaluated;
+  std::vector<std::pair<std::string, TupleArg>> instances;
   for (size_t p = 0; p < helper.argTypes.size() && p < hf.params.size(); ++p) {
     TypeId pt = helper.argTypes[p];
     if (!pt.valid()) continue;
+    if (frontend::isDataclassType(types_, pt) && holdsArrayType(pt) && (given == nullptr || p >= given->size())) {
+      // A dataclass instance holding arrays: the parameter stands for the caller's.
+      ExprId a = pieces != inst_->helperArgs.end() ? pieces->second[p].pieces[0].expr : arg(id, p);
+      instances.emplace_back(hf.params[p], instanceTuple(a));
+      continue;
+    }
     if (given != nullptr && p < given->size()) {
       values.emplace_back(hf.params[p], (*given)[p], pt);
       continue;
@@ -237,6 +246,7 @@ TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given)
   TileLowering child(*this, helper);
   child.accessed_ = accessed_;
   for (auto& [name, a] : arrays) child.arrays_[name] = a;
+  for (auto& [name, t] : instances) child.tuples_[name] = t;
   for (auto& [name, v, pt] : values) {
     const auto& slots = child.storage(name, pt);
     for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);
@@ -253,12 +263,18 @@ TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given)
       for (size_t s = 0; s < slots.size(); ++s) child.b_.CreateStore(v.slots[s], slots[s]);
     }
   }
+  child.yieldHook_ = onYield;
   TileVal result = child.inlineBody();
   accessed_ = child.accessed_;
   scratch_ = child.scratch_;
   scratchBytes_ = std::max(scratchBytes_, child.scratchBytes_);
   usesTensorCores_ = usesTensorCores_ || child.usesTensorCores_;
   b_.SetInsertPoint(child.b_.GetInsertBlock());
+  copyExports(child, id);
+  return result;
+}
+
+void TileLowering::copyExports(TileLowering& child, ExprId id) {
   // A returned closure's captures of the helper's own values, kept here.
   if (auto exports = inst_->exports.find(id.index); exports != inst_->exports.end()) {
     for (const frontend::TileHiddenArg& e : exports->second) {
@@ -271,7 +287,6 @@ TileVal TileLowering::inlineHelper(ExprId id, const std::vector<TileVal>* given)
       for (size_t s = 0; s < slots.size(); ++s) b_.CreateStore(v.slots[s], slots[s]);
     }
   }
-  return result;
 }
 
 TileVal TileLowering::constantValue(const ConstValue& c, TypeId to) {
@@ -362,7 +377,7 @@ void TileLowering::lowerInlineReturn(const ast::Return& r) {
     TileVal v = evalAs(r.value, inst_->returnType);
     for (size_t s = 0; s < returnSlots_.size(); ++s) b_.CreateStore(v.slots[s], returnSlots_[s]);
   }
-  b_.CreateBr(exit_);
+  lowerExit(3);
 }
 
 TileVal TileLowering::builtinMinMax(ExprId id, bool isMax) {

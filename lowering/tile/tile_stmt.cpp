@@ -2,6 +2,7 @@
 #include <functional>
 
 #include "lowering/tile/tile_lower_internal.h"
+#include "sema/dataclasses.h"
 
 namespace lowering::tile {
 
@@ -63,6 +64,12 @@ void TileLowering::lowerAssign(std::span<const ExprId> targets, ExprId value) {
   }
   if (unpackingTargets(ast_, target) != nullptr) {
     lowerTupleAssign(target, value);
+    return;
+  }
+  if (TypeId it = typeOf(target); it.valid() && ast_.expr(target).is<ast::Name>() &&
+                                  frontend::isDataclassType(types_, it) && holdsArrayType(it)) {
+    // `obj = Cls(x)`: an instance holding arrays, the name standing for it.
+    tuples_[std::string(ast_.str(ast_.expr(target).as<ast::Name>().id))] = instanceTuple(value);
     return;
   }
   TypeId to = typeOf(target);
@@ -133,6 +140,10 @@ void TileLowering::lowerStmt(StmtId id) {
       ExprId e = s.as<ast::ExprStmt>().value;
       // Docstrings and `...` are not checked (no type): nothing to lower.
       if (ast_.expr(e).is<ast::Constant>()) return;
+      if (const auto* y = ast_.expr(e).dyn<ast::Yield>()) {
+        lowerYield(y->value);
+        return;
+      }
       if (TypeId t = typeOf(e); t.valid() && types_.isArray(t)) return;  // a view nobody keeps
       if (constOf(e) == nullptr) eval(e);
       return;
@@ -142,7 +153,10 @@ void TileLowering::lowerStmt(StmtId id) {
         lowerInlineReturn(s.as<ast::Return>());
         return;
       }
-      b_.CreateRetVoid();
+      lowerExit(3);
+      return;
+    case frontend::StmtKind::With:
+      lowerWith(s.as<ast::With>());
       return;
     case frontend::StmtKind::For:
       if (const frontend::StaticUnroll* u = unrolledAt(id.index, false)) {
@@ -155,10 +169,10 @@ void TileLowering::lowerStmt(StmtId id) {
       lowerWhile(s.as<ast::While>());
       return;
     case frontend::StmtKind::Break:
-      b_.CreateBr(loopExits_.back().done);
+      lowerExit(1);
       return;
     case frontend::StmtKind::Continue:
-      b_.CreateBr(loopExits_.back().next);
+      lowerExit(2);
       return;
     case frontend::StmtKind::If: {
       const auto& i = s.as<ast::If>();
@@ -331,7 +345,12 @@ void TileLowering::lowerWhile(const ast::While& w) {
 bool TileLowering::exitsLoop(std::span<const StmtId> body) const {
   for (StmtId id : body) {
     const frontend::Stmt& s = ast_.stmt(id);
-    if (s.kind() == frontend::StmtKind::Break || s.kind() == frontend::StmtKind::Continue) return true;
+    // A `with` body's exits go through its cleanup (and the generator's statements may be
+    // anything): not pipelined.
+    if (s.kind() == frontend::StmtKind::Break || s.kind() == frontend::StmtKind::Continue ||
+        s.kind() == frontend::StmtKind::With) {
+      return true;
+    }
     if (s.kind() == frontend::StmtKind::If &&
         (exitsLoop(ast_.list(s.as<ast::If>().body)) || exitsLoop(ast_.list(s.as<ast::If>().orelse)))) {
       return true;

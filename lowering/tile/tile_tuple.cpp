@@ -27,6 +27,54 @@ TupleArg TileLowering::readTupleParam(KernelParamReader& reader, TypeId t) {
   return out;
 }
 
+bool TileLowering::holdsArrayType(TypeId t) const {
+  if (types_.isArray(t)) return true;
+  if (!types_.isTuple(t)) return false;
+  for (TypeId e : types_.get(t).elements) {
+    if (holdsArrayType(e)) return true;
+  }
+  return false;
+}
+
+TupleArg TileLowering::slotsTuple(TypeId t, const TileVal& v, size_t& next) {
+  TupleArg out;
+  out.type = t;
+  if (types_.isTuple(t)) {
+    for (TypeId e : types_.get(t).elements) out.elements.push_back(slotsTuple(e, v, next));
+  } else {
+    out.scalar = v.slots[next++];
+  }
+  return out;
+}
+
+TupleArg TileLowering::instanceTuple(ExprId e) {
+  const frontend::ExprMeaning& m = inst_->meanings[e.index];
+  if (!(ast_.expr(e).is<ast::Call>() && m.kind == Intrinsic::HostValue && frontend::isClassPayload(m.payload))) {
+    return tupleValue(e);
+  }
+  // `Cls(x, n)` (sema's buildInstance): each field from its piece.
+  TypeId t = typeOf(e);
+  const frontend::TileHelperArg& h = inst_->helperArgs.at(e.index)[0];
+  const std::vector<TypeId>& elements = types_.get(t).elements;
+  std::map<uint32_t, TileVal> evaluated;
+  TupleArg out;
+  out.type = t;
+  for (size_t k = 0; k < elements.size(); ++k) {
+    TupleArg f;
+    f.type = elements[k];
+    if (types_.isArray(elements[k])) {
+      f.array = arrayArg(h.pieces[k].expr);
+      f.array.facts = types_.get(elements[k]).facts;
+    } else {
+      TileVal v = pieceValue(h.pieces[k], elements[k], evaluated);
+      size_t next = 0;
+      f = slotsTuple(elements[k], v, next);
+    }
+    out.elements.push_back(f);
+  }
+  return out;
+}
+
 bool TileLowering::isTupleParamExpr(ExprId e) const {
   const frontend::Expr& x = ast_.expr(e);
   if (const auto* n = x.dyn<ast::Name>()) return tuples_.count(std::string(ast_.str(n->id))) != 0;

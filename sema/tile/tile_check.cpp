@@ -253,6 +253,7 @@ TV TileChecker::runHelper(const std::vector<TV>& args) {
     }
     params += (i ? ", " : "") + text;
   }
+  if (generator_ && !findGeneratorYield()) return TV{};
   checkBody(body);
   if (fn_.lambda.valid()) {
     ExprId value = ast_.expr(fn_.lambda).as<ast::Lambda>().body;
@@ -264,7 +265,18 @@ TV TileChecker::runHelper(const std::vector<TV>& args) {
       returnFailed_ = true;
     }
   }
-  TV result = helperResult();
+  TV result;
+  if (generator_) {
+    // The call's value is what the `yield` gives; `as` holds it frozen at the end after the `with`.
+    if (!yieldFailed_) result = yielded_;
+    if (result.ok() && isAggregate(yieldRaw_)) yieldEnd_ = frozen(yieldRaw_, ast_.stmt(fn_.stmt).range);
+    if (result.k == TV::K::Value && types_.isArray(result.type)) {
+      diags_.error(loc(ast_.stmt(yieldStmt_).range), Diag::TileUnsupported, "yielding an array from a context manager", "");
+      result = TV{};
+    }
+  } else {
+    result = helperResult();
+  }
   std::string ret = "?";
   if (result.k == TV::K::Value) {
     inst_.returnType = result.type;

@@ -387,6 +387,24 @@ TV TileChecker::checkHelperCall(ExprId id, const ast::Call& c, StmtId defStmt, c
 TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::string& name, std::vector<TV>& values,
                                   std::vector<TileHelperArg>& lowered, bool recordResult) {
   assert(values.size() == module_.functions[function].params.size() && "one value per parameter");
+  // A @contextmanager function makes a context manager, entered only by `with`
+  // (tile_check_with.cpp): typed then as a generator whose `yield` gives the value.
+  bool gen = id == withCall_;
+  {
+    const JitFunction& jf = module_.functions[function];
+    bool cm = jf.stmt.valid() && !jf.closure && isContextManagerDef(jf.stmt);
+    if (cm && !gen) {
+      diags_.error(loc(id), Diag::TileType,
+                   "`" + name + "(...)` is a generator-based context manager (`@contextmanager`): tile kernels "
+                   "use it only in `with " + name + "(...):`, not as a value");
+      return TV{};
+    }
+    if (gen && !cm) {
+      diags_.error(loc(id), Diag::TileType,
+                   "`with` takes a call of a `@contextmanager` generator function; `" + name + "` is not one");
+      return TV{};
+    }
+  }
   std::vector<ExprId> bound(values.size());
   bool plain = true;
   for (size_t i = 0; i < values.size(); ++i) {
@@ -395,7 +413,12 @@ TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::strin
     if (!values[i].ok()) return TV{};
     const TV& v = values[i];
     const TileHelperArg l = lowered[i];
-    bool passable = v.k == TV::K::Const || v.k == TV::K::Dict || isAggregate(v) ||
+    // A dataclass instance holding arrays (a parameter, a name bound to one, a construction,
+    // a field of one): the helper's parameter stands for it (lowering's TupleArg).
+    bool instance = v.k == TV::K::Value && isDataclassType(types_, v.type) && holdsArray(v.type) && !l.packed &&
+                    l.pieces.size() == 1 && l.pieces[0].expr.valid() && l.pieces[0].path.empty() &&
+                    l.pieces[0].var.empty();
+    bool passable = v.k == TV::K::Const || v.k == TV::K::Dict || isAggregate(v) || instance ||
                     (v.k == TV::K::Value && !(types_.isTuple(v.type) && holdsArray(v.type))) ||
                     (v.k == TV::K::Entity && (v.ent == Intrinsic::TypeObject || v.ent == Intrinsic::TileOp ||
                                               isFunctionValue(v)));
@@ -451,8 +474,10 @@ TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::strin
     h.tile = true;
     helpers_.stack.push_back(key);
     TileChecker child(ast_, module_, h, diags_, helpers_);
+    if (gen) child.setGenerator();
     HelperContext::Done d;
     d.result = child.runHelper(values);
+    if (gen) d.end = child.generatorEnd();
     d.effects = child.effects();
     d.assigned = child.assignedNames();
     helpers_.stack.pop_back();
@@ -483,6 +508,13 @@ TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::strin
                  ": return the value too and pass it to the function, or capture only compile-time values and "
                  "the caller's variables");
     return TV{};
+  }
+  if (gen) {
+    // What `as` holds after the `with`: the closures frozen at the generator's end, their
+    // run-time captures the same variables (copied again there).
+    TV end = done->second.end.ok() ? done->second.end : result;
+    if (!callerPieces(end, id, function, lowered, hidden, done->second.assigned, exports, lost)) end = result;
+    withEnds_[id.index] = end;
   }
   if (!exports.empty()) inst_.exports[id.index] = exports;
   return recordResult ? record(id, result) : result;

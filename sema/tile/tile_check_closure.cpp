@@ -390,6 +390,23 @@ TV TileChecker::itemsOf(const std::vector<TV>& elements, NodeRange at) {
   return out;
 }
 
+bool TileChecker::identicalClosures(const TV& x, const TV& y) {
+  if (x.k != TV::K::Closure || y.k != TV::K::Closure || x.def != y.def || x.lambda != y.lambda || x.keys != y.keys ||
+      x.live != y.live || x.pieces.size() != y.pieces.size() || x.items.size() != y.items.size()) {
+    return false;
+  }
+  for (size_t k = 0; k < x.keys.size(); ++k) {
+    const TileArgPiece& p = x.pieces[k];
+    const TileArgPiece& q = y.pieces[k];
+    auto e = valuesEqual(x.items[k], y.items[k]);
+    bool runtime = x.items[k].k == TV::K::Value && y.items[k].k == TV::K::Value && x.items[k].type == y.items[k].type;
+    if (!(e && *e) && !(runtime && p.expr == q.expr && p.path == q.path && p.var == q.var && p.varType == q.varType)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool TileChecker::joinClosures(const std::map<std::string, TV>& thenC, const std::map<std::string, ExprId>& thenSites,
                                const std::map<std::string, TV>& elseC, const std::map<std::string, ExprId>& elseSites,
                                NodeRange at) {
@@ -414,6 +431,9 @@ bool TileChecker::joinClosures(const std::map<std::string, TV>& thenC, const std
     const TV& x = a->second;
     const TV& y = b->second;
     auto eq = valuesEqual(x, y);
+    // The very same closure on both paths (its run-time captures the same variables: a
+    // `with`'s yielded closure, untouched by the `if`).
+    if (!(eq && *eq) && identicalClosures(x, y)) eq = true;
     bool sameLive = x.k == TV::K::Closure && y.k == TV::K::Closure && x.live != 0 && x.live == y.live &&
                     x.def == y.def && x.lambda == y.lambda;
     if ((eq && *eq) || sameLive) {

@@ -4,6 +4,8 @@
 // `__getitem__` and `__setitem__` dunders (typed as helper calls with `self` first). An
 // instance is a run-time tuple of its fields (sema/dataclasses.h); what is known of its
 // fields at compile time is kept as for partly constant tuples.
+#include <functional>
+
 #include "sema/dataclasses.h"
 #include "sema/tile/tile_check_internal.h"
 
@@ -89,6 +91,8 @@ bool TileChecker::classUsable(const DataclassInfo& info, ExprId at, bool constru
 }
 
 TV TileChecker::buildInstance(ExprId id, const DataclassInfo& info, std::vector<ArgItem>& fields) {
+  bool arrays = false;
+  bool tiles = false;
   std::vector<std::string> names;
   std::vector<TypeId> types;
   TileHelperArg lowered;
@@ -101,7 +105,14 @@ TV TileChecker::buildInstance(ExprId id, const DataclassInfo& info, std::vector<
     Known k;
     if (v.k == TV::K::Value) {
       t = v.type;
-      if (types_.isArray(t) || (types_.isTuple(t) && holdsArray(t))) {
+      const TileArgPiece& p = fields[i].piece;
+      bool plainArray = types_.isArray(t) && p.expr.valid() && p.path.empty() && p.var.empty();
+      if (plainArray) {
+        // An array field (cuTile's `DataclassWithCtxMethod(x)`): the instance is a compile-time
+        // aggregate of the arrays and the run-time values (lowering's TupleArg), bound once in
+        // straight-line code or passed to helpers and methods.
+        arrays = true;
+      } else if (types_.isArray(t) || (types_.isTuple(t) && holdsArray(t))) {
         diags_.error(loc(fields[i].piece.expr.valid() ? fields[i].piece.expr : id), Diag::TileUnsupported,
                      "a dataclass field holding an array (`" + info.name + "." + fname + "`) made inside a kernel",
                      ": pass the instance as a kernel parameter");
@@ -132,9 +143,21 @@ TV TileChecker::buildInstance(ExprId id, const DataclassInfo& info, std::vector<
                    ": fields hold numbers, strings, tuples of numbers, tiles and dataclass instances");
       return TV{};
     }
+    std::function<bool(TypeId)> hasTile = [&](TypeId x) {
+      if (types_.isTile(x)) return true;
+      if (!types_.isTuple(x)) return false;
+      return std::any_of(types_.get(x).elements.begin(), types_.get(x).elements.end(), hasTile);
+    };
+    tiles = tiles || hasTile(t);
     types.push_back(t);
     lowered.pieces.push_back(fields[i].piece);
     known.parts.push_back(k);
+  }
+  if (arrays && tiles) {
+    diags_.error(loc(id), Diag::TileUnsupported,
+                 "an instance of `" + info.name + "` holding arrays beside tiles",
+                 ": its other fields hold numbers, tuples of them or strings");
+    return TV{};
   }
   TypeId t = dataclassType(types_, info.name, names, types);
   inst_.meanings[id.index] = ExprMeaning{Intrinsic::HostValue, kClassPayload};

@@ -99,6 +99,9 @@ struct HelperContext {
     // The names the instance assigns (a returned closure's captures of parameters it
     // never assigns are the caller's arguments).
     std::set<std::string> assigned;
+    // A @contextmanager instance (tile_check_with.cpp): `result` is what its `yield` gives,
+    // `end` that value with its closures frozen at the generator's end.
+    TV end;
   };
   // By function index and argument kinds (see helperKey).
   std::map<std::string, Done> done;
@@ -121,6 +124,12 @@ public:
   }
 
   void run();
+
+  // This checker types a @contextmanager generator (tile_check_with.cpp): its one `yield`
+  // gives the call's value, `return` is refused.
+  void setGenerator() { generator_ = true; }
+  // After runHelper of a generator: the yielded value with its closures frozen at the end.
+  const TV& generatorEnd() const { return yieldEnd_; }
 
   // Checks the helper function `inst_` for one call's arguments (one TV per
   // parameter: a runtime value, a constant or a dtype/padding mode); returns
@@ -633,6 +642,9 @@ private:
   bool joinClosures(const std::map<std::string, TV>& thenC, const std::map<std::string, ExprId>& thenSites,
                     const std::map<std::string, TV>& elseC, const std::map<std::string, ExprId>& elseSites,
                     NodeRange at);
+  // Whether two closures are the same function with the same captures (constants equal,
+  // run-time ones the same variables).
+  bool identicalClosures(const TV& x, const TV& y);
   // The closures being frozen (a capture of a closure freezes it too): functions that
   // capture each other are refused, not frozen forever.
   std::vector<std::pair<StmtId, ExprId>> freezing_;
@@ -692,6 +704,32 @@ private:
   static bool isClassTV(const TV& v) {
     return v.k == TV::K::Entity && v.ent == Intrinsic::HostValue && isClassPayload(v.payload);
   }
+
+  // --- `with` over @contextmanager generators (tile_check_with.cpp) ----------
+  // `with cm(args) [as name]: body` (cuTile 1.7's generator-based context managers).
+  void checkWith(StmtId id, const ast::With& w);
+  // Whether `def` is decorated `@contextmanager` (contextlib's, by any import spelling).
+  bool isContextManagerDef(StmtId def) const;
+  // A generator's checks before its body is typed: no `return`, exactly one reachable
+  // `yield` statement, outside loops and conditionals (into yieldStmt_); false when reported.
+  bool findGeneratorYield();
+  // `yield [value]` as a statement of the generator being typed.
+  void checkYield(StmtId id, ExprId value);
+  bool generator_ = false;
+  StmtId yieldStmt_;
+  TV yielded_;
+  TV yieldRaw_;
+  TV yieldEnd_;
+  bool yieldFailed_ = false;
+  // The call a `with` enters (instantiateHelper types it as a generator).
+  ExprId withCall_;
+  // The calls typed as generators; their yielded values frozen at the generator's end.
+  std::map<uint32_t, TV> withEnds_;
+  // The `with`s around the statement being checked, innermost last: what each yielded
+  // and that value at the generator's end (a `return` leaves after the cleanups).
+  std::vector<std::pair<TV, TV>> withStack_;
+  // `v` returned from inside `with`s: a yielded closure as its generator leaves it.
+  TV afterCleanups(const TV& v);
 
   // --- compile-time dictionaries (tile_check_dict.cpp) ---------------------
   // `{"a": x, **d}`: keys string constants.

@@ -304,6 +304,9 @@ void TileChecker::noStaticExits(std::span<const StmtId> body, bool inLoop) {
         noStaticExits(ast_.list(s.as<ast::If>().body), inLoop);
         noStaticExits(ast_.list(s.as<ast::If>().orelse), inLoop);
         break;
+      case StmtKind::With:
+        noStaticExits(ast_.list(s.as<ast::With>().body), inLoop);
+        break;
       case StmtKind::For:
         noStaticExits(ast_.list(s.as<ast::For>().body), true);
         break;

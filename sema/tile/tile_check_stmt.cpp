@@ -38,6 +38,12 @@ void TileChecker::countAssignments(std::span<const StmtId> body) {
         if (countNest_ > 0) nestedAssigned_.insert(name);
         break;
       }
+      case StmtKind::With:
+        for (WithItemId w : ast_.list(s.as<ast::With>().items)) {
+          if (ast_.withItem(w).optionalVars.valid()) countTarget(ast_.withItem(w).optionalVars, 1);
+        }
+        countAssignments(ast_.list(s.as<ast::With>().body));
+        break;
       case StmtKind::If:
         ++countNest_;
         countAssignments(ast_.list(s.as<ast::If>().body));
@@ -137,12 +143,17 @@ void TileChecker::checkStmt(StmtId id) {
       ExprId value = s.as<ast::ExprStmt>().value;
       // Docstrings and other constant statements (`...`) mean nothing.
       if (ast_.expr(value).is<ast::Constant>()) return;
+      if (const auto* y = ast_.expr(value).dyn<ast::Yield>()) {
+        checkYield(id, y->value);
+        return;
+      }
       checkExpr(value);
       return;
     }
     case StmtKind::Pass:
       return;
     case StmtKind::Return:
+      if (generator_) return;  // refused before (findGeneratorYield)
       if (helperMode_) {
         checkHelperReturn(id, s.as<ast::Return>());
       } else if (s.as<ast::Return>().value.valid()) {
@@ -256,9 +267,10 @@ void TileChecker::checkStmt(StmtId id) {
       return;
     }
     case StmtKind::With:
+      checkWith(id, s.as<ast::With>());
+      return;
     case StmtKind::AsyncWith:
-      diags_.error(loc(s.range), Diag::UnsupportedFeature,
-                   "`with` statements are not supported in tile kernels yet");
+      diags_.error(loc(s.range), Diag::TileUnsupported, "`async with`", ": use `with`");
       return;
     default:
       diags_.error(loc(s.range), Diag::UnsupportedFeature,
@@ -540,7 +552,20 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     diags_.error(loc(valueExpr), Diag::TileType, "this gives no value (`None`) to assign");
     return;
   }
-  if (v.k == TV::K::Value && types_.isTuple(v.type) && holdsArray(v.type)) {
+  // A dataclass instance holding arrays built here (`obj = Cls(x)`), bound once in
+  // straight-line code: the name stands for it (lowering: a TupleArg).
+  bool built = v.k == TV::K::Value && isDataclassType(types_, v.type) && holdsArray(v.type) &&
+               inst_.meanings[valueExpr.index].kind == Intrinsic::HostValue &&
+               isClassPayload(inst_.meanings[valueExpr.index].payload);
+  bool instance = built && depthNow_ == 0 && assigned_[name] <= 1 && !vars_.count(name);
+  if (built && !instance) {
+    diags_.error(loc(target), Diag::TileUnsupported,
+                 "an instance holding arrays (`" + dataclassName(types_, v.type) +
+                     "`) bound in a run-time loop or branch, or to a name bound more than once",
+                 ": bind it once, in straight-line code");
+    return;
+  }
+  if (v.k == TV::K::Value && types_.isTuple(v.type) && holdsArray(v.type) && !instance) {
     diags_.error(loc(target), Diag::TileUnsupported, "a variable holding a tuple of arrays",
                  ": index the tuple parameter where an array is used (`ct.load(xs[i], ...)`)");
     return;

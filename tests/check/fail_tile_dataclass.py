@@ -149,11 +149,20 @@ def misuse(x: "int32[::1]"):
 
 @ct.kernel
 def array_field(x: "int32[::1]"):
-    # CHECK:STDERR: fail_tile_dataclass.py:[[@LINE+4]]:16: error: a dataclass field holding an array (`Holder.a`) made inside a kernel is not supported in tile kernels yet: pass the instance as a kernel parameter [tile-unsupported]
-    # CHECK:STDERR:     h = Holder(x)
-    # CHECK:STDERR:                ^
-    # CHECK:STDERR:
+    # An instance holding an array is bound once, in straight-line code (it stands for its
+    # arrays); not beside tiles.
     h = Holder(x)
+    for i in range(2):
+        # CHECK:STDERR: fail_tile_dataclass.py:[[@LINE+4]]:9: error: an instance holding arrays (`Holder`) bound in a run-time loop or branch, or to a name bound more than once is not supported in tile kernels yet: bind it once, in straight-line code [tile-unsupported]
+        # CHECK:STDERR:         g = Holder(x)
+        # CHECK:STDERR:         ^
+        # CHECK:STDERR:
+        g = Holder(x)
+    # CHECK:STDERR: fail_tile_dataclass.py:[[@LINE+4]]:9: error: an instance of `FooBar` holding arrays beside tiles is not supported in tile kernels yet: its other fields hold numbers, tuples of them or strings [tile-unsupported]
+    # CHECK:STDERR:     t = FooBar(x, ct.zeros((4,), ct.int32), 1)
+    # CHECK:STDERR:         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    # CHECK:STDERR:
+    t = FooBar(x, ct.zeros((4,), ct.int32), 1)
 
 
 @ct.kernel
