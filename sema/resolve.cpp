@@ -243,10 +243,19 @@ private:
 
   // `-D NAME=ct.max`: what the path names through the module's imports.
   void bindDefinePath(const std::string& name, const std::string& path) {
+    // `-D get_tv_method=add_method`: a plain function the file defines at module level
+    // (a tile helper), passed as the value of an enclosing function's parameter.
+    if (auto def = bound_.plainDefs.find(path); def != bound_.plainDefs.end() && path.find('.') == std::string::npos) {
+      bind(name, Entity{Intrinsic::HostValue, 1, path});
+      bound_.plainDefs[name] = def->second;
+      definedByCommandLine_.insert(name);
+      return;
+    }
     auto entity = resolve_detail::definePathEntity(path, module_);
     if (!entity) {
       diags_.error(Diag::InvalidDefine, "`-D " + name + "=" + path + "`: `" + path +
-                                             "` is not a number, nor something pykc knows that the file imports");
+                                             "` is not a number, a function the file defines, nor something pykc "
+                                             "knows that the file imports");
       return;
     }
     bind(name, *entity);

@@ -177,6 +177,7 @@ TV TileChecker::checkExpr(ExprId id) {
         }
       }
       if (auto picked = pickFromTupleLiteral(id, sub)) return *picked;
+      if (auto entry = moduleDictSubscript(id, sub)) return *entry;
       TV base = checkExpr(sub.value);
       if (!base.ok()) return TV{};
       if (base.k == TV::K::Const && base.c.kind == ConstValue::Kind::Tuple) {

@@ -601,6 +601,11 @@ private:
   bool callerPieces(TV& v, ExprId call, uint32_t function, const std::vector<TileHelperArg>& lowered,
                     const std::vector<TileHiddenArg>& hidden, const std::set<std::string>& assigned,
                     std::vector<TileHiddenArg>& exports, std::string& lost);
+  // A method a helper returns bound to one of its parameters (`return tv.atomic_store_add`):
+  // bound to the caller's argument for it (`bound`), which must be a plain expression the
+  // helper never reassigns; false with a diagnostic otherwise.
+  bool rebindReturnedMethod(TV& v, ExprId call, uint32_t function, const std::vector<ExprId>& bound,
+                            const std::set<std::string>& assigned, const std::string& name);
   // `ct.reduce(x, axis, func, identity, *, keepdims=False)` (cuTile's custom reduction): x a
   // tile or a tuple of tiles (broadcast to one shape), `func` a closure, a helper, or an
   // operator (operator.add, ct.maximum, ...) combining 0-d values, typed on scalars of
@@ -689,6 +694,10 @@ private:
   TV checkDictDisplay(ExprId id, const ast::Dict& d);
   // `d["a"]`, `d.get("a", default=None)`, `"a" in d`, `d == {...}`.
   TV checkDictSubscript(ExprId id, const ast::Subscript& sub, const TV& base);
+  // `_op_to_func[AtomicOp(op_id)]`: an entry of a module-level dict display with compile-time
+  // keys, by a compile-time key (nullopt when `sub` indexes no such dict).
+  std::optional<TV> moduleDictSubscript(ExprId id, const ast::Subscript& sub);
+  std::optional<ExprId> moduleDictLiteral(const std::string& name);
   std::optional<TV> checkDictMethod(ExprId id, const ast::Call& c);
   TV compareDicts(ExprId id, CmpOp op, const TV& l, const TV& r);
   // The index of the key `key` gives in `dict` (nullopt: absent); false when reported.
