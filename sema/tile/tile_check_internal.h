@@ -420,6 +420,10 @@ private:
   // `e` evaluated as the host would (sema/const_eval.h) with this kernel's constants;
   // nullopt when it is no such constant (nothing reported).
   std::optional<ConstValue> hostConstant(ExprId e);
+  // `ct.static_eval(type_string.append(repr(x)))` as a statement, changing a host list of
+  // the enclosing function or the module: a compile-time effect pykc does not replay (a
+  // warning); false when `value` is not that.
+  bool checkHostEffect(ExprId value);
   // An f-string whose fields are all host constants, formatted (no format specs).
   std::optional<std::string> hostFString(ExprId e);
 

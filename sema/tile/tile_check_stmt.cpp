@@ -137,6 +137,7 @@ void TileChecker::checkStmt(StmtId id) {
       ExprId value = s.as<ast::ExprStmt>().value;
       // Docstrings and other constant statements (`...`) mean nothing.
       if (ast_.expr(value).is<ast::Constant>()) return;
+      if (checkHostEffect(value)) return;
       checkExpr(value);
       return;
     }
