@@ -145,6 +145,9 @@ TV TileChecker::buildInstance(ExprId id, const DataclassInfo& info, std::vector<
 
 TV TileChecker::checkDataclassCall(ExprId id, const ast::Call& c, const TV& cls) {
   DataclassInfo info = classInfo(cls);
+  if (info.customInit.valid() && !info.customNew.valid() && isStaticDef(ast_, info.customInit)) {
+    return classUsable(info, id, false) ? checkStaticDefInit(id, c, info) : TV{};
+  }
   if (!classUsable(info, id, true)) return TV{};
   std::vector<ArgItem> positional;
   std::vector<std::pair<std::string, ArgItem>> keywords;

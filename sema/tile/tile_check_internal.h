@@ -85,6 +85,9 @@ struct TV {
   }
 };
 
+// A function decorated `@static_def` (cuTile: run by the host when the kernel compiles).
+bool isStaticDef(const Ast& ast, StmtId def);
+
 inline bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // The helper functions' instances made while checking one tile kernel
@@ -656,6 +659,9 @@ private:
   // The instance of `info` whose fields are `fields` (in field order), recorded at `id` for
   // lowering (meanings: HostValue kClassPayload; helperArgs: one piece per field).
   TV buildInstance(ExprId id, const DataclassInfo& info, std::vector<ArgItem>& fields);
+  // `Cls(args)` of a class whose `__init__` is a `@static_def` (tile_check_static_def.cpp):
+  // its `object.__setattr__(self, "f", v)` statements evaluated on compile-time arguments.
+  TV checkStaticDefInit(ExprId id, const ast::Call& c, const DataclassInfo& info);
   // `obj.attr`: a field, a property's value, a bound method, a class constant.
   TV checkInstanceAttribute(ExprId id, const std::string& attr, const TV& base, ExprId value);
   // `Cls.attr`: a class constant or a method called without `self`.
