@@ -359,6 +359,7 @@ uint32_t TileChecker::methodFunction(StmtId def, const std::string& name) {
 
 TV TileChecker::callMethod(ExprId id, StmtId def, const std::string& name, ExprId selfExpr, const TV& self,
                            std::vector<ArgItem> rest) {
+  if (isStaticDef(ast_, def)) return checkStaticDefMethod(id, def, name, selfExpr, self, rest);
   uint32_t function = methodFunction(def, name);
   const JitFunction& f = module_.functions[function];
   std::vector<TV> values;

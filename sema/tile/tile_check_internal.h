@@ -662,6 +662,10 @@ private:
   // `Cls(args)` of a class whose `__init__` is a `@static_def` (tile_check_static_def.cpp):
   // its `object.__setattr__(self, "f", v)` statements evaluated on compile-time arguments.
   TV checkStaticDefInit(ExprId id, const ast::Call& c, const DataclassInfo& info);
+  // A `@static_def` method called on an instance whose fields are known, with constant
+  // arguments: its result, evaluated as the host would (sema/const_eval.h, evalHostMethod).
+  TV checkStaticDefMethod(ExprId id, StmtId def, const std::string& name, ExprId selfExpr, const TV& self,
+                          const std::vector<ArgItem>& rest);
   // `obj.attr`: a field, a property's value, a bound method, a class constant.
   TV checkInstanceAttribute(ExprId id, const std::string& attr, const TV& base, ExprId value);
   // `Cls.attr`: a class constant or a method called without `self`.

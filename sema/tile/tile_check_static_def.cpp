@@ -122,4 +122,34 @@ TV TileChecker::checkStaticDefInit(ExprId id, const ast::Call& c, const Dataclas
   return buildInstance(id, info, fields);
 }
 
+TV TileChecker::checkStaticDefMethod(ExprId id, StmtId def, const std::string& name, ExprId selfExpr, const TV& self,
+                                     const std::vector<ArgItem>& rest) {
+  const std::string what = "`" + name + "` (a `@static_def`)";
+  const Type& t = types_.get(self.type);
+  Known known = selfExpr.valid() ? knownOf(selfExpr) : Known{};
+  std::map<std::string, ConstValue> fields;
+  for (size_t i = 0; i < t.elements.size() && i + 1 < t.fieldNames.size(); ++i) {
+    if (i >= known.parts.size() || !known.parts[i].c) {
+      diags_.error(loc(id), Diag::NotConstant, "field `" + t.fieldNames[i + 1] + "` of the object " + what + " runs on");
+      return TV{};
+    }
+    fields[t.fieldNames[i + 1]] = *known.parts[i].c;
+  }
+  std::vector<ConstValue> args;
+  for (const ArgItem& a : rest) {
+    if (a.v.k != TV::K::Const) {
+      diags_.error(loc(id), Diag::NotConstant, "an argument of " + what + " (here `" + describe(a.v) + "`)");
+      return TV{};
+    }
+    args.push_back(a.v.c);
+  }
+  auto r = evalHostMethod(ast_, module_, fn_.scope, def, fields, args);
+  if (!r) {
+    diags_.error(loc(id), Diag::TileUnsupported, "evaluating " + what + " at compile time",
+                 ": pykc runs numbers, tuples and lists, `self.field`, assignments, if/for/while and returns");
+    return TV{};
+  }
+  return record(id, TV::constant(*r));
+}
+
 }  // namespace frontend::tile

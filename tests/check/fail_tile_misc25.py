@@ -53,6 +53,42 @@ class Half:
         object.__setattr__(self, "x", n)
 
 
+@dataclass(frozen=True)
+class Calls:
+    x: int
+
+    @static_def
+    def __call__(self, z):
+        return self.x.bit_length() + z
+
+
+@ct.kernel
+def static_def_call_runtime(x: "int32[::1]", n: "int32"):
+    # CHECK:STDERR: fail_tile_misc25.py:[[@LINE+4]]:22: error: an argument of `Calls.__call__` (a `@static_def`) (here `int32`) must be a compile-time constant [not-constant]
+    # CHECK:STDERR:     ct.scatter(x, 0, Calls(1)(n))
+    # CHECK:STDERR:                      ^~~~~~~~~~~
+    # CHECK:STDERR:
+    ct.scatter(x, 0, Calls(1)(n))
+
+
+@ct.kernel
+def static_def_call_unknown_field(x: "int32[::1]", n: "int32"):
+    # CHECK:STDERR: fail_tile_misc25.py:[[@LINE+4]]:22: error: field `x` of the object `Calls.__call__` (a `@static_def`) runs on must be a compile-time constant [not-constant]
+    # CHECK:STDERR:     ct.scatter(x, 0, Calls(n)(1))
+    # CHECK:STDERR:                      ^~~~~~~~~~~
+    # CHECK:STDERR:
+    ct.scatter(x, 0, Calls(n)(1))
+
+
+@ct.kernel
+def static_def_call_host_code(x: "int32[::1]"):
+    # CHECK:STDERR: fail_tile_misc25.py:[[@LINE+4]]:22: error: evaluating `Calls.__call__` (a `@static_def`) at compile time is not supported in tile kernels yet: pykc runs numbers, tuples and lists, `self.field`, assignments, if/for/while and returns [tile-unsupported]
+    # CHECK:STDERR:     ct.scatter(x, 0, Calls(1)(2))
+    # CHECK:STDERR:                      ^~~~~~~~~~~
+    # CHECK:STDERR:
+    ct.scatter(x, 0, Calls(1)(2))
+
+
 @ct.kernel
 def missing_key(x: "int32[::1]"):
     # CHECK:STDERR: fail_tile_misc25.py:[[@LINE+4]]:36: error: key Op.MAX not found in module dict `_OP_TO_FUNC` [tile-type]

@@ -36,6 +36,14 @@ class MetaInit:
         object.__setattr__(self, "x", n * 5)
         object.__setattr__(self, "y", n + 1)
 
+    @static_def
+    def __call__(self, z):
+        items = [self.x, self.y, z]
+        res = 0
+        while items:
+            res = res * 10 + items.pop()
+        return res
+
 
 @ct.kernel
 def by_enum(x: "int32[::1]", y: "int32[::1]", op_id: ct.Constant[int] = 2):
@@ -70,6 +78,7 @@ def effects(x: "int32[:, ::1]"):
 def init(x: "int32[::1]"):
     d = MetaInit(4)
     ct.scatter(x, 0, d.x + d.y)
+    ct.scatter(x, 1, d(7))
 # CHECK:STDOUT: kernel by_enum by_enum__i32a1C_i32a1C__Kop_id_2 void(int32[::1], int32[::1], op_id=2)
 # CHECK:STDOUT:   offset: tile(int64, (16,))
 # CHECK:STDOUT:   old: tile(int32, (16,))

@@ -43,7 +43,7 @@ def misc25_cases(run, arr, rng):
     yield "static_eval(tile.shape), shape[1].astype(dtype), a host-list append not replayed", x, want, "exact"
     yield "ct.static_eval(op_mul(lhs, rhs)) with operator.mul imported by name", out, np.array([60.0]), "exact"
 
-    # test_init_static_def: MetaInit(10) -> x = 50, y = 70.
-    x = np.zeros(2, np.int32)
+    # test_init_static_def: MetaInit(10) -> x = 50, y = 70; test_call_dunder_static_def: 753.
+    x = np.zeros(3, np.int32)
     run("static_init", 1, arr(x))
-    yield "a dataclass whose __init__ is a @static_def", x, np.array([50, 70], np.int32), "exact"
+    yield "dataclasses whose __init__ and __call__ are @static_defs", x, np.array([50, 70, 753], np.int32), "exact"

@@ -4,7 +4,7 @@ enum-member keys and ct functions as values indexed at compile time
 (`ct.static_eval(_OP_TO_FUNC[Op(op_id)])`), a helper returning a bound method of its
 parameter (`get_add(tv)((i, j), update)`), `ct.static_eval(LOG.append(...))` (a host effect
 pykc does not replay: a warning), a constant's `astype`, Python's operator functions imported
-by name, and a dataclass whose `__init__` is a `@static_def`.
+by name, and dataclasses whose `__init__` and `__call__` are `@static_def`s.
 Checked on the CPU by tests/tile_sim (misc25_cases.py) and on the GPU by
 tests/gpu/cases/tile_cases25.py, both against NumPy.
 """
@@ -48,6 +48,20 @@ class MetaInit:
         object.__setattr__(self, "y", n * 7)
 
 
+@dataclass(frozen=True)
+class WithCallStaticDef:
+    x: int
+    y: int
+
+    @static_def
+    def __call__(self, z):
+        items = [self.x, self.y, z]
+        res = 0
+        while items:
+            res = res * 10 + items.pop()
+        return res
+
+
 @ct.kernel
 def dict_atomics(x: "int32[::1]", y: "int32[::1]", z: "int32[::1]", w: "int32[::1]",
                  op_id: ct.Constant[int] = 1):
@@ -89,3 +103,4 @@ def static_init(x: "int32[::1]"):
     d = MetaInit(10)
     ct.scatter(x, 0, d.x)
     ct.scatter(x, 1, d.y)
+    ct.scatter(x, 2, WithCallStaticDef(3, 5)(7))
