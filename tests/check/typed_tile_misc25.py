@@ -2,10 +2,11 @@
 # What the last kernels of cuTile's test_atomic, test_tiled_view, test_static_eval and
 # test_dataclass use (docs/TILE.md): a module dict with enum keys indexed at compile time, a
 # helper returning a bound method of its parameter, `ct.static_eval(LOG.append(...))` (a host
-# effect pykc does not replay: a warning), a constant's astype, an operator function imported
-# by name, a dataclass whose `__init__` is a `@static_def`.
+# effect pykc does not replay: a warning), a constant's astype, operator functions (imported
+# by name, comparisons), a dataclass whose `__init__` is a `@static_def`.
 from dataclasses import dataclass
 from enum import Enum
+import operator
 from operator import add as op_add
 
 import cuda.tile as ct
@@ -72,6 +73,7 @@ def effects(x: "int32[:, ::1]"):
     ct.scatter(x, (0, 1), shape[1].astype(ct.int16))
     lhs = ct.bid(0) + 15
     ct.scatter(x, (0, 2), ct.static_eval(op_add(lhs, 3)))
+    ct.scatter(x, (0, 3), ct.static_eval(operator.ge(lhs, 3)))
 
 
 @ct.kernel

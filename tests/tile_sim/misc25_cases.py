@@ -36,12 +36,13 @@ def misc25_cases(run, arr, rng):
 
     # test_symbolic_tile (shape, astype) and the binary-op static_eval (15 * 4).
     x = np.zeros((10, 10), np.int32)
-    out = np.zeros(1, np.float64)
+    out = np.full(2, 7.0, np.float64)
     run("static_effects", 1, arr(x) + arr(out))
     want = np.zeros((10, 10), np.int32)
     want[0, 0], want[0, 1] = 4, 8
     yield "static_eval(tile.shape), shape[1].astype(dtype), a host-list append not replayed", x, want, "exact"
-    yield "ct.static_eval(op_mul(lhs, rhs)) with operator.mul imported by name", out, np.array([60.0]), "exact"
+    yield "ct.static_eval(op_mul(lhs, rhs)) (operator.mul imported by name), operator.lt", out, \
+        np.array([60.0, 0.0]), "exact"
 
     # test_init_static_def: MetaInit(10) -> x = 50, y = 70; test_call_dunder_static_def: 753.
     x = np.zeros(3, np.int32)

@@ -10,6 +10,7 @@ tests/gpu/cases/tile_cases25.py, both against NumPy.
 """
 from dataclasses import dataclass
 from enum import Enum
+import operator
 from operator import mul as op_mul
 
 import cuda.tile as ct
@@ -96,6 +97,8 @@ def static_effects(x: "int32[:, ::1]", out: "float64[::1]"):
     lhs = ct.bid(0) + 15
     rhs = ct.bid(1) + 4
     ct.scatter(out, 0, ct.static_eval(op_mul(lhs, rhs)))
+    cmp = operator.lt
+    ct.scatter(out, 1, ct.static_eval(cmp(lhs, rhs)))
 
 
 @ct.kernel
