@@ -433,7 +433,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     if (!op) {
       diags_.error(loc(c.func), Diag::TileUnsupported, "`" + callee.path + "`",
                    ": tile kernels call add, sub, mul, truediv, floordiv, mod, pow, neg, and_, or_, xor, "
-                   "lshift and rshift of Python's operator module");
+                   "lshift, rshift, gt, ge, lt, le, eq and ne of Python's operator module");
       return TV{};
     }
     callee.ent = Intrinsic::TileOp;
