@@ -241,17 +241,13 @@ private:
     }
   }
 
-  // `-D NAME=ct.max`: what the path names through the module's imports.
+  // `-D NAME=ct.max`: what the path names through the module's imports; `-D NAME=f`: the
+  // plain function `f` the file defines (a tile helper, as a parameter's value).
   void bindDefinePath(const std::string& name, const std::string& path) {
-    // `-D get_tv_method=add_method`: a plain function the file defines at module level
-    // (a tile helper), passed as the value of an enclosing function's parameter.
-    if (auto def = bound_.plainDefs.find(path); def != bound_.plainDefs.end() && path.find('.') == std::string::npos) {
-      bind(name, Entity{Intrinsic::HostValue, 1, path});
-      bound_.plainDefs[name] = def->second;
-      definedByCommandLine_.insert(name);
-      return;
-    }
-    auto entity = resolve_detail::definePathEntity(path, module_);
+    auto def = bound_.plainDefs.find(path);
+    auto entity = def != bound_.plainDefs.end() ? std::optional(Entity{Intrinsic::HostValue, 1, path})
+                                                : resolve_detail::definePathEntity(path, module_);
+    if (def != bound_.plainDefs.end()) bound_.plainDefs[name] = def->second;
     if (!entity) {
       diags_.error(Diag::InvalidDefine, "`-D " + name + "=" + path + "`: `" + path +
                                              "` is not a number, a function the file defines, nor something pykc "
