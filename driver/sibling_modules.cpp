@@ -313,7 +313,9 @@ public:
     for (StmtId id : it->second) {
       if (!seen_.insert({&m, id.index}).second) continue;
       const frontend::Stmt& s = m.ast->stmt(id);
-      if (s.is<ast::ClassDef>() || isKernel(*m.ast, id)) continue;
+      // Classes are not pasted, enums aside (`AtomicOp(op_id)` in a kernel: their members
+      // are compile-time constants the resolver folds).
+      if ((s.is<ast::ClassDef>() && !isEnumClass(*m.ast, id)) || isKernel(*m.ast, id)) continue;
       if (const auto* from = s.dyn<ast::ImportFrom>()) {
         // `from . import config` in the helper's module, used as `config.X` by what is pasted:
         // X is pasted too, and the import itself (binding the module object here).
@@ -360,6 +362,19 @@ private:
       out.emplace(m.tokens->text(t));
     }
     return out;
+  }
+
+  // `class AtomicOp(Enum)` / `(enum.IntEnum)`: an enum class (by its base's name).
+  static bool isEnumClass(const Ast& tree, StmtId id) {
+    const auto* cls = tree.stmt(id).dyn<ast::ClassDef>();
+    if (cls == nullptr) return false;
+    for (frontend::ExprId b : tree.list(cls->bases)) {
+      std::string_view name;
+      if (const auto* a = tree.expr(b).dyn<ast::Attribute>()) name = tree.str(a->attr);
+      if (const auto* n = tree.expr(b).dyn<ast::Name>()) name = tree.str(n->id);
+      if (name == "Enum" || name == "IntEnum") return true;
+    }
+    return false;
   }
 
   // A kernel of the helper module (`@ct.kernel`, `@cuda.jit` without `device=True`): it

@@ -542,6 +542,14 @@ std::optional<Entity> lookupEntity(std::string_view path, TypeTable& types) {
         {"rshift", NumpyFn::RightShift}, {"and_", NumpyFn::BitwiseAnd},
         {"or_", NumpyFn::BitwiseOr},     {"xor", NumpyFn::BitwiseXor}};
     if (attr == "abs") return make(Intrinsic::Abs, path);
+    // The comparisons: cuTile's comparison functions of the same meaning (tile kernels;
+    // `ct.static_eval(func(lhs, rhs))` with `func = operator.gt`).
+    static constexpr std::pair<std::string_view, TileFn> kComparisons[] = {
+        {"gt", TileFn::Greater}, {"ge", TileFn::GreaterEqual}, {"lt", TileFn::Less},
+        {"le", TileFn::LessEqual}, {"eq", TileFn::Equal},      {"ne", TileFn::NotEqual}};
+    for (auto [name, fn] : kComparisons) {
+      if (name == attr) return make(Intrinsic::TileOp, path, static_cast<uint32_t>(fn));
+    }
     for (auto [name, fn] : kOperators) {
       if (name == attr) return make(Intrinsic::NumpyFn, path, static_cast<uint32_t>(fn));
     }

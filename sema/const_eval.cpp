@@ -31,8 +31,14 @@ public:
   // come before the module's.
   struct Env {
     std::map<std::string, ConstValue> vars;
+    // Names bound to an object whose attributes are known (a `@static_def` method's `self`).
+    std::map<std::string, std::map<std::string, ConstValue>> objects;
     bool kernel = false;
   };
+
+  // `def` called with `self` (its first parameter) bound to an object of `fields`.
+  std::optional<ConstValue> callMethod(StmtId def, const std::map<std::string, ConstValue>& fields,
+                                       const std::vector<ConstValue>& args);
 
   std::optional<ConstValue> expr(ExprId id, Env* env);
 
@@ -154,7 +160,47 @@ std::optional<ConstValue> Evaluator::callDef(StmtId def, const std::vector<Const
   return result;
 }
 
+std::optional<ConstValue> Evaluator::callMethod(StmtId def, const std::map<std::string, ConstValue>& fields,
+                                                const std::vector<ConstValue>& args) {
+  const ast::FunctionDef* f = ast_.stmt(def).functionDef();
+  if (f == nullptr || ast_.stmt(def).isAsync()) return std::nullopt;
+  const Arguments& a = ast_.arguments(f->args);
+  if (!a.posonlyargs.empty() || a.vararg.valid() || !a.kwonlyargs.empty() || a.kwarg.valid()) return std::nullopt;
+  auto params = ast_.list(a.args);
+  if (params.size() != args.size() + 1 || !a.defaults.empty()) return std::nullopt;
+  Env env;
+  env.objects[std::string(ast_.str(ast_.arg(params[0]).arg))] = fields;
+  for (size_t i = 0; i < args.size(); ++i) env.vars[std::string(ast_.str(ast_.arg(params[i + 1]).arg))] = args[i];
+  ConstValue result;
+  Flow flow = exec(ast_.list(f->body), env, result);
+  if (flow == Flow::Fail || flow == Flow::Break || flow == Flow::Continue) return std::nullopt;
+  return result;
+}
+
 std::optional<ConstValue> Evaluator::call(ExprId id, const ast::Call& c, Env* env) {
+  // `items.pop()` / `items.append(v)` of a local list (a tuple here): changes the local.
+  if (const auto* m = ast_.expr(c.func).dyn<ast::Attribute>()) {
+    const auto* base = ast_.expr(m->value).dyn<ast::Name>();
+    auto it = base ? env->vars.find(std::string(ast_.str(base->id))) : env->vars.end();
+    if (it == env->vars.end() || it->second.kind != ConstValue::Kind::Tuple || !c.keywords.empty()) {
+      return std::nullopt;
+    }
+    std::string_view method = ast_.str(m->attr);
+    auto args = ast_.list(c.args);
+    std::vector<ConstValue>& xs = it->second.elements;
+    if (method == "pop" && args.empty() && !xs.empty()) {
+      ConstValue last = xs.back();
+      xs.pop_back();
+      return last;
+    }
+    if (method == "append" && args.size() == 1) {
+      auto v = expr(args[0], env);
+      if (!v) return std::nullopt;
+      env->vars[std::string(ast_.str(base->id))].elements.push_back(*v);
+      return ConstValue{};
+    }
+    return std::nullopt;
+  }
   const auto* fn = ast_.expr(c.func).dyn<ast::Name>();
   if (fn == nullptr) return std::nullopt;
   std::string n(ast_.str(fn->id));
@@ -365,6 +411,14 @@ std::optional<ConstValue> Evaluator::expr(ExprId id, Env* env) {
     }
     case ExprKind::Call:
       return call(id, e.as<ast::Call>(), env);
+    case ExprKind::Attribute: {  // `self.x` of a `@static_def` method
+      const auto& a = e.as<ast::Attribute>();
+      const auto* base = ast_.expr(a.value).dyn<ast::Name>();
+      auto obj = base ? env->objects.find(std::string(ast_.str(base->id))) : env->objects.end();
+      if (obj == env->objects.end()) return std::nullopt;
+      auto field = obj->second.find(std::string(ast_.str(a.attr)));
+      return field == obj->second.end() ? std::nullopt : std::optional(field->second);
+    }
     default:
       return std::nullopt;
   }
@@ -480,6 +534,15 @@ std::optional<ConstValue> evalHostConstant(const Ast& ast, const ResolvedModule&
   Evaluator::Env top;
   top.kernel = true;
   return e.expr(expr, &top);
+}
+
+std::optional<ConstValue> evalHostMethod(const Ast& ast, const ResolvedModule& module, uint32_t scope, StmtId def,
+                                         const std::map<std::string, ConstValue>& fields,
+                                         const std::vector<ConstValue>& args, const ConstEvalLimits& limits) {
+  auto none = [](const std::string&) { return ConstEvalLocal{}; };
+  std::function<ConstEvalLocal(const std::string&)> local = none;
+  Evaluator e(ast, module, scope, local, limits);
+  return e.callMethod(def, fields, args);
 }
 
 }  // namespace frontend

@@ -9,8 +9,10 @@
 // (a tile, an array, a `ct.*` call, a method) makes the evaluation give up
 // without a diagnostic: the caller types the expression as usual.
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sema/resolve.h"
 #include "syntax/ast.h"
@@ -37,5 +39,12 @@ struct ConstEvalLimits {
 std::optional<ConstValue> evalHostConstant(const Ast& ast, const ResolvedModule& module, uint32_t scope,
                                            const std::function<ConstEvalLocal(const std::string&)>& local,
                                            ExprId expr, const ConstEvalLimits& limits = {});
+
+// Calls the method `def` (a `@static_def` of a dataclass) with `self` an object whose
+// attributes are `fields` and the other parameters `args`, as the host would: its body may
+// read `self.f`, and `pop`/`append` its local lists. nullopt when pykc cannot evaluate it.
+std::optional<ConstValue> evalHostMethod(const Ast& ast, const ResolvedModule& module, uint32_t scope, StmtId def,
+                                         const std::map<std::string, ConstValue>& fields,
+                                         const std::vector<ConstValue>& args, const ConstEvalLimits& limits = {});
 
 }  // namespace frontend

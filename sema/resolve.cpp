@@ -241,12 +241,17 @@ private:
     }
   }
 
-  // `-D NAME=ct.max`: what the path names through the module's imports.
+  // `-D NAME=ct.max`: what the path names through the module's imports; `-D NAME=f`: the
+  // plain function `f` the file defines (a tile helper, as a parameter's value).
   void bindDefinePath(const std::string& name, const std::string& path) {
-    auto entity = resolve_detail::definePathEntity(path, module_);
+    auto def = bound_.plainDefs.find(path);
+    auto entity = def != bound_.plainDefs.end() ? std::optional(Entity{Intrinsic::HostValue, 1, path})
+                                                : resolve_detail::definePathEntity(path, module_);
+    if (def != bound_.plainDefs.end()) bound_.plainDefs[name] = def->second;
     if (!entity) {
       diags_.error(Diag::InvalidDefine, "`-D " + name + "=" + path + "`: `" + path +
-                                             "` is not a number, nor something pykc knows that the file imports");
+                                             "` is not a number, a function the file defines, nor something pykc "
+                                             "knows that the file imports");
       return;
     }
     bind(name, *entity);

@@ -605,6 +605,9 @@ Val FunctionChecker::checkIntrinsicCall(ExprId id, const Val& callee, const ast:
     case Intrinsic::Jit:
       error(e.range, Diag::UnsupportedConstruct, "`cuda.jit` inside a kernel");
       return Val::bad();
+    case Intrinsic::TileOp:  // `operator.gt` (cuTile's comparison): tile kernels only
+      error(ast_.expr(c.func).range, Diag::UnsupportedConstruct, "`" + name + "`");
+      return Val::bad();
     default:
       error(ast_.expr(c.func).range, Diag::NotCallable, name);
       return Val::bad();

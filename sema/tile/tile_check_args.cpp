@@ -498,6 +498,12 @@ TV TileChecker::instantiateHelper(ExprId id, uint32_t function, const std::strin
   effects_ = effects_ || done->second.effects;
   inst_.callees[id.index] = done->second.index;
   TV result = done->second.result;
+  // A bound method returned (`def add_method(tv): return tv.atomic_store_add`): bound to
+  // the caller's argument for that parameter.
+  if (result.k == TV::K::Entity && result.self.valid() && !rebindReturnedMethod(result, id, function, bound,
+                                                                                 done->second.assigned, name)) {
+    return TV{};
+  }
   // A closure returned: its run-time captures in this function's terms.
   std::string lost;
   std::vector<TileHiddenArg> exports;
@@ -595,6 +601,24 @@ bool TileChecker::callerPieces(TV& v, ExprId call, uint32_t function, const std:
     p = *outer;
   }
   return true;
+}
+
+bool TileChecker::rebindReturnedMethod(TV& v, ExprId call, uint32_t function, const std::vector<ExprId>& bound,
+                                       const std::set<std::string>& assigned, const std::string& name) {
+  const std::vector<std::string>& params = module_.functions[function].params;
+  if (const auto* n = ast_.expr(v.self).dyn<ast::Name>()) {
+    std::string self(ast_.str(n->id));
+    for (size_t i = 0; i < params.size() && i < bound.size(); ++i) {
+      if (params[i] != self || assigned.count(self) || !bound[i].valid()) continue;
+      v.self = bound[i];
+      return true;
+    }
+  }
+  diags_.error(loc(call), Diag::TileUnsupported,
+               "`" + name + "` returning the method `" + v.path + "` of a value it computes",
+               ": return a method of one of its parameters (`return tv.atomic_store_add`), or call the method in "
+               "the helper");
+  return false;
 }
 
 }  // namespace frontend::tile

@@ -467,7 +467,7 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
     if (!op) {
       diags_.error(loc(c.func), Diag::TileUnsupported, "`" + callee.path + "`",
                    ": tile kernels call add, sub, mul, truediv, floordiv, mod, pow, neg, and_, or_, xor, "
-                   "lshift and rshift of Python's operator module");
+                   "lshift, rshift, gt, ge, lt, le, eq and ne of Python's operator module");
       return TV{};
     }
     callee.ent = Intrinsic::TileOp;
@@ -752,6 +752,9 @@ TV TileChecker::checkCall(ExprId id, const ast::Call& c) {
       auto x = tileOrScalar((*args)[0]);
       auto dtype = dtypeArg((*args)[1]);
       if (!x || !dtype) return TV{};
+      if (x->k == TV::K::Const && callee.self.valid() && x->c.isNumber() && types_.isNumber(*dtype)) {
+        if (auto typed = retype(x->c, *dtype)) return record(id, TV::constant(*typed));  // `8 .astype(int32)`
+      }
       if (x->k == TV::K::Const) return record(id, TV::value(*dtype));
       if (isTileVal(*x)) return record(id, TV::value(types_.tile(*dtype, types_.get(x->type).shape)));
       return record(id, TV::value(*dtype));

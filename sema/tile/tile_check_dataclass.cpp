@@ -168,6 +168,9 @@ TV TileChecker::buildInstance(ExprId id, const DataclassInfo& info, std::vector<
 
 TV TileChecker::checkDataclassCall(ExprId id, const ast::Call& c, const TV& cls) {
   DataclassInfo info = classInfo(cls);
+  if (info.customInit.valid() && !info.customNew.valid() && isStaticDef(ast_, info.customInit)) {
+    return classUsable(info, id, false) ? checkStaticDefInit(id, c, info) : TV{};
+  }
   if (!classUsable(info, id, true)) return TV{};
   std::vector<ArgItem> positional;
   std::vector<std::pair<std::string, ArgItem>> keywords;
@@ -379,6 +382,7 @@ uint32_t TileChecker::methodFunction(StmtId def, const std::string& name) {
 
 TV TileChecker::callMethod(ExprId id, StmtId def, const std::string& name, ExprId selfExpr, const TV& self,
                            std::vector<ArgItem> rest) {
+  if (isStaticDef(ast_, def)) return checkStaticDefMethod(id, def, name, selfExpr, self, rest);
   uint32_t function = methodFunction(def, name);
   const JitFunction& f = module_.functions[function];
   std::vector<TV> values;

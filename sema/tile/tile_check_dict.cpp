@@ -2,6 +2,7 @@
 // `**kwargs`, dict displays, `d["k"]`, `d.get("k", default)`, `"k" in d`, `d == {...}`.
 // The keys are strings known at compile time; the values constants, entities, dicts or
 // run-time values (docs/TILE.md, "Helper functions").
+#include "sema/const_eval.h"
 #include "sema/tile/tile_check_internal.h"
 
 namespace frontend::tile {
@@ -106,6 +107,79 @@ TV TileChecker::checkDictSubscript(ExprId id, const ast::Subscript& sub, const T
     return TV{};
   }
   return dictItem(id, base, *i, sub.slice);
+}
+
+std::optional<ExprId> TileChecker::moduleDictLiteral(const std::string& name) {
+  if (consts_.count(name) || vars_.count(name) || entities_.count(name) || failed_.count(name) ||
+      assigned_.count(name) || dicts_.count(name)) {
+    return std::nullopt;
+  }
+  if (fn_.scope > 0 && module_.scopes[fn_.scope - 1].names.count(name)) return std::nullopt;
+  const Entity* e = module_.lookup(name, fn_.scope);
+  if (e == nullptr || e->kind != Intrinsic::HostValue || e->payload != 0) return std::nullopt;
+  // The module's one binding of `name`, a dict display (`_op_to_func = {...}`), which no
+  // module-level statement changes (`d[k] = v`, `d.update(...)` are host code pykc does not run).
+  std::optional<ExprId> found;
+  for (StmtId sid : ast_.module()) {
+    const Stmt& st = ast_.stmt(sid);
+    const auto* a = st.dyn<ast::Assign>();
+    if (a == nullptr) continue;
+    for (ExprId t : ast_.list(a->targets)) {
+      const Expr& te = ast_.expr(t);
+      const ast::Name* n = te.dyn<ast::Name>();
+      if (const auto* ts = te.dyn<ast::Subscript>()) n = ast_.expr(ts->value).dyn<ast::Name>();
+      if (n == nullptr || ast_.str(n->id) != name) continue;
+      if (found || !te.is<ast::Name>() || !ast_.expr(a->value).is<ast::Dict>()) return std::nullopt;
+      found = a->value;
+    }
+  }
+  return found;
+}
+
+std::optional<TV> TileChecker::moduleDictSubscript(ExprId id, const ast::Subscript& sub) {
+  const auto* base = ast_.expr(sub.value).dyn<ast::Name>();
+  if (base == nullptr) return std::nullopt;
+  const std::string name(ast_.str(base->id));
+  auto literal = moduleDictLiteral(name);
+  if (!literal) return std::nullopt;
+  // cuTile evaluates `ct.static_eval(_op_to_func[AtomicOp(op_id)])` on the host: a module
+  // dict of compile-time keys (enum members, numbers, strings) and values (constants,
+  // ct functions, module functions), indexed by a compile-time key.
+  TV k = checkExpr(sub.slice);
+  if (!k.ok()) return TV{};
+  if (k.k != TV::K::Const) {
+    diags_.error(loc(sub.slice), Diag::NotConstant, "the key of module dict `" + name + "` (here `" + describe(k) + "`)");
+    return TV{};
+  }
+  const auto& d = ast_.expr(*literal).as<ast::Dict>();
+  auto keys = ast_.list(d.keys);
+  auto values = ast_.list(d.values);
+  auto moduleName = [](const std::string&) { return ConstEvalLocal{}; };
+  std::optional<size_t> hit;
+  for (size_t i = 0; i < keys.size() && i < values.size(); ++i) {
+    std::optional<ConstValue> key;
+    if (keys[i].valid()) key = foldConstant(ast_, keys[i], module_);  // `AtomicOp.XCHG`
+    if (keys[i].valid() && !key) key = evalHostConstant(ast_, module_, 0, moduleName, keys[i]);
+    if (!key) {
+      diags_.error(loc(id), Diag::TileUnsupported,
+                   "indexing module dict `" + name + "`, whose keys are not all compile-time constants,", "");
+      return TV{};
+    }
+    auto eq = foldCompare(CmpOp::Eq, *key, k.c);
+    if (eq && truthOf(*eq)) hit = i;  // the last one wins, as in Python
+  }
+  if (!hit) {
+    diags_.error(loc(sub.slice), Diag::TileType, "key " + k.c.repr() + " not found in module dict `" + name + "`");
+    return TV{};
+  }
+  TV v = checkExpr(values[*hit]);
+  if (!v.ok()) return TV{};
+  if (v.k != TV::K::Const && v.k != TV::K::Entity) {
+    diags_.error(loc(values[*hit]), Diag::TileUnsupported,
+                 "a value of module dict `" + name + "` that is not a compile-time constant or function", "");
+    return TV{};
+  }
+  return record(id, v);
 }
 
 std::optional<TV> TileChecker::checkDictMethod(ExprId id, const ast::Call& c) {

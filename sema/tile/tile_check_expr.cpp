@@ -177,6 +177,7 @@ TV TileChecker::checkExpr(ExprId id) {
         }
       }
       if (auto picked = pickFromTupleLiteral(id, sub)) return *picked;
+      if (auto entry = moduleDictSubscript(id, sub)) return *entry;
       TV base = checkExpr(sub.value);
       if (!base.ok()) return TV{};
       if (base.k == TV::K::Const && base.c.kind == ConstValue::Kind::Tuple) {
@@ -291,6 +292,18 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
       v.path = entity.path;
       return record(id, v);
     }
+    case Intrinsic::NumpyFn:
+      // `-D func=operator.add`, `from operator import add`: Python's operator functions are
+      // values, as `operator.add` is (checkAttribute).
+      if (entity.path.rfind("operator.", 0) == 0) {
+        TV v;
+        v.k = TV::K::Entity;
+        v.ent = entity.kind;
+        v.payload = entity.payload;
+        v.path = entity.path;
+        return record(id, v);
+      }
+      break;
     case Intrinsic::Function:
       diags_.error(loc(id), Diag::TileUnsupported, "calling other kernels or functions", "");
       return TV{};
@@ -467,6 +480,17 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
     bool scalarOrTile = t.kind == TypeKind::Tile || types_.isNumber(base.type);
     if (scalarOrTile && attr == "item") return method(TileFn::Item);
     if (scalarOrTile && attr == "astype") return method(TileFn::Astype);
+  }
+  // A constant number's `astype` (`shape[1].astype(dtype)` of `ct.static_eval(x.shape)`):
+  // cuTile's constants are 0-d values with a tile's methods.
+  if (base.k == TV::K::Const && base.c.isNumber() && attr == "astype") {
+    TV v;
+    v.k = TV::K::Entity;
+    v.ent = Intrinsic::TileOp;
+    v.payload = static_cast<uint32_t>(TileFn::Astype);
+    v.path = attr;
+    v.self = a.value;
+    return record(id, v);
   }
   diags_.error(loc(id), Diag::UnknownAttribute, describe(base), attr);
   return TV{};

@@ -85,6 +85,9 @@ struct TV {
   }
 };
 
+// A function decorated `@static_def` (cuTile: run by the host when the kernel compiles).
+bool isStaticDef(const Ast& ast, StmtId def);
+
 inline bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // The helper functions' instances made while checking one tile kernel
@@ -438,6 +441,10 @@ private:
   // `e` evaluated as the host would (sema/const_eval.h) with this kernel's constants;
   // nullopt when it is no such constant (nothing reported).
   std::optional<ConstValue> hostConstant(ExprId e);
+  // `ct.static_eval(type_string.append(repr(x)))` as a statement, changing a host list of
+  // the enclosing function or the module: a compile-time effect pykc does not replay (a
+  // warning); false when `value` is not that.
+  bool checkHostEffect(ExprId value);
   // An f-string whose fields are all host constants, formatted (no format specs).
   std::optional<std::string> hostFString(ExprId e);
 
@@ -619,6 +626,11 @@ private:
   bool callerPieces(TV& v, ExprId call, uint32_t function, const std::vector<TileHelperArg>& lowered,
                     const std::vector<TileHiddenArg>& hidden, const std::set<std::string>& assigned,
                     std::vector<TileHiddenArg>& exports, std::string& lost);
+  // A method a helper returns bound to one of its parameters (`return tv.atomic_store_add`):
+  // bound to the caller's argument for it (`bound`), which must be a plain expression the
+  // helper never reassigns; false with a diagnostic otherwise.
+  bool rebindReturnedMethod(TV& v, ExprId call, uint32_t function, const std::vector<ExprId>& bound,
+                            const std::set<std::string>& assigned, const std::string& name);
   // `ct.reduce(x, axis, func, identity, *, keepdims=False)` (cuTile's custom reduction): x a
   // tile or a tuple of tiles (broadcast to one shape), `func` a closure, a helper, or an
   // operator (operator.add, ct.maximum, ...) combining 0-d values, typed on scalars of
@@ -668,6 +680,13 @@ private:
   // The instance of `info` whose fields are `fields` (in field order), recorded at `id` for
   // lowering (meanings: HostValue kClassPayload; helperArgs: one piece per field).
   TV buildInstance(ExprId id, const DataclassInfo& info, std::vector<ArgItem>& fields);
+  // `Cls(args)` of a class whose `__init__` is a `@static_def` (tile_check_static_def.cpp):
+  // its `object.__setattr__(self, "f", v)` statements evaluated on compile-time arguments.
+  TV checkStaticDefInit(ExprId id, const ast::Call& c, const DataclassInfo& info);
+  // A `@static_def` method called on an instance whose fields are known, with constant
+  // arguments: its result, evaluated as the host would (sema/const_eval.h, evalHostMethod).
+  TV checkStaticDefMethod(ExprId id, StmtId def, const std::string& name, ExprId selfExpr, const TV& self,
+                          const std::vector<ArgItem>& rest);
   // `obj.attr`: a field, a property's value, a bound method, a class constant.
   TV checkInstanceAttribute(ExprId id, const std::string& attr, const TV& base, ExprId value);
   // `Cls.attr`: a class constant or a method called without `self`.
@@ -736,6 +755,10 @@ private:
   TV checkDictDisplay(ExprId id, const ast::Dict& d);
   // `d["a"]`, `d.get("a", default=None)`, `"a" in d`, `d == {...}`.
   TV checkDictSubscript(ExprId id, const ast::Subscript& sub, const TV& base);
+  // `_op_to_func[AtomicOp(op_id)]`: an entry of a module-level dict display with compile-time
+  // keys, by a compile-time key (nullopt when `sub` indexes no such dict).
+  std::optional<TV> moduleDictSubscript(ExprId id, const ast::Subscript& sub);
+  std::optional<ExprId> moduleDictLiteral(const std::string& name);
   std::optional<TV> checkDictMethod(ExprId id, const ast::Call& c);
   TV compareDicts(ExprId id, CmpOp op, const TV& l, const TV& r);
   // The index of the key `key` gives in `dict` (nullopt: absent); false when reported.

@@ -675,6 +675,41 @@ std::optional<std::string> TileChecker::hostFString(ExprId e) {
   return out;
 }
 
+bool TileChecker::checkHostEffect(ExprId value) {
+  const auto* c = ast_.expr(value).dyn<ast::Call>();
+  if (c == nullptr || ast_.list(c->args).size() != 1 || !c->keywords.empty()) return false;
+  const auto* inner = ast_.expr(ast_.list(c->args)[0]).dyn<ast::Call>();
+  const auto* method = inner ? ast_.expr(inner->func).dyn<ast::Attribute>() : nullptr;
+  const auto* target = method ? ast_.expr(method->value).dyn<ast::Name>() : nullptr;
+  if (target == nullptr) return false;
+  static const std::set<std::string_view> kMutators = {"append", "extend", "insert", "add", "update"};
+  if (!kMutators.count(ast_.str(method->attr))) return false;
+  const std::string name(ast_.str(target->id));
+  if (consts_.count(name) || vars_.count(name) || entities_.count(name) || failed_.count(name) ||
+      assigned_.count(name) || dicts_.count(name)) {
+    return false;
+  }
+  const Entity* e = module_.lookup(name, fn_.scope);
+  bool host = e != nullptr && (e->kind == Intrinsic::EnclosingLocal || (e->kind == Intrinsic::HostValue && e->payload == 0));
+  if (!host) return false;
+  // Only `ct.static_eval(...)` itself, as a statement: what it gives is not used.
+  TV callee = checkExpr(c->func);
+  if (!callee.ok() || callee.k != TV::K::Entity || callee.ent != Intrinsic::TileOp ||
+      static_cast<TileFn>(callee.payload) != TileFn::StaticEval) {
+    return false;
+  }
+  // cuTile runs the host code when it compiles (`type_string.append(repr(x))` records what
+  // the kernel was compiled for); the kernel does not depend on it. pykc runs no host code.
+  std::string where = e->kind == Intrinsic::EnclosingLocal ? "a local of `" + module_.scopes[e->payload - 1].function + "`"
+                                                             : "a module variable";
+  diags_.warning(loc(value), Diag::UnsupportedFeature,
+                 "`" + name + "." + std::string(ast_.str(method->attr)) + "(...)` inside `ct.static_eval` changes `" +
+                     name + "`, " + where + ", when cuTile compiles the kernel: pykc runs no host code, so `" + name +
+                     "` stays as it is (the kernel does not depend on it)");
+  record(value, TV::constant(ConstValue{}));
+  return true;
+}
+
 TV TileChecker::checkStatic(ExprId id, const ast::Call& c, TileFn fn, const std::string& fname) {
   if (fn == TileFn::StaticEval) {
     auto args = bindArgs(id, c, fname, {"expr"}, 1);

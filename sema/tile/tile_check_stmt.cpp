@@ -147,6 +147,7 @@ void TileChecker::checkStmt(StmtId id) {
         checkYield(id, y->value);
         return;
       }
+      if (checkHostEffect(value)) return;
       checkExpr(value);
       return;
     }

@@ -14,7 +14,7 @@ def make(op):
 
 class Holder:
     pass
-# CHECK:STDERR: pykc: error: `-D op=np.not_a_thing`: `np.not_a_thing` is not a number, nor something pykc knows that the file imports [invalid-define]
+# CHECK:STDERR: pykc: error: `-D op=np.not_a_thing`: `np.not_a_thing` is not a number, a function the file defines, nor something pykc knows that the file imports [invalid-define]
 # CHECK:STDERR:
 # CHECK:STDERR: pykc: error: `make.missing` names no function of fail_nested_kernel_names.py: no function or class `missing` at `make` [unknown-kernel]
 # CHECK:STDERR:

@@ -9,7 +9,7 @@ import cuda.tile as ct
 @ct.kernel
 def unary_plus(x: "int32[::1]"):
     a = ct.gather(x, 0)
-    # CHECK:STDERR: fail_tile_operator_module.py:[[@LINE+4]]:22: error: `operator.pos` is not supported in tile kernels yet: tile kernels call add, sub, mul, truediv, floordiv, mod, pow, neg, and_, or_, xor, lshift and rshift of Python's operator module [tile-unsupported]
+    # CHECK:STDERR: fail_tile_operator_module.py:[[@LINE+4]]:22: error: `operator.pos` is not supported in tile kernels yet: tile kernels call add, sub, mul, truediv, floordiv, mod, pow, neg, and_, or_, xor, lshift, rshift, gt, ge, lt, le, eq and ne of Python's operator module [tile-unsupported]
     # CHECK:STDERR:     ct.scatter(x, 1, operator.pos(a))
     # CHECK:STDERR:                      ^~~~~~~~~~~~
     # CHECK:STDERR:
