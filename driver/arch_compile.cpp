@@ -161,7 +161,7 @@ llvm::Expected<ArchArtifacts> compileForArch(const Compilation& compilation,
   std::vector<backend::RegisterBudget> budgets;
   for (const lowering::KernelInfo& k : kernels) {
     if (k.tileRegisterTarget == 0 || k.tileThreads == 0 || codegen.maxRegisters != 0) continue;
-    budgets.push_back({k.symbol, k.tileThreads, k.tileRegisterTarget});
+    budgets.push_back({k.symbol, k.tileThreads, k.tileRegisterTarget, k.tileToleratedSpillBytes});
   }
   out.ptx = backend::applyRegisterBudgets(std::move(out.ptx), budgets);
   // `compute_XY` is PTX for the driver's JIT: nothing to link.

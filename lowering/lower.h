@@ -55,6 +55,8 @@ struct KernelInfo {
   // link asks ptxas for it, then for kTileRelaxedRegisters where it spills,
   // then for none; 0: none.
   uint32_t tileRegisterTarget = 0;
+  // Spilled bytes the link keeps that budget with (TileKernelShape::toleratedSpillBytes).
+  uint32_t tileToleratedSpillBytes = 0;
 };
 
 // The second register budget of tile kernels that spill under their first.

@@ -335,6 +335,7 @@ LoweredModule ModuleLowering::run() {
   std::vector<uint32_t> tileThreads(typed_.instances.size(), 0);
   std::vector<uint32_t> tileShared(typed_.instances.size(), 0);
   std::vector<uint32_t> tileRegisters(typed_.instances.size(), 0);
+  std::vector<uint32_t> tileSpills(typed_.instances.size(), 0);
   for (size_t i = 0; i < typed_.instances.size(); ++i) {
     if (typed_.instances[i].tile) {
       if (functions_[i] != nullptr) {
@@ -349,6 +350,7 @@ LoweredModule ModuleLowering::run() {
         tileThreads[i] = shape.threads;
         tileShared[i] = shape.dynamicSharedBytes;
         tileRegisters[i] = shape.registerTarget;
+        tileSpills[i] = shape.toleratedSpillBytes;
       }
       continue;
     }
@@ -370,6 +372,7 @@ LoweredModule ModuleLowering::run() {
     result.kernels.back().tileThreads = tileThreads[k];
     result.kernels.back().tileSharedBytes = tileShared[k];
     result.kernels.back().tileRegisterTarget = tileRegisters[k];
+    result.kernels.back().tileToleratedSpillBytes = tileSpills[k];
   }
   result.module = std::move(module_);
   return result;

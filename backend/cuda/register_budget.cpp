@@ -156,7 +156,7 @@ llvm::Expected<BudgetedLink> linkWithRegisterBudgets(const NvJitLink& library, s
     bool relaxed = false;
     for (RegisterBudget& b : budgets) {
       auto r = out.resources.find(b.symbol);
-      if (!budgeted(b) || r == out.resources.end() || r->second.spillStores == 0) continue;
+      if (!budgeted(b) || r == out.resources.end() || r->second.spillStores <= b.toleratedSpillBytes) continue;
       // The relaxed budget where the spilled bytes would fit in its extra
       // registers (else it would spill too: one link saved).
       uint32_t extraBytes = 4 * (relaxedRegisters - std::min(b.registers, relaxedRegisters));

@@ -22,6 +22,7 @@ struct RegisterBudget {
   std::string symbol;
   uint32_t threads = 0;    // the kernel's block size (its .maxntid)
   uint32_t registers = 0;  // a thread's first budget; 0: none
+  uint32_t toleratedSpillBytes = 0;  // spills (stores, bytes) the budget is kept with
 };
 
 // `ptx` with every budget's `.minnctapersm` (65536 / (threads * registers)

@@ -62,13 +62,7 @@ uint32_t TileLowering::run() {
   llvm::Metadata* md[] = {llvm::ValueAsMetadata::get(function_), llvm::MDString::get(context_, "maxntidx"),
                           llvm::ConstantAsMetadata::get(b_.getInt32(threads_))};
   annotations->addOperand(llvm::MDNode::get(context_, md));
-  if (usesTensorCores_ && twoCtas_) {
-    // Two CTAs per SM (128 registers a thread): a tensor-core main loop hides
-    // its shared-memory and mma latencies with the other CTA's warps.
-    llvm::Metadata* minBlocks[] = {llvm::ValueAsMetadata::get(function_), llvm::MDString::get(context_, "minctasm"),
-                                   llvm::ConstantAsMetadata::get(b_.getInt32(2))};
-    annotations->addOperand(llvm::MDNode::get(context_, minBlocks));
-  }
+  // (Tensor-core kernels' two CTAs per SM are a register budget: registerTarget.)
   return threads_;
 }
 
@@ -380,6 +374,7 @@ TileKernelShape lowerTileKernel(const frontend::Ast& ast, const frontend::TypedM
   shape.threads = lowering.run();
   shape.dynamicSharedBytes = lowering.dynamicSharedBytes();
   shape.registerTarget = lowering.registerTarget();
+  shape.toleratedSpillBytes = lowering.toleratedSpillBytes();
   return shape;
 }
 

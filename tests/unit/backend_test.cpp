@@ -782,6 +782,31 @@ TEST_F(BackendTest, RegisterBudgetsRelaxWhereTheKernelSpillsAndGuessesDoNotChang
   EXPECT_EQ(kept->ptx, small);
 }
 
+TEST_F(BackendTest, RegisterBudgetsKeepTheirToleratedSpills) {
+  // A budget that tolerates the kernel's spills (a tensor-core product's two CTAs
+  // per SM) is kept; one that tolerates fewer spilled bytes is dropped.
+  std::string ptx = registerHungryPtx(64);
+  backend::NvJitLink library = loadNvJitLink();
+  backend::LinkOptions options;
+  options.arch = "sm_90";
+  options.verbose = true;
+  std::vector<backend::LinkInput> inputs(1);
+  inputs[0].name = "hungry";
+  std::vector<backend::RegisterBudget> strict{{"hungry", 128, 32, 0}};
+  std::string strictPtx = backend::applyRegisterBudgets(ptx, strict);  // (inputs hold views)
+  inputs[0].bytes = strictPtx;
+  auto dropped = backend::linkWithRegisterBudgets(library, inputs, options, strict, 40, 0);
+  ASSERT_TRUE(static_cast<bool>(dropped)) << llvm::toString(dropped.takeError());
+  EXPECT_EQ(dropped->ptx, ptx);
+  std::vector<backend::RegisterBudget> tolerant{{"hungry", 128, 32, 1u << 20}};
+  std::string hinted = backend::applyRegisterBudgets(ptx, tolerant);
+  inputs[0].bytes = hinted;
+  auto kept = backend::linkWithRegisterBudgets(library, inputs, options, tolerant, 40, 0);
+  ASSERT_TRUE(static_cast<bool>(kept)) << llvm::toString(kept.takeError());
+  EXPECT_EQ(kept->ptx, hinted);
+  EXPECT_GT(kept->resources.at("hungry").spillStores, 0u);
+}
+
 TEST(MergePtx, KeepsOnlyTheFirstOfIdenticalExternDeclarations) {
   std::string header = ".version 8.5\n.target sm_90\n.address_size 64\n";
   std::string shared = ".extern .shared .align 16 .b8 pykc_dynamic_shared[];\n";
