@@ -171,3 +171,23 @@ def test_expected_values_and_file_verdicts():
     files = vs.summarise(results)["files"]
     assert files["total"] == 4 and files["matching"] == 1
     assert files["not_matching"] == {"b.py": ["cutile-fails"], "c.py": ["error"], "d.py": ["no kernels"]}
+
+
+def test_timing_replans_a_row_as_the_first_plan(tmp_path):
+    """The timing rounds plan again from the row (at growing scales): a kernel with its
+    caller's `inputs` must get the same plan from its row as from its corpus.json entry
+    (session 30's H200 run lost every timing to a row whose printed launch shadowed the
+    inputs), and a bigger one a step up."""
+    pykc = _pykc()
+    entry = next(e for e in json.load(open(os.path.join(CORPUS, "corpus.json")))
+                 if e["file"].endswith("test__test_reshape.py"))
+    built = vs.compile_file(entry, pykc, "sm_90", str(tmp_path / "f"), 120)
+    rows = [r for r in vs.plan_file(entry, built) if r["kernel"] == "reshape_copy"]
+    assert rows and "plan" in rows[0], rows
+    row = rows[0]
+    text = open(os.path.join(CORPUS, entry["file"]), encoding="utf-8").read()
+    manifest_entry = next(e for e in vs.read_manifest(row["build"]).kernels if e.symbol == row["symbol"])
+    again = vs.plan_kernel(row, manifest_entry, text, 0)
+    assert again["args"] == row["plan"]["args"] and again["grid"] == row["plan"]["grid"] == [1]
+    bigger = vs.plan_kernel(row, manifest_entry, text, 1)
+    assert bigger["grid"] == [2] and vs.plan_elements(bigger) > vs.plan_elements(again)
