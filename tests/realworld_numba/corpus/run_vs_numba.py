@@ -109,22 +109,26 @@ def _array_dtype(t):
     return np.dtype(str(t.dtype)) if not isinstance(t.dtype, nt.Boolean) else np.dtype(bool)
 
 
+def _generic_values(dt, shape, rng):
+    """Generic values of NumPy dtype `dt`: floats in [0, 1), complex numbers of such parts,
+    random bools, integers in [0, 16) (in range as indices)."""
+    if dt.kind == "f":
+        return rng.random(shape).astype(dt)
+    if dt.kind == "c":
+        return (rng.random(shape) + 1j * rng.random(shape)).astype(dt)
+    if dt.kind == "b":
+        return rng.random(shape) < 0.5
+    return rng.integers(0, 16, shape).astype(dt)
+
+
 def _record_array(dtype, shape, rng):
-    """A record array of `shape` whose fields hold generic values (integers in [0, 16),
-    floats in [0, 1)), nested arrays element by element."""
+    """A record array of `shape` whose fields hold generic values (nested arrays element by
+    element)."""
     import numpy as np
     a = np.zeros(shape, dtype)
     for name in dtype.names:
         sub = dtype.fields[name][0]
-        base, fshape = (sub.base, shape + sub.shape) if sub.shape else (sub, shape)
-        if base.kind == "f":
-            a[name] = rng.random(fshape).astype(base)
-        elif base.kind == "c":
-            a[name] = (rng.random(fshape) + 1j * rng.random(fshape)).astype(base)
-        elif base.kind == "b":
-            a[name] = rng.random(fshape) < 0.5
-        else:
-            a[name] = rng.integers(0, 16, fshape).astype(base)
+        a[name] = _generic_values(sub.base, shape + sub.shape, rng)
     return a
 
 
@@ -133,27 +137,18 @@ def _inputs(argtypes, rng, shapes=SHAPES):
     from numba.core import types as nt
     args = []
     for t in argtypes:
-        if isinstance(t, nt.Array) and isinstance(t.dtype, nt.Record):
-            shape = () if t.ndim == 0 else shapes.get(t.ndim)
-            if shape is None:
-                return None, f"{t.ndim}-d array"
-            args.append(_record_array(t.dtype.dtype, shape, rng))
-            continue
         if isinstance(t, nt.Array):
-            dt = _array_dtype(t)
+            record = isinstance(t.dtype, nt.Record)
+            dt = t.dtype.dtype if record else _array_dtype(t)
             if dt is None:
                 return None, f"array of {t.dtype}"
             shape = () if t.ndim == 0 else shapes.get(t.ndim)
             if shape is None:
                 return None, f"{t.ndim}-d array"
-            if dt.kind == "f":
-                a = rng.random(shape).astype(dt)
-            elif dt.kind == "c":
-                a = (rng.random(shape) + 1j * rng.random(shape)).astype(dt)
-            elif dt.kind == "b":
-                a = rng.random(shape) < 0.5
-            else:
-                a = rng.integers(0, 16, shape).astype(dt)
+            if record:
+                args.append(_record_array(dt, shape, rng))
+                continue
+            a = _generic_values(dt, shape, rng)
             args.append(np.asfortranarray(a) if t.layout == "F" else np.ascontiguousarray(a))
         elif isinstance(t, nt.Boolean):
             args.append(True)
