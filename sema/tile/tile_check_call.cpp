@@ -116,9 +116,9 @@ bool TileChecker::convertsTo(const TV& v, TypeId to) const {
   return types_.isFloat(to);
 }
 
-bool TileChecker::implicitlyCasts(const TV& v, TypeId to) const {
-  const Type& t = types_.get(to);
+bool TileChecker::implicitlyCasts(const TV& v, TypeId to) {
   if (v.k == TV::K::Const) {
+    const Type& t = types_.get(to);
     switch (v.c.kind) {
       case ConstValue::Kind::Bool:
         return true;
@@ -137,17 +137,11 @@ bool TileChecker::implicitlyCasts(const TV& v, TypeId to) const {
   }
   TypeId from = elementOf(v.type);
   if (from == to) return true;
-  const Type& f = types_.get(from);
+  // tfloat32 and the 8-bit floats promote with nothing; cuTile promotes no signed integer
+  // with an unsigned one (promoteDtypes gives the signed type of the larger width).
   if (types_.isNoArithmetic(from) || types_.isNoArithmetic(to)) return false;
-  if (f.kind == TypeKind::Bool) return true;
-  if (t.kind == TypeKind::Bool) return false;
-  if (t.kind == TypeKind::Float) {
-    if (f.kind != TypeKind::Float) return true;
-    // float16 and bfloat16 hold neither the other; wider holds narrower.
-    if (f.bits == t.bits) return f.format == t.format;
-    return f.bits < t.bits && (t.bits > 16);
-  }
-  return f.kind == TypeKind::Int && t.kind == TypeKind::Int && f.isSigned == t.isSigned && f.bits <= t.bits;
+  if (types_.isInt(from) && types_.isInt(to) && types_.get(from).isSigned != types_.get(to).isSigned) return false;
+  return promoteDtypes(from, to) == to;
 }
 
 bool TileChecker::valueOperand(ExprId e, const std::string& fname, const char* what, const std::vector<int64_t>& shape,

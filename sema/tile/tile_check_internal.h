@@ -340,12 +340,12 @@ private:
 
   // cuTile's implicit cast of what is written into an array (a store's tile, a
   // scatter's value or padding, an atomic's update): a tile's dtype must promote
-  // to the array's (bool into anything; integers into wider integers of their
-  // signedness and into floats; float16 or bfloat16 into float32, float32 into
+  // (promoteDtypes) to the array's (bool into anything; integers into wider integers of
+  // their signedness and into floats; float16 or bfloat16 into float32, float32 into
   // float64; tfloat32 and the 8-bit floats only into themselves); a Python number
   // by kind (no float into an integer array, only 0/1 into a bool array, an integer
   // within the array's range). cuda/tile/_ir/cast_ops.py check_implicit_cast.
-  bool implicitlyCasts(const TV& v, TypeId to) const;
+  bool implicitlyCasts(const TV& v, TypeId to);
 
   // A tile operand of `what` in `fname` that must broadcast to `shape` and
   // hold `to` values (`padding_value=`, scatter's value); false when reported.
