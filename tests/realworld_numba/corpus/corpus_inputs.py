@@ -30,6 +30,8 @@ import math
 
 import numpy as np
 
+from sig_text import sig_params
+
 
 def _constructors(rng):
     return {
@@ -129,20 +131,6 @@ def expected_tile(spec, n_params):
     if not isinstance(expect, list) or len(expect) != n_params:
         raise ValueError(f"`expect` must list {n_params} values, one per `args` entry (None: not asserted)")
     return expect
-
-
-def sig_params(sig):
-    """The parameter types a corpus `--sig` string names (split at commas outside brackets)."""
-    inside = sig[sig.index("(") + 1:sig.rindex(")")]
-    params, depth, current = [], 0, ""
-    for ch in inside:
-        depth += (ch in "([") - (ch in ")]")
-        if ch == "," and depth == 0:
-            params.append(current.strip())
-            current = ""
-        else:
-            current += ch
-    return params + [current.strip()] if current.strip() else params
 
 
 def sig_param_count(sig):

@@ -4,19 +4,7 @@ read, for run_vs_numba.py: records written as numba prints them
 `nestedarray(int32, (20,))`) and 0-d arrays (`int64[()]`, pykc's spelling of a NumPy array of
 shape ()). Everything else goes through numba's parser, one argument at a time.
 """
-
-
-def split_top(text: str, sep: str) -> list:
-    """`text` split at `sep` outside brackets and parentheses."""
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        depth += (ch in "([") - (ch in ")]")
-        if ch == sep and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    return parts + [cur.strip()] if cur.strip() else parts
+from sig_text import sig_params, split_top
 
 
 def _scalar_dtype(text: str):
@@ -90,5 +78,4 @@ def numba_type(text: str):
 
 def numba_argtypes(sig: str) -> tuple:
     """The numba argument types of a corpus signature `name(T1, T2, ...)`."""
-    inside = sig[sig.index("(") + 1:sig.rindex(")")]
-    return tuple(numba_type(t) for t in split_top(inside, ","))
+    return tuple(numba_type(t) for t in sig_params(sig))

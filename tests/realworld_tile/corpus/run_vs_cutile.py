@@ -100,6 +100,7 @@ sys.path.insert(0, NUMBA_CORPUS)
 sys.path.insert(0, HERE)
 
 from run_corpus import ERROR_RE, define_groups, kernel_flags, normalise, signal_name  # noqa: E402
+from sig_text import sig_params, split_top  # noqa: E402
 from corpus_tensors import (TOLERANCE, clone, compare, compute_dtypes, given_value,  # noqa: E402,F401
                             make_array, tensors, torch_constructors)
 
@@ -120,30 +121,6 @@ FAULT_RE = re.compile(r"CUDA_ERROR|CUDA error|cudaError|illegal (memory )?(addre
 
 
 # ------------------------------------------------------------------ signatures and manifests
-
-def split_top(text: str) -> list[str]:
-    """`a, T(b, c)[:, ::1], d` -> its top-level comma-separated parts, stripped."""
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur.strip())
-    return parts
-
-
-def sig_params(sig: str) -> list[str]:
-    """The parameter types of a corpus `--sig` (`name(T1, T2)`)."""
-    inner = sig[sig.index("(") + 1:sig.rindex(")")] if "(" in sig else ""
-    return split_top(inner)
-
 
 _ARRAY_RE = re.compile(r"^(\w+)\[(.*?)\](?:\.assume\((.*)\))?$")
 
