@@ -892,17 +892,26 @@ def compare_one(gpu: dict, k, mine, row: dict, ns: dict) -> dict:
         if plan.get("inputs", {}).get("expect") or plan.get("inputs", {}).get("reference"):
             return check_expected(pk, stream, grid, mine, base, plan, refused, torch)
         return {"verdict": "cutile-fails", "why": refused}
+    ours, failed = launch_pykc(pk, stream, grid, mine, base, torch)
+    if failed:
+        return failed
+    verdict, why, details = compare(ours, theirs, again, torch,
+                                    compute_dtypes(base, torch, plan.get("tf32", False)))
+    return {"verdict": verdict, "why": why, "details": details, "cutile_lists": lists}
+
+
+def launch_pykc(pk, stream, grid, mine, base, torch):
+    """(pykc's launch on a copy of `base`: the arguments after it, None) or (None, its
+    pykc-error or pykc-fault row)."""
     ours = clone(base, torch)
     try:
         pk.launch(stream, grid, mine, tuple(ours))
         torch.cuda.synchronize()
     except Exception as e:  # noqa: BLE001
         fault = _is_fault(e)
-        return {"verdict": "pykc-fault" if fault else "pykc-error",
-                "why": f"{type(e).__name__}: {_first_lines(str(e))}", "fault": fault}
-    verdict, why, details = compare(ours, theirs, again, torch,
-                                    compute_dtypes(base, torch, plan.get("tf32", False)))
-    return {"verdict": verdict, "why": why, "details": details, "cutile_lists": lists}
+        return None, {"verdict": "pykc-fault" if fault else "pykc-error",
+                      "why": f"{type(e).__name__}: {_first_lines(str(e))}", "fault": fault}
+    return ours, None
 
 
 def check_expected(pk, stream, grid, mine, base, plan: dict, refused: str, torch) -> dict:
@@ -915,16 +924,11 @@ def check_expected(pk, stream, grid, mine, base, plan: dict, refused: str, torch
     env = {"torch": torch, **{f"a{i}": v for i, v in enumerate(inputs)}}
     refs = {int(k): eval(e, env) for k, e in spec.get("reference", {}).items()}  # noqa: S307 - ours
     rtol, atol = spec.get("reference_tolerance", (1e-2, 1e-2))
-    ours = clone(base, torch)
-    try:
-        pk.launch(stream, grid, mine, tuple(ours))
-        torch.cuda.synchronize()
-    except Exception as e:  # noqa: BLE001
-        fault = _is_fault(e)
-        return {"verdict": "pykc-fault" if fault else "pykc-error",
-                "why": f"{type(e).__name__}: {_first_lines(str(e))}", "fault": fault}
+    ours, failed = launch_pykc(pk, stream, grid, mine, base, torch)
+    if failed:
+        return failed
     runtime = [v for a, v in zip(plan["args"], ours) if a["kind"] == "input"]
-    for k, (got, want) in enumerate(zip(runtime, expected_tile(plan["inputs"], len(runtime)))):
+    for k, (got, want) in enumerate(zip(runtime, expected_tile(spec, len(runtime)))):
         if want is None:
             continue
         got_list = got.tolist() if isinstance(got, torch.Tensor) else got
