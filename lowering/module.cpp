@@ -332,10 +332,7 @@ LoweredModule ModuleLowering::run() {
   }
   declare();
   std::vector<std::vector<KernelInfo::Error>> errors(typed_.instances.size());
-  std::vector<uint32_t> tileThreads(typed_.instances.size(), 0);
-  std::vector<uint32_t> tileShared(typed_.instances.size(), 0);
-  std::vector<uint32_t> tileRegisters(typed_.instances.size(), 0);
-  std::vector<uint32_t> tileSpills(typed_.instances.size(), 0);
+  std::vector<TileKernelShape> tileShapes(typed_.instances.size());
   for (size_t i = 0; i < typed_.instances.size(); ++i) {
     if (typed_.instances[i].tile) {
       if (functions_[i] != nullptr) {
@@ -346,11 +343,7 @@ LoweredModule ModuleLowering::run() {
           target.cvtRnTf32 = arch->sm >= 90;
           target.gridDependency = arch->sm >= 90;
         }
-        TileKernelShape shape = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i], target);
-        tileThreads[i] = shape.threads;
-        tileShared[i] = shape.dynamicSharedBytes;
-        tileRegisters[i] = shape.registerTarget;
-        tileSpills[i] = shape.toleratedSpillBytes;
+        tileShapes[i] = lowerTileKernel(ast_, typed_, typed_.instances[i], functions_[i], target);
       }
       continue;
     }
@@ -369,10 +362,11 @@ LoweredModule ModuleLowering::run() {
       cooperative = cooperative || cooperativeUsers_.count(&typed_.instances[i]) != 0;
     }
     result.kernels.push_back(KernelInfo{typed_.instances[k].symbol, uses, cooperative, errors[k]});
-    result.kernels.back().tileThreads = tileThreads[k];
-    result.kernels.back().tileSharedBytes = tileShared[k];
-    result.kernels.back().tileRegisterTarget = tileRegisters[k];
-    result.kernels.back().tileToleratedSpillBytes = tileSpills[k];
+    const TileKernelShape& shape = tileShapes[k];
+    result.kernels.back().tileThreads = shape.threads;
+    result.kernels.back().tileSharedBytes = shape.dynamicSharedBytes;
+    result.kernels.back().tileRegisterTarget = shape.registerTarget;
+    result.kernels.back().tileToleratedSpillBytes = shape.toleratedSpillBytes;
   }
   result.module = std::move(module_);
   return result;
