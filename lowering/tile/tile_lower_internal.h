@@ -939,9 +939,12 @@ private:
   void lowerWith(const ast::With& w);
   // The generator's `yield [value]`: the value into the return slots, then the body.
   void lowerYield(ExprId value);
-  // `break` (kind 1), `continue` (2), `return` (3, its value stored): through the cleanups
-  // of the `with`s they leave, innermost first.
-  void lowerExit(int kind);
+  // How a statement leaves a `with` body or a loop; the value is the tag a `with`'s cleanup
+  // switches on (0: the body fell through).
+  enum class ExitKind : uint32_t { FallThrough = 0, Break = 1, Continue = 2, Return = 3 };
+  // `break`, `continue`, `return` (its value stored): through the cleanups of the `with`s
+  // they leave, innermost first.
+  void lowerExit(ExitKind kind);
   // A returned closure's (a yielded one's) captures of the helper's own values, copied
   // from `child` into this function's variables (sema's exports of call `id`).
   void copyExports(TileLowering& child, ExprId id);
@@ -949,7 +952,7 @@ private:
     size_t loops = 0;  // loopExits_ when the `with` began
     llvm::BasicBlock* cleanup = nullptr;
     llvm::AllocaInst* tag = nullptr;
-    std::set<int> used;
+    std::set<ExitKind> used;
   };
   std::vector<WithFrame> withFrames_;
   std::function<void(TileLowering&)>* yieldHook_ = nullptr;

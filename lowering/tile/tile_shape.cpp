@@ -377,7 +377,7 @@ void TileLowering::lowerInlineReturn(const ast::Return& r) {
     TileVal v = evalAs(r.value, inst_->returnType);
     for (size_t s = 0; s < returnSlots_.size(); ++s) b_.CreateStore(v.slots[s], returnSlots_[s]);
   }
-  lowerExit(3);
+  lowerExit(ExitKind::Return);
 }
 
 TileVal TileLowering::builtinMinMax(ExprId id, bool isMax) {

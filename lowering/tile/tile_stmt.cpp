@@ -153,7 +153,7 @@ void TileLowering::lowerStmt(StmtId id) {
         lowerInlineReturn(s.as<ast::Return>());
         return;
       }
-      lowerExit(3);
+      lowerExit(ExitKind::Return);
       return;
     case frontend::StmtKind::With:
       lowerWith(s.as<ast::With>());
@@ -169,10 +169,10 @@ void TileLowering::lowerStmt(StmtId id) {
       lowerWhile(s.as<ast::While>());
       return;
     case frontend::StmtKind::Break:
-      lowerExit(1);
+      lowerExit(ExitKind::Break);
       return;
     case frontend::StmtKind::Continue:
-      lowerExit(2);
+      lowerExit(ExitKind::Continue);
       return;
     case frontend::StmtKind::If: {
       const auto& i = s.as<ast::If>();

@@ -9,8 +9,8 @@
 
 namespace lowering::tile {
 
-void TileLowering::lowerExit(int kind) {
-  bool toWith = !withFrames_.empty() && (kind == 3 || withFrames_.back().loops == loopExits_.size());
+void TileLowering::lowerExit(ExitKind kind) {
+  bool toWith = !withFrames_.empty() && (kind == ExitKind::Return || withFrames_.back().loops == loopExits_.size());
   if (toWith) {
     WithFrame& f = withFrames_.back();
     b_.CreateStore(b_.getInt32(static_cast<uint32_t>(kind)), f.tag);
@@ -19,10 +19,10 @@ void TileLowering::lowerExit(int kind) {
     return;
   }
   switch (kind) {
-    case 1:
+    case ExitKind::Break:
       b_.CreateBr(loopExits_.back().done);
       return;
-    case 2:
+    case ExitKind::Continue:
       b_.CreateBr(loopExits_.back().next);
       return;
     default:
@@ -77,7 +77,7 @@ void TileLowering::lowerWith(const ast::With& w) {
     withFrames_.push_back(frame);
     lowerBody(ast_.list(w.body));
     if (!b_.GetInsertBlock()->getTerminator()) {
-      b_.CreateStore(b_.getInt32(0), frame.tag);
+      b_.CreateStore(b_.getInt32(static_cast<uint32_t>(ExitKind::FallThrough)), frame.tag);
       b_.CreateBr(frame.cleanup);
     }
     frame = withFrames_.back();
@@ -101,9 +101,11 @@ void TileLowering::lowerWith(const ast::With& w) {
   auto* done = llvm::BasicBlock::Create(context_, "with.done", function_);
   llvm::Value* tag = b_.CreateLoad(b_.getInt32Ty(), frame.tag);
   llvm::SwitchInst* sw = b_.CreateSwitch(tag, done, static_cast<unsigned>(frame.used.size()));
-  for (int kind : frame.used) {
-    auto* bb = llvm::BasicBlock::Create(context_, kind == 1 ? "with.break" : kind == 2 ? "with.continue" : "with.return",
-                                        function_);
+  for (ExitKind kind : frame.used) {
+    const char* name = kind == ExitKind::Break      ? "with.break"
+                       : kind == ExitKind::Continue ? "with.continue"
+                                                    : "with.return";
+    auto* bb = llvm::BasicBlock::Create(context_, name, function_);
     sw->addCase(b_.getInt32(static_cast<uint32_t>(kind)), bb);
     b_.SetInsertPoint(bb);
     lowerExit(kind);
