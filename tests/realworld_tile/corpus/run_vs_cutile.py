@@ -918,10 +918,11 @@ def check_expected(pk, stream, grid, mine, base, plan: dict, refused: str, torch
     """Where cuTile refuses a kernel whose test asserts its outputs: pykc's launch on the
     inputs against those values (`expect`) or its test's PyTorch reference computed from the
     inputs (`reference`): as-asserted, or differs."""
+    import corpus_refs
     from corpus_inputs import expected_tile
     spec = plan["inputs"]
     inputs = [v for a, v in zip(plan["args"], base) if a["kind"] == "input"]
-    env = {"torch": torch, **{f"a{i}": v for i, v in enumerate(inputs)}}
+    env = {"torch": torch, "refs": corpus_refs, **{f"a{i}": v for i, v in enumerate(inputs)}}
     refs = {int(k): eval(e, env) for k, e in spec.get("reference", {}).items()}  # noqa: S307 - ours
     rtol, atol = spec.get("reference_tolerance", (1e-2, 1e-2))
     ours, failed = launch_pykc(pk, stream, grid, mine, base, torch)
