@@ -119,13 +119,15 @@ std::string constObjectRepr(const ConstValue& v) {
   return s + ")";
 }
 
-std::optional<ConstValue> resolveConstObject(const Ast& ast, const ResolvedModule& module, const ConstValue& v,
-                                             const std::string& flag, const std::string& name, uint32_t scope,
-                                             DiagnosticSink& diags) {
+namespace {
+
+// The pending call `v` bound (nullopt: `why` says why).
+std::optional<ConstValue> bindCall(const Ast& ast, const ResolvedModule& module, const ConstValue& v, uint32_t scope,
+                                   std::string& why) {
   if (!isConstCall(v)) return v;
   const std::string& cls = v.strValue;
-  auto fail = [&](const std::string& why) {
-    diags.error(Diag::InvalidDefine, "`" + flag + " " + name + "=" + v.repr() + "`: " + why);
+  auto fail = [&](const std::string& text) {
+    why = text;
     return std::nullopt;
   };
   const Entity* e = module.lookup(cls, scope);
@@ -179,11 +181,22 @@ std::optional<ConstValue> resolveConstObject(const Ast& ast, const ResolvedModul
       return fail(f.defaultValue.valid() ? "the default of `" + cls + "." + f.name + "` is not a constant"
                                          : "`" + cls + "` needs its `" + f.name + "` field");
     }
-    auto field = resolveConstObject(ast, module, *given[i], flag, name, scope, diags);
+    auto field = bindCall(ast, module, *given[i], scope, why);
     if (!field) return std::nullopt;
     out.elements.push_back(std::move(*field));
     out.strValue += (i ? "," : "") + f.name;
   }
+  return out;
+}
+
+}  // namespace
+
+std::optional<ConstValue> resolveConstObject(const Ast& ast, const ResolvedModule& module, const ConstValue& v,
+                                             const std::string& flag, const std::string& name, uint32_t scope,
+                                             DiagnosticSink& diags) {
+  std::string why;
+  auto out = bindCall(ast, module, v, scope, why);
+  if (!out) diags.error(Diag::InvalidDefine, "`" + flag + " " + name + "=" + v.repr() + "`: " + why);
   return out;
 }
 

@@ -319,7 +319,8 @@ void ModuleChecker::addTileKernels(uint32_t function) {
   for (TileConstParam& c : fn.tileConsts) {
     for (ConstValue& v : c.values) {
       // `--const d=Spot(idx=(1, 2), val=5)`: the instance of the class the kernel sees.
-      auto bound = resolveConstObject(ast_, typed_.module, v, "--const", c.name, fn.scope, diags_);
+      auto bound = resolveConstObject(ast_, typed_.module, v, "--const", fn.name + "." + c.name, fn.scope,
+                                      diags_);
       complete = complete && bound.has_value();
       if (bound) v = std::move(*bound);
     }
