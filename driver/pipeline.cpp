@@ -19,6 +19,7 @@
 #include "syntax/lex.h"
 #include "syntax/parse.h"
 #include "sema/resolve.h"
+#include "sema/const_instance.h"
 #include "sema/tile_const_elements.h"
 #include "sema/inspect_types.h"
 #include "support/arch.h"
@@ -90,6 +91,8 @@ std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
     if (const auto* e = stmt.dyn<frontend::ast::ExprStmt>()) {
       frontend::ResolvedModule empty;
       folded = frontend::foldConstant(ast, e->value, empty);
+      // `Spot(idx=(1, 2), val=5)`: an instance of a class of the file (the resolver's).
+      if (!folded) folded = frontend::foldConstCall(ast, e->value);
     }
   }
   if (!folded) {
@@ -98,11 +101,24 @@ std::optional<std::pair<std::string, frontend::ConstValue>> parseDefine(
       return std::nullopt;
     }
     diags.error(frontend::Diag::InvalidDefine,
-                "`" + flag + " " + text + "`: the value must be a number, a bool, a string, None or a tuple of them" +
+                "`" + flag + " " + text +
+                    "`: the value must be a number, a bool, a string, None, a tuple of them, a frozen dataclass "
+                    "instance of them (`Cls(1, x=2)`)" +
                     (paths != nullptr ? ", or what the file imports (`ct.max`, `torch.float16`)" : ""));
     return std::nullopt;
   }
   return std::make_pair(name, *folded);
+}
+
+nlohmann::ordered_json constantJson(const frontend::ConstValue& v);
+
+// A frozen dataclass instance: {"class": name, "fields": {field: value}} (python/pykc's
+// launcher compares it with the instance given).
+nlohmann::ordered_json instanceJson(const frontend::ConstValue& v) {
+  nlohmann::ordered_json fields = nlohmann::ordered_json::object();
+  std::vector<std::string> names = frontend::constInstanceFields(v);
+  for (size_t i = 0; i < names.size() && i < v.elements.size(); ++i) fields[names[i]] = constantJson(v.elements[i]);
+  return {{"class", frontend::constInstanceClass(v)}, {"fields", fields}};
 }
 
 // A tile kernel's Constant value in the manifest, as the launcher compares it with the
@@ -116,6 +132,7 @@ nlohmann::ordered_json constantJson(const frontend::ConstValue& v) {
     case frontend::ConstValue::Kind::None: return nullptr;
     case frontend::ConstValue::Kind::Str: return v.strValue;
     case frontend::ConstValue::Kind::Tuple: {
+      if (frontend::isConstInstance(v)) return instanceJson(v);
       nlohmann::ordered_json items = nlohmann::ordered_json::array();
       for (const frontend::ConstValue& e : v.elements) items.push_back(constantJson(e));
       return items;

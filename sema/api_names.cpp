@@ -10,6 +10,7 @@
 #include <set>
 
 #include "diagnostics/diagnostics.h"
+#include "sema/const_instance.h"
 #include "sema/tile/tile_ops.h"
 
 namespace frontend {
@@ -666,6 +667,7 @@ std::string ConstValue::repr() const {
     case Kind::Dtype:
       return "ct." + strValue;
     case Kind::Tuple: {
+      if (isConstInstance(*this) || isConstCall(*this)) return constObjectRepr(*this);
       std::string s = "(";
       for (size_t i = 0; i < elements.size(); ++i) {
         s += (i ? ", " : "") + elements[i].repr();

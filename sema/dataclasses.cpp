@@ -81,6 +81,10 @@ void collect(const Ast& ast, const ResolvedModule& module, StmtId cls, uint32_t 
     DataclassField f;
     f.name = std::string(ast.str(target->id));
     f.defaultValue = a->value;
+    if (a->annotation.valid()) {
+      const auto* sub = ast.expr(a->annotation).dyn<ast::Subscript>();
+      f.initVar = lastName(ast, sub != nullptr ? sub->value : a->annotation) == "InitVar";
+    }
     if (a->value.valid()) {
       if (const auto* call = ast.expr(a->value).dyn<ast::Call>(); call != nullptr && lastName(ast, call->func) == "field") {
         f.viaField = true;

@@ -40,6 +40,8 @@ struct DataclassField {
   bool initFalse = false;
   bool defaultFactory = false;
   bool reprFalse = false;
+  // Annotated `InitVar[...]`: an argument of __init__ passed on to __post_init__, no field.
+  bool initVar = false;
 };
 
 // What a class statement says, with its bases'.

@@ -135,7 +135,13 @@ TileVal TileLowering::eval(ExprId id) {
         return TileVal{};
       }
       if (kind == Intrinsic::HostValue && frontend::isClassPayload(inst_->meanings[id.index].payload)) {
-        return dataclassInstance(id, t);
+        if (holdsArrayType(t)) {  // `Cls(x)` alone: only its __post_init__ does something
+          instanceTuple(id);
+          return TileVal{};
+        }
+        TileVal v = dataclassInstance(id, t);
+        postInit(id, &v);
+        return v;
       }
       return call(id, e.as<ast::Call>());
     }
@@ -218,6 +224,16 @@ TileVal TileLowering::dataclassInstance(ExprId id, TypeId t) {
     out.slots.insert(out.slots.end(), v.slots.begin(), v.slots.end());
   }
   return out;
+}
+
+void TileLowering::postInit(ExprId call, const TileVal* self) {
+  // Sema's checkPostInit: the class's __post_init__ recorded at the call's `func`, `self`
+  // the instance just built (an instance holding arrays: the call's TupleArg).
+  ExprId f = ast_.expr(call).as<ast::Call>().func;
+  if (inst_->callees[f.index] < 0) return;
+  std::vector<TileVal> given;
+  if (self != nullptr) given.push_back(*self);
+  inlineHelper(f, self != nullptr ? &given : nullptr);
 }
 
 std::pair<TypeId, TypeId> TileLowering::concatParts(ExprId right, TypeId result) {

@@ -1017,6 +1017,12 @@ private:
   // `onYield`: the helper is a @contextmanager generator entered by `with` (tile_with.cpp).
   TileVal inlineHelper(ExprId id, const std::vector<TileVal>* given = nullptr,
                        std::function<void(TileLowering&)>* onYield = nullptr);
+  // After `Cls(...)` (a dataclass construction) is built: its class's __post_init__, inlined
+  // with `self` the instance's value (null: one holding arrays, the call's TupleArg).
+  void postInit(ExprId call, const TileVal* self);
+  // The instances holding arrays whose __post_init__ is being inlined, by the building
+  // call's ExprId index (instanceTuple gives them as they are, not built again).
+  std::map<uint32_t, TupleArg> postInitSelf_;
   // `ct.reduce(x, axis, func, identity, keepdims=)` (tile_reduce_fn.cpp): the inputs staged
   // in shared memory, each output element folding its row from the identity with `func`
   // (inlined per step) or the operator sema recorded on it.

@@ -52,6 +52,8 @@ TupleArg TileLowering::instanceTuple(ExprId e) {
   if (!(ast_.expr(e).is<ast::Call>() && m.kind == Intrinsic::HostValue && frontend::isClassPayload(m.payload))) {
     return tupleValue(e);
   }
+  // The instance its own __post_init__ is given as `self` (below).
+  if (auto it = postInitSelf_.find(e.index); it != postInitSelf_.end()) return it->second;
   // `Cls(x, n)` (sema's buildInstance): each field from its piece.
   TypeId t = typeOf(e);
   const frontend::TileHelperArg& h = inst_->helperArgs.at(e.index)[0];
@@ -72,6 +74,9 @@ TupleArg TileLowering::instanceTuple(ExprId e) {
     }
     out.elements.push_back(f);
   }
+  postInitSelf_[e.index] = out;
+  postInit(e, nullptr);
+  postInitSelf_.erase(e.index);
   return out;
 }
 

@@ -13,6 +13,7 @@ See docs/LOADER.md.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 
@@ -223,7 +224,13 @@ def _element(arg, path):
 
 
 def _same_constant(given, compiled) -> bool:
-    # The manifest writes a tuple constant as an array, None as null, a string as itself.
+    # The manifest writes a tuple constant as an array, None as null, a string as itself, a
+    # frozen dataclass instance as {"class": name, "fields": {field: value}}.
+    if isinstance(compiled, dict):
+        fields = compiled.get("fields", {})
+        return type(given).__name__ == compiled.get("class") and dataclasses.is_dataclass(given) \
+            and [f.name for f in dataclasses.fields(given)] == list(fields) \
+            and all(_same_constant(getattr(given, k), v) for k, v in fields.items())
     if isinstance(compiled, list):
         return isinstance(given, (tuple, list)) and len(given) == len(compiled) \
             and all(_same_constant(g, c) for g, c in zip(given, compiled))

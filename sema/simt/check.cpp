@@ -1,5 +1,6 @@
 #include "sema/simt/check_internal.h"
 #include "sema/dataclasses.h"
+#include "sema/const_instance.h"
 #include "sema/tile_const_elements.h"
 
 namespace frontend {
@@ -285,7 +286,7 @@ std::string mangleName(const std::string& name) {
 
 // A Constant value in a symbol (docs/ABI.md): `1024`, `n3` for -3, `T`/`F`,
 // `x` and the float64 bit pattern in hex for floats.
-std::string mangleConst(const ConstValue& c) {
+std::string mangleConst(const ConstValue& c, bool inInstance) {
   char buf[32];
   switch (c.kind) {
     case ConstValue::Kind::Bool:
@@ -299,6 +300,13 @@ std::string mangleConst(const ConstValue& c) {
       std::snprintf(buf, sizeof buf, "x%016llx", static_cast<unsigned long long>(bits));
       return buf;
     }
+    case ConstValue::Kind::Tuple: {
+      // A frozen dataclass instance: `D` and its class, then its fields (tuples in `t...e`).
+      if (!isConstInstance(c) && !inInstance) return "u";
+      std::string s = isConstInstance(c) ? "D" + mangleName(constInstanceClass(c)) : "t";
+      for (const ConstValue& e : c.elements) s += "_" + mangleConst(e, true);
+      return isConstInstance(c) ? s : s + "_e";
+    }
     default:
       return "u";
   }
@@ -306,9 +314,16 @@ std::string mangleConst(const ConstValue& c) {
 
 void ModuleChecker::addTileKernels(uint32_t function) {
   // A copy: checking may add helper functions to module.functions.
-  const JitFunction fn = typed_.module.functions[function];
+  JitFunction fn = typed_.module.functions[function];
   bool complete = true;
-  for (const TileConstParam& c : fn.tileConsts) {
+  for (TileConstParam& c : fn.tileConsts) {
+    for (ConstValue& v : c.values) {
+      // `--const d=Spot(idx=(1, 2), val=5)`: the instance of the class the kernel sees.
+      auto bound = resolveConstObject(ast_, typed_.module, v, "--const", fn.name + "." + c.name, fn.scope,
+                                      diags_);
+      complete = complete && bound.has_value();
+      if (bound) v = std::move(*bound);
+    }
     if (c.invalid) {
       complete = false;
     } else if (c.values.empty() && splitElementName(c.name)) {

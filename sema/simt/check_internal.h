@@ -41,8 +41,10 @@ struct Val {
 constexpr int kMaxIterations = 64;
 
 std::string mangleName(const std::string& name);
-// A constant in a symbol (docs/ABI.md): `1024`, `n3p1` for -4, `T`/`F`, `x<hex bits>`.
-std::string mangleConst(const ConstValue& c);
+// A constant in a symbol (docs/ABI.md): `1024`, `n3p1` for -4, `T`/`F`, `x<hex bits>`, a
+// dataclass instance `D<class>_<field>_...`.
+// `inInstance`: an element of a dataclass instance (a tuple spelled out, not `u`).
+std::string mangleConst(const ConstValue& c, bool inInstance = false);
 
 // np.can_cast(from, to, "same_kind") for the types a result can have.
 bool castsSameKind(const TypeTable& types, TypeId from, TypeId to);

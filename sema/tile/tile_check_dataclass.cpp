@@ -6,6 +6,7 @@
 // fields at compile time is kept as for partly constant tuples.
 #include <functional>
 
+#include "sema/const_instance.h"
 #include "sema/dataclasses.h"
 #include "sema/tile/tile_check_internal.h"
 
@@ -70,12 +71,12 @@ bool TileChecker::classUsable(const DataclassInfo& info, ExprId at, bool constru
                  "method (`" + info.name + "`)");
     return false;
   }
-  if (classMethod(ast_, info, "__post_init__")) {
-    diags_.error(loc(at), Diag::TileUnsupported, "`__post_init__` of dataclass `" + info.name + "`",
-                 ": compute the fields before constructing the instance");
-    return false;
-  }
   for (const DataclassField& f : info.fields) {
+    if (f.initVar) {
+      diags_.error(loc(at), Diag::TileType,
+                   "Dataclasses with InitVar fields are not supported (`" + info.name + "." + f.name + "`)");
+      return false;
+    }
     if (f.initFalse) {
       diags_.error(loc(at), Diag::TileType,
                    "Dataclasses with init=False fields are not supported (`" + info.name + "." + f.name + "`)");
@@ -166,7 +167,7 @@ TV TileChecker::buildInstance(ExprId id, const DataclassInfo& info, std::vector<
   return record(id, TV::value(t));
 }
 
-TV TileChecker::checkDataclassCall(ExprId id, const ast::Call& c, const TV& cls) {
+TV TileChecker::checkDataclassCall(ExprId id, const ast::Call& c, const TV& cls, bool postInit) {
   DataclassInfo info = classInfo(cls);
   if (info.customInit.valid() && !info.customNew.valid() && isStaticDef(ast_, info.customInit)) {
     return classUsable(info, id, false) ? checkStaticDefInit(id, c, info) : TV{};
@@ -216,7 +217,40 @@ TV TileChecker::checkDataclassCall(ExprId id, const ast::Call& c, const TV& cls)
     if (!v.ok()) return TV{};
     fields.push_back(ArgItem{v, TileArgPiece{d, {}}, ast_.expr(d).range});
   }
-  return buildInstance(id, info, fields);
+  TV out = buildInstance(id, info, fields);
+  if (!out.ok() || !postInit) return out;
+  if (auto m = classMethod(ast_, info, "__post_init__")) {
+    if (!checkPostInit(id, c, *m, info, out)) return TV{};
+  }
+  return out;
+}
+
+bool TileChecker::checkPostInit(ExprId id, const ast::Call& c, StmtId def, const DataclassInfo& info,
+                                const TV& self) {
+  // As cuTile's dataclass_new: the generated __init__ fills the fields, then
+  // `__post_init__(self)` runs inline on the instance. It is recorded at the call's `func`
+  // (the class, which nothing else lowers), the instance staying the call's own value.
+  std::string name = info.name + ".__post_init__";
+  if (isStaticDef(ast_, def)) {
+    diags_.error(loc(id), Diag::TileUnsupported, "a `@static_def` `" + name + "`", ": write it as a plain method");
+    return false;
+  }
+  ExprId at = c.func;
+  TV out = callMethod(at, def, name, id, self, {});
+  return out.ok();
+}
+
+bool TileChecker::frozenFieldAssigned(ExprId target) {
+  const auto* a = ast_.expr(target).dyn<ast::Attribute>();
+  if (a == nullptr) return false;
+  TV base = checkExpr(a->value);
+  if (!base.ok() || base.k != TV::K::Value || !isDataclassType(types_, base.type)) return false;
+  std::string field(ast_.str(a->attr));
+  std::string cls = dataclassName(types_, base.type);
+  diags_.error(loc(target), Diag::TileType,
+               "cannot assign to field `" + field + "` of `" + cls +
+                   "`: tile kernels' dataclasses are frozen (Python raises dataclasses.FrozenInstanceError)");
+  return true;
 }
 
 bool TileChecker::isDataclassesReplace(ExprId func) const {
@@ -311,6 +345,25 @@ TV TileChecker::checkInstanceAttribute(ExprId id, const std::string& attr, const
   return TV{};
 }
 
+TV TileChecker::constInstanceAttribute(ExprId id, const std::string& attr, const ConstValue& d) {
+  if (auto i = constInstanceField(d, attr)) return record(id, TV::constant(d.elements[*i]));
+  std::string cls = constInstanceClass(d);
+  const Entity* e = module_.lookup(cls, fn_.scope);
+  if (e != nullptr && e->kind == Intrinsic::HostValue && isClassPayload(e->payload)) {
+    DataclassInfo info = dataclassInfo(ast_, module_, classStmtOf(e->payload), fn_.scope);
+    if (auto c = classConstant(ast_, info, attr)) {
+      if (auto folded = foldConstant(ast_, *c, module_)) return record(id, TV::constant(*folded));
+    }
+    if (classMethod(ast_, info, attr)) {
+      diags_.error(loc(id), Diag::TileUnsupported, "`" + cls + "." + attr + "` of a Constant instance",
+                   ": read its fields, or pass the instance as a run-time parameter");
+      return TV{};
+    }
+  }
+  diags_.error(loc(id), Diag::UnknownAttribute, cls, attr);
+  return TV{};
+}
+
 TV TileChecker::checkClassAttribute(ExprId id, const std::string& attr, const TV& cls) {
   DataclassInfo info = classInfo(cls);
   if (auto c = classConstant(ast_, info, attr)) {
@@ -368,7 +421,7 @@ TV TileChecker::globalInstance(ExprId id, ExprId call) {
   const auto& c = ast_.expr(call).as<ast::Call>();
   TV cls = checkExpr(c.func);
   if (!cls.ok()) return TV{};
-  TV v = checkDataclassCall(call, c, cls);
+  TV v = checkDataclassCall(call, c, cls, false);  // its __post_init__ ran on the host
   if (!v.ok()) return TV{};
   inst_.meanings[id.index] = inst_.meanings[call.index];
   inst_.helperArgs[id.index] = inst_.helperArgs[call.index];

@@ -1,5 +1,6 @@
 // Expressions and the typing rules: names, operators, broadcasting, promotion.
 #include "sema/tile/tile_check_internal.h"
+#include "sema/const_instance.h"
 
 #include "sema/scalar_convert.h"
 
@@ -180,6 +181,10 @@ TV TileChecker::checkExpr(ExprId id) {
       if (auto entry = moduleDictSubscript(id, sub)) return *entry;
       TV base = checkExpr(sub.value);
       if (!base.ok()) return TV{};
+      if (base.k == TV::K::Const && isConstInstance(base.c)) {
+        diags_.error(loc(id), Diag::TileType, "'" + constInstanceClass(base.c) + "' object is not subscriptable");
+        return TV{};
+      }
       if (base.k == TV::K::Const && base.c.kind == ConstValue::Kind::Tuple) {
         if (const auto* slice = ast_.expr(sub.slice).dyn<ast::Slice>()) {
           auto part = constSlice(base.c, *slice);
@@ -274,8 +279,11 @@ TV TileChecker::checkName(ExprId id, const ast::Name& n) {
   }
   const Entity& entity = *global;
   switch (entity.kind) {
-    case Intrinsic::Constant:
-      return record(id, TV::constant(module_.constants[entity.payload]));
+    case Intrinsic::Constant: {
+      // `-D d=Spot(1, 2)`: an instance of the class this function sees (sema/const_instance.h).
+      auto c = resolveConstObject(ast_, module_, module_.constants[entity.payload], "-D", name, fn_.scope, diags_);
+      return c ? record(id, TV::constant(*c)) : TV{};
+    }
     case Intrinsic::MathConst:
       if (!isComplexMathConst(entity.payload)) {
         return record(id, TV::constant(ConstValue::ofFloat(mathConstValue(entity.payload))));
@@ -392,6 +400,7 @@ TV TileChecker::checkAttribute(ExprId id, const ast::Attribute& a) {
     n.strValue = base.c.strValue.substr(base.c.strValue.find('.') + 1);
     return record(id, TV::constant(n));
   }
+  if (base.k == TV::K::Const && isConstInstance(base.c)) return constInstanceAttribute(id, attr, base.c);
   if (base.k == TV::K::Const && base.c.isNumber() && attr == "dtype") {
     // A number's dtype: a NumPy scalar's own (`np.int16(4).dtype`), else the type the
     // number takes in a tile kernel (int32 where it fits, float32, bool).

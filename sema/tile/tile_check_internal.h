@@ -672,8 +672,16 @@ private:
   // cuTile's rules for using a class (frozen dataclasses; for construction, no custom
   // __init__/__new__, init=False or default_factory fields); false when reported.
   bool classUsable(const DataclassInfo& info, ExprId at, bool constructing);
-  // `Cls(args)`: the fields bound as Python's generated __init__ binds them.
-  TV checkDataclassCall(ExprId id, const ast::Call& c, const TV& cls);
+  // `Cls(args)`: the fields bound as Python's generated __init__ binds them, then the
+  // class's `__post_init__(self)` called on the instance (not for `postInit` false: an
+  // instance the host built, whose __post_init__ ran there).
+  TV checkDataclassCall(ExprId id, const ast::Call& c, const TV& cls, bool postInit = true);
+  // `Cls(...)`'s `__post_init__` (method `def`), typed as a method call on the instance
+  // `self` built at `id`; recorded at the call's `func` (lowering's postInit).
+  bool checkPostInit(ExprId id, const ast::Call& c, StmtId def, const DataclassInfo& info, const TV& self);
+  // `obj.field = v` (`+=`) of a dataclass instance: reported as Python's FrozenInstanceError
+  // (tile kernels' dataclasses are frozen); false when `target` is no such field.
+  bool frozenFieldAssigned(ExprId target);
   // `dataclasses.replace(obj, field=value, ...)`.
   TV checkDataclassReplace(ExprId id, const ast::Call& c);
   bool isDataclassesReplace(ExprId func) const;
@@ -689,6 +697,9 @@ private:
                           const std::vector<ArgItem>& rest);
   // `obj.attr`: a field, a property's value, a bound method, a class constant.
   TV checkInstanceAttribute(ExprId id, const std::string& attr, const TV& base, ExprId value);
+  // `d.attr` of a Constant dataclass instance (`--const d=Spot(...)`): a field's value or a
+  // class constant.
+  TV constInstanceAttribute(ExprId id, const std::string& attr, const ConstValue& d);
   // `Cls.attr`: a class constant or a method called without `self`.
   TV checkClassAttribute(ExprId id, const std::string& attr, const TV& cls);
   uint32_t methodFunction(StmtId def, const std::string& name);

@@ -109,8 +109,10 @@ void TileChecker::checkStmt(StmtId id) {
       const auto& a = s.as<ast::AugAssign>();
       const auto* name = ast_.expr(a.target).dyn<ast::Name>();
       if (name == nullptr) {
-        diags_.error(loc(a.target), Diag::UnsupportedFeature,
-                     "tile kernels assign to names only (tiles are immutable values)");
+        if (!frozenFieldAssigned(a.target)) {
+          diags_.error(loc(a.target), Diag::UnsupportedFeature,
+                       "tile kernels assign to names only (tiles are immutable values)");
+        }
         return;
       }
       known_.erase(std::string(ast_.str(name->id)));  // `t += ...` reads the variable
@@ -505,8 +507,10 @@ void TileChecker::assign(ExprId target, const TV& v, ExprId valueExpr) {
     }
   }
   if (n == nullptr) {
-    diags_.error(loc(target), Diag::UnsupportedFeature,
-                 "tile kernels assign to names only (tiles are immutable values)");
+    if (!frozenFieldAssigned(target)) {
+      diags_.error(loc(target), Diag::UnsupportedFeature,
+                   "tile kernels assign to names only (tiles are immutable values)");
+    }
     return;
   }
   std::string name(ast_.str(n->id));

@@ -192,14 +192,6 @@ def unknown_class(d: "Nowhere(int32)"):
     pass
 
 
-@dataclass(frozen=True)
-class WithPostInit:
-    foo: int
-
-    def __post_init__(self):
-        pass
-
-
 def helper(a, b):
     return a + b
 
@@ -241,8 +233,3 @@ def not_a_tuple(x: "int32[::1]"):
     # CHECK:STDERR:              ^~~~
     # CHECK:STDERR:
     ct.print(pair)
-    # CHECK:STDERR: fail_tile_dataclass.py:[[@LINE+4]]:5: error: `__post_init__` of dataclass `WithPostInit` is not supported in tile kernels yet: compute the fields before constructing the instance [tile-unsupported]
-    # CHECK:STDERR:     WithPostInit(1)
-    # CHECK:STDERR:     ^~~~~~~~~~~~~~~
-    # CHECK:STDERR:
-    WithPostInit(1)

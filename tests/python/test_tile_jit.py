@@ -341,8 +341,22 @@ def test_constant_kinds(tmp_path, monkeypatch):
     assert ct._const_text(np.float32) == "cuda.tile.float32"
     assert ct._const_text(np.dtype("int8")) == "cuda.tile.int8"
     assert ct._const_text("hi") == "'hi'" and ct._const_text(None) == "None" and ct._const_text(3) == "3"
-    with pytest.raises(TypeError, match="enum member or a dtype"):
+    with pytest.raises(TypeError, match="an enum member, a dtype"):
         ct._const_text(object())
+    # A frozen dataclass instance (cuTile's test_dataclass_instance_as_constant_kernel_arg) as
+    # `--const` spells it, and the manifest's value matched with the instance at launch.
+    import dataclasses
+    import pykc
+
+    @dataclasses.dataclass(frozen=True)
+    class Spot:
+        idx: tuple
+        val: float
+
+    assert ct._const_text(Spot((1, 2), 5)) == "Spot(idx=(1,2,),val=5)"
+    compiled = {"class": "Spot", "fields": {"idx": [1, 2], "val": 5}}
+    assert pykc._same_constant(Spot((1, 2), 5), compiled)
+    assert not pykc._same_constant(Spot((1, 3), 5), compiled) and not pykc._same_constant((1, 2), compiled)
     (tmp_path / "tile_const_kinds.py").write_text(textwrap.dedent('''
         from enum import Enum, IntEnum
         import pykc.tile as ct

@@ -42,6 +42,7 @@ from dataclass_cases import dataclass_cases  # noqa: E402
 from reduce_cases import reduce_cases  # noqa: E402
 from ctxmgr_cases import ctxmgr_cases  # noqa: E402
 from misc25_cases import misc25_cases  # noqa: E402
+from dataclass2_cases import dataclass2_cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -303,6 +304,8 @@ def main():
                 ("tile_kernels24.py", check_cases(ctxmgr_cases, 20261222), (), "sm_90"),
                 ("tile_kernels23.py", check_cases(reduce_cases, 20261207), compile_lines("tile_kernels23.py"), "sm_90"),
                 ("tile_kernels25.py", check_cases(misc25_cases, 20261223), (), "sm_90"),
+                ("tile_kernels26.py", check_cases(dataclass2_cases, 20261224), compile_lines("tile_kernels26.py"),
+                 "sm_90"),
                 ("tile_kernels11.py", check_cases(rowwise_cases, 20261209), compile_lines("tile_kernels11.py"),
                  "sm_90"),
                 ("tile_kernels.py", check_facts, FACTS_ARGS, "sm_90"),

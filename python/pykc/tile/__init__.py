@@ -23,6 +23,7 @@ block size is pykc's (docs/TILE.md). Names used only inside kernels (``ct.load``
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
 import inspect
 import threading
@@ -205,8 +206,14 @@ def _const_text(value) -> str:
         return f"cuda.tile.{dtype}"
     if hasattr(value, "item"):
         return repr(value.item())
-    raise TypeError(f"a Constant parameter takes a number, a bool, a string, None, an enum member "
-                    f"or a dtype, got {value!r}")
+    if isinstance(value, tuple):
+        return "(" + "".join(_const_text(v) + "," for v in value) + ")"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # A frozen dataclass instance: `Spot(idx=(1,2),val=5)` (a class of the kernel's file).
+        fields = ",".join(f"{f.name}={_const_text(getattr(value, f.name))}" for f in dataclasses.fields(value))
+        return f"{type(value).__name__}({fields})"
+    raise TypeError(f"a Constant parameter takes a number, a bool, a string, None, an enum member, "
+                    f"a dtype, a tuple or a frozen dataclass instance of them, got {value!r}")
 
 
 def _dtype_name(value):
