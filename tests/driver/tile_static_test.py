@@ -2,10 +2,11 @@
 """Robustness of tile kernels' compile-time paths (ct.static_iter loops, tuple
 comprehensions, host evaluation in ct.static_assert/static_eval, ct.astile, recursion on
 Constants, RawArrayMemory, the order of memory accesses, enum classes, closures and
-ct.reduce with a function): random line mutations of files that use them must end in exit 0, or exit 1 with
-a diagnostic (never a signal, a hang or an internal error); the first ones of each file are
-compiled to cubins, through the lowering. The files: the GPU suite's
-tests/gpu/kernels/tile_kernels14.py, tile_kernels15.py and tile_kernels21.py and the goldens
+ct.reduce with a function, `with` over @contextmanager generators, dataclass __post_init__
+and Constant instances): random line mutations of files that use them must end in exit 0,
+or exit 1 with a diagnostic (never a signal, a hang or an internal error); the first ones of
+each file are compiled to cubins, through the lowering. The files: the GPU suite's
+tests/gpu/kernels/tile_kernels14.py, 15, 21, 24, 25 and 26 and the goldens
 typed_tile_static_iter.py, typed_tile_static_host_eval.py, typed_tile_astile.py and
 typed_tile_closures.py, with their own arguments. CPU only.
 
@@ -42,7 +43,8 @@ FILES = ["tests/gpu/kernels/tile_kernels14.py", "tests/gpu/kernels/tile_kernels1
          "tests/check/typed_tile_static_iter.py",
          "tests/check/typed_tile_static_host_eval.py", "tests/check/typed_tile_astile.py",
          "tests/check/typed_tile_tuple_compare.py", "tests/gpu/kernels/tile_kernels21.py",
-         "tests/check/typed_tile_closures.py"]
+         "tests/check/typed_tile_closures.py", "tests/gpu/kernels/tile_kernels24.py",
+         "tests/gpu/kernels/tile_kernels25.py", "tests/gpu/kernels/tile_kernels26.py"]
 
 
 def main():
