@@ -98,7 +98,7 @@ class _Instance:
             with self._lock:
                 if self._kernel is None:
                     rt = _runtime.runtime()
-                    if rt.arch != self.arch:
+                    if self.arch not in (rt.arch, device_target(rt.arch)):
                         raise RuntimeError(f"kernel compiled for {self.arch}, but the current "
                                            f"device is {rt.arch}")
                     target = next(t for t in self.manifest.targets if t.arch == self.arch)
@@ -135,8 +135,17 @@ class _Instance:
 
 
 def target_arch() -> str:
-    """The architecture the JIT compiles for: ``$PYKC_ARCH``, else the current device's."""
-    return os.environ.get("PYKC_ARCH") or _runtime.runtime().arch
+    """The architecture the JIT compiles for: ``$PYKC_ARCH``, else the current device's,
+    with its architecture-specific features where pykc uses them: ``sm_90a`` on Hopper
+    (compute capability 9.0, where every GPU runs an sm_90a cubin), for wgmma's tensor-core
+    products, which plain sm_90 lacks."""
+    return os.environ.get("PYKC_ARCH") or device_target(_runtime.runtime().arch)
+
+
+def device_target(arch: str) -> str:
+    """The architecture pykc compiles for on a GPU of architecture ``arch`` (``sm_90`` ->
+    ``sm_90a``; others unchanged)."""
+    return "sm_90a" if arch == "sm_90" else arch
 
 
 class _Launcher:

@@ -1282,9 +1282,10 @@ def summarise(results: list[dict]) -> dict:
 
 
 def _detect_arch() -> str:
+    """The GPU's architecture as pykc's JIT targets it (sm_90a on Hopper: wgmma)."""
     import torch
     major, minor = torch.cuda.get_device_capability()
-    return f"sm_{major}{minor}"
+    return "sm_90a" if (major, minor) == (9, 0) else f"sm_{major}{minor}"
 
 
 def main(argv=None) -> int:
@@ -1293,7 +1294,8 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pykc", default=os.environ.get("PYKC") or os.path.join(ROOT, "build", "bin", "pykc"),
                     help="pykc binary (default $PYKC, else build/bin/pykc)")
-    ap.add_argument("--arch", default="auto", help="pykc's --arch (default: the GPU's; sm_90 with --dry-run)")
+    ap.add_argument("--arch", default="auto", help="pykc's --arch (default: the GPU's as the JIT targets it, sm_90a on "
+                         "Hopper; sm_90 with --dry-run)")
     ap.add_argument("--json", metavar="OUT", help="write every result as JSON")
     ap.add_argument("--time", action="store_true",
                     help="time each matching kernel, cuTile's against pykc's, afterwards one "
