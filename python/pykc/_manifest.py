@@ -329,8 +329,9 @@ def select_target(targets, cc: tuple) -> tuple:
     """Pick the code to load on a device of compute capability ``cc = (major, minor)``.
 
     Returns ``(target, kind)`` with kind ``"cubin"`` or ``"ptx"``; ``choose`` also says
-    why. Rules (docs/ABI.md): a cubin whose arch equals the device (``sm_90`` for 9.0,
-    then ``sm_90a`` and ``sm_90f``), else the newest cubin of the same major version not
+    why. Rules (docs/ABI.md): a cubin whose arch equals the device (``sm_90a`` for 9.0:
+    built for that chip alone, it holds its fastest code, wgmma; then ``sm_90`` and
+    ``sm_90f``), else the newest cubin of the same major version not
     newer than the device (``a`` variants excluded, ``f`` family variants allowed). When
     no cubin fits, the newest PTX whose target is not newer than the device (any major;
     an ``a`` target only on exactly its device), JIT-compiled by the driver. Raises
@@ -357,8 +358,9 @@ def choose(targets, cc: tuple, where: str = "the build") -> tuple:
         tmaj, tmin, suf = parse_arch(t.arch)
         if tmaj != major or tmin > minor or (suf == "a" and tmin != minor):
             continue
-        # Exact "sm_XY" wins, then "sm_XYa", then "sm_XYf", then the newest lower minor.
-        key = (tmin == minor and suf == "", tmin == minor and suf == "a", tmin)
+        # Exact "sm_XYa" wins (the chip's own features: wgmma on sm_90a), then "sm_XY", then
+        # "sm_XYf", then the newest lower minor.
+        key = (tmin == minor and suf == "a", tmin == minor and suf == "", tmin)
         if best_key is None or key > best_key:
             best, best_key = t, key
     if best is not None:

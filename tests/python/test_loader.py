@@ -434,7 +434,9 @@ def test_select_target():
     assert select_target(ts, (9, 0))[0].arch == "sm_90"
     assert select_target(ts, (8, 9))[0].arch == "sm_86"   # newest same major, not newer
     assert select_target(ts, (8, 0))[0].arch == "sm_80"
-    assert select_target([T("sm_90a"), T("sm_90")], (9, 0))[0].arch == "sm_90"
+    # the arch-specific cubin of the device's own chip first (wgmma)
+    assert select_target([T("sm_90a"), T("sm_90")], (9, 0))[0].arch == "sm_90a"
+    assert select_target([T("sm_90"), T("sm_90a")], (9, 0))[0].arch == "sm_90a"
     assert select_target([T("sm_90a"), T("sm_80")], (9, 0))[0].arch == "sm_90a"
     # sm_90a runs only on exactly 9.0; no same-major cubin -> PTX JIT of the newest PTX
     t, kind = select_target([T("sm_90a"), T("sm_90")], (10, 0))
@@ -463,7 +465,8 @@ def test_choose_exact_compatible_ptx():
     assert (t.arch, how) == ("sm_80", "compatible cubin")
     # `f` counts as its major's family; `a` of another minor never
     assert choose([T("sm_100f"), T("sm_100a")], (10, 3))[0].arch == "sm_100f"
-    assert choose([T("sm_100a"), T("sm_100f"), T("sm_100")], (10, 0))[0].arch == "sm_100"
+    assert choose([T("sm_100a"), T("sm_100f"), T("sm_100")], (10, 0))[0].arch == "sm_100a"
+    assert choose([T("sm_100f"), T("sm_100")], (10, 0))[0].arch == "sm_100"
     assert choose([T("sm_100a"), T("sm_100f")], (10, 0))[0].arch == "sm_100a"
     with pytest.raises(ManifestError, match=r"sm_103.*cubins for sm_100a and PTX for no arch"):
         choose([T("sm_100a", ptx=False)], (10, 3))
