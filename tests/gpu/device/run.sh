@@ -24,6 +24,9 @@
 #              VSCUTILE_ARGS, which replaces the default "-j 8 --time-limit 500" (e.g.
 #              "-j 12 --time-limit 500 --shard 1/3", or file filters). A bundle from
 #              `bundle.sh OUT sm_90 --corpus-only` suffices (for vsnumba too)
+#   cases      the GPU cases of the kernel files $CASES names (tests/gpu/kernels/NAME.py, compiled
+#              here for $CASES_ARCH, default sm_90), e.g. CASES="tile_kernels24 tile_kernels26":
+#              for a --corpus-only bundle, which carries no compiled cases
 #   rowwise    bench/tile/rowwise.py (softmax, layer norm, RMS norm of (B, N) tiles against
 #              the copy bandwidth, issue 23)
 #   compilebench  bench/compile/gpu_host.py (compile time: pykc cold/warm/to PTX, ptxas on
@@ -85,6 +88,16 @@ for mode in "$@"; do
     vscutile-outputs) with_cutile python3 -u tests/realworld_tile/corpus/run_vs_cutile.py --pykc "$bundle/bin/pykc" \
                 --json "$out/vs_cutile.json" ${VSCUTILE_ARGS:--j 8 --time-limit 500} 2>&1 \
                 | tee "$out/vs_cutile.txt"; [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+    cases) # GPU cases of the kernel files named in $CASES (e.g. "tile_kernels24 tile_kernels26"),
+           # compiled here by the bundle's pykc: a --corpus-only bundle has no compiled cases.
+           mkdir -p /tmp/pykc-cases
+           for f in ${CASES:?cases needs CASES=\"tile_kernelsNN ...\"}; do
+             bash tests/gpu/compile_kernel_file.sh "$bundle/bin/pykc" "tests/gpu/kernels/$f.py" \
+               "${CASES_ARCH:-sm_90}" "/tmp/pykc-cases/$f" > "$out/compile_$f.txt" 2>&1 \
+               || { echo "compile of $f failed:"; tail -20 "$out/compile_$f.txt"; status=1; }
+           done
+           python3 tests/gpu/run_gpu_tests.py /tmp/pykc-cases --missing skip > "$out/cases.txt" 2>&1 || status=1
+           tail -20 "$out/cases.txt" ;;
     rowwise) python3 bench/tile/rowwise.py --json "$out/rowwise.json" || status=1 ;;
     compilebench) python3 bench/compile/gpu_host.py --pykc "$bundle/bin/pykc" --rounds 9 --time-limit 420 \
                     --json "$out/compile_bench.json" ${COMPILEBENCH_ARGS:-} || status=1 ;;
