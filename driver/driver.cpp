@@ -351,6 +351,20 @@ CompileResult compile(const CompileRequest& request, Session& session) {
       outcome.add(diags.diagnostics().back());
       return outcome.finish(ExitClass::SourceErrors);
     }
+    std::vector<std::string> device;
+    for (const frontend::JitFunction& f : typed.module.functions) {
+      if (f.device) device.push_back(f.name);
+    }
+    if (!device.empty()) {
+      // A module of device functions (a library that kernels elsewhere import).
+      std::string n = std::to_string(device.size());
+      outcome.error("no kernels in `" + request.path + "`: it defines " + n + " device function" +
+                    (device.size() == 1 ? "" : "s") + " (`" + device.front() +
+                    "`...) and no kernel; pykc compiles a device function where a kernel calls it: "
+                    "compile the file whose kernels import it (`from " + outputStem(request.path) + " import " +
+                    device.front() + "`, with `--python-path` for its folder)");
+      return outcome.finish(ExitClass::SourceErrors);
+    }
     outcome.error("no kernels in `" + request.path +
                   "`: pykc compiles functions decorated with `@cuda.jit` (numba.cuda) or `@ct.kernel` (cuda.tile)");
     return outcome.finish(ExitClass::SourceErrors);

@@ -1,4 +1,4 @@
-# ARGS: --diag-kinds compile %s --no-cache -o %t
+# ARGS: --diag-kinds compile %s --no-cache
 """A file with no kernel is an error, not a manifest with `"kernels": []` (issue 21: seven
 real files exited 0 that way); a decorator pykc does not compile is named first. numba's
 CPU functions (`@numba.njit`) alone are no kernels either: they become device functions
@@ -18,4 +18,4 @@ def host_only(x):
 @numba.vectorize(["float64(float64)"])
 def ufunc(x):
     return x + 1
-# CHECK:STDERR: pykc: error: no kernels in `fail_no_kernels.py`: pykc compiles functions decorated with `@cuda.jit` (numba.cuda) or `@ct.kernel` (cuda.tile)
+# CHECK:STDERR: pykc: error: no kernels in `fail_no_kernels.py`: it defines 1 device function (`host_only`...) and no kernel; pykc compiles a device function where a kernel calls it: compile the file whose kernels import it (`from fail_no_kernels import host_only`, with `--python-path` for its folder)
