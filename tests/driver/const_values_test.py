@@ -16,6 +16,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from line_mutants import clean  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ALPHABET = "()[],=.'\"+-*/ 0123456789eSpotWindowidxvalnpfloat32ctTrueNone_"
 
@@ -90,14 +93,10 @@ def main():
                 except subprocess.TimeoutExpired:
                     failures.append(f"{rel} {flag} {name}={value!r}: timed out")
                     continue
-                err = r.stderr
-                ok = r.returncode in (0, 1) and "internal" not in err.lower()
-                if r.returncode == 1 and "error:" not in err:
-                    ok = False
-                if ok:
+                if clean(r):
                     counts[r.returncode] += 1
                 else:
-                    print(f"FAIL {rel} {flag} {name}={value!r}: rc {r.returncode}\n{err[-1500:]}")
+                    print(f"FAIL {rel} {flag} {name}={value!r}: rc {r.returncode}\n{r.stderr[-1500:]}")
                     failures.append(f"{rel} {name}={value!r}")
     print(f"const_values: {counts[0]} compiled, {counts[1]} refused with a diagnostic")
     if failures:

@@ -1284,8 +1284,9 @@ def summarise(results: list[dict]) -> dict:
 def _detect_arch() -> str:
     """The GPU's architecture as pykc's JIT targets it (sm_90a on Hopper: wgmma)."""
     import torch
+    from pykc.cuda._dispatcher import device_target
     major, minor = torch.cuda.get_device_capability()
-    return "sm_90a" if (major, minor) == (9, 0) else f"sm_{major}{minor}"
+    return device_target(f"sm_{major}{minor}")
 
 
 def main(argv=None) -> int:
