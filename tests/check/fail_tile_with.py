@@ -1,6 +1,8 @@
 # ARGS: --diag-kinds compile %s --phase=check
 # `with` over @contextmanager generators in tile kernels (docs/TILE.md "Context managers"):
 # what is refused, with cuTile's words where its tests match them.
+# Parts adapted from cutile-python's test/test_contextlib_contextmanager.py (commit 9c3ee3c,
+# Apache-2.0, (c) NVIDIA; verbatim in tests/realworld_tile/corpus/NVIDIA__cutile-python/).
 from contextlib import contextmanager
 import contextlib
 import cuda.tile as ct

@@ -3,6 +3,8 @@
 # helper instance typed once per argument kinds, its `yield` the call's value (a constant stays
 # one), its statements after the `yield` the cleanup; a yielded closure's run-time captures are
 # the caller's variables (`$<call>.a`), copied at the yield and again at the generator's end.
+# Parts adapted from cutile-python's test/test_contextlib_contextmanager.py (commit 9c3ee3c,
+# Apache-2.0, (c) NVIDIA; verbatim in tests/realworld_tile/corpus/NVIDIA__cutile-python/).
 from contextlib import contextmanager
 from dataclasses import dataclass
 

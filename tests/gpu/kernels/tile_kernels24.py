@@ -6,6 +6,9 @@ closure keeps working after the `with`), the body runs, then the statements afte
 the cleanups innermost first. Each kernel appends to a counter-headed list in `x`.
 Checked on the CPU by tests/tile_sim (ctxmgr_cases.py) and on the GPU by
 tests/gpu/cases/tile_cases24.py, both against the lists cuTile's test expects.
+Several kernels and helpers here are adapted from cutile-python's
+test/test_contextlib_contextmanager.py (commit 9c3ee3c, Apache-2.0, (c) NVIDIA), whose
+verbatim copy is tests/realworld_tile/corpus/NVIDIA__cutile-python/.
 """
 from contextlib import contextmanager
 from dataclasses import dataclass
